@@ -1,0 +1,6 @@
+//! The library behind the `cute` command: the textual operation dispatcher shared by `cute OP`,
+//! `cute conformance` and `cute paper`, and the conformance runner.
+#![forbid(unsafe_code)]
+
+pub mod conformance;
+pub mod ops;

@@ -1,0 +1,14 @@
+//! Right and left inverse, nullspace, max common vector/layout, upcast/downcast/recast.
+
+use super::Answer;
+
+/// The operations of this area and their arguments.
+pub(crate) const OPS: &[(&str, &str)] = &[];
+
+/// Runs `op` if it belongs to this area.
+pub(crate) fn run(op: &str, a: &[&str]) -> Option<Answer> {
+    let _ = a;
+    match op {
+        _ => None,
+    }
+}

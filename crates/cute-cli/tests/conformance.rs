@@ -1,0 +1,251 @@
+//! The public conformance set (tests/data/cases.tsv, provenance in tests/data/README.md), run
+//! through the same dispatcher as `cute conformance`, compared with the rules of the set's
+//! `conformance_diff.py`: exact text after normalisation, errors by category, the stride of a
+//! size-1 mode not compared except in the paper-form complement cases.
+
+use cute_cli::conformance::compute;
+use std::collections::BTreeMap;
+
+/// A value of the conformance grammar, for structural comparison.
+#[derive(Debug, PartialEq)]
+enum Node {
+    Leaf(String),
+    Tup(Vec<Node>),
+    Lay(Box<Node>, Box<Node>),
+    Tiler(Vec<Node>),
+}
+
+fn parse(t: &[u8], i: &mut usize) -> Option<Node> {
+    if t.get(*i) == Some(&b'<') {
+        *i += 1;
+        let mut items = vec![];
+        while t.get(*i)? != &b'>' {
+            items.push(parse(t, i)?);
+            if t.get(*i) == Some(&b',') {
+                *i += 1;
+            }
+        }
+        *i += 1;
+        return Some(Node::Tiler(items));
+    }
+    let n = node(t, i)?;
+    if t.get(*i) == Some(&b':') {
+        *i += 1;
+        let d = node(t, i)?;
+        return Some(Node::Lay(Box::new(n), Box::new(d)));
+    }
+    Some(n)
+}
+
+fn node(t: &[u8], i: &mut usize) -> Option<Node> {
+    if t.get(*i) == Some(&b'(') {
+        *i += 1;
+        let mut items = vec![];
+        while t.get(*i)? != &b')' {
+            items.push(node(t, i)?);
+            if t.get(*i) == Some(&b',') {
+                *i += 1;
+            }
+        }
+        *i += 1;
+        return Some(Node::Tup(items));
+    }
+    let j = *i;
+    while *i < t.len() && !b"(),:<>".contains(&t[*i]) {
+        *i += 1;
+    }
+    Some(Node::Leaf(String::from_utf8_lossy(&t[j..*i]).into_owned()))
+}
+
+fn normalise(s: &str) -> String {
+    let s: String = s.split_whitespace().collect();
+    let b = s.as_bytes();
+    let mut out = String::new();
+    for (k, &c) in b.iter().enumerate() {
+        // drop static markers: '_' directly before a digit or '-'
+        if c == b'_'
+            && b.get(k + 1)
+                .is_some_and(|n| n.is_ascii_digit() || *n == b'-')
+        {
+            continue;
+        }
+        out.push(c as char);
+    }
+    out.replace(",)", ")").replace("None", "_")
+}
+
+fn strides_match(shape: &Node, e: &Node, a: &Node, strict: bool) -> bool {
+    match shape {
+        Node::Leaf(s) => {
+            e == a || (!strict && s == "1" && matches!((e, a), (Node::Leaf(_), Node::Leaf(_))))
+        }
+        Node::Tup(ss) => match (e, a) {
+            (Node::Tup(es), Node::Tup(as_)) => {
+                es.len() == ss.len()
+                    && as_.len() == ss.len()
+                    && ss
+                        .iter()
+                        .zip(es)
+                        .zip(as_)
+                        .all(|((s, x), y)| strides_match(s, x, y, strict))
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+fn same_tree(e: &Node, a: &Node, strict: bool) -> bool {
+    match (e, a) {
+        (Node::Leaf(x), Node::Leaf(y)) => x == y,
+        (Node::Lay(es, ed), Node::Lay(as_, ad)) => es == as_ && strides_match(es, ed, ad, strict),
+        (Node::Tup(x), Node::Tup(y)) | (Node::Tiler(x), Node::Tiler(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_tree(p, q, strict))
+        }
+        _ => false,
+    }
+}
+
+fn category(s: &str) -> String {
+    s.split_whitespace()
+        .nth(1)
+        .unwrap_or("")
+        .chars()
+        .filter(|c| c.is_ascii_alphabetic())
+        .collect()
+}
+
+/// The comparison of conformance_diff.py.
+fn same(expected: &str, actual: &str, strict: bool) -> bool {
+    let (e, a) = (expected.trim(), actual.trim());
+    if e.starts_with("ERROR") || a.starts_with("ERROR") {
+        return e.starts_with("ERROR") && a.starts_with("ERROR") && category(e) == category(a);
+    }
+    let (e, a) = (normalise(e), normalise(a));
+    if e == a {
+        return true;
+    }
+    let (mut i, mut j) = (0, 0);
+    match (parse(e.as_bytes(), &mut i), parse(a.as_bytes(), &mut j)) {
+        (Some(x), Some(y)) if i == e.len() && j == a.len() => same_tree(&x, &y, strict),
+        _ => false,
+    }
+}
+
+struct Case {
+    line: usize,
+    op: String,
+    args: Vec<String>,
+    expected: String,
+    strict: bool,
+}
+
+fn cases() -> Vec<Case> {
+    let text = include_str!("data/cases.tsv");
+    let mut out = vec![];
+    let mut strict = false;
+    for (n, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        if line.trim_start().starts_with('#') {
+            strict = line.trim_start().starts_with("# cpp prints");
+            continue;
+        }
+        let f: Vec<&str> = line.split('\t').collect();
+        let k = f
+            .iter()
+            .position(|x| *x == "=>")
+            .expect("every case has =>");
+        out.push(Case {
+            line: n + 1,
+            op: f[0].to_string(),
+            args: f[1..k].iter().map(|s| s.to_string()).collect(),
+            expected: f[k + 1].to_string(),
+            strict,
+        });
+        strict = false;
+    }
+    out
+}
+
+/// Integer-stride cases: no E(i) basis (`@`), no F2 (`F<n>`), no fractions, and not the
+/// E-stride-producing `tiler_to_layout`. Issue B covers the rest.
+fn is_integer_case(c: &Case) -> bool {
+    let all = format!("{} {}", c.args.join(" "), c.expected);
+    let f2 = all
+        .as_bytes()
+        .windows(2)
+        .any(|w| w[0] == b'F' && w[1].is_ascii_digit());
+    !(all.contains('@') || f2 || all.contains('/') || c.op == "tiler_to_layout")
+}
+
+#[test]
+fn integer_stride_cases_all_match() {
+    let all = cases();
+    assert!(
+        all.len() > 3000,
+        "the public set has 3806 cases, read {}",
+        all.len()
+    );
+    let mut per: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    let mut failures = vec![];
+    for c in all.iter().filter(|c| is_integer_case(c)) {
+        let args: Vec<&str> = c.args.iter().map(String::as_str).collect();
+        let got = compute(&c.op, &args);
+        let ok = same(&c.expected, &got, c.strict);
+        let e = per.entry(c.op.clone()).or_default();
+        if ok {
+            e.0 += 1;
+        } else {
+            e.1 += 1;
+            failures.push(format!(
+                "line {}: {} {}\n    expected: {}\n    actual:   {}",
+                c.line,
+                c.op,
+                c.args.join(" "),
+                c.expected,
+                got
+            ));
+        }
+    }
+    let passed: usize = per.values().map(|p| p.0).sum();
+    let total: usize = per.values().map(|p| p.0 + p.1).sum();
+    if !failures.is_empty() {
+        let table: Vec<String> = per
+            .iter()
+            .filter(|(_, p)| p.1 > 0)
+            .map(|(op, p)| format!("{op}: {} pass, {} fail", p.0, p.1))
+            .collect();
+        panic!(
+            "{passed}/{total} integer-stride cases match\n{}\nfirst failures:\n{}",
+            table.join("\n"),
+            failures
+                .iter()
+                .take(20)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+    }
+    assert_eq!(total, 3014, "the public set has 3014 integer-stride cases");
+}
+
+#[test]
+fn comparison_rules_follow_conformance_diff() {
+    // size-1 strides are not compared, except in strict (paper-form complement) cases
+    assert!(same("((4,4),1):((4,1),0)", "((4,4),1):((4,1),16)", false));
+    assert!(!same("(2,1):(4,64)", "(2,1):(4,0)", true));
+    // static markers and whitespace are ignored
+    assert!(same("(_4,_8):(_1,_4)", "(4, 8):(1, 4)", false));
+    // errors compare by category only
+    assert!(same(
+        "ERROR Divisibility",
+        "ERROR Divisibility composition ...",
+        false
+    ));
+    assert!(!same("ERROR Divisibility", "ERROR NotInjective", false));
+    assert!(!same("ERROR Divisibility", "2:4", false));
+    // shapes are compared exactly
+    assert!(!same("(4,8):(1,4)", "((4),8):((1),4)", false));
+}

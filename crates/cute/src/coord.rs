@@ -1,0 +1,141 @@
+//! Coordinates: the colexicographic bijections `idx2crd` and `crd2idx` of the paper's formulas (1)
+//! and (2), and `crd2crd` between compatible shapes.
+//!
+//! | call | result |
+//! |---|---|
+//! | `idx2crd(22, (4,8))` | `(2,5)` |
+//! | `idx2crd(22, ((2,2),(4,2)))` | `((0,1),(1,1))` |
+//! | `idx2crd(36, (5,4))` | `(1,7)` (out of bounds: the last mode is not reduced) |
+//! | `crd2idx((2,5), (4,8))` | `22` |
+//!
+//! ```
+//! use cute::{idx2crd, crd2idx, IntTuple};
+//! let t = |s: &str| s.parse::<IntTuple>().unwrap();
+//! assert_eq!(idx2crd(&t("22"), &t("((2,2),(4,2))")).unwrap(), t("((0,1),(1,1))"));
+//! assert_eq!(idx2crd(&t("36"), &t("(5,4)")).unwrap(), t("(1,7)"));
+//! assert_eq!(crd2idx(&t("(2,5)"), &t("(4,8)"), &t("(1,4)")).unwrap(), 22);
+//! ```
+
+use crate::error::{tri, Error, ErrorKind, Op, Operand};
+use crate::int_tuple::{IntTuple, CAPACITY};
+use crate::layout::{compact_col_major, Layout};
+
+/// `idx2crd(c, S)`: the natural coordinate (congruent to `S`) of the coordinate `c ≲ S`. Integer
+/// entries of `c` are spread colexicographically over their sub-shape; the last leaf absorbs what is
+/// left, so coordinates past the size come out of bounds in the last mode (floor division for
+/// negative entries).
+pub const fn idx2crd(c: &IntTuple, shape: &IntTuple) -> Result<IntTuple, Error> {
+    if !c.weakly_congruent(shape) {
+        return Err(Error::new(
+            Op::Idx2Crd,
+            ErrorKind::ProfileMismatch {
+                what: "the coordinate is not weakly congruent to the shape",
+                left: c.rank() as i64,
+                right: shape.rank() as i64,
+            },
+        )
+        .with(Operand::Tuple(*c), Operand::Tuple(*shape)));
+    }
+    let mut out = [0i64; CAPACITY];
+    tri!(spread(c, shape, 0, &mut out));
+    Ok(IntTuple::from_parts(shape.tree, out))
+}
+
+/// Writes the natural coordinate of `c` in the sub-shape `s` (whose first leaf is leaf `base` of the
+/// whole shape) into `out`.
+const fn spread(
+    c: &IntTuple,
+    s: &IntTuple,
+    base: usize,
+    out: &mut [i64; CAPACITY],
+) -> Result<(), Error> {
+    if c.is_int() {
+        let n = s.tree.len();
+        let mut rest = c.val[0];
+        let mut i = 0;
+        while i < n {
+            if i + 1 == n {
+                out[base + i] = rest;
+            } else {
+                out[base + i] = rest.rem_euclid(s.val[i]);
+                rest = rest.div_euclid(s.val[i]);
+            }
+            i += 1;
+        }
+        return Ok(());
+    }
+    let r = s.rank();
+    let mut k = 0;
+    while k < r {
+        let (lo, _) = match s.tree.mode_range(k) {
+            Some(x) => x,
+            None => {
+                return Err(Error::new(
+                    Op::Idx2Crd,
+                    ErrorKind::OutOfRange { index: k, rank: r },
+                ))
+            }
+        };
+        tri!(spread(&tri!(c.get(k)), &tri!(s.get(k)), base + lo, out));
+        k += 1;
+    }
+    Ok(())
+}
+
+/// `crd2idx(c, S, D)`: the inner product of the coordinate `c ≲ S` (refined to `S`) with the stride
+/// `D ~ S`. With `D` the compact column-major stride this is the paper's formula (2).
+pub const fn crd2idx(c: &IntTuple, shape: &IntTuple, stride: &IntTuple) -> Result<i64, Error> {
+    let l = match Layout::new(shape, stride) {
+        Ok(l) => l,
+        Err(e) => return Err(e.retag(Op::Crd2Idx)),
+    };
+    match l.eval_crd(c) {
+        Ok(v) => Ok(v),
+        Err(e) => Err(e.retag(Op::Crd2Idx)),
+    }
+}
+
+/// `crd2idx(c, S)` with the compact column-major stride: the integer coordinate of `c`.
+pub const fn crd2idx_compact(c: &IntTuple, shape: &IntTuple) -> Result<i64, Error> {
+    let l = match compact_col_major(shape) {
+        Ok(l) => l,
+        Err(e) => return Err(e.retag(Op::Crd2Idx)),
+    };
+    match l.eval_crd(c) {
+        Ok(v) => Ok(v),
+        Err(e) => Err(e.retag(Op::Crd2Idx)),
+    }
+}
+
+/// `crd2crd(c, S, T)`: the coordinate `c` of shape `S` as a coordinate of the compatible shape `T`
+/// (mode by mode where both are tuples, through the integer coordinate otherwise).
+pub const fn crd2crd(c: &IntTuple, src: &IntTuple, dst: &IntTuple) -> Result<IntTuple, Error> {
+    if !c.is_int() && !dst.is_int() {
+        let r = c.rank();
+        if r != src.rank() || r != dst.rank() {
+            return Err(Error::new(
+                Op::Crd2Crd,
+                ErrorKind::ProfileMismatch {
+                    what: "ranks differ",
+                    left: src.rank() as i64,
+                    right: dst.rank() as i64,
+                },
+            )
+            .with(Operand::Tuple(*src), Operand::Tuple(*dst)));
+        }
+        let mut modes = [IntTuple::int(0); CAPACITY];
+        let mut k = 0;
+        while k < r {
+            modes[k] = tri!(crd2crd(
+                &tri!(c.get(k)),
+                &tri!(src.get(k)),
+                &tri!(dst.get(k))
+            ));
+            k += 1;
+        }
+        let (m, _) = modes.split_at(r);
+        return IntTuple::tuple(m);
+    }
+    let i = tri!(crd2idx_compact(c, src));
+    idx2crd(&IntTuple::int(i), dst)
+}

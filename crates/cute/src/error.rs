@@ -1,0 +1,425 @@
+//! Errors: one type for every refusal of the algebra, the parser and evaluation.
+//!
+//! An [`Error`] names the operation ([`Op`]), the operands it was given (or the sub-operands of the
+//! mode that failed), and an [`ErrorKind`] that carries the violated condition with its values.
+//! Its `Display` is one line of plain words, e.g.
+//!
+//! ```text
+//! composition (4,6,8):(2,3,5) ∘ 6:3: stride-divisibility condition (9) fails at mode 1 of the
+//! coalesced left operand: stride 3 and prefix product 4 divide neither way
+//! ```
+//!
+//! Every kind maps to one of the conformance categories through [`Error::category`].
+
+use crate::int_tuple::IntTuple;
+use crate::layout::Layout;
+use core::fmt;
+
+/// The operation that failed. Printed with the paper's (and CuTe's) function name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+#[allow(missing_docs)]
+pub enum Op {
+    Parse,
+    MakeLayout,
+    Concatenation,
+    Eval,
+    Idx2Crd,
+    Crd2Idx,
+    Crd2Crd,
+    Get,
+    Take,
+    Select,
+    Group,
+    Unflatten,
+    Coalesce,
+    CoalesceZ,
+    Filter,
+    FilterZeros,
+    Composition,
+    WithShape,
+    Complement,
+    RightInverse,
+    LeftInverse,
+    LogicalDivide,
+    ZippedDivide,
+    TiledDivide,
+    FlatDivide,
+    LogicalProduct,
+    ZippedProduct,
+    TiledProduct,
+    FlatProduct,
+    BlockedProduct,
+    RakedProduct,
+    TileToShape,
+    MaxCommonLayout,
+    MaxCommonVector,
+    Nullspace,
+    Upcast,
+    Downcast,
+    Recast,
+    LayoutAdd,
+    GreatestCommonDomain,
+    DomainDistribute,
+    MakeOrderedLayout,
+    CompactMajor,
+    Image,
+}
+
+impl Op {
+    /// The function name as the paper and CuTe spell it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Op::Parse => "parse",
+            Op::MakeLayout => "make_layout",
+            Op::Concatenation => "concatenation",
+            Op::Eval => "eval",
+            Op::Idx2Crd => "idx2crd",
+            Op::Crd2Idx => "crd2idx",
+            Op::Crd2Crd => "crd2crd",
+            Op::Get => "get",
+            Op::Take => "take",
+            Op::Select => "select",
+            Op::Group => "group",
+            Op::Unflatten => "unflatten",
+            Op::Coalesce => "coalesce",
+            Op::CoalesceZ => "coalesce_z",
+            Op::Filter => "filter",
+            Op::FilterZeros => "filter_zeros",
+            Op::Composition => "composition",
+            Op::WithShape => "with_shape",
+            Op::Complement => "complement",
+            Op::RightInverse => "right_inverse",
+            Op::LeftInverse => "left_inverse",
+            Op::LogicalDivide => "logical_divide",
+            Op::ZippedDivide => "zipped_divide",
+            Op::TiledDivide => "tiled_divide",
+            Op::FlatDivide => "flat_divide",
+            Op::LogicalProduct => "logical_product",
+            Op::ZippedProduct => "zipped_product",
+            Op::TiledProduct => "tiled_product",
+            Op::FlatProduct => "flat_product",
+            Op::BlockedProduct => "blocked_product",
+            Op::RakedProduct => "raked_product",
+            Op::TileToShape => "tile_to_shape",
+            Op::MaxCommonLayout => "max_common_layout",
+            Op::MaxCommonVector => "max_common_vector",
+            Op::Nullspace => "nullspace",
+            Op::Upcast => "upcast",
+            Op::Downcast => "downcast",
+            Op::Recast => "recast",
+            Op::LayoutAdd => "layout_add",
+            Op::GreatestCommonDomain => "greatest_common_domain",
+            Op::DomainDistribute => "domain_distribute",
+            Op::MakeOrderedLayout => "make_ordered_layout",
+            Op::CompactMajor => "compact_major",
+            Op::Image => "image",
+        }
+    }
+
+    /// The infix symbol of the paper for binary operations, if it has one.
+    const fn symbol(self) -> Option<&'static str> {
+        match self {
+            Op::Composition => Some("∘"),
+            Op::LogicalDivide => Some("⊘"),
+            Op::LogicalProduct => Some("⊗"),
+            _ => None,
+        }
+    }
+}
+
+/// An operand recorded in an error, so that the message can name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[allow(missing_docs)]
+pub enum Operand {
+    #[default]
+    None,
+    Layout(Layout),
+    Tuple(IntTuple),
+    Int(i64),
+}
+
+/// What went wrong, with the offending values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The paper's stride-divisibility condition (9): the stride `d` of a leaf `s:d` of the right
+    /// operand and the prefix product `S̄_mode` of the coalesced left operand divide neither way (and
+    /// the leaf reaches past `S̄_mode`, so truncation cannot help).
+    StrideDivisibility {
+        /// `r` in `S̄_r`: the mode of the coalesced, flattened left operand whose prefix product fails.
+        mode: usize,
+        /// The stride `d` of the right operand's leaf.
+        stride: i64,
+        /// The prefix product `S̄_mode`.
+        prefix: i64,
+    },
+    /// The paper's shape-divisibility condition (10): `⌈S̄_mode / d⌉ = divisor` does not divide the
+    /// shape `s = rest` of the right operand's leaf.
+    ShapeDivisibility {
+        /// `r` in `S̄_r`.
+        mode: usize,
+        /// The shape `s` of the right operand's leaf.
+        rest: i64,
+        /// `⌈S̄_mode / d⌉`.
+        divisor: i64,
+    },
+    /// A distributivity condition of (12) fails: the sub-layouts of the right operand overlap.
+    Distributivity {
+        /// The mode of the right operand.
+        mode: usize,
+    },
+    /// A generic divisibility failure (upcast/downcast, left inverse chains, products).
+    Divisibility {
+        /// The mode concerned.
+        mode: usize,
+        /// The value that should be divisible.
+        value: i64,
+        /// The divisor.
+        divisor: i64,
+        /// Which condition, in words.
+        what: &'static str,
+    },
+    /// A complement with a cotarget cannot reach it: the strides are not a divisible chain, so the
+    /// concatenation `(L, L*)` stops at `reached`, short of `cotarget`.
+    CannotCover {
+        /// The cosize of `(L, L*)`.
+        reached: i64,
+        /// The size of the cotarget.
+        cotarget: i64,
+    },
+    /// The operation needs an injective layout; two coordinates meet at the same offset.
+    NotInjective {
+        /// The stride that collides with the modes before it (in increasing-stride order).
+        stride: i64,
+        /// The extent covered by the modes before it.
+        covered: i64,
+    },
+    /// A mode index is out of range.
+    OutOfRange {
+        /// The index asked for.
+        index: usize,
+        /// The rank available.
+        rank: usize,
+    },
+    /// Ranks, profiles or sizes do not fit together.
+    ProfileMismatch {
+        /// What does not match, in words.
+        what: &'static str,
+        /// The first value compared.
+        left: i64,
+        /// The second value compared.
+        right: i64,
+    },
+    /// The value cannot be represented with this stride kind.
+    Unsupported {
+        /// In words.
+        what: &'static str,
+    },
+    /// A shape entry is not a positive integer.
+    InvalidShape {
+        /// The offending entry.
+        value: i64,
+    },
+    /// Shape and stride are not congruent (the paper requires `S ~ D`).
+    NotCongruent,
+    /// An intermediate value does not fit in an `i64`.
+    Overflow {
+        /// What overflowed, in words.
+        what: &'static str,
+    },
+    /// The value has more leaves or deeper nesting than this build's fixed capacity.
+    Capacity {
+        /// What exceeded the capacity.
+        what: &'static str,
+        /// The limit.
+        limit: usize,
+    },
+    /// The text does not follow CuTe notation.
+    Syntax {
+        /// Byte offset in the input.
+        pos: usize,
+        /// What was expected there.
+        expected: &'static str,
+    },
+}
+
+/// The error of every fallible function of this crate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Error {
+    op: Op,
+    kind: ErrorKind,
+    lhs: Operand,
+    rhs: Operand,
+}
+
+impl Error {
+    /// A new error for `op` with no operands recorded yet.
+    pub const fn new(op: Op, kind: ErrorKind) -> Error {
+        Error {
+            op,
+            kind,
+            lhs: Operand::None,
+            rhs: Operand::None,
+        }
+    }
+
+    /// Records the operands (replacing any recorded before).
+    pub const fn with(mut self, lhs: Operand, rhs: Operand) -> Error {
+        self.lhs = lhs;
+        self.rhs = rhs;
+        self
+    }
+
+    /// Records the operands only if none were recorded yet.
+    pub(crate) const fn or_with(self, lhs: Operand, rhs: Operand) -> Error {
+        match self.lhs {
+            Operand::None => self.with(lhs, rhs),
+            _ => self,
+        }
+    }
+
+    /// Replaces the operation name only if it is `from` (used when an operation is built from another).
+    pub(crate) const fn retag(mut self, op: Op) -> Error {
+        self.op = op;
+        self
+    }
+
+    /// The operation that failed.
+    pub const fn op(&self) -> Op {
+        self.op
+    }
+
+    /// The violated condition with its values.
+    pub const fn kind(&self) -> &ErrorKind {
+        &self.kind
+    }
+
+    /// The left (or only) operand.
+    pub const fn lhs(&self) -> &Operand {
+        &self.lhs
+    }
+
+    /// The right operand.
+    pub const fn rhs(&self) -> &Operand {
+        &self.rhs
+    }
+
+    /// The conformance category of this error: `Divisibility`, `NotInjective`, `OutOfRange`,
+    /// `ProfileMismatch`, `Unsupported`, or (outside the conformance set) `Overflow`, `Capacity`,
+    /// `Syntax`, `InvalidShape`.
+    pub const fn category(&self) -> &'static str {
+        match self.kind {
+            ErrorKind::StrideDivisibility { .. }
+            | ErrorKind::ShapeDivisibility { .. }
+            | ErrorKind::Distributivity { .. }
+            | ErrorKind::Divisibility { .. }
+            | ErrorKind::CannotCover { .. } => "Divisibility",
+            ErrorKind::NotInjective { .. } => "NotInjective",
+            ErrorKind::OutOfRange { .. } => "OutOfRange",
+            ErrorKind::ProfileMismatch { .. } | ErrorKind::NotCongruent => "ProfileMismatch",
+            ErrorKind::Unsupported { .. } => "Unsupported",
+            ErrorKind::InvalidShape { .. } => "InvalidShape",
+            ErrorKind::Overflow { .. } => "Overflow",
+            ErrorKind::Capacity { .. } => "Capacity",
+            ErrorKind::Syntax { .. } => "Syntax",
+        }
+    }
+}
+
+impl fmt::Display for Operand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Operand::None => Ok(()),
+            Operand::Layout(l) => write!(f, "{l}"),
+            Operand::Tuple(t) => write!(f, "{t}"),
+            Operand::Int(i) => write!(f, "{i}"),
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.op.name())?;
+        match (&self.lhs, &self.rhs, self.op.symbol()) {
+            (Operand::None, _, _) => {}
+            (l, Operand::None, _) => write!(f, " {l}")?,
+            (l, r, Some(sym)) => write!(f, " {l} {sym} {r}")?,
+            (l, r, None) => write!(f, " {l}, {r}")?,
+        }
+        f.write_str(": ")?;
+        match self.kind {
+            ErrorKind::StrideDivisibility { mode, stride, prefix } => write!(
+                f,
+                "stride-divisibility condition (9) fails at mode {mode} of the coalesced left operand: \
+                 stride {stride} and prefix product {prefix} divide neither way"
+            ),
+            ErrorKind::ShapeDivisibility { mode, rest, divisor } => write!(
+                f,
+                "shape-divisibility condition (10) fails at mode {mode} of the coalesced left operand: \
+                 ⌈S̄_{mode}/d⌉ = {divisor} does not divide the shape {rest}"
+            ),
+            ErrorKind::Distributivity { mode } => write!(
+                f,
+                "distributivity condition (12) fails: the images of the sub-layouts of the right operand \
+                 overlap (mode {mode})"
+            ),
+            ErrorKind::Divisibility { mode, value, divisor, what } => {
+                write!(f, "{what} at mode {mode}: {divisor} does not divide {value}")
+            }
+            ErrorKind::CannotCover { reached, cotarget } => write!(
+                f,
+                "the strides do not form a divisible chain, so (L, L*) reaches only {reached} offsets, \
+                 short of the cotarget {cotarget}"
+            ),
+            ErrorKind::NotInjective { stride, covered } => write!(
+                f,
+                "the layout is not injective: stride {stride} falls inside the extent {covered} already \
+                 covered by the smaller strides"
+            ),
+            ErrorKind::OutOfRange { index, rank } => {
+                write!(f, "mode index {index} is out of range for rank {rank}")
+            }
+            ErrorKind::ProfileMismatch { what, left, right } => write!(f, "{what} ({left} vs {right})"),
+            ErrorKind::Unsupported { what } => write!(f, "unsupported: {what}"),
+            ErrorKind::InvalidShape { value } => {
+                write!(f, "shape entries must be positive integers, found {value}")
+            }
+            ErrorKind::NotCongruent => f.write_str("shape and stride are not congruent (S ~ D fails)"),
+            ErrorKind::Overflow { what } => write!(f, "integer overflow: {what} does not fit in i64"),
+            ErrorKind::Capacity { what, limit } => {
+                write!(f, "capacity exceeded: {what} (this build supports at most {limit})")
+            }
+            ErrorKind::Syntax { pos, expected } => write!(f, "at byte {pos}: expected {expected}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// `?` for `const fn`: unwraps an `Ok` or returns the `Err`.
+macro_rules! tri {
+    ($e:expr) => {
+        match $e {
+            Ok(v) => v,
+            Err(e) => return Err(e),
+        }
+    };
+}
+pub(crate) use tri;
+
+/// Overflow-checked arithmetic for `const fn`, failing with [`ErrorKind::Overflow`].
+pub(crate) const fn mul(op: Op, a: i64, b: i64) -> Result<i64, Error> {
+    match a.checked_mul(b) {
+        Some(v) => Ok(v),
+        None => Err(Error::new(op, ErrorKind::Overflow { what: "a product" })),
+    }
+}
+
+/// Overflow-checked addition for `const fn`.
+pub(crate) const fn add(op: Op, a: i64, b: i64) -> Result<i64, Error> {
+    match a.checked_add(b) {
+        Some(v) => Ok(v),
+        None => Err(Error::new(op, ErrorKind::Overflow { what: "a sum" })),
+    }
+}

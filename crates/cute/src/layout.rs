@@ -1,0 +1,559 @@
+//! Layouts: functions from coordinates to offsets, `L = D ∘ S` (paper: 布局).
+//!
+//! A [`Layout`] is a shape `S` (positive integers) and a congruent stride `D`. It maps every
+//! coordinate compatible with the shape (integer, ND, natural, or partially collapsed) to the inner
+//! product of its natural coordinate with the stride. Integer coordinates use the colexicographic
+//! order of the paper's formula (1); past the size, the last mode is not reduced (the extended domain).
+//!
+//! | notation | meaning |
+//! |---|---|
+//! | `12:1` | 12 consecutive offsets |
+//! | `(4,8):(1,4)` | 4×8 column-major |
+//! | `(4,8):(8,1)` | 4×8 row-major |
+//! | `((2,2),(4,2)):((1,8),(2,16))` | the paper's Figure 3 layout: `L(22) = L(2,5) = L((0,1),(1,1)) = 26` |
+//!
+//! ```
+//! use cute::{IntTuple, Layout};
+//! let l: Layout = "((2,2),(4,2)):((1,8),(2,16))".parse().unwrap();
+//! assert_eq!(l.eval(22).unwrap(), 26);
+//! assert_eq!(l.eval_crd(&"(2,5)".parse().unwrap()).unwrap(), 26);
+//! assert_eq!(l.eval_crd(&"((0,1),(1,1))".parse().unwrap()).unwrap(), 26);
+//! assert_eq!((l.size().unwrap(), l.cosize().unwrap(), l.rank(), l.depth()), (32, 32, 2, 2));
+//! ```
+
+use crate::error::{add, mul, tri, Error, ErrorKind, Op, Operand};
+use crate::int_tuple::{parts, Builder, IntTuple, Parts, Tree, CAPACITY};
+
+/// A CuTe layout `shape:stride` with integer strides, stored without the heap (see [`CAPACITY`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Layout {
+    pub(crate) tree: Tree,
+    pub(crate) shape: [i64; CAPACITY],
+    pub(crate) stride: [i64; CAPACITY],
+}
+
+impl PartialEq for Layout {
+    fn eq(&self, other: &Self) -> bool {
+        self.const_eq(other)
+    }
+}
+impl Eq for Layout {}
+
+impl core::hash::Hash for Layout {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.shape().hash(state);
+        self.stride().hash(state);
+    }
+}
+
+/// `make_layout(shape, stride)`: the layout `shape:stride`. The two must be congruent and every
+/// shape entry positive.
+pub const fn make_layout(shape: &IntTuple, stride: &IntTuple) -> Result<Layout, Error> {
+    Layout::new(shape, stride)
+}
+
+impl Layout {
+    /// The trivial layout `1:0`.
+    pub const TRIVIAL: Layout = Layout {
+        tree: Tree::LEAF,
+        shape: one_then_zeros(),
+        stride: [0; CAPACITY],
+    };
+
+    /// `shape:stride`, checking congruence, positive shapes and that the size fits in `i64`.
+    pub const fn new(shape: &IntTuple, stride: &IntTuple) -> Result<Layout, Error> {
+        if !shape.tree.eq(&stride.tree) {
+            return Err(Error::new(Op::MakeLayout, ErrorKind::NotCongruent)
+                .with(Operand::Tuple(*shape), Operand::Tuple(*stride)));
+        }
+        Layout::from_parts((shape.tree, shape.val, stride.val), Op::MakeLayout)
+    }
+
+    /// The rank-1, depth-0 layout `s:d`.
+    pub const fn leaf(s: i64, d: i64) -> Result<Layout, Error> {
+        let mut shape = [0; CAPACITY];
+        let mut stride = [0; CAPACITY];
+        shape[0] = s;
+        stride[0] = d;
+        Layout::from_parts((Tree::LEAF, shape, stride), Op::MakeLayout)
+    }
+
+    /// The flat layout `(s0,s1,...):(d0,d1,...)` (a single pair gives the 1-tuple form `(s0):(d0)`).
+    pub const fn flat(shape: &[i64], stride: &[i64]) -> Result<Layout, Error> {
+        let s = tri!(IntTuple::flat(shape));
+        let d = tri!(IntTuple::flat(stride));
+        Layout::new(&s, &d)
+    }
+
+    /// Builds a layout from parts, validating the shape.
+    pub(crate) const fn from_parts(p: Parts, op: Op) -> Result<Layout, Error> {
+        let (tree, shape, stride) = p;
+        let mut size: i64 = 1;
+        let mut i = 0;
+        while i < tree.len() {
+            if shape[i] < 1 {
+                return Err(Error::new(op, ErrorKind::InvalidShape { value: shape[i] }));
+            }
+            size = match size.checked_mul(shape[i]) {
+                Some(s) => s,
+                None => {
+                    return Err(Error::new(
+                        op,
+                        ErrorKind::Overflow {
+                            what: "the size of the shape",
+                        },
+                    ))
+                }
+            };
+            i += 1;
+        }
+        Ok(Layout {
+            tree,
+            shape,
+            stride,
+        })
+    }
+
+    /// Builds from parts known to be valid (shapes positive, size in range).
+    pub(crate) const fn from_valid(p: Parts) -> Layout {
+        Layout {
+            tree: p.0,
+            shape: p.1,
+            stride: p.2,
+        }
+    }
+
+    /// `==` usable in `const` context.
+    pub const fn const_eq(&self, other: &Layout) -> bool {
+        if !self.tree.eq(&other.tree) {
+            return false;
+        }
+        let mut i = 0;
+        while i < self.tree.len() {
+            if self.shape[i] != other.shape[i] || self.stride[i] != other.stride[i] {
+                return false;
+            }
+            i += 1;
+        }
+        true
+    }
+
+    /// The shape `S`.
+    pub const fn shape(&self) -> IntTuple {
+        IntTuple::from_parts(self.tree, self.shape)
+    }
+
+    /// The stride `D`.
+    pub const fn stride(&self) -> IntTuple {
+        IntTuple::from_parts(self.tree, self.stride)
+    }
+
+    /// Number of leaves (modes of the flattened layout).
+    pub const fn leaf_count(&self) -> usize {
+        self.tree.len()
+    }
+
+    /// Leaf `i` of the flattened layout as `(shape, stride)`.
+    pub const fn leaf_at(&self, i: usize) -> (i64, i64) {
+        (self.shape[i], self.stride[i])
+    }
+
+    /// True when the shape is an integer (rank 1, depth 0).
+    pub const fn is_leaf(&self) -> bool {
+        self.tree.is_leaf()
+    }
+
+    /// `rank(L) = rank(S)`.
+    pub const fn rank(&self) -> usize {
+        self.tree.rank()
+    }
+
+    /// `depth(L) = depth(S)`.
+    pub const fn depth(&self) -> usize {
+        self.tree.depth()
+    }
+
+    /// `|L| = |S|`, the size of the domain. Never overflows (checked at construction).
+    pub const fn size(&self) -> Result<i64, Error> {
+        self.shape().size()
+    }
+
+    /// `cosize(L) = 1 + Σ (s_i - 1)·|d_i|`, one past the largest offset reached in absolute value
+    /// terms (CuTe's definition).
+    pub const fn cosize(&self) -> Result<i64, Error> {
+        let mut c: i64 = 1;
+        let mut i = 0;
+        while i < self.tree.len() {
+            let t = tri!(mul(
+                Op::Eval,
+                self.shape[i] - 1,
+                self.stride[i].unsigned_abs() as i64
+            ));
+            c = tri!(add(Op::Eval, c, t));
+            i += 1;
+        }
+        Ok(c)
+    }
+
+    /// `L_k = S_k : D_k`, the `k`-th mode (`get<k>`). Mode 0 of a rank-1 integer layout is itself.
+    pub const fn mode(&self, k: usize) -> Result<Layout, Error> {
+        self.wrap(parts::get(&self.tree, &self.shape, &self.stride, k))
+    }
+
+    /// The sub-layout at a path of mode indices: `get(&[i, j])` is `mode(i).mode(j)`.
+    pub const fn get(&self, path: &[usize]) -> Result<Layout, Error> {
+        let mut cur = *self;
+        let mut i = 0;
+        while i < path.len() {
+            cur = tri!(cur.mode(path[i]));
+            i += 1;
+        }
+        Ok(cur)
+    }
+
+    /// `flatten(L)`: depth at most 1, same leaves.
+    pub const fn flatten(&self) -> Layout {
+        if self.tree.is_leaf() {
+            return *self;
+        }
+        Layout {
+            tree: Tree::flat(self.tree.len(), true),
+            shape: self.shape,
+            stride: self.stride,
+        }
+    }
+
+    /// `unflatten(L, profile)`: the leaves of `L` nested as `profile`.
+    pub const fn unflatten(&self, profile: &IntTuple) -> Result<Layout, Error> {
+        let s = tri!(self.shape().unflatten(profile));
+        Ok(Layout {
+            tree: s.tree,
+            shape: self.shape,
+            stride: self.stride,
+        })
+    }
+
+    /// `take<b,e>(L)`.
+    pub const fn take(&self, b: usize, e: usize) -> Result<Layout, Error> {
+        self.wrap(parts::take(&self.tree, &self.shape, &self.stride, b, e))
+    }
+
+    /// `select<i...>(L)`.
+    pub const fn select(&self, idx: &[usize]) -> Result<Layout, Error> {
+        self.wrap(parts::select(&self.tree, &self.shape, &self.stride, idx))
+    }
+
+    /// `group<b,e>(L)`.
+    pub const fn group(&self, b: usize, e: usize) -> Result<Layout, Error> {
+        self.wrap(parts::group(&self.tree, &self.shape, &self.stride, b, e))
+    }
+
+    /// `append(L, x)`: `x` as a new last mode.
+    pub const fn append(&self, x: &Layout) -> Result<Layout, Error> {
+        let r = self.rank();
+        self.wrap(parts::insert(
+            &self.tree,
+            &self.shape,
+            &self.stride,
+            r,
+            &x.tree,
+            &x.shape,
+            &x.stride,
+        ))
+    }
+
+    /// `prepend(L, x)`: `x` as a new first mode.
+    pub const fn prepend(&self, x: &Layout) -> Result<Layout, Error> {
+        self.wrap(parts::insert(
+            &self.tree,
+            &self.shape,
+            &self.stride,
+            0,
+            &x.tree,
+            &x.shape,
+            &x.stride,
+        ))
+    }
+
+    /// `replace<k>(L, x)`.
+    pub const fn replace(&self, k: usize, x: &Layout) -> Result<Layout, Error> {
+        self.wrap(parts::replace(
+            &self.tree,
+            &self.shape,
+            &self.stride,
+            k,
+            &x.tree,
+            &x.shape,
+            &x.stride,
+        ))
+    }
+
+    /// The modes in reverse order.
+    pub const fn reverse(&self) -> Result<Layout, Error> {
+        self.wrap(parts::reverse(&self.tree, &self.shape, &self.stride))
+    }
+
+    /// CuTe's `append<R>(L)`: pads `L` with `1:0` modes up to rank `r` (an integer layout becomes a
+    /// tuple first). Unchanged when `rank(L) >= r`.
+    pub const fn pad_to_rank(&self, r: usize) -> Result<Layout, Error> {
+        let mut out = *self;
+        while out.rank() < r {
+            out = tri!(out.append(&Layout::TRIVIAL));
+        }
+        Ok(out)
+    }
+
+    const fn wrap(&self, p: Result<Parts, Error>) -> Result<Layout, Error> {
+        match p {
+            Ok(p) => Ok(Layout::from_valid(p)),
+            Err(e) => Err(e.or_with(Operand::Layout(*self), Operand::None)),
+        }
+    }
+
+    /// Concatenation `(L0, L1, ...)` (paper eq. (4)): the layout whose modes are the given layouts.
+    pub const fn concat(modes: &[Layout]) -> Result<Layout, Error> {
+        let mut b = Builder::new();
+        tri!(b.open(Op::Concatenation));
+        let mut i = 0;
+        while i < modes.len() {
+            let m = &modes[i];
+            tri!(b.push_node(
+                Op::Concatenation,
+                &m.tree,
+                &m.shape,
+                &m.stride,
+                0,
+                m.tree.len(),
+                (0, 0)
+            ));
+            i += 1;
+        }
+        tri!(b.close(Op::Concatenation));
+        Ok(Layout::from_valid(tri!(b.finish(Op::Concatenation))))
+    }
+
+    /// `L(i)`: evaluation at the integer coordinate `i` (colexicographic, the last mode not reduced,
+    /// floor division for negative `i`).
+    pub const fn eval(&self, i: i64) -> Result<i64, Error> {
+        eval_leaves(&self.shape, &self.stride, 0, self.tree.len(), i)
+    }
+
+    /// `L(c)`: evaluation at any admissible coordinate `c ≲ S` (integer, ND, natural or partially
+    /// collapsed). Each integer entry of `c` is spread over its sub-shape colexicographically.
+    pub const fn eval_crd(&self, c: &IntTuple) -> Result<i64, Error> {
+        if !c.weakly_congruent(&self.shape()) {
+            return Err(Error::new(
+                Op::Eval,
+                ErrorKind::ProfileMismatch {
+                    what: "the coordinate is not weakly congruent to the shape",
+                    left: c.rank() as i64,
+                    right: self.rank() as i64,
+                },
+            )
+            .with(Operand::Layout(*self), Operand::Tuple(*c)));
+        }
+        crd_inner(&self.tree, &self.shape, &self.stride, c)
+    }
+
+    /// The image `L(Z_|L|)`: every offset reached, sorted, without repetition.
+    pub fn image(&self) -> Result<Vec<i64>, Error> {
+        let n = self.size()?;
+        let mut out = Vec::new();
+        for_each_offset(self, |o| out.push(o));
+        out.sort_unstable();
+        out.dedup();
+        let _ = n;
+        Ok(out)
+    }
+
+    /// Parses CuTe notation (`(4,8):(1,4)`, `12:1`), usable in `const` context.
+    pub const fn parse_const(text: &str) -> Result<Layout, Error> {
+        crate::parse::layout(text.as_bytes())
+    }
+}
+
+/// Calls `f` with `L(i)` for every `i` in `0..|L|`, in order, by incrementing the natural
+/// coordinate (no division).
+pub fn for_each_offset(l: &Layout, mut f: impl FnMut(i64)) {
+    let n = l.leaf_count();
+    let mut crd = [0i64; CAPACITY];
+    let mut off: i64 = 0;
+    loop {
+        f(off);
+        let mut k = 0;
+        loop {
+            if k == n {
+                return;
+            }
+            crd[k] += 1;
+            off = off.wrapping_add(l.stride[k]);
+            if crd[k] < l.shape[k] {
+                break;
+            }
+            off = off.wrapping_sub(l.stride[k].wrapping_mul(l.shape[k]));
+            crd[k] = 0;
+            k += 1;
+        }
+    }
+}
+
+const fn one_then_zeros() -> [i64; CAPACITY] {
+    let mut a = [0; CAPACITY];
+    a[0] = 1;
+    a
+}
+
+/// Evaluates leaves `[lo,hi)` as a flat colexicographic layout at the integer `i`, the last leaf
+/// absorbing the quotient.
+pub(crate) const fn eval_leaves(
+    shape: &[i64; CAPACITY],
+    stride: &[i64; CAPACITY],
+    lo: usize,
+    hi: usize,
+    i: i64,
+) -> Result<i64, Error> {
+    let mut rest = i;
+    let mut acc: i64 = 0;
+    let mut k = lo;
+    while k < hi {
+        let c = if k + 1 == hi {
+            rest
+        } else {
+            let c = rest.rem_euclid(shape[k]);
+            rest = rest.div_euclid(shape[k]);
+            c
+        };
+        acc = tri!(add(Op::Eval, acc, tri!(mul(Op::Eval, c, stride[k]))));
+        k += 1;
+    }
+    Ok(acc)
+}
+
+/// Inner product of a weakly congruent coordinate with the sub-layout `t`.
+const fn crd_inner(
+    t: &Tree,
+    shape: &[i64; CAPACITY],
+    stride: &[i64; CAPACITY],
+    c: &IntTuple,
+) -> Result<i64, Error> {
+    if c.is_int() {
+        return eval_leaves(shape, stride, 0, t.len(), c.val[0]);
+    }
+    let r = t.rank();
+    let mut acc: i64 = 0;
+    let mut k = 0;
+    while k < r {
+        let (tt, ts, td) = tri!(parts::get(t, shape, stride, k));
+        let ck = tri!(c.get(k));
+        acc = tri!(add(Op::Eval, acc, tri!(crd_inner(&tt, &ts, &td, &ck))));
+        k += 1;
+    }
+    Ok(acc)
+}
+
+/// `compact_col_major(S)` (CuTe `make_layout(S)`, `LayoutLeft`): strides are the exclusive prefix
+/// products of the shape; size-1 modes get stride 0, as in CuTe.
+pub const fn compact_col_major(shape: &IntTuple) -> Result<Layout, Error> {
+    let mut stride = [0; CAPACITY];
+    let mut p: i64 = 1;
+    let mut i = 0;
+    while i < shape.tree.len() {
+        stride[i] = if shape.val[i] == 1 { 0 } else { p };
+        p = tri!(mul(Op::CompactMajor, p, shape.val[i]));
+        i += 1;
+    }
+    Layout::from_parts((shape.tree, shape.val, stride), Op::CompactMajor)
+}
+
+/// `compact_row_major(S)` (CuTe `LayoutRight`): strides are the exclusive suffix products.
+pub const fn compact_row_major(shape: &IntTuple) -> Result<Layout, Error> {
+    let mut stride = [0; CAPACITY];
+    let mut p: i64 = 1;
+    let mut i = shape.tree.len();
+    while i > 0 {
+        i -= 1;
+        stride[i] = if shape.val[i] == 1 { 0 } else { p };
+        p = tri!(mul(Op::CompactMajor, p, shape.val[i]));
+    }
+    Layout::from_parts((shape.tree, shape.val, stride), Op::CompactMajor)
+}
+
+/// `make_ordered_layout(S, order)`: a compact layout whose modes get increasing strides in the order
+/// of `order` (weakly congruent to `S`; ties keep the left-to-right order). Size-1 modes get stride 0.
+///
+/// `make_ordered_layout((2,2,2,2), (0,2,3,1)) = (2,2,2,2):(1,4,8,2)`.
+pub const fn make_ordered_layout(shape: &IntTuple, order: &IntTuple) -> Result<Layout, Error> {
+    if !order.weakly_congruent(shape) {
+        return Err(Error::new(
+            Op::MakeOrderedLayout,
+            ErrorKind::ProfileMismatch {
+                what: "the order is not weakly congruent to the shape",
+                left: order.rank() as i64,
+                right: shape.rank() as i64,
+            },
+        )
+        .with(Operand::Tuple(*shape), Operand::Tuple(*order)));
+    }
+    // Key of every leaf of the shape: the order value of the order leaf that covers it.
+    let n = shape.tree.len();
+    let mut key = [0i64; CAPACITY];
+    tri!(spread_keys(&shape.tree, order, 0, &mut key));
+    let mut stride = [0; CAPACITY];
+    let mut done = [false; CAPACITY];
+    let mut p: i64 = 1;
+    let mut count = 0;
+    while count < n {
+        // the not-yet-assigned leaf with the smallest key, leftmost on ties
+        let mut best = usize::MAX;
+        let mut i = 0;
+        while i < n {
+            if !done[i] && (best == usize::MAX || key[i] < key[best]) {
+                best = i;
+            }
+            i += 1;
+        }
+        done[best] = true;
+        stride[best] = if shape.val[best] == 1 { 0 } else { p };
+        p = tri!(mul(Op::MakeOrderedLayout, p, shape.val[best]));
+        count += 1;
+    }
+    Layout::from_parts((shape.tree, shape.val, stride), Op::MakeOrderedLayout)
+}
+
+/// Writes `order`'s leaf value into `key` for every leaf of the sub-tree `t` (starting at leaf
+/// `base`), where `order` is weakly congruent to `t`.
+const fn spread_keys(
+    t: &Tree,
+    order: &IntTuple,
+    base: usize,
+    key: &mut [i64; CAPACITY],
+) -> Result<(), Error> {
+    if order.is_int() {
+        let mut i = 0;
+        while i < t.len() {
+            key[base + i] = order.val[0];
+            i += 1;
+        }
+        return Ok(());
+    }
+    let r = t.rank();
+    let mut k = 0;
+    while k < r {
+        let (lo, hi) = match t.mode_range(k) {
+            Some(x) => x,
+            None => {
+                return Err(Error::new(
+                    Op::MakeOrderedLayout,
+                    ErrorKind::OutOfRange { index: k, rank: r },
+                ))
+            }
+        };
+        let zeros = [0; CAPACITY];
+        let (sub, _, _) = tri!(parts::get(t, &zeros, &zeros, k));
+        let ok = tri!(order.get(k));
+        tri!(spread_keys(&sub, &ok, base + lo, key));
+        let _ = hi;
+        k += 1;
+    }
+    Ok(())
+}

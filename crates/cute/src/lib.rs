@@ -1,0 +1,56 @@
+//! # cute — CuTe layouts and the layout algebra in Rust
+//!
+//! A Rust implementation of **CuTe**, the hierarchical layout representation and layout algebra
+//! behind NVIDIA CUTLASS 3/4 and the CuTe DSL, following the whitepaper "CuTe Layout Representation
+//! and Algebra". Results are exactly those of static CuTe C++ (the printed form included) wherever
+//! C++ is correct; where C++ silently returns a wrong layout, this crate returns an [`Error`] that
+//! names the violated condition of the paper.
+//!
+//! ## Overview
+//!
+//! | paper | here |
+//! |---|---|
+//! | HTuple, shape, congruence, compatibility | [`IntTuple`] ([`int_tuple`]) |
+//! | coordinates, `idx2crd`/`crd2idx` (1)–(2) | [`idx2crd`], [`crd2idx`] ([`coord`]) |
+//! | layout `L = D ∘ S` | [`Layout`] ([`layout`]) |
+//! | tiler `⟨B, C⟩` | [`Tiler`] ([`tiler`]) |
+//! | coalesce | [`coalesce`], [`coalesce_profile`], [`filter`] |
+//! | composition (6)–(12) | [`composition`], [`composition_tiler`], [`with_shape`] |
+//! | complement (15)–(17) | [`complement`], [`complement_to`] |
+//!
+//! ## Features
+//!
+//! * **Exact.** Every admissibility condition of the paper is checked; arithmetic is overflow-checked.
+//! * **No heap, `const`.** Layouts of up to [`CAPACITY`] leaves are `Copy` values; every operation is
+//!   a `const fn`, so the same code runs at compile time and at run time.
+//! * **CuTe notation.** `Display` and `FromStr` print and parse `((2,2),(4,2)):((1,8),(2,16))`,
+//!   `12:1` and tilers `<4:1,_>`, and round-trip.
+//!
+//! ## Example
+//!
+//! ```
+//! use cute::{composition, Layout};
+//! let data: Layout = "(8,8):(8,1)".parse().unwrap();        // row-major 8×8
+//! let tv: Layout = "((4,8),2):((16,1),8)".parse().unwrap(); // (thread, value) -> coordinate
+//! assert_eq!(composition(&data, &tv).unwrap().to_string(), "((4,8),2):((2,8),1)");
+//! ```
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod algebra;
+pub mod coord;
+pub mod error;
+mod fmt;
+pub mod int_tuple;
+pub mod layout;
+mod parse;
+pub mod tiler;
+
+pub use algebra::coalesce::{coalesce, coalesce_profile, filter, filter_profile, filter_zeros};
+pub use algebra::complement::{complement, complement_to};
+pub use algebra::composition::{composition, composition_tiler, with_shape};
+pub use coord::{crd2crd, crd2idx, crd2idx_compact, idx2crd};
+pub use error::{Error, ErrorKind, Op, Operand};
+pub use int_tuple::{IntTuple, CAPACITY, MAX_DEPTH};
+pub use layout::{compact_col_major, compact_row_major, make_layout, make_ordered_layout, Layout};
+pub use tiler::{Tile, Tiler, MAX_TILES};

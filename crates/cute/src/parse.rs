@@ -1,0 +1,308 @@
+//! Parsing CuTe notation, as `const fn`s over bytes (no recursion on the nesting, so deep input
+//! gives an error instead of a stack overflow).
+//!
+//! ```text
+//! layout   := node ':' node              (4,8):(1,4)   12:1   ((2,2),3):((24,2),8)
+//! node     := int | '(' node (',' node)* ')'
+//! tiler    := '<' titem (',' titem)* '>' | layout | node
+//! titem    := layout | node | '_' | tiler
+//! ```
+//! Spaces are allowed between tokens. A static marker `_` directly before a digit (`_4`, CuTe's
+//! printing of `Int<4>`) is accepted and ignored.
+
+use crate::error::{tri, Error, ErrorKind, Op};
+use crate::int_tuple::{Builder, IntTuple};
+use crate::layout::Layout;
+use crate::tiler::{Tile, Tiler, MAX_TILES};
+
+const fn syntax(pos: usize, expected: &'static str) -> Error {
+    Error::new(Op::Parse, ErrorKind::Syntax { pos, expected })
+}
+
+const fn is_space(c: u8) -> bool {
+    c == b' ' || c == b'\t' || c == b'\n' || c == b'\r'
+}
+
+pub(crate) const fn skip_ws(s: &[u8], mut pos: usize) -> usize {
+    while pos < s.len() && is_space(s[pos]) {
+        pos += 1;
+    }
+    pos
+}
+
+/// True when `s[pos..]` starts an integer (optionally with a static marker `_` or a sign).
+const fn starts_int(s: &[u8], pos: usize) -> bool {
+    if pos >= s.len() {
+        return false;
+    }
+    let c = s[pos];
+    if c.is_ascii_digit() || c == b'-' {
+        return true;
+    }
+    c == b'_' && pos + 1 < s.len() && (s[pos + 1].is_ascii_digit() || s[pos + 1] == b'-')
+}
+
+/// Parses an `i64` at `pos`; returns the value and the position after it.
+pub(crate) const fn int(s: &[u8], pos: usize) -> Result<(i64, usize), Error> {
+    let mut p = skip_ws(s, pos);
+    if p < s.len() && s[p] == b'_' {
+        p += 1;
+    }
+    let mut neg = false;
+    if p < s.len() && s[p] == b'-' {
+        neg = true;
+        p += 1;
+    }
+    if p >= s.len() || !s[p].is_ascii_digit() {
+        return Err(syntax(p, "an integer"));
+    }
+    let mut v: i64 = 0;
+    while p < s.len() && s[p].is_ascii_digit() {
+        let d = (s[p] - b'0') as i64;
+        // accumulate negatively so that i64::MIN parses
+        v = match v.checked_mul(10) {
+            Some(x) => match x.checked_sub(d) {
+                Some(y) => y,
+                None => {
+                    return Err(Error::new(
+                        Op::Parse,
+                        ErrorKind::Overflow {
+                            what: "an integer literal",
+                        },
+                    ))
+                }
+            },
+            None => {
+                return Err(Error::new(
+                    Op::Parse,
+                    ErrorKind::Overflow {
+                        what: "an integer literal",
+                    },
+                ))
+            }
+        };
+        p += 1;
+    }
+    if !neg {
+        v = match v.checked_neg() {
+            Some(x) => x,
+            None => {
+                return Err(Error::new(
+                    Op::Parse,
+                    ErrorKind::Overflow {
+                        what: "an integer literal",
+                    },
+                ))
+            }
+        };
+    }
+    Ok((v, p))
+}
+
+/// Parses one node (an integer or a parenthesised tuple) into a fresh builder's `a` array.
+pub(crate) const fn node(s: &[u8], pos: usize) -> Result<(Builder, usize), Error> {
+    let mut b = Builder::new();
+    let mut p = skip_ws(s, pos);
+    let mut depth = 0usize;
+    loop {
+        p = skip_ws(s, p);
+        // expecting a value
+        if p >= s.len() {
+            return Err(syntax(p, "an integer or '('"));
+        }
+        if s[p] == b'(' {
+            tri!(b.open(Op::Parse));
+            depth += 1;
+            p += 1;
+            let q = skip_ws(s, p);
+            if q < s.len() && s[q] == b')' {
+                return Err(Error::new(
+                    Op::Parse,
+                    ErrorKind::Unsupported {
+                        what: "empty tuples `()`",
+                    },
+                ));
+            }
+            continue;
+        }
+        if !starts_int(s, p) {
+            return Err(syntax(p, "an integer or '('"));
+        }
+        let (v, q) = tri!(int(s, p));
+        tri!(b.push(Op::Parse, v, 0));
+        p = q;
+        // after a value: any number of ')' then ',' or the end of the node
+        loop {
+            if depth == 0 {
+                return Ok((b, p));
+            }
+            p = skip_ws(s, p);
+            if p < s.len() && s[p] == b')' {
+                tri!(b.close(Op::Parse));
+                depth -= 1;
+                p += 1;
+                continue;
+            }
+            if p < s.len() && s[p] == b',' {
+                p += 1;
+                break;
+            }
+            return Err(syntax(p, "',' or ')'"));
+        }
+    }
+}
+
+const fn expect_end(s: &[u8], pos: usize) -> Result<(), Error> {
+    let p = skip_ws(s, pos);
+    if p != s.len() {
+        return Err(syntax(p, "the end of the input"));
+    }
+    Ok(())
+}
+
+/// Parses a whole input as an [`IntTuple`].
+pub(crate) const fn int_tuple(s: &[u8]) -> Result<IntTuple, Error> {
+    let (b, p) = tri!(node(s, 0));
+    tri!(expect_end(s, p));
+    let (tree, val, _) = tri!(b.finish(Op::Parse));
+    Ok(IntTuple::from_parts(tree, val))
+}
+
+/// Parses `shape:stride` at `pos`.
+pub(crate) const fn layout_at(s: &[u8], pos: usize) -> Result<(Layout, usize), Error> {
+    let (sb, p) = tri!(node(s, pos));
+    let p = skip_ws(s, p);
+    if p >= s.len() || s[p] != b':' {
+        return Err(syntax(p, "':' between shape and stride"));
+    }
+    layout_rest(s, sb, p + 1)
+}
+
+/// Given a parsed shape, parses the stride after the ':' at `pos`.
+const fn layout_rest(s: &[u8], shape: Builder, pos: usize) -> Result<(Layout, usize), Error> {
+    let (db, p) = tri!(node(s, pos));
+    let (st, sv, _) = tri!(shape.finish(Op::Parse));
+    let (dt, dv, _) = tri!(db.finish(Op::Parse));
+    if !st.eq(&dt) {
+        return Err(Error::new(Op::Parse, ErrorKind::NotCongruent));
+    }
+    let l = tri!(Layout::from_parts((st, sv, dv), Op::Parse));
+    Ok((l, p))
+}
+
+/// Parses a whole input as a [`Layout`].
+pub(crate) const fn layout(s: &[u8]) -> Result<Layout, Error> {
+    let (l, p) = tri!(layout_at(s, 0));
+    tri!(expect_end(s, p));
+    Ok(l)
+}
+
+/// Parses a tiler item that starts with a node: a layout `S:D`, or a shape used as a tiler. Pushes
+/// the tiles into `tb`/`tiles`.
+const fn tiler_node(
+    s: &[u8],
+    pos: usize,
+    tb: &mut Builder,
+    tiles: &mut [Tile; MAX_TILES],
+) -> Result<usize, Error> {
+    let (nb, p) = tri!(node(s, pos));
+    let q = skip_ws(s, p);
+    if q < s.len() && s[q] == b':' {
+        let (l, r) = tri!(layout_rest(s, nb, q + 1));
+        tri!(push_tile(tb, tiles, Tile::Layout(l)));
+        return Ok(r);
+    }
+    // a shape used as a (nested) tiler of integer tiles
+    let (t, v, _) = tri!(nb.finish(Op::Parse));
+    let mut i = 0;
+    while i < t.len() {
+        let mut k = 0;
+        while k < t.open[i] {
+            tri!(tb.open(Op::Parse));
+            k += 1;
+        }
+        if v[i] < 1 {
+            return Err(Error::new(
+                Op::Parse,
+                ErrorKind::InvalidShape { value: v[i] },
+            ));
+        }
+        tri!(push_tile(tb, tiles, Tile::Int(v[i])));
+        let mut k = 0;
+        while k < t.close[i] {
+            tri!(tb.close(Op::Parse));
+            k += 1;
+        }
+        i += 1;
+    }
+    Ok(p)
+}
+
+const fn push_tile(tb: &mut Builder, tiles: &mut [Tile; MAX_TILES], t: Tile) -> Result<(), Error> {
+    let n = tb.len();
+    if n >= MAX_TILES {
+        return Err(Error::new(
+            Op::Parse,
+            ErrorKind::Capacity {
+                what: "number of tiles",
+                limit: MAX_TILES,
+            },
+        ));
+    }
+    tiles[n] = t;
+    tb.push(Op::Parse, n as i64, 0)
+}
+
+/// Parses a whole input as a [`Tiler`]: `<...>`, a layout, or a shape.
+pub(crate) const fn tiler(s: &[u8]) -> Result<Tiler, Error> {
+    let mut tb = Builder::new();
+    let mut tiles = [Tile::Whole; MAX_TILES];
+    let mut p = skip_ws(s, 0);
+    let mut depth = 0usize;
+    loop {
+        p = skip_ws(s, p);
+        if p >= s.len() {
+            return Err(syntax(p, "a tile: a layout, an integer, '_' or '<'"));
+        }
+        if s[p] == b'<' {
+            tri!(tb.open(Op::Parse));
+            depth += 1;
+            p += 1;
+            let q = skip_ws(s, p);
+            if q < s.len() && s[q] == b'>' {
+                return Err(Error::new(
+                    Op::Parse,
+                    ErrorKind::Unsupported {
+                        what: "empty tilers `<>`",
+                    },
+                ));
+            }
+            continue;
+        }
+        if s[p] == b'_' && !starts_int(s, p) {
+            tri!(push_tile(&mut tb, &mut tiles, Tile::Whole));
+            p += 1;
+        } else {
+            p = tri!(tiler_node(s, p, &mut tb, &mut tiles));
+        }
+        loop {
+            p = skip_ws(s, p);
+            if depth == 0 {
+                tri!(expect_end(s, p));
+                let (tree, _, _) = tri!(tb.finish(Op::Parse));
+                return Ok(Tiler { tree, tiles });
+            }
+            if p < s.len() && s[p] == b'>' {
+                tri!(tb.close(Op::Parse));
+                depth -= 1;
+                p += 1;
+                continue;
+            }
+            if p < s.len() && s[p] == b',' {
+                p += 1;
+                break;
+            }
+            return Err(syntax(p, "',' or '>'"));
+        }
+    }
+}

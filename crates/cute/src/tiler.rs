@@ -1,0 +1,265 @@
+//! Tilers (paper: Tiler): a layout, or a hierarchical tuple of tiles applied by mode.
+//!
+//! A tile is a layout `S:D`, an integer `n` (the layout `n:1`), or `_` (keep the mode whole).
+//! Written `<4:1,8:2>`, `<2,_>` or `<<2,3>,4>`. A shape such as `(4,8)` used as a tiler means
+//! `<4,8>`, as in CuTe: `(4,8) ≡ <4,8> ≡ <4:1,8:1>`.
+//!
+//! ```
+//! use cute::{Layout, Tiler, composition_tiler};
+//! let l: Layout = "(8,16):(20,1)".parse().unwrap();
+//! let t: Tiler = "<4:1,8:2>".parse().unwrap();
+//! assert_eq!(composition_tiler(&l, &t).unwrap().to_string(), "(4,8):(20,2)");
+//! let s: Tiler = "(4,8)".parse().unwrap();
+//! assert_eq!(composition_tiler(&l, &s).unwrap().to_string(), "(4,8):(20,1)");
+//! ```
+
+use crate::error::{tri, Error, ErrorKind, Op};
+use crate::int_tuple::{Builder, IntTuple, Tree, CAPACITY};
+use crate::layout::Layout;
+
+/// The most tiles a [`Tiler`] can hold.
+pub const MAX_TILES: usize = 8;
+
+/// One tile of a [`Tiler`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tile {
+    /// `_`: the mode is kept whole.
+    Whole,
+    /// `n`: the layout `n:1`.
+    Int(i64),
+    /// A layout.
+    Layout(Layout),
+}
+
+impl Tile {
+    /// The tile as a layout (`n:1` for an integer), or `None` for `_`.
+    pub const fn layout(&self) -> Result<Option<Layout>, Error> {
+        match self {
+            Tile::Whole => Ok(None),
+            Tile::Int(n) => match Layout::leaf(*n, 1) {
+                Ok(l) => Ok(Some(l)),
+                Err(e) => Err(e),
+            },
+            Tile::Layout(l) => Ok(Some(*l)),
+        }
+    }
+}
+
+/// A layout or a by-mode tuple of tiles (see the [module docs](self)).
+#[derive(Clone, Copy, Debug)]
+pub struct Tiler {
+    /// The nesting of the tiles: leaf `i` of the tree is `tiles[i]`. A leaf tree is a single tile.
+    pub(crate) tree: Tree,
+    pub(crate) tiles: [Tile; MAX_TILES],
+}
+
+impl PartialEq for Tiler {
+    fn eq(&self, other: &Self) -> bool {
+        self.tree.eq(&other.tree)
+            && self.tiles[..self.tree.len()] == other.tiles[..other.tree.len()]
+    }
+}
+impl Eq for Tiler {}
+
+impl From<Layout> for Tiler {
+    fn from(l: Layout) -> Self {
+        Tiler::layout(l)
+    }
+}
+
+impl Tiler {
+    /// The tiler that is the single layout `l`.
+    pub const fn layout(l: Layout) -> Tiler {
+        let mut tiles = [Tile::Whole; MAX_TILES];
+        tiles[0] = Tile::Layout(l);
+        Tiler {
+            tree: Tree::LEAF,
+            tiles,
+        }
+    }
+
+    /// The by-mode tiler `<t0,t1,...>` of single tiles.
+    pub const fn tiles(tiles: &[Tile]) -> Result<Tiler, Error> {
+        if tiles.is_empty() {
+            return Err(Error::new(
+                Op::Parse,
+                ErrorKind::Unsupported {
+                    what: "empty tilers",
+                },
+            ));
+        }
+        if tiles.len() > MAX_TILES {
+            return Err(Error::new(
+                Op::Parse,
+                ErrorKind::Capacity {
+                    what: "number of tiles",
+                    limit: MAX_TILES,
+                },
+            ));
+        }
+        let mut out = [Tile::Whole; MAX_TILES];
+        let mut i = 0;
+        while i < tiles.len() {
+            out[i] = tiles[i];
+            i += 1;
+        }
+        Ok(Tiler {
+            tree: Tree::flat(tiles.len(), true),
+            tiles: out,
+        })
+    }
+
+    /// A shape used as a tiler: every leaf `n` becomes the tile `n:1`, nesting kept (`(4,8)` is `<4,8>`).
+    pub const fn from_shape(shape: &IntTuple) -> Result<Tiler, Error> {
+        if shape.tree.len() > MAX_TILES {
+            return Err(Error::new(
+                Op::Parse,
+                ErrorKind::Capacity {
+                    what: "number of tiles",
+                    limit: MAX_TILES,
+                },
+            ));
+        }
+        let mut tiles = [Tile::Whole; MAX_TILES];
+        let mut i = 0;
+        while i < shape.tree.len() {
+            tiles[i] = Tile::Int(shape.val[i]);
+            i += 1;
+        }
+        Ok(Tiler {
+            tree: shape.tree,
+            tiles,
+        })
+    }
+
+    /// True when the tiler is a single layout, integer or `_` (not a by-mode tuple).
+    pub const fn is_single(&self) -> bool {
+        self.tree.is_leaf()
+    }
+
+    /// The single tile when [`is_single`](Tiler::is_single).
+    pub const fn single(&self) -> Option<Tile> {
+        if self.tree.is_leaf() {
+            Some(self.tiles[0])
+        } else {
+            None
+        }
+    }
+
+    /// Number of top-level modes of a by-mode tiler (1 for a single tile).
+    pub const fn rank(&self) -> usize {
+        self.tree.rank()
+    }
+
+    /// The `k`-th mode of a by-mode tiler: a single tile or a nested tiler.
+    pub const fn mode(&self, k: usize) -> Result<Tiler, Error> {
+        let (lo, hi) = match self.tree.mode_range(k) {
+            Some(r) => r,
+            None => {
+                return Err(Error::new(
+                    Op::Get,
+                    ErrorKind::OutOfRange {
+                        index: k,
+                        rank: self.rank(),
+                    },
+                ))
+            }
+        };
+        let idx = index_array();
+        let mut b = Builder::new();
+        tri!(b.push_node(
+            Op::Get,
+            &self.tree,
+            &idx,
+            &idx,
+            lo,
+            hi,
+            self.tree.mode_adjust(lo, hi)
+        ));
+        let (tree, _, _) = tri!(b.finish(Op::Get));
+        let mut tiles = [Tile::Whole; MAX_TILES];
+        let mut i = lo;
+        while i < hi {
+            tiles[i - lo] = self.tiles[i];
+            i += 1;
+        }
+        Ok(Tiler { tree, tiles })
+    }
+
+    /// Tile `i` in leaf order.
+    pub const fn tile(&self, i: usize) -> Tile {
+        self.tiles[i]
+    }
+
+    /// Number of tiles (leaves).
+    pub const fn tile_count(&self) -> usize {
+        self.tree.len()
+    }
+
+    /// The tiles as a layout with the tiler's nesting (CuTe `make_layout(tiler)`): by-mode tiles are
+    /// concatenated, so `<4:1,8:2>` becomes `(4,8):(1,2)`. `_` tiles are refused.
+    pub const fn to_layout(&self) -> Result<Layout, Error> {
+        if self.tree.is_leaf() {
+            return match tri!(self.tiles[0].layout()) {
+                Some(l) => Ok(l),
+                None => Err(Error::new(
+                    Op::MakeLayout,
+                    ErrorKind::Unsupported {
+                        what: "a whole-mode tile `_` as a layout",
+                    },
+                )),
+            };
+        }
+        let mut b = Builder::new();
+        let mut i = 0;
+        while i < self.tree.len() {
+            let mut k = 0;
+            while k < self.tree.open[i] {
+                tri!(b.open(Op::MakeLayout));
+                k += 1;
+            }
+            let l = match tri!(self.tiles[i].layout()) {
+                Some(l) => l,
+                None => {
+                    return Err(Error::new(
+                        Op::MakeLayout,
+                        ErrorKind::Unsupported {
+                            what: "a whole-mode tile `_` as a layout",
+                        },
+                    ))
+                }
+            };
+            tri!(b.push_node(
+                Op::MakeLayout,
+                &l.tree,
+                &l.shape,
+                &l.stride,
+                0,
+                l.tree.len(),
+                (0, 0)
+            ));
+            let mut k = 0;
+            while k < self.tree.close[i] {
+                tri!(b.close(Op::MakeLayout));
+                k += 1;
+            }
+            i += 1;
+        }
+        Ok(Layout::from_valid(tri!(b.finish(Op::MakeLayout))))
+    }
+
+    /// Parses a tiler (`<4:1,8:2>`, `<2,_>`, a layout, or a shape), usable in `const` context.
+    pub const fn parse_const(text: &str) -> Result<Tiler, Error> {
+        crate::parse::tiler(text.as_bytes())
+    }
+}
+
+const fn index_array() -> [i64; CAPACITY] {
+    let mut a = [0; CAPACITY];
+    let mut i = 0;
+    while i < CAPACITY {
+        a[i] = i as i64;
+        i += 1;
+    }
+    a
+}
