@@ -131,6 +131,7 @@ impl Op {
 /// An operand recorded in an error, so that the message can name it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 #[allow(missing_docs)]
+#[allow(clippy::large_enum_variant)] // layouts are stored inline: no heap
 pub enum Operand {
     #[default]
     None,

@@ -106,3 +106,15 @@ impl FromStr for Tiler {
         crate::parse::tiler(s.as_bytes())
     }
 }
+
+/// `Debug` prints the CuTe notation too, so that test failures read like the paper.
+macro_rules! debug_as_display {
+    ($($t:ty),*) => {$(
+        impl fmt::Debug for $t {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, concat!(stringify!($t), "({})"), self)
+            }
+        }
+    )*};
+}
+debug_as_display!(IntTuple, Layout, Tiler);

@@ -248,6 +248,7 @@ impl Builder {
 
     /// Appends leaves `[lo,hi)` of `t` (values from `a`, `b`) as one node, after removing `adj.0`
     /// opening brackets of the first leaf and `adj.1` closing brackets of the last.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) const fn push_node(
         &mut self,
         op: Op,
@@ -322,7 +323,7 @@ impl Builder {
 }
 
 /// A hierarchical tuple of integers: the paper's `HTuple(Z)`. Used for shapes, strides and coordinates.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub struct IntTuple {
     pub(crate) tree: Tree,
     pub(crate) val: [i64; CAPACITY],

@@ -25,7 +25,7 @@ use crate::error::{add, mul, tri, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::{parts, Builder, IntTuple, Parts, Tree, CAPACITY};
 
 /// A CuTe layout `shape:stride` with integer strides, stored without the heap (see [`CAPACITY`]).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub struct Layout {
     pub(crate) tree: Tree,
     pub(crate) shape: [i64; CAPACITY],

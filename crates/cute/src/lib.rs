@@ -36,6 +36,9 @@
 //! ```
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
+// Errors are plain `Copy` values that carry the operands (no heap), so that `const fn`s can return
+// them; their size is the price of naming the operands in every message.
+#![allow(clippy::result_large_err)]
 
 pub mod algebra;
 pub mod coord;

@@ -22,6 +22,7 @@ pub const MAX_TILES: usize = 8;
 
 /// One tile of a [`Tiler`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(clippy::large_enum_variant)] // layouts are stored inline: no heap
 pub enum Tile {
     /// `_`: the mode is kept whole.
     Whole,
@@ -46,7 +47,7 @@ impl Tile {
 }
 
 /// A layout or a by-mode tuple of tiles (see the [module docs](self)).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub struct Tiler {
     /// The nesting of the tiles: leaf `i` of the tree is `tiles[i]`. A leaf tree is a single tile.
     pub(crate) tree: Tree,

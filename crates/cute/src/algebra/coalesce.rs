@@ -59,7 +59,7 @@ impl Flat {
     }
 
     /// As a layout in CuTe's printed form: `1:0` when empty, `s:d` for one mode, else a flat tuple.
-    pub(crate) const fn to_layout(&self) -> Layout {
+    pub(crate) const fn to_layout(self) -> Layout {
         match self.n {
             0 => Layout::TRIVIAL,
             1 => Layout {

@@ -1,1 +1,4 @@
-//! The one integration-test binary.
+//! The one integration-test binary of the core crate: one module per area.
+
+mod basics;
+mod consts;
