@@ -16,7 +16,7 @@ pub enum Outcome {
     /// The value, printed in CuTe notation.
     Value(String),
     /// The algebra refused (category and one-line reason).
-    Refused(Error),
+    Refused(Box<Error>),
     /// The arguments could not be read or the operation is unknown.
     Usage(String),
 }
@@ -75,7 +75,7 @@ pub fn run(op: &str, args: &[&str]) -> Outcome {
         });
     match answer {
         Ok(Ok(v)) => Outcome::Value(v),
-        Ok(Err(e)) => Outcome::Refused(e),
+        Ok(Err(e)) => Outcome::Refused(Box::new(e)),
         Err(o) => o,
     }
 }
