@@ -1,7 +1,8 @@
 //! The library behind the `cute` command: the textual operation dispatcher shared by `cute OP`,
-//! `cute conformance` and `cute paper`, and the conformance runner.
+//! `cute conformance` and `cute paper`, the conformance runner and the paper tour ([`paper`]).
 #![forbid(unsafe_code)]
 #![allow(clippy::result_large_err)] // cute::Error is a large plain value, see DESIGN.md
 
 pub mod conformance;
 pub mod ops;
+pub mod paper;

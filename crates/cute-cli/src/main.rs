@@ -5,10 +5,11 @@
 //! cute OP ARG...                  any operation of the algebra, e.g. `cute composition '(8,8):(8,1)' '((4,8),2):((16,1),8)'`
 //! cute conformance FILE           run a conformance file, print the computed lines
 //! cute ops                        list the operations
+//! cute paper [--json]             reproduce the paper's worked examples (exit code 1 if one disagrees)
 //! ```
 #![forbid(unsafe_code)]
 
-use cute_cli::{conformance, ops};
+use cute_cli::{conformance, ops, paper};
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -40,6 +41,13 @@ enum Cmd {
     },
     /// Lists the operations and their arguments.
     Ops,
+    /// Reproduces every worked example of the paper: id, what it computes, the paper's value, the
+    /// computed value and ✓, ✗ or erratum. Exits with 1 if any example disagrees.
+    Paper {
+        /// Print one JSON object per example (id, section, op, args, paper, computed, status).
+        #[arg(long)]
+        json: bool,
+    },
     /// Any operation of the algebra by its CuTe name: `cute OP ARG...` (see `cute ops`).
     #[command(external_subcommand)]
     Op(Vec<String>),
@@ -61,6 +69,7 @@ fn main() -> ExitCode {
             report(ops::run(op, &args))
         }
         Cmd::Conformance { file } => conformance::run(&file),
+        Cmd::Paper { json } => paper::main(json),
         Cmd::Ops => {
             for (name, sig) in ops::all_ops() {
                 println!("{name} {sig}");
