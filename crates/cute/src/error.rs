@@ -189,6 +189,14 @@ pub enum ErrorKind {
         /// The size of the cotarget.
         cotarget: i64,
     },
+    /// `layout_add`: the coalesced operands have no common refinement of their domain, so no layout
+    /// evaluates to their sum (PyCuTe refuses the same inputs).
+    NoCommonRefinement {
+        /// The size of the greatest common domain of the coalesced shapes.
+        common: i64,
+        /// The size of the operands.
+        size: i64,
+    },
     /// The operation needs an injective layout; two coordinates meet at the same offset.
     NotInjective {
         /// The stride that collides with the modes before it (in increasing-stride order).
@@ -315,7 +323,8 @@ impl Error {
             | ErrorKind::ShapeDivisibility { .. }
             | ErrorKind::Distributivity { .. }
             | ErrorKind::Divisibility { .. }
-            | ErrorKind::CannotCover { .. } => "Divisibility",
+            | ErrorKind::CannotCover { .. }
+            | ErrorKind::NoCommonRefinement { .. } => "Divisibility",
             ErrorKind::NotInjective { .. } => "NotInjective",
             ErrorKind::OutOfRange { .. } => "OutOfRange",
             ErrorKind::ProfileMismatch { .. } | ErrorKind::NotCongruent => "ProfileMismatch",
@@ -372,6 +381,11 @@ impl fmt::Display for Error {
                 f,
                 "the strides do not form a divisible chain, so (L, L*) reaches only {reached} offsets, \
                  short of the cotarget {cotarget}"
+            ),
+            ErrorKind::NoCommonRefinement { common, size } => write!(
+                f,
+                "the coalesced shapes have no common refinement: their greatest common domain has size \
+                 {common}, not {size}"
             ),
             ErrorKind::NotInjective { stride, covered } => write!(
                 f,

@@ -49,9 +49,12 @@ pub mod layout;
 mod parse;
 pub mod tiler;
 
+pub use algebra::coalesce::coalesce_z;
 pub use algebra::coalesce::{coalesce, coalesce_profile, filter, filter_profile, filter_zeros};
 pub use algebra::complement::{complement, complement_to};
 pub use algebra::composition::{composition, composition_tiler, with_shape};
+pub use algebra::composition_mode::composition_mode;
+pub use algebra::layout_add::{greatest_common_domain, layout_add};
 pub use coord::{crd2crd, crd2idx, crd2idx_compact, idx2crd};
 pub use error::{Error, ErrorKind, Op, Operand};
 pub use int_tuple::{IntTuple, CAPACITY, MAX_DEPTH};

@@ -11,6 +11,8 @@
 //! | `coalesce(((4,3),5):((15,1),3))` | `(4,15):(15,1)` |
 //! | `coalesce((4,2,8):(3,12,97))` | `(8,8):(3,97)` |
 //! | `filter((4,2,3):(1,0,4))` | `12:1` |
+//! | `coalesce_z((2,1,6,1):(1,7,8,0))` | `(2,6,1):(1,8,0)` (trailing size-1 mode kept) |
+//! | `coalesce_z((5,(5,1)):(1,(5,1)))` | `(25,1):(1,1)` |
 //! | `filter_zeros((4,2,3):(1,0,4))` | `(4,1,3):(1,0,4)` |
 //!
 //! ```
@@ -214,4 +216,44 @@ pub const fn filter_profile(a: &Layout, profile: &Tiler) -> Result<Layout, Error
             .retag(Op::Filter)
             .or_with(Operand::Layout(*a), Operand::None)),
     }
+}
+
+/// `coalesce_z(A)` (PyCuTe's size-1-preserving coalesce): like [`coalesce`], but a size-1 *last*
+/// mode that does not merge is kept, with its stride, so that the result evaluates like `A` on the
+/// whole extended domain (every integer `i ≥ 0`, the last mode not reduced), not only below `|A|`.
+///
+/// Contract: `|R| = |A|`, `depth(R) ≤ 1`, `R(i) = A(i)` for every integer `i ≥ 0`. The modes are
+/// folded from the front: a size-1 mode is dropped as soon as another mode follows it, and a mode
+/// `s1:d1` merges into the preceding `s0:d0` when `s0·d0 = d1`. One mode prints as `s:d`.
+///
+/// ```
+/// use cute::{algebra::coalesce::coalesce_z, Layout};
+/// let a: Layout = "(2,1,6,1):(1,7,8,0)".parse().unwrap();
+/// assert_eq!(coalesce_z(&a).to_string(), "(2,6,1):(1,8,0)");
+/// let a: Layout = "(8,1):(1,8)".parse().unwrap(); // the size-1 mode continues the first: merged
+/// assert_eq!(coalesce_z(&a).to_string(), "8:1");
+/// ```
+pub const fn coalesce_z(a: &Layout) -> Layout {
+    let f = Flat::of(a);
+    let mut out = Flat::EMPTY;
+    let mut i = 0;
+    while i < f.n {
+        let (s, d) = (f.s[i], f.d[i]);
+        // A size-1 mode followed by another mode contributes nothing, even past the size.
+        while out.n > 0 && out.s[out.n - 1] == 1 {
+            out.n -= 1;
+            out.s[out.n] = 0;
+            out.d[out.n] = 0;
+        }
+        let merges = out.n > 0
+            && matches!(out.s[out.n - 1].checked_mul(out.d[out.n - 1]), Some(x) if x == d);
+        if merges {
+            // Cannot overflow: the product of all shapes of `a` fits (checked at construction).
+            out.s[out.n - 1] *= s;
+        } else {
+            out.push(s, d);
+        }
+        i += 1;
+    }
+    out.to_layout()
 }
