@@ -17,6 +17,7 @@
 //! | coalesce | [`coalesce`], [`coalesce_profile`], [`filter`] |
 //! | composition (6)–(12) | [`composition`], [`composition_tiler`], [`with_shape`] |
 //! | complement (15)–(17) | [`complement`], [`complement_to`] |
+//! | PyCuTe's extras | [`coalesce_z`], [`composition_mode`], [`layout_add`], [`greatest_common_domain`] |
 //!
 //! ## Features
 //!

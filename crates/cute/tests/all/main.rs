@@ -2,3 +2,6 @@
 
 mod basics;
 mod consts;
+mod gen;
+mod laws;
+mod pyops;
