@@ -18,7 +18,7 @@
 
 use crate::error::{tri, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::{IntTuple, CAPACITY};
-use crate::layout::{compact_col_major, Layout};
+use crate::layout::Layout;
 
 /// `idx2crd(c, S)`: the natural coordinate (congruent to `S`) of the coordinate `c ≲ S`. Integer
 /// entries of `c` are spread colexicographically over their sub-shape; the last leaf absorbs what is
@@ -95,16 +95,14 @@ pub const fn crd2idx(c: &IntTuple, shape: &IntTuple, stride: &IntTuple) -> Resul
     }
 }
 
-/// `crd2idx(c, S)` with the compact column-major stride: the integer coordinate of `c`.
+/// `crd2idx(c, S)` with the column-major prefix-product stride of `S` (formula (2), also for size-1
+/// modes, so that it inverts [`idx2crd`] out of bounds too): the integer coordinate of `c`.
 pub const fn crd2idx_compact(c: &IntTuple, shape: &IntTuple) -> Result<i64, Error> {
-    let l = match compact_col_major(shape) {
-        Ok(l) => l,
+    let stride = match shape.prefix_product() {
+        Ok(d) => d,
         Err(e) => return Err(e.retag(Op::Crd2Idx)),
     };
-    match l.eval_crd(c) {
-        Ok(v) => Ok(v),
-        Err(e) => Err(e.retag(Op::Crd2Idx)),
-    }
+    crd2idx(c, shape, &stride)
 }
 
 /// `crd2crd(c, S, T)`: the coordinate `c` of shape `S` as a coordinate of the compatible shape `T`

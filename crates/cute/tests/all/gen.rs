@@ -9,6 +9,7 @@
 
 use cute::{IntTuple, Layout};
 use proptest::prelude::*;
+use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
 
 /// The most leaves a generated value has by default.
 pub const MAX_LEAVES: usize = 5;
@@ -425,4 +426,33 @@ pub fn equal_size_pair() -> impl Strategy<Value = (Layout, Layout)> {
         };
         (make(a), make(b))
     })
+}
+
+/// Runs `cases` cases of `f` on `strategy` with a fixed seed (so that runs, and the minimum counts
+/// of accepted/refused cases some tests assert, are reproducible; no regression files), panicking
+/// with the minimal failing input. Set `PROPTEST_RNG_SEED` to explore other cases.
+pub fn run<S: Strategy>(cases: u32, strategy: S, f: impl Fn(S::Value) -> Result<(), TestCaseError>)
+where
+    S::Value: std::fmt::Debug,
+{
+    let config = Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    };
+    let rng = match std::env::var("PROPTEST_RNG_SEED")
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok())
+    {
+        Some(seed) => {
+            let mut bytes = [0u8; 32];
+            bytes[..8].copy_from_slice(&seed.to_le_bytes());
+            TestRng::from_seed(RngAlgorithm::ChaCha, &bytes)
+        }
+        None => TestRng::deterministic_rng(RngAlgorithm::ChaCha),
+    };
+    let mut runner = TestRunner::new_with_rng(config, rng);
+    if let Err(e) = runner.run(&strategy, f) {
+        panic!("{e}");
+    }
 }

@@ -18,25 +18,9 @@ use cute::{
     crd2idx_compact, filter, filter_zeros, idx2crd, IntTuple, Layout, Tiler,
 };
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use proptest::test_runner::TestCaseError;
 use std::cell::Cell;
 use std::collections::HashSet;
-
-/// Runs `cases` cases of `f` on `strategy` (no regression files), panicking with the minimal
-/// failing input.
-fn run<S: Strategy>(cases: u32, strategy: S, f: impl Fn(S::Value) -> Result<(), TestCaseError>)
-where
-    S::Value: std::fmt::Debug,
-{
-    let mut runner = TestRunner::new(Config {
-        cases,
-        failure_persistence: None,
-        ..Config::default()
-    });
-    if let Err(e) = runner.run(&strategy, f) {
-        panic!("{e}");
-    }
-}
 
 fn leaves(l: &Layout) -> Vec<(i64, i64)> {
     (0..l.leaf_count()).map(|k| l.leaf_at(k)).collect()
@@ -269,22 +253,15 @@ fn idx2crd_and_crd2idx_are_inverse() {
             prop_assert_eq!(lv[n - 1], i / inner);
             prop_assert!(lv[n - 1] >= g.shape[n - 1]);
             prop_assert_eq!(crd2idx(&c, &s, &d).unwrap(), i);
-            if g.shape[n - 1] != 1 {
-                // see `crd2idx_compact_inverts_idx2crd_out_of_bounds` for a trailing size-1 leaf
-                prop_assert_eq!(crd2idx_compact(&c, &s).unwrap(), i);
-            }
+            prop_assert_eq!(crd2idx_compact(&c, &s).unwrap(), i);
         }
         Ok(())
     });
 }
 
-/// Known bug (coord.rs, not fixed here): `crd2idx_compact` uses CuTe's `compact_col_major` strides,
-/// which are 0 for size-1 modes, so it does not invert `idx2crd` out of bounds when the last leaf
-/// has size 1. C++ `crd2idx(c, shape)` and the paper's formula (2) use the prefix products:
-/// `crd2idx((1,5), (_2,_1)) = 11` and `crd2idx(5, _1) = 5` in CuTe C++ (CUTLASS 7107b055), while
-/// `crd2idx_compact` gives 1 and 0. In bounds the two agree (the coordinate of a size-1 mode is 0).
+/// `crd2idx_compact` uses the prefix-product strides of formula (2), also for size-1 modes, so it
+/// inverts `idx2crd` out of bounds: C++ `crd2idx((1,5), (_2,_1)) = 11` and `crd2idx(5, _1) = 5`.
 #[test]
-#[ignore = "known bug in coord.rs: crd2idx_compact uses stride 0 for size-1 modes"]
 fn crd2idx_compact_inverts_idx2crd_out_of_bounds() {
     let t = |s: &str| s.parse::<IntTuple>().unwrap();
     assert_eq!(idx2crd(&t("11"), &t("(2,1)")).unwrap(), t("(1,5)"));

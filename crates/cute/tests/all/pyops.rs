@@ -8,7 +8,6 @@ use cute::{
     layout_add, IntTuple, Layout, Tiler,
 };
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use std::cell::Cell;
 
 fn l(s: &str) -> Layout {
@@ -19,20 +18,6 @@ fn t(s: &str) -> IntTuple {
 }
 fn tl(s: &str) -> Tiler {
     s.parse().unwrap()
-}
-
-fn run<S: Strategy>(cases: u32, strategy: S, f: impl Fn(S::Value) -> Result<(), TestCaseError>)
-where
-    S::Value: std::fmt::Debug,
-{
-    let mut runner = TestRunner::new(Config {
-        cases,
-        failure_persistence: None,
-        ..Config::default()
-    });
-    if let Err(e) = runner.run(&strategy, f) {
-        panic!("{e}");
-    }
 }
 
 // ---------------------------------------------------------------------------------------------
