@@ -180,6 +180,38 @@ fn is_integer_case(c: &Case) -> bool {
     !(all.contains('@') || f2 || all.contains('/') || c.op == "tiler_to_layout")
 }
 
+/// Cases whose oracle value violates the operation's defining law: the project returns an error
+/// there (DEVELOPERS.md: "where an oracle returns a layout that violates the paper's definition, we
+/// return a clear error instead"). Each is verified below by brute force, not taken on trust.
+const ORACLE_ERRATA: &[(usize, &str)] = &[(
+    3159,
+    "composition_mode: PyCuTe composes the leaves of B one by one without checking distributivity \
+     (12); B(1,1) = 5 falls in mode 1 of A_0 = (5,4,2):(8,1,4), so R(1,1) = 40 but A_0(B(1,1)) = 1",
+)];
+
+/// Brute-force check that `expected` is NOT `mode(A, i) ∘ B` for a `composition_mode A i B` case.
+fn composition_mode_value_is_wrong(args: &[String], expected: &str) -> bool {
+    let a: cute::Layout = args[0].parse().unwrap();
+    let i: usize = args[1].parse().unwrap();
+    let b: cute::Layout = args[2].parse().unwrap();
+    let r: cute::Layout = expected.parse().unwrap();
+    let (ai, ri) = (a.mode(i).unwrap(), r.mode(i).unwrap());
+    (0..b.size().unwrap()).any(|k| ri.eval(k).unwrap() != ai.eval(b.eval(k).unwrap()).unwrap())
+}
+
+#[test]
+fn oracle_errata_are_wrong_and_refused() {
+    let all = cases();
+    for (line, why) in ORACLE_ERRATA {
+        let c = all.iter().find(|c| c.line == *line).expect("erratum line is a case");
+        assert_eq!(c.op, "composition_mode", "{why}");
+        assert!(composition_mode_value_is_wrong(&c.args, &c.expected), "line {line}: the oracle value is right after all");
+        let args: Vec<&str> = c.args.iter().map(String::as_str).collect();
+        let got = compute(&c.op, &args);
+        assert!(got.starts_with("ERROR Divisibility"), "line {line}: {got}");
+    }
+}
+
 #[test]
 fn integer_stride_cases_all_match() {
     let all = cases();
@@ -190,7 +222,7 @@ fn integer_stride_cases_all_match() {
     );
     let mut per: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let mut failures = vec![];
-    for c in all.iter().filter(|c| is_integer_case(c)) {
+    for c in all.iter().filter(|c| is_integer_case(c) && !ORACLE_ERRATA.iter().any(|(l, _)| *l == c.line)) {
         let args: Vec<&str> = c.args.iter().map(String::as_str).collect();
         let got = compute(&c.op, &args);
         let ok = same(&c.expected, &got, c.strict);
@@ -228,7 +260,7 @@ fn integer_stride_cases_all_match() {
                 .join("\n")
         );
     }
-    assert_eq!(total, 3014, "the public set has 3014 integer-stride cases");
+    assert_eq!(total + ORACLE_ERRATA.len(), 3014, "the public set has 3014 integer-stride cases");
 }
 
 #[test]
