@@ -18,6 +18,10 @@
 //! | composition (6)–(12) | [`composition`], [`composition_tiler`], [`with_shape`] |
 //! | complement (15)–(17) | [`complement`], [`complement_to`] |
 //! | PyCuTe's extras | [`coalesce_z`], [`composition_mode`], [`layout_add`], [`greatest_common_domain`] |
+//! | right/left inverse (13) | [`right_inverse`], [`left_inverse`] |
+//! | vectorization (14) | [`max_common_vector`], [`max_common_layout`] |
+//! | kernel, distribution | [`nullspace`], [`domain_distribute`] |
+//! | element-size changes | [`upcast`], [`downcast`], [`recast`] |
 //!
 //! ## Features
 //!
@@ -52,10 +56,15 @@ pub mod tiler;
 
 pub use algebra::coalesce::coalesce_z;
 pub use algebra::coalesce::{coalesce, coalesce_profile, filter, filter_profile, filter_zeros};
+pub use algebra::common::{max_common_layout, max_common_vector};
 pub use algebra::complement::{complement, complement_to};
 pub use algebra::composition::{composition, composition_tiler, with_shape};
 pub use algebra::composition_mode::composition_mode;
+pub use algebra::distribute::domain_distribute;
+pub use algebra::inverse::{left_inverse, right_inverse};
 pub use algebra::layout_add::{greatest_common_domain, layout_add};
+pub use algebra::nullspace::nullspace;
+pub use algebra::recast::{downcast, recast, upcast};
 pub use coord::{crd2crd, crd2idx, crd2idx_compact, idx2crd};
 pub use error::{Error, ErrorKind, Op, Operand};
 pub use int_tuple::{IntTuple, CAPACITY, MAX_DEPTH};

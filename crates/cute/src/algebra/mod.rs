@@ -5,7 +5,12 @@
 //! [`complement`](mod@complement), and the operations built from them.
 
 pub mod coalesce;
+pub mod common;
 pub mod complement;
 pub mod composition;
 pub mod composition_mode;
+pub mod distribute;
+pub mod inverse;
 pub mod layout_add;
+pub mod nullspace;
+pub mod recast;

@@ -3,5 +3,6 @@
 mod basics;
 mod consts;
 mod gen;
+mod inverse;
 mod laws;
 mod pyops;
