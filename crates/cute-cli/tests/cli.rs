@@ -195,3 +195,32 @@ fn help_and_version_are_normal() {
     assert_eq!(o.status.code(), Some(0));
     assert!(String::from_utf8(o.stdout).unwrap().starts_with("cute "));
 }
+
+#[cfg(unix)]
+#[test]
+fn invalid_utf8_arguments() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    for args in [
+        vec![OsStr::new("eval"), OsStr::from_bytes(b"(2,\xff):(1,2)")],
+        vec![OsStr::from_bytes(b"\xff"), OsStr::new("4:1")],
+        vec![
+            OsStr::new("composition"),
+            OsStr::from_bytes(b"\xfe"),
+            OsStr::new("2:1"),
+        ],
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_cute"))
+            .args(&args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8(o.stderr).unwrap();
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(o.stdout.is_empty());
+        assert_eq!(err.lines().count(), 1, "{err:?}");
+        assert!(
+            err.starts_with("error: ") && err.contains("UTF-8"),
+            "{err:?}"
+        );
+    }
+}
