@@ -7,11 +7,18 @@
 //! cute ops                        list the operations
 //! cute paper [--json]             reproduce the paper's worked examples (exit code 1 if one disagrees)
 //! ```
+//!
+//! Exit status: 0 with the value on stdout; 1 when an argument is not CuTe notation or the algebra
+//! refuses it (a violated condition, an `i64` overflow, a capacity exceeded); 2 for a bad
+//! invocation (unknown operation, wrong number of arguments, unknown option). Every failure prints
+//! exactly one line on stderr, `error: <op> <operands>: <condition>`, and nothing on stdout.
 #![forbid(unsafe_code)]
 
 use cute_cli::{conformance, ops, paper};
 
+use clap::error::ErrorKind as ClapKind;
 use clap::{Parser, Subcommand};
+use std::io::Write;
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -54,7 +61,10 @@ enum Cmd {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e),
+    };
     match cli.cmd {
         Cmd::Eval { layout, coord } => {
             let op = if coord.is_some() {
@@ -66,36 +76,77 @@ fn main() -> ExitCode {
             if let Some(c) = &coord {
                 args.push(c.as_str());
             }
-            report(ops::run(op, &args))
+            report(op, &args)
         }
         Cmd::Conformance { file } => conformance::run(&file),
         Cmd::Paper { json } => paper::main(json),
         Cmd::Ops => {
-            for (name, sig) in ops::all_ops() {
-                println!("{name} {sig}");
-            }
-            ExitCode::SUCCESS
+            let lines: Vec<String> = ops::all_ops()
+                .map(|(name, sig)| format!("{name} {sig}"))
+                .collect();
+            print(&lines.join("\n"))
         }
         Cmd::Op(v) => {
             let args: Vec<&str> = v[1..].iter().map(String::as_str).collect();
-            report(ops::run(&v[0], &args))
+            report(&v[0], &args)
         }
     }
 }
 
-fn report(o: ops::Outcome) -> ExitCode {
-    match o {
-        ops::Outcome::Value(v) => {
-            println!("{v}");
-            ExitCode::SUCCESS
+/// Help and version print as clap writes them (exit 0); every other invocation error becomes one
+/// line on stderr (exit 2) instead of clap's multi-line usage text.
+fn usage_error(e: clap::Error) -> ExitCode {
+    match e.kind() {
+        ClapKind::DisplayHelp | ClapKind::DisplayVersion => e.exit(),
+        ClapKind::DisplayHelpOnMissingArgumentOrSubcommand | ClapKind::MissingSubcommand => {
+            eprintln!("error: no operation given (see `cute --help` and `cute ops`)");
         }
-        ops::Outcome::Refused(e) => {
-            eprintln!("error: {e}");
+        _ => {
+            // clap's message is its first paragraph (the lines before the usage text).
+            let text = e.render().to_string();
+            let words: Vec<&str> = text
+                .lines()
+                .map(str::trim)
+                .skip_while(|l| l.is_empty())
+                .take_while(|l| !l.is_empty())
+                .collect();
+            let joined = words.join(" ");
+            let reason = joined.strip_prefix("error: ").unwrap_or(&joined);
+            let mut line = String::new();
+            reason.chars().for_each(|c| ops::push_escaped(&mut line, c));
+            if line.is_empty() {
+                line.push_str("invalid invocation");
+            }
+            eprintln!("error: {line} (see `cute --help`)");
+        }
+    }
+    ExitCode::from(2)
+}
+
+fn report(op: &str, args: &[&str]) -> ExitCode {
+    let o = ops::run(op, args);
+    match (ops::error_line(op, args, &o), o) {
+        (None, ops::Outcome::Value(v)) => print(&v),
+        (line, o) => {
+            eprintln!("{}", line.unwrap_or_else(|| "error: no value".to_string()));
+            match o {
+                ops::Outcome::Refused(_) => ExitCode::from(1),
+                _ => ExitCode::from(2),
+            }
+        }
+    }
+}
+
+/// Prints `text` and a newline on stdout; a closed or failing stdout (e.g. `cute eval … | head`)
+/// gives exit status 1 and one line on stderr instead of a panic.
+fn print(text: &str) -> ExitCode {
+    let mut out = std::io::stdout().lock();
+    match writeln!(out, "{text}").and_then(|_| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::from(1),
+        Err(e) => {
+            eprintln!("error: cannot write the result: {e}");
             ExitCode::from(1)
-        }
-        ops::Outcome::Usage(m) => {
-            eprintln!("error: {m}");
-            ExitCode::from(2)
         }
     }
 }

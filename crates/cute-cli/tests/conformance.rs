@@ -203,9 +203,15 @@ fn composition_mode_value_is_wrong(args: &[String], expected: &str) -> bool {
 fn oracle_errata_are_wrong_and_refused() {
     let all = cases();
     for (line, why) in ORACLE_ERRATA {
-        let c = all.iter().find(|c| c.line == *line).expect("erratum line is a case");
+        let c = all
+            .iter()
+            .find(|c| c.line == *line)
+            .expect("erratum line is a case");
         assert_eq!(c.op, "composition_mode", "{why}");
-        assert!(composition_mode_value_is_wrong(&c.args, &c.expected), "line {line}: the oracle value is right after all");
+        assert!(
+            composition_mode_value_is_wrong(&c.args, &c.expected),
+            "line {line}: the oracle value is right after all"
+        );
         let args: Vec<&str> = c.args.iter().map(String::as_str).collect();
         let got = compute(&c.op, &args);
         assert!(got.starts_with("ERROR Divisibility"), "line {line}: {got}");
@@ -222,7 +228,10 @@ fn integer_stride_cases_all_match() {
     );
     let mut per: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let mut failures = vec![];
-    for c in all.iter().filter(|c| is_integer_case(c) && !ORACLE_ERRATA.iter().any(|(l, _)| *l == c.line)) {
+    for c in all
+        .iter()
+        .filter(|c| is_integer_case(c) && !ORACLE_ERRATA.iter().any(|(l, _)| *l == c.line))
+    {
         let args: Vec<&str> = c.args.iter().map(String::as_str).collect();
         let got = compute(&c.op, &args);
         let ok = same(&c.expected, &got, c.strict);
@@ -260,7 +269,11 @@ fn integer_stride_cases_all_match() {
                 .join("\n")
         );
     }
-    assert_eq!(total + ORACLE_ERRATA.len(), 3014, "the public set has 3014 integer-stride cases");
+    assert_eq!(
+        total + ORACLE_ERRATA.len(),
+        3014,
+        "the public set has 3014 integer-stride cases"
+    );
 }
 
 #[test]

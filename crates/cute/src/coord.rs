@@ -20,7 +20,8 @@ use crate::error::{tri, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::{IntTuple, CAPACITY};
 use crate::layout::Layout;
 
-/// `idx2crd(c, S)`: the natural coordinate (congruent to `S`) of the coordinate `c ≲ S`. Integer
+/// `idx2crd(c, S)`: the natural coordinate (congruent to `S`) of the coordinate `c ≲ S` (every entry
+/// of `S` positive, else an error of kind [`ErrorKind::InvalidShape`]). Integer
 /// entries of `c` are spread colexicographically over their sub-shape; the last leaf absorbs what is
 /// left, so coordinates past the size come out of bounds in the last mode (floor division for
 /// negative entries).
@@ -35,6 +36,20 @@ pub const fn idx2crd(c: &IntTuple, shape: &IntTuple) -> Result<IntTuple, Error> 
             },
         )
         .with(Operand::Tuple(*c), Operand::Tuple(*shape)));
+    }
+    // A shape entry below 1 has no coordinates (and 0 would divide by zero below).
+    let mut k = 0;
+    while k < shape.tree.len() {
+        if shape.val[k] < 1 {
+            return Err(Error::new(
+                Op::Idx2Crd,
+                ErrorKind::InvalidShape {
+                    value: shape.val[k],
+                },
+            )
+            .with(Operand::Tuple(*c), Operand::Tuple(*shape)));
+        }
+        k += 1;
     }
     let mut out = [0i64; CAPACITY];
     tri!(spread(c, shape, 0, &mut out));
@@ -95,14 +110,23 @@ pub const fn crd2idx(c: &IntTuple, shape: &IntTuple, stride: &IntTuple) -> Resul
     }
 }
 
-/// `crd2idx(c, S)` with the column-major prefix-product stride of `S` (formula (2), also for size-1
-/// modes, so that it inverts [`idx2crd`] out of bounds too): the integer coordinate of `c`.
+/// `crd2idx(c, S)` (CuTe's two-argument `crd2idx`): the integer coordinate of `c`, the inner product
+/// of `c` (refined to `S`) with the exclusive prefix products of `S`. Unlike
+/// [`compact_col_major`](crate::compact_col_major), a size-1 mode keeps its prefix product as its stride, so that this is the
+/// inverse of [`idx2crd`] on the whole extended domain: `crd2idx((1,2), (6,1)) = 13`, as in CuTe.
 pub const fn crd2idx_compact(c: &IntTuple, shape: &IntTuple) -> Result<i64, Error> {
     let stride = match shape.prefix_product() {
         Ok(d) => d,
-        Err(e) => return Err(e.retag(Op::Crd2Idx)),
+        Err(e) => {
+            return Err(e
+                .retag(Op::Crd2Idx)
+                .or_with(Operand::Tuple(*c), Operand::Tuple(*shape)))
+        }
     };
-    crd2idx(c, shape, &stride)
+    match crd2idx(c, shape, &stride) {
+        Ok(v) => Ok(v),
+        Err(e) => Err(e.or_with(Operand::Tuple(*c), Operand::Tuple(*shape))),
+    }
 }
 
 /// `crd2crd(c, S, T)`: the coordinate `c` of shape `S` as a coordinate of the compatible shape `T`

@@ -184,11 +184,19 @@ impl Layout {
         let mut c: i64 = 1;
         let mut i = 0;
         while i < self.tree.len() {
-            let t = tri!(mul(
-                Op::Eval,
-                self.shape[i] - 1,
-                self.stride[i].unsigned_abs() as i64
-            ));
+            // |d| of i64::MIN does not fit (`unsigned_abs() as i64` would give a negative cosize)
+            let d = match self.stride[i].checked_abs() {
+                Some(d) => d,
+                None => {
+                    return Err(Error::new(
+                        Op::Eval,
+                        ErrorKind::Overflow {
+                            what: "the absolute value of a stride",
+                        },
+                    ))
+                }
+            };
+            let t = tri!(mul(Op::Eval, self.shape[i] - 1, d));
             c = tri!(add(Op::Eval, c, t));
             i += 1;
         }
@@ -335,7 +343,10 @@ impl Layout {
     /// `L(i)`: evaluation at the integer coordinate `i` (colexicographic, the last mode not reduced,
     /// floor division for negative `i`).
     pub const fn eval(&self, i: i64) -> Result<i64, Error> {
-        eval_leaves(&self.shape, &self.stride, 0, self.tree.len(), i)
+        match eval_leaves(&self.shape, &self.stride, 0, self.tree.len(), i) {
+            Ok(v) => Ok(v),
+            Err(e) => Err(e.or_with(Operand::Layout(*self), Operand::Int(i))),
+        }
     }
 
     /// `L(c)`: evaluation at any admissible coordinate `c ≲ S` (integer, ND, natural or partially
@@ -352,12 +363,21 @@ impl Layout {
             )
             .with(Operand::Layout(*self), Operand::Tuple(*c)));
         }
-        crd_inner(&self.tree, &self.shape, &self.stride, c)
+        match crd_inner(&self.tree, &self.shape, &self.stride, c) {
+            Ok(v) => Ok(v),
+            Err(e) => Err(e.or_with(Operand::Layout(*self), Operand::Tuple(*c))),
+        }
     }
 
-    /// The image `L(Z_|L|)`: every offset reached, sorted, without repetition.
+    /// The image `L(Z_|L|)`: every offset reached, sorted, without repetition. Fails with
+    /// [`ErrorKind::Overflow`] when an offset may not fit in `i64` (the cosize does not).
     pub fn image(&self) -> Result<Vec<i64>, Error> {
         let n = self.size()?;
+        // every offset lies in (-cosize, cosize): then the wrapping walk below is exact
+        self.cosize().map_err(|e| {
+            e.retag(Op::Image)
+                .or_with(Operand::Layout(*self), Operand::None)
+        })?;
         let mut out = Vec::new();
         for_each_offset(self, |o| out.push(o));
         out.sort_unstable();

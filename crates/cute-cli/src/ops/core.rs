@@ -82,6 +82,16 @@ pub(crate) fn run(op: &str, a: &[&str]) -> Option<Answer> {
             (|| {
                 let l = layout(a[0])?;
                 let n = l.size()?;
+                if n > super::EVAL_ALL_LIMIT {
+                    return Err(Error::new(
+                        cute::Op::Eval,
+                        cute::ErrorKind::Capacity {
+                            what: "the size of a layout whose offsets eval_all lists",
+                            limit: super::EVAL_ALL_LIMIT as usize,
+                        },
+                    )
+                    .with(cute::Operand::Layout(l), cute::Operand::None));
+                }
                 let mut out = String::from("(");
                 for i in 0..n {
                     if i > 0 {

@@ -62,6 +62,76 @@ pub(crate) fn arity(args: &[&str], lo: usize, hi: usize, op: &str) -> Result<(),
     Ok(())
 }
 
+/// The largest layout size `eval_all` lists (2^16 offsets): beyond it `eval_all` refuses with an
+/// error of category `Capacity` instead of printing (or spending minutes on) billions of offsets.
+pub const EVAL_ALL_LIMIT: i64 = 1 << 16;
+
+/// At most this many characters of an argument are quoted back in an error message.
+const QUOTE_LIMIT: usize = 40;
+
+/// `s` quoted for a one-line message: control characters escaped, cut after [`QUOTE_LIMIT`]
+/// characters (with the full length in bytes).
+pub(crate) fn quote(s: &str) -> String {
+    let mut out = String::from("`");
+    for (n, c) in s.chars().enumerate() {
+        if n == QUOTE_LIMIT {
+            out.push_str(&format!("…` ({} bytes)", s.len()));
+            return out;
+        }
+        push_escaped(&mut out, c);
+    }
+    out.push('`');
+    out
+}
+
+/// Appends `c`, escaped (`\n`, `\u{2028}`) when it is a control character or a line or paragraph
+/// separator, so that the text stays on one line.
+pub fn push_escaped(out: &mut String, c: char) {
+    if c.is_control() || c == '\u{2028}' || c == '\u{2029}' {
+        out.extend(c.escape_default());
+    } else {
+        out.push(c);
+    }
+}
+
+/// The one-line message `cute OP ARG...` prints on stderr when `run(op, args)` gave `o`: `None`
+/// for a value. It names the operation, the operands and the violated condition; for text that
+/// cannot be read it names the argument (quoted, control characters escaped, cut after 40
+/// characters) and the byte where reading stopped.
+/// Never contains a line break.
+pub fn error_line(op: &str, args: &[&str], o: &Outcome) -> Option<String> {
+    match o {
+        Outcome::Value(_) => None,
+        Outcome::Usage(m) => Some(format!("error: {m}")),
+        Outcome::Refused(e) if e.op() == cute::Op::Parse => {
+            let culprit = args.iter().position(|a| {
+                [
+                    layout(a).err(),
+                    tuple(a).err(),
+                    tiler(a).err(),
+                    int(a).err(),
+                ]
+                .contains(&Some(**e))
+            });
+            Some(match culprit {
+                Some(k) => format!("error: {op}: argument {} {}: {e}", k + 1, quote(args[k])),
+                None => format!("error: {op}: {e}"),
+            })
+        }
+        Outcome::Refused(e) => {
+            let text = e.to_string();
+            Some(match (e.lhs(), text.split_once(": ")) {
+                // an error that records no operands: name the arguments as given
+                (cute::Operand::None, Some((name, condition))) => {
+                    let quoted: Vec<String> = args.iter().map(|a| quote(a)).collect();
+                    format!("error: {name} {}: {condition}", quoted.join(" "))
+                }
+                _ => format!("error: {text}"),
+            })
+        }
+    }
+}
+
 /// Runs `op` on `args`.
 pub fn run(op: &str, args: &[&str]) -> Outcome {
     let answer = core::run(op, args)
@@ -70,7 +140,8 @@ pub fn run(op: &str, args: &[&str]) -> Outcome {
         .or_else(|| extra::run(op, args))
         .unwrap_or_else(|| {
             Err(Outcome::Usage(format!(
-                "unknown operation `{op}` (see `cute ops`)"
+                "unknown operation {} (see `cute ops`)",
+                quote(op)
             )))
         });
     match answer {

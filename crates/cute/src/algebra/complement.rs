@@ -73,11 +73,34 @@ const fn gaps(a: &Layout) -> Result<(Flat, i64), Error> {
                 },
             ));
         }
-        out.push(gap, cur);
+        // A gap of 1 is a size-1 mode, which the final coalesce drops: leaving it out keeps room
+        // for the trailing mode (32 modes with gaps of 2 or more overflow `cur`).
+        if gap > 1 {
+            out.push(gap, cur);
+        }
         cur = tri!(mul(Op::Complement, d, s));
         count += 1;
     }
     Ok((out, cur))
+}
+
+/// `⌈a / b⌉` for `a, b ≥ 1`, without overflow.
+const fn ceil_div(a: i64, b: i64) -> i64 {
+    a / b + if a % b != 0 { 1 } else { 0 }
+}
+
+/// Fails with [`ErrorKind::Capacity`] when `g` has no room for the trailing mode.
+const fn room_for_one_more(g: &Flat) -> Result<(), Error> {
+    if g.n >= CAPACITY {
+        return Err(Error::new(
+            Op::Complement,
+            ErrorKind::Capacity {
+                what: "number of modes of a complement",
+                limit: CAPACITY,
+            },
+        ));
+    }
+    Ok(())
 }
 
 /// `complement(L)` in the paper's form (see the module docs).
@@ -86,6 +109,7 @@ pub const fn complement(a: &Layout) -> Result<Layout, Error> {
         Ok(x) => x,
         Err(e) => return Err(e.or_with(Operand::Layout(*a), Operand::None)),
     };
+    tri!(room_for_one_more(&g));
     g.push(1, cur);
     Ok(coalesce_flat(&g, true).to_layout())
 }
@@ -100,13 +124,19 @@ pub const fn complement_to(a: &Layout, cotarget: &IntTuple) -> Result<Layout, Er
 }
 
 const fn complement_to_impl(a: &Layout, cotarget: &IntTuple) -> Result<Layout, Error> {
-    let target = tri!(cotarget.size());
-    if target < 1 {
-        return Err(Error::new(
-            Op::Complement,
-            ErrorKind::InvalidShape { value: target },
-        ));
+    let mut i = 0;
+    while i < cotarget.leaf_count() {
+        if cotarget.leaf(i) < 1 {
+            return Err(Error::new(
+                Op::Complement,
+                ErrorKind::InvalidShape {
+                    value: cotarget.leaf(i),
+                },
+            ));
+        }
+        i += 1;
     }
+    let target = tri!(cotarget.size());
     let (mut g, cur) = tri!(gaps(a));
     // rest = ceil_div(cotarget, cur), folded over the leaves of the cotarget, then its product.
     let mut rest_shape: i64 = 1;
@@ -114,18 +144,16 @@ const fn complement_to_impl(a: &Layout, cotarget: &IntTuple) -> Result<Layout, E
     let mut i = 0;
     while i < cotarget.leaf_count() {
         let c = cotarget.leaf(i);
-        rest_shape = tri!(mul(Op::Complement, rest_shape, (c + r - 1) / r));
-        r = (r + c - 1) / c;
+        rest_shape = tri!(mul(Op::Complement, rest_shape, ceil_div(c, r)));
+        r = ceil_div(r, c);
         i += 1;
     }
+    tri!(room_for_one_more(&g));
     g.push(rest_shape, if rest_shape == 1 { 0 } else { cur });
     let out = coalesce_flat(&g, false).to_layout();
     // The concatenation (L, L*) must reach the cotarget.
-    let covered = tri!(crate::error::add(
-        Op::Complement,
-        tri!(a.cosize()),
-        tri!(out.cosize()) - 1
-    ));
+    // (saturating: a sum past i64::MAX certainly reaches the cotarget)
+    let covered = tri!(a.cosize()).saturating_add(tri!(out.cosize()) - 1);
     if covered < target {
         return Err(Error::new(
             Op::Complement,

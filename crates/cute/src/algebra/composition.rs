@@ -142,7 +142,7 @@ pub(crate) const fn compose_leaf(a: &Flat, s: i64, d: i64) -> Result<Flat, Error
                     ErrorKind::ShapeDivisibility {
                         mode: r + 1,
                         rest: s,
-                        divisor: (s / rest_shape) * next_shape,
+                        divisor: (s / rest_shape).saturating_mul(next_shape),
                     },
                 ));
             }
@@ -175,8 +175,10 @@ pub(crate) const fn compose_leaf(a: &Flat, s: i64, d: i64) -> Result<Flat, Error
     Ok(out)
 }
 
+/// `(a + b - 1) / b` (`⌈a / b⌉` for `a ≥ 0`, `b ≥ 1`), computed in `i128` so that it cannot
+/// overflow; the quotient fits in `i64`.
 const fn ceil_div(a: i64, b: i64) -> i64 {
-    (a + b - 1) / b
+    ((a as i128 + b as i128 - 1) / b as i128) as i64
 }
 
 /// `S̄_k`, the product of the first `k` mode shapes of `a` (saturating; only used in messages and

@@ -6,3 +6,4 @@ mod gen;
 mod inverse;
 mod laws;
 mod pyops;
+mod regress;

@@ -1,0 +1,226 @@
+//! The `cute` binary on bad input: every failure exits non-zero (never 101, a panic) with exactly
+//! one line on stderr that names the problem, and nothing on stdout. And a few good answers.
+
+use std::process::{Command, Output};
+
+fn cute(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cute"))
+        .args(args)
+        .output()
+        .expect("run cute")
+}
+
+/// Runs `cute args`, checks the failure contract, and returns the stderr line.
+fn fails(args: &[&str], needles: &[&str]) -> String {
+    let o = cute(args);
+    let err = String::from_utf8(o.stderr).unwrap();
+    let shown: Vec<String> = args.iter().map(|a| a.chars().take(60).collect()).collect();
+    let code = o.status.code();
+    assert!(
+        code.is_some() && code != Some(0) && code != Some(101),
+        "{shown:?}: exit {code:?}, stderr {err:?}"
+    );
+    assert!(o.stdout.is_empty(), "{shown:?}: stdout {:?}", o.stdout);
+    assert_eq!(
+        err.lines().count(),
+        1,
+        "{shown:?}: stderr not one line: {err:?}"
+    );
+    assert!(err.ends_with('\n') && err.starts_with("error: "), "{err:?}");
+    assert!(!err.contains("panicked"), "{err:?}");
+    assert!(err.len() < 1000, "{shown:?}: stderr {} bytes", err.len());
+    for n in needles {
+        assert!(err.contains(n), "{shown:?}: {err:?} lacks {n:?}");
+    }
+    err
+}
+
+fn prints(args: &[&str], want: &str) {
+    let o = cute(args);
+    assert_eq!(o.status.code(), Some(0), "{args:?}: {:?}", o);
+    assert!(o.stderr.is_empty(), "{args:?}: {:?}", o.stderr);
+    assert_eq!(
+        String::from_utf8(o.stdout).unwrap(),
+        format!("{want}\n"),
+        "{args:?}"
+    );
+}
+
+#[test]
+fn good_answers() {
+    prints(&["eval", "((2,2),(4,2)):((1,8),(2,16))", "22"], "26");
+    prints(&["eval", "((2,2),(4,2)):((1,8),(2,16))", "(2,5)"], "26");
+    prints(&["eval", "(2,3):(3,1)"], "(0,3,1,4,2,5)");
+    prints(
+        &["composition", "(8,8):(8,1)", "((4,8),2):((16,1),8)"],
+        "((4,8),2):((2,8),1)",
+    );
+    prints(&["complement", "(4,8):(1,8)"], "(2,1):(4,64)");
+    prints(&["crd2idx", "(1,2)", "(6,1)"], "13");
+}
+
+#[test]
+fn malformed_text() {
+    fails(
+        &["eval", "(4,8:(1,4)"],
+        &["eval", "argument 1", "(4,8:(1,4)", "byte"],
+    );
+    fails(&["eval", "(4,8):(1,4"], &["byte 10", "expected"]);
+    fails(&["eval", "4:1:2"], &["byte 3"]);
+    fails(&["eval", "(4,8):(1,4)", "(1,x)"], &["argument 2"]);
+    fails(&["eval", "()"], &["empty"]);
+    fails(&["eval", "abc"], &["argument 1", "expected"]);
+    fails(
+        &["composition", "(8,8):(8,1)", "((4,8),2"],
+        &["composition", "argument 2"],
+    );
+    fails(&["eval", "(4,8):(1,4,2)"], &["congruent"]);
+    fails(&["eval", "(0,8):(1,4)"], &["positive", "0"]);
+    // control characters are escaped, so the message stays on one line
+    fails(&["eval", "(4,\n8):(1,\r4)x\n"], &["\\n"]);
+    fails(&["eval", "\u{2028}"], &["\\u{2028}"]);
+}
+
+#[test]
+fn empty_input() {
+    fails(&["eval", ""], &["argument 1", "``", "expected"]);
+    fails(&["composition", "", ""], &["argument 1"]);
+    fails(&[], &["no operation"]);
+    fails(&[""], &["unknown operation"]);
+}
+
+#[test]
+fn i64_overflow() {
+    fails(
+        &["eval", "99999999999999999999:1"],
+        &["overflow", "integer literal"],
+    );
+    fails(&["eval", "1:-9223372036854775809"], &["overflow"]);
+    fails(&["idx2crd", "99999999999999999999", "(2,2)"], &["overflow"]);
+    // each entry fits, the size does not
+    fails(
+        &["eval", "(4294967296,4294967296):(1,1)"],
+        &["overflow", "size"],
+    );
+    fails(
+        &["compact_col_major", "(4294967296,4294967296)"],
+        &["overflow"],
+    );
+    // offsets past i64
+    fails(
+        &["eval", "(2,2):(1,9223372036854775807)", "3"],
+        &["overflow"],
+    );
+    fails(
+        &["complement", "(2,2):(1,9223372036854775807)"],
+        &["overflow"],
+    );
+}
+
+#[test]
+fn deep_nesting() {
+    let deep = format!("{}1{}", "(".repeat(1000), ")".repeat(1000));
+    fails(
+        &["eval", &format!("{deep}:{deep}")],
+        &["nesting depth", "64"],
+    );
+    fails(&["idx2crd", "3", &deep], &["nesting depth"]);
+    fails(
+        &["composition", "4:1", &format!("<{}>", "<".repeat(999))],
+        &["argument 2"],
+    );
+    // unbalanced
+    fails(&["eval", &"(".repeat(1000)], &["argument 1"]);
+}
+
+#[test]
+fn huge_input() {
+    let digits = "7".repeat(100_000);
+    fails(&["eval", &digits], &["overflow", "(100000 bytes)"]);
+    let many = format!("({}1)", "1,".repeat(50_000));
+    fails(&["idx2crd", "3", &many], &["capacity", "leaves"]);
+    let spaces = format!("{}4:1{}", " ".repeat(50_000), " ".repeat(50_000));
+    prints(&["eval", &spaces, "3"], "3");
+    // a valid layout too large to list
+    fails(
+        &["eval", "(1073741824,1073741824):(1,1073741824)"],
+        &["eval_all", "65536"],
+    );
+    prints(
+        &["eval", "(1073741824,1073741824):(1,1073741824)", "(5,7)"],
+        "7516192773",
+    );
+}
+
+#[test]
+fn unknown_op_and_arity() {
+    fails(&["frobnicate", "4:1"], &["unknown operation", "frobnicate"]);
+    fails(
+        &["composition", "4:1"],
+        &["composition", "LAYOUT TILER", "1 given"],
+    );
+    fails(&["composition", "4:1", "2:1", "3:1"], &["3 given"]);
+    fails(&["coalesce"], &["0 given"]);
+    fails(&["eval"], &["LAYOUT"]);
+    fails(&["eval", "4:1", "2", "3"], &["unexpected argument"]);
+    fails(&["--frobnicate"], &["unexpected argument"]);
+    fails(&["conformance"], &["FILE"]);
+    fails(&["conformance", "/nonexistent/cases.tsv"], &["cannot read"]);
+}
+
+#[test]
+fn algebra_refusals_name_operation_operands_and_condition() {
+    let e = fails(&["composition", "(4,6,8):(2,3,5)", "6:3"], &["composition"]);
+    assert!(
+        e.contains("(4,6,8):(2,3,5)") && e.contains("6:3") && e.contains("divisib"),
+        "{e}"
+    );
+    fails(
+        &["complement", "(2,2):(1,1)"],
+        &["complement", "(2,2):(1,1)", "injective"],
+    );
+    fails(
+        &["idx2crd", "9", "(2,0,4,6)"],
+        &["idx2crd", "(2,0,4,6)", "positive"],
+    );
+}
+
+#[test]
+fn help_and_version_are_normal() {
+    let o = cute(&["--help"]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(out.lines().count() > 3 && out.contains("Usage"), "{out}");
+    let o = cute(&["--version"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(String::from_utf8(o.stdout).unwrap().starts_with("cute "));
+}
+
+#[cfg(unix)]
+#[test]
+fn invalid_utf8_arguments() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    for args in [
+        vec![OsStr::new("eval"), OsStr::from_bytes(b"(2,\xff):(1,2)")],
+        vec![OsStr::from_bytes(b"\xff"), OsStr::new("4:1")],
+        vec![
+            OsStr::new("composition"),
+            OsStr::from_bytes(b"\xfe"),
+            OsStr::new("2:1"),
+        ],
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_cute"))
+            .args(&args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8(o.stderr).unwrap();
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(o.stdout.is_empty());
+        assert_eq!(err.lines().count(), 1, "{err:?}");
+        assert!(
+            err.starts_with("error: ") && err.contains("UTF-8"),
+            "{err:?}"
+        );
+    }
+}
