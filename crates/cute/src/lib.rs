@@ -49,6 +49,11 @@ pub mod tiler;
 pub use algebra::coalesce::{coalesce, coalesce_profile, filter, filter_profile, filter_zeros};
 pub use algebra::complement::{complement, complement_to};
 pub use algebra::composition::{composition, composition_tiler, with_shape};
+pub use algebra::divide::{flat_divide, logical_divide, tiled_divide, zipped_divide};
+pub use algebra::product::{
+    blocked_product, flat_product, logical_product, raked_product, tile_to_shape, tiled_product,
+    zipped_product,
+};
 pub use coord::{crd2crd, crd2idx, crd2idx_compact, idx2crd};
 pub use error::{Error, ErrorKind, Op, Operand};
 pub use int_tuple::{IntTuple, CAPACITY, MAX_DEPTH};
