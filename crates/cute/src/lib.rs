@@ -17,6 +17,8 @@
 //! | coalesce | [`coalesce`], [`coalesce_profile`], [`filter`] |
 //! | composition (6)–(12) | [`composition`], [`composition_tiler`], [`with_shape`] |
 //! | complement (15)–(17) | [`complement`], [`complement_to`] |
+//! | logical product `⊗`, blocked/raked product | [`logical_product`], [`zipped_product`], [`tiled_product`], [`flat_product`], [`blocked_product`], [`raked_product`], [`tile_to_shape`] |
+//! | logical divide `⊘` | [`logical_divide`], [`zipped_divide`], [`tiled_divide`], [`flat_divide`] |
 //!
 //! ## Features
 //!

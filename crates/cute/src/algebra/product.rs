@@ -110,7 +110,7 @@ pub const fn blocked_product(a: &Layout, b: &Layout) -> Result<Layout, Error> {
         Ok(r) => Ok(r),
         Err(e) => Err(e
             .retag(Op::BlockedProduct)
-            .or_with(Operand::Layout(*a), Operand::Layout(*b))),
+            .with(Operand::Layout(*a), Operand::Layout(*b))),
     }
 }
 
@@ -121,7 +121,7 @@ pub const fn raked_product(a: &Layout, b: &Layout) -> Result<Layout, Error> {
         Ok(r) => Ok(r),
         Err(e) => Err(e
             .retag(Op::RakedProduct)
-            .or_with(Operand::Layout(*a), Operand::Layout(*b))),
+            .with(Operand::Layout(*a), Operand::Layout(*b))),
     }
 }
 
@@ -136,7 +136,7 @@ pub const fn tile_to_shape(a: &Layout, shape: &IntTuple) -> Result<Layout, Error
         Ok(r) => Ok(r),
         Err(e) => Err(e
             .retag(Op::TileToShape)
-            .or_with(Operand::Layout(*a), Operand::Tuple(*shape))),
+            .with(Operand::Layout(*a), Operand::Tuple(*shape))),
     }
 }
 
@@ -163,10 +163,7 @@ const fn rank_product(a: &Layout, b: &Layout, raked: bool) -> Result<Layout, Err
     };
     let pa = tri!(a.pad_to_rank(r));
     let pb = tri!(b.pad_to_rank(r));
-    let g = match grid(&pa, &pb) {
-        Ok(g) => g,
-        Err(e) => return Err(e.with(Operand::Layout(pa), Operand::Layout(pb))),
-    };
+    let g = tri!(grid(&pa, &pb));
     if raked {
         zip(&g, &pa)
     } else {
@@ -182,7 +179,18 @@ const fn zip(l0: &Layout, l1: &Layout) -> Result<Layout, Error> {
         return Layout::concat(&[pair]);
     }
     let r = l0.rank();
-    if l1.is_leaf() || l1.rank() != r {
+    if l1.is_leaf() {
+        return Err(Error::new(
+            Op::BlockedProduct,
+            ErrorKind::ProfileMismatch {
+                what: "the tile and the grid of the product cannot be zipped: a tuple against an \
+                       integer layout (depths)",
+                left: l0.depth() as i64,
+                right: 0,
+            },
+        ));
+    }
+    if l1.rank() != r {
         return Err(Error::new(
             Op::BlockedProduct,
             ErrorKind::ProfileMismatch {
@@ -190,8 +198,7 @@ const fn zip(l0: &Layout, l1: &Layout) -> Result<Layout, Error> {
                 left: r as i64,
                 right: l1.rank() as i64,
             },
-        )
-        .with(Operand::Layout(*l0), Operand::Layout(*l1)));
+        ));
     }
     let mut out = Builder::new();
     tri!(out.open(Op::BlockedProduct));
