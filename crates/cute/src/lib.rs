@@ -22,6 +22,8 @@
 //! | vectorization (14) | [`max_common_vector`], [`max_common_layout`] |
 //! | kernel, distribution | [`nullspace`], [`domain_distribute`] |
 //! | element-size changes | [`upcast`], [`downcast`], [`recast`] |
+//! | logical product `⊗`, blocked/raked product | [`logical_product`], [`zipped_product`], [`tiled_product`], [`flat_product`], [`blocked_product`], [`raked_product`], [`tile_to_shape`] |
+//! | logical divide `⊘` | [`logical_divide`], [`zipped_divide`], [`tiled_divide`], [`flat_divide`] |
 //!
 //! ## Features
 //!
@@ -61,9 +63,14 @@ pub use algebra::complement::{complement, complement_to};
 pub use algebra::composition::{composition, composition_tiler, with_shape};
 pub use algebra::composition_mode::composition_mode;
 pub use algebra::distribute::domain_distribute;
+pub use algebra::divide::{flat_divide, logical_divide, tiled_divide, zipped_divide};
 pub use algebra::inverse::{left_inverse, right_inverse};
 pub use algebra::layout_add::{greatest_common_domain, layout_add};
 pub use algebra::nullspace::nullspace;
+pub use algebra::product::{
+    blocked_product, flat_product, logical_product, raked_product, tile_to_shape, tiled_product,
+    zipped_product,
+};
 pub use algebra::recast::{downcast, recast, upcast};
 pub use coord::{crd2crd, crd2idx, crd2idx_compact, idx2crd};
 pub use error::{Error, ErrorKind, Op, Operand};

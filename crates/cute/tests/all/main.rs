@@ -2,6 +2,7 @@
 
 mod basics;
 mod consts;
+mod divide;
 mod gen;
 mod inverse;
 mod laws;

@@ -1,0 +1,290 @@
+//! Logical divide (paper: 逻辑除法) and its regroupings `zipped_divide`, `tiled_divide`,
+//! `flat_divide`.
+//!
+//! `A ⊘ B = A ∘ (B, B*)` with `B* = complement(B, shape(coalesce(A)))`: the rank-2 layout whose first
+//! mode ("tile") is `A ∘ B`, the elements of `A` that `B` points to, and whose second mode ("rest")
+//! is `A ∘ B*`, the repetitions of that tile over the rest of `A`. Both modes are evaluated through
+//! the composition, so every admissibility condition of [`composition`] and [`complement_to`]
+//! applies, and the division is refused when they fail.
+//!
+//! A by-mode [`Tiler`] divides mode `k` of `A` by tile `k` (`_` keeps the mode, an integer `n` is
+//! `n:1`, a nested tiler recurses); the modes of `A` beyond the tiler's rank are kept. A tiler with
+//! more modes than `A` is refused.
+//!
+//! The variants regroup the same function (CuTe's `tile_unzip`, a `zip2_by` guided by the tiler):
+//! `zipped_divide` gathers the tile modes into mode 0 and the rest modes (followed by the modes of
+//! `A` the tiler does not reach) into mode 1; `tiled_divide` then unpacks mode 1, and
+//! `flat_divide` unpacks both. Because the regrouping splits each divided mode into its two
+//! halves, a `_` tile over a mode of `A` that is an integer has nothing to split and is refused
+//! (`OutOfRange`, as in CuTe).
+//!
+//! | `A` | tiler | operation | result |
+//! |---|---|---|---|
+//! | `24:3` | `8:3` | `logical_divide` | `(8,3):(9,3)` (S-LD-4) |
+//! | `(6,2,2):(2,1,20)` | `8:3` | `logical_divide` | `((2,2,2),3):((6,1,20),2)` (S-LD-6) |
+//! | `(8,16):(20,1)` | `<4:1,8:2>` | `logical_divide` | `((4,2),(8,2)):((20,80),(2,1))` (S-LD-10) |
+//! | `(8,16):(20,1)` | `<4:1,8:2>` | `zipped_divide` | `((4,8),(2,2)):((20,2),(80,1))` (S-LD-11) |
+//! | `(8,16):(20,1)` | `<4:1,8:2>` | `tiled_divide` | `((4,8),2,2):((20,2),80,1)` |
+//! | `(8,16):(20,1)` | `<4:1,8:2>` | `flat_divide` | `(4,8,2,2):(20,2,80,1)` |
+//! | `(16,8):(1,16)` | `<_,2:1>` | `logical_divide` | `(16,(2,4)):(1,(16,32))` |
+//! | `(4,8):(8,1)` | `<_,8>` | `zipped_divide` | error: `_` over the integer mode `4:8` |
+//!
+//! ```
+//! use cute::{logical_divide, zipped_divide, Layout, Tiler};
+//! let a: Layout = "(8,16):(20,1)".parse().unwrap();
+//! let t: Tiler = "<4:1,8:2>".parse().unwrap();
+//! assert_eq!(logical_divide(&a, &t).unwrap().to_string(), "((4,2),(8,2)):((20,80),(2,1))");
+//! assert_eq!(zipped_divide(&a, &t).unwrap().to_string(), "((4,8),(2,2)):((20,2),(80,1))");
+//!
+//! let a: Layout = "24:3".parse().unwrap();
+//! let b: Layout = "8:3".parse().unwrap();
+//! assert_eq!(logical_divide(&a, &Tiler::layout(b)).unwrap().to_string(), "(8,3):(9,3)");
+//! ```
+//!
+//! [`composition`]: crate::composition
+//! [`complement_to`]: crate::complement_to
+
+use super::coalesce::coalesce;
+use super::complement::complement_to;
+use super::composition::composition;
+use crate::error::{tri, Error, ErrorKind, Op, Operand};
+use crate::int_tuple::Builder;
+use crate::layout::Layout;
+use crate::tiler::{Tile, Tiler};
+
+/// Which base operation a by-mode traversal applies at the tiles.
+#[derive(Clone, Copy)]
+pub(crate) enum Apply {
+    /// `A ⊘ B`.
+    Divide,
+    /// `A ⊗ B`.
+    Product,
+}
+
+/// `A ⊘ B` for a layout `A` and a tiler (see the [module docs](self)): `A ∘ (B, complement(B,
+/// shape(coalesce(A))))` for a layout tile, applied by mode for a by-mode tiler (`_` keeps the mode,
+/// `n` means `n:1`, modes of `A` beyond the tiler are kept).
+///
+/// Fails when a composition or complement condition fails (`Divisibility`) or when the tiler has
+/// more modes than `A` (`ProfileMismatch`).
+pub const fn logical_divide(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
+    match by_mode(a, t, Apply::Divide) {
+        Ok(r) => Ok(r),
+        Err(e) => Err(entry_error(e, Op::LogicalDivide, a, t)),
+    }
+}
+
+/// `zipped_divide(A, T)`: [`logical_divide`] regrouped as `((tiles...), (rests..., extra modes...))`,
+/// always of rank 2. Mode 0 is `A ∘ T` (by mode), mode 1 iterates over the tiles.
+///
+/// Fails as [`logical_divide`] does, and with `OutOfRange` when a `_` of the tiler stands over a mode
+/// of `A` that is an integer (there is no tile/rest pair to split), or `ProfileMismatch` when it
+/// stands over a mode of rank other than 2.
+pub const fn zipped_divide(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
+    match zipped(a, t, Apply::Divide) {
+        Ok(r) => Ok(r),
+        Err(e) => Err(entry_error(e, Op::ZippedDivide, a, t)),
+    }
+}
+
+/// `tiled_divide(A, T)`: [`zipped_divide`] with its second mode unpacked, `((tiles...), rest...)`.
+/// A second mode of rank 1 is kept as it is.
+pub const fn tiled_divide(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
+    match zipped(a, t, Apply::Divide) {
+        Ok(z) => match unpack(&z, false) {
+            Ok(r) => Ok(r),
+            Err(e) => Err(entry_error(e, Op::TiledDivide, a, t)),
+        },
+        Err(e) => Err(entry_error(e, Op::TiledDivide, a, t)),
+    }
+}
+
+/// `flat_divide(A, T)`: [`zipped_divide`] with both modes unpacked, `(tiles..., rest...)`. A mode
+/// of rank 1 is kept as it is.
+pub const fn flat_divide(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
+    match zipped(a, t, Apply::Divide) {
+        Ok(z) => match unpack(&z, true) {
+            Ok(r) => Ok(r),
+            Err(e) => Err(entry_error(e, Op::FlatDivide, a, t)),
+        },
+        Err(e) => Err(entry_error(e, Op::FlatDivide, a, t)),
+    }
+}
+
+/// `A ⊘ B` for a layout tile `B`. Errors carry `A` and `B` (the operands of the failing mode).
+pub(crate) const fn divide_layout(a: &Layout, b: &Layout) -> Result<Layout, Error> {
+    let target = coalesce(a).shape();
+    let rest = match complement_to(b, &target) {
+        Ok(c) => c,
+        Err(e) => return Err(e.with(Operand::Layout(*a), Operand::Layout(*b))),
+    };
+    let bb = tri!(Layout::concat(&[*b, rest]));
+    match composition(a, &bb) {
+        Ok(r) => Ok(r),
+        Err(e) => Err(e.with(Operand::Layout(*a), Operand::Layout(*b))),
+    }
+}
+
+/// Applies `f` (divide or product) at the tiles of `t`, by mode: a layout tile applies it to the
+/// whole (sub-)layout, `n` applies it with `n:1`, `_` keeps the (sub-)layout, and a by-mode tiler
+/// applies tile `k` to mode `k`, keeping the modes of `a` beyond the tiler's rank.
+pub(crate) const fn by_mode(a: &Layout, t: &Tiler, f: Apply) -> Result<Layout, Error> {
+    if let Some(tile) = t.single() {
+        let b = match tile {
+            Tile::Whole => return Ok(*a),
+            Tile::Int(n) => tri!(Layout::leaf(n, 1)),
+            Tile::Layout(l) => l,
+        };
+        return match f {
+            Apply::Divide => divide_layout(a, &b),
+            Apply::Product => super::product::product_layout(a, &b),
+        };
+    }
+    let tr = t.rank();
+    let ar = a.rank();
+    if tr > ar {
+        return Err(Error::new(
+            Op::LogicalDivide,
+            ErrorKind::ProfileMismatch {
+                what: "the tiler has more modes than the layout",
+                left: tr as i64,
+                right: ar as i64,
+            },
+        )
+        .with(Operand::Layout(*a), Operand::None));
+    }
+    let mut out = Builder::new();
+    tri!(out.open(Op::LogicalDivide));
+    let mut k = 0;
+    while k < ar {
+        let m = tri!(a.mode(k));
+        let r = if k < tr {
+            tri!(by_mode(&m, &tri!(t.mode(k)), f))
+        } else {
+            m
+        };
+        tri!(push_layout(&mut out, &r));
+        k += 1;
+    }
+    tri!(out.close(Op::LogicalDivide));
+    Ok(Layout::from_valid(tri!(out.finish(Op::LogicalDivide))))
+}
+
+/// `tile_unzip(by_mode(A, T), T)`: the rank-2 zipped form.
+pub(crate) const fn zipped(a: &Layout, t: &Tiler, f: Apply) -> Result<Layout, Error> {
+    let r = tri!(by_mode(a, t, f));
+    let (x, y) = tri!(zip2_by(&r, t));
+    Layout::concat(&[x, y])
+}
+
+/// CuTe's `zip2_by(L, guide)`: where the guide is a single tile, `L` must have rank 2 and is split
+/// into its two modes; where it is a by-mode tiler, the modes are split recursively and gathered
+/// into `((firsts...), (seconds..., modes of L beyond the guide...))`.
+pub(crate) const fn zip2_by(l: &Layout, g: &Tiler) -> Result<(Layout, Layout), Error> {
+    if g.is_single() {
+        if l.is_leaf() {
+            // CuTe: `get<1>` of an integer, "Index out of range".
+            return Err(Error::new(
+                Op::LogicalDivide,
+                ErrorKind::OutOfRange { index: 1, rank: 1 },
+            )
+            .with(Operand::Layout(*l), Operand::None));
+        }
+        if l.rank() != 2 {
+            return Err(Error::new(
+                Op::LogicalDivide,
+                ErrorKind::ProfileMismatch {
+                    what: "a mode under a single tile must have rank 2 to be unzipped",
+                    left: l.rank() as i64,
+                    right: 2,
+                },
+            )
+            .with(Operand::Layout(*l), Operand::None));
+        }
+        return Ok((tri!(l.mode(0)), tri!(l.mode(1))));
+    }
+    let gr = g.rank();
+    let lr = l.rank();
+    if l.is_leaf() || lr < gr {
+        return Err(Error::new(
+            Op::LogicalDivide,
+            ErrorKind::ProfileMismatch {
+                what: "the tiler has more modes than the layout it unzips",
+                left: gr as i64,
+                right: lr as i64,
+            },
+        )
+        .with(Operand::Layout(*l), Operand::None));
+    }
+    let mut bx = Builder::new();
+    let mut by = Builder::new();
+    tri!(bx.open(Op::LogicalDivide));
+    tri!(by.open(Op::LogicalDivide));
+    let mut k = 0;
+    while k < lr {
+        let m = tri!(l.mode(k));
+        if k < gr {
+            let (x, y) = tri!(zip2_by(&m, &tri!(g.mode(k))));
+            tri!(push_layout(&mut bx, &x));
+            tri!(push_layout(&mut by, &y));
+        } else {
+            tri!(push_layout(&mut by, &m));
+        }
+        k += 1;
+    }
+    tri!(bx.close(Op::LogicalDivide));
+    tri!(by.close(Op::LogicalDivide));
+    Ok((
+        Layout::from_valid(tri!(bx.finish(Op::LogicalDivide))),
+        Layout::from_valid(tri!(by.finish(Op::LogicalDivide))),
+    ))
+}
+
+/// CuTe's `result(_, repeat<R1>(_))` (and, with `both`, `result(repeat<R0>(_), repeat<R1>(_))`) on
+/// a rank-2 layout: the second (and first) mode is replaced by its top-level modes, unless it has
+/// rank 1, which keeps it whole.
+pub(crate) const fn unpack(z: &Layout, both: bool) -> Result<Layout, Error> {
+    let mut out = Builder::new();
+    tri!(out.open(Op::LogicalDivide));
+    let mut k = 0;
+    while k < 2 {
+        let m = tri!(z.mode(k));
+        let r = m.rank();
+        if (k == 1 || both) && r > 1 {
+            let mut j = 0;
+            while j < r {
+                tri!(push_layout(&mut out, &tri!(m.mode(j))));
+                j += 1;
+            }
+        } else {
+            tri!(push_layout(&mut out, &m));
+        }
+        k += 1;
+    }
+    tri!(out.close(Op::LogicalDivide));
+    Ok(Layout::from_valid(tri!(out.finish(Op::LogicalDivide))))
+}
+
+/// Appends the layout `l` as one node.
+pub(crate) const fn push_layout(b: &mut Builder, l: &Layout) -> Result<(), Error> {
+    b.push_node(
+        Op::LogicalDivide,
+        &l.tree,
+        &l.shape,
+        &l.stride,
+        0,
+        l.tree.len(),
+        (0, 0),
+    )
+}
+
+/// The error of a public entry point: named after `op`, with the operands of the failing mode if
+/// they were recorded, else `A` and the tiler (when it is a single layout or integer).
+pub(crate) const fn entry_error(e: Error, op: Op, a: &Layout, t: &Tiler) -> Error {
+    let rhs = match t.single() {
+        Some(Tile::Layout(l)) => Operand::Layout(l),
+        Some(Tile::Int(n)) => Operand::Int(n),
+        _ => Operand::None,
+    };
+    e.retag(op).or_with(Operand::Layout(*a), rhs)
+}

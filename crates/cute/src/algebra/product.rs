@@ -1,0 +1,253 @@
+//! Logical product (paper: 逻辑乘积) and its variants: `zipped_product`, `tiled_product`,
+//! `flat_product`, the rank-sensitive `blocked_product` and `raked_product`, and `tile_to_shape`.
+//!
+//! `A ⊗ B = (A, A* ∘ B)` with `A* = complement(A, size(A)·cosize(B))`: the rank-2 layout whose first
+//! mode is the tile `A` and whose second mode places one translated copy of `A` at every element of
+//! `B` ("replace every element of `B` by a unique translate of `A`"). The complement is composed
+//! through its extended domain, so every condition of [`composition`] and [`complement_to`] applies
+//! and the product is refused when they fail.
+//!
+//! A by-mode [`Tiler`] multiplies mode `k` of `A` by tile `k` (`_` keeps the mode, `n` is `n:1`,
+//! nested tilers recurse); the modes of `A` beyond the tiler are kept. `zipped_product`,
+//! `tiled_product` and `flat_product` regroup that result exactly as the divides do (see
+//! [`divide`](super::divide)).
+//!
+//! `blocked_product(A, B)` and `raked_product(A, B)` pad both layouts with `1:0` modes to the larger
+//! rank `R`, take the layout product `(A, A* ∘ B)` and zip its two modes: mode `k` of the result is
+//! `(A_k, (A*∘B)_k)` (blocked: each tile stays contiguous) or `((A*∘B)_k, A_k)` (raked: the tiles
+//! are interleaved). When `R = 1` and `A` is an integer layout the zip is the 1-tuple of the pair.
+//! `tile_to_shape(A, S)` repeats `A` (padded to the rank of `S`) in column-major order until the
+//! mode sizes of `S` are reached: `blocked_product(A, compact_col_major(S / A))`.
+//!
+//! | operation | result |
+//! |---|---|
+//! | `logical_product((3,4):(4,1), (2,5):(1,2))` | `((3,4),(2,5)):((4,1),(12,24))` (S-LP-2) |
+//! | `logical_product((4,8):(20,2), (3,2):(2,1))` | `((4,8),(3,2)):((20,2),(80,1))` (S-LP-4) |
+//! | `blocked_product((3,4):(4,1), (2,5):(1,2))` | `((3,2),(4,5)):((4,12),(1,24))` (S-LP-5, Figure 10) |
+//! | `raked_product((3,4):(4,1), (2,5):(1,2))` | `((2,3),(5,4)):((12,4),(24,1))` (S-LP-6, Figure 11) |
+//! | `tiled_product((2,3):(3,1), (2,4):(4,1))` | `((2,3),2,4):((3,1),24,6)` |
+//! | `tile_to_shape((2,4):(4,1), (4,8))` | `((2,2),(4,2)):((4,8),(1,16))` |
+//! | `logical_product(4:2, 3:1)` | error: `complement(4:2, 12) = (2,2):(1,8)` cannot be composed with `3:1` |
+//!
+//! ```
+//! use cute::{blocked_product, logical_product, raked_product, Layout, Tiler};
+//! let a: Layout = "(3,4):(4,1)".parse().unwrap();
+//! let b: Layout = "(2,5):(1,2)".parse().unwrap();
+//! assert_eq!(
+//!     logical_product(&a, &Tiler::layout(b)).unwrap().to_string(),
+//!     "((3,4),(2,5)):((4,1),(12,24))"
+//! );
+//! assert_eq!(blocked_product(&a, &b).unwrap().to_string(), "((3,2),(4,5)):((4,12),(1,24))");
+//! assert_eq!(raked_product(&a, &b).unwrap().to_string(), "((2,3),(5,4)):((12,4),(24,1))");
+//! ```
+//!
+//! [`composition`]: crate::composition
+//! [`complement_to`]: crate::complement_to
+
+use super::complement::complement_to;
+use super::composition::composition;
+use super::divide::{by_mode, entry_error, push_layout, unpack, zipped, Apply};
+use crate::error::{mul, tri, Error, ErrorKind, Op, Operand};
+use crate::int_tuple::{Builder, IntTuple, Tree, CAPACITY};
+use crate::layout::{compact_col_major, Layout};
+use crate::tiler::Tiler;
+
+/// `A ⊗ B` for a layout `A` and a tiler (see the [module docs](self)): `(A, complement(A,
+/// size(A)·cosize(B)) ∘ B)` for a layout tile, applied by mode for a by-mode tiler (`_` keeps the
+/// mode, `n` means `n:1`, modes of `A` beyond the tiler are kept).
+///
+/// Fails when the complement cannot reach `size(A)·cosize(B)` or the composition is inadmissible
+/// (`Divisibility`), when `A` is not injective (`NotInjective`), or when the tiler has more modes
+/// than `A` (`ProfileMismatch`).
+pub const fn logical_product(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
+    match by_mode(a, t, Apply::Product) {
+        Ok(r) => Ok(r),
+        Err(e) => Err(entry_error(e, Op::LogicalProduct, a, t)),
+    }
+}
+
+/// `zipped_product(A, T)`: [`logical_product`] regrouped as `((tiles...), (products..., extra
+/// modes...))`, of rank 2. A `_` of the tiler over an integer mode of `A` is refused (`OutOfRange`).
+pub const fn zipped_product(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
+    match zipped(a, t, Apply::Product) {
+        Ok(r) => Ok(r),
+        Err(e) => Err(entry_error(e, Op::ZippedProduct, a, t)),
+    }
+}
+
+/// `tiled_product(A, T)`: [`zipped_product`] with its second mode unpacked (kept whole when it has
+/// rank 1).
+pub const fn tiled_product(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
+    match zipped(a, t, Apply::Product) {
+        Ok(z) => match unpack(&z, false) {
+            Ok(r) => Ok(r),
+            Err(e) => Err(entry_error(e, Op::TiledProduct, a, t)),
+        },
+        Err(e) => Err(entry_error(e, Op::TiledProduct, a, t)),
+    }
+}
+
+/// `flat_product(A, T)`: [`zipped_product`] with both modes unpacked (a mode of rank 1 is kept
+/// whole).
+pub const fn flat_product(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
+    match zipped(a, t, Apply::Product) {
+        Ok(z) => match unpack(&z, true) {
+            Ok(r) => Ok(r),
+            Err(e) => Err(entry_error(e, Op::FlatProduct, a, t)),
+        },
+        Err(e) => Err(entry_error(e, Op::FlatProduct, a, t)),
+    }
+}
+
+/// `blocked_product(A, B)`: `A` and `B` padded with `1:0` modes to the larger rank, then the modes
+/// of `(A, A* ∘ B)` zipped as `((A_0, (A*∘B)_0), (A_1, (A*∘B)_1), ...)`. The result has the larger
+/// rank; each block is a contiguous translate of `A`.
+///
+/// Fails as [`logical_product`] does, and with `ProfileMismatch` when the two zipped modes do not
+/// have the same rank (CuTe's "Mismatched Ranks", e.g. `A = (4):(1)`, `B = 2:1`).
+pub const fn blocked_product(a: &Layout, b: &Layout) -> Result<Layout, Error> {
+    match rank_product(a, b, false) {
+        Ok(r) => Ok(r),
+        Err(e) => Err(e
+            .retag(Op::BlockedProduct)
+            .with(Operand::Layout(*a), Operand::Layout(*b))),
+    }
+}
+
+/// `raked_product(A, B)`: as [`blocked_product`], but zipped the other way round,
+/// `(((A*∘B)_0, A_0), ((A*∘B)_1, A_1), ...)`, so that the copies of `A` are interleaved.
+pub const fn raked_product(a: &Layout, b: &Layout) -> Result<Layout, Error> {
+    match rank_product(a, b, true) {
+        Ok(r) => Ok(r),
+        Err(e) => Err(e
+            .retag(Op::RakedProduct)
+            .with(Operand::Layout(*a), Operand::Layout(*b))),
+    }
+}
+
+/// `tile_to_shape(A, S)`: repeats `A` in column-major tile order until it has the mode sizes of
+/// `S`: with `A` padded to `R = rank(S)` modes, `blocked_product(A, compact_col_major(P))` where
+/// `P_k = size(S_k) / size(A_k)`.
+///
+/// Fails with `ProfileMismatch` when `rank(A) > rank(S)` and with `Divisibility` when a mode size of
+/// `A` does not divide the corresponding mode size of `S`.
+pub const fn tile_to_shape(a: &Layout, shape: &IntTuple) -> Result<Layout, Error> {
+    match tile_to_shape_impl(a, shape) {
+        Ok(r) => Ok(r),
+        Err(e) => Err(e
+            .retag(Op::TileToShape)
+            .with(Operand::Layout(*a), Operand::Tuple(*shape))),
+    }
+}
+
+/// `(A, complement(A, size(A)·cosize(B)) ∘ B)` for a layout `B`. Errors carry `A` and `B`.
+pub(crate) const fn product_layout(a: &Layout, b: &Layout) -> Result<Layout, Error> {
+    match grid(a, b) {
+        Ok(g) => Layout::concat(&[*a, g]),
+        Err(e) => Err(e.with(Operand::Layout(*a), Operand::Layout(*b))),
+    }
+}
+
+/// The second mode of `A ⊗ B`: `complement(A, size(A)·cosize(B)) ∘ B`.
+const fn grid(a: &Layout, b: &Layout) -> Result<Layout, Error> {
+    let n = tri!(mul(Op::LogicalProduct, tri!(a.size()), tri!(b.cosize())));
+    let c = tri!(complement_to(a, &IntTuple::int(n)));
+    composition(&c, b)
+}
+
+const fn rank_product(a: &Layout, b: &Layout, raked: bool) -> Result<Layout, Error> {
+    let r = if a.rank() > b.rank() {
+        a.rank()
+    } else {
+        b.rank()
+    };
+    let pa = tri!(a.pad_to_rank(r));
+    let pb = tri!(b.pad_to_rank(r));
+    let g = tri!(grid(&pa, &pb));
+    if raked {
+        zip(&g, &pa)
+    } else {
+        zip(&pa, &g)
+    }
+}
+
+/// CuTe's `zip(L0, L1)` of two layouts: `((L0_0, L1_0), (L0_1, L1_1), ...)` for equal ranks, and the
+/// 1-tuple `((L0, L1))` when `L0` is an integer layout.
+const fn zip(l0: &Layout, l1: &Layout) -> Result<Layout, Error> {
+    if l0.is_leaf() {
+        let pair = tri!(Layout::concat(&[*l0, *l1]));
+        return Layout::concat(&[pair]);
+    }
+    let r = l0.rank();
+    if l1.is_leaf() {
+        return Err(Error::new(
+            Op::BlockedProduct,
+            ErrorKind::ProfileMismatch {
+                what: "the tile and the grid of the product cannot be zipped: a tuple against an \
+                       integer layout (depths)",
+                left: l0.depth() as i64,
+                right: 0,
+            },
+        ));
+    }
+    if l1.rank() != r {
+        return Err(Error::new(
+            Op::BlockedProduct,
+            ErrorKind::ProfileMismatch {
+                what: "the tile and the grid of the product have mismatched ranks",
+                left: r as i64,
+                right: l1.rank() as i64,
+            },
+        ));
+    }
+    let mut out = Builder::new();
+    tri!(out.open(Op::BlockedProduct));
+    let mut k = 0;
+    while k < r {
+        tri!(out.open(Op::BlockedProduct));
+        tri!(push_layout(&mut out, &tri!(l0.mode(k))));
+        tri!(push_layout(&mut out, &tri!(l1.mode(k))));
+        tri!(out.close(Op::BlockedProduct));
+        k += 1;
+    }
+    tri!(out.close(Op::BlockedProduct));
+    Ok(Layout::from_valid(tri!(out.finish(Op::BlockedProduct))))
+}
+
+const fn tile_to_shape_impl(a: &Layout, shape: &IntTuple) -> Result<Layout, Error> {
+    let r = shape.rank();
+    if a.rank() > r {
+        return Err(Error::new(
+            Op::TileToShape,
+            ErrorKind::ProfileMismatch {
+                what: "the layout has more modes than the target shape",
+                left: a.rank() as i64,
+                right: r as i64,
+            },
+        ));
+    }
+    let pa = tri!(a.pad_to_rank(r));
+    // product_each of both (always a tuple, as in CuTe), then the quotient mode by mode.
+    let mut q = [0i64; CAPACITY];
+    let mut k = 0;
+    while k < r {
+        let target = tri!(tri!(shape.get(k)).size());
+        let block = tri!(tri!(pa.mode(k)).size());
+        if target % block != 0 {
+            return Err(Error::new(
+                Op::TileToShape,
+                ErrorKind::Divisibility {
+                    mode: k,
+                    value: target,
+                    divisor: block,
+                    what: "the block's mode size does not divide the target shape's",
+                },
+            ));
+        }
+        q[k] = target / block;
+        k += 1;
+    }
+    let grid_shape = IntTuple::from_parts(Tree::flat(r, true), q);
+    let order = tri!(compact_col_major(&grid_shape));
+    rank_product(&pa, &order, false)
+}
