@@ -1,4 +1,5 @@
 //! The one integration-test binary of the core crate: one module per area.
+#![allow(clippy::result_large_err)] // cute::Error is a large plain value (see DESIGN.md)
 
 mod basics;
 mod consts;
