@@ -165,10 +165,14 @@ pub enum ErrorKind {
         /// `⌈S̄_mode / d⌉`.
         divisor: i64,
     },
-    /// A distributivity condition of (12) fails: the sub-layouts of the right operand overlap.
+    /// The distributivity condition (12) fails: adding the values of the leaves of the right operand
+    /// carries across the mode boundary `S̄_mode = boundary` of the coalesced left operand, so the
+    /// composition cannot be taken leaf by leaf (and `A ∘ B` is not the by-mode result).
     Distributivity {
-        /// The mode of the right operand.
+        /// `r` in `S̄_r`: the mode of the coalesced left operand whose boundary is crossed.
         mode: usize,
+        /// The prefix product `S̄_mode`.
+        boundary: i64,
     },
     /// A generic divisibility failure (upcast/downcast, left inverse chains, products).
     Divisibility {
@@ -369,10 +373,11 @@ impl fmt::Display for Error {
                 "shape-divisibility condition (10) fails at mode {mode} of the coalesced left operand: \
                  ⌈S̄_{mode}/d⌉ = {divisor} does not divide the shape {rest}"
             ),
-            ErrorKind::Distributivity { mode } => write!(
+            ErrorKind::Distributivity { mode, boundary } => write!(
                 f,
-                "distributivity condition (12) fails: the images of the sub-layouts of the right operand \
-                 overlap (mode {mode})"
+                "distributivity condition (12) fails at mode {mode} of the coalesced left operand: the \
+                 leaves of the right operand add up past the prefix product {boundary} (a carry), so \
+                 A∘B is not their by-mode composition"
             ),
             ErrorKind::Divisibility { mode, value, divisor, what } => {
                 write!(f, "{what} at mode {mode}: {divisor} does not divide {value}")

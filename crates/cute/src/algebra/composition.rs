@@ -233,7 +233,10 @@ const fn check_distributive(a: &Flat, b: &Flat) -> Result<(), Error> {
         if sum >= p {
             return Err(Error::new(
                 Op::Composition,
-                ErrorKind::Distributivity { mode: r + 1 },
+                ErrorKind::Distributivity {
+                    mode: r + 1,
+                    boundary: p,
+                },
             ));
         }
         r += 1;
