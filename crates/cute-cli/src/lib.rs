@@ -2,5 +2,6 @@
 //! `cute conformance` and `cute paper`, and the conformance runner.
 #![forbid(unsafe_code)]
 
+pub mod bench;
 pub mod conformance;
 pub mod ops;

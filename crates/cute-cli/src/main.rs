@@ -5,10 +5,11 @@
 //! cute OP ARG...                  any operation of the algebra, e.g. `cute composition '(8,8):(8,1)' '((4,8),2):((16,1),8)'`
 //! cute conformance FILE           run a conformance file, print the computed lines
 //! cute ops                        list the operations
+//! cute bench [--json]             time the benchmark set in-process (median ns per call)
 //! ```
 #![forbid(unsafe_code)]
 
-use cute_cli::{conformance, ops};
+use cute_cli::{bench, conformance, ops};
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -40,6 +41,12 @@ enum Cmd {
     },
     /// Lists the operations and their arguments.
     Ops,
+    /// Times the benchmark set in-process: median ns per call (per element for `eval_*`).
+    Bench {
+        /// Prints one JSON object (keys as in `cute_cli::bench::KEYS`, `null` when unavailable).
+        #[arg(long)]
+        json: bool,
+    },
     /// Any operation of the algebra by its CuTe name: `cute OP ARG...` (see `cute ops`).
     #[command(external_subcommand)]
     Op(Vec<String>),
@@ -61,6 +68,15 @@ fn main() -> ExitCode {
             report(ops::run(op, &args))
         }
         Cmd::Conformance { file } => conformance::run(&file),
+        Cmd::Bench { json } => {
+            let figures = bench::measure();
+            if json {
+                println!("{}", bench::to_json(&figures));
+            } else {
+                print!("{}", bench::to_table(&figures));
+            }
+            ExitCode::SUCCESS
+        }
         Cmd::Ops => {
             for (name, sig) in ops::all_ops() {
                 println!("{name} {sig}");

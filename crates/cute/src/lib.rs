@@ -17,6 +17,7 @@
 //! | coalesce | [`coalesce`], [`coalesce_profile`], [`filter`] |
 //! | composition (6)–(12) | [`composition`], [`composition_tiler`], [`with_shape`] |
 //! | complement (15)–(17) | [`complement`], [`complement_to`] |
+//! | fast evaluation (run time) | [`IndexEvaluator`], [`Offsets`] ([`eval`](mod@eval)) |
 //!
 //! ## Features
 //!
@@ -40,6 +41,7 @@
 pub mod algebra;
 pub mod coord;
 pub mod error;
+pub mod eval;
 mod fmt;
 pub mod int_tuple;
 pub mod layout;
@@ -51,6 +53,7 @@ pub use algebra::complement::{complement, complement_to};
 pub use algebra::composition::{composition, composition_tiler, with_shape};
 pub use coord::{crd2crd, crd2idx, crd2idx_compact, idx2crd};
 pub use error::{Error, ErrorKind, Op, Operand};
+pub use eval::{IndexEvaluator, Offsets};
 pub use int_tuple::{IntTuple, CAPACITY, MAX_DEPTH};
 pub use layout::{compact_col_major, compact_row_major, make_layout, make_ordered_layout, Layout};
 pub use tiler::{Tile, Tiler, MAX_TILES};
