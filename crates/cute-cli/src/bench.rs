@@ -1,10 +1,13 @@
-//! `cute bench [--json]`: times the benchmark set in-process.
+//! `cute bench [--json] [--wall]`: times the benchmark set in-process.
 //!
 //! Every operand is parsed once, before timing. Each figure is the median, over [`SAMPLES`] samples,
 //! of the time per call (each sample runs the call enough times to last at least [`SAMPLE_NS`]),
-//! with the operands and the result passed through [`black_box`]. The evaluation figures are per
-//! element of `((4,8),(8,16)):((8,512),(1,32))` (4096 elements), each run writing every offset into
-//! a buffer:
+//! with the operands passed through [`black_box`] and the result left in place and then passed to
+//! [`black_box`] by reference (so that it must be computed, but is not copied). Time is the calling
+//! thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`), so that a busy machine's preemptions do not count;
+//! `--wall` uses the monotonic wall clock instead. `scripts/bench_pycute.py` times pycute with the
+//! same clock. The evaluation figures are per element of `((4,8),(8,16)):((8,512),(1,32))` (4096
+//! elements), each run writing every offset into a buffer:
 //!
 //! | key | what |
 //! |---|---|
@@ -17,13 +20,13 @@
 
 use cute::{IndexEvaluator, IntTuple, Layout};
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Samples per figure (the median is reported).
-pub const SAMPLES: usize = 31;
+pub const SAMPLES: usize = 41;
 
 /// Minimum duration of one sample, in nanoseconds.
-pub const SAMPLE_NS: u64 = 200_000;
+pub const SAMPLE_NS: u64 = 500_000;
 
 /// The keys of the report, in order (the JSON keys of `cute bench --json`).
 pub const KEYS: [&str; 12] = [
@@ -44,28 +47,47 @@ pub const KEYS: [&str; 12] = [
 /// The layout of the evaluation benchmarks.
 pub const EVAL_LAYOUT: &str = "((4,8),(8,16)):((8,512),(1,32))";
 
-/// Median nanoseconds per call of `f`.
-pub fn time_ns<R>(mut f: impl FnMut() -> R) -> f64 {
-    let sample = Duration::from_nanos(SAMPLE_NS);
-    let mut iters: u64 = 1;
-    loop {
-        let t = Instant::now();
+/// The clock of the measurements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Clock {
+    /// The calling thread's CPU time.
+    ThreadCpu,
+    /// The monotonic wall clock.
+    Wall,
+}
+
+impl Clock {
+    /// Nanoseconds since an arbitrary origin.
+    pub fn now_ns(self) -> u64 {
+        match self {
+            Clock::ThreadCpu => {
+                let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+                t.tv_sec as u64 * 1_000_000_000 + t.tv_nsec as u64
+            }
+            Clock::Wall => {
+                static ORIGIN: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+                ORIGIN.get_or_init(Instant::now).elapsed().as_nanos() as u64
+            }
+        }
+    }
+}
+
+/// Median nanoseconds per call of `f` on `clock`.
+pub fn time_ns<R>(clock: Clock, mut f: impl FnMut() -> R) -> f64 {
+    let mut run = |iters: u64| {
+        let t = clock.now_ns();
         for _ in 0..iters {
-            black_box(f());
+            let r = f();
+            black_box(&r);
         }
-        if t.elapsed() >= sample {
-            break;
-        }
+        clock.now_ns().saturating_sub(t)
+    };
+    let mut iters: u64 = 1;
+    while run(iters) < SAMPLE_NS {
         iters *= 2;
     }
     let mut v: Vec<f64> = (0..SAMPLES)
-        .map(|_| {
-            let t = Instant::now();
-            for _ in 0..iters {
-                black_box(f());
-            }
-            t.elapsed().as_nanos() as f64 / iters as f64
-        })
+        .map(|_| run(iters) as f64 / iters as f64)
         .collect();
     v.sort_by(f64::total_cmp);
     v[SAMPLES / 2]
@@ -78,31 +100,31 @@ fn layout(s: &str) -> Layout {
 /// The operations of the set that are not in this build yet: `None` (JSON `null`) until enabled.
 ///
 /// TODO(lead): after merging each operation, uncomment its block (operands are the issue's).
-fn pending(key: &str) -> Option<f64> {
+fn pending(clock: Clock, key: &str) -> Option<f64> {
     // TODO(logical_divide): enable once `cute::logical_divide(&Layout, &Tiler)` is merged.
     // if key == "logical_divide" {
     //     let a = layout("(8,16):(20,1)");
     //     let t: cute::Tiler = "<4:1,8:2>".parse().expect("tiler");
-    //     return Some(time_ns(|| cute::logical_divide(black_box(&a), black_box(&t))));
+    //     return Some(time_ns(clock, || cute::logical_divide(black_box(&a), black_box(&t))));
     // }
     // TODO(right_inverse): enable once `cute::right_inverse(&Layout)` is merged.
     // if key == "right_inverse" {
     //     let a = layout("((2,2),(4,2)):((1,8),(2,16))");
-    //     return Some(time_ns(|| cute::right_inverse(black_box(&a))));
+    //     return Some(time_ns(clock, || cute::right_inverse(black_box(&a))));
     // }
     // TODO(logical_product): enable once `cute::logical_product(&Layout, &Tiler)` is merged.
     // if key == "logical_product" {
     //     let a = layout("(3,4):(4,1)");
     //     let t: cute::Tiler = "(2,5):(1,2)".parse().expect("tiler");
-    //     return Some(time_ns(|| cute::logical_product(black_box(&a), black_box(&t))));
+    //     return Some(time_ns(clock, || cute::logical_product(black_box(&a), black_box(&t))));
     // }
     // TODO(blocked_product): enable once `cute::blocked_product(&Layout, &Layout)` is merged.
     // if key == "blocked_product" {
     //     let a = layout("(3,4):(4,1)");
     //     let b = layout("(2,5):(1,2)");
-    //     return Some(time_ns(|| cute::blocked_product(black_box(&a), black_box(&b))));
+    //     return Some(time_ns(clock, || cute::blocked_product(black_box(&a), black_box(&b))));
     // }
-    let _ = key;
+    let _ = (clock, key);
     None
 }
 
@@ -156,7 +178,7 @@ pub fn fill_eval_natural(out: &mut [i64], l: &Layout) {
 
 /// Measures the whole set: `(key, median ns)` in the order of [`KEYS`], `None` for an operation that
 /// is not in this build.
-pub fn measure() -> Vec<(&'static str, Option<f64>)> {
+pub fn measure(clock: Clock) -> Vec<(&'static str, Option<f64>)> {
     // Operands, built once.
     let tv_a = layout("(8,8):(8,1)");
     let tv_b = layout("((4,8),2):((16,1),8)");
@@ -186,29 +208,29 @@ pub fn measure() -> Vec<(&'static str, Option<f64>)> {
     KEYS.iter()
         .map(|&key| {
             let t = match key {
-                "composition_tv" => Some(time_ns(|| {
+                "composition_tv" => Some(time_ns(clock, || {
                     cute::composition(black_box(&tv_a), black_box(&tv_b))
                 })),
-                "composition_6_12" => Some(time_ns(|| {
+                "composition_6_12" => Some(time_ns(clock, || {
                     cute::composition(black_box(&c_a), black_box(&c_b))
                 })),
-                "complement" => Some(time_ns(|| {
+                "complement" => Some(time_ns(clock, || {
                     cute::complement_to(black_box(&cmp_a), black_box(&cmp_m))
                 })),
-                "coalesce" => Some(time_ns(|| cute::coalesce(black_box(&co_a)))),
-                "eval_index" => Some(per(time_ns(|| {
+                "coalesce" => Some(time_ns(clock, || cute::coalesce(black_box(&co_a)))),
+                "eval_index" => Some(per(time_ns(clock, || {
                     fill_eval_index(black_box(&mut buf), black_box(&ev))
                 }))),
-                "eval_natural" => Some(per(time_ns(|| {
+                "eval_natural" => Some(per(time_ns(clock, || {
                     fill_eval_natural(black_box(&mut buf), black_box(&ev_l))
                 }))),
-                "eval_hand_index" => Some(per(time_ns(|| {
+                "eval_hand_index" => Some(per(time_ns(clock, || {
                     fill_hand_index(black_box(&mut buf), black_box(&hu), black_box(&hd))
                 }))),
-                "eval_hand_loops" => Some(per(time_ns(|| {
+                "eval_hand_loops" => Some(per(time_ns(clock, || {
                     fill_hand_loops(black_box(&mut buf), black_box(&hs), black_box(&hd))
                 }))),
-                other => pending(other),
+                other => pending(clock, other),
             };
             (key, t)
         })

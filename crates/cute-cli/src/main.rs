@@ -5,7 +5,7 @@
 //! cute OP ARG...                  any operation of the algebra, e.g. `cute composition '(8,8):(8,1)' '((4,8),2):((16,1),8)'`
 //! cute conformance FILE           run a conformance file, print the computed lines
 //! cute ops                        list the operations
-//! cute bench [--json]             time the benchmark set in-process (median ns per call)
+//! cute bench [--json] [--wall]    time the benchmark set in-process (median ns per call)
 //! ```
 #![forbid(unsafe_code)]
 
@@ -46,6 +46,9 @@ enum Cmd {
         /// Prints one JSON object (keys as in `cute_cli::bench::KEYS`, `null` when unavailable).
         #[arg(long)]
         json: bool,
+        /// Measures wall-clock time instead of the thread's CPU time.
+        #[arg(long)]
+        wall: bool,
     },
     /// Any operation of the algebra by its CuTe name: `cute OP ARG...` (see `cute ops`).
     #[command(external_subcommand)]
@@ -68,8 +71,13 @@ fn main() -> ExitCode {
             report(ops::run(op, &args))
         }
         Cmd::Conformance { file } => conformance::run(&file),
-        Cmd::Bench { json } => {
-            let figures = bench::measure();
+        Cmd::Bench { json, wall } => {
+            let clock = if wall {
+                bench::Clock::Wall
+            } else {
+                bench::Clock::ThreadCpu
+            };
+            let figures = bench::measure(clock);
             if json {
                 println!("{}", bench::to_json(&figures));
             } else {

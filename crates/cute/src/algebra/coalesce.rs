@@ -154,16 +154,25 @@ pub(crate) const fn coalesce_modes(
     coalesce_into!(n, s, d, keep_last, filter, os, od)
 }
 
-/// The tree of a coalesced result of `m` modes in CuTe's printed form: `s:d` for one mode, a flat
-/// tuple for several, and for none the leaf `1:0` (the caller sets the shape to 1).
-#[inline]
-pub(crate) const fn coalesced_tree(m: usize) -> Tree {
-    if m <= 1 {
-        Tree::LEAF
-    } else {
-        Tree::flat(m, true)
-    }
+/// Sets the tree of `$out` (a [`BLANK`] whose first `$m` modes were written) to CuTe's printed
+/// form of a coalesced result: `s:d` for one mode, a flat tuple for several, and for none the
+/// layout `1:0`. A macro for the reason given at [`coalesce_into`].
+macro_rules! set_coalesced_tree {
+    ($out:ident, $m:expr) => {{
+        let m: usize = $m;
+        if m == 0 {
+            $out.shape[0] = 1; // `1:0`
+            $out.tree.n = 1;
+        } else {
+            $out.tree.n = m as u8;
+            if m > 1 {
+                $out.tree.open[0] = 1;
+                $out.tree.close[m - 1] = 1;
+            }
+        }
+    }};
 }
+pub(crate) use set_coalesced_tree;
 
 /// The layout whose every byte is zero (no leaves yet: not a valid layout until its tree is set),
 /// the start of a result written in place. Being all zero, it is initialised with a `memset`.
@@ -185,10 +194,7 @@ pub const fn coalesce(a: &Layout) -> Layout {
         out.shape,
         out.stride
     );
-    if m == 0 {
-        out.shape[0] = 1; // `1:0`
-    }
-    out.tree = coalesced_tree(m);
+    set_coalesced_tree!(out, m);
     out
 }
 

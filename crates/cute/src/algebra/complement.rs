@@ -30,7 +30,7 @@
 //! assert_eq!(complement_to(&l, &IntTuple::int(24)).unwrap().to_string(), "3:1");
 //! ```
 
-use super::coalesce::{coalesce_into, coalesced_tree, BLANK};
+use super::coalesce::{coalesce_into, set_coalesced_tree, BLANK};
 use super::composition::div_rem;
 use crate::error::{add, mul, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::IntTuple;
@@ -132,10 +132,7 @@ macro_rules! finish_gaps {
             $out.stride[k] = 0;
             k += 1;
         }
-        if m == 0 {
-            $out.shape[0] = 1; // `1:0`
-        }
-        $out.tree = coalesced_tree(m);
+        set_coalesced_tree!($out, m);
         m
     }};
 }
