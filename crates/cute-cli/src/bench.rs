@@ -138,7 +138,9 @@ pub fn hand_index(i: u64, s: &[u64; 4], d: &[i64; 4]) -> i64 {
     c0 as i64 * d[0] + c1 as i64 * d[1] + c2 as i64 * d[2] + c3 as i64 * d[3]
 }
 
-/// Fills `out[i] = L(i)` with [`hand_index`].
+/// Fills `out[i] = L(i)` with [`hand_index`]. (The four `fill_*` functions are not inlined, so
+/// that each is compiled on its own, whatever the code around the call.)
+#[inline(never)]
 pub fn fill_hand_index(out: &mut [i64], s: &[u64; 4], d: &[i64; 4]) {
     for (i, o) in out.iter_mut().enumerate() {
         *o = hand_index(i as u64, s, d);
@@ -146,6 +148,7 @@ pub fn fill_hand_index(out: &mut [i64], s: &[u64; 4], d: &[i64; 4]) {
 }
 
 /// Hand-written baseline: nested loops over the four leaf extents (run time), innermost first.
+#[inline(never)]
 pub fn fill_hand_loops(out: &mut [i64], s: &[i64; 4], d: &[i64; 4]) {
     let mut j = 0;
     for c3 in 0..s[3] {
@@ -161,6 +164,7 @@ pub fn fill_hand_loops(out: &mut [i64], s: &[i64; 4], d: &[i64; 4]) {
 }
 
 /// Fills `out[i] = L(i)` with the precomputed evaluator.
+#[inline(never)]
 pub fn fill_eval_index(out: &mut [i64], ev: &IndexEvaluator) {
     for (i, o) in out.iter_mut().enumerate() {
         *o = ev.eval(i as i64);
@@ -168,6 +172,7 @@ pub fn fill_eval_index(out: &mut [i64], ev: &IndexEvaluator) {
 }
 
 /// Fills `out` with the offsets of `l` by natural-coordinate iteration.
+#[inline(never)]
 pub fn fill_eval_natural(out: &mut [i64], l: &Layout) {
     let mut j = 0;
     l.offsets().for_each(|o| {

@@ -321,14 +321,12 @@ impl Iterator for Offsets {
         let (s0, d0, s1, d1) = (self.shape[0], self.stride[0], self.shape[1], self.stride[1]);
         let plane = (s0 * s1) as u64;
         while self.left > 0 {
-            let mut row = self.off;
-            for _ in 0..s1 {
-                let mut off = row;
-                for _ in 0..s0 {
-                    acc = f(acc, off);
-                    off = off.wrapping_add(d0);
+            let base = self.off;
+            for c1 in 0..s1 {
+                let row = base.wrapping_add(c1.wrapping_mul(d1));
+                for c0 in 0..s0 {
+                    acc = f(acc, row.wrapping_add(c0.wrapping_mul(d0)));
                 }
-                row = row.wrapping_add(d1);
             }
             self.left -= plane;
             if self.left == 0 {
