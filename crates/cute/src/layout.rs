@@ -197,7 +197,14 @@ impl Layout {
 
     /// `L_k = S_k : D_k`, the `k`-th mode (`get<k>`). Mode 0 of a rank-1 integer layout is itself.
     pub const fn mode(&self, k: usize) -> Result<Layout, Error> {
-        self.wrap(parts::get(&self.tree, &self.shape, &self.stride, k))
+        // `r` is the only value returned and is never borrowed: it is the return place, and the
+        // mode is written straight into it (see `algebra::coalesce::coalesce_into`).
+        let mut err = Ok(());
+        let mut r = Ok(mode_build(self, k, &mut err));
+        if let Err(e) = err {
+            r = Err(e.or_with(Operand::Layout(*self), Operand::None));
+        }
+        r
     }
 
     /// The sub-layout at a path of mode indices: `get(&[i, j])` is `mode(i).mode(j)`.
@@ -395,6 +402,38 @@ pub fn for_each_offset(l: &Layout, mut f: impl FnMut(i64)) {
             k += 1;
         }
     }
+}
+
+/// Mode `k` of `l` (what `parts::get` builds: the leaves of the mode with its own outer brackets
+/// removed), or the error in `err`. Written only through the fields of `out`.
+pub(crate) const fn mode_build(l: &Layout, k: usize, err: &mut Result<(), Error>) -> Layout {
+    let mut out = crate::algebra::coalesce::BLANK;
+    let (lo, hi) = match l.tree.mode_range(k) {
+        Some(r) => r,
+        None => {
+            *err = Err(Error::new(
+                Op::Get,
+                ErrorKind::OutOfRange {
+                    index: k,
+                    rank: l.tree.rank(),
+                },
+            ));
+            return out;
+        }
+    };
+    let adj = l.tree.mode_adjust(lo, hi);
+    let mut i = lo;
+    while i < hi {
+        out.shape[i - lo] = l.shape[i];
+        out.stride[i - lo] = l.stride[i];
+        out.tree.open[i - lo] = l.tree.open[i];
+        out.tree.close[i - lo] = l.tree.close[i];
+        i += 1;
+    }
+    out.tree.open[0] -= adj.0;
+    out.tree.close[hi - lo - 1] -= adj.1;
+    out.tree.n = (hi - lo) as u8;
+    out
 }
 
 const fn one_then_zeros() -> [i64; CAPACITY] {

@@ -34,7 +34,7 @@
 use super::coalesce::{coalesce_leaves, Flat, BLANK};
 use crate::error::{mul, tri, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::{Builder, IntTuple, CAPACITY, MAX_DEPTH};
-use crate::layout::{compact_col_major, Layout};
+use crate::layout::{compact_col_major, mode_build, Layout};
 use crate::tiler::{Tile, Tiler};
 
 /// `A ∘ B` for layouts (see the module docs).
@@ -438,24 +438,92 @@ pub(crate) const fn gcd(mut a: i64, mut b: i64) -> i64 {
 /// with tile `k` (`_` keeps the mode, an integer `n` means `n:1`, a nested tiler recurses), and the
 /// modes of `A` beyond the tiler's rank are dropped.
 pub const fn composition_tiler(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
-    match compose_tiler(a, t) {
-        Ok(r) => Ok(r),
-        Err(e) => Err(e.or_with(Operand::Layout(*a), Operand::None)),
+    // Built in the return place, as in `composition`.
+    let mut err = Ok(());
+    let mut r = Ok(compose_tiler_build(a, t, &mut err));
+    if let Err(e) = err {
+        r = Err(e.or_with(Operand::Layout(*a), Operand::None));
+    }
+    r
+}
+
+/// `A ∘ T` for a single tile `T`, or the error (with the operands `composition` records) in `err`:
+/// `_` keeps `A`, an integer `n` is `n:1`.
+const fn compose_tile_build(a: &Layout, tile: &Tile, err: &mut Result<(), Error>) -> Layout {
+    match tile {
+        Tile::Whole => *a,
+        Tile::Int(n) => {
+            let leaf = match Layout::leaf(*n, 1) {
+                Ok(l) => l,
+                Err(e) => {
+                    *err = Err(e);
+                    return *a;
+                }
+            };
+            let out = compose_build(a, &leaf, err);
+            if let Err(e) = *err {
+                *err = Err(e.or_with(Operand::Layout(*a), Operand::Layout(leaf)));
+            }
+            out
+        }
+        Tile::Layout(l) => {
+            let out = compose_build(a, l, err);
+            if let Err(e) = *err {
+                *err = Err(e.or_with(Operand::Layout(*a), Operand::Layout(*l)));
+            }
+            out
+        }
     }
 }
 
-const fn compose_tiler(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
-    if let Some(tile) = t.single() {
-        return match tile {
-            Tile::Whole => Ok(*a),
-            Tile::Int(n) => composition(a, &tri!(Layout::leaf(n, 1))),
-            Tile::Layout(l) => composition(a, &l),
-        };
+/// Appends the leaves of the valid layout `$r` to `$out` as one node, with the checks and errors of
+/// [`Builder::push_node`] (nesting depth, number of leaves); on failure sets `$err` and returns
+/// `$out`. A macro for the reason given at [`compose_build`].
+macro_rules! push_layout {
+    ($out:ident, $err:ident, $n:ident, $pending:ident, $depth:ident, $r:expr) => {{
+        let r: &Layout = $r;
+        let mut i = 0;
+        while i < r.tree.len() {
+            let mut o = 0;
+            while o < r.tree.open[i] {
+                attempt!($err, $out, open(&mut $pending, &mut $depth));
+                o += 1;
+            }
+            if $n >= CAPACITY {
+                *$err = Err(Error::new(
+                    Op::Composition,
+                    ErrorKind::Capacity {
+                        what: "number of leaves",
+                        limit: CAPACITY,
+                    },
+                ));
+                return $out;
+            }
+            $out.tree.open[$n] = $pending;
+            $pending = 0;
+            $out.shape[$n] = r.shape[i];
+            $out.stride[$n] = r.stride[i];
+            $n += 1;
+            $out.tree.close[$n - 1] += r.tree.close[i];
+            $depth -= r.tree.close[i] as usize;
+            i += 1;
+        }
+    }};
+}
+
+/// `A ∘ T` for a tiler, or the error in `err` (operands of the mode that failed attached). The
+/// result (the concatenation of the modes' results) is written only through the fields of `out`,
+/// as in [`compose_build`]; each mode of `A` is taken without a copy, and a single tile is used
+/// without building the sub-tiler.
+const fn compose_tiler_build(a: &Layout, t: &Tiler, err: &mut Result<(), Error>) -> Layout {
+    if t.tree.is_leaf() {
+        return compose_tile_build(a, &t.tiles[0], err);
     }
+    let mut out = BLANK;
     let tr = t.rank();
     let ar = a.rank();
     if tr > ar {
-        return Err(Error::new(
+        *err = Err(Error::new(
             Op::Composition,
             ErrorKind::ProfileMismatch {
                 what: "the tiler has more modes than the layout",
@@ -463,25 +531,65 @@ const fn compose_tiler(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
                 right: ar as i64,
             },
         ));
+        return out;
     }
-    let mut out = Builder::new();
-    tri!(out.open(Op::Composition));
+    let mut n: usize = 0; // leaves written
+    let mut pending: u8 = 0; // brackets opened before the next leaf
+    let mut depth: usize = 0;
+    attempt!(err, out, open(&mut pending, &mut depth));
     let mut k = 0;
     while k < tr {
-        let r = tri!(composition_tiler(&tri!(a.mode(k)), &tri!(t.mode(k))));
-        tri!(out.push_node(
-            Op::Composition,
-            &r.tree,
-            &r.shape,
-            &r.stride,
-            0,
-            r.tree.len(),
-            (0, 0)
-        ));
+        let ak = mode_build(a, k, err);
+        if let Err(e) = *err {
+            *err = Err(e.or_with(Operand::Layout(*a), Operand::None));
+            return out;
+        }
+        match single_tile_mode(t, k) {
+            // `composition_tiler(A_k, T_k)` for a single tile, without building the tiler `T_k`.
+            Some(lo) => {
+                if let Tile::Whole = t.tiles[lo] {
+                    push_layout!(out, err, n, pending, depth, &ak);
+                } else {
+                    let r = compose_tile_build(&ak, &t.tiles[lo], err);
+                    if let Err(e) = *err {
+                        *err = Err(e.or_with(Operand::Layout(ak), Operand::None));
+                        return out;
+                    }
+                    push_layout!(out, err, n, pending, depth, &r);
+                }
+            }
+            None => {
+                let tk = attempt!(err, out, t.mode(k));
+                let r = attempt!(err, out, composition_tiler(&ak, &tk));
+                push_layout!(out, err, n, pending, depth, &r);
+            }
+        }
         k += 1;
     }
-    tri!(out.close(Op::Composition));
-    Ok(Layout::from_valid(tri!(out.finish(Op::Composition))))
+    // The closing bracket of the concatenation (never empty: every mode has a leaf).
+    out.tree.close[n - 1] += 1;
+    depth -= 1;
+    if depth != 0 || pending != 0 {
+        *err = Err(Error::new(
+            Op::Composition,
+            ErrorKind::Unsupported {
+                what: "empty or unbalanced tuples",
+            },
+        ));
+        return out;
+    }
+    out.tree.n = n as u8;
+    out
+}
+
+/// The tile index when mode `k` of the by-mode tiler `t` is one tile (not a nested tiler).
+const fn single_tile_mode(t: &Tiler, k: usize) -> Option<usize> {
+    match t.tree.mode_range(k) {
+        Some((lo, hi)) if hi == lo + 1 && t.tree.open[lo] == t.tree.mode_adjust(lo, hi).0 => {
+            Some(lo)
+        }
+        _ => None,
+    }
 }
 
 /// `A.with_shape(S) = A ∘ make_layout(S)`: `A` reshaped to the (compatible-size) shape `S`.
