@@ -22,7 +22,7 @@
 //! ```
 
 use crate::error::{add, mul, tri, Error, ErrorKind, Op, Operand};
-use crate::int_tuple::{parts, Builder, IntTuple, Parts, Tree, CAPACITY};
+use crate::int_tuple::{open_bracket, parts, push_layout, IntTuple, Parts, Tree, CAPACITY};
 
 /// A CuTe layout `shape:stride` with integer strides, stored without the heap (see [`CAPACITY`]).
 #[derive(Clone, Copy, Debug)]
@@ -319,24 +319,13 @@ impl Layout {
 
     /// Concatenation `(L0, L1, ...)` (paper eq. (4)): the layout whose modes are the given layouts.
     pub const fn concat(modes: &[Layout]) -> Result<Layout, Error> {
-        let mut b = Builder::new();
-        tri!(b.open(Op::Concatenation));
-        let mut i = 0;
-        while i < modes.len() {
-            let m = &modes[i];
-            tri!(b.push_node(
-                Op::Concatenation,
-                &m.tree,
-                &m.shape,
-                &m.stride,
-                0,
-                m.tree.len(),
-                (0, 0)
-            ));
-            i += 1;
+        // Built in the return place (see `algebra::coalesce::coalesce_into`).
+        let mut err = Ok(());
+        let mut r = Ok(concat_build(modes, &mut err));
+        if let Err(e) = err {
+            r = Err(e);
         }
-        tri!(b.close(Op::Concatenation));
-        Ok(Layout::from_valid(tri!(b.finish(Op::Concatenation))))
+        r
     }
 
     /// `L(i)`: evaluation at the integer coordinate `i` (colexicographic, the last mode not reduced,
@@ -433,6 +422,34 @@ pub(crate) const fn mode_build(l: &Layout, k: usize, err: &mut Result<(), Error>
     out.tree.open[0] -= adj.0;
     out.tree.close[hi - lo - 1] -= adj.1;
     out.tree.n = (hi - lo) as u8;
+    out
+}
+
+/// `(L0, L1, ...)`, or the error in `err`, with the checks and errors of building it through
+/// the `Builder`. Written only through the fields of `out`.
+const fn concat_build(modes: &[Layout], err: &mut Result<(), Error>) -> Layout {
+    let mut out = crate::algebra::coalesce::BLANK;
+    let (mut n, mut pending, mut depth): (usize, u8, usize) = (0, 0, 0);
+    if let Err(e) = open_bracket(Op::Concatenation, &mut pending, &mut depth) {
+        *err = Err(e);
+        return out;
+    }
+    let mut k = 0;
+    while k < modes.len() {
+        push_layout!(Op::Concatenation, out, err, n, pending, depth, &modes[k]);
+        k += 1;
+    }
+    if pending > 0 || n == 0 {
+        *err = Err(Error::new(
+            Op::Concatenation,
+            ErrorKind::Unsupported {
+                what: "empty tuples",
+            },
+        ));
+        return out;
+    }
+    out.tree.close[n - 1] += 1;
+    out.tree.n = n as u8;
     out
 }
 

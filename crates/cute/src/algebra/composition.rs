@@ -33,7 +33,7 @@
 
 use super::coalesce::{coalesce_leaves, Flat, BLANK};
 use crate::error::{mul, tri, Error, ErrorKind, Op, Operand};
-use crate::int_tuple::{Builder, IntTuple, CAPACITY, MAX_DEPTH};
+use crate::int_tuple::{open_bracket, push_layout, Builder, IntTuple, CAPACITY};
 use crate::layout::{compact_col_major, mode_build, Layout};
 use crate::tiler::{Tile, Tiler};
 
@@ -101,7 +101,11 @@ const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), Error>) -> L
     while i < bn {
         let mut k = 0;
         while k < b.tree.open[i] {
-            attempt!(err, out, open(&mut pending, &mut depth));
+            attempt!(
+                err,
+                out,
+                open_bracket(Op::Composition, &mut pending, &mut depth)
+            );
             k += 1;
         }
         node.n = 0;
@@ -113,7 +117,11 @@ const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), Error>) -> L
         let c = node.n;
         // The leaf's result as one node: a leaf, or a parenthesised flat tuple.
         if c > 1 {
-            attempt!(err, out, open(&mut pending, &mut depth));
+            attempt!(
+                err,
+                out,
+                open_bracket(Op::Composition, &mut pending, &mut depth)
+            );
         }
         if n + c > CAPACITY {
             *err = Err(Error::new(
@@ -151,22 +159,6 @@ const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), Error>) -> L
     }
     out.tree.n = n as u8;
     out
-}
-
-/// [`Builder::open`] on the counters of [`compose_into`].
-const fn open(pending: &mut u8, depth: &mut usize) -> Result<(), Error> {
-    if *depth >= MAX_DEPTH {
-        return Err(Error::new(
-            Op::Composition,
-            ErrorKind::Capacity {
-                what: "nesting depth",
-                limit: MAX_DEPTH,
-            },
-        ));
-    }
-    *pending += 1;
-    *depth += 1;
-    Ok(())
 }
 
 /// Pushes `f` as one node: a leaf for one mode, a parenthesised flat tuple otherwise.
@@ -476,41 +468,6 @@ const fn compose_tile_build(a: &Layout, tile: &Tile, err: &mut Result<(), Error>
     }
 }
 
-/// Appends the leaves of the valid layout `$r` to `$out` as one node, with the checks and errors of
-/// [`Builder::push_node`] (nesting depth, number of leaves); on failure sets `$err` and returns
-/// `$out`. A macro for the reason given at [`compose_build`].
-macro_rules! push_layout {
-    ($out:ident, $err:ident, $n:ident, $pending:ident, $depth:ident, $r:expr) => {{
-        let r: &Layout = $r;
-        let mut i = 0;
-        while i < r.tree.len() {
-            let mut o = 0;
-            while o < r.tree.open[i] {
-                attempt!($err, $out, open(&mut $pending, &mut $depth));
-                o += 1;
-            }
-            if $n >= CAPACITY {
-                *$err = Err(Error::new(
-                    Op::Composition,
-                    ErrorKind::Capacity {
-                        what: "number of leaves",
-                        limit: CAPACITY,
-                    },
-                ));
-                return $out;
-            }
-            $out.tree.open[$n] = $pending;
-            $pending = 0;
-            $out.shape[$n] = r.shape[i];
-            $out.stride[$n] = r.stride[i];
-            $n += 1;
-            $out.tree.close[$n - 1] += r.tree.close[i];
-            $depth -= r.tree.close[i] as usize;
-            i += 1;
-        }
-    }};
-}
-
 /// `A ∘ T` for a tiler, or the error in `err` (operands of the mode that failed attached). The
 /// result (the concatenation of the modes' results) is written only through the fields of `out`,
 /// as in [`compose_build`]; each mode of `A` is taken without a copy, and a single tile is used
@@ -536,7 +493,11 @@ const fn compose_tiler_build(a: &Layout, t: &Tiler, err: &mut Result<(), Error>)
     let mut n: usize = 0; // leaves written
     let mut pending: u8 = 0; // brackets opened before the next leaf
     let mut depth: usize = 0;
-    attempt!(err, out, open(&mut pending, &mut depth));
+    attempt!(
+        err,
+        out,
+        open_bracket(Op::Composition, &mut pending, &mut depth)
+    );
     let mut k = 0;
     while k < tr {
         let ak = mode_build(a, k, err);
@@ -548,20 +509,20 @@ const fn compose_tiler_build(a: &Layout, t: &Tiler, err: &mut Result<(), Error>)
             // `composition_tiler(A_k, T_k)` for a single tile, without building the tiler `T_k`.
             Some(lo) => {
                 if let Tile::Whole = t.tiles[lo] {
-                    push_layout!(out, err, n, pending, depth, &ak);
+                    push_layout!(Op::Composition, out, err, n, pending, depth, &ak);
                 } else {
                     let r = compose_tile_build(&ak, &t.tiles[lo], err);
                     if let Err(e) = *err {
                         *err = Err(e.or_with(Operand::Layout(ak), Operand::None));
                         return out;
                     }
-                    push_layout!(out, err, n, pending, depth, &r);
+                    push_layout!(Op::Composition, out, err, n, pending, depth, &r);
                 }
             }
             None => {
                 let tk = attempt!(err, out, t.mode(k));
                 let r = attempt!(err, out, composition_tiler(&ak, &tk));
-                push_layout!(out, err, n, pending, depth, &r);
+                push_layout!(Op::Composition, out, err, n, pending, depth, &r);
             }
         }
         k += 1;
