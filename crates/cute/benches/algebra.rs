@@ -1,7 +1,9 @@
 //! Benchmarks of the set: the algebra on the paper's operands, and evaluation of
 //! `((4,8),(8,16)):((8,512),(1,32))` against two hand-written baselines.
 //!
-//! `cargo bench -p cute --bench algebra`. Operands are built once, outside the timed closures; the
+//! `cargo bench -p cute --bench algebra`. (The operations run 10 000 times per sample: with divan's
+//! automatic sample size a single slow first sample can leave it at 100, which inflates the
+//! figures.) Operands are built once, outside the timed closures; the
 //! operands pass through `black_box`, the results through `black_box` by reference. The same set is timed in-process by
 //! `cute bench [--json]`, which `scripts/bench_pycute.py` compares with legacy pycute.
 
@@ -28,7 +30,7 @@ mod algebra {
     use super::*;
 
     /// Paper, Table 4, RowMajor: `(8,8):(8,1) ∘ ((4,8),2):((16,1),8)`.
-    #[divan::bench]
+    #[divan::bench(sample_size = 10000)]
     fn composition_tv(bencher: divan::Bencher) {
         let a = layout("(8,8):(8,1)");
         let b = layout("((4,8),2):((16,1),8)");
@@ -36,7 +38,7 @@ mod algebra {
     }
 
     /// `(4,6,8,10):(2,3,5,7) ∘ 6:12`.
-    #[divan::bench]
+    #[divan::bench(sample_size = 10000)]
     fn composition_6_12(bencher: divan::Bencher) {
         let a = layout("(4,6,8,10):(2,3,5,7)");
         let b = layout("6:12");
@@ -44,7 +46,7 @@ mod algebra {
     }
 
     /// `complement((4,8):(1,8), 64)`.
-    #[divan::bench]
+    #[divan::bench(sample_size = 10000)]
     fn complement(bencher: divan::Bencher) {
         let a = layout("(4,8):(1,8)");
         let m = IntTuple::int(64);
@@ -52,7 +54,7 @@ mod algebra {
     }
 
     /// `coalesce(((2,(1,4)),(3,1)):((1,(7,2)),(8,0)))`.
-    #[divan::bench]
+    #[divan::bench(sample_size = 10000)]
     fn coalesce(bencher: divan::Bencher) {
         let a = layout("((2,(1,4)),(3,1)):((1,(7,2)),(8,0))");
         bencher.bench_local(|| keep(cute::coalesce(black_box(&a))));
@@ -64,7 +66,7 @@ mod algebra {
     // ---------------------------------------------------------------------------------------------
 
     // TODO(logical_divide): `(8,16):(20,1) ⊘ <4:1,8:2>`.
-    // #[divan::bench]
+    // #[divan::bench(sample_size = 10000)]
     // fn logical_divide(bencher: divan::Bencher) {
     //     let a = layout("(8,16):(20,1)");
     //     let t: cute::Tiler = "<4:1,8:2>".parse().unwrap();
@@ -72,14 +74,14 @@ mod algebra {
     // }
 
     // TODO(right_inverse): `right_inverse(((2,2),(4,2)):((1,8),(2,16)))`.
-    // #[divan::bench]
+    // #[divan::bench(sample_size = 10000)]
     // fn right_inverse(bencher: divan::Bencher) {
     //     let a = layout("((2,2),(4,2)):((1,8),(2,16))");
     //     bencher.bench_local(|| keep(cute::right_inverse(black_box(&a))));
     // }
 
     // TODO(logical_product): `(3,4):(4,1) ⊗ (2,5):(1,2)`.
-    // #[divan::bench]
+    // #[divan::bench(sample_size = 10000)]
     // fn logical_product(bencher: divan::Bencher) {
     //     let a = layout("(3,4):(4,1)");
     //     let t: cute::Tiler = "(2,5):(1,2)".parse().unwrap();
@@ -87,12 +89,54 @@ mod algebra {
     // }
 
     // TODO(blocked_product): `blocked_product((3,4):(4,1), (2,5):(1,2))`.
-    // #[divan::bench]
+    // #[divan::bench(sample_size = 10000)]
     // fn blocked_product(bencher: divan::Bencher) {
     //     let a = layout("(3,4):(4,1)");
     //     let b = layout("(2,5):(1,2)");
     //     bencher.bench_local(|| keep(cute::blocked_product(black_box(&a), black_box(&b))));
     // }
+}
+
+/// Building blocks of the operations still to be merged (logical_divide, the products): each
+/// must stay far below their ~100 ns budgets.
+mod primitives {
+    use super::*;
+
+    /// `(8,16):(20,1) ∘ <4:1,8:2>`, the composition inside `logical_divide`.
+    #[divan::bench(sample_size = 10000)]
+    fn composition_tiler(bencher: divan::Bencher) {
+        let a = layout("(8,16):(20,1)");
+        let t: cute::Tiler = "<4:1,8:2>".parse().unwrap();
+        bencher.bench_local(|| keep(cute::composition_tiler(black_box(&a), black_box(&t))));
+    }
+
+    /// `complement((4,8):(1,8))`, the paper's form.
+    #[divan::bench(sample_size = 10000)]
+    fn complement_paper(bencher: divan::Bencher) {
+        let a = layout("(4,8):(1,8)");
+        bencher.bench_local(|| keep(cute::complement(black_box(&a))));
+    }
+
+    /// `get<1>(((2,2),(4,2)):((1,8),(2,16)))`.
+    #[divan::bench(sample_size = 10000)]
+    fn mode(bencher: divan::Bencher) {
+        let a = layout("((2,2),(4,2)):((1,8),(2,16))");
+        bencher.bench_local(|| keep(black_box(&a).mode(1)));
+    }
+
+    /// Mode 1 of the tiler `<4:1,8:2>`.
+    #[divan::bench(sample_size = 10000)]
+    fn tiler_mode(bencher: divan::Bencher) {
+        let t: cute::Tiler = "<4:1,8:2>".parse().unwrap();
+        bencher.bench_local(|| keep(black_box(&t).mode(1)));
+    }
+
+    /// `(4:1, (2,1):(4,64))`.
+    #[divan::bench(sample_size = 10000)]
+    fn concat(bencher: divan::Bencher) {
+        let modes = [layout("4:1"), layout("(2,1):(4,64)")];
+        bencher.bench_local(|| keep(Layout::concat(black_box(&modes))));
+    }
 }
 
 /// Evaluation of every element of `((4,8),(8,16)):((8,512),(1,32))` (4096 elements, each written
