@@ -321,15 +321,21 @@ const fn ceil_div(a: i64, b: i64) -> i64 {
 }
 
 /// `(a / b, a % b)` for `a ≥ 0`, `b > 0`, avoiding the hardware divider (tens of cycles, and the
-/// base case divides several times per mode) when `a ≤ b` or `b` is a power of two.
+/// base case divides several times per mode) when `b` is a power of two or the quotient is below 8.
 #[inline(always)]
 pub(crate) const fn div_rem(a: i64, b: i64) -> (i64, i64) {
     if a < b {
         (0, a)
-    } else if a == b {
-        (1, 0)
     } else if b & (b - 1) == 0 {
         (a >> b.trailing_zeros(), a & (b - 1))
+    } else if a >> 3 < b {
+        // 1 ≤ a / b < 8: a few subtractions.
+        let (mut q, mut r) = (1, a - b);
+        while r >= b {
+            r -= b;
+            q += 1;
+        }
+        (q, r)
     } else {
         (a / b, a % b)
     }

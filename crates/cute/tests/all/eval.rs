@@ -262,3 +262,43 @@ proptest! {
         prop_assert_eq!(FastDiv::new(d).div_rem(n), (n / d as u64, n % d as u64));
     }
 }
+
+/// The operations rewritten for speed still evaluate at compile time (same code, `const`).
+#[test]
+fn algebra_and_evaluator_in_const_context() {
+    const fn ok(r: Result<Layout, cute::Error>) -> Layout {
+        match r {
+            Ok(l) => l,
+            Err(_) => panic!("refused"),
+        }
+    }
+    const A: Layout = ok(Layout::parse_const("(8,8):(8,1)"));
+    const B: Layout = ok(Layout::parse_const("((4,8),2):((16,1),8)"));
+    const R: Layout = ok(cute::composition(&A, &B));
+    const C: Layout = ok(cute::complement_to(
+        &ok(Layout::parse_const("(4,8):(1,8)")),
+        &cute::IntTuple::int(64),
+    ));
+    const P: Layout = ok(cute::complement(&ok(Layout::parse_const("(4,8):(1,8)"))));
+    const K: Layout = cute::coalesce(&ok(Layout::parse_const(
+        "((2,(1,4)),(3,1)):((1,(7,2)),(8,0))",
+    )));
+    const T: Layout = ok(cute::composition_tiler(
+        &ok(Layout::parse_const("(8,16):(20,1)")),
+        &match cute::Tiler::parse_const("<4:1,8:2>") {
+            Ok(t) => t,
+            Err(_) => panic!("tiler"),
+        },
+    ));
+    const M: Layout = ok(B.mode(0));
+    const J: Layout = ok(Layout::concat(&[A, M]));
+    const EV: IndexEvaluator = IndexEvaluator::new(&R);
+    assert_eq!(R.to_string(), "((4,8),2):((2,8),1)");
+    assert_eq!(C.to_string(), "2:4");
+    assert_eq!(P.to_string(), "(2,1):(4,64)");
+    assert_eq!(K.to_string(), "24:1");
+    assert_eq!(T.to_string(), "(4,8):(20,2)");
+    assert_eq!(M.to_string(), "(4,8):(16,1)");
+    assert_eq!(J.to_string(), "((8,8),(4,8)):((8,1),(16,1))");
+    assert_eq!(EV.eval(5), R.eval(5).unwrap());
+}
