@@ -6,6 +6,7 @@
 //! cute conformance FILE           run a conformance file, print the computed lines
 //! cute ops                        list the operations
 //! cute paper [--json]             reproduce the paper's worked examples (exit code 1 if one disagrees)
+//! cute bench [--json] [--wall]    time the benchmark set in-process (median ns per call)
 //! ```
 //!
 //! Exit status: 0 with the value on stdout; 1 when an argument is not CuTe notation or the algebra
@@ -14,7 +15,7 @@
 //! exactly one line on stderr, `error: <op> <operands>: <condition>`, and nothing on stdout.
 #![forbid(unsafe_code)]
 
-use cute_cli::{conformance, ops, paper};
+use cute_cli::{bench, conformance, ops, paper};
 
 use clap::error::ErrorKind as ClapKind;
 use clap::{Parser, Subcommand};
@@ -55,6 +56,15 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
+    /// Times the benchmark set in-process: median ns per call (per element for `eval_*`).
+    Bench {
+        /// Prints one JSON object (keys as in `cute_cli::bench::KEYS`, `null` when unavailable).
+        #[arg(long)]
+        json: bool,
+        /// Measures wall-clock time instead of the thread's CPU time.
+        #[arg(long)]
+        wall: bool,
+    },
     /// Any operation of the algebra by its CuTe name: `cute OP ARG...` (see `cute ops`).
     #[command(external_subcommand)]
     Op(Vec<String>),
@@ -80,6 +90,20 @@ fn main() -> ExitCode {
         }
         Cmd::Conformance { file } => conformance::run(&file),
         Cmd::Paper { json } => paper::main(json),
+        Cmd::Bench { json, wall } => {
+            let clock = if wall {
+                bench::Clock::Wall
+            } else {
+                bench::Clock::ThreadCpu
+            };
+            let figures = bench::measure(clock);
+            if json {
+                println!("{}", bench::to_json(&figures));
+            } else {
+                print!("{}", bench::to_table(&figures));
+            }
+            ExitCode::SUCCESS
+        }
         Cmd::Ops => {
             let lines: Vec<String> = ops::all_ops()
                 .map(|(name, sig)| format!("{name} {sig}"))

@@ -322,6 +322,64 @@ impl Builder {
     }
 }
 
+/// [`Builder::open`] on separate counters, for results written in place (see
+/// `algebra::coalesce::coalesce_into`): fails past [`MAX_DEPTH`].
+pub(crate) const fn open_bracket(op: Op, pending: &mut u8, depth: &mut usize) -> Result<(), Error> {
+    if *depth >= MAX_DEPTH {
+        return Err(Error::new(
+            op,
+            ErrorKind::Capacity {
+                what: "nesting depth",
+                limit: MAX_DEPTH,
+            },
+        ));
+    }
+    *pending += 1;
+    *depth += 1;
+    Ok(())
+}
+
+/// [`Builder::push_node`] of a whole valid layout `$r` on a layout `$out` written in place (counters
+/// `$n` leaves, `$pending` brackets, `$depth`), with the same checks and errors (nesting depth,
+/// number of leaves, for `$op`); on failure sets `*$err` and returns `$out` from the enclosing
+/// function. A macro so that `$out` is written through its fields, never borrowed (see
+/// `algebra::coalesce::coalesce_into`).
+macro_rules! push_layout {
+    ($op:expr, $out:ident, $err:ident, $n:ident, $pending:ident, $depth:ident, $r:expr) => {{
+        let r: &$crate::layout::Layout = $r;
+        let mut i = 0;
+        while i < r.tree.len() {
+            let mut o = 0;
+            while o < r.tree.open[i] {
+                if let Err(e) = $crate::int_tuple::open_bracket($op, &mut $pending, &mut $depth) {
+                    *$err = Err(e);
+                    return $out;
+                }
+                o += 1;
+            }
+            if $n >= $crate::int_tuple::CAPACITY {
+                *$err = Err($crate::error::Error::new(
+                    $op,
+                    $crate::error::ErrorKind::Capacity {
+                        what: "number of leaves",
+                        limit: $crate::int_tuple::CAPACITY,
+                    },
+                ));
+                return $out;
+            }
+            $out.tree.open[$n] = $pending;
+            $pending = 0;
+            $out.shape[$n] = r.shape[i];
+            $out.stride[$n] = r.stride[i];
+            $n += 1;
+            $out.tree.close[$n - 1] += r.tree.close[i];
+            $depth -= r.tree.close[i] as usize;
+            i += 1;
+        }
+    }};
+}
+pub(crate) use push_layout;
+
 /// A hierarchical tuple of integers: the paper's `HTuple(Z)`. Used for shapes, strides and coordinates.
 #[derive(Clone, Copy)]
 pub struct IntTuple {

@@ -22,7 +22,7 @@
 //! ```
 
 use crate::error::{add, mul, tri, Error, ErrorKind, Op, Operand};
-use crate::int_tuple::{parts, Builder, IntTuple, Parts, Tree, CAPACITY};
+use crate::int_tuple::{open_bracket, parts, push_layout, IntTuple, Parts, Tree, CAPACITY};
 
 /// A CuTe layout `shape:stride` with integer strides, stored without the heap (see [`CAPACITY`]).
 #[derive(Clone, Copy)]
@@ -205,7 +205,14 @@ impl Layout {
 
     /// `L_k = S_k : D_k`, the `k`-th mode (`get<k>`). Mode 0 of a rank-1 integer layout is itself.
     pub const fn mode(&self, k: usize) -> Result<Layout, Error> {
-        self.wrap(parts::get(&self.tree, &self.shape, &self.stride, k))
+        // `r` is the only value returned and is never borrowed: it is the return place, and the
+        // mode is written straight into it (see `algebra::coalesce::coalesce_into`).
+        let mut err = Ok(());
+        let mut r = Ok(mode_build(self, k, &mut err));
+        if let Err(e) = err {
+            r = Err(e.or_with(Operand::Layout(*self), Operand::None));
+        }
+        r
     }
 
     /// The sub-layout at a path of mode indices: `get(&[i, j])` is `mode(i).mode(j)`.
@@ -320,24 +327,13 @@ impl Layout {
 
     /// Concatenation `(L0, L1, ...)` (paper eq. (4)): the layout whose modes are the given layouts.
     pub const fn concat(modes: &[Layout]) -> Result<Layout, Error> {
-        let mut b = Builder::new();
-        tri!(b.open(Op::Concatenation));
-        let mut i = 0;
-        while i < modes.len() {
-            let m = &modes[i];
-            tri!(b.push_node(
-                Op::Concatenation,
-                &m.tree,
-                &m.shape,
-                &m.stride,
-                0,
-                m.tree.len(),
-                (0, 0)
-            ));
-            i += 1;
+        // Built in the return place (see `algebra::coalesce::coalesce_into`).
+        let mut err = Ok(());
+        let mut r = Ok(concat_build(modes, &mut err));
+        if let Err(e) = err {
+            r = Err(e);
         }
-        tri!(b.close(Op::Concatenation));
-        Ok(Layout::from_valid(tri!(b.finish(Op::Concatenation))))
+        r
     }
 
     /// `L(i)`: evaluation at the integer coordinate `i` (colexicographic, the last mode not reduced,
@@ -415,6 +411,66 @@ pub fn for_each_offset(l: &Layout, mut f: impl FnMut(i64)) {
             k += 1;
         }
     }
+}
+
+/// Mode `k` of `l` (what `parts::get` builds: the leaves of the mode with its own outer brackets
+/// removed), or the error in `err`. Written only through the fields of `out`.
+pub(crate) const fn mode_build(l: &Layout, k: usize, err: &mut Result<(), Error>) -> Layout {
+    let mut out = crate::algebra::coalesce::BLANK;
+    let (lo, hi) = match l.tree.mode_range(k) {
+        Some(r) => r,
+        None => {
+            *err = Err(Error::new(
+                Op::Get,
+                ErrorKind::OutOfRange {
+                    index: k,
+                    rank: l.tree.rank(),
+                },
+            ));
+            return out;
+        }
+    };
+    let adj = l.tree.mode_adjust(lo, hi);
+    let mut i = lo;
+    while i < hi {
+        out.shape[i - lo] = l.shape[i];
+        out.stride[i - lo] = l.stride[i];
+        out.tree.open[i - lo] = l.tree.open[i];
+        out.tree.close[i - lo] = l.tree.close[i];
+        i += 1;
+    }
+    out.tree.open[0] -= adj.0;
+    out.tree.close[hi - lo - 1] -= adj.1;
+    out.tree.n = (hi - lo) as u8;
+    out
+}
+
+/// `(L0, L1, ...)`, or the error in `err`, with the checks and errors of building it through
+/// the `Builder`. Written only through the fields of `out`.
+const fn concat_build(modes: &[Layout], err: &mut Result<(), Error>) -> Layout {
+    let mut out = crate::algebra::coalesce::BLANK;
+    let (mut n, mut pending, mut depth): (usize, u8, usize) = (0, 0, 0);
+    if let Err(e) = open_bracket(Op::Concatenation, &mut pending, &mut depth) {
+        *err = Err(e);
+        return out;
+    }
+    let mut k = 0;
+    while k < modes.len() {
+        push_layout!(Op::Concatenation, out, err, n, pending, depth, &modes[k]);
+        k += 1;
+    }
+    if pending > 0 || n == 0 {
+        *err = Err(Error::new(
+            Op::Concatenation,
+            ErrorKind::Unsupported {
+                what: "empty tuples",
+            },
+        ));
+        return out;
+    }
+    out.tree.close[n - 1] += 1;
+    out.tree.n = n as u8;
+    out
 }
 
 const fn one_then_zeros() -> [i64; CAPACITY] {

@@ -24,6 +24,7 @@
 //! | element-size changes | [`upcast`], [`downcast`], [`recast`] |
 //! | logical product `⊗`, blocked/raked product | [`logical_product`], [`zipped_product`], [`tiled_product`], [`flat_product`], [`blocked_product`], [`raked_product`], [`tile_to_shape`] |
 //! | logical divide `⊘` | [`logical_divide`], [`zipped_divide`], [`tiled_divide`], [`flat_divide`] |
+//! | fast evaluation (run time) | [`IndexEvaluator`], [`Offsets`] ([`eval`](mod@eval)) |
 //!
 //! ## Features
 //!
@@ -50,6 +51,7 @@
 pub mod algebra;
 pub mod coord;
 pub mod error;
+pub mod eval;
 mod fmt;
 pub mod int_tuple;
 pub mod layout;
@@ -74,6 +76,7 @@ pub use algebra::product::{
 pub use algebra::recast::{downcast, recast, upcast};
 pub use coord::{crd2crd, crd2idx, crd2idx_compact, idx2crd};
 pub use error::{Error, ErrorKind, Op, Operand};
+pub use eval::{IndexEvaluator, Offsets};
 pub use int_tuple::{IntTuple, CAPACITY, MAX_DEPTH};
 pub use layout::{compact_col_major, compact_row_major, make_layout, make_ordered_layout, Layout};
 pub use tiler::{Tile, Tiler, MAX_TILES};

@@ -14,7 +14,7 @@
 //! ```
 
 use crate::error::{tri, Error, ErrorKind, Op};
-use crate::int_tuple::{Builder, IntTuple, Tree, CAPACITY};
+use crate::int_tuple::{Builder, IntTuple, Tree};
 use crate::layout::Layout;
 
 /// The most tiles a [`Tiler`] can hold.
@@ -154,37 +154,15 @@ impl Tiler {
 
     /// The `k`-th mode of a by-mode tiler: a single tile or a nested tiler.
     pub const fn mode(&self, k: usize) -> Result<Tiler, Error> {
-        let (lo, hi) = match self.tree.mode_range(k) {
-            Some(r) => r,
-            None => {
-                return Err(Error::new(
-                    Op::Get,
-                    ErrorKind::OutOfRange {
-                        index: k,
-                        rank: self.rank(),
-                    },
-                ))
-            }
-        };
-        let idx = index_array();
-        let mut b = Builder::new();
-        tri!(b.push_node(
-            Op::Get,
-            &self.tree,
-            &idx,
-            &idx,
-            lo,
-            hi,
-            self.tree.mode_adjust(lo, hi)
-        ));
-        let (tree, _, _) = tri!(b.finish(Op::Get));
-        let mut tiles = [Tile::Whole; MAX_TILES];
-        let mut i = lo;
-        while i < hi {
-            tiles[i - lo] = self.tiles[i];
-            i += 1;
+        // `r` is the only value returned and is never borrowed: it is the return place, and the
+        // mode is written straight into it (a tiler is several KiB: see
+        // `algebra::coalesce::coalesce_into`).
+        let mut err = Ok(());
+        let mut r = Ok(mode_build(self, k, &mut err));
+        if let Err(e) = err {
+            r = Err(e);
         }
-        Ok(Tiler { tree, tiles })
+        r
     }
 
     /// Tile `i` in leaf order.
@@ -255,12 +233,36 @@ impl Tiler {
     }
 }
 
-const fn index_array() -> [i64; CAPACITY] {
-    let mut a = [0; CAPACITY];
-    let mut i = 0;
-    while i < CAPACITY {
-        a[i] = i as i64;
+/// Mode `k` of `t` (the tiles of the mode with its own outer brackets removed), or the error in
+/// `err`. Written only through the fields of `out`.
+const fn mode_build(t: &Tiler, k: usize, err: &mut Result<(), Error>) -> Tiler {
+    let mut out = Tiler {
+        tree: Tree::flat(0, false),
+        tiles: [Tile::Whole; MAX_TILES],
+    };
+    let (lo, hi) = match t.tree.mode_range(k) {
+        Some(r) => r,
+        None => {
+            *err = Err(Error::new(
+                Op::Get,
+                ErrorKind::OutOfRange {
+                    index: k,
+                    rank: t.rank(),
+                },
+            ));
+            return out;
+        }
+    };
+    let adj = t.tree.mode_adjust(lo, hi);
+    let mut i = lo;
+    while i < hi {
+        out.tiles[i - lo] = t.tiles[i];
+        out.tree.open[i - lo] = t.tree.open[i];
+        out.tree.close[i - lo] = t.tree.close[i];
         i += 1;
     }
-    a
+    out.tree.open[0] -= adj.0;
+    out.tree.close[hi - lo - 1] -= adj.1;
+    out.tree.n = (hi - lo) as u8;
+    out
 }

@@ -45,6 +45,7 @@ impl Flat {
 
     /// The leaves of `l` in order.
     #[inline]
+    #[allow(dead_code)] // working form of the operations built on coalesce
     pub(crate) const fn of(l: &Layout) -> Flat {
         Flat {
             n: l.tree.len(),
@@ -78,58 +79,124 @@ impl Flat {
     }
 }
 
-/// Merges the modes of `f` from the back (CuTe's rule): size-1 modes are skipped, `s0:d0` merges
-/// into the following `s1:d1` when `s0·d0 = d1`. With `keep_last` the last mode is never dropped
-/// and its shape is treated as unbounded (extended-domain semantics, CuTe's `coalesce_x`): the
-/// result then evaluates like `f` at every integer, not only below the size.
+/// The merge rule of [`coalesce_flat`] on places: reads the modes `$s[i]:$d[i]` for `i < $n`
+/// (with `$filter`, of [`filter_zeros`] of them: a stride-0 mode counts as size 1), writes the
+/// result modes to the front of `$os`, `$od` (untouched past them) and evaluates to their count.
+///
+/// A chain `s0:d0, s1:d1, …` with `d_{k+1} = s_k·d_k` merges the same whichever end it is walked
+/// from, so this walks forward and writes each result mode once. It is a macro so that a result can
+/// be written through its own fields (`out.shape`), never borrowed: a borrowed local is not built
+/// in the return place and is copied there afterwards, which costs more than the whole operation.
+macro_rules! coalesce_into {
+    ($n:expr, $s:expr, $d:expr, $keep_last:expr, $filter:expr, $os:expr, $od:expr) => {{
+        let n: usize = $n;
+        let mut m: usize = 0;
+        let mut i = 0;
+        while i < n {
+            let di = $d[i];
+            let si = if $filter && di == 0 { 1 } else { $s[i] };
+            // A size-1 mode disappears, except the unbounded last one with `keep_last`.
+            if si != 1 || ($keep_last && i + 1 == n) {
+                // Merge into the previous result mode when its extent is exactly this stride (the
+                // previous mode's shape·stride is its last merged leaf's, so the test is CuTe's).
+                if m > 0 && matches!($os[m - 1].checked_mul($od[m - 1]), Some(x) if x == di) {
+                    $os[m - 1] *= si;
+                } else {
+                    $os[m] = si;
+                    $od[m] = di;
+                    m += 1;
+                }
+            }
+            i += 1;
+        }
+        m
+    }};
+}
+pub(crate) use coalesce_into;
+
+/// Merges the modes of `f` (CuTe's rule): size-1 modes are skipped, `s0:d0` merges with the
+/// following `s1:d1` when `s0·d0 = d1`. With `keep_last` the last mode is never dropped and its
+/// shape is treated as unbounded (extended-domain semantics, CuTe's `coalesce_x`): the result then
+/// evaluates like `f` at every integer, not only below the size.
+#[allow(dead_code)] // for the operations built on coalesce
 pub(crate) const fn coalesce_flat(f: &Flat, keep_last: bool) -> Flat {
-    let n = f.n;
-    // Build backwards into `rev`.
-    if n == 0 {
-        return Flat::EMPTY;
-    }
-    // A stack whose front is rs[m-1], rd[m-1].
-    let mut rs = [0i64; CAPACITY];
-    let mut rd = [0i64; CAPACITY];
-    rs[0] = f.s[n - 1];
-    rd[0] = f.d[n - 1];
-    let mut m: usize = 1;
-    let mut front_is_one = rs[0] == 1 && !keep_last;
-    let mut i = n - 1;
-    while i > 0 {
-        i -= 1;
-        let (s, d) = (f.s[i], f.d[i]);
-        if s == 1 {
-            continue;
-        }
-        if front_is_one {
-            rs[m - 1] = s;
-            rd[m - 1] = d;
-            front_is_one = false;
-        } else if matches!(s.checked_mul(d), Some(x) if x == rd[m - 1]) {
-            rs[m - 1] = s * rs[m - 1];
-            rd[m - 1] = d;
-        } else {
-            rs[m] = s;
-            rd[m] = d;
-            m += 1;
-        }
-    }
     let mut out = Flat::EMPTY;
-    if front_is_one {
-        return out;
-    }
-    let mut k = m;
-    while k > 0 {
-        k -= 1;
-        out.push(rs[k], rd[k]);
-    }
+    out.n = coalesce_modes(f.n, &f.s, &f.d, keep_last, false, &mut out.s, &mut out.d);
     out
 }
 
+/// [`coalesce_flat`] of the leaves of `l`, without copying them into a [`Flat`] first.
+#[inline]
+pub(crate) const fn coalesce_leaves(l: &Layout, keep_last: bool) -> Flat {
+    let mut out = Flat::EMPTY;
+    out.n = coalesce_into!(
+        l.tree.len(),
+        l.shape,
+        l.stride,
+        keep_last,
+        false,
+        out.s,
+        out.d
+    );
+    out
+}
+
+/// [`coalesce_into`] on arrays.
+#[inline]
+pub(crate) const fn coalesce_modes(
+    n: usize,
+    s: &[i64; CAPACITY],
+    d: &[i64; CAPACITY],
+    keep_last: bool,
+    filter: bool,
+    os: &mut [i64; CAPACITY],
+    od: &mut [i64; CAPACITY],
+) -> usize {
+    coalesce_into!(n, s, d, keep_last, filter, os, od)
+}
+
+/// Sets the tree of `$out` (a [`BLANK`] whose first `$m` modes were written) to CuTe's printed
+/// form of a coalesced result: `s:d` for one mode, a flat tuple for several, and for none the
+/// layout `1:0`. A macro for the reason given at [`coalesce_into`].
+macro_rules! set_coalesced_tree {
+    ($out:ident, $m:expr) => {{
+        let m: usize = $m;
+        if m == 0 {
+            $out.shape[0] = 1; // `1:0`
+            $out.tree.n = 1;
+        } else {
+            $out.tree.n = m as u8;
+            if m > 1 {
+                $out.tree.open[0] = 1;
+                $out.tree.close[m - 1] = 1;
+            }
+        }
+    }};
+}
+pub(crate) use set_coalesced_tree;
+
+/// The layout whose every byte is zero (no leaves yet: not a valid layout until its tree is set),
+/// the start of a result written in place. Being all zero, it is initialised with a `memset`.
+pub(crate) const BLANK: Layout = Layout {
+    tree: Tree::flat(0, false),
+    shape: [0; CAPACITY],
+    stride: [0; CAPACITY],
+};
+
 /// `coalesce(A)`: the equivalent layout of least rank on the integers `0..|A|` (see the module docs).
 pub const fn coalesce(a: &Layout) -> Layout {
-    coalesce_flat(&Flat::of(a), false).to_layout()
+    let mut out = BLANK;
+    let m = coalesce_into!(
+        a.tree.len(),
+        a.shape,
+        a.stride,
+        false,
+        false,
+        out.shape,
+        out.stride
+    );
+    set_coalesced_tree!(out, m);
+    out
 }
 
 /// `coalesce(A, profile)`: by-mode coalesce. The profile is a tiler-like tuple: where it has a tile

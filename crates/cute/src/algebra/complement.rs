@@ -30,132 +30,225 @@
 //! assert_eq!(complement_to(&l, &IntTuple::int(24)).unwrap().to_string(), "3:1");
 //! ```
 
-use super::coalesce::{coalesce_flat, Flat};
-use crate::error::{mul, tri, Error, ErrorKind, Op, Operand};
+use super::coalesce::{coalesce_into, set_coalesced_tree, BLANK};
+use super::composition::div_rem;
+use crate::error::{add, mul, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::{IntTuple, CAPACITY};
 use crate::layout::Layout;
 
-/// The gaps of `filter(L)`: the modes `(d_k / c, c)` before each stride in increasing order, and the
-/// extent `c` covered at the end.
-const fn gaps(a: &Layout) -> Result<(Flat, i64), Error> {
-    let f = coalesce_flat(&Flat::of(&super::coalesce::filter_zeros(a)), false);
-    let mut done = [false; CAPACITY];
-    let mut out = Flat::EMPTY;
-    let mut cur: i64 = 1;
-    let mut count = 0;
-    while count < f.n {
-        // the smallest remaining stride (leftmost on ties)
-        let mut best = usize::MAX;
-        let mut i = 0;
-        while i < f.n {
-            if !done[i] && (best == usize::MAX || f.d[i] < f.d[best]) {
-                best = i;
+/// The gaps of `filter(L)`, computed in the place arrays `$s`, `$d` (zero on entry): the modes
+/// `(d_k / c, c)` before each stride in increasing order (stable: leftmost first on ties).
+/// Evaluates to `Ok((count, c))` with `c` the extent covered at the end, or the error.
+///
+/// A macro so that the result layout can be the place written (see
+/// [`coalesce_into`](super::coalesce::coalesce_into)).
+macro_rules! gaps {
+    ($a:expr, $s:expr, $d:expr) => {
+        'gaps: {
+            let a: &Layout = $a;
+            let n = coalesce_into!(a.tree.len(), a.shape, a.stride, false, true, $s, $d);
+            // Stable insertion sort by stride.
+            let mut i = 1;
+            while i < n {
+                let mut j = i;
+                while j > 0 && $d[j - 1] > $d[j] {
+                    let (s, d) = ($s[j], $d[j]);
+                    $s[j] = $s[j - 1];
+                    $d[j] = $d[j - 1];
+                    $s[j - 1] = s;
+                    $d[j - 1] = d;
+                    j -= 1;
+                }
+                i += 1;
             }
-            i += 1;
+            let mut cur: i64 = 1;
+            let mut w = 0; // gaps written so far (w <= k: compaction in place)
+            let mut k = 0;
+            while k < n {
+                let (s, d) = ($s[k], $d[k]);
+                if d < 0 {
+                    break 'gaps Err(Error::new(
+                        Op::Complement,
+                        ErrorKind::Unsupported {
+                            what: "negative strides in a complement",
+                        },
+                    ));
+                }
+                let gap = div_rem(d, cur).0;
+                if gap == 0 {
+                    break 'gaps Err(Error::new(
+                        Op::Complement,
+                        ErrorKind::NotInjective {
+                            stride: d,
+                            covered: cur,
+                        },
+                    ));
+                }
+                // A gap of 1 is a size-1 mode, which the final coalesce drops: leaving it out keeps
+                // room for the trailing mode.
+                if gap > 1 {
+                    $s[w] = gap;
+                    $d[w] = cur;
+                    w += 1;
+                }
+                cur = match mul(Op::Complement, d, s) {
+                    Ok(v) => v,
+                    Err(e) => break 'gaps Err(e),
+                };
+                k += 1;
+            }
+            while w < n {
+                $s[w] = 0;
+                $d[w] = 0;
+                w += 1;
+            }
+            let mut g = 0;
+            while g < n && $s[g] != 0 {
+                g += 1;
+            }
+            if g >= CAPACITY {
+                break 'gaps Err(Error::new(
+                    Op::Complement,
+                    ErrorKind::Capacity {
+                        what: "number of modes of a complement",
+                        limit: CAPACITY,
+                    },
+                ));
+            }
+            Ok((g, cur))
         }
-        done[best] = true;
-        let (s, d) = (f.s[best], f.d[best]);
-        if d < 0 {
-            return Err(Error::new(
-                Op::Complement,
-                ErrorKind::Unsupported {
-                    what: "negative strides in a complement",
-                },
-            ));
-        }
-        let gap = d / cur;
-        if gap == 0 {
-            return Err(Error::new(
-                Op::Complement,
-                ErrorKind::NotInjective {
-                    stride: d,
-                    covered: cur,
-                },
-            ));
-        }
-        // A gap of 1 is a size-1 mode, which the final coalesce drops: leaving it out keeps room
-        // for the trailing mode (32 modes with gaps of 2 or more overflow `cur`).
-        if gap > 1 {
-            out.push(gap, cur);
-        }
-        cur = tri!(mul(Op::Complement, d, s));
-        count += 1;
-    }
-    Ok((out, cur))
+    };
 }
 
-/// `⌈a / b⌉` for `a, b ≥ 1`, without overflow.
-const fn ceil_div(a: i64, b: i64) -> i64 {
-    a / b + if a % b != 0 { 1 } else { 0 }
+/// `?` for the `*_build` functions: on `Err`, records it in `$err` and returns `$out`.
+macro_rules! attempt {
+    ($err:ident, $out:ident, $e:expr) => {
+        match $e {
+            Ok(v) => v,
+            Err(e) => {
+                *$err = Err(e);
+                return $out;
+            }
+        }
+    };
 }
 
-/// Fails with [`ErrorKind::Capacity`] when `g` has no room for the trailing mode.
-const fn room_for_one_more(g: &Flat) -> Result<(), Error> {
-    if g.n >= CAPACITY {
-        return Err(Error::new(
-            Op::Complement,
-            ErrorKind::Capacity {
-                what: "number of modes of a complement",
-                limit: CAPACITY,
-            },
-        ));
-    }
-    Ok(())
+/// Appends the mode `$s0:$d0` after the `$n` gaps in `$out` and coalesces the `$n + 1` modes in
+/// place (each result mode is written at or before the modes it is read from), zeroing the slots
+/// freed; sets the tree (CuTe's printed form). Evaluates to the number of modes.
+macro_rules! finish_gaps {
+    ($out:ident, $n:expr, $s0:expr, $d0:expr, $keep_last:expr) => {{
+        let n: usize = $n;
+        $out.shape[n] = $s0;
+        $out.stride[n] = $d0;
+        let m = coalesce_into!(
+            n + 1,
+            $out.shape,
+            $out.stride,
+            $keep_last,
+            false,
+            $out.shape,
+            $out.stride
+        );
+        let mut k = m;
+        while k <= n {
+            $out.shape[k] = 0;
+            $out.stride[k] = 0;
+            k += 1;
+        }
+        set_coalesced_tree!($out, m);
+        m
+    }};
 }
 
 /// `complement(L)` in the paper's form (see the module docs).
 pub const fn complement(a: &Layout) -> Result<Layout, Error> {
-    let (mut g, cur) = match gaps(a) {
-        Ok(x) => x,
-        Err(e) => return Err(e.or_with(Operand::Layout(*a), Operand::None)),
-    };
-    tri!(room_for_one_more(&g));
-    g.push(1, cur);
-    Ok(coalesce_flat(&g, true).to_layout())
+    // `r` is the only value returned and is never borrowed, so it is the return place, and the
+    // layout is built straight into it (see `coalesce_into`).
+    let mut err = Ok(());
+    let mut r = Ok(complement_build(a, &mut err));
+    if let Err(e) = err {
+        r = Err(e.or_with(Operand::Layout(*a), Operand::None));
+    }
+    r
+}
+
+/// `complement(L)`, or on failure the error in `err`: the gaps, then `1:c`, coalesced. The result
+/// is written only through the fields of `out` (see `coalesce_into`).
+const fn complement_build(a: &Layout, err: &mut Result<(), Error>) -> Layout {
+    let mut out = BLANK;
+    let (n, cur) = attempt!(err, out, gaps!(a, out.shape, out.stride));
+    finish_gaps!(out, n, 1, cur, true);
+    out
 }
 
 /// `complement(L, M)` for a cotarget `M` that is an integer or a shape (CuTe's form, see the module
 /// docs). Fails with a divisibility error when the complement cannot cover `M`.
 pub const fn complement_to(a: &Layout, cotarget: &IntTuple) -> Result<Layout, Error> {
-    match complement_to_impl(a, cotarget) {
-        Ok(r) => Ok(r),
-        Err(e) => Err(e.or_with(Operand::Layout(*a), Operand::Tuple(*cotarget))),
+    let mut err = Ok(());
+    let mut r = Ok(complement_to_build(a, cotarget, &mut err));
+    if let Err(e) = err {
+        r = Err(e.or_with(Operand::Layout(*a), Operand::Tuple(*cotarget)));
     }
+    r
 }
 
-const fn complement_to_impl(a: &Layout, cotarget: &IntTuple) -> Result<Layout, Error> {
+/// `complement(L, M)`, or on failure the error in `err` (see [`complement_build`]).
+const fn complement_to_build(
+    a: &Layout,
+    cotarget: &IntTuple,
+    err: &mut Result<(), Error>,
+) -> Layout {
+    let mut out = BLANK;
     let mut i = 0;
     while i < cotarget.leaf_count() {
         if cotarget.leaf(i) < 1 {
-            return Err(Error::new(
+            *err = Err(Error::new(
                 Op::Complement,
                 ErrorKind::InvalidShape {
                     value: cotarget.leaf(i),
                 },
             ));
+            return out;
         }
         i += 1;
     }
-    let target = tri!(cotarget.size());
-    let (mut g, cur) = tri!(gaps(a));
+    let target = attempt!(err, out, cotarget.size());
+    let (n, cur) = attempt!(err, out, gaps!(a, out.shape, out.stride));
     // rest = ceil_div(cotarget, cur), folded over the leaves of the cotarget, then its product.
     let mut rest_shape: i64 = 1;
     let mut r = cur;
     let mut i = 0;
     while i < cotarget.leaf_count() {
         let c = cotarget.leaf(i);
-        rest_shape = tri!(mul(Op::Complement, rest_shape, ceil_div(c, r)));
+        rest_shape = attempt!(err, out, mul(Op::Complement, rest_shape, ceil_div(c, r)));
         r = ceil_div(r, c);
         i += 1;
     }
-    tri!(room_for_one_more(&g));
-    g.push(rest_shape, if rest_shape == 1 { 0 } else { cur });
-    let out = coalesce_flat(&g, false).to_layout();
-    // The concatenation (L, L*) must reach the cotarget.
+    let rest_stride = if rest_shape == 1 { 0 } else { cur };
+    finish_gaps!(out, n, rest_shape, rest_stride, false);
+    // The concatenation (L, L*) must reach the cotarget. (`cosize` of the result, read through its
+    // fields: see `coalesce_into`.)
+    let a_cosize = attempt!(err, out, a.cosize());
+    let mut out_cosize: i64 = 1;
+    let mut k = 0;
+    while k < out.tree.len() {
+        let t = attempt!(
+            err,
+            out,
+            mul(
+                Op::Eval,
+                out.shape[k] - 1,
+                out.stride[k].unsigned_abs() as i64
+            )
+        );
+        out_cosize = attempt!(err, out, add(Op::Eval, out_cosize, t));
+        k += 1;
+    }
     // (saturating: a sum past i64::MAX certainly reaches the cotarget)
-    let covered = tri!(a.cosize()).saturating_add(tri!(out.cosize()) - 1);
+    let covered = a_cosize.saturating_add(out_cosize - 1);
     if covered < target {
-        return Err(Error::new(
+        *err = Err(Error::new(
             Op::Complement,
             ErrorKind::CannotCover {
                 reached: covered,
@@ -163,5 +256,11 @@ const fn complement_to_impl(a: &Layout, cotarget: &IntTuple) -> Result<Layout, E
             },
         ));
     }
-    Ok(out)
+    out
+}
+
+/// `⌈a / b⌉` for `a, b ≥ 1`, without overflow; the division skipped where [`div_rem`] can.
+const fn ceil_div(a: i64, b: i64) -> i64 {
+    let (q, r) = div_rem(a, b);
+    q + if r != 0 { 1 } else { 0 }
 }

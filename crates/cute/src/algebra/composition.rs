@@ -31,45 +31,138 @@
 //! assert!(err.to_string().contains("stride 3 and prefix product 4 divide neither way"));
 //! ```
 
-use super::coalesce::{coalesce_flat, Flat};
+use super::coalesce::{coalesce_leaves, Flat, BLANK};
 use crate::error::{mul, tri, Error, ErrorKind, Op, Operand};
-use crate::int_tuple::{Builder, IntTuple};
-use crate::layout::{compact_col_major, Layout};
+use crate::int_tuple::{open_bracket, push_layout, Builder, IntTuple, CAPACITY};
+use crate::layout::{compact_col_major, mode_build, Layout};
 use crate::tiler::{Tile, Tiler};
 
 /// `A ∘ B` for layouts (see the module docs).
 pub const fn composition(a: &Layout, b: &Layout) -> Result<Layout, Error> {
-    match compose(a, b) {
-        Ok(r) => Ok(r),
-        Err(e) => Err(e.or_with(Operand::Layout(*a), Operand::Layout(*b))),
+    // `r` is the only value returned and is never borrowed, so it is the return place, and the
+    // layout is built straight into it (see `compose_build`).
+    let mut err = Ok(());
+    let mut r = Ok(compose_build(a, b, &mut err));
+    if let Err(e) = err {
+        r = Err(e.or_with(Operand::Layout(*a), Operand::Layout(*b)));
     }
+    r
 }
 
 const fn compose(a: &Layout, b: &Layout) -> Result<Layout, Error> {
-    let af = coalesce_flat(&Flat::of(a), true);
-    let bf = Flat::of(b);
-    tri!(check_distributive(&af, &bf));
-    let mut out = Builder::new();
+    let mut err = Ok(());
+    let mut r = Ok(compose_build(a, b, &mut err));
+    if let Err(e) = err {
+        r = Err(e);
+    }
+    r
+}
+
+/// `?` for [`compose_build`]: on `Err`, records it in `$err` and returns `$out`.
+macro_rules! attempt {
+    ($err:ident, $out:ident, $e:expr) => {
+        match $e {
+            Ok(v) => v,
+            Err(e) => {
+                *$err = Err(e);
+                return $out;
+            }
+        }
+    };
+}
+
+/// `A ∘ B`, or on failure the error in `err` (the layout returned is then meaningless). Each leaf
+/// of `B` is composed by the base case and appended as one node, its brackets copied from `B`, with
+/// the checks and the error order of building through [`Builder`] and [`push_flat_node`]. The
+/// result is written only through the fields of `out`, never borrowed, so that it is built in the
+/// return place instead of being copied there (a copy right after the writes costs more than the
+/// whole composition).
+const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), Error>) -> Layout {
+    let mut out = BLANK;
+    // The coalesced A (extended-domain form): A itself when it is already coalesced.
+    let coalesced: Flat;
+    let af = if is_coalesced_x(a) {
+        Modes {
+            n: a.tree.len(),
+            s: &a.shape,
+            d: &a.stride,
+        }
+    } else {
+        coalesced = coalesce_leaves(a, true);
+        Modes::of(&coalesced)
+    };
+    let bn = b.tree.len();
+    attempt!(err, out, check_distributive(&af, &b.shape, &b.stride, bn));
+    let mut node = Flat::EMPTY; // the modes of one leaf of B composed
+    let mut n: usize = 0; // leaves written
+    let mut pending: u8 = 0; // brackets opened before the next leaf
+    let mut depth: usize = 0;
     let mut i = 0;
-    while i < bf.n {
+    while i < bn {
         let mut k = 0;
         while k < b.tree.open[i] {
-            tri!(out.open(Op::Composition));
+            attempt!(
+                err,
+                out,
+                open_bracket(Op::Composition, &mut pending, &mut depth)
+            );
             k += 1;
         }
-        let node = tri!(compose_leaf(&af, bf.s[i], bf.d[i]));
-        tri!(push_flat_node(&mut out, &node));
-        let mut k = 0;
-        while k < b.tree.close[i] {
-            tri!(out.close(Op::Composition));
-            k += 1;
+        node.n = 0;
+        attempt!(
+            err,
+            out,
+            compose_leaf_into(&af, b.shape[i], b.stride[i], &mut node)
+        );
+        let c = node.n;
+        // The leaf's result as one node: a leaf, or a parenthesised flat tuple.
+        if c > 1 {
+            attempt!(
+                err,
+                out,
+                open_bracket(Op::Composition, &mut pending, &mut depth)
+            );
         }
+        if n + c > CAPACITY {
+            *err = Err(Error::new(
+                Op::Composition,
+                ErrorKind::Capacity {
+                    what: "number of leaves",
+                    limit: CAPACITY,
+                },
+            ));
+            return out;
+        }
+        out.tree.open[n] = pending;
+        pending = 0;
+        let mut j = 0;
+        while j < c {
+            out.shape[n + j] = node.s[j];
+            out.stride[n + j] = node.d[j];
+            j += 1;
+        }
+        n += c;
+        // Closing brackets: the node's own, then those of B's leaf (never empty: c ≥ 1).
+        let closes = b.tree.close[i] + if c > 1 { 1 } else { 0 };
+        out.tree.close[n - 1] += closes;
+        depth -= closes as usize;
         i += 1;
     }
-    Ok(Layout::from_valid(tri!(out.finish(Op::Composition))))
+    if depth != 0 || pending != 0 || n == 0 {
+        *err = Err(Error::new(
+            Op::Composition,
+            ErrorKind::Unsupported {
+                what: "empty or unbalanced tuples",
+            },
+        ));
+        return out;
+    }
+    out.tree.n = n as u8;
+    out
 }
 
 /// Pushes `f` as one node: a leaf for one mode, a parenthesised flat tuple otherwise.
+#[allow(dead_code)] // for the modules built on the base case
 pub(crate) const fn push_flat_node(out: &mut Builder, f: &Flat) -> Result<(), Error> {
     if f.n == 1 {
         return out.push(Op::Composition, f.s[0], f.d[0]);
@@ -85,17 +178,59 @@ pub(crate) const fn push_flat_node(out: &mut Builder, f: &Flat) -> Result<(), Er
 
 /// The base case (8): `A ∘ s:d` for a coalesced, flat `A` whose last mode is unbounded. Returns the
 /// result modes in CuTe's printed form (one mode, or several).
+#[allow(dead_code)] // the base case for the divide and product modules
 pub(crate) const fn compose_leaf(a: &Flat, s: i64, d: i64) -> Result<Flat, Error> {
     let mut out = Flat::EMPTY;
+    tri!(compose_leaf_into(&Modes::of(a), s, d, &mut out));
+    Ok(out)
+}
+
+/// The modes of a flat layout, borrowed (a [`Flat`], or the leaves of a layout).
+#[derive(Clone, Copy)]
+struct Modes<'a> {
+    n: usize,
+    s: &'a [i64; CAPACITY],
+    d: &'a [i64; CAPACITY],
+}
+
+impl<'a> Modes<'a> {
+    const fn of(f: &'a Flat) -> Modes<'a> {
+        Modes {
+            n: f.n,
+            s: &f.s,
+            d: &f.d,
+        }
+    }
+}
+
+/// True when the leaves of `l` are already the result of coalescing with the last mode kept
+/// (`coalesce_leaves(l, true)`): no size-1 mode before the last, and no adjacent pair that merges.
+const fn is_coalesced_x(l: &Layout) -> bool {
+    let n = l.tree.len();
+    let mut i = 0;
+    while i + 1 < n {
+        if l.shape[i] == 1
+            || matches!(l.shape[i].checked_mul(l.stride[i]), Some(x) if x == l.stride[i + 1])
+        {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// [`compose_leaf`] appending the result modes to `out` (at most `a.n` of them; `out` must have
+/// room).
+const fn compose_leaf_into(a: &Modes, s: i64, d: i64, out: &mut Flat) -> Result<(), Error> {
     if d == 0 {
         out.push(s, 0);
-        return Ok(out);
+        return Ok(());
     }
     let n = a.n;
     if n <= 1 {
         let da = if n == 1 { a.d[0] } else { 0 };
         out.push(s, tri!(mul(Op::Composition, d, da)));
-        return Ok(out);
+        return Ok(());
     }
     if d < 0 && s > 1 {
         return Err(Error::new(
@@ -105,37 +240,43 @@ pub(crate) const fn compose_leaf(a: &Flat, s: i64, d: i64) -> Result<Flat, Error
             },
         ));
     }
+    let start = out.n;
     let mut rest_shape = s;
     let mut rest_stride = d;
     let mut r = 0;
     while r + 1 < n {
         let cs = a.s[r];
+        // Here `cs ≥ 1`, and `rest_shape > 1` implies `rest_stride > 0` (so `div_rem` applies).
         if rest_shape == 1 {
             // Nothing left to place (a size-1 leaf, or every point placed): only the stride is walked
             // on to the last mode. CuTe C++ and PyCuTe still refuse a stride that passes a mode
-            // boundary without dividing it; after a placement the stride is 1 and always passes.
-            if rest_stride % cs != 0 && rest_stride > cs {
-                return Err(Error::new(
-                    Op::Composition,
-                    ErrorKind::StrideDivisibility {
-                        mode: r + 1,
-                        stride: d,
-                        prefix: prefix_product(a, r + 1),
-                    },
-                ));
+            // boundary without dividing it; after a placement the stride is 1 and always passes
+            // (and stays 1).
+            if rest_stride != 1 {
+                if rest_stride % cs != 0 && rest_stride > cs {
+                    return Err(Error::new(
+                        Op::Composition,
+                        ErrorKind::StrideDivisibility {
+                            mode: r + 1,
+                            stride: d,
+                            prefix: prefix_product(a, r + 1),
+                        },
+                    ));
+                }
+                rest_stride = ceil_div(rest_stride, cs);
             }
-            rest_stride = ceil_div(rest_stride, cs);
-        } else if rest_stride % cs == 0 {
+        } else if div_rem(rest_stride, cs).1 == 0 {
             // The mode is divided out entirely.
-            rest_stride /= cs;
-        } else if cs % rest_stride == 0 {
-            let next_shape = cs / rest_stride;
+            rest_stride = div_rem(rest_stride, cs).0;
+        } else if div_rem(cs, rest_stride).1 == 0 {
+            let next_shape = div_rem(cs, rest_stride).0;
             let new_shape = if next_shape < rest_shape {
                 next_shape
             } else {
                 rest_shape
             };
-            if rest_shape % new_shape != 0 {
+            let (rest_q, rest_r) = div_rem(rest_shape, new_shape);
+            if rest_r != 0 {
                 // ⌈S̄_{r+1}/d⌉ = (s / rest_shape) · next_shape does not divide s.
                 return Err(Error::new(
                     Op::Composition,
@@ -147,7 +288,7 @@ pub(crate) const fn compose_leaf(a: &Flat, s: i64, d: i64) -> Result<Flat, Error
                 ));
             }
             out.push(new_shape, tri!(mul(Op::Composition, rest_stride, a.d[r])));
-            rest_shape /= new_shape;
+            rest_shape = rest_q;
             rest_stride = 1;
         } else if rest_stride < cs && (rest_shape - 1) as i128 * (rest_stride as i128) < cs as i128
         {
@@ -169,10 +310,10 @@ pub(crate) const fn compose_leaf(a: &Flat, s: i64, d: i64) -> Result<Flat, Error
         r += 1;
     }
     let last = tri!(mul(Op::Composition, rest_stride, a.d[n - 1]));
-    if out.n == 0 || rest_shape != 1 {
+    if out.n == start || rest_shape != 1 {
         out.push(rest_shape, last);
     }
-    Ok(out)
+    Ok(())
 }
 
 /// `(a + b - 1) / b` (`⌈a / b⌉` for `a ≥ 0`, `b ≥ 1`), computed in `i128` so that it cannot
@@ -181,9 +322,30 @@ const fn ceil_div(a: i64, b: i64) -> i64 {
     ((a as i128 + b as i128 - 1) / b as i128) as i64
 }
 
+/// `(a / b, a % b)` for `a ≥ 0`, `b > 0`, avoiding the hardware divider (tens of cycles, and the
+/// base case divides several times per mode) when `b` is a power of two or the quotient is below 8.
+#[inline(always)]
+pub(crate) const fn div_rem(a: i64, b: i64) -> (i64, i64) {
+    if a < b {
+        (0, a)
+    } else if b & (b - 1) == 0 {
+        (a >> b.trailing_zeros(), a & (b - 1))
+    } else if a >> 3 < b {
+        // 1 ≤ a / b < 8: a few subtractions.
+        let (mut q, mut r) = (1, a - b);
+        while r >= b {
+            r -= b;
+            q += 1;
+        }
+        (q, r)
+    } else {
+        (a / b, a % b)
+    }
+}
+
 /// `S̄_k`, the product of the first `k` mode shapes of `a` (saturating; only used in messages and
 /// comparisons against values that fit).
-const fn prefix_product(a: &Flat, k: usize) -> i64 {
+const fn prefix_product(a: &Modes, k: usize) -> i64 {
     let mut p: i64 = 1;
     let mut i = 0;
     while i < k {
@@ -197,12 +359,17 @@ const fn prefix_product(a: &Flat, k: usize) -> i64 {
 /// mode boundary of `A` (the boundaries are the prefix products `S̄_r`, `r ≥ 1`, of the coalesced
 /// `A`). For each boundary `P`, the largest residues `max_c (c·d_i mod P)` of the leaves must sum to
 /// less than `P`.
-const fn check_distributive(a: &Flat, b: &Flat) -> Result<(), Error> {
+const fn check_distributive(
+    a: &Modes,
+    bs: &[i64; CAPACITY],
+    bd: &[i64; CAPACITY],
+    bn: usize,
+) -> Result<(), Error> {
     // Count the leaves of B that move at all.
     let mut moving = 0;
     let mut i = 0;
-    while i < b.n {
-        if b.s[i] > 1 && b.d[i] != 0 {
+    while i < bn {
+        if bs[i] > 1 && bd[i] != 0 {
             moving += 1;
         }
         i += 1;
@@ -219,8 +386,8 @@ const fn check_distributive(a: &Flat, b: &Flat) -> Result<(), Error> {
         };
         let mut sum: i64 = 0;
         let mut i = 0;
-        while i < b.n {
-            let (s, d) = (b.s[i], b.d[i]);
+        while i < bn {
+            let (s, d) = (bs[i], bd[i]);
             if s > 1 && d != 0 {
                 let m = max_residue(s, d, p);
                 sum = match sum.checked_add(m) {
@@ -274,24 +441,57 @@ pub(crate) const fn gcd(mut a: i64, mut b: i64) -> i64 {
 /// with tile `k` (`_` keeps the mode, an integer `n` means `n:1`, a nested tiler recurses), and the
 /// modes of `A` beyond the tiler's rank are dropped.
 pub const fn composition_tiler(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
-    match compose_tiler(a, t) {
-        Ok(r) => Ok(r),
-        Err(e) => Err(e.or_with(Operand::Layout(*a), Operand::None)),
+    // Built in the return place, as in `composition`.
+    let mut err = Ok(());
+    let mut r = Ok(compose_tiler_build(a, t, &mut err));
+    if let Err(e) = err {
+        r = Err(e.or_with(Operand::Layout(*a), Operand::None));
+    }
+    r
+}
+
+/// `A ∘ T` for a single tile `T`, or the error (with the operands `composition` records) in `err`:
+/// `_` keeps `A`, an integer `n` is `n:1`.
+const fn compose_tile_build(a: &Layout, tile: &Tile, err: &mut Result<(), Error>) -> Layout {
+    match tile {
+        Tile::Whole => *a,
+        Tile::Int(n) => {
+            let leaf = match Layout::leaf(*n, 1) {
+                Ok(l) => l,
+                Err(e) => {
+                    *err = Err(e);
+                    return *a;
+                }
+            };
+            let out = compose_build(a, &leaf, err);
+            if let Err(e) = *err {
+                *err = Err(e.or_with(Operand::Layout(*a), Operand::Layout(leaf)));
+            }
+            out
+        }
+        Tile::Layout(l) => {
+            let out = compose_build(a, l, err);
+            if let Err(e) = *err {
+                *err = Err(e.or_with(Operand::Layout(*a), Operand::Layout(*l)));
+            }
+            out
+        }
     }
 }
 
-const fn compose_tiler(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
-    if let Some(tile) = t.single() {
-        return match tile {
-            Tile::Whole => Ok(*a),
-            Tile::Int(n) => composition(a, &tri!(Layout::leaf(n, 1))),
-            Tile::Layout(l) => composition(a, &l),
-        };
+/// `A ∘ T` for a tiler, or the error in `err` (operands of the mode that failed attached). The
+/// result (the concatenation of the modes' results) is written only through the fields of `out`,
+/// as in [`compose_build`]; each mode of `A` is taken without a copy, and a single tile is used
+/// without building the sub-tiler.
+const fn compose_tiler_build(a: &Layout, t: &Tiler, err: &mut Result<(), Error>) -> Layout {
+    if t.tree.is_leaf() {
+        return compose_tile_build(a, &t.tiles[0], err);
     }
+    let mut out = BLANK;
     let tr = t.rank();
     let ar = a.rank();
     if tr > ar {
-        return Err(Error::new(
+        *err = Err(Error::new(
             Op::Composition,
             ErrorKind::ProfileMismatch {
                 what: "the tiler has more modes than the layout",
@@ -299,25 +499,69 @@ const fn compose_tiler(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
                 right: ar as i64,
             },
         ));
+        return out;
     }
-    let mut out = Builder::new();
-    tri!(out.open(Op::Composition));
+    let mut n: usize = 0; // leaves written
+    let mut pending: u8 = 0; // brackets opened before the next leaf
+    let mut depth: usize = 0;
+    attempt!(
+        err,
+        out,
+        open_bracket(Op::Composition, &mut pending, &mut depth)
+    );
     let mut k = 0;
     while k < tr {
-        let r = tri!(composition_tiler(&tri!(a.mode(k)), &tri!(t.mode(k))));
-        tri!(out.push_node(
-            Op::Composition,
-            &r.tree,
-            &r.shape,
-            &r.stride,
-            0,
-            r.tree.len(),
-            (0, 0)
-        ));
+        let ak = mode_build(a, k, err);
+        if let Err(e) = *err {
+            *err = Err(e.or_with(Operand::Layout(*a), Operand::None));
+            return out;
+        }
+        match single_tile_mode(t, k) {
+            // `composition_tiler(A_k, T_k)` for a single tile, without building the tiler `T_k`.
+            Some(lo) => {
+                if let Tile::Whole = t.tiles[lo] {
+                    push_layout!(Op::Composition, out, err, n, pending, depth, &ak);
+                } else {
+                    let r = compose_tile_build(&ak, &t.tiles[lo], err);
+                    if let Err(e) = *err {
+                        *err = Err(e.or_with(Operand::Layout(ak), Operand::None));
+                        return out;
+                    }
+                    push_layout!(Op::Composition, out, err, n, pending, depth, &r);
+                }
+            }
+            None => {
+                let tk = attempt!(err, out, t.mode(k));
+                let r = attempt!(err, out, composition_tiler(&ak, &tk));
+                push_layout!(Op::Composition, out, err, n, pending, depth, &r);
+            }
+        }
         k += 1;
     }
-    tri!(out.close(Op::Composition));
-    Ok(Layout::from_valid(tri!(out.finish(Op::Composition))))
+    // The closing bracket of the concatenation (never empty: every mode has a leaf).
+    out.tree.close[n - 1] += 1;
+    depth -= 1;
+    if depth != 0 || pending != 0 {
+        *err = Err(Error::new(
+            Op::Composition,
+            ErrorKind::Unsupported {
+                what: "empty or unbalanced tuples",
+            },
+        ));
+        return out;
+    }
+    out.tree.n = n as u8;
+    out
+}
+
+/// The tile index when mode `k` of the by-mode tiler `t` is one tile (not a nested tiler).
+const fn single_tile_mode(t: &Tiler, k: usize) -> Option<usize> {
+    match t.tree.mode_range(k) {
+        Some((lo, hi)) if hi == lo + 1 && t.tree.open[lo] == t.tree.mode_adjust(lo, hi).0 => {
+            Some(lo)
+        }
+        _ => None,
+    }
 }
 
 /// `A.with_shape(S) = A ∘ make_layout(S)`: `A` reshaped to the (compatible-size) shape `S`.

@@ -4,6 +4,7 @@
 mod basics;
 mod consts;
 mod divide;
+mod eval;
 mod gen;
 mod inverse;
 mod laws;

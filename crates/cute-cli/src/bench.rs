@@ -1,0 +1,267 @@
+//! `cute bench [--json] [--wall]`: times the benchmark set in-process.
+//!
+//! Every operand is parsed once, before timing. Each figure is the median, over [`SAMPLES`] samples,
+//! of the time per call (each sample runs the call enough times to last at least [`SAMPLE_NS`]),
+//! with the operands passed through [`black_box`] and the result left in place and then passed to
+//! [`black_box`] by reference (so that it must be computed, but is not copied). Time is the calling
+//! thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`), so that a busy machine's preemptions do not count;
+//! `--wall` uses the monotonic wall clock instead. `scripts/bench_pycute.py` times pycute with the
+//! same clock. The evaluation figures are per element of `((4,8),(8,16)):((8,512),(1,32))` (4096
+//! elements), each run writing every offset into a buffer:
+//!
+//! | key | what |
+//! |---|---|
+//! | `eval_index` | [`cute::IndexEvaluator::eval`] for every 1-D index `i` |
+//! | `eval_natural` | [`cute::Offsets`] (natural-coordinate odometer) |
+//! | `eval_hand_index` | hand-written div/mod from the index, extents known only at run time |
+//! | `eval_hand_loops` | hand-written nested loops over the four leaf extents |
+//!
+//! `scripts/bench_pycute.py` runs `cute bench --json` and compares with legacy pycute.
+
+use cute::{IndexEvaluator, IntTuple, Layout};
+use std::hint::black_box;
+use std::time::Instant;
+
+/// Samples per figure (the median is reported).
+pub const SAMPLES: usize = 41;
+
+/// Minimum duration of one sample, in nanoseconds.
+pub const SAMPLE_NS: u64 = 500_000;
+
+/// The keys of the report, in order (the JSON keys of `cute bench --json`).
+pub const KEYS: [&str; 12] = [
+    "composition_tv",
+    "composition_6_12",
+    "logical_divide",
+    "right_inverse",
+    "complement",
+    "logical_product",
+    "blocked_product",
+    "coalesce",
+    "eval_index",
+    "eval_natural",
+    "eval_hand_index",
+    "eval_hand_loops",
+];
+
+/// The layout of the evaluation benchmarks.
+pub const EVAL_LAYOUT: &str = "((4,8),(8,16)):((8,512),(1,32))";
+
+/// The clock of the measurements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Clock {
+    /// The calling thread's CPU time.
+    ThreadCpu,
+    /// The monotonic wall clock.
+    Wall,
+}
+
+impl Clock {
+    /// Nanoseconds since an arbitrary origin.
+    pub fn now_ns(self) -> u64 {
+        match self {
+            Clock::ThreadCpu => {
+                let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+                t.tv_sec as u64 * 1_000_000_000 + t.tv_nsec as u64
+            }
+            Clock::Wall => {
+                static ORIGIN: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+                ORIGIN.get_or_init(Instant::now).elapsed().as_nanos() as u64
+            }
+        }
+    }
+}
+
+/// Median nanoseconds per call of `f` on `clock`.
+pub fn time_ns<R>(clock: Clock, mut f: impl FnMut() -> R) -> f64 {
+    let mut run = |iters: u64| {
+        let t = clock.now_ns();
+        for _ in 0..iters {
+            let r = f();
+            black_box(&r);
+        }
+        clock.now_ns().saturating_sub(t)
+    };
+    let mut iters: u64 = 1;
+    while run(iters) < SAMPLE_NS {
+        iters *= 2;
+    }
+    let mut v: Vec<f64> = (0..SAMPLES)
+        .map(|_| run(iters) as f64 / iters as f64)
+        .collect();
+    v.sort_by(f64::total_cmp);
+    v[SAMPLES / 2]
+}
+
+fn layout(s: &str) -> Layout {
+    s.parse().expect("benchmark operand")
+}
+
+/// The operations of the set that are not in this build yet: `None` (JSON `null`) until enabled.
+///
+/// TODO(lead): after merging each operation, uncomment its block (operands are the issue's).
+fn pending(clock: Clock, key: &str) -> Option<f64> {
+    // TODO(logical_divide): enable once `cute::logical_divide(&Layout, &Tiler)` is merged.
+    // if key == "logical_divide" {
+    //     let a = layout("(8,16):(20,1)");
+    //     let t: cute::Tiler = "<4:1,8:2>".parse().expect("tiler");
+    //     return Some(time_ns(clock, || cute::logical_divide(black_box(&a), black_box(&t))));
+    // }
+    // TODO(right_inverse): enable once `cute::right_inverse(&Layout)` is merged.
+    // if key == "right_inverse" {
+    //     let a = layout("((2,2),(4,2)):((1,8),(2,16))");
+    //     return Some(time_ns(clock, || cute::right_inverse(black_box(&a))));
+    // }
+    // TODO(logical_product): enable once `cute::logical_product(&Layout, &Tiler)` is merged.
+    // if key == "logical_product" {
+    //     let a = layout("(3,4):(4,1)");
+    //     let t: cute::Tiler = "(2,5):(1,2)".parse().expect("tiler");
+    //     return Some(time_ns(clock, || cute::logical_product(black_box(&a), black_box(&t))));
+    // }
+    // TODO(blocked_product): enable once `cute::blocked_product(&Layout, &Layout)` is merged.
+    // if key == "blocked_product" {
+    //     let a = layout("(3,4):(4,1)");
+    //     let b = layout("(2,5):(1,2)");
+    //     return Some(time_ns(clock, || cute::blocked_product(black_box(&a), black_box(&b))));
+    // }
+    let _ = (clock, key);
+    None
+}
+
+/// Hand-written baseline: `L(i)` by division and remainder, the four leaf extents known only at run
+/// time.
+#[inline]
+pub fn hand_index(i: u64, s: &[u64; 4], d: &[i64; 4]) -> i64 {
+    let (c0, r) = (i % s[0], i / s[0]);
+    let (c1, r) = (r % s[1], r / s[1]);
+    let (c2, c3) = (r % s[2], r / s[2]);
+    c0 as i64 * d[0] + c1 as i64 * d[1] + c2 as i64 * d[2] + c3 as i64 * d[3]
+}
+
+/// Fills `out[i] = L(i)` with [`hand_index`]. (The four `fill_*` functions are not inlined, so
+/// that each is compiled on its own, whatever the code around the call.)
+#[inline(never)]
+pub fn fill_hand_index(out: &mut [i64], s: &[u64; 4], d: &[i64; 4]) {
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = hand_index(i as u64, s, d);
+    }
+}
+
+/// Hand-written baseline: nested loops over the four leaf extents (run time), innermost first.
+#[inline(never)]
+pub fn fill_hand_loops(out: &mut [i64], s: &[i64; 4], d: &[i64; 4]) {
+    let mut j = 0;
+    for c3 in 0..s[3] {
+        for c2 in 0..s[2] {
+            for c1 in 0..s[1] {
+                for c0 in 0..s[0] {
+                    out[j] = c0 * d[0] + c1 * d[1] + c2 * d[2] + c3 * d[3];
+                    j += 1;
+                }
+            }
+        }
+    }
+}
+
+/// Fills `out[i] = L(i)` with the precomputed evaluator.
+#[inline(never)]
+pub fn fill_eval_index(out: &mut [i64], ev: &IndexEvaluator) {
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = ev.eval(i as i64);
+    }
+}
+
+/// Fills `out` with the offsets of `l` by natural-coordinate iteration.
+#[inline(never)]
+pub fn fill_eval_natural(out: &mut [i64], l: &Layout) {
+    let mut j = 0;
+    l.offsets().for_each(|o| {
+        out[j] = o;
+        j += 1;
+    });
+}
+
+/// Measures the whole set: `(key, median ns)` in the order of [`KEYS`], `None` for an operation that
+/// is not in this build.
+pub fn measure(clock: Clock) -> Vec<(&'static str, Option<f64>)> {
+    // Operands, built once.
+    let tv_a = layout("(8,8):(8,1)");
+    let tv_b = layout("((4,8),2):((16,1),8)");
+    let c_a = layout("(4,6,8,10):(2,3,5,7)");
+    let c_b = layout("6:12");
+    let cmp_a = layout("(4,8):(1,8)");
+    let cmp_m = IntTuple::int(64);
+    let co_a = layout("((2,(1,4)),(3,1)):((1,(7,2)),(8,0))");
+    let ev_l = layout(EVAL_LAYOUT);
+    let ev = IndexEvaluator::new(&ev_l);
+    let n = ev_l.size().expect("size") as usize;
+    let (hs, hd): ([i64; 4], [i64; 4]) = ([4, 8, 8, 16], [8, 512, 1, 32]);
+    let hu = hs.map(|x| x as u64);
+    let mut buf = vec![0i64; n];
+    let per = |t: f64| t / n as f64;
+    // Check that the four evaluations agree before timing them.
+    let mut check = vec![0i64; n];
+    fill_eval_index(&mut check, &ev);
+    fill_eval_natural(&mut buf, &ev_l);
+    assert_eq!(check, buf, "eval_natural disagrees with eval_index");
+    fill_hand_index(&mut buf, &hu, &hd);
+    assert_eq!(check, buf, "eval_hand_index disagrees with eval_index");
+    fill_hand_loops(&mut buf, &hs, &hd);
+    assert_eq!(check, buf, "eval_hand_loops disagrees with eval_index");
+    assert!((0..n as i64).all(|i| ev_l.eval(i) == Ok(check[i as usize])));
+
+    KEYS.iter()
+        .map(|&key| {
+            let t = match key {
+                "composition_tv" => Some(time_ns(clock, || {
+                    cute::composition(black_box(&tv_a), black_box(&tv_b))
+                })),
+                "composition_6_12" => Some(time_ns(clock, || {
+                    cute::composition(black_box(&c_a), black_box(&c_b))
+                })),
+                "complement" => Some(time_ns(clock, || {
+                    cute::complement_to(black_box(&cmp_a), black_box(&cmp_m))
+                })),
+                "coalesce" => Some(time_ns(clock, || cute::coalesce(black_box(&co_a)))),
+                "eval_index" => Some(per(time_ns(clock, || {
+                    fill_eval_index(black_box(&mut buf), black_box(&ev))
+                }))),
+                "eval_natural" => Some(per(time_ns(clock, || {
+                    fill_eval_natural(black_box(&mut buf), black_box(&ev_l))
+                }))),
+                "eval_hand_index" => Some(per(time_ns(clock, || {
+                    fill_hand_index(black_box(&mut buf), black_box(&hu), black_box(&hd))
+                }))),
+                "eval_hand_loops" => Some(per(time_ns(clock, || {
+                    fill_hand_loops(black_box(&mut buf), black_box(&hs), black_box(&hd))
+                }))),
+                other => pending(clock, other),
+            };
+            (key, t)
+        })
+        .collect()
+}
+
+/// The report as one JSON object (`null` for an operation not in this build).
+pub fn to_json(figures: &[(&str, Option<f64>)]) -> String {
+    let body: Vec<String> = figures
+        .iter()
+        .map(|(k, v)| match v {
+            Some(ns) => format!("\"{k}\": {ns:.3}"),
+            None => format!("\"{k}\": null"),
+        })
+        .collect();
+    format!("{{{}}}", body.join(", "))
+}
+
+/// The report as a table.
+pub fn to_table(figures: &[(&str, Option<f64>)]) -> String {
+    let mut s = String::from("operation            ns/call\n");
+    for (k, v) in figures {
+        match v {
+            Some(ns) => s.push_str(&format!("{k:<20} {ns:>10.2}\n")),
+            None => s.push_str(&format!("{k:<20} {:>10}\n", "n/a")),
+        }
+    }
+    s
+}
