@@ -97,37 +97,6 @@ fn layout(s: &str) -> Layout {
     s.parse().expect("benchmark operand")
 }
 
-/// The operations of the set that are not in this build yet: `None` (JSON `null`) until enabled.
-///
-/// TODO(lead): after merging each operation, uncomment its block (operands are the issue's).
-fn pending(clock: Clock, key: &str) -> Option<f64> {
-    // TODO(logical_divide): enable once `cute::logical_divide(&Layout, &Tiler)` is merged.
-    // if key == "logical_divide" {
-    //     let a = layout("(8,16):(20,1)");
-    //     let t: cute::Tiler = "<4:1,8:2>".parse().expect("tiler");
-    //     return Some(time_ns(clock, || cute::logical_divide(black_box(&a), black_box(&t))));
-    // }
-    // TODO(right_inverse): enable once `cute::right_inverse(&Layout)` is merged.
-    // if key == "right_inverse" {
-    //     let a = layout("((2,2),(4,2)):((1,8),(2,16))");
-    //     return Some(time_ns(clock, || cute::right_inverse(black_box(&a))));
-    // }
-    // TODO(logical_product): enable once `cute::logical_product(&Layout, &Tiler)` is merged.
-    // if key == "logical_product" {
-    //     let a = layout("(3,4):(4,1)");
-    //     let t: cute::Tiler = "(2,5):(1,2)".parse().expect("tiler");
-    //     return Some(time_ns(clock, || cute::logical_product(black_box(&a), black_box(&t))));
-    // }
-    // TODO(blocked_product): enable once `cute::blocked_product(&Layout, &Layout)` is merged.
-    // if key == "blocked_product" {
-    //     let a = layout("(3,4):(4,1)");
-    //     let b = layout("(2,5):(1,2)");
-    //     return Some(time_ns(clock, || cute::blocked_product(black_box(&a), black_box(&b))));
-    // }
-    let _ = (clock, key);
-    None
-}
-
 /// Hand-written baseline: `L(i)` by division and remainder, the four leaf extents known only at run
 /// time.
 #[inline]
@@ -192,6 +161,12 @@ pub fn measure(clock: Clock) -> Vec<(&'static str, Option<f64>)> {
     let cmp_a = layout("(4,8):(1,8)");
     let cmp_m = IntTuple::int(64);
     let co_a = layout("((2,(1,4)),(3,1)):((1,(7,2)),(8,0))");
+    let ld_a = layout("(8,16):(20,1)");
+    let ld_t: cute::Tiler = "<4:1,8:2>".parse().expect("tiler");
+    let ri_a = layout("((2,2),(4,2)):((1,8),(2,16))");
+    let lp_a = layout("(3,4):(4,1)");
+    let lp_b = layout("(2,5):(1,2)");
+    let lp_t = cute::Tiler::layout(lp_b);
     let ev_l = layout(EVAL_LAYOUT);
     let ev = IndexEvaluator::new(&ev_l);
     let n = ev_l.size().expect("size") as usize;
@@ -223,6 +198,16 @@ pub fn measure(clock: Clock) -> Vec<(&'static str, Option<f64>)> {
                     cute::complement_to(black_box(&cmp_a), black_box(&cmp_m))
                 })),
                 "coalesce" => Some(time_ns(clock, || cute::coalesce(black_box(&co_a)))),
+                "logical_divide" => Some(time_ns(clock, || {
+                    cute::logical_divide(black_box(&ld_a), black_box(&ld_t))
+                })),
+                "right_inverse" => Some(time_ns(clock, || cute::right_inverse(black_box(&ri_a)))),
+                "logical_product" => Some(time_ns(clock, || {
+                    cute::logical_product(black_box(&lp_a), black_box(&lp_t))
+                })),
+                "blocked_product" => Some(time_ns(clock, || {
+                    cute::blocked_product(black_box(&lp_a), black_box(&lp_b))
+                })),
                 "eval_index" => Some(per(time_ns(clock, || {
                     fill_eval_index(black_box(&mut buf), black_box(&ev))
                 }))),
@@ -235,7 +220,7 @@ pub fn measure(clock: Clock) -> Vec<(&'static str, Option<f64>)> {
                 "eval_hand_loops" => Some(per(time_ns(clock, || {
                     fill_hand_loops(black_box(&mut buf), black_box(&hs), black_box(&hd))
                 }))),
-                other => pending(clock, other),
+                _ => None,
             };
             (key, t)
         })

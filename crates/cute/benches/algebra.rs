@@ -60,45 +60,39 @@ mod algebra {
         bencher.bench_local(|| keep(cute::coalesce(black_box(&a))));
     }
 
-    // ---------------------------------------------------------------------------------------------
-    // TODO(lead): enable after merging logical_divide, right_inverse, logical_product and
-    // blocked_product (one bench each; signatures as announced in the issue).
-    // ---------------------------------------------------------------------------------------------
+    /// `(8,16):(20,1) ⊘ <4:1,8:2>`.
+    #[divan::bench(sample_size = 10000)]
+    fn logical_divide(bencher: divan::Bencher) {
+        let a = layout("(8,16):(20,1)");
+        let t: cute::Tiler = "<4:1,8:2>".parse().unwrap();
+        bencher.bench_local(|| keep(cute::logical_divide(black_box(&a), black_box(&t))));
+    }
 
-    // TODO(logical_divide): `(8,16):(20,1) ⊘ <4:1,8:2>`.
-    // #[divan::bench(sample_size = 10000)]
-    // fn logical_divide(bencher: divan::Bencher) {
-    //     let a = layout("(8,16):(20,1)");
-    //     let t: cute::Tiler = "<4:1,8:2>".parse().unwrap();
-    //     bencher.bench_local(|| keep(cute::logical_divide(black_box(&a), black_box(&t))));
-    // }
+    /// `right_inverse(((2,2),(4,2)):((1,8),(2,16)))`.
+    #[divan::bench(sample_size = 10000)]
+    fn right_inverse(bencher: divan::Bencher) {
+        let a = layout("((2,2),(4,2)):((1,8),(2,16))");
+        bencher.bench_local(|| keep(cute::right_inverse(black_box(&a))));
+    }
 
-    // TODO(right_inverse): `right_inverse(((2,2),(4,2)):((1,8),(2,16)))`.
-    // #[divan::bench(sample_size = 10000)]
-    // fn right_inverse(bencher: divan::Bencher) {
-    //     let a = layout("((2,2),(4,2)):((1,8),(2,16))");
-    //     bencher.bench_local(|| keep(cute::right_inverse(black_box(&a))));
-    // }
+    /// `(3,4):(4,1) ⊗ (2,5):(1,2)`.
+    #[divan::bench(sample_size = 10000)]
+    fn logical_product(bencher: divan::Bencher) {
+        let a = layout("(3,4):(4,1)");
+        let t: cute::Tiler = "(2,5):(1,2)".parse().unwrap();
+        bencher.bench_local(|| keep(cute::logical_product(black_box(&a), black_box(&t))));
+    }
 
-    // TODO(logical_product): `(3,4):(4,1) ⊗ (2,5):(1,2)`.
-    // #[divan::bench(sample_size = 10000)]
-    // fn logical_product(bencher: divan::Bencher) {
-    //     let a = layout("(3,4):(4,1)");
-    //     let t: cute::Tiler = "(2,5):(1,2)".parse().unwrap();
-    //     bencher.bench_local(|| keep(cute::logical_product(black_box(&a), black_box(&t))));
-    // }
-
-    // TODO(blocked_product): `blocked_product((3,4):(4,1), (2,5):(1,2))`.
-    // #[divan::bench(sample_size = 10000)]
-    // fn blocked_product(bencher: divan::Bencher) {
-    //     let a = layout("(3,4):(4,1)");
-    //     let b = layout("(2,5):(1,2)");
-    //     bencher.bench_local(|| keep(cute::blocked_product(black_box(&a), black_box(&b))));
-    // }
+    /// `blocked_product((3,4):(4,1), (2,5):(1,2))`.
+    #[divan::bench(sample_size = 10000)]
+    fn blocked_product(bencher: divan::Bencher) {
+        let a = layout("(3,4):(4,1)");
+        let b = layout("(2,5):(1,2)");
+        bencher.bench_local(|| keep(cute::blocked_product(black_box(&a), black_box(&b))));
+    }
 }
 
-/// Building blocks of the operations still to be merged (logical_divide, the products): each
-/// must stay far below their ~100 ns budgets.
+/// Building blocks of logical_divide and the products.
 mod primitives {
     use super::*;
 
