@@ -224,3 +224,28 @@ fn invalid_utf8_arguments() {
         );
     }
 }
+
+#[test]
+fn structure_queries() {
+    let l = "((2,2),(4,2)):((1,8),(2,16))";
+    prints(&["size", l], "32");
+    prints(&["size", "(2,(3,4))"], "24");
+    prints(&["cosize", "(4,8):(1,5)"], "40");
+    prints(&["rank", l], "2");
+    prints(&["depth", l], "2");
+    prints(&["shape", l], "((2,2),(4,2))");
+    prints(&["stride", l], "((1,8),(2,16))");
+    prints(&["flatten", l], "(2,2,4,2):(1,8,2,16)");
+    prints(&["get", l, "1", "0"], "4:2");
+    prints(&["image", "(2,4):(0,2)"], "{0,2,4,6}");
+    prints(&["make_layout", "(2,2):(1,8)", "(4,2):(2,16)"], l);
+    prints(&["congruent", "(4,(2,4))", "(7,(3,2))"], "true");
+    prints(&["weakly_congruent", "(2,3,5)", "(2,3)"], "false");
+    prints(&["compatible", "(6,5)", "((3,2),5)"], "true");
+    prints(
+        &["crd2crd", "(2,5)", "(4,8)", "((2,2),(4,2))"],
+        "((0,1),(1,1))",
+    );
+    fails(&["get", l, "5"], &["out of range"]);
+    fails(&["image", "(1024,1024,1024):(1,1,1)"], &["capacity"]);
+}

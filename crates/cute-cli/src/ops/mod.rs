@@ -8,6 +8,7 @@ mod core;
 mod divide;
 mod extra;
 mod inverse;
+mod structure;
 
 use cute::{Error, IntTuple, Layout, Tiler};
 
@@ -138,6 +139,7 @@ pub fn run(op: &str, args: &[&str]) -> Outcome {
         .or_else(|| inverse::run(op, args))
         .or_else(|| divide::run(op, args))
         .or_else(|| extra::run(op, args))
+        .or_else(|| structure::run(op, args))
         .unwrap_or_else(|| {
             Err(Outcome::Usage(format!(
                 "unknown operation {} (see `cute ops`)",
@@ -158,4 +160,5 @@ pub fn all_ops() -> impl Iterator<Item = &'static (&'static str, &'static str)> 
         .chain(inverse::OPS)
         .chain(divide::OPS)
         .chain(extra::OPS)
+        .chain(structure::OPS)
 }

@@ -1,0 +1,114 @@
+//! Queries and rearrangements of tuples and layouts (paper §4): size, cosize, rank, depth, shape,
+//! stride, modes, flatten, image, concatenation, and the relations between shapes (congruence, weak
+//! congruence, compatibility) and `crd2crd`.
+
+use super::{arity, int, layout, tuple, Answer};
+use cute::{Error, Layout};
+
+/// The operations of this area and their arguments.
+pub(crate) const OPS: &[(&str, &str)] = &[
+    ("size", "LAYOUT|TUPLE"),
+    ("cosize", "LAYOUT"),
+    ("rank", "LAYOUT|TUPLE"),
+    ("depth", "LAYOUT|TUPLE"),
+    ("shape", "LAYOUT"),
+    ("stride", "LAYOUT"),
+    ("flatten", "LAYOUT|TUPLE"),
+    ("get", "LAYOUT|TUPLE INDEX..."),
+    ("image", "LAYOUT"),
+    ("make_layout", "LAYOUT... (concatenation)"),
+    ("congruent", "TUPLE TUPLE"),
+    ("weakly_congruent", "TUPLE TUPLE"),
+    ("compatible", "TUPLE TUPLE"),
+    ("crd2crd", "COORD SHAPE SHAPE"),
+];
+
+/// A layout argument, or else a tuple argument.
+#[allow(clippy::large_enum_variant)] // short-lived, on the stack
+enum Either {
+    L(Layout),
+    T(cute::IntTuple),
+}
+
+fn either(s: &str) -> Result<Either, Error> {
+    match layout(s) {
+        Ok(l) => Ok(Either::L(l)),
+        Err(e) if s.contains(':') => Err(e),
+        Err(_) => tuple(s).map(Either::T),
+    }
+}
+
+/// Runs `op` if it belongs to this area.
+pub(crate) fn run(op: &str, a: &[&str]) -> Option<Answer> {
+    let (lo, hi) = match op {
+        "size" | "cosize" | "rank" | "depth" | "shape" | "stride" | "flatten" | "image" => (1, 1),
+        "congruent" | "weakly_congruent" | "compatible" => (2, 2),
+        "crd2crd" => (3, 3),
+        "get" => (1, usize::MAX),
+        "make_layout" => (1, usize::MAX),
+        _ => return None,
+    };
+    if let Err(u) = arity(a, lo, hi, op) {
+        return Some(Err(u));
+    }
+    let yes_no = |b: bool| if b { "true" } else { "false" }.to_string();
+    let r: Result<String, Error> = (|| {
+        Ok(match op {
+            "size" => match either(a[0])? {
+                Either::L(l) => l.size()?.to_string(),
+                Either::T(t) => t.size()?.to_string(),
+            },
+            "cosize" => layout(a[0])?.cosize()?.to_string(),
+            "rank" => match either(a[0])? {
+                Either::L(l) => l.rank().to_string(),
+                Either::T(t) => t.rank().to_string(),
+            },
+            "depth" => match either(a[0])? {
+                Either::L(l) => l.depth().to_string(),
+                Either::T(t) => t.depth().to_string(),
+            },
+            "shape" => layout(a[0])?.shape().to_string(),
+            "stride" => layout(a[0])?.stride().to_string(),
+            "flatten" => match either(a[0])? {
+                Either::L(l) => l.flatten().to_string(),
+                Either::T(t) => t.flatten().to_string(),
+            },
+            "get" => {
+                let path: Vec<usize> = a[1..]
+                    .iter()
+                    .map(|s| int(s).map(|v| usize::try_from(v).unwrap_or(usize::MAX)))
+                    .collect::<Result<_, _>>()?;
+                match either(a[0])? {
+                    Either::L(l) => l.get(&path)?.to_string(),
+                    Either::T(t) => t.get_path(&path)?.to_string(),
+                }
+            }
+            "image" => {
+                let l = layout(a[0])?;
+                if l.size()? > super::EVAL_ALL_LIMIT {
+                    return Err(Error::new(
+                        cute::Op::Image,
+                        cute::ErrorKind::Capacity {
+                            what: "the size of a layout whose image is listed",
+                            limit: super::EVAL_ALL_LIMIT as usize,
+                        },
+                    )
+                    .with(cute::Operand::Layout(l), cute::Operand::None));
+                }
+                let img = l.image()?;
+                let items: Vec<String> = img.iter().map(i64::to_string).collect();
+                format!("{{{}}}", items.join(","))
+            }
+            "make_layout" => {
+                let ls: Vec<Layout> = a.iter().map(|s| layout(s)).collect::<Result<_, _>>()?;
+                Layout::concat(&ls)?.to_string()
+            }
+            "congruent" => yes_no(tuple(a[0])?.congruent(&tuple(a[1])?)),
+            "weakly_congruent" => yes_no(tuple(a[0])?.weakly_congruent(&tuple(a[1])?)),
+            "compatible" => yes_no(tuple(a[0])?.compatible(&tuple(a[1])?)),
+            "crd2crd" => cute::crd2crd(&tuple(a[0])?, &tuple(a[1])?, &tuple(a[2])?)?.to_string(),
+            _ => unreachable!("arity table and dispatch list the same operations"),
+        })
+    })();
+    Some(Ok(r))
+}
