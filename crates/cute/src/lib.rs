@@ -34,13 +34,51 @@
 //! * **CuTe notation.** `Display` and `FromStr` print and parse `((2,2),(4,2)):((1,8),(2,16))`,
 //!   `12:1` and tilers `<4:1,_>`, and round-trip.
 //!
-//! ## Example
+//! ## Examples
+//!
+//! Partitioning a data layout by a thread-value layout (the paper's Table 4) and splitting a layout
+//! into tiles (Figure 12):
 //!
 //! ```
-//! use cute::{composition, Layout};
+//! use cute::{composition, logical_divide, zipped_divide, Layout, Tiler};
 //! let data: Layout = "(8,8):(8,1)".parse().unwrap();        // row-major 8×8
 //! let tv: Layout = "((4,8),2):((16,1),8)".parse().unwrap(); // (thread, value) -> coordinate
 //! assert_eq!(composition(&data, &tv).unwrap().to_string(), "((4,8),2):((2,8),1)");
+//!
+//! let a: Layout = "(8,16):(20,1)".parse().unwrap();
+//! let t: Tiler = "<4:1,8:2>".parse().unwrap();
+//! assert_eq!(logical_divide(&a, &t).unwrap().to_string(), "((4,2),(8,2)):((20,80),(2,1))");
+//! assert_eq!(zipped_divide(&a, &t).unwrap().to_string(), "((4,8),(2,2)):((20,2),(80,1))");
+//! ```
+//!
+//! Inadmissible operations are errors that say why:
+//!
+//! ```
+//! use cute::{composition, Layout};
+//! let a: Layout = "(4,6,8):(2,3,5)".parse().unwrap();
+//! let b: Layout = "6:3".parse().unwrap();
+//! let e = composition(&a, &b).unwrap_err();
+//! assert_eq!(e.category(), "Divisibility");
+//! assert_eq!(
+//!     e.to_string(),
+//!     "composition (4,6,8):(2,3,5) ∘ 6:3: stride-divisibility condition (9) fails at mode 1 of the \
+//!      coalesced left operand: stride 3 and prefix product 4 divide neither way"
+//! );
+//! ```
+//!
+//! The same functions run in `const` context:
+//!
+//! ```
+//! use cute::{right_inverse, Layout};
+//! const L: Layout = match Layout::parse_const("(4,8):(8,1)") {
+//!     Ok(l) => l,
+//!     Err(_) => panic!("not a layout"),
+//! };
+//! const R: Layout = match right_inverse(&L) {
+//!     Ok(r) => r,
+//!     Err(_) => panic!("no right inverse"),
+//! };
+//! assert_eq!(R.to_string(), "(8,4):(4,1)"); // Table 5
 //! ```
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
