@@ -32,7 +32,7 @@
 //! ```
 
 use super::coalesce::{coalesce_leaves, Flat, BLANK};
-use crate::error::{mul, tri, Error, ErrorKind, Op, Operand};
+use crate::error::{attempt, mul, tri, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::{open_bracket, push_layout, Builder, IntTuple, CAPACITY};
 use crate::layout::{compact_col_major, mode_build, Layout};
 use crate::tiler::{Tile, Tiler};
@@ -58,27 +58,13 @@ const fn compose(a: &Layout, b: &Layout) -> Result<Layout, Error> {
     r
 }
 
-/// `?` for [`compose_build`]: on `Err`, records it in `$err` and returns `$out`.
-macro_rules! attempt {
-    ($err:ident, $out:ident, $e:expr) => {
-        match $e {
-            Ok(v) => v,
-            Err(e) => {
-                *$err = Err(e);
-                return $out;
-            }
-        }
-    };
-}
-
 /// `A ∘ B`, or on failure the error in `err` (the layout returned is then meaningless). Each leaf
 /// of `B` is composed by the base case and appended as one node, its brackets copied from `B`, with
 /// the checks and the error order of building through [`Builder`] and [`push_flat_node`]. The
 /// result is written only through the fields of `out`, never borrowed, so that it is built in the
 /// return place instead of being copied there (a copy right after the writes costs more than the
 /// whole composition).
-const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), Error>) -> Layout {
-    let mut out = BLANK;
+pub(crate) const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), Error>) -> Layout {
     // The coalesced A (extended-domain form): A itself when it is already coalesced.
     let coalesced: Flat;
     let af = if is_coalesced_x(a) {
@@ -91,6 +77,10 @@ const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), Error>) -> L
         coalesced = coalesce_leaves(a, true);
         Modes::of(&coalesced)
     };
+    if af.n <= 1 {
+        return compose_one_mode_build(if af.n == 1 { af.d[0] } else { 0 }, b, err);
+    }
+    let mut out = BLANK;
     let bn = b.tree.len();
     attempt!(err, out, check_distributive(&af, &b.shape, &b.stride, bn));
     let mut node = Flat::EMPTY; // the modes of one leaf of B composed
@@ -144,7 +134,7 @@ const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), Error>) -> L
         n += c;
         // Closing brackets: the node's own, then those of B's leaf (never empty: c ≥ 1).
         let closes = b.tree.close[i] + if c > 1 { 1 } else { 0 };
-        out.tree.close[n - 1] += closes;
+        out.tree.close[n - 1] = closes; // a new leaf (see `set_coalesced_tree` on `+=`)
         depth -= closes as usize;
         i += 1;
     }
@@ -158,6 +148,53 @@ const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), Error>) -> L
         return out;
     }
     out.tree.n = n as u8;
+    out
+}
+
+/// [`compose_build`] when the coalesced `A` has one mode `s_A:d_A` (its last, unbounded): the base
+/// case (8) maps each leaf `s:d` of `B` to the single mode `s:(d·d_A)` (`s:0` for `d = 0`), so
+/// `A ∘ B` is `B` with its strides multiplied by `d_A`. The distributivity condition holds trivially
+/// (one mode has no boundary), and no scratch node is needed: each leaf is written in place, with
+/// the bracket checks and the errors of the general loop (an overflowing product, in leaf order).
+const fn compose_one_mode_build(da: i64, b: &Layout, err: &mut Result<(), Error>) -> Layout {
+    let mut out = BLANK;
+    let bn = b.tree.len();
+    let mut pending: u8 = 0; // brackets opened before the next leaf
+    let mut depth: usize = 0;
+    let mut i = 0;
+    while i < bn {
+        let mut k = 0;
+        while k < b.tree.open[i] {
+            attempt!(
+                err,
+                out,
+                open_bracket(Op::Composition, &mut pending, &mut depth)
+            );
+            k += 1;
+        }
+        let d = b.stride[i];
+        out.stride[i] = if d == 0 {
+            0
+        } else {
+            attempt!(err, out, mul(Op::Composition, d, da))
+        };
+        out.shape[i] = b.shape[i];
+        out.tree.open[i] = pending;
+        pending = 0;
+        out.tree.close[i] = b.tree.close[i];
+        depth -= b.tree.close[i] as usize;
+        i += 1;
+    }
+    if depth != 0 || pending != 0 || bn == 0 {
+        *err = Err(Error::new(
+            Op::Composition,
+            ErrorKind::Unsupported {
+                what: "empty or unbalanced tuples",
+            },
+        ));
+        return out;
+    }
+    out.tree.n = bn as u8;
     out
 }
 
@@ -555,7 +592,7 @@ const fn compose_tiler_build(a: &Layout, t: &Tiler, err: &mut Result<(), Error>)
 }
 
 /// The tile index when mode `k` of the by-mode tiler `t` is one tile (not a nested tiler).
-const fn single_tile_mode(t: &Tiler, k: usize) -> Option<usize> {
+pub(crate) const fn single_tile_mode(t: &Tiler, k: usize) -> Option<usize> {
     match t.tree.mode_range(k) {
         Some((lo, hi)) if hi == lo + 1 && t.tree.open[lo] == t.tree.mode_adjust(lo, hi).0 => {
             Some(lo)

@@ -46,8 +46,10 @@
 //! assert_eq!(left_inverse(&l).unwrap_err().category(), "NotInjective");
 //! ```
 
-use super::coalesce::{coalesce_flat, Flat};
-use crate::error::{add, mul, tri, Error, ErrorKind, Op, Operand};
+use super::coalesce::{
+    coalesce_flat, coalesce_into, coalesce_leaves, set_coalesced_tree, Flat, BLANK,
+};
+use crate::error::{add, attempt, mul, tri, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::CAPACITY;
 use crate::layout::Layout;
 
@@ -77,9 +79,13 @@ pub(crate) const fn stride_order(f: &Flat) -> [usize; CAPACITY] {
     idx
 }
 
-/// The exclusive prefix products `S̄_i = s_0·…·s_{i-1}` of the shapes of `f`.
-pub(crate) const fn prefix_products(f: &Flat, op: Op) -> Result<[i64; CAPACITY], Error> {
-    let mut pp = [0i64; CAPACITY];
+/// Writes the exclusive prefix products `S̄_i = s_0·…·s_{i-1}` of the shapes of `f` to `pp` (an
+/// out-parameter rather than a returned array, which would be copied out of the `Result`).
+pub(crate) const fn prefix_products(
+    f: &Flat,
+    op: Op,
+    pp: &mut [i64; CAPACITY],
+) -> Result<(), Error> {
     let mut p: i64 = 1;
     let mut i = 0;
     while i < f.n {
@@ -87,7 +93,7 @@ pub(crate) const fn prefix_products(f: &Flat, op: Op) -> Result<[i64; CAPACITY],
         p = tri!(mul(op, p, f.s[i]));
         i += 1;
     }
-    Ok(pp)
+    Ok(())
 }
 
 /// Appends `s:d` to `f` unless `s == 1` (size-1 modes are dropped by the final coalesce anyway),
@@ -119,29 +125,49 @@ const fn push_mode(f: &mut Flat, op: Op, s: i64, d: i64) -> Result<(), Error> {
 /// as coordinates of those modes (weight `S̄_i` in `L`'s domain, all other coordinates 0), so
 /// `R(k) < |L|` and `L(R(k)) = Σ digit_j·d_j = k`. Negative and zero strides never join the chain.
 pub const fn right_inverse(a: &Layout) -> Result<Layout, Error> {
-    match right_inverse_flat(a) {
-        Ok(f) => Ok(coalesce_flat(&f, false).to_layout()),
-        Err(e) => Err(e.or_with(Operand::Layout(*a), Operand::None)),
+    // Built in the return place (see `coalesce_into`).
+    let mut err = Ok(());
+    let mut r = Ok(right_inverse_build(a, &mut err));
+    if let Err(e) = err {
+        r = Err(e.or_with(Operand::Layout(*a), Operand::None));
     }
+    r
 }
 
-const fn right_inverse_flat(a: &Layout) -> Result<Flat, Error> {
+/// `right_inverse(L)`, or on failure the error in `err`. The chained modes are written straight
+/// into the result, which is then coalesced in place; the result is written only through its
+/// fields (see `coalesce_into`).
+const fn right_inverse_build(a: &Layout, err: &mut Result<(), Error>) -> Layout {
     let op = Op::RightInverse;
-    let c = coalesce_flat(&Flat::of(a), false);
-    let pp = tri!(prefix_products(&c, op));
+    let mut out = BLANK;
+    let c = coalesce_leaves(a, false);
+    let mut pp = [0i64; CAPACITY];
+    attempt!(err, out, prefix_products(&c, op, &mut pp));
     let order = stride_order(&c);
-    let mut out = Flat::EMPTY;
+    let mut m = 0; // modes written
     let mut cur: i64 = 1;
     let mut k = 0;
     while k < c.n {
         let i = order[k];
         if c.d[i] == cur {
-            tri!(push_mode(&mut out, op, c.s[i], pp[i]));
-            cur = tri!(mul(op, c.s[i], c.d[i]));
+            // `push_mode`: a size-1 mode is left out (the coalesce would drop it).
+            if c.s[i] != 1 {
+                out.shape[m] = c.s[i];
+                out.stride[m] = pp[i];
+                m += 1;
+            }
+            cur = attempt!(err, out, mul(op, c.s[i], c.d[i]));
         }
         k += 1;
     }
-    Ok(out)
+    let n = coalesce_into!(m, out.shape, out.stride, false, false, out.shape, out.stride);
+    while m > n {
+        m -= 1;
+        out.shape[m] = 0;
+        out.stride[m] = 0;
+    }
+    set_coalesced_tree!(out, n);
+    out
 }
 
 /// `left_inverse(L)`: CuTe's left inverse `R`, with `L(R(L(k))) = L(k)` for every `k < |L|`
@@ -181,7 +207,8 @@ const fn left_inverse_impl(a: &Layout) -> Result<Layout, Error> {
         // Every mode has size 1: the layout is 1:0.
         c.push(1, 0);
     }
-    let pp = tri!(prefix_products(&c, op));
+    let mut pp = [0i64; CAPACITY];
+    tri!(prefix_products(&c, op, &mut pp));
     let order = stride_order(&c);
 
     // CuTe's formula: the gaps between the sorted non-zero strides, then the last shape.
