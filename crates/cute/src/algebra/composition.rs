@@ -65,6 +65,10 @@ const fn compose(a: &Layout, b: &Layout) -> Result<Layout, Error> {
 /// return place instead of being copied there (a copy right after the writes costs more than the
 /// whole composition).
 pub(crate) const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), Error>) -> Layout {
+    if a.tree.len() == 1 {
+        return compose_one_mode_build(a.stride[0], b, err);
+    }
+    let mut out = BLANK;
     // The coalesced A (extended-domain form): A itself when it is already coalesced.
     let coalesced: Flat;
     let af = if is_coalesced_x(a) {
@@ -77,13 +81,11 @@ pub(crate) const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), E
         coalesced = coalesce_leaves(a, true);
         Modes::of(&coalesced)
     };
-    if af.n <= 1 {
-        return compose_one_mode_build(if af.n == 1 { af.d[0] } else { 0 }, b, err);
-    }
-    let mut out = BLANK;
     let bn = b.tree.len();
     attempt!(err, out, check_distributive(&af, &b.shape, &b.stride, bn));
-    let mut node = Flat::EMPTY; // the modes of one leaf of B composed
+    // The modes of one leaf of B composed: two arrays rather than a `Flat`, which are zeroed inline
+    // (a `Flat` is zeroed by a call to `memset`, which costs more than composing a leaf).
+    let (mut node_s, mut node_d) = ([0i64; CAPACITY], [0i64; CAPACITY]);
     let mut n: usize = 0; // leaves written
     let mut pending: u8 = 0; // brackets opened before the next leaf
     let mut depth: usize = 0;
@@ -98,13 +100,19 @@ pub(crate) const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), E
             );
             k += 1;
         }
-        node.n = 0;
+        let mut c = 0;
         attempt!(
             err,
             out,
-            compose_leaf_into(&af, b.shape[i], b.stride[i], &mut node)
+            compose_leaf_into(
+                &af,
+                b.shape[i],
+                b.stride[i],
+                &mut node_s,
+                &mut node_d,
+                &mut c
+            )
         );
-        let c = node.n;
         // The leaf's result as one node: a leaf, or a parenthesised flat tuple.
         if c > 1 {
             attempt!(
@@ -127,8 +135,8 @@ pub(crate) const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), E
         pending = 0;
         let mut j = 0;
         while j < c {
-            out.shape[n + j] = node.s[j];
-            out.stride[n + j] = node.d[j];
+            out.shape[n + j] = node_s[j];
+            out.stride[n + j] = node_d[j];
             j += 1;
         }
         n += c;
@@ -151,9 +159,9 @@ pub(crate) const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), E
     out
 }
 
-/// [`compose_build`] when the coalesced `A` has one mode `s_A:d_A` (its last, unbounded): the base
-/// case (8) maps each leaf `s:d` of `B` to the single mode `s:(d·d_A)` (`s:0` for `d = 0`), so
-/// `A ∘ B` is `B` with its strides multiplied by `d_A`. The distributivity condition holds trivially
+/// [`compose_build`] when `A` is one leaf `s_A:d_A` (so is its coalesced form, whose last mode is
+/// unbounded): the base case (8) maps each leaf `s:d` of `B` to the single mode `s:(d·d_A)` (`s:0`
+/// for `d = 0`), so `A ∘ B` is `B` with its strides multiplied by `d_A`. The distributivity condition holds trivially
 /// (one mode has no boundary), and no scratch node is needed: each leaf is written in place, with
 /// the bracket checks and the errors of the general loop (an overflowing product, in leaf order).
 const fn compose_one_mode_build(da: i64, b: &Layout, err: &mut Result<(), Error>) -> Layout {
@@ -218,7 +226,14 @@ pub(crate) const fn push_flat_node(out: &mut Builder, f: &Flat) -> Result<(), Er
 #[allow(dead_code)] // the base case for the divide and product modules
 pub(crate) const fn compose_leaf(a: &Flat, s: i64, d: i64) -> Result<Flat, Error> {
     let mut out = Flat::EMPTY;
-    tri!(compose_leaf_into(&Modes::of(a), s, d, &mut out));
+    tri!(compose_leaf_into(
+        &Modes::of(a),
+        s,
+        d,
+        &mut out.s,
+        &mut out.d,
+        &mut out.n
+    ));
     Ok(out)
 }
 
@@ -256,17 +271,24 @@ const fn is_coalesced_x(l: &Layout) -> bool {
     true
 }
 
-/// [`compose_leaf`] appending the result modes to `out` (at most `a.n` of them; `out` must have
-/// room).
-const fn compose_leaf_into(a: &Modes, s: i64, d: i64, out: &mut Flat) -> Result<(), Error> {
+/// [`compose_leaf`] appending the result modes to `os`, `od` at `*on` (at most `a.n` of them; there
+/// must be room).
+const fn compose_leaf_into(
+    a: &Modes,
+    s: i64,
+    d: i64,
+    os: &mut [i64; CAPACITY],
+    od: &mut [i64; CAPACITY],
+    on: &mut usize,
+) -> Result<(), Error> {
     if d == 0 {
-        out.push(s, 0);
+        push(os, od, on, s, 0);
         return Ok(());
     }
     let n = a.n;
     if n <= 1 {
         let da = if n == 1 { a.d[0] } else { 0 };
-        out.push(s, tri!(mul(Op::Composition, d, da)));
+        push(os, od, on, s, tri!(mul(Op::Composition, d, da)));
         return Ok(());
     }
     if d < 0 && s > 1 {
@@ -277,7 +299,7 @@ const fn compose_leaf_into(a: &Modes, s: i64, d: i64, out: &mut Flat) -> Result<
             },
         ));
     }
-    let start = out.n;
+    let start = *on;
     let mut rest_shape = s;
     let mut rest_stride = d;
     let mut r = 0;
@@ -324,14 +346,26 @@ const fn compose_leaf_into(a: &Modes, s: i64, d: i64, out: &mut Flat) -> Result<
                     },
                 ));
             }
-            out.push(new_shape, tri!(mul(Op::Composition, rest_stride, a.d[r])));
+            push(
+                os,
+                od,
+                on,
+                new_shape,
+                tri!(mul(Op::Composition, rest_stride, a.d[r])),
+            );
             rest_shape = rest_q;
             rest_stride = 1;
         } else if rest_stride < cs && (rest_shape - 1) as i128 * (rest_stride as i128) < cs as i128
         {
             // Truncation: every remaining point lies inside this mode, the later modes do not
             // contribute, and the divisibility condition does not apply to them.
-            out.push(rest_shape, tri!(mul(Op::Composition, rest_stride, a.d[r])));
+            push(
+                os,
+                od,
+                on,
+                rest_shape,
+                tri!(mul(Op::Composition, rest_stride, a.d[r])),
+            );
             rest_shape = 1;
             rest_stride = 1;
         } else {
@@ -347,10 +381,18 @@ const fn compose_leaf_into(a: &Modes, s: i64, d: i64, out: &mut Flat) -> Result<
         r += 1;
     }
     let last = tri!(mul(Op::Composition, rest_stride, a.d[n - 1]));
-    if out.n == start || rest_shape != 1 {
-        out.push(rest_shape, last);
+    if *on == start || rest_shape != 1 {
+        push(os, od, on, rest_shape, last);
     }
     Ok(())
+}
+
+/// Appends the mode `s:d` to `os`, `od` at `*on`.
+#[inline(always)]
+const fn push(os: &mut [i64; CAPACITY], od: &mut [i64; CAPACITY], on: &mut usize, s: i64, d: i64) {
+    os[*on] = s;
+    od[*on] = d;
+    *on += 1;
 }
 
 /// `(a + b - 1) / b` (`⌈a / b⌉` for `a ≥ 0`, `b ≥ 1`), computed in `i128` so that it cannot

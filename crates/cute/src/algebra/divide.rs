@@ -318,10 +318,10 @@ pub(crate) const fn zip2_by(l: &Layout, g: &Tiler) -> Result<(Layout, Layout), E
         let m = tri!(l.mode(k));
         if k < gr {
             let (x, y) = tri!(zip2_by(&m, &tri!(g.mode(k))));
-            tri!(push_layout(&mut bx, &x));
-            tri!(push_layout(&mut by, &y));
+            tri!(push_node(&mut bx, &x));
+            tri!(push_node(&mut by, &y));
         } else {
-            tri!(push_layout(&mut by, &m));
+            tri!(push_node(&mut by, &m));
         }
         k += 1;
     }
@@ -346,11 +346,11 @@ pub(crate) const fn unpack(z: &Layout, both: bool) -> Result<Layout, Error> {
         if (k == 1 || both) && r > 1 {
             let mut j = 0;
             while j < r {
-                tri!(push_layout(&mut out, &tri!(m.mode(j))));
+                tri!(push_node(&mut out, &tri!(m.mode(j))));
                 j += 1;
             }
         } else {
-            tri!(push_layout(&mut out, &m));
+            tri!(push_node(&mut out, &m));
         }
         k += 1;
     }
@@ -358,8 +358,8 @@ pub(crate) const fn unpack(z: &Layout, both: bool) -> Result<Layout, Error> {
     Ok(Layout::from_valid(tri!(out.finish(Op::LogicalDivide))))
 }
 
-/// Appends the layout `l` as one node.
-pub(crate) const fn push_layout(b: &mut Builder, l: &Layout) -> Result<(), Error> {
+/// Appends the layout `l` as one node of `b` (for results built through a [`Builder`]).
+const fn push_node(b: &mut Builder, l: &Layout) -> Result<(), Error> {
     b.push_node(
         Op::LogicalDivide,
         &l.tree,
