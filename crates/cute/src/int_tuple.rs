@@ -405,7 +405,9 @@ macro_rules! push_layout {
             $out.stride[$n] = $r.stride[i];
             $n += 1;
             let closes = $r.tree.close[i] - if i + 1 == hi { adj.1 } else { 0 };
-            // `=`, not `+=` (the leaf is new): see `set_coalesced_tree` on reading zeros.
+            // `=`, not `+=`: the leaf is new, and its byte, which only the initial `memset` of
+            // `$out` wrote, would be read back before that wide store has reached the cache
+            // (a load it cannot be forwarded to, which waits).
             $out.tree.close[$n - 1] = closes;
             $depth -= closes as usize;
             i += 1;

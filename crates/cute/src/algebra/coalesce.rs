@@ -158,28 +158,18 @@ pub(crate) const fn coalesce_modes(
 /// Sets the tree of `$out` (a [`BLANK`] whose first `$m` modes were written) to CuTe's printed
 /// form of a coalesced result: `s:d` for one mode, a flat tuple for several, and for none the
 /// layout `1:0`. A macro for the reason given at [`coalesce_into`].
-///
-/// Every bracket count of the `$m` leaves is written, the zeros too: the result is often read
-/// right away (concatenated, composed), and a byte that only the initial `memset` of [`BLANK`]
-/// wrote cannot be forwarded to that read from the store buffer, which then waits until every
-/// pending store (the whole `memset` among them) has reached the cache.
 macro_rules! set_coalesced_tree {
     ($out:ident, $m:expr) => {{
         let m: usize = $m;
         if m == 0 {
             $out.shape[0] = 1; // `1:0`
-            $out.tree.open[0] = 0;
-            $out.tree.close[0] = 0;
             $out.tree.n = 1;
         } else {
-            let tuple: u8 = if m > 1 { 1 } else { 0 };
-            let mut i = 0;
-            while i < m {
-                $out.tree.open[i] = if i == 0 { tuple } else { 0 };
-                $out.tree.close[i] = if i + 1 == m { tuple } else { 0 };
-                i += 1;
-            }
             $out.tree.n = m as u8;
+            if m > 1 {
+                $out.tree.open[0] = 1;
+                $out.tree.close[m - 1] = 1;
+            }
         }
     }};
 }

@@ -60,8 +60,10 @@ macro_rules! gaps {
                     $d[j] = $d[j - 1];
                     j -= 1;
                 }
-                $s[j] = s;
-                $d[j] = d;
+                if j < i {
+                    $s[j] = s;
+                    $d[j] = d;
+                }
                 i += 1;
             }
             let mut cur: i64 = 1;
@@ -147,6 +149,20 @@ macro_rules! finish_gaps {
             k += 1;
         }
         set_coalesced_tree!($out, m);
+        // The zero bracket counts are written too: a complement is often read right away (a
+        // divide concatenates it), and a byte that only the initial `memset` wrote cannot be
+        // forwarded to that read, which then waits for the whole `memset` to reach the cache.
+        let leaves = $out.tree.len();
+        if leaves == 1 {
+            $out.tree.open[0] = 0;
+            $out.tree.close[0] = 0;
+        }
+        let mut k = 1;
+        while k < leaves {
+            $out.tree.open[k] = 0;
+            $out.tree.close[k - 1] = 0;
+            k += 1;
+        }
         m
     }};
 }

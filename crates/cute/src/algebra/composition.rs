@@ -142,7 +142,7 @@ pub(crate) const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), E
         n += c;
         // Closing brackets: the node's own, then those of B's leaf (never empty: c ≥ 1).
         let closes = b.tree.close[i] + if c > 1 { 1 } else { 0 };
-        out.tree.close[n - 1] = closes; // a new leaf (see `set_coalesced_tree` on `+=`)
+        out.tree.close[n - 1] = closes; // a new leaf: `=`, not `+=` (see `push_layout`)
         depth -= closes as usize;
         i += 1;
     }
