@@ -63,7 +63,7 @@ const fn compose(a: &Layout, b: &Layout) -> Result<Layout, Error> {
 /// the checks and the error order of building through [`Builder`] and [`push_flat_node`]. The
 /// result is written only through the fields of `out`, never borrowed, so that it is built in the
 /// return place instead of being copied there (a copy right after the writes costs more than the
-/// whole composition).
+/// whole composition). Fast path: a one-leaf `A` ([`compose_one_mode_build`]).
 pub(crate) const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), Error>) -> Layout {
     if a.tree.len() == 1 {
         return compose_one_mode_build(a.stride[0], b, err);
@@ -161,9 +161,11 @@ pub(crate) const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), E
 
 /// [`compose_build`] when `A` is one leaf `s_A:d_A` (so is its coalesced form, whose last mode is
 /// unbounded): the base case (8) maps each leaf `s:d` of `B` to the single mode `s:(d·d_A)` (`s:0`
-/// for `d = 0`), so `A ∘ B` is `B` with its strides multiplied by `d_A`. The distributivity condition holds trivially
-/// (one mode has no boundary), and no scratch node is needed: each leaf is written in place, with
-/// the bracket checks and the errors of the general loop (an overflowing product, in leaf order).
+/// for `d = 0`), so `A ∘ B` is `B` with its strides multiplied by `d_A`. The distributivity
+/// condition holds trivially (one mode has no boundary), and no scratch node is needed: each leaf
+/// is written in place, with the bracket checks and the errors of the general loop (an
+/// overflowing product, in leaf order). The common case of the products and divides, whose
+/// complements and modes are often one leaf.
 const fn compose_one_mode_build(da: i64, b: &Layout, err: &mut Result<(), Error>) -> Layout {
     let mut out = BLANK;
     let bn = b.tree.len();
