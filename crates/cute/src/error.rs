@@ -428,6 +428,22 @@ macro_rules! tri {
 }
 pub(crate) use tri;
 
+/// `?` for the `*_build` functions, which build a result in place (see
+/// `algebra::coalesce::coalesce_into`) and report failure through `err: &mut Result<(), Error>`:
+/// unwraps an `Ok`, or records the `Err` in `$err` and returns `$out` (then meaningless).
+macro_rules! attempt {
+    ($err:ident, $out:ident, $e:expr) => {
+        match $e {
+            Ok(v) => v,
+            Err(e) => {
+                *$err = Err(e);
+                return $out;
+            }
+        }
+    };
+}
+pub(crate) use attempt;
+
 /// Overflow-checked arithmetic for `const fn`, failing with [`ErrorKind::Overflow`].
 pub(crate) const fn mul(op: Op, a: i64, b: i64) -> Result<i64, Error> {
     match a.checked_mul(b) {

@@ -339,18 +339,50 @@ pub(crate) const fn open_bracket(op: Op, pending: &mut u8, depth: &mut usize) ->
     Ok(())
 }
 
-/// [`Builder::push_node`] of a whole valid layout `$r` on a layout `$out` written in place (counters
-/// `$n` leaves, `$pending` brackets, `$depth`), with the same checks and errors (nesting depth,
-/// number of leaves, for `$op`); on failure sets `*$err` and returns `$out` from the enclosing
-/// function. A macro so that `$out` is written through its fields, never borrowed (see
+/// [`Builder::push_node`] of a whole valid layout `$r` (or, with `mode $k`, [`Builder::push_mode`]
+/// of its top-level mode `$k`) on a layout `$out` written in place (counters `$n` leaves,
+/// `$pending` brackets, `$depth`), with the same checks and errors (nesting depth, number of
+/// leaves, for `$op`); on failure sets `*$err` and returns `$out` from the enclosing function. A
+/// macro so that `$out` is written through its fields, never borrowed (see
 /// `algebra::coalesce::coalesce_into`).
 macro_rules! push_layout {
     ($op:expr, $out:ident, $err:ident, $n:ident, $pending:ident, $depth:ident, $r:expr) => {{
         let r: &$crate::layout::Layout = $r;
-        let mut i = 0;
-        while i < r.tree.len() {
+        $crate::int_tuple::push_layout!(
+            @leaves $op, $out, $err, $n, $pending, $depth, r, 0, r.tree.len(), (0, 0)
+        );
+    }};
+    ($op:expr, $out:ident, $err:ident, $n:ident, $pending:ident, $depth:ident, $r:expr, mode $k:expr) => {{
+        let r: &$crate::layout::Layout = $r;
+        let k: usize = $k;
+        let (lo, hi) = match r.tree.mode_range(k) {
+            Some(x) => x,
+            None => {
+                *$err = Err($crate::error::Error::new(
+                    $op,
+                    $crate::error::ErrorKind::OutOfRange {
+                        index: k,
+                        rank: r.tree.rank(),
+                    },
+                ));
+                return $out;
+            }
+        };
+        let adj = r.tree.mode_adjust(lo, hi);
+        $crate::int_tuple::push_layout!(
+            @leaves $op, $out, $err, $n, $pending, $depth, r, lo, hi, adj
+        );
+    }};
+    // Leaves `[lo, hi)` of `r` as one node, `adj.0` opening brackets of the first and `adj.1`
+    // closing brackets of the last left out.
+    (@leaves $op:expr, $out:ident, $err:ident, $n:ident, $pending:ident, $depth:ident,
+     $r:ident, $lo:expr, $hi:expr, $adj:expr) => {{
+        let (lo, hi, adj): (usize, usize, (u8, u8)) = ($lo, $hi, $adj);
+        let mut i = lo;
+        while i < hi {
+            let opens = $r.tree.open[i] - if i == lo { adj.0 } else { 0 };
             let mut o = 0;
-            while o < r.tree.open[i] {
+            while o < opens {
                 if let Err(e) = $crate::int_tuple::open_bracket($op, &mut $pending, &mut $depth) {
                     *$err = Err(e);
                     return $out;
@@ -369,11 +401,15 @@ macro_rules! push_layout {
             }
             $out.tree.open[$n] = $pending;
             $pending = 0;
-            $out.shape[$n] = r.shape[i];
-            $out.stride[$n] = r.stride[i];
+            $out.shape[$n] = $r.shape[i];
+            $out.stride[$n] = $r.stride[i];
             $n += 1;
-            $out.tree.close[$n - 1] += r.tree.close[i];
-            $depth -= r.tree.close[i] as usize;
+            let closes = $r.tree.close[i] - if i + 1 == hi { adj.1 } else { 0 };
+            // `=`, not `+=`: the leaf is new, and its byte, which only the initial `memset` of
+            // `$out` wrote, would be read back before that wide store has reached the cache
+            // (a load it cannot be forwarded to, which waits).
+            $out.tree.close[$n - 1] = closes;
+            $depth -= closes as usize;
             i += 1;
         }
     }};

@@ -175,7 +175,14 @@ impl Layout {
 
     /// `|L| = |S|`, the size of the domain. Never overflows (checked at construction).
     pub const fn size(&self) -> Result<i64, Error> {
-        self.shape().size()
+        // `self.shape().size()`, without copying the shape into an `IntTuple`.
+        let mut p: i64 = 1;
+        let mut i = 0;
+        while i < self.tree.len() {
+            p = tri!(mul(Op::MakeLayout, p, self.shape[i]));
+            i += 1;
+        }
+        Ok(p)
     }
 
     /// `cosize(L) = 1 + Σ (s_i - 1)·|d_i|`, one past the largest offset reached in absolute value
@@ -468,6 +475,28 @@ const fn concat_build(modes: &[Layout], err: &mut Result<(), Error>) -> Layout {
         ));
         return out;
     }
+    out.tree.close[n - 1] += 1;
+    out.tree.n = n as u8;
+    out
+}
+
+/// `(x, y)`, [`Layout::concat`] of two layouts without first copying them into an array, or the
+/// error in `err` (the same checks and errors as [`concat_build`]). Written only through the
+/// fields of `out`.
+pub(crate) const fn concat_pair_build(
+    x: &Layout,
+    y: &Layout,
+    err: &mut Result<(), Error>,
+) -> Layout {
+    let mut out = crate::algebra::coalesce::BLANK;
+    let (mut n, mut pending, mut depth): (usize, u8, usize) = (0, 0, 0);
+    if let Err(e) = open_bracket(Op::Concatenation, &mut pending, &mut depth) {
+        *err = Err(e);
+        return out;
+    }
+    push_layout!(Op::Concatenation, out, err, n, pending, depth, x);
+    push_layout!(Op::Concatenation, out, err, n, pending, depth, y);
+    // Never empty, nothing pending: a layout has at least one leaf.
     out.tree.close[n - 1] += 1;
     out.tree.n = n as u8;
     out

@@ -32,7 +32,7 @@
 
 use super::coalesce::{coalesce_into, set_coalesced_tree, BLANK};
 use super::composition::div_rem;
-use crate::error::{add, mul, Error, ErrorKind, Op, Operand};
+use crate::error::{add, attempt, mul, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::{IntTuple, CAPACITY};
 use crate::layout::Layout;
 
@@ -47,17 +47,22 @@ macro_rules! gaps {
         'gaps: {
             let a: &Layout = $a;
             let n = coalesce_into!(a.tree.len(), a.shape, a.stride, false, true, $s, $d);
-            // Stable insertion sort by stride.
+            // Stable insertion sort by stride. The mode being inserted is held in registers and
+            // the larger ones are shifted up one by one: swapping neighbours instead lets the
+            // compiler swap two shapes with one 16-byte load, which cannot be forwarded from
+            // the two 8-byte stores that just wrote them and waits for them to reach the cache.
             let mut i = 1;
             while i < n {
+                let (s, d) = ($s[i], $d[i]);
                 let mut j = i;
-                while j > 0 && $d[j - 1] > $d[j] {
-                    let (s, d) = ($s[j], $d[j]);
+                while j > 0 && $d[j - 1] > d {
                     $s[j] = $s[j - 1];
                     $d[j] = $d[j - 1];
-                    $s[j - 1] = s;
-                    $d[j - 1] = d;
                     j -= 1;
+                }
+                if j < i {
+                    $s[j] = s;
+                    $d[j] = d;
                 }
                 i += 1;
             }
@@ -120,19 +125,6 @@ macro_rules! gaps {
     };
 }
 
-/// `?` for the `*_build` functions: on `Err`, records it in `$err` and returns `$out`.
-macro_rules! attempt {
-    ($err:ident, $out:ident, $e:expr) => {
-        match $e {
-            Ok(v) => v,
-            Err(e) => {
-                *$err = Err(e);
-                return $out;
-            }
-        }
-    };
-}
-
 /// Appends the mode `$s0:$d0` after the `$n` gaps in `$out` and coalesces the `$n + 1` modes in
 /// place (each result mode is written at or before the modes it is read from), zeroing the slots
 /// freed; sets the tree (CuTe's printed form). Evaluates to the number of modes.
@@ -157,6 +149,20 @@ macro_rules! finish_gaps {
             k += 1;
         }
         set_coalesced_tree!($out, m);
+        // The zero bracket counts are written too: a complement is often read right away (a
+        // divide concatenates it), and a byte that only the initial `memset` wrote cannot be
+        // forwarded to that read, which then waits for the whole `memset` to reach the cache.
+        let leaves = $out.tree.len();
+        if leaves == 1 {
+            $out.tree.open[0] = 0;
+            $out.tree.close[0] = 0;
+        }
+        let mut k = 1;
+        while k < leaves {
+            $out.tree.open[k] = 0;
+            $out.tree.close[k - 1] = 0;
+            k += 1;
+        }
         m
     }};
 }
@@ -186,41 +192,46 @@ const fn complement_build(a: &Layout, err: &mut Result<(), Error>) -> Layout {
 /// docs). Fails with a divisibility error when the complement cannot cover `M`.
 pub const fn complement_to(a: &Layout, cotarget: &IntTuple) -> Result<Layout, Error> {
     let mut err = Ok(());
-    let mut r = Ok(complement_to_build(a, cotarget, &mut err));
+    let leaves = cotarget.val.split_at(cotarget.tree.len()).0;
+    let mut r = Ok(complement_to_build(a, leaves, &mut err));
     if let Err(e) = err {
         r = Err(e.or_with(Operand::Layout(*a), Operand::Tuple(*cotarget)));
     }
     r
 }
 
-/// `complement(L, M)`, or on failure the error in `err` (see [`complement_build`]).
-const fn complement_to_build(
+/// `complement(L, M)`, or on failure the error in `err` (see [`complement_build`]), for the
+/// cotarget given by its leaves (a shape's leaves, or one integer): only they matter.
+pub(crate) const fn complement_to_build(
     a: &Layout,
-    cotarget: &IntTuple,
+    cotarget: &[i64],
     err: &mut Result<(), Error>,
 ) -> Layout {
     let mut out = BLANK;
+    let mut target: i64 = 1; // the cotarget's size (`IntTuple::size`)
     let mut i = 0;
-    while i < cotarget.leaf_count() {
-        if cotarget.leaf(i) < 1 {
+    while i < cotarget.len() {
+        if cotarget[i] < 1 {
             *err = Err(Error::new(
                 Op::Complement,
-                ErrorKind::InvalidShape {
-                    value: cotarget.leaf(i),
-                },
+                ErrorKind::InvalidShape { value: cotarget[i] },
             ));
             return out;
         }
         i += 1;
     }
-    let target = attempt!(err, out, cotarget.size());
+    let mut i = 0;
+    while i < cotarget.len() {
+        target = attempt!(err, out, mul(Op::MakeLayout, target, cotarget[i]));
+        i += 1;
+    }
     let (n, cur) = attempt!(err, out, gaps!(a, out.shape, out.stride));
     // rest = ceil_div(cotarget, cur), folded over the leaves of the cotarget, then its product.
     let mut rest_shape: i64 = 1;
     let mut r = cur;
     let mut i = 0;
-    while i < cotarget.leaf_count() {
-        let c = cotarget.leaf(i);
+    while i < cotarget.len() {
+        let c = cotarget[i];
         rest_shape = attempt!(err, out, mul(Op::Complement, rest_shape, ceil_div(c, r)));
         r = ceil_div(r, c);
         i += 1;

@@ -32,7 +32,7 @@
 //! ```
 
 use super::coalesce::{coalesce_leaves, Flat, BLANK};
-use crate::error::{mul, tri, Error, ErrorKind, Op, Operand};
+use crate::error::{attempt, mul, tri, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::{open_bracket, push_layout, Builder, IntTuple, CAPACITY};
 use crate::layout::{compact_col_major, mode_build, Layout};
 use crate::tiler::{Tile, Tiler};
@@ -58,26 +58,16 @@ const fn compose(a: &Layout, b: &Layout) -> Result<Layout, Error> {
     r
 }
 
-/// `?` for [`compose_build`]: on `Err`, records it in `$err` and returns `$out`.
-macro_rules! attempt {
-    ($err:ident, $out:ident, $e:expr) => {
-        match $e {
-            Ok(v) => v,
-            Err(e) => {
-                *$err = Err(e);
-                return $out;
-            }
-        }
-    };
-}
-
 /// `A ∘ B`, or on failure the error in `err` (the layout returned is then meaningless). Each leaf
 /// of `B` is composed by the base case and appended as one node, its brackets copied from `B`, with
 /// the checks and the error order of building through [`Builder`] and [`push_flat_node`]. The
 /// result is written only through the fields of `out`, never borrowed, so that it is built in the
 /// return place instead of being copied there (a copy right after the writes costs more than the
-/// whole composition).
-const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), Error>) -> Layout {
+/// whole composition). Fast path: a one-leaf `A` ([`compose_one_mode_build`]).
+pub(crate) const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), Error>) -> Layout {
+    if a.tree.len() == 1 {
+        return compose_one_mode_build(a.stride[0], b, err);
+    }
     let mut out = BLANK;
     // The coalesced A (extended-domain form): A itself when it is already coalesced.
     let coalesced: Flat;
@@ -93,7 +83,9 @@ const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), Error>) -> L
     };
     let bn = b.tree.len();
     attempt!(err, out, check_distributive(&af, &b.shape, &b.stride, bn));
-    let mut node = Flat::EMPTY; // the modes of one leaf of B composed
+    // The modes of one leaf of B composed: two arrays rather than a `Flat`, which are zeroed inline
+    // (a `Flat` is zeroed by a call to `memset`, which costs more than composing a leaf).
+    let (mut node_s, mut node_d) = ([0i64; CAPACITY], [0i64; CAPACITY]);
     let mut n: usize = 0; // leaves written
     let mut pending: u8 = 0; // brackets opened before the next leaf
     let mut depth: usize = 0;
@@ -108,13 +100,19 @@ const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), Error>) -> L
             );
             k += 1;
         }
-        node.n = 0;
+        let mut c = 0;
         attempt!(
             err,
             out,
-            compose_leaf_into(&af, b.shape[i], b.stride[i], &mut node)
+            compose_leaf_into(
+                &af,
+                b.shape[i],
+                b.stride[i],
+                &mut node_s,
+                &mut node_d,
+                &mut c
+            )
         );
-        let c = node.n;
         // The leaf's result as one node: a leaf, or a parenthesised flat tuple.
         if c > 1 {
             attempt!(
@@ -137,14 +135,14 @@ const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), Error>) -> L
         pending = 0;
         let mut j = 0;
         while j < c {
-            out.shape[n + j] = node.s[j];
-            out.stride[n + j] = node.d[j];
+            out.shape[n + j] = node_s[j];
+            out.stride[n + j] = node_d[j];
             j += 1;
         }
         n += c;
         // Closing brackets: the node's own, then those of B's leaf (never empty: c ≥ 1).
         let closes = b.tree.close[i] + if c > 1 { 1 } else { 0 };
-        out.tree.close[n - 1] += closes;
+        out.tree.close[n - 1] = closes; // a new leaf: `=`, not `+=` (see `push_layout`)
         depth -= closes as usize;
         i += 1;
     }
@@ -158,6 +156,55 @@ const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), Error>) -> L
         return out;
     }
     out.tree.n = n as u8;
+    out
+}
+
+/// [`compose_build`] when `A` is one leaf `s_A:d_A` (so is its coalesced form, whose last mode is
+/// unbounded): the base case (8) maps each leaf `s:d` of `B` to the single mode `s:(d·d_A)` (`s:0`
+/// for `d = 0`), so `A ∘ B` is `B` with its strides multiplied by `d_A`. The distributivity
+/// condition holds trivially (one mode has no boundary), and no scratch node is needed: each leaf
+/// is written in place, with the bracket checks and the errors of the general loop (an
+/// overflowing product, in leaf order). The common case of the products and divides, whose
+/// complements and modes are often one leaf.
+const fn compose_one_mode_build(da: i64, b: &Layout, err: &mut Result<(), Error>) -> Layout {
+    let mut out = BLANK;
+    let bn = b.tree.len();
+    let mut pending: u8 = 0; // brackets opened before the next leaf
+    let mut depth: usize = 0;
+    let mut i = 0;
+    while i < bn {
+        let mut k = 0;
+        while k < b.tree.open[i] {
+            attempt!(
+                err,
+                out,
+                open_bracket(Op::Composition, &mut pending, &mut depth)
+            );
+            k += 1;
+        }
+        let d = b.stride[i];
+        out.stride[i] = if d == 0 {
+            0
+        } else {
+            attempt!(err, out, mul(Op::Composition, d, da))
+        };
+        out.shape[i] = b.shape[i];
+        out.tree.open[i] = pending;
+        pending = 0;
+        out.tree.close[i] = b.tree.close[i];
+        depth -= b.tree.close[i] as usize;
+        i += 1;
+    }
+    if depth != 0 || pending != 0 || bn == 0 {
+        *err = Err(Error::new(
+            Op::Composition,
+            ErrorKind::Unsupported {
+                what: "empty or unbalanced tuples",
+            },
+        ));
+        return out;
+    }
+    out.tree.n = bn as u8;
     out
 }
 
@@ -181,7 +228,14 @@ pub(crate) const fn push_flat_node(out: &mut Builder, f: &Flat) -> Result<(), Er
 #[allow(dead_code)] // the base case for the divide and product modules
 pub(crate) const fn compose_leaf(a: &Flat, s: i64, d: i64) -> Result<Flat, Error> {
     let mut out = Flat::EMPTY;
-    tri!(compose_leaf_into(&Modes::of(a), s, d, &mut out));
+    tri!(compose_leaf_into(
+        &Modes::of(a),
+        s,
+        d,
+        &mut out.s,
+        &mut out.d,
+        &mut out.n
+    ));
     Ok(out)
 }
 
@@ -219,17 +273,24 @@ const fn is_coalesced_x(l: &Layout) -> bool {
     true
 }
 
-/// [`compose_leaf`] appending the result modes to `out` (at most `a.n` of them; `out` must have
-/// room).
-const fn compose_leaf_into(a: &Modes, s: i64, d: i64, out: &mut Flat) -> Result<(), Error> {
+/// [`compose_leaf`] appending the result modes to `os`, `od` at `*on` (at most `a.n` of them; there
+/// must be room).
+const fn compose_leaf_into(
+    a: &Modes,
+    s: i64,
+    d: i64,
+    os: &mut [i64; CAPACITY],
+    od: &mut [i64; CAPACITY],
+    on: &mut usize,
+) -> Result<(), Error> {
     if d == 0 {
-        out.push(s, 0);
+        push(os, od, on, s, 0);
         return Ok(());
     }
     let n = a.n;
     if n <= 1 {
         let da = if n == 1 { a.d[0] } else { 0 };
-        out.push(s, tri!(mul(Op::Composition, d, da)));
+        push(os, od, on, s, tri!(mul(Op::Composition, d, da)));
         return Ok(());
     }
     if d < 0 && s > 1 {
@@ -240,7 +301,7 @@ const fn compose_leaf_into(a: &Modes, s: i64, d: i64, out: &mut Flat) -> Result<
             },
         ));
     }
-    let start = out.n;
+    let start = *on;
     let mut rest_shape = s;
     let mut rest_stride = d;
     let mut r = 0;
@@ -287,14 +348,26 @@ const fn compose_leaf_into(a: &Modes, s: i64, d: i64, out: &mut Flat) -> Result<
                     },
                 ));
             }
-            out.push(new_shape, tri!(mul(Op::Composition, rest_stride, a.d[r])));
+            push(
+                os,
+                od,
+                on,
+                new_shape,
+                tri!(mul(Op::Composition, rest_stride, a.d[r])),
+            );
             rest_shape = rest_q;
             rest_stride = 1;
         } else if rest_stride < cs && (rest_shape - 1) as i128 * (rest_stride as i128) < cs as i128
         {
             // Truncation: every remaining point lies inside this mode, the later modes do not
             // contribute, and the divisibility condition does not apply to them.
-            out.push(rest_shape, tri!(mul(Op::Composition, rest_stride, a.d[r])));
+            push(
+                os,
+                od,
+                on,
+                rest_shape,
+                tri!(mul(Op::Composition, rest_stride, a.d[r])),
+            );
             rest_shape = 1;
             rest_stride = 1;
         } else {
@@ -310,10 +383,18 @@ const fn compose_leaf_into(a: &Modes, s: i64, d: i64, out: &mut Flat) -> Result<
         r += 1;
     }
     let last = tri!(mul(Op::Composition, rest_stride, a.d[n - 1]));
-    if out.n == start || rest_shape != 1 {
-        out.push(rest_shape, last);
+    if *on == start || rest_shape != 1 {
+        push(os, od, on, rest_shape, last);
     }
     Ok(())
+}
+
+/// Appends the mode `s:d` to `os`, `od` at `*on`.
+#[inline(always)]
+const fn push(os: &mut [i64; CAPACITY], od: &mut [i64; CAPACITY], on: &mut usize, s: i64, d: i64) {
+    os[*on] = s;
+    od[*on] = d;
+    *on += 1;
 }
 
 /// `(a + b - 1) / b` (`⌈a / b⌉` for `a ≥ 0`, `b ≥ 1`), computed in `i128` so that it cannot
@@ -555,7 +636,7 @@ const fn compose_tiler_build(a: &Layout, t: &Tiler, err: &mut Result<(), Error>)
 }
 
 /// The tile index when mode `k` of the by-mode tiler `t` is one tile (not a nested tiler).
-const fn single_tile_mode(t: &Tiler, k: usize) -> Option<usize> {
+pub(crate) const fn single_tile_mode(t: &Tiler, k: usize) -> Option<usize> {
     match t.tree.mode_range(k) {
         Some((lo, hi)) if hi == lo + 1 && t.tree.open[lo] == t.tree.mode_adjust(lo, hi).0 => {
             Some(lo)

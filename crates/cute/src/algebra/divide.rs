@@ -44,12 +44,12 @@
 //! [`composition`]: crate::composition
 //! [`complement_to`]: crate::complement_to
 
-use super::coalesce::coalesce;
-use super::complement::complement_to;
-use super::composition::composition;
-use crate::error::{tri, Error, ErrorKind, Op, Operand};
-use crate::int_tuple::Builder;
-use crate::layout::Layout;
+use super::coalesce::{coalesce, BLANK};
+use super::complement::complement_to_build;
+use super::composition::{compose_build, single_tile_mode};
+use crate::error::{attempt, mul, tri, Error, ErrorKind, Op, Operand};
+use crate::int_tuple::{open_bracket, push_layout, Builder};
+use crate::layout::{concat_pair_build, mode_build, Layout};
 use crate::tiler::{Tile, Tiler};
 
 /// Which base operation a by-mode traversal applies at the tiles.
@@ -68,10 +68,13 @@ pub(crate) enum Apply {
 /// Fails when a composition or complement condition fails (`Divisibility`) or when the tiler has
 /// more modes than `A` (`ProfileMismatch`).
 pub const fn logical_divide(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
-    match by_mode(a, t, Apply::Divide) {
-        Ok(r) => Ok(r),
-        Err(e) => Err(entry_error(e, Op::LogicalDivide, a, t)),
+    // Built in the return place (see `coalesce_into`).
+    let mut err = Ok(());
+    let mut r = Ok(by_mode_build(a, t, Apply::Divide, &mut err));
+    if let Err(e) = err {
+        r = Err(entry_error(e, Op::LogicalDivide, a, t));
     }
+    r
 }
 
 /// `zipped_divide(A, T)`: [`logical_divide`] regrouped as `((tiles...), (rests..., extra modes...))`,
@@ -111,39 +114,112 @@ pub const fn flat_divide(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
     }
 }
 
-/// `A ⊘ B` for a layout tile `B`. Errors carry `A` and `B` (the operands of the failing mode).
-pub(crate) const fn divide_layout(a: &Layout, b: &Layout) -> Result<Layout, Error> {
-    let target = coalesce(a).shape();
-    let rest = match complement_to(b, &target) {
-        Ok(c) => c,
-        Err(e) => return Err(e.with(Operand::Layout(*a), Operand::Layout(*b))),
-    };
-    let bb = tri!(Layout::concat(&[*b, rest]));
-    match composition(a, &bb) {
-        Ok(r) => Ok(r),
-        Err(e) => Err(e.with(Operand::Layout(*a), Operand::Layout(*b))),
+/// `A ⊘ B = A ∘ (B, complement(B, shape(coalesce(A))))` for a layout tile `B`, or the error
+/// (with the operands `A` and `B`) in `err`. Each step is built in place: the complement, the
+/// concatenation `(B, B*)`, and the composition straight into the return place.
+///
+/// Fast path, `A` one leaf `s:d` (a mode of a layout divided by mode, typically): the cotarget
+/// `shape(coalesce(A))` is `s` (also for `s = 1`, as `coalesce(1:d) = 1:0`), and `A ∘ X` is `X`
+/// with its strides multiplied by `d` (see `compose_one_mode_build`), so the concatenation is
+/// built in the return place and its strides are scaled there, with the errors of the
+/// composition (an overflowing product, in leaf order).
+const fn divide_build(a: &Layout, b: &Layout, err: &mut Result<(), Error>) -> Layout {
+    if a.tree.len() == 1 {
+        let rest = complement_to_build(b, a.shape.split_at(1).0, err);
+        if let Err(e) = *err {
+            *err = Err(e.with(Operand::Layout(*a), Operand::Layout(*b)));
+            return rest;
+        }
+        let mut out = concat_pair_build(b, &rest, err);
+        if err.is_err() {
+            return out;
+        }
+        let da = a.stride[0];
+        let mut i = 0;
+        while i < out.tree.len() {
+            if out.stride[i] != 0 {
+                out.stride[i] = match mul(Op::Composition, out.stride[i], da) {
+                    Ok(v) => v,
+                    Err(e) => {
+                        *err = Err(e.with(Operand::Layout(*a), Operand::Layout(*b)));
+                        return out;
+                    }
+                };
+            }
+            i += 1;
+        }
+        return out;
     }
+    let target = coalesce(a);
+    let rest = complement_to_build(b, target.shape.split_at(target.tree.len()).0, err);
+    if let Err(e) = *err {
+        *err = Err(e.with(Operand::Layout(*a), Operand::Layout(*b)));
+        return rest;
+    }
+    let bb = concat_pair_build(b, &rest, err);
+    if err.is_err() {
+        return bb;
+    }
+    let out = compose_build(a, &bb, err);
+    if let Err(e) = *err {
+        *err = Err(e.with(Operand::Layout(*a), Operand::Layout(*b)));
+    }
+    out
 }
 
 /// Applies `f` (divide or product) at the tiles of `t`, by mode: a layout tile applies it to the
 /// whole (sub-)layout, `n` applies it with `n:1`, `_` keeps the (sub-)layout, and a by-mode tiler
 /// applies tile `k` to mode `k`, keeping the modes of `a` beyond the tiler's rank.
 pub(crate) const fn by_mode(a: &Layout, t: &Tiler, f: Apply) -> Result<Layout, Error> {
-    if let Some(tile) = t.single() {
-        let b = match tile {
-            Tile::Whole => return Ok(*a),
-            Tile::Int(n) => tri!(Layout::leaf(n, 1)),
-            Tile::Layout(l) => l,
-        };
-        return match f {
-            Apply::Divide => divide_layout(a, &b),
-            Apply::Product => super::product::product_layout(a, &b),
-        };
+    let mut err = Ok(());
+    let mut r = Ok(by_mode_build(a, t, f, &mut err));
+    if let Err(e) = err {
+        r = Err(e);
     }
+    r
+}
+
+/// `f` applied with the single tile `tile` to `a`, or the error in `err`.
+const fn tile_build(a: &Layout, tile: &Tile, f: Apply, err: &mut Result<(), Error>) -> Layout {
+    let leaf;
+    let b = match tile {
+        Tile::Whole => return *a,
+        Tile::Int(n) => {
+            leaf = match Layout::leaf(*n, 1) {
+                Ok(l) => l,
+                Err(e) => {
+                    *err = Err(e);
+                    return *a;
+                }
+            };
+            &leaf
+        }
+        Tile::Layout(l) => l,
+    };
+    match f {
+        Apply::Divide => divide_build(a, b, err),
+        Apply::Product => super::product::product_build(a, b, err),
+    }
+}
+
+/// [`by_mode`], or the error in `err`, written in place: each mode of `a` is taken without a copy
+/// into a `Result`, a mode of the tiler that is one tile is applied without building the
+/// sub-tiler (a `Tiler` is several KiB), and the results are appended with the checks and errors
+/// of building through [`Builder`].
+pub(crate) const fn by_mode_build(
+    a: &Layout,
+    t: &Tiler,
+    f: Apply,
+    err: &mut Result<(), Error>,
+) -> Layout {
+    if t.tree.is_leaf() {
+        return tile_build(a, &t.tiles[0], f, err);
+    }
+    let mut out = BLANK;
     let tr = t.rank();
     let ar = a.rank();
     if tr > ar {
-        return Err(Error::new(
+        *err = Err(Error::new(
             Op::LogicalDivide,
             ErrorKind::ProfileMismatch {
                 what: "the tiler has more modes than the layout",
@@ -152,22 +228,39 @@ pub(crate) const fn by_mode(a: &Layout, t: &Tiler, f: Apply) -> Result<Layout, E
             },
         )
         .with(Operand::Layout(*a), Operand::None));
+        return out;
     }
-    let mut out = Builder::new();
-    tri!(out.open(Op::LogicalDivide));
+    let (mut n, mut pending, mut depth): (usize, u8, usize) = (0, 0, 0);
+    attempt!(
+        err,
+        out,
+        open_bracket(Op::LogicalDivide, &mut pending, &mut depth)
+    );
     let mut k = 0;
     while k < ar {
-        let m = tri!(a.mode(k));
-        let r = if k < tr {
-            tri!(by_mode(&m, &tri!(t.mode(k)), f))
+        let m = mode_build(a, k, err);
+        if let Err(e) = *err {
+            *err = Err(e.or_with(Operand::Layout(*a), Operand::None));
+            return out;
+        }
+        if k < tr {
+            let r = match single_tile_mode(t, k) {
+                Some(lo) => tile_build(&m, &t.tiles[lo], f, err),
+                None => by_mode_build(&m, &attempt!(err, out, t.mode(k)), f, err),
+            };
+            if err.is_err() {
+                return out;
+            }
+            push_layout!(Op::LogicalDivide, out, err, n, pending, depth, &r);
         } else {
-            m
-        };
-        tri!(push_layout(&mut out, &r));
+            push_layout!(Op::LogicalDivide, out, err, n, pending, depth, &m);
+        }
         k += 1;
     }
-    tri!(out.close(Op::LogicalDivide));
-    Ok(Layout::from_valid(tri!(out.finish(Op::LogicalDivide))))
+    // The closing bracket (`Builder::close`; never empty, nothing pending: every mode has a leaf).
+    out.tree.close[n - 1] += 1;
+    out.tree.n = n as u8;
+    out
 }
 
 /// `tile_unzip(by_mode(A, T), T)`: the rank-2 zipped form.
@@ -225,10 +318,10 @@ pub(crate) const fn zip2_by(l: &Layout, g: &Tiler) -> Result<(Layout, Layout), E
         let m = tri!(l.mode(k));
         if k < gr {
             let (x, y) = tri!(zip2_by(&m, &tri!(g.mode(k))));
-            tri!(push_layout(&mut bx, &x));
-            tri!(push_layout(&mut by, &y));
+            tri!(push_node(&mut bx, &x));
+            tri!(push_node(&mut by, &y));
         } else {
-            tri!(push_layout(&mut by, &m));
+            tri!(push_node(&mut by, &m));
         }
         k += 1;
     }
@@ -253,11 +346,11 @@ pub(crate) const fn unpack(z: &Layout, both: bool) -> Result<Layout, Error> {
         if (k == 1 || both) && r > 1 {
             let mut j = 0;
             while j < r {
-                tri!(push_layout(&mut out, &tri!(m.mode(j))));
+                tri!(push_node(&mut out, &tri!(m.mode(j))));
                 j += 1;
             }
         } else {
-            tri!(push_layout(&mut out, &m));
+            tri!(push_node(&mut out, &m));
         }
         k += 1;
     }
@@ -265,8 +358,8 @@ pub(crate) const fn unpack(z: &Layout, both: bool) -> Result<Layout, Error> {
     Ok(Layout::from_valid(tri!(out.finish(Op::LogicalDivide))))
 }
 
-/// Appends the layout `l` as one node.
-pub(crate) const fn push_layout(b: &mut Builder, l: &Layout) -> Result<(), Error> {
+/// Appends the layout `l` as one node of `b` (for results built through a [`Builder`]).
+const fn push_node(b: &mut Builder, l: &Layout) -> Result<(), Error> {
     b.push_node(
         Op::LogicalDivide,
         &l.tree,

@@ -46,26 +46,31 @@
 //! assert_eq!(left_inverse(&l).unwrap_err().category(), "NotInjective");
 //! ```
 
-use super::coalesce::{coalesce_flat, Flat};
-use crate::error::{add, mul, tri, Error, ErrorKind, Op, Operand};
+use super::coalesce::{
+    coalesce_flat, coalesce_into, coalesce_modes, set_coalesced_tree, Flat, BLANK,
+};
+use crate::error::{add, attempt, mul, tri, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::CAPACITY;
 use crate::layout::Layout;
 
-/// The indices of the modes of `f` in increasing stride order, exactly as CuTe orders them: CuTe
-/// sorts with an exchange sort (swap `a[i]`, `a[j]` for `i < j` whenever `a[j] < a[i]`), which is
-/// not stable, and the order of equal strides decides which of them joins a chain.
-pub(crate) const fn stride_order(f: &Flat) -> [usize; CAPACITY] {
-    let mut idx = [0usize; CAPACITY];
+/// The indices of the `n` modes with strides `d` in increasing stride order, exactly as CuTe orders
+/// them: CuTe sorts with an exchange sort (swap `a[i]`, `a[j]` for `i < j` whenever `a[j] < a[i]`),
+/// which is not stable, and the order of equal strides decides which of them joins a chain.
+///
+/// The indices are bytes (`CAPACITY` fits): the array is zeroed before use, and a smaller one is
+/// zeroed faster.
+pub(crate) const fn stride_order(n: usize, d: &[i64; CAPACITY]) -> [u8; CAPACITY] {
+    let mut idx = [0u8; CAPACITY];
     let mut i = 0;
-    while i < f.n {
-        idx[i] = i;
+    while i < n {
+        idx[i] = i as u8;
         i += 1;
     }
     let mut i = 0;
-    while i < f.n {
+    while i < n {
         let mut j = i + 1;
-        while j < f.n {
-            if f.d[idx[j]] < f.d[idx[i]] {
+        while j < n {
+            if d[idx[j] as usize] < d[idx[i] as usize] {
                 let t = idx[i];
                 idx[i] = idx[j];
                 idx[j] = t;
@@ -77,17 +82,22 @@ pub(crate) const fn stride_order(f: &Flat) -> [usize; CAPACITY] {
     idx
 }
 
-/// The exclusive prefix products `S̄_i = s_0·…·s_{i-1}` of the shapes of `f`.
-pub(crate) const fn prefix_products(f: &Flat, op: Op) -> Result<[i64; CAPACITY], Error> {
-    let mut pp = [0i64; CAPACITY];
+/// Writes the exclusive prefix products `S̄_i = s_0·…·s_{i-1}` of the `n` shapes `s` to `pp` (an
+/// out-parameter rather than a returned array, which would be copied out of the `Result`).
+pub(crate) const fn prefix_products(
+    n: usize,
+    s: &[i64; CAPACITY],
+    op: Op,
+    pp: &mut [i64; CAPACITY],
+) -> Result<(), Error> {
     let mut p: i64 = 1;
     let mut i = 0;
-    while i < f.n {
+    while i < n {
         pp[i] = p;
-        p = tri!(mul(op, p, f.s[i]));
+        p = tri!(mul(op, p, s[i]));
         i += 1;
     }
-    Ok(pp)
+    Ok(())
 }
 
 /// Appends `s:d` to `f` unless `s == 1` (size-1 modes are dropped by the final coalesce anyway),
@@ -119,29 +129,61 @@ const fn push_mode(f: &mut Flat, op: Op, s: i64, d: i64) -> Result<(), Error> {
 /// as coordinates of those modes (weight `S̄_i` in `L`'s domain, all other coordinates 0), so
 /// `R(k) < |L|` and `L(R(k)) = Σ digit_j·d_j = k`. Negative and zero strides never join the chain.
 pub const fn right_inverse(a: &Layout) -> Result<Layout, Error> {
-    match right_inverse_flat(a) {
-        Ok(f) => Ok(coalesce_flat(&f, false).to_layout()),
-        Err(e) => Err(e.or_with(Operand::Layout(*a), Operand::None)),
+    // Built in the return place (see `coalesce_into`).
+    let mut err = Ok(());
+    let mut r = Ok(right_inverse_build(a, &mut err));
+    if let Err(e) = err {
+        r = Err(e.or_with(Operand::Layout(*a), Operand::None));
     }
+    r
 }
 
-const fn right_inverse_flat(a: &Layout) -> Result<Flat, Error> {
+/// `right_inverse(L)`, or on failure the error in `err`. The chained modes are written straight
+/// into the result, which is then coalesced in place; the result is written only through its
+/// fields (see `coalesce_into`).
+const fn right_inverse_build(a: &Layout, err: &mut Result<(), Error>) -> Layout {
     let op = Op::RightInverse;
-    let c = coalesce_flat(&Flat::of(a), false);
-    let pp = tri!(prefix_products(&c, op));
-    let order = stride_order(&c);
-    let mut out = Flat::EMPTY;
+    let mut out = BLANK;
+    // coalesce(L), in two arrays rather than a `Flat`: they are zeroed inline, a `Flat` by a call
+    // to `memset`, which costs more than the rest of the inverse.
+    let (mut cs, mut cd) = ([0i64; CAPACITY], [0i64; CAPACITY]);
+    let cn = coalesce_modes(
+        a.tree.len(),
+        &a.shape,
+        &a.stride,
+        false,
+        false,
+        &mut cs,
+        &mut cd,
+    );
+    let mut pp = [0i64; CAPACITY];
+    attempt!(err, out, prefix_products(cn, &cs, op, &mut pp));
+    let order = stride_order(cn, &cd);
+    let mut m = 0; // modes written
     let mut cur: i64 = 1;
     let mut k = 0;
-    while k < c.n {
-        let i = order[k];
-        if c.d[i] == cur {
-            tri!(push_mode(&mut out, op, c.s[i], pp[i]));
-            cur = tri!(mul(op, c.s[i], c.d[i]));
+    while k < cn {
+        let i = order[k] as usize;
+        if cd[i] == cur {
+            // `push_mode`: a size-1 mode is left out (the coalesce would drop it); its capacity
+            // check cannot fail here, there being at most `cn` chained modes.
+            if cs[i] != 1 {
+                out.shape[m] = cs[i];
+                out.stride[m] = pp[i];
+                m += 1;
+            }
+            cur = attempt!(err, out, mul(op, cs[i], cd[i]));
         }
         k += 1;
     }
-    Ok(out)
+    let n = coalesce_into!(m, out.shape, out.stride, false, false, out.shape, out.stride);
+    while m > n {
+        m -= 1;
+        out.shape[m] = 0;
+        out.stride[m] = 0;
+    }
+    set_coalesced_tree!(out, n);
+    out
 }
 
 /// `left_inverse(L)`: CuTe's left inverse `R`, with `L(R(L(k))) = L(k)` for every `k < |L|`
@@ -181,8 +223,9 @@ const fn left_inverse_impl(a: &Layout) -> Result<Layout, Error> {
         // Every mode has size 1: the layout is 1:0.
         c.push(1, 0);
     }
-    let pp = tri!(prefix_products(&c, op));
-    let order = stride_order(&c);
+    let mut pp = [0i64; CAPACITY];
+    tri!(prefix_products(c.n, &c.s, op, &mut pp));
+    let order = stride_order(c.n, &c.d);
 
     // CuTe's formula: the gaps between the sorted non-zero strides, then the last shape.
     let mut out = Flat::EMPTY;
@@ -190,7 +233,7 @@ const fn left_inverse_impl(a: &Layout) -> Result<Layout, Error> {
     let mut pending: i64 = 0; // the stride of the mode whose shape comes next
     let mut k = 0;
     while k < c.n {
-        let i = order[k];
+        let i = order[k] as usize;
         let d = c.d[i];
         if d < 0 {
             return Err(Error::new(
@@ -219,7 +262,12 @@ const fn left_inverse_impl(a: &Layout) -> Result<Layout, Error> {
         }
         k += 1;
     }
-    tri!(push_mode(&mut out, op, c.s[order[c.n - 1]], pending));
+    tri!(push_mode(
+        &mut out,
+        op,
+        c.s[order[c.n - 1] as usize],
+        pending
+    ));
 
     // The law, for layouts where CuTe's formula can fail.
     let extends = coalesce_flat(&Flat::of(a), true).n == c.n;
@@ -231,15 +279,15 @@ const fn left_inverse_impl(a: &Layout) -> Result<Layout, Error> {
 /// mixed-radix digit that overflows its mode (see there). `c` is the coalesced layout, `order` its
 /// stride order (strides already known to be non-negative and a divisible chain), `extends` whether
 /// the last mode of `c` is unbounded in `L`'s extended domain.
-const fn check_left_law(c: &Flat, order: &[usize; CAPACITY], extends: bool) -> Result<(), Error> {
+const fn check_left_law(c: &Flat, order: &[u8; CAPACITY], extends: bool) -> Result<(), Error> {
     let op = Op::LeftInverse;
     // The non-zero modes in order.
     let mut nz = [0usize; CAPACITY];
     let mut m = 0;
     let mut k = 0;
     while k < c.n {
-        if c.d[order[k]] != 0 {
-            nz[m] = order[k];
+        if c.d[order[k] as usize] != 0 {
+            nz[m] = order[k] as usize;
             m += 1;
         }
         k += 1;

@@ -44,12 +44,13 @@
 //! [`composition`]: crate::composition
 //! [`complement_to`]: crate::complement_to
 
-use super::complement::complement_to;
-use super::composition::composition;
-use super::divide::{by_mode, entry_error, push_layout, unpack, zipped, Apply};
-use crate::error::{mul, tri, Error, ErrorKind, Op, Operand};
-use crate::int_tuple::{Builder, IntTuple, Tree, CAPACITY};
-use crate::layout::{compact_col_major, Layout};
+use super::coalesce::BLANK;
+use super::complement::complement_to_build;
+use super::composition::compose_build;
+use super::divide::{by_mode_build, entry_error, unpack, zipped, Apply};
+use crate::error::{attempt, mul, tri, Error, ErrorKind, Op, Operand};
+use crate::int_tuple::{open_bracket, push_layout, IntTuple, Tree, CAPACITY};
+use crate::layout::{compact_col_major, concat_pair_build, Layout};
 use crate::tiler::Tiler;
 
 /// `A ⊗ B` for a layout `A` and a tiler (see the [module docs](self)): `(A, complement(A,
@@ -60,10 +61,13 @@ use crate::tiler::Tiler;
 /// (`Divisibility`), when `A` is not injective (`NotInjective`), or when the tiler has more modes
 /// than `A` (`ProfileMismatch`).
 pub const fn logical_product(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
-    match by_mode(a, t, Apply::Product) {
-        Ok(r) => Ok(r),
-        Err(e) => Err(entry_error(e, Op::LogicalProduct, a, t)),
+    // Built in the return place (see `coalesce_into`).
+    let mut err = Ok(());
+    let mut r = Ok(by_mode_build(a, t, Apply::Product, &mut err));
+    if let Err(e) = err {
+        r = Err(entry_error(e, Op::LogicalProduct, a, t));
     }
+    r
 }
 
 /// `zipped_product(A, T)`: [`logical_product`] regrouped as `((tiles...), (products..., extra
@@ -106,23 +110,28 @@ pub const fn flat_product(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
 /// Fails as [`logical_product`] does, and with `ProfileMismatch` when the two zipped modes do not
 /// have the same rank (CuTe's "Mismatched Ranks", e.g. `A = (4):(1)`, `B = 2:1`).
 pub const fn blocked_product(a: &Layout, b: &Layout) -> Result<Layout, Error> {
-    match rank_product(a, b, false) {
-        Ok(r) => Ok(r),
-        Err(e) => Err(e
+    // Built in the return place (see `coalesce_into`).
+    let mut err = Ok(());
+    let mut r = Ok(rank_product_build(a, b, false, &mut err));
+    if let Err(e) = err {
+        r = Err(e
             .retag(Op::BlockedProduct)
-            .with(Operand::Layout(*a), Operand::Layout(*b))),
+            .with(Operand::Layout(*a), Operand::Layout(*b)));
     }
+    r
 }
 
 /// `raked_product(A, B)`: as [`blocked_product`], but zipped the other way round,
 /// `(((A*∘B)_0, A_0), ((A*∘B)_1, A_1), ...)`, so that the copies of `A` are interleaved.
 pub const fn raked_product(a: &Layout, b: &Layout) -> Result<Layout, Error> {
-    match rank_product(a, b, true) {
-        Ok(r) => Ok(r),
-        Err(e) => Err(e
+    let mut err = Ok(());
+    let mut r = Ok(rank_product_build(a, b, true, &mut err));
+    if let Err(e) = err {
+        r = Err(e
             .retag(Op::RakedProduct)
-            .with(Operand::Layout(*a), Operand::Layout(*b))),
+            .with(Operand::Layout(*a), Operand::Layout(*b)));
     }
+    r
 }
 
 /// `tile_to_shape(A, S)`: repeats `A` in column-major tile order until it has the mode sizes of
@@ -140,47 +149,111 @@ pub const fn tile_to_shape(a: &Layout, shape: &IntTuple) -> Result<Layout, Error
     }
 }
 
-/// `(A, complement(A, size(A)·cosize(B)) ∘ B)` for a layout `B`. Errors carry `A` and `B`.
-pub(crate) const fn product_layout(a: &Layout, b: &Layout) -> Result<Layout, Error> {
-    match grid(a, b) {
-        Ok(g) => Layout::concat(&[*a, g]),
-        Err(e) => Err(e.with(Operand::Layout(*a), Operand::Layout(*b))),
+/// `A ⊗ B = (A, complement(A, size(A)·cosize(B)) ∘ B)` for a layout `B`, or the error (with the
+/// operands `A` and `B`) in `err`; the grid and the concatenation are built in place.
+pub(crate) const fn product_build(a: &Layout, b: &Layout, err: &mut Result<(), Error>) -> Layout {
+    let g = grid_build(a, b, err);
+    if let Err(e) = *err {
+        *err = Err(e.with(Operand::Layout(*a), Operand::Layout(*b)));
+        return g;
     }
+    concat_pair_build(a, &g, err)
 }
 
-/// The second mode of `A ⊗ B`: `complement(A, size(A)·cosize(B)) ∘ B`.
-const fn grid(a: &Layout, b: &Layout) -> Result<Layout, Error> {
-    let n = tri!(mul(Op::LogicalProduct, tri!(a.size()), tri!(b.cosize())));
-    let c = tri!(complement_to(a, &IntTuple::int(n)));
-    composition(&c, b)
+/// The second mode of `A ⊗ B`, `complement(A, size(A)·cosize(B)) ∘ B`, or the error (without
+/// operands) in `err`.
+const fn grid_build(a: &Layout, b: &Layout, err: &mut Result<(), Error>) -> Layout {
+    let n = match size_times_cosize(a, b) {
+        Ok(n) => n,
+        Err(e) => {
+            *err = Err(e);
+            return BLANK;
+        }
+    };
+    let c = complement_to_build(a, &[n], err);
+    if err.is_err() {
+        return c;
+    }
+    compose_build(&c, b, err)
 }
 
-const fn rank_product(a: &Layout, b: &Layout, raked: bool) -> Result<Layout, Error> {
+/// `size(A)·cosize(B)`, the cotarget of the complement in `A ⊗ B`.
+const fn size_times_cosize(a: &Layout, b: &Layout) -> Result<i64, Error> {
+    mul(Op::LogicalProduct, tri!(a.size()), tri!(b.cosize()))
+}
+
+/// `A` and `B` padded to the larger rank, their grid, then the zip (raked: grid first), or the error
+/// (without operands) in `err`. A layout already of that rank is used as it is, not copied.
+const fn rank_product_build(
+    a: &Layout,
+    b: &Layout,
+    raked: bool,
+    err: &mut Result<(), Error>,
+) -> Layout {
     let r = if a.rank() > b.rank() {
         a.rank()
     } else {
         b.rank()
     };
-    let pa = tri!(a.pad_to_rank(r));
-    let pb = tri!(b.pad_to_rank(r));
-    let g = tri!(grid(&pa, &pb));
-    if raked {
-        zip(&g, &pa)
+    let (padded_a, padded_b);
+    let pa = if a.rank() < r {
+        padded_a = match a.pad_to_rank(r) {
+            Ok(l) => l,
+            Err(e) => {
+                *err = Err(e);
+                return BLANK;
+            }
+        };
+        &padded_a
     } else {
-        zip(&pa, &g)
+        a
+    };
+    let pb = if b.rank() < r {
+        padded_b = match b.pad_to_rank(r) {
+            Ok(l) => l,
+            Err(e) => {
+                *err = Err(e);
+                return BLANK;
+            }
+        };
+        &padded_b
+    } else {
+        b
+    };
+    let g = grid_build(pa, pb, err);
+    if err.is_err() {
+        return g;
+    }
+    if raked {
+        zip_build(&g, pa, err)
+    } else {
+        zip_build(pa, &g, err)
     }
 }
 
-/// CuTe's `zip(L0, L1)` of two layouts: `((L0_0, L1_0), (L0_1, L1_1), ...)` for equal ranks, and the
-/// 1-tuple `((L0, L1))` when `L0` is an integer layout.
-const fn zip(l0: &Layout, l1: &Layout) -> Result<Layout, Error> {
+/// [`rank_product_build`] as a `Result`.
+const fn rank_product(a: &Layout, b: &Layout, raked: bool) -> Result<Layout, Error> {
+    let mut err = Ok(());
+    let mut r = Ok(rank_product_build(a, b, raked, &mut err));
+    if let Err(e) = err {
+        r = Err(e);
+    }
+    r
+}
+
+/// CuTe's `zip(L0, L1)` of two layouts, `((L0_0, L1_0), (L0_1, L1_1), ...)` for equal ranks and the
+/// 1-tuple `((L0, L1))` when `L0` is an integer layout, or the error in `err`. The modes are
+/// appended straight from the operands with the checks and errors of building through
+/// [`Builder`](crate::int_tuple::Builder) (written only through the fields of `out`).
+const fn zip_build(l0: &Layout, l1: &Layout, err: &mut Result<(), Error>) -> Layout {
+    let mut out = BLANK;
     if l0.is_leaf() {
-        let pair = tri!(Layout::concat(&[*l0, *l1]));
-        return Layout::concat(&[pair]);
+        let pair = attempt!(err, out, Layout::concat(&[*l0, *l1]));
+        return attempt!(err, out, Layout::concat(&[pair]));
     }
     let r = l0.rank();
     if l1.is_leaf() {
-        return Err(Error::new(
+        *err = Err(Error::new(
             Op::BlockedProduct,
             ErrorKind::ProfileMismatch {
                 what: "the tile and the grid of the product cannot be zipped: a tuple against an \
@@ -189,9 +262,10 @@ const fn zip(l0: &Layout, l1: &Layout) -> Result<Layout, Error> {
                 right: 0,
             },
         ));
+        return out;
     }
     if l1.rank() != r {
-        return Err(Error::new(
+        *err = Err(Error::new(
             Op::BlockedProduct,
             ErrorKind::ProfileMismatch {
                 what: "the tile and the grid of the product have mismatched ranks",
@@ -199,19 +273,24 @@ const fn zip(l0: &Layout, l1: &Layout) -> Result<Layout, Error> {
                 right: l1.rank() as i64,
             },
         ));
+        return out;
     }
-    let mut out = Builder::new();
-    tri!(out.open(Op::BlockedProduct));
+    let op = Op::BlockedProduct;
+    let (mut n, mut pending, mut depth): (usize, u8, usize) = (0, 0, 0);
+    attempt!(err, out, open_bracket(op, &mut pending, &mut depth));
     let mut k = 0;
     while k < r {
-        tri!(out.open(Op::BlockedProduct));
-        tri!(push_layout(&mut out, &tri!(l0.mode(k))));
-        tri!(push_layout(&mut out, &tri!(l1.mode(k))));
-        tri!(out.close(Op::BlockedProduct));
+        attempt!(err, out, open_bracket(op, &mut pending, &mut depth));
+        push_layout!(op, out, err, n, pending, depth, l0, mode k);
+        push_layout!(op, out, err, n, pending, depth, l1, mode k);
+        // The closing bracket (`Builder::close`; never empty, nothing pending).
+        out.tree.close[n - 1] += 1;
+        depth -= 1;
         k += 1;
     }
-    tri!(out.close(Op::BlockedProduct));
-    Ok(Layout::from_valid(tri!(out.finish(Op::BlockedProduct))))
+    out.tree.close[n - 1] += 1;
+    out.tree.n = n as u8;
+    out
 }
 
 const fn tile_to_shape_impl(a: &Layout, shape: &IntTuple) -> Result<Layout, Error> {
