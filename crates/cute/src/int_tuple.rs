@@ -635,42 +635,24 @@ impl IntTuple {
 
     /// `P ≲ S`: `P` is an integer, or both are tuples of equal rank with weakly congruent entries.
     pub const fn weakly_congruent(&self, other: &IntTuple) -> bool {
-        if self.is_int() {
-            return true;
-        }
-        if other.is_int() {
-            return false;
-        }
-        let r = self.rank();
-        if r != other.rank() {
-            return false;
-        }
-        let mut k = 0;
-        while k < r {
-            let a = match self.get(k) {
-                Ok(a) => a,
-                Err(_) => return false,
-            };
-            let b = match other.get(k) {
-                Ok(b) => b,
-                Err(_) => return false,
-            };
-            if !a.weakly_congruent(&b) {
-                return false;
-            }
-            k += 1;
-        }
-        true
+        self.relates(other, false)
     }
 
     /// `P ⪯ S` (compatibility): `P` is an integer equal to `|S|`, or both are tuples of equal rank with
     /// compatible entries.
     pub const fn compatible(&self, other: &IntTuple) -> bool {
+        self.relates(other, true)
+    }
+
+    /// The two partial orders share their recursion; they differ only where `P` is an integer: weak
+    /// congruence accepts any integer, compatibility one equal to `|S|`.
+    const fn relates(&self, other: &IntTuple, sizes_equal: bool) -> bool {
         if self.is_int() {
-            return match other.size() {
-                Ok(s) => s == self.val[0],
-                Err(_) => false,
-            };
+            return !sizes_equal
+                || match other.size() {
+                    Ok(s) => s == self.val[0],
+                    Err(_) => false,
+                };
         }
         if other.is_int() {
             return false;
@@ -681,16 +663,13 @@ impl IntTuple {
         }
         let mut k = 0;
         while k < r {
-            let a = match self.get(k) {
-                Ok(a) => a,
-                Err(_) => return false,
-            };
-            let b = match other.get(k) {
-                Ok(b) => b,
-                Err(_) => return false,
-            };
-            if !a.compatible(&b) {
-                return false;
+            match (self.get(k), other.get(k)) {
+                (Ok(a), Ok(b)) => {
+                    if !a.relates(&b, sizes_equal) {
+                        return false;
+                    }
+                }
+                _ => return false,
             }
             k += 1;
         }

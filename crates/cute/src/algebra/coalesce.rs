@@ -45,7 +45,6 @@ impl Flat {
 
     /// The leaves of `l` in order.
     #[inline]
-    #[allow(dead_code)] // working form of the operations built on coalesce
     pub(crate) const fn of(l: &Layout) -> Flat {
         Flat {
             n: l.tree.len(),
@@ -118,7 +117,6 @@ pub(crate) use coalesce_into;
 /// following `s1:d1` when `s0·d0 = d1`. With `keep_last` the last mode is never dropped and its
 /// shape is treated as unbounded (extended-domain semantics, CuTe's `coalesce_x`): the result then
 /// evaluates like `f` at every integer, not only below the size.
-#[allow(dead_code)] // for the operations built on coalesce
 pub(crate) const fn coalesce_flat(f: &Flat, keep_last: bool) -> Flat {
     let mut out = Flat::EMPTY;
     out.n = coalesce_modes(f.n, &f.s, &f.d, keep_last, false, &mut out.s, &mut out.d);

@@ -33,7 +33,7 @@
 
 use super::coalesce::{coalesce_leaves, Flat, BLANK};
 use crate::error::{attempt, mul, tri, Error, ErrorKind, Op, Operand};
-use crate::int_tuple::{open_bracket, push_layout, Builder, IntTuple, CAPACITY};
+use crate::int_tuple::{open_bracket, push_layout, IntTuple, CAPACITY};
 use crate::layout::{compact_col_major, mode_build, Layout};
 use crate::tiler::{Tile, Tiler};
 
@@ -59,8 +59,9 @@ const fn compose(a: &Layout, b: &Layout) -> Result<Layout, Error> {
 }
 
 /// `A ∘ B`, or on failure the error in `err` (the layout returned is then meaningless). Each leaf
-/// of `B` is composed by the base case and appended as one node, its brackets copied from `B`, with
-/// the checks and the error order of building through [`Builder`] and [`push_flat_node`]. The
+/// of `B` is composed by the base case and appended as one node (a leaf for one mode, a
+/// parenthesised flat tuple otherwise), its brackets copied from `B`, with the checks of
+/// `Builder`. The
 /// result is written only through the fields of `out`, never borrowed, so that it is built in the
 /// return place instead of being copied there (a copy right after the writes costs more than the
 /// whole composition). Fast path: a one-leaf `A` ([`compose_one_mode_build`]).
@@ -208,37 +209,6 @@ const fn compose_one_mode_build(da: i64, b: &Layout, err: &mut Result<(), Error>
     out
 }
 
-/// Pushes `f` as one node: a leaf for one mode, a parenthesised flat tuple otherwise.
-#[allow(dead_code)] // for the modules built on the base case
-pub(crate) const fn push_flat_node(out: &mut Builder, f: &Flat) -> Result<(), Error> {
-    if f.n == 1 {
-        return out.push(Op::Composition, f.s[0], f.d[0]);
-    }
-    tri!(out.open(Op::Composition));
-    let mut j = 0;
-    while j < f.n {
-        tri!(out.push(Op::Composition, f.s[j], f.d[j]));
-        j += 1;
-    }
-    out.close(Op::Composition)
-}
-
-/// The base case (8): `A ∘ s:d` for a coalesced, flat `A` whose last mode is unbounded. Returns the
-/// result modes in CuTe's printed form (one mode, or several).
-#[allow(dead_code)] // the base case for the divide and product modules
-pub(crate) const fn compose_leaf(a: &Flat, s: i64, d: i64) -> Result<Flat, Error> {
-    let mut out = Flat::EMPTY;
-    tri!(compose_leaf_into(
-        &Modes::of(a),
-        s,
-        d,
-        &mut out.s,
-        &mut out.d,
-        &mut out.n
-    ));
-    Ok(out)
-}
-
 /// The modes of a flat layout, borrowed (a [`Flat`], or the leaves of a layout).
 #[derive(Clone, Copy)]
 struct Modes<'a> {
@@ -273,8 +243,9 @@ const fn is_coalesced_x(l: &Layout) -> bool {
     true
 }
 
-/// [`compose_leaf`] appending the result modes to `os`, `od` at `*on` (at most `a.n` of them; there
-/// must be room).
+/// The base case (8): `A ∘ s:d` for a coalesced, flat `A` whose last mode is unbounded, appending
+/// the result modes (CuTe's printed form: one mode, or several) to `os`, `od` at `*on` (at most
+/// `a.n` of them; there must be room).
 const fn compose_leaf_into(
     a: &Modes,
     s: i64,
