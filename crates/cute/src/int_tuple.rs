@@ -117,7 +117,9 @@ impl Tree {
             if i == 0 || d == 1 {
                 if m == k {
                     lo = i;
-                } else if m == k + 1 {
+                } else if m > k {
+                    // the mode after `k` starts here (`m > k` rather than `m == k + 1`: `k` may be
+                    // `usize::MAX`)
                     return Some((lo, i));
                 }
                 m += 1;

@@ -125,3 +125,17 @@ fn cosize_with_stride_i64_min() {
     assert_eq!(b.cosize().unwrap(), i64::MAX);
     assert_eq!(b.image().unwrap(), vec![-(i64::MAX - 1), 0]);
 }
+
+/// Fuzz (`ops`, `get` with a negative index read as `usize::MAX`): looking up mode `usize::MAX`
+/// overflowed `k + 1` in the mode search; it is an out-of-range error.
+#[test]
+fn mode_index_usize_max_is_out_of_range() {
+    let l: Layout = "((2,2),(4,2)):((1,8),(2,16))".parse().unwrap();
+    assert_eq!(l.mode(usize::MAX).unwrap_err().category(), "OutOfRange");
+    assert_eq!(
+        l.get(&[1, usize::MAX]).unwrap_err().category(),
+        "OutOfRange"
+    );
+    let t: cute::IntTuple = "(2,(3,4))".parse().unwrap();
+    assert_eq!(t.get(usize::MAX).unwrap_err().category(), "OutOfRange");
+}
