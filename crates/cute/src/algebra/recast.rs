@@ -87,11 +87,17 @@ const fn upcast_impl(a: &Layout, n: i64) -> Result<Layout, Error> {
                     },
                 ));
             }
-            // |d| ≤ 2^63 and n ≥ 1, so both quotients fit in i64 (|d| = 2^63 only with n ≥ 2).
+            // |d| ≤ 2^63 and n ≥ 1: `shrink` fits in i64, and so does `stride` except for
+            // d = i64::MIN with n = 1, where |d| / 1 = 2^63 and the signed result is d itself.
             let shrink = nu.div_ceil(m) as i64;
-            let stride = m.div_ceil(nu) as i64;
+            let stride = m.div_ceil(nu);
             out.shape[i] = ceil_div(s, shrink);
-            out.stride[i] = if d < 0 { -stride } else { stride };
+            out.stride[i] = if d < 0 {
+                // 2^63 reinterpreted is i64::MIN, whose negation wraps to itself, as wanted.
+                (stride as i64).wrapping_neg()
+            } else {
+                stride as i64
+            };
         }
         i += 1;
     }

@@ -139,3 +139,16 @@ fn mode_index_usize_max_is_out_of_range() {
     let t: cute::IntTuple = "(2,(3,4))".parse().unwrap();
     assert_eq!(t.get(usize::MAX).unwrap_err().category(), "OutOfRange");
 }
+
+/// Fuzz (`algebra`, upcast by 1 of a stride `i64::MIN`): the magnitude 2^63 was negated as an
+/// `i64` and overflowed; upcast by 1 is the identity.
+#[test]
+fn upcast_by_one_of_the_most_negative_stride() {
+    let l = Layout::leaf(4, i64::MIN).unwrap();
+    assert_eq!(cute::upcast(&l, 1).unwrap(), l);
+    let l2 = Layout::leaf(4, i64::MIN).unwrap();
+    assert_eq!(
+        cute::upcast(&l2, 2).unwrap().to_string(),
+        format!("4:{}", i64::MIN / 2)
+    );
+}
