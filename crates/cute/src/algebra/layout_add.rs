@@ -117,6 +117,16 @@ const fn common_domain(
         if a_rest % ra == 0 && b_rest % rb == 0 {
             let g = gcd(a_rest / ra, b_rest / rb);
             if g != 1 {
+                // The common refinement can have more modes than either operand.
+                if out.n == CAPACITY {
+                    return Err(Error::new(
+                        OP,
+                        ErrorKind::Capacity {
+                            what: "number of modes of the common domain",
+                            limit: CAPACITY,
+                        },
+                    ));
+                }
                 out.push(g, l);
                 a_rest /= ra * g;
                 b_rest /= rb * g;

@@ -152,3 +152,31 @@ fn upcast_by_one_of_the_most_negative_stride() {
         format!("4:{}", i64::MIN / 2)
     );
 }
+
+/// Fuzz (`algebra`, layout_add): the common refinement of two shapes can have more modes than
+/// either (`(6,6,…)` against `(2,6,…,6,3)` refines to `(2,3,2,3,…)`); past the capacity it is a
+/// `Capacity` error, not an index out of bounds.
+#[test]
+fn common_domain_past_the_capacity() {
+    let alternate =
+        |n: usize| -> Vec<i64> { (0..n).map(|i| if i % 2 == 0 { 1 } else { 100 }).collect() };
+    let s: Vec<i64> = vec![6; 20];
+    let mut t: Vec<i64> = vec![2];
+    t.extend(vec![6; 19]);
+    t.push(3);
+    let a = Layout::flat(&s, &alternate(20)).unwrap();
+    let b = Layout::flat(&t, &alternate(21)).unwrap();
+    assert_eq!(a.size().unwrap(), b.size().unwrap());
+    assert_eq!(cute::layout_add(&a, &b).unwrap_err().category(), "Capacity");
+    let (ts, tt) = (a.shape(), b.shape());
+    assert_eq!(
+        cute::greatest_common_domain(&ts, &tt)
+            .unwrap_err()
+            .category(),
+        "Capacity"
+    );
+    // well inside the capacity the same shapes work
+    let a = Layout::flat(&[6, 6, 6], &[1, 100, 1]).unwrap();
+    let b = Layout::flat(&[2, 6, 6, 3], &[1, 100, 1, 100]).unwrap();
+    assert_eq!(cute::layout_add(&a, &b).unwrap().size().unwrap(), 216);
+}
