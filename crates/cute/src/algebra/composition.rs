@@ -162,50 +162,19 @@ pub(crate) const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), E
 
 /// [`compose_build`] when `A` is one leaf `s_A:d_A` (so is its coalesced form, whose last mode is
 /// unbounded): the base case (8) maps each leaf `s:d` of `B` to the single mode `s:(d·d_A)` (`s:0`
-/// for `d = 0`), so `A ∘ B` is `B` with its strides multiplied by `d_A`. The distributivity
-/// condition holds trivially (one mode has no boundary), and no scratch node is needed: each leaf
-/// is written in place, with the bracket checks and the errors of the general loop (an
-/// overflowing product, in leaf order). The common case of the products and divides, whose
-/// complements and modes are often one leaf.
+/// for `d = 0`), so `A ∘ B` is `B` with its strides multiplied by `d_A` (the distributivity
+/// condition is empty: one mode has no boundary). `B`'s profile is valid, so only an overflowing
+/// product can fail, in leaf order as in the general loop. The common case of the products and
+/// divides, whose complements and modes are often one leaf.
 const fn compose_one_mode_build(da: i64, b: &Layout, err: &mut Result<(), Error>) -> Layout {
-    let mut out = BLANK;
-    let bn = b.tree.len();
-    let mut pending: u8 = 0; // brackets opened before the next leaf
-    let mut depth: usize = 0;
+    let mut out = *b;
     let mut i = 0;
-    while i < bn {
-        let mut k = 0;
-        while k < b.tree.open[i] {
-            attempt!(
-                err,
-                out,
-                open_bracket(Op::Composition, &mut pending, &mut depth)
-            );
-            k += 1;
+    while i < b.tree.len() {
+        if b.stride[i] != 0 {
+            out.stride[i] = attempt!(err, out, mul(Op::Composition, b.stride[i], da));
         }
-        let d = b.stride[i];
-        out.stride[i] = if d == 0 {
-            0
-        } else {
-            attempt!(err, out, mul(Op::Composition, d, da))
-        };
-        out.shape[i] = b.shape[i];
-        out.tree.open[i] = pending;
-        pending = 0;
-        out.tree.close[i] = b.tree.close[i];
-        depth -= b.tree.close[i] as usize;
         i += 1;
     }
-    if depth != 0 || pending != 0 || bn == 0 {
-        *err = Err(Error::new(
-            Op::Composition,
-            ErrorKind::Unsupported {
-                what: "empty or unbalanced tuples",
-            },
-        ));
-        return out;
-    }
-    out.tree.n = bn as u8;
     out
 }
 

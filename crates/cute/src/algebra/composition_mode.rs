@@ -58,21 +58,17 @@ const fn compose_mode(a: &Layout, mode: usize, t: &Tiler) -> Result<Layout, Erro
             },
         ));
     }
-    let mut out = Builder::new();
-    tri!(out.open(Op::Composition));
-    let mut k = 0;
-    while k < ar {
-        let m = tri!(a.mode(k));
-        let r = if k == mode {
-            tri!(compose_keep(&m, t))
-        } else {
-            m
-        };
-        tri!(push_layout(&mut out, &r));
-        k += 1;
+    let r = tri!(compose_keep(&tri!(a.mode(mode)), t));
+    // PyCuTe keeps the mode structure: an integer-shape `A` gives the 1-tuple `(A ∘ T)`.
+    let out = if a.is_leaf() {
+        Layout::concat(&[r])
+    } else {
+        a.replace(mode, &r)
+    };
+    match out {
+        Ok(l) => Ok(l),
+        Err(e) => Err(e.retag(Op::Composition)),
     }
-    tri!(out.close(Op::Composition));
-    Ok(Layout::from_valid(tri!(out.finish(Op::Composition))))
 }
 
 /// PyCuTe's `A ∘ T` for a tiler: by mode, the modes of `A` beyond the tiler kept.
