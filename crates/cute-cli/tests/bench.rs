@@ -38,7 +38,7 @@ fn baselines_agree_with_the_layout() {
     assert_eq!(buf, reference);
     bench::fill_hand_loops(&mut buf, &s, &d);
     assert_eq!(buf, reference);
-    bench::fill_eval_index(&mut buf, &l.evaluator());
+    bench::fill_eval_index(&mut buf, &l.evaluator().unwrap());
     assert_eq!(buf, reference);
     bench::fill_eval_natural(&mut buf, &l);
     assert_eq!(buf, reference);

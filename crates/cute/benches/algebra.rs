@@ -146,7 +146,7 @@ mod eval {
     /// [`IndexEvaluator::eval`] from the 1-D index.
     #[divan::bench]
     fn eval_index(bencher: divan::Bencher) {
-        let ev = IndexEvaluator::new(&layout(LAYOUT));
+        let ev = IndexEvaluator::new(&layout(LAYOUT).unwrap());
         let mut buf = vec![0i64; N];
         bencher
             .counter(divan::counter::ItemsCount::new(N))
@@ -168,7 +168,7 @@ mod eval {
             .bench_local(|| {
                 let out = black_box(&mut buf);
                 let mut j = 0;
-                black_box(&l).offsets().for_each(|o| {
+                black_box(&l).offsets().unwrap().for_each(|o| {
                     out[j] = o;
                     j += 1;
                 });

@@ -13,6 +13,7 @@
 
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
+use crate::stride::Semimodule;
 use core::fmt;
 
 /// The operation that failed. Printed with the paper's (and CuTe's) function name.
@@ -64,6 +65,7 @@ pub enum Op {
     MakeOrderedLayout,
     CompactMajor,
     Image,
+    TilerToLayout,
 }
 
 impl Op {
@@ -114,6 +116,7 @@ impl Op {
             Op::MakeOrderedLayout => "make_ordered_layout",
             Op::CompactMajor => "compact_major",
             Op::Image => "image",
+            Op::TilerToLayout => "tiler_to_layout",
         }
     }
 
@@ -229,6 +232,29 @@ pub enum ErrorKind {
         /// In words.
         what: &'static str,
     },
+    /// Strides of different semimodules meet in one layout (the paper's `(4:2, 3:e_0)`).
+    MixedSemimodules {
+        /// The semimodule of the first nonzero stride.
+        left: Semimodule,
+        /// The semimodule of the stride that does not fit.
+        right: Semimodule,
+    },
+    /// The operation is defined here for integer strides only.
+    NeedsIntegerStrides {
+        /// The semimodule of the operand's strides.
+        found: Semimodule,
+    },
+    /// Composition with binary (F2) strides: scaling a mode by the right operand's stride `scale`
+    /// is carry-less, and it equals integer scaling only when `c·scale` has no carries for every
+    /// coordinate `c < extent` of the result's mode.
+    BinaryCarry {
+        /// The leaf of the right operand.
+        mode: usize,
+        /// The integer factor applied to the binary stride.
+        scale: i64,
+        /// The extent of the result's mode.
+        extent: i64,
+    },
     /// A shape entry is not a positive integer.
     InvalidShape {
         /// The offending entry.
@@ -328,11 +354,14 @@ impl Error {
             | ErrorKind::Distributivity { .. }
             | ErrorKind::Divisibility { .. }
             | ErrorKind::CannotCover { .. }
-            | ErrorKind::NoCommonRefinement { .. } => "Divisibility",
+            | ErrorKind::NoCommonRefinement { .. }
+            | ErrorKind::BinaryCarry { .. } => "Divisibility",
             ErrorKind::NotInjective { .. } => "NotInjective",
             ErrorKind::OutOfRange { .. } => "OutOfRange",
             ErrorKind::ProfileMismatch { .. } | ErrorKind::NotCongruent => "ProfileMismatch",
-            ErrorKind::Unsupported { .. } => "Unsupported",
+            ErrorKind::Unsupported { .. }
+            | ErrorKind::MixedSemimodules { .. }
+            | ErrorKind::NeedsIntegerStrides { .. } => "Unsupported",
             ErrorKind::InvalidShape { .. } => "InvalidShape",
             ErrorKind::Overflow { .. } => "Overflow",
             ErrorKind::Capacity { .. } => "Capacity",
@@ -402,6 +431,22 @@ impl fmt::Display for Error {
             }
             ErrorKind::ProfileMismatch { what, left, right } => write!(f, "{what} ({left} vs {right})"),
             ErrorKind::Unsupported { what } => write!(f, "unsupported: {what}"),
+            ErrorKind::MixedSemimodules { left, right } => write!(
+                f,
+                "strides of different semimodules cannot meet in one layout: {} and {}",
+                left.name(),
+                right.name()
+            ),
+            ErrorKind::NeedsIntegerStrides { found } => write!(
+                f,
+                "this operation is defined for integer strides, and the layout has {} strides",
+                found.name()
+            ),
+            ErrorKind::BinaryCarry { mode, scale, extent } => write!(
+                f,
+                "binary (F2) strides at leaf {mode} of the right operand: c·{scale} carries for some \
+                 c < {extent}, so the carry-less scaling of the composed stride differs from A(B(c))"
+            ),
             ErrorKind::InvalidShape { value } => {
                 write!(f, "shape entries must be positive integers, found {value}")
             }

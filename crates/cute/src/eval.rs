@@ -43,6 +43,7 @@
 //! the same condition. When the true offset does not fit, the result is that offset modulo `2^64`.
 
 use crate::algebra::coalesce::coalesce_leaves;
+use crate::error::{Error, Op};
 use crate::int_tuple::CAPACITY;
 use crate::layout::Layout;
 
@@ -130,8 +131,12 @@ pub struct IndexEvaluator {
 }
 
 impl IndexEvaluator {
-    /// Prepares `l` for [`eval`](Self::eval).
-    pub const fn new(l: &Layout) -> IndexEvaluator {
+    /// Prepares `l` for [`eval`](Self::eval). Integer strides only (the evaluator adds integers);
+    /// other layouts give [`ErrorKind::NeedsIntegerStrides`](crate::ErrorKind::NeedsIntegerStrides).
+    pub const fn new(l: &Layout) -> Result<IndexEvaluator, Error> {
+        if let Err(e) = l.require_integral(Op::Eval) {
+            return Err(e);
+        }
         // keep_last: the last mode is unbounded, so the coalesced form agrees on all integers.
         let f = coalesce_leaves(l, true);
         let mut ev = IndexEvaluator {
@@ -164,7 +169,7 @@ impl IndexEvaluator {
             }
             k += 1;
         }
-        ev
+        Ok(ev)
     }
 
     /// `|L|`.
@@ -236,8 +241,12 @@ pub struct Offsets {
 }
 
 impl Offsets {
-    /// The offsets of `l` in the order of its integer coordinates.
-    pub const fn new(l: &Layout) -> Offsets {
+    /// The offsets of `l` in the order of its integer coordinates. Integer strides only, as
+    /// [`IndexEvaluator::new`].
+    pub const fn new(l: &Layout) -> Result<Offsets, Error> {
+        if let Err(e) = l.require_integral(Op::Eval) {
+            return Err(e);
+        }
         let f = coalesce_leaves(l, false);
         let mut it = Offsets {
             n: f.n,
@@ -265,7 +274,7 @@ impl Offsets {
             }
             k += 1;
         }
-        it
+        Ok(it)
     }
 
     /// Moves the coordinate one step on from mode `k` (there must be a next element).
@@ -344,12 +353,12 @@ impl core::iter::FusedIterator for Offsets {}
 
 impl Layout {
     /// The precomputed evaluator of this layout at integer coordinates ([`IndexEvaluator`]).
-    pub const fn evaluator(&self) -> IndexEvaluator {
+    pub const fn evaluator(&self) -> Result<IndexEvaluator, Error> {
         IndexEvaluator::new(self)
     }
 
     /// `L(0), …, L(|L|-1)` in order, by natural-coordinate iteration ([`Offsets`]).
-    pub const fn offsets(&self) -> Offsets {
+    pub const fn offsets(&self) -> Result<Offsets, Error> {
         Offsets::new(self)
     }
 }

@@ -64,7 +64,9 @@ impl fmt::Display for Layout {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write_vals(f, &self.tree, &self.shape)?;
         f.write_str(":")?;
-        write_vals(f, &self.tree, &self.stride)
+        write_tree(f, &self.tree, '(', ')', |f, i| {
+            crate::stride::write_stride(f, self.stride[i], self.basis[i])
+        })
     }
 }
 

@@ -179,6 +179,8 @@ pub(crate) struct Builder {
     pub(crate) tree: Tree,
     pub(crate) a: [i64; CAPACITY],
     pub(crate) b: [i64; CAPACITY],
+    /// The basis codes of the strides `b` when building a layout (see [`crate::stride`]).
+    pub(crate) c: [i64; CAPACITY],
     pending: u8,
     depth: u8,
 }
@@ -189,6 +191,7 @@ impl Builder {
             tree: Tree::EMPTY,
             a: [0; CAPACITY],
             b: [0; CAPACITY],
+            c: [0; CAPACITY],
             pending: 0,
             depth: 0,
         }
@@ -244,8 +247,33 @@ impl Builder {
         self.pending = 0;
         self.a[n] = a;
         self.b[n] = b;
+        self.c[n] = 0;
         self.tree.n += 1;
         Ok(())
+    }
+
+    /// Appends the whole layout `l` (shape, stride and basis codes) as one node.
+    pub(crate) const fn push_layout_node(
+        &mut self,
+        op: Op,
+        l: &crate::layout::Layout,
+    ) -> Result<(), Error> {
+        let first = self.tree.n as usize;
+        tri!(self.push_node(op, &l.tree, &l.shape, &l.stride, 0, l.tree.len(), (0, 0)));
+        let mut i = 0;
+        while i < l.tree.len() {
+            self.c[first + i] = l.basis[i];
+            i += 1;
+        }
+        Ok(())
+    }
+
+    /// The layout built: shapes `a`, strides `b`, basis codes `c` (checked to lie in one
+    /// semimodule).
+    pub(crate) const fn finish_layout(self, op: Op) -> Result<crate::layout::Layout, Error> {
+        let c = self.c;
+        let p = tri!(self.finish(op));
+        crate::layout::Layout::from_parts_basis(p, c, op)
     }
 
     /// Appends leaves `[lo,hi)` of `t` (values from `a`, `b`) as one node, after removing `adj.0`
@@ -405,6 +433,7 @@ macro_rules! push_layout {
             $pending = 0;
             $out.shape[$n] = $r.shape[i];
             $out.stride[$n] = $r.stride[i];
+            $out.basis[$n] = $r.basis[i];
             $n += 1;
             let closes = $r.tree.close[i] - if i + 1 == hi { adj.1 } else { 0 };
             // `=`, not `+=`: the leaf is new, and its byte, which only the initial `memset` of

@@ -23,13 +23,20 @@
 
 use crate::error::{add, mul, tri, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::{open_bracket, parts, push_layout, IntTuple, Parts, Tree, CAPACITY};
+use crate::stride::{kind_of, ArithTuple, Semimodule, Stride, Value, BINARY, INTEGER};
 
-/// A CuTe layout `shape:stride` with integer strides, stored without the heap (see [`CAPACITY`]).
+/// A CuTe layout `shape:stride`, stored without the heap (see [`CAPACITY`]).
+///
+/// Strides lie in one of the paper's semimodules ([`Semimodule`]): integers, coordinate bases
+/// (`1@0`) or binary F2 values (`F9`). Each leaf keeps its stride value in `stride` and, in `basis`,
+/// the code of the element it scales (`0` for integers and for every zero stride; see
+/// [`crate::stride`]).
 #[derive(Clone, Copy)]
 pub struct Layout {
     pub(crate) tree: Tree,
     pub(crate) shape: [i64; CAPACITY],
     pub(crate) stride: [i64; CAPACITY],
+    pub(crate) basis: [i64; CAPACITY],
 }
 
 impl PartialEq for Layout {
@@ -43,6 +50,7 @@ impl core::hash::Hash for Layout {
     fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
         self.shape().hash(state);
         self.stride().hash(state);
+        self.basis[..self.tree.len()].hash(state);
     }
 }
 
@@ -58,6 +66,7 @@ impl Layout {
         tree: Tree::LEAF,
         shape: one_then_zeros(),
         stride: [0; CAPACITY],
+        basis: [0; CAPACITY],
     };
 
     /// `shape:stride`, checking congruence, positive shapes and that the size fits in `i64`.
@@ -111,16 +120,165 @@ impl Layout {
             tree,
             shape,
             stride,
+            basis: [0; CAPACITY],
         })
     }
 
-    /// Builds from parts known to be valid (shapes positive, size in range).
+    /// [`Layout::from_parts`] with the basis codes of the strides (checked to lie in one
+    /// semimodule, zero made canonical).
+    pub(crate) const fn from_parts_basis(
+        p: Parts,
+        basis: [i64; CAPACITY],
+        op: Op,
+    ) -> Result<Layout, Error> {
+        let mut l = tri!(Layout::from_parts(p, op));
+        l.basis = basis;
+        tri!(l.normalize_basis(op));
+        Ok(l)
+    }
+
+    /// Makes the basis code of every zero stride `0` and checks that the nonzero strides lie in
+    /// one semimodule (the paper refuses `(4:2, 3:e_0)`).
+    pub(crate) const fn normalize_basis(&mut self, op: Op) -> Result<(), Error> {
+        let mut first: i64 = INTEGER;
+        let mut seen = false;
+        let mut binary_zero = false;
+        let mut i = 0;
+        while i < self.tree.len() {
+            if self.stride[i] == 0 {
+                // the zero of F2 keeps its kind (it prints `F0`); any other zero is plain `0`
+                if self.basis[i] == BINARY {
+                    binary_zero = true;
+                } else {
+                    self.basis[i] = 0;
+                }
+            } else if !seen {
+                first = self.basis[i];
+                seen = true;
+            } else if !same_kind(first, self.basis[i]) {
+                return Err(Error::new(
+                    op,
+                    ErrorKind::MixedSemimodules {
+                        left: kind_of(first),
+                        right: kind_of(self.basis[i]),
+                    },
+                ));
+            }
+            i += 1;
+        }
+        if binary_zero && seen && first == INTEGER {
+            return Err(Error::new(
+                op,
+                ErrorKind::MixedSemimodules {
+                    left: Semimodule::Integer,
+                    right: Semimodule::Binary,
+                },
+            ));
+        }
+        Ok(())
+    }
+
+    /// Builds from parts known to be valid (shapes positive, size in range), integer strides.
     pub(crate) const fn from_valid(p: Parts) -> Layout {
         Layout {
             tree: p.0,
             shape: p.1,
             stride: p.2,
+            basis: [0; CAPACITY],
         }
+    }
+
+    /// `shape:stride` from a shape and one [`Stride`] per leaf (all from one semimodule).
+    pub fn from_strides(shape: &IntTuple, strides: &[Stride]) -> Result<Layout, Error> {
+        let n = shape.tree.len();
+        if strides.len() != n {
+            return Err(Error::new(
+                Op::MakeLayout,
+                ErrorKind::ProfileMismatch {
+                    what: "one stride per leaf of the shape is needed",
+                    left: strides.len() as i64,
+                    right: n as i64,
+                },
+            )
+            .with(Operand::Tuple(*shape), Operand::None));
+        }
+        let mut stride = [0; CAPACITY];
+        let mut basis = [0; CAPACITY];
+        for (i, d) in strides.iter().enumerate() {
+            stride[i] = d.value;
+            basis[i] = d.code;
+        }
+        Layout::from_parts_basis((shape.tree, shape.val, stride), basis, Op::MakeLayout)
+    }
+
+    /// The semimodule of the strides: the one every nonzero stride lies in (integers when all
+    /// strides are zero).
+    pub const fn semimodule(&self) -> Semimodule {
+        let mut binary_zero = false;
+        let mut i = 0;
+        while i < self.tree.len() {
+            if self.stride[i] != 0 {
+                return kind_of(self.basis[i]);
+            }
+            if self.basis[i] == BINARY {
+                binary_zero = true;
+            }
+            i += 1;
+        }
+        if binary_zero {
+            Semimodule::Binary
+        } else {
+            Semimodule::Integer
+        }
+    }
+
+    /// The basis code of the first nonzero stride (`0` when there is none): its kind is the
+    /// layout's semimodule.
+    pub(crate) const fn semimodule_code(&self) -> i64 {
+        let mut i = 0;
+        while i < self.tree.len() {
+            if self.stride[i] != 0 {
+                return self.basis[i];
+            }
+            i += 1;
+        }
+        if matches!(self.semimodule(), Semimodule::Binary) {
+            BINARY
+        } else {
+            INTEGER
+        }
+    }
+
+    /// True when every stride is an integer.
+    pub const fn is_integral(&self) -> bool {
+        let mut i = 0;
+        while i < self.tree.len() {
+            if self.basis[i] != INTEGER {
+                return false;
+            }
+            i += 1;
+        }
+        true
+    }
+
+    /// Fails with [`ErrorKind::NeedsIntegerStrides`] unless every stride is an integer.
+    pub(crate) const fn require_integral(&self, op: Op) -> Result<(), Error> {
+        if self.is_integral() {
+            Ok(())
+        } else {
+            Err(Error::new(
+                op,
+                ErrorKind::NeedsIntegerStrides {
+                    found: self.semimodule(),
+                },
+            )
+            .with(Operand::Layout(*self), Operand::None))
+        }
+    }
+
+    /// Stride of leaf `i` of the flattened layout.
+    pub const fn stride_at(&self, i: usize) -> Stride {
+        Stride::from_code(self.stride[i], self.basis[i])
     }
 
     /// `==` usable in `const` context.
@@ -130,7 +288,10 @@ impl Layout {
         }
         let mut i = 0;
         while i < self.tree.len() {
-            if self.shape[i] != other.shape[i] || self.stride[i] != other.stride[i] {
+            if self.shape[i] != other.shape[i]
+                || self.stride[i] != other.stride[i]
+                || self.basis[i] != other.basis[i]
+            {
                 return false;
             }
             i += 1;
@@ -143,7 +304,7 @@ impl Layout {
         IntTuple::from_parts(self.tree, self.shape)
     }
 
-    /// The stride `D`.
+    /// The stride `D` (its values; for coordinate and binary strides see [`Layout::stride_at`]).
     pub const fn stride(&self) -> IntTuple {
         IntTuple::from_parts(self.tree, self.stride)
     }
@@ -188,6 +349,7 @@ impl Layout {
     /// `cosize(L) = 1 + Σ (s_i - 1)·|d_i|`, one past the largest offset reached in absolute value
     /// terms (CuTe's definition).
     pub const fn cosize(&self) -> Result<i64, Error> {
+        tri!(self.require_integral(Op::Eval));
         let mut c: i64 = 1;
         let mut i = 0;
         while i < self.tree.len() {
@@ -242,6 +404,7 @@ impl Layout {
             tree: Tree::flat(self.tree.len(), true),
             shape: self.shape,
             stride: self.stride,
+            basis: self.basis,
         }
     }
 
@@ -252,67 +415,113 @@ impl Layout {
             tree: s.tree,
             shape: self.shape,
             stride: self.stride,
+            basis: self.basis,
         })
     }
 
     /// `take<b,e>(L)`.
     pub const fn take(&self, b: usize, e: usize) -> Result<Layout, Error> {
-        self.wrap(parts::take(&self.tree, &self.shape, &self.stride, b, e))
+        self.wrap(
+            parts::take(&self.tree, &self.shape, &self.stride, b, e),
+            parts::take(&self.tree, &self.basis, &self.basis, b, e),
+        )
     }
 
     /// `select<i...>(L)`.
     pub const fn select(&self, idx: &[usize]) -> Result<Layout, Error> {
-        self.wrap(parts::select(&self.tree, &self.shape, &self.stride, idx))
+        self.wrap(
+            parts::select(&self.tree, &self.shape, &self.stride, idx),
+            parts::select(&self.tree, &self.basis, &self.basis, idx),
+        )
     }
 
     /// `group<b,e>(L)`.
     pub const fn group(&self, b: usize, e: usize) -> Result<Layout, Error> {
-        self.wrap(parts::group(&self.tree, &self.shape, &self.stride, b, e))
+        self.wrap(
+            parts::group(&self.tree, &self.shape, &self.stride, b, e),
+            parts::group(&self.tree, &self.basis, &self.basis, b, e),
+        )
     }
 
     /// `append(L, x)`: `x` as a new last mode.
     pub const fn append(&self, x: &Layout) -> Result<Layout, Error> {
         let r = self.rank();
-        self.wrap(parts::insert(
-            &self.tree,
-            &self.shape,
-            &self.stride,
-            r,
-            &x.tree,
-            &x.shape,
-            &x.stride,
-        ))
+        self.wrap(
+            parts::insert(
+                &self.tree,
+                &self.shape,
+                &self.stride,
+                r,
+                &x.tree,
+                &x.shape,
+                &x.stride,
+            ),
+            parts::insert(
+                &self.tree,
+                &self.basis,
+                &self.basis,
+                r,
+                &x.tree,
+                &x.basis,
+                &x.basis,
+            ),
+        )
     }
 
     /// `prepend(L, x)`: `x` as a new first mode.
     pub const fn prepend(&self, x: &Layout) -> Result<Layout, Error> {
-        self.wrap(parts::insert(
-            &self.tree,
-            &self.shape,
-            &self.stride,
-            0,
-            &x.tree,
-            &x.shape,
-            &x.stride,
-        ))
+        self.wrap(
+            parts::insert(
+                &self.tree,
+                &self.shape,
+                &self.stride,
+                0,
+                &x.tree,
+                &x.shape,
+                &x.stride,
+            ),
+            parts::insert(
+                &self.tree,
+                &self.basis,
+                &self.basis,
+                0,
+                &x.tree,
+                &x.basis,
+                &x.basis,
+            ),
+        )
     }
 
     /// `replace<k>(L, x)`.
     pub const fn replace(&self, k: usize, x: &Layout) -> Result<Layout, Error> {
-        self.wrap(parts::replace(
-            &self.tree,
-            &self.shape,
-            &self.stride,
-            k,
-            &x.tree,
-            &x.shape,
-            &x.stride,
-        ))
+        self.wrap(
+            parts::replace(
+                &self.tree,
+                &self.shape,
+                &self.stride,
+                k,
+                &x.tree,
+                &x.shape,
+                &x.stride,
+            ),
+            parts::replace(
+                &self.tree,
+                &self.basis,
+                &self.basis,
+                k,
+                &x.tree,
+                &x.basis,
+                &x.basis,
+            ),
+        )
     }
 
     /// The modes in reverse order.
     pub const fn reverse(&self) -> Result<Layout, Error> {
-        self.wrap(parts::reverse(&self.tree, &self.shape, &self.stride))
+        self.wrap(
+            parts::reverse(&self.tree, &self.shape, &self.stride),
+            parts::reverse(&self.tree, &self.basis, &self.basis),
+        )
     }
 
     /// CuTe's `append<R>(L)`: pads `L` with `1:0` modes up to rank `r` (an integer layout becomes a
@@ -325,10 +534,24 @@ impl Layout {
         Ok(out)
     }
 
-    const fn wrap(&self, p: Result<Parts, Error>) -> Result<Layout, Error> {
-        match p {
-            Ok(p) => Ok(Layout::from_valid(p)),
-            Err(e) => Err(e.or_with(Operand::Layout(*self), Operand::None)),
+    /// The layout of the structure operation's result `p`, whose basis codes `b` were moved the
+    /// same way (the same operation applied to the codes).
+    const fn wrap(
+        &self,
+        p: Result<Parts, Error>,
+        b: Result<Parts, Error>,
+    ) -> Result<Layout, Error> {
+        match (p, b) {
+            (Ok(p), Ok(b)) => {
+                let mut l = Layout::from_valid(p);
+                l.basis = b.1;
+                // `append`/`replace` may bring strides of another semimodule
+                match l.normalize_basis(Op::Concatenation) {
+                    Ok(()) => Ok(l),
+                    Err(e) => Err(e.or_with(Operand::Layout(*self), Operand::None)),
+                }
+            }
+            (Err(e), _) | (_, Err(e)) => Err(e.or_with(Operand::Layout(*self), Operand::None)),
         }
     }
 
@@ -344,8 +567,22 @@ impl Layout {
     }
 
     /// `L(i)`: evaluation at the integer coordinate `i` (colexicographic, the last mode not reduced,
-    /// floor division for negative `i`).
+    /// floor division for negative `i`). Binary (F2) strides give the bits of the F2 value (the
+    /// offset a swizzle produces); coordinate strides need [`Layout::eval_value`].
     pub const fn eval(&self, i: i64) -> Result<i64, Error> {
+        if !self.is_integral() {
+            return match self.eval_value(i) {
+                Ok(Value::F2(v)) => Ok(v as i64),
+                Ok(_) => Err(Error::new(
+                    Op::Eval,
+                    ErrorKind::NeedsIntegerStrides {
+                        found: Semimodule::Coordinate,
+                    },
+                )
+                .with(Operand::Layout(*self), Operand::Int(i))),
+                Err(e) => Err(e),
+            };
+        }
         match eval_leaves(&self.shape, &self.stride, 0, self.tree.len(), i) {
             Ok(v) => Ok(v),
             Err(e) => Err(e.or_with(Operand::Layout(*self), Operand::Int(i))),
@@ -354,7 +591,29 @@ impl Layout {
 
     /// `L(c)`: evaluation at any admissible coordinate `c ≲ S` (integer, ND, natural or partially
     /// collapsed). Each integer entry of `c` is spread over its sub-shape colexicographically.
+    /// Binary and coordinate strides as in [`Layout::eval`].
     pub const fn eval_crd(&self, c: &IntTuple) -> Result<i64, Error> {
+        if !self.is_integral() {
+            return match self.eval_crd_value(c) {
+                Ok(Value::F2(v)) => Ok(v as i64),
+                Ok(_) => Err(Error::new(
+                    Op::Eval,
+                    ErrorKind::NeedsIntegerStrides {
+                        found: Semimodule::Coordinate,
+                    },
+                )
+                .with(Operand::Layout(*self), Operand::Tuple(*c))),
+                Err(e) => Err(e),
+            };
+        }
+        tri!(self.check_crd(c));
+        match crd_inner(&self.tree, &self.shape, &self.stride, c) {
+            Ok(v) => Ok(v),
+            Err(e) => Err(e.or_with(Operand::Layout(*self), Operand::Tuple(*c))),
+        }
+    }
+
+    const fn check_crd(&self, c: &IntTuple) -> Result<(), Error> {
         if !c.weakly_congruent(&self.shape()) {
             return Err(Error::new(
                 Op::Eval,
@@ -366,9 +625,78 @@ impl Layout {
             )
             .with(Operand::Layout(*self), Operand::Tuple(*c)));
         }
-        match crd_inner(&self.tree, &self.shape, &self.stride, c) {
+        Ok(())
+    }
+
+    /// `L(i)` in the layout's semimodule: an integer, an F2 value or an arithmetic tuple.
+    pub const fn eval_value(&self, i: i64) -> Result<Value, Error> {
+        let mut crd = [0i64; CAPACITY];
+        let n = self.tree.len();
+        let mut rest = i;
+        let mut k = 0;
+        while k < n {
+            if k + 1 == n {
+                crd[k] = rest;
+            } else {
+                crd[k] = rest.rem_euclid(self.shape[k]);
+                rest = rest.div_euclid(self.shape[k]);
+            }
+            k += 1;
+        }
+        match self.inner_product(&crd) {
+            Ok(v) => Ok(v),
+            Err(e) => Err(e.or_with(Operand::Layout(*self), Operand::Int(i))),
+        }
+    }
+
+    /// `L(c)` in the layout's semimodule, for any admissible coordinate `c ≲ S`.
+    pub const fn eval_crd_value(&self, c: &IntTuple) -> Result<Value, Error> {
+        tri!(self.check_crd(c));
+        let mut crd = [0i64; CAPACITY];
+        tri!(natural_leaves(&self.tree, &self.shape, 0, c, &mut crd));
+        match self.inner_product(&crd) {
             Ok(v) => Ok(v),
             Err(e) => Err(e.or_with(Operand::Layout(*self), Operand::Tuple(*c))),
+        }
+    }
+
+    /// `Σ c_k·d_k` over the leaves, in the layout's semimodule.
+    pub(crate) const fn inner_product(&self, crd: &[i64; CAPACITY]) -> Result<Value, Error> {
+        let n = self.tree.len();
+        match self.semimodule() {
+            Semimodule::Integer => {
+                let mut acc: i64 = 0;
+                let mut k = 0;
+                while k < n {
+                    acc = tri!(add(Op::Eval, acc, tri!(mul(Op::Eval, crd[k], self.stride[k]))));
+                    k += 1;
+                }
+                Ok(Value::Int(acc))
+            }
+            Semimodule::Binary => {
+                let mut acc: u64 = 0;
+                let mut k = 0;
+                while k < n {
+                    if self.stride[k] != 0 {
+                        let t = tri!(self.stride_at(k).scale(crd[k], Op::Eval));
+                        acc ^= t.value as u64;
+                    }
+                    k += 1;
+                }
+                Ok(Value::F2(acc))
+            }
+            Semimodule::Coordinate => {
+                let mut acc = ArithTuple::ZERO;
+                let mut k = 0;
+                while k < n {
+                    if self.basis[k] > 0 {
+                        let v = tri!(mul(Op::Eval, crd[k], self.stride[k]));
+                        acc = tri!(acc.add_term(v, self.basis[k], Op::Eval));
+                    }
+                    k += 1;
+                }
+                Ok(Value::Coord(acc))
+            }
         }
     }
 
@@ -376,6 +704,13 @@ impl Layout {
     /// [`ErrorKind::Overflow`] when an offset may not fit in `i64` (the cosize does not).
     pub fn image(&self) -> Result<Vec<i64>, Error> {
         let n = self.size()?;
+        if matches!(self.semimodule(), Semimodule::Binary) {
+            let mut out = (0..n).map(|i| self.eval(i)).collect::<Result<Vec<_>, _>>()?;
+            out.sort_unstable();
+            out.dedup();
+            return Ok(out);
+        }
+        self.require_integral(Op::Image)?;
         // every offset lies in (-cosize, cosize): then the wrapping walk below is exact
         self.cosize().map_err(|e| {
             e.retag(Op::Image)
@@ -442,6 +777,7 @@ pub(crate) const fn mode_build(l: &Layout, k: usize, err: &mut Result<(), Error>
     while i < hi {
         out.shape[i - lo] = l.shape[i];
         out.stride[i - lo] = l.stride[i];
+        out.basis[i - lo] = l.basis[i];
         out.tree.open[i - lo] = l.tree.open[i];
         out.tree.close[i - lo] = l.tree.close[i];
         i += 1;
@@ -477,6 +813,9 @@ const fn concat_build(modes: &[Layout], err: &mut Result<(), Error>) -> Layout {
     }
     out.tree.close[n - 1] += 1;
     out.tree.n = n as u8;
+    if let Err(e) = out.normalize_basis(Op::Concatenation) {
+        *err = Err(e);
+    }
     out
 }
 
@@ -499,6 +838,11 @@ pub(crate) const fn concat_pair_build(
     // Never empty, nothing pending: a layout has at least one leaf.
     out.tree.close[n - 1] += 1;
     out.tree.n = n as u8;
+    if !same_kind(x.semimodule_code(), y.semimodule_code()) {
+        if let Err(e) = out.normalize_basis(Op::Concatenation) {
+            *err = Err(e);
+        }
+    }
     out
 }
 
@@ -661,4 +1005,49 @@ const fn spread_keys(
         k += 1;
     }
     Ok(())
+}
+
+/// Spreads the weakly congruent coordinate `c` over the leaves of the sub-tree `t` (leaves start
+/// at `base` of `shape`), writing the natural coordinate of every leaf into `out`.
+const fn natural_leaves(
+    t: &Tree,
+    shape: &[i64; CAPACITY],
+    base: usize,
+    c: &IntTuple,
+    out: &mut [i64; CAPACITY],
+) -> Result<(), Error> {
+    if c.is_int() {
+        let n = t.len();
+        let mut rest = c.val[0];
+        let mut k = 0;
+        while k < n {
+            if k + 1 == n {
+                out[base + k] = rest;
+            } else {
+                out[base + k] = rest.rem_euclid(shape[base + k]);
+                rest = rest.div_euclid(shape[base + k]);
+            }
+            k += 1;
+        }
+        return Ok(());
+    }
+    let r = t.rank();
+    let mut k = 0;
+    while k < r {
+        let (lo, _) = match t.mode_range(k) {
+            Some(x) => x,
+            None => return Err(Error::new(Op::Eval, ErrorKind::OutOfRange { index: k, rank: r })),
+        };
+        let zeros = [0; CAPACITY];
+        let (sub, _, _) = tri!(parts::get(t, &zeros, &zeros, k));
+        let ck = tri!(c.get(k));
+        tri!(natural_leaves(&sub, shape, base + lo, &ck, out));
+        k += 1;
+    }
+    Ok(())
+}
+
+/// True when two basis codes lie in the same semimodule (every coordinate basis lies in `Z^S`).
+pub(crate) const fn same_kind(a: i64, b: i64) -> bool {
+    (a == INTEGER && b == INTEGER) || (a == BINARY && b == BINARY) || (a > 0 && b > 0)
 }

@@ -93,6 +93,7 @@ pub mod eval;
 mod fmt;
 pub mod int_tuple;
 pub mod layout;
+pub mod stride;
 mod parse;
 pub mod tiler;
 
@@ -117,4 +118,5 @@ pub use error::{Error, ErrorKind, Op, Operand};
 pub use eval::{IndexEvaluator, Offsets};
 pub use int_tuple::{IntTuple, CAPACITY, MAX_DEPTH};
 pub use layout::{compact_col_major, compact_row_major, make_layout, make_ordered_layout, Layout};
+pub use stride::{ArithTuple, Semimodule, Stride, Value};
 pub use tiler::{Tile, Tiler, MAX_TILES};

@@ -2,8 +2,10 @@
 //! gives an error instead of a stack overflow).
 //!
 //! ```text
-//! layout   := node ':' node              (4,8):(1,4)   12:1   ((2,2),3):((24,2),8)
+//! layout   := node ':' snode             (4,8):(1,4)   12:1   ((2,2),3):((24,2),8)
 //! node     := int | '(' node (',' node)* ')'
+//! snode    := stride | '(' snode (',' snode)* ')'
+//! stride   := int | int ('@' nat)+ | 'F' nat  3   1@0   3@1@0 (= 3·E(0,1))   F9
 //! tiler    := '<' titem (',' titem)* '>' | layout | node
 //! titem    := layout | node | '_' | tiler
 //! ```
@@ -13,6 +15,7 @@
 use crate::error::{tri, Error, ErrorKind, Op};
 use crate::int_tuple::{Builder, IntTuple};
 use crate::layout::Layout;
+use crate::stride::{encode_path, BINARY, MAX_BASIS_INDEX, MAX_PATH};
 use crate::tiler::{Tile, Tiler, MAX_TILES};
 
 const fn syntax(pos: usize, expected: &'static str) -> Error {
@@ -101,6 +104,60 @@ pub(crate) const fn int(s: &[u8], pos: usize) -> Result<(i64, usize), Error> {
 
 /// Parses one node (an integer or a parenthesised tuple) into a fresh builder's `a` array.
 pub(crate) const fn node(s: &[u8], pos: usize) -> Result<(Builder, usize), Error> {
+    node_of(s, pos, false)
+}
+
+/// Parses a stride leaf after its integer value `v` (at `pos`): `@i@j…` makes it a scaled basis.
+/// Returns the basis code and the position after the leaf.
+const fn basis_suffix(s: &[u8], pos: usize) -> Result<(i64, usize), Error> {
+    let mut path = [0usize; MAX_PATH];
+    let mut n = 0;
+    let mut p = pos;
+    while p < s.len() && s[p] == b'@' {
+        p += 1;
+        if p >= s.len() || !s[p].is_ascii_digit() {
+            return Err(syntax(p, "a basis index after '@'"));
+        }
+        let (v, q) = tri!(int(s, p));
+        if n >= MAX_PATH {
+            return Err(Error::new(
+                Op::Parse,
+                ErrorKind::Capacity {
+                    what: "depth of a basis path E(p_1,…,p_k)",
+                    limit: MAX_PATH,
+                },
+            ));
+        }
+        if v < 0 || v > MAX_BASIS_INDEX as i64 {
+            return Err(Error::new(
+                Op::Parse,
+                ErrorKind::Capacity {
+                    what: "index of a basis element e_i",
+                    limit: MAX_BASIS_INDEX,
+                },
+            ));
+        }
+        path[n] = v as usize;
+        n += 1;
+        p = q;
+    }
+    if n == 0 {
+        return Ok((0, p));
+    }
+    // printed innermost first: reverse into outermost-first order
+    let mut rev = [0usize; MAX_PATH];
+    let mut i = 0;
+    while i < n {
+        rev[i] = path[n - 1 - i];
+        i += 1;
+    }
+    let code = tri!(encode_path(rev.split_at(n).0));
+    Ok((code, p))
+}
+
+/// [`node`], where with `strides` a leaf may also be a binary stride `F9` or a scaled basis `3@1@0`;
+/// their basis codes go to the builder's `b` array.
+pub(crate) const fn node_of(s: &[u8], pos: usize, strides: bool) -> Result<(Builder, usize), Error> {
     let mut b = Builder::new();
     let mut p = skip_ws(s, pos);
     let mut depth = 0usize;
@@ -125,12 +182,34 @@ pub(crate) const fn node(s: &[u8], pos: usize) -> Result<(Builder, usize), Error
             }
             continue;
         }
-        if !starts_int(s, p) {
-            return Err(syntax(p, "an integer or '('"));
+        if strides && s[p] == b'F' {
+            p += 1;
+            if p >= s.len() || !s[p].is_ascii_digit() {
+                return Err(syntax(p, "the bits of a binary stride after 'F'"));
+            }
+            let (v, q) = tri!(int(s, p));
+            tri!(b.push(Op::Parse, v, BINARY));
+            p = q;
+        } else {
+            if !starts_int(s, p) {
+                return Err(syntax(
+                    p,
+                    if strides {
+                        "an integer, a stride such as 1@0 or F9, or '('"
+                    } else {
+                        "an integer or '('"
+                    },
+                ));
+            }
+            let (v, q) = tri!(int(s, p));
+            let (code, q) = if strides {
+                tri!(basis_suffix(s, q))
+            } else {
+                (0, q)
+            };
+            tri!(b.push(Op::Parse, v, if v == 0 { 0 } else { code }));
+            p = q;
         }
-        let (v, q) = tri!(int(s, p));
-        tri!(b.push(Op::Parse, v, 0));
-        p = q;
         // after a value: any number of ')' then ',' or the end of the node
         loop {
             if depth == 0 {
@@ -180,13 +259,13 @@ pub(crate) const fn layout_at(s: &[u8], pos: usize) -> Result<(Layout, usize), E
 
 /// Given a parsed shape, parses the stride after the ':' at `pos`.
 const fn layout_rest(s: &[u8], shape: Builder, pos: usize) -> Result<(Layout, usize), Error> {
-    let (db, p) = tri!(node(s, pos));
+    let (db, p) = tri!(node_of(s, pos, true));
     let (st, sv, _) = tri!(shape.finish(Op::Parse));
-    let (dt, dv, _) = tri!(db.finish(Op::Parse));
+    let (dt, dv, codes) = tri!(db.finish(Op::Parse));
     if !st.eq(&dt) {
         return Err(Error::new(Op::Parse, ErrorKind::NotCongruent));
     }
-    let l = tri!(Layout::from_parts((st, sv, dv), Op::Parse));
+    let l = tri!(Layout::from_parts_basis((st, sv, dv), codes, Op::Parse));
     Ok((l, p))
 }
 

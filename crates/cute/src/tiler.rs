@@ -208,15 +208,7 @@ impl Tiler {
                     ))
                 }
             };
-            tri!(b.push_node(
-                Op::MakeLayout,
-                &l.tree,
-                &l.shape,
-                &l.stride,
-                0,
-                l.tree.len(),
-                (0, 0)
-            ));
+            tri!(b.push_layout_node(Op::MakeLayout, &l));
             let mut k = 0;
             while k < self.tree.close[i] {
                 tri!(b.close(Op::MakeLayout));
@@ -224,7 +216,77 @@ impl Tiler {
             }
             i += 1;
         }
-        Ok(Layout::from_valid(tri!(b.finish(Op::MakeLayout))))
+        b.finish_layout(Op::MakeLayout)
+    }
+
+    /// `tiler_to_layout(T)`: the layout that acts as the tiler under composition (the paper's
+    /// `(4,8) ≡ <4,8> ≡ (4,8):(e0,e1)`). A single tile is itself (`n` is `n:1`); in a tuple of tiles,
+    /// the tile at path `p` has its strides scaled by the basis `e_p`, so that it selects within
+    /// mode `p` of the composed layout: `<4,<2,3>>` gives `(4,(2,3)):(1@0,(1@0@1,1@1@1))`.
+    ///
+    /// ```
+    /// use cute::Tiler;
+    /// let t: Tiler = "(4,(2,3),8)".parse().unwrap();
+    /// assert_eq!(t.tiler_to_layout().unwrap().to_string(), "(4,(2,3),8):(1@0,(1@0@1,1@1@1),1@2)");
+    /// ```
+    pub const fn tiler_to_layout(&self) -> Result<Layout, Error> {
+        if self.tree.is_leaf() {
+            return self.to_layout();
+        }
+        let mut b = Builder::new();
+        // the path of the current leaf: `idx[0..depth]`, outermost first
+        let mut idx = [0usize; crate::stride::MAX_PATH + 1];
+        let mut depth = 0usize;
+        let mut i = 0;
+        while i < self.tree.len() {
+            let mut k = 0;
+            while k < self.tree.open[i] {
+                tri!(b.open(Op::TilerToLayout));
+                if depth >= crate::stride::MAX_PATH {
+                    return Err(Error::new(
+                        Op::TilerToLayout,
+                        ErrorKind::Capacity {
+                            what: "depth of a basis path E(p_1,…,p_k)",
+                            limit: crate::stride::MAX_PATH,
+                        },
+                    ));
+                }
+                depth += 1;
+                idx[depth - 1] = 0;
+                k += 1;
+            }
+            let l = match tri!(self.tiles[i].layout()) {
+                Some(l) => l,
+                None => {
+                    return Err(Error::new(
+                        Op::TilerToLayout,
+                        ErrorKind::Unsupported {
+                            what: "a whole-mode tile `_` as a layout",
+                        },
+                    ))
+                }
+            };
+            tri!(l.require_integral(Op::TilerToLayout));
+            let code = tri!(crate::stride::encode_path(idx.split_at(depth).0));
+            let first = b.len();
+            tri!(b.push_layout_node(Op::TilerToLayout, &l));
+            let mut j = first;
+            while j < b.len() {
+                b.c[j] = if b.b[j] == 0 { 0 } else { code };
+                j += 1;
+            }
+            let mut k = 0;
+            while k < self.tree.close[i] {
+                tri!(b.close(Op::TilerToLayout));
+                depth -= 1;
+                k += 1;
+            }
+            if depth > 0 {
+                idx[depth - 1] += 1;
+            }
+            i += 1;
+        }
+        b.finish_layout(Op::TilerToLayout)
     }
 
     /// Parses a tiler (`<4:1,8:2>`, `<2,_>`, a layout, or a shape), usable in `const` context.

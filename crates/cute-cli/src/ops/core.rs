@@ -15,6 +15,7 @@ pub(crate) const OPS: &[(&str, &str)] = &[
     ("eval_all", "LAYOUT"),
     ("eval_int", "LAYOUT INT"),
     ("eval_crd", "LAYOUT COORD"),
+    ("tiler_to_layout", "TILER"),
     ("idx2crd", "COORD SHAPE"),
     ("crd2idx", "COORD SHAPE [STRIDE]"),
     ("make_ordered_layout", "SHAPE ORDER"),
@@ -97,7 +98,7 @@ pub(crate) fn run(op: &str, a: &[&str]) -> Option<Answer> {
                     if i > 0 {
                         out.push(',');
                     }
-                    out.push_str(&l.eval(i)?.to_string());
+                    out.push_str(&l.eval_value(i)?.to_string());
                 }
                 out.push(')');
                 Ok(out)
@@ -107,13 +108,19 @@ pub(crate) fn run(op: &str, a: &[&str]) -> Option<Answer> {
             if let Err(u) = arity(a, 2, 2, op) {
                 return Some(Err(u));
             }
-            (|| Ok(layout(a[0])?.eval(int(a[1])?)?.to_string()))()
+            (|| Ok(layout(a[0])?.eval_value(int(a[1])?)?.to_string()))()
         }
         "eval_crd" => {
             if let Err(u) = arity(a, 2, 2, op) {
                 return Some(Err(u));
             }
-            (|| Ok(layout(a[0])?.eval_crd(&tuple(a[1])?)?.to_string()))()
+            (|| Ok(layout(a[0])?.eval_crd_value(&tuple(a[1])?)?.to_string()))()
+        }
+        "tiler_to_layout" => {
+            if let Err(u) = arity(a, 1, 1, op) {
+                return Some(Err(u));
+            }
+            (|| Ok(super::tiler(a[0])?.tiler_to_layout()?.to_string()))()
         }
         "idx2crd" => {
             if let Err(u) = arity(a, 2, 2, op) {

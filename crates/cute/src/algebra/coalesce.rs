@@ -34,6 +34,8 @@ pub(crate) struct Flat {
     pub(crate) n: usize,
     pub(crate) s: [i64; CAPACITY],
     pub(crate) d: [i64; CAPACITY],
+    /// The basis code of each stride (see [`crate::stride`]).
+    pub(crate) b: [i64; CAPACITY],
 }
 
 impl Flat {
@@ -41,6 +43,7 @@ impl Flat {
         n: 0,
         s: [0; CAPACITY],
         d: [0; CAPACITY],
+        b: [0; CAPACITY],
     };
 
     /// The leaves of `l` in order.
@@ -50,13 +53,25 @@ impl Flat {
             n: l.tree.len(),
             s: l.shape,
             d: l.stride,
+            b: l.basis,
         }
     }
 
+    /// Appends the integer mode `s:d`.
     #[inline]
     pub(crate) const fn push(&mut self, s: i64, d: i64) {
         self.s[self.n] = s;
         self.d[self.n] = d;
+        self.b[self.n] = 0;
+        self.n += 1;
+    }
+
+    /// Appends the mode `s:d` whose stride scales the basis with code `b`.
+    #[inline]
+    pub(crate) const fn push_basis(&mut self, s: i64, d: i64, b: i64) {
+        self.s[self.n] = s;
+        self.d[self.n] = d;
+        self.b[self.n] = if d == 0 && b != crate::stride::BINARY { 0 } else { b };
         self.n += 1;
     }
 
@@ -68,11 +83,13 @@ impl Flat {
                 tree: Tree::LEAF,
                 shape: self.s,
                 stride: self.d,
+                basis: self.b,
             },
             n => Layout {
                 tree: Tree::flat(n, true),
                 shape: self.s,
                 stride: self.d,
+                basis: self.b,
             },
         }
     }
@@ -87,22 +104,25 @@ impl Flat {
 /// be written through its own fields (`out.shape`), never borrowed: a borrowed local is not built
 /// in the return place and is copied there afterwards, which costs more than the whole operation.
 macro_rules! coalesce_into {
-    ($n:expr, $s:expr, $d:expr, $keep_last:expr, $filter:expr, $os:expr, $od:expr) => {{
+    ($n:expr, $s:expr, $d:expr, $b:expr, $keep_last:expr, $filter:expr, $os:expr, $od:expr, $ob:expr) => {{
         let n: usize = $n;
         let mut m: usize = 0;
         let mut i = 0;
         while i < n {
             let di = $d[i];
+            let bi = $b[i];
             let si = if $filter && di == 0 { 1 } else { $s[i] };
             // A size-1 mode disappears, except the unbounded last one with `keep_last`.
             if si != 1 || ($keep_last && i + 1 == n) {
                 // Merge into the previous result mode when its extent is exactly this stride (the
-                // previous mode's shape·stride is its last merged leaf's, so the test is CuTe's).
-                if m > 0 && matches!($os[m - 1].checked_mul($od[m - 1]), Some(x) if x == di) {
+                // previous mode's shape·stride is its last merged leaf's, so the test is CuTe's),
+                // in the strides' semimodule.
+                if m > 0 && $crate::stride::merges($os[m - 1], $od[m - 1], $ob[m - 1], di, bi) {
                     $os[m - 1] *= si;
                 } else {
                     $os[m] = si;
                     $od[m] = di;
+                    $ob[m] = bi;
                     m += 1;
                 }
             }
@@ -119,7 +139,7 @@ pub(crate) use coalesce_into;
 /// evaluates like `f` at every integer, not only below the size.
 pub(crate) const fn coalesce_flat(f: &Flat, keep_last: bool) -> Flat {
     let mut out = Flat::EMPTY;
-    out.n = coalesce_modes(f.n, &f.s, &f.d, keep_last, false, &mut out.s, &mut out.d);
+    out.n = coalesce_modes(f, keep_last, false, &mut out);
     out
 }
 
@@ -131,26 +151,20 @@ pub(crate) const fn coalesce_leaves(l: &Layout, keep_last: bool) -> Flat {
         l.tree.len(),
         l.shape,
         l.stride,
+        l.basis,
         keep_last,
         false,
         out.s,
-        out.d
+        out.d,
+        out.b
     );
     out
 }
 
 /// [`coalesce_into`] on arrays.
 #[inline]
-pub(crate) const fn coalesce_modes(
-    n: usize,
-    s: &[i64; CAPACITY],
-    d: &[i64; CAPACITY],
-    keep_last: bool,
-    filter: bool,
-    os: &mut [i64; CAPACITY],
-    od: &mut [i64; CAPACITY],
-) -> usize {
-    coalesce_into!(n, s, d, keep_last, filter, os, od)
+pub(crate) const fn coalesce_modes(f: &Flat, keep_last: bool, filter: bool, out: &mut Flat) -> usize {
+    coalesce_into!(f.n, f.s, f.d, f.b, keep_last, filter, out.s, out.d, out.b)
 }
 
 /// Sets the tree of `$out` (a [`BLANK`] whose first `$m` modes were written) to CuTe's printed
@@ -179,6 +193,7 @@ pub(crate) const BLANK: Layout = Layout {
     tree: Tree::flat(0, false),
     shape: [0; CAPACITY],
     stride: [0; CAPACITY],
+    basis: [0; CAPACITY],
 };
 
 /// `coalesce(A)`: the equivalent layout of least rank on the integers `0..|A|` (see the module docs).
@@ -188,10 +203,12 @@ pub const fn coalesce(a: &Layout) -> Layout {
         a.tree.len(),
         a.shape,
         a.stride,
+        a.basis,
         false,
         false,
         out.shape,
-        out.stride
+        out.stride,
+        out.basis
     );
     set_coalesced_tree!(out, m);
     out
@@ -240,19 +257,11 @@ const fn by_profile(a: &Layout, profile: &Tiler, filter_too: bool) -> Result<Lay
         } else {
             m
         };
-        tri!(b.push_node(
-            Op::Coalesce,
-            &r.tree,
-            &r.shape,
-            &r.stride,
-            0,
-            r.tree.len(),
-            (0, 0)
-        ));
+        tri!(b.push_layout_node(Op::Coalesce, &r));
         k += 1;
     }
     tri!(b.close(Op::Coalesce));
-    Ok(Layout::from_valid(tri!(b.finish(Op::Coalesce))))
+    b.finish_layout(Op::Coalesce)
 }
 
 /// `filter_zeros(A)`: every stride-0 leaf gets shape 1; the profile is kept.
@@ -303,20 +312,21 @@ pub const fn coalesce_z(a: &Layout) -> Layout {
     let mut out = Flat::EMPTY;
     let mut i = 0;
     while i < f.n {
-        let (s, d) = (f.s[i], f.d[i]);
+        let (s, d, b) = (f.s[i], f.d[i], f.b[i]);
         // A size-1 mode followed by another mode contributes nothing, even past the size.
         while out.n > 0 && out.s[out.n - 1] == 1 {
             out.n -= 1;
             out.s[out.n] = 0;
             out.d[out.n] = 0;
+            out.b[out.n] = 0;
         }
         let merges = out.n > 0
-            && matches!(out.s[out.n - 1].checked_mul(out.d[out.n - 1]), Some(x) if x == d);
+            && crate::stride::merges(out.s[out.n - 1], out.d[out.n - 1], out.b[out.n - 1], d, b);
         if merges {
             // Cannot overflow: the product of all shapes of `a` fits (checked at construction).
             out.s[out.n - 1] *= s;
         } else {
-            out.push(s, d);
+            out.push_basis(s, d, b);
         }
         i += 1;
     }

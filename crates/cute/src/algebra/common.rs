@@ -140,6 +140,13 @@ const fn first_miss(a: &Layout, inv_b: &Layout) -> Result<Option<i64>, Error> {
 /// Fails (with the composition's divisibility error) only where `A ∘ B‡` is not admissible and the
 /// scan up to [`SCAN_LIMIT`] cannot decide.
 pub const fn max_common_vector(a: &Layout, b: &Layout) -> Result<i64, Error> {
+    if let Err(e) = a.require_integral(crate::error::Op::MaxCommonVector) {
+        return Err(e);
+    }
+    if let Err(e) = b.require_integral(crate::error::Op::MaxCommonVector) {
+        return Err(e);
+    }
+
     match common_head(a, b, Op::MaxCommonVector) {
         Ok((_, k)) => Ok(if k == 0 { 1 } else { k }),
         Err(e) => Err(e.with(Operand::Layout(*a), Operand::Layout(*b))),
@@ -153,6 +160,13 @@ pub const fn max_common_vector(a: &Layout, b: &Layout) -> Result<i64, Error> {
 /// Fails (with a divisibility error) where `A ∘ B‡` is not admissible and the scan up to
 /// [`SCAN_LIMIT`] cannot decide, or where `B‡ ∘ K:1` is not admissible.
 pub const fn max_common_layout(a: &Layout, b: &Layout) -> Result<Layout, Error> {
+    if let Err(e) = a.require_integral(crate::error::Op::MaxCommonLayout) {
+        return Err(e);
+    }
+    if let Err(e) = b.require_integral(crate::error::Op::MaxCommonLayout) {
+        return Err(e);
+    }
+
     match max_common_layout_impl(a, b) {
         Ok(r) => Ok(r),
         Err(e) => Err(e.with(Operand::Layout(*a), Operand::Layout(*b))),

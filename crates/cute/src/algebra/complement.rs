@@ -46,7 +46,21 @@ macro_rules! gaps {
     ($a:expr, $s:expr, $d:expr) => {
         'gaps: {
             let a: &Layout = $a;
-            let n = coalesce_into!(a.tree.len(), a.shape, a.stride, false, true, $s, $d);
+            // (integer strides: the callers check; the basis codes are all zero)
+            let zeros = [0i64; CAPACITY];
+            let mut codes = [0i64; CAPACITY];
+            let n = coalesce_into!(
+                a.tree.len(),
+                a.shape,
+                a.stride,
+                zeros,
+                false,
+                true,
+                $s,
+                $d,
+                codes
+            );
+            let _ = codes;
             // Stable insertion sort by stride. The mode being inserted is held in registers and
             // the larger ones are shifted up one by one: swapping neighbours instead lets the
             // compiler swap two shapes with one 16-byte load, which cannot be forwarded from
@@ -137,10 +151,12 @@ macro_rules! finish_gaps {
             n + 1,
             $out.shape,
             $out.stride,
+            $out.basis,
             $keep_last,
             false,
             $out.shape,
-            $out.stride
+            $out.stride,
+            $out.basis
         );
         let mut k = m;
         while k <= n {
@@ -169,6 +185,9 @@ macro_rules! finish_gaps {
 
 /// `complement(L)` in the paper's form (see the module docs).
 pub const fn complement(a: &Layout) -> Result<Layout, Error> {
+    if !a.is_integral() {
+        return super::codomain::complement_semimodule(a);
+    }
     // `r` is the only value returned and is never borrowed, so it is the return place, and the
     // layout is built straight into it (see `coalesce_into`).
     let mut err = Ok(());
@@ -191,6 +210,9 @@ const fn complement_build(a: &Layout, err: &mut Result<(), Error>) -> Layout {
 /// `complement(L, M)` for a cotarget `M` that is an integer or a shape (CuTe's form, see the module
 /// docs). Fails with a divisibility error when the complement cannot cover `M`.
 pub const fn complement_to(a: &Layout, cotarget: &IntTuple) -> Result<Layout, Error> {
+    if let Err(e) = a.require_integral(Op::Complement) {
+        return Err(e.with(Operand::Layout(*a), Operand::Tuple(*cotarget)));
+    }
     let mut err = Ok(());
     let leaves = cotarget.val.split_at(cotarget.tree.len()).0;
     let mut r = Ok(complement_to_build(a, leaves, &mut err));

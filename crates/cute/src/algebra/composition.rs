@@ -67,7 +67,7 @@ const fn compose(a: &Layout, b: &Layout) -> Result<Layout, Error> {
 /// whole composition). Fast path: a one-leaf `A` ([`compose_one_mode_build`]).
 pub(crate) const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), Error>) -> Layout {
     if a.tree.len() == 1 {
-        return compose_one_mode_build(a.stride[0], b, err);
+        return compose_one_mode_build(a.stride[0], a.basis[0], b, err);
     }
     let mut out = BLANK;
     // The coalesced A (extended-domain form): A itself when it is already coalesced.
@@ -77,6 +77,7 @@ pub(crate) const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), E
             n: a.tree.len(),
             s: &a.shape,
             d: &a.stride,
+            b: &a.basis,
         }
     } else {
         coalesced = coalesce_leaves(a, true);
@@ -86,7 +87,8 @@ pub(crate) const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), E
     attempt!(err, out, check_distributive(&af, &b.shape, &b.stride, bn));
     // The modes of one leaf of B composed: two arrays rather than a `Flat`, which are zeroed inline
     // (a `Flat` is zeroed by a call to `memset`, which costs more than composing a leaf).
-    let (mut node_s, mut node_d) = ([0i64; CAPACITY], [0i64; CAPACITY]);
+    let (mut node_s, mut node_d, mut node_b) =
+        ([0i64; CAPACITY], [0i64; CAPACITY], [0i64; CAPACITY]);
     let mut n: usize = 0; // leaves written
     let mut pending: u8 = 0; // brackets opened before the next leaf
     let mut depth: usize = 0;
@@ -111,6 +113,7 @@ pub(crate) const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), E
                 b.stride[i],
                 &mut node_s,
                 &mut node_d,
+                &mut node_b,
                 &mut c
             )
         );
@@ -138,6 +141,7 @@ pub(crate) const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), E
         while j < c {
             out.shape[n + j] = node_s[j];
             out.stride[n + j] = node_d[j];
+            out.basis[n + j] = node_b[j];
             j += 1;
         }
         n += c;
@@ -166,16 +170,72 @@ pub(crate) const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), E
 /// condition is empty: one mode has no boundary). `B`'s profile is valid, so only an overflowing
 /// product can fail, in leaf order as in the general loop. The common case of the products and
 /// divides, whose complements and modes are often one leaf.
-const fn compose_one_mode_build(da: i64, b: &Layout, err: &mut Result<(), Error>) -> Layout {
+const fn compose_one_mode_build(
+    da: i64,
+    code: i64,
+    b: &Layout,
+    err: &mut Result<(), Error>,
+) -> Layout {
     let mut out = *b;
     let mut i = 0;
     while i < b.tree.len() {
         if b.stride[i] != 0 {
-            out.stride[i] = attempt!(err, out, mul(Op::Composition, b.stride[i], da));
+            let (v, c) = attempt!(
+                err,
+                out,
+                scaled(b.stride[i], da, code, b.shape[i], i)
+            );
+            out.stride[i] = v;
+            out.basis[i] = c;
         }
         i += 1;
     }
     out
+}
+
+/// `k · d` for the stride `d` (basis code `code`) of `A` scaled by the integer `k` read off the
+/// right operand, for a result mode of extent `extent` (leaf `leaf` of the right operand): the
+/// integer product, or for binary strides the carry-less one, which is `A`'s value only when
+/// `c·k` has no carries for every `c < extent` (no two copies of `k` shifted by `t` overlap for a
+/// `t` with `1 + 2^t < extent`).
+pub(crate) const fn scaled(
+    k: i64,
+    d: i64,
+    code: i64,
+    extent: i64,
+    leaf: usize,
+) -> Result<(i64, i64), Error> {
+    if d == 0 || k == 0 {
+        // the zero of F2 stays binary (`F0`), as in PyCuTe
+        return Ok((0, if code == crate::stride::BINARY { code } else { 0 }));
+    }
+    if code == crate::stride::BINARY {
+        if k < 0 {
+            return Err(Error::new(
+                Op::Composition,
+                ErrorKind::Unsupported {
+                    what: "a negative coordinate times a binary (F2) stride",
+                },
+            ));
+        }
+        let mut t = 1;
+        while t < 62 && (1i64 << t) + 1 < extent {
+            if k & (k << t) != 0 {
+                return Err(Error::new(
+                    Op::Composition,
+                    ErrorKind::BinaryCarry {
+                        mode: leaf,
+                        scale: k,
+                        extent,
+                    },
+                ));
+            }
+            t += 1;
+        }
+        let v = tri!(crate::stride::clmul(Op::Composition, d as u64, k as u64));
+        return Ok((v as i64, code));
+    }
+    Ok((tri!(mul(Op::Composition, k, d)), code))
 }
 
 /// The modes of a flat layout, borrowed (a [`Flat`], or the leaves of a layout).
@@ -184,6 +244,7 @@ struct Modes<'a> {
     n: usize,
     s: &'a [i64; CAPACITY],
     d: &'a [i64; CAPACITY],
+    b: &'a [i64; CAPACITY],
 }
 
 impl<'a> Modes<'a> {
@@ -192,6 +253,7 @@ impl<'a> Modes<'a> {
             n: f.n,
             s: &f.s,
             d: &f.d,
+            b: &f.b,
         }
     }
 }
@@ -203,7 +265,13 @@ const fn is_coalesced_x(l: &Layout) -> bool {
     let mut i = 0;
     while i + 1 < n {
         if l.shape[i] == 1
-            || matches!(l.shape[i].checked_mul(l.stride[i]), Some(x) if x == l.stride[i + 1])
+            || crate::stride::merges(
+                l.shape[i],
+                l.stride[i],
+                l.basis[i],
+                l.stride[i + 1],
+                l.basis[i + 1],
+            )
         {
             return false;
         }
@@ -221,16 +289,17 @@ const fn compose_leaf_into(
     d: i64,
     os: &mut [i64; CAPACITY],
     od: &mut [i64; CAPACITY],
+    ob: &mut [i64; CAPACITY],
     on: &mut usize,
 ) -> Result<(), Error> {
     if d == 0 {
-        push(os, od, on, s, 0);
+        push(os, od, ob, on, s, (0, 0));
         return Ok(());
     }
     let n = a.n;
     if n <= 1 {
-        let da = if n == 1 { a.d[0] } else { 0 };
-        push(os, od, on, s, tri!(mul(Op::Composition, d, da)));
+        let (da, code) = if n == 1 { (a.d[0], a.b[0]) } else { (0, 0) };
+        push(os, od, ob, on, s, tri!(scaled(d, da, code, s, 0)));
         return Ok(());
     }
     if d < 0 && s > 1 {
@@ -291,9 +360,10 @@ const fn compose_leaf_into(
             push(
                 os,
                 od,
+                ob,
                 on,
                 new_shape,
-                tri!(mul(Op::Composition, rest_stride, a.d[r])),
+                tri!(scaled(rest_stride, a.d[r], a.b[r], new_shape, 0)),
             );
             rest_shape = rest_q;
             rest_stride = 1;
@@ -304,9 +374,10 @@ const fn compose_leaf_into(
             push(
                 os,
                 od,
+                ob,
                 on,
                 rest_shape,
-                tri!(mul(Op::Composition, rest_stride, a.d[r])),
+                tri!(scaled(rest_stride, a.d[r], a.b[r], rest_shape, 0)),
             );
             rest_shape = 1;
             rest_stride = 1;
@@ -322,18 +393,26 @@ const fn compose_leaf_into(
         }
         r += 1;
     }
-    let last = tri!(mul(Op::Composition, rest_stride, a.d[n - 1]));
     if *on == start || rest_shape != 1 {
-        push(os, od, on, rest_shape, last);
+        let last = tri!(scaled(rest_stride, a.d[n - 1], a.b[n - 1], rest_shape, 0));
+        push(os, od, ob, on, rest_shape, last);
     }
     Ok(())
 }
 
 /// Appends the mode `s:d` to `os`, `od` at `*on`.
 #[inline(always)]
-const fn push(os: &mut [i64; CAPACITY], od: &mut [i64; CAPACITY], on: &mut usize, s: i64, d: i64) {
+const fn push(
+    os: &mut [i64; CAPACITY],
+    od: &mut [i64; CAPACITY],
+    ob: &mut [i64; CAPACITY],
+    on: &mut usize,
+    s: i64,
+    d: (i64, i64),
+) {
     os[*on] = s;
-    od[*on] = d;
+    od[*on] = d.0;
+    ob[*on] = d.1;
     *on += 1;
 }
 

@@ -106,17 +106,9 @@ const fn compose_keep(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
         k += 1;
     }
     tri!(out.close(Op::Composition));
-    Ok(Layout::from_valid(tri!(out.finish(Op::Composition))))
+    out.finish_layout(Op::Composition)
 }
 
 const fn push_layout(out: &mut Builder, l: &Layout) -> Result<(), Error> {
-    out.push_node(
-        Op::Composition,
-        &l.tree,
-        &l.shape,
-        &l.stride,
-        0,
-        l.tree.len(),
-        (0, 0),
-    )
+    out.push_layout_node(Op::Composition, l)
 }

@@ -46,8 +46,8 @@
 
 use super::coalesce::{coalesce, BLANK};
 use super::complement::complement_to_build;
-use super::composition::{compose_build, single_tile_mode};
-use crate::error::{attempt, mul, tri, Error, ErrorKind, Op, Operand};
+use super::composition::{compose_build, scaled, single_tile_mode};
+use crate::error::{attempt, tri, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::{open_bracket, push_layout, Builder};
 use crate::layout::{concat_pair_build, mode_build, Layout};
 use crate::tiler::{Tile, Tiler};
@@ -134,17 +134,18 @@ const fn divide_build(a: &Layout, b: &Layout, err: &mut Result<(), Error>) -> La
         if err.is_err() {
             return out;
         }
-        let da = a.stride[0];
+        let (da, code) = (a.stride[0], a.basis[0]);
         let mut i = 0;
         while i < out.tree.len() {
             if out.stride[i] != 0 {
-                out.stride[i] = match mul(Op::Composition, out.stride[i], da) {
-                    Ok(v) => v,
-                    Err(e) => {
-                        *err = Err(e.with(Operand::Layout(*a), Operand::Layout(*b)));
-                        return out;
-                    }
-                };
+                (out.stride[i], out.basis[i]) =
+                    match scaled(out.stride[i], da, code, out.shape[i], i) {
+                        Ok(v) => v,
+                        Err(e) => {
+                            *err = Err(e.with(Operand::Layout(*a), Operand::Layout(*b)));
+                            return out;
+                        }
+                    };
             }
             i += 1;
         }
@@ -328,8 +329,8 @@ pub(crate) const fn zip2_by(l: &Layout, g: &Tiler) -> Result<(Layout, Layout), E
     tri!(bx.close(Op::LogicalDivide));
     tri!(by.close(Op::LogicalDivide));
     Ok((
-        Layout::from_valid(tri!(bx.finish(Op::LogicalDivide))),
-        Layout::from_valid(tri!(by.finish(Op::LogicalDivide))),
+        tri!(bx.finish_layout(Op::LogicalDivide)),
+        tri!(by.finish_layout(Op::LogicalDivide)),
     ))
 }
 
@@ -355,20 +356,12 @@ pub(crate) const fn unpack(z: &Layout, both: bool) -> Result<Layout, Error> {
         k += 1;
     }
     tri!(out.close(Op::LogicalDivide));
-    Ok(Layout::from_valid(tri!(out.finish(Op::LogicalDivide))))
+    out.finish_layout(Op::LogicalDivide)
 }
 
 /// Appends the layout `l` as one node of `b` (for results built through a [`Builder`]).
 const fn push_node(b: &mut Builder, l: &Layout) -> Result<(), Error> {
-    b.push_node(
-        Op::LogicalDivide,
-        &l.tree,
-        &l.shape,
-        &l.stride,
-        0,
-        l.tree.len(),
-        (0, 0),
-    )
+    b.push_layout_node(Op::LogicalDivide, l)
 }
 
 /// The error of a public entry point: named after `op`, with the operands of the failing mode if

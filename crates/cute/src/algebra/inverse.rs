@@ -46,9 +46,7 @@
 //! assert_eq!(left_inverse(&l).unwrap_err().category(), "NotInjective");
 //! ```
 
-use super::coalesce::{
-    coalesce_flat, coalesce_into, coalesce_modes, set_coalesced_tree, Flat, BLANK,
-};
+use super::coalesce::{coalesce_flat, coalesce_into, set_coalesced_tree, Flat, BLANK};
 use crate::error::{add, attempt, mul, tri, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::CAPACITY;
 use crate::layout::Layout;
@@ -129,6 +127,9 @@ const fn push_mode(f: &mut Flat, op: Op, s: i64, d: i64) -> Result<(), Error> {
 /// as coordinates of those modes (weight `S̄_i` in `L`'s domain, all other coordinates 0), so
 /// `R(k) < |L|` and `L(R(k)) = Σ digit_j·d_j = k`. Negative and zero strides never join the chain.
 pub const fn right_inverse(a: &Layout) -> Result<Layout, Error> {
+    if !a.is_integral() {
+        return super::codomain::right_inverse_semimodule(a);
+    }
     // Built in the return place (see `coalesce_into`).
     let mut err = Ok(());
     let mut r = Ok(right_inverse_build(a, &mut err));
@@ -146,16 +147,19 @@ const fn right_inverse_build(a: &Layout, err: &mut Result<(), Error>) -> Layout 
     let mut out = BLANK;
     // coalesce(L), in two arrays rather than a `Flat`: they are zeroed inline, a `Flat` by a call
     // to `memset`, which costs more than the rest of the inverse.
-    let (mut cs, mut cd) = ([0i64; CAPACITY], [0i64; CAPACITY]);
-    let cn = coalesce_modes(
+    let (mut cs, mut cd, mut cb) = ([0i64; CAPACITY], [0i64; CAPACITY], [0i64; CAPACITY]);
+    let cn = coalesce_into!(
         a.tree.len(),
-        &a.shape,
-        &a.stride,
+        a.shape,
+        a.stride,
+        a.basis,
         false,
         false,
-        &mut cs,
-        &mut cd,
+        cs,
+        cd,
+        cb
     );
+    let _ = cb;
     let mut pp = [0i64; CAPACITY];
     attempt!(err, out, prefix_products(cn, &cs, op, &mut pp));
     let order = stride_order(cn, &cd);
@@ -176,7 +180,9 @@ const fn right_inverse_build(a: &Layout, err: &mut Result<(), Error>) -> Layout 
         }
         k += 1;
     }
-    let n = coalesce_into!(m, out.shape, out.stride, false, false, out.shape, out.stride);
+    let n = coalesce_into!(
+        m, out.shape, out.stride, out.basis, false, false, out.shape, out.stride, out.basis
+    );
     while m > n {
         m -= 1;
         out.shape[m] = 0;
@@ -210,6 +216,9 @@ const fn right_inverse_build(a: &Layout, err: &mut Result<(), Error>) -> Layout 
 /// "Extends" is decided on `L` itself: a trailing size-1 mode of `L` that does not merge with the
 /// mode before it (CuTe's `coalesce` drops it) leaves no mode of `C` unbounded.
 pub const fn left_inverse(a: &Layout) -> Result<Layout, Error> {
+    if !a.is_integral() {
+        return super::codomain::left_inverse_semimodule(a);
+    }
     match left_inverse_impl(a) {
         Ok(l) => Ok(l),
         Err(e) => Err(e.or_with(Operand::Layout(*a), Operand::None)),

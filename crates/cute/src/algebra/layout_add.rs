@@ -167,6 +167,13 @@ const fn common_domain(
 /// ([`ErrorKind::NoCommonRefinement`]) when the coalesced shapes of `A` and `B` have no common
 /// refinement (their greatest common domain is smaller than `|A|`); `Overflow`.
 pub const fn layout_add(a: &Layout, b: &Layout) -> Result<Layout, Error> {
+    if let Err(e) = a.require_integral(crate::error::Op::LayoutAdd) {
+        return Err(e);
+    }
+    if let Err(e) = b.require_integral(crate::error::Op::LayoutAdd) {
+        return Err(e);
+    }
+
     match add_impl(a, b) {
         Ok(r) => Ok(r),
         Err(e) => Err(e.or_with(Operand::Layout(*a), Operand::Layout(*b))),

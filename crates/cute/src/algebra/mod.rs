@@ -5,6 +5,7 @@
 //! [`complement`](mod@complement), and the operations built from them.
 
 pub mod coalesce;
+mod codomain;
 pub mod common;
 pub mod complement;
 pub mod composition;

@@ -42,12 +42,15 @@ pub const fn nullspace(a: &Layout) -> Result<Layout, Error> {
 
 const fn nullspace_flat(a: &Layout) -> Result<Flat, Error> {
     let f = Flat::of(a);
+    // CuTe C++ gives a size-1 leaf weight 0; for coordinate and binary strides the reference is
+    // PyCuTe, which keeps its prefix product.
+    let integral = a.is_integral();
     let mut out = Flat::EMPTY;
     let mut p: i64 = 1;
     let mut i = 0;
     while i < f.n {
         if f.d[i] == 0 {
-            out.push(f.s[i], if f.s[i] == 1 { 0 } else { p });
+            out.push(f.s[i], if f.s[i] == 1 && integral { 0 } else { p });
         }
         p = tri!(mul(Op::Nullspace, p, f.s[i]));
         i += 1;

@@ -57,6 +57,10 @@ const fn nonpositive_factor(op: Op) -> Error {
 /// `upcast<n>(L)`: `n` elements become one (see the module docs). Fails with a divisibility error
 /// when a non-zero stride and `n` divide neither way, and for `n < 1`.
 pub const fn upcast(a: &Layout, n: i64) -> Result<Layout, Error> {
+    if let Err(e) = a.require_integral(crate::error::Op::Upcast) {
+        return Err(e);
+    }
+
     match upcast_impl(a, n) {
         Ok(r) => Ok(r),
         Err(e) => Err(e.or_with(Operand::Layout(*a), Operand::Int(n))),
@@ -107,6 +111,10 @@ const fn upcast_impl(a: &Layout, n: i64) -> Result<Layout, Error> {
 /// `downcast<n>(L)`: one element becomes `n` (see the module docs). Fails with a divisibility error
 /// when no leaf has stride 1, for `n < 1`, and on overflow.
 pub const fn downcast(a: &Layout, n: i64) -> Result<Layout, Error> {
+    if let Err(e) = a.require_integral(crate::error::Op::Downcast) {
+        return Err(e);
+    }
+
     match downcast_impl(a, n) {
         Ok(r) => Ok(r),
         Err(e) => Err(e.or_with(Operand::Layout(*a), Operand::Int(n))),
@@ -165,6 +173,10 @@ const fn downcast_impl(a: &Layout, n: i64) -> Result<Layout, Error> {
 /// docs). Fails with a divisibility error when a stride other than 0 and 1 and the scale divide
 /// neither way, for a non-positive `num` or `den`, and on overflow.
 pub const fn recast(a: &Layout, num: i64, den: i64) -> Result<Layout, Error> {
+    if let Err(e) = a.require_integral(crate::error::Op::Recast) {
+        return Err(e);
+    }
+
     match recast_impl(a, num, den) {
         Ok(r) => Ok(r),
         Err(e) => Err(e.or_with(Operand::Layout(*a), Operand::None)),

@@ -1,0 +1,520 @@
+//! Complement, right and left inverse for layouts whose strides are coordinate bases (`Z^S`) or
+//! binary (F2) values.
+//!
+//! A coordinate codomain is a tuple of axes (the layout's *coprofile*: the union of the basis paths
+//! of its strides, `(4,(4,2)):(1@1,(1@0,6@1))` has axes `(_,_)`). The paper reduces each operation
+//! to one integer problem per axis: the modes whose stride scales `e_i`, with the coefficients as
+//! integer strides. The per-axis results are concatenated following the coprofile, as PyCuTe does.
+//!
+//! | `L` | operation | result |
+//! |---|---|---|
+//! | `(4,(4,2)):(1@1,(1@0,6@1))` | `right_inverse` | `(4,4):(4,1)` |
+//! | `(4,(4,2)):(1@1,(1@0,6@1))` | `left_inverse` | `(4,(6,2)):(4,(1,16))` |
+//! | `(4,(4,2)):(1@1,(1@0,12@1))` | `complement` | `(1,(3,1)):(4@0,(4@1,24@1))` |
+//! | `(8,8):(F9,F1)` | `right_inverse` | `(8,8):(F8,F9)` |
+//!
+//! * `complement`: per axis, the paper's form (gaps, then a trailing size-1 mode), its strides
+//!   scaled by the axis's basis.
+//! * `right_inverse`: per axis, the modes whose coefficient continues the chain `1, s_0, s_0·s_1, …`,
+//!   each contributing its weight in the integer domain. Over F2 a mode may also carry a component
+//!   already spanned by the chain (XOR permutes it), as long as it stays inside the covered range;
+//!   then its weight is corrected by the domain index of that component (PyCuTe's rule).
+//! * `left_inverse`: per axis, the gaps between the sorted coefficients become extents. Over F2 the
+//!   quotient is carry-less, and a gap other than 1 would be an F2 extent: refused (`Unsupported`).
+
+use super::coalesce::{coalesce_z, Flat};
+use crate::error::{mul, tri, Error, ErrorKind, Op, Operand};
+use crate::int_tuple::CAPACITY;
+use crate::layout::Layout;
+use crate::stride::{clmul, decode_path, Semimodule, BINARY};
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Which {
+    Complement,
+    Right,
+    Left,
+}
+
+/// `complement(L)` for coordinate strides (binary strides have no ordered complement).
+pub(crate) const fn complement_semimodule(a: &Layout) -> Result<Layout, Error> {
+    with_operand(by_axes(a, Which::Complement, Op::Complement), a)
+}
+
+/// `right_inverse(L)` for coordinate or binary strides.
+pub(crate) const fn right_inverse_semimodule(a: &Layout) -> Result<Layout, Error> {
+    let r = match a.semimodule() {
+        Semimodule::Binary => right_inverse_binary(a),
+        _ => by_axes(a, Which::Right, Op::RightInverse),
+    };
+    with_operand(r, a)
+}
+
+/// `left_inverse(L)` for coordinate or binary strides.
+pub(crate) const fn left_inverse_semimodule(a: &Layout) -> Result<Layout, Error> {
+    let r = match a.semimodule() {
+        Semimodule::Binary => {
+            let f = tri!(leaves_of(&tri!(coalesce_z_flat(a))));
+            let mut all = Axis::EMPTY;
+            let mut i = 0;
+            while i < f.n {
+                if f.d[i] != 0 {
+                    all.push(f.s[i], f.d[i], f.p[i]);
+                }
+                i += 1;
+            }
+            left_axis(&mut all, true)
+        }
+        _ => by_axes(a, Which::Left, Op::LeftInverse),
+    };
+    with_operand(r, a)
+}
+
+const fn with_operand(r: Result<Layout, Error>, a: &Layout) -> Result<Layout, Error> {
+    match r {
+        Ok(l) => Ok(l),
+        Err(e) => Err(e.or_with(Operand::Layout(*a), Operand::None)),
+    }
+}
+
+
+/// The leaves of a layout with their codes and integer-domain weights (prefix products).
+#[derive(Clone, Copy)]
+struct Leaves {
+    n: usize,
+    s: [i64; CAPACITY],
+    d: [i64; CAPACITY],
+    b: [i64; CAPACITY],
+    p: [i64; CAPACITY],
+}
+
+const fn leaves_of(l: &Layout) -> Result<Leaves, Error> {
+    let mut out = Leaves {
+        n: l.tree.len(),
+        s: l.shape,
+        d: l.stride,
+        b: l.basis,
+        p: [0; CAPACITY],
+    };
+    let mut p: i64 = 1;
+    let mut i = 0;
+    while i < out.n {
+        out.p[i] = p;
+        p = tri!(mul(Op::Eval, p, out.s[i]));
+        i += 1;
+    }
+    Ok(out)
+}
+
+/// PyCuTe's `_coalesce_z` of the leaves (same function on the whole extended domain).
+const fn coalesce_z_flat(a: &Layout) -> Result<Layout, Error> {
+    Ok(coalesce_z(&a.flatten()))
+}
+
+/// The modes of one axis: shape, coefficient, weight.
+#[derive(Clone, Copy)]
+struct Axis {
+    n: usize,
+    s: [i64; CAPACITY],
+    d: [i64; CAPACITY],
+    p: [i64; CAPACITY],
+}
+
+impl Axis {
+    const EMPTY: Axis = Axis {
+        n: 0,
+        s: [0; CAPACITY],
+        d: [0; CAPACITY],
+        p: [0; CAPACITY],
+    };
+
+    const fn push(&mut self, s: i64, d: i64, p: i64) {
+        self.s[self.n] = s;
+        self.d[self.n] = d;
+        self.p[self.n] = p;
+        self.n += 1;
+    }
+
+    /// Stable insertion sort by coefficient (with `full`, by `(d, s, p)` as PyCuTe's tuple sort).
+    const fn sort(&mut self, full: bool) {
+        let mut i = 1;
+        while i < self.n {
+            let (s, d, p) = (self.s[i], self.d[i], self.p[i]);
+            let mut j = i;
+            while j > 0 && after(self.d[j - 1], self.s[j - 1], self.p[j - 1], d, s, p, full) {
+                self.s[j] = self.s[j - 1];
+                self.d[j] = self.d[j - 1];
+                self.p[j] = self.p[j - 1];
+                j -= 1;
+            }
+            self.s[j] = s;
+            self.d[j] = d;
+            self.p[j] = p;
+            i += 1;
+        }
+    }
+}
+
+/// `(d0, s0, p0) > (d1, s1, p1)` (only `d` unless `full`).
+#[allow(clippy::too_many_arguments)]
+const fn after(d0: i64, s0: i64, p0: i64, d1: i64, s1: i64, p1: i64, full: bool) -> bool {
+    if d0 != d1 || !full {
+        return d0 > d1;
+    }
+    if s0 != s1 {
+        return s0 > s1;
+    }
+    p0 > p1
+}
+
+/// The number of entries of a path code.
+const fn code_len(code: i64) -> usize {
+    decode_path(code).1
+}
+
+/// The first `depth` entries of a path code.
+const fn code_prefix(code: i64, depth: usize) -> i64 {
+    if depth == 0 {
+        0
+    } else {
+        code & ((1i64 << (6 * depth)) - 1)
+    }
+}
+
+/// Entry `j` of a path code.
+const fn code_at(code: i64, j: usize) -> usize {
+    (((code >> (6 * j)) & 63) - 1) as usize
+}
+
+/// The operation on each axis of the coprofile of `a`, concatenated following the coprofile.
+const fn by_axes(a: &Layout, which: Which, op: Op) -> Result<Layout, Error> {
+    if matches!(a.semimodule(), Semimodule::Binary) {
+        return Err(Error::new(
+            op,
+            ErrorKind::NeedsIntegerStrides {
+                found: Semimodule::Binary,
+            },
+        ));
+    }
+    // complement reads the leaves as they are; the inverses read PyCuTe's coalesced form
+    let l = if matches!(which, Which::Complement) {
+        a.flatten()
+    } else {
+        tri!(coalesce_z_flat(a))
+    };
+    let f = tri!(leaves_of(&l));
+    // the axes are those of `a` itself (PyCuTe's coprofile), even where coalescing removed a
+    // size-1 mode: that axis then has no modes
+    let st = tri!(leaves_of(&a.flatten()));
+    node(&st, &f, 0, 0, which, op)
+}
+
+/// The result at the coprofile node `prefix` (a path of `depth` entries).
+const fn node(
+    st: &Leaves,
+    f: &Leaves,
+    prefix: i64,
+    depth: usize,
+    which: Which,
+    op: Op,
+) -> Result<Layout, Error> {
+    let mut exact = false;
+    let mut rank = 0usize;
+    let mut i = 0;
+    while i < st.n {
+        if st.d[i] != 0 && st.b[i] > 0 && code_prefix(st.b[i], depth) == prefix {
+            let len = code_len(st.b[i]);
+            if len == depth {
+                exact = true;
+            } else {
+                let j = code_at(st.b[i], depth) + 1;
+                if j > rank {
+                    rank = j;
+                }
+            }
+        }
+        i += 1;
+    }
+    if exact && rank > 0 {
+        return Err(Error::new(
+            op,
+            ErrorKind::Unsupported {
+                what: "strides e_i and e_(i,j) in one layout (a codomain axis both a number and a tuple)",
+            },
+        ));
+    }
+    if rank == 0 {
+        return axis(f, prefix, which);
+    }
+    let mut acc = Layout::TRIVIAL;
+    let mut j = 0;
+    while j < rank {
+        let child = tri!(node(
+            st,
+            f,
+            prefix | ((j as i64 + 1) << (6 * depth)),
+            depth + 1,
+            which,
+            op
+        ));
+        acc = if j == 0 {
+            tri!(Layout::concat(&[child]))
+        } else {
+            tri!(acc.append(&child))
+        };
+        j += 1;
+    }
+    Ok(acc)
+}
+
+/// The operation on the axis with basis code `code` (`0` for an integer codomain).
+const fn axis(f: &Leaves, code: i64, which: Which) -> Result<Layout, Error> {
+    let mut ax = Axis::EMPTY;
+    let mut i = 0;
+    while i < f.n {
+        if f.d[i] != 0 && f.b[i] == code {
+            ax.push(f.s[i], f.d[i], f.p[i]);
+        }
+        i += 1;
+    }
+    match which {
+        Which::Complement => complement_axis(&mut ax, code),
+        Which::Right => right_axis(&mut ax),
+        Which::Left => left_axis(&mut ax, false),
+    }
+}
+
+/// A flat layout from parts, `1:0` when empty.
+const fn flat(n: usize, s: &[i64; CAPACITY], d: &[i64; CAPACITY], code: i64) -> Layout {
+    let mut f = Flat::EMPTY;
+    let mut i = 0;
+    while i < n {
+        f.push_basis(s[i], d[i], code);
+        i += 1;
+    }
+    f.to_layout()
+}
+
+const fn capacity(op: Op) -> Error {
+    Error::new(
+        op,
+        ErrorKind::Capacity {
+            what: "number of modes of the result",
+            limit: CAPACITY,
+        },
+    )
+}
+
+/// The paper's complement of one axis: gaps, then the trailing size-1 mode, coalesced
+/// (size-1-preserving), strides on the axis's basis.
+const fn complement_axis(ax: &mut Axis, code: i64) -> Result<Layout, Error> {
+    let op = Op::Complement;
+    ax.sort(false);
+    let mut rs = [0i64; CAPACITY];
+    let mut rd = [0i64; CAPACITY];
+    let mut n = 0usize;
+    let mut cur: i64 = 1;
+    let mut k = 0;
+    while k < ax.n {
+        let (s, d) = (ax.s[k], ax.d[k]);
+        if s != 1 {
+            if d < cur {
+                return Err(Error::new(
+                    op,
+                    ErrorKind::NotInjective {
+                        stride: d,
+                        covered: cur,
+                    },
+                ));
+            }
+            if n + 1 >= CAPACITY {
+                return Err(capacity(op));
+            }
+            rs[n] = d / cur;
+            rd[n] = cur;
+            n += 1;
+            cur = tri!(mul(op, d, s));
+        }
+        k += 1;
+    }
+    rs[n] = 1;
+    rd[n] = cur;
+    let l = flat(n + 1, &rs, &rd, code);
+    Ok(coalesce_z(&l))
+}
+
+/// The chained right inverse of one axis (integer coefficients).
+const fn right_axis(ax: &mut Axis) -> Result<Layout, Error> {
+    ax.sort(false);
+    let mut rs = [0i64; CAPACITY];
+    let mut rd = [0i64; CAPACITY];
+    let mut n = 0usize;
+    let mut cur: i64 = 1;
+    let mut k = 0;
+    while k < ax.n {
+        let (s, d) = (ax.s[k], ax.d[k]);
+        if s != 1 && d == cur {
+            rs[n] = s;
+            rd[n] = ax.p[k];
+            n += 1;
+            cur = tri!(mul(Op::RightInverse, s, cur));
+        }
+        k += 1;
+    }
+    Ok(super::coalesce::coalesce(&flat(n, &rs, &rd, 0)))
+}
+
+/// PyCuTe's left inverse of one axis: the gaps between the sorted coefficients become extents.
+/// With `binary`, quotients are carry-less and only unit gaps are representable.
+const fn left_axis(ax: &mut Axis, binary: bool) -> Result<Layout, Error> {
+    let op = Op::LeftInverse;
+    ax.sort(true);
+    let mut rs = [0i64; CAPACITY];
+    let mut rd = [0i64; CAPACITY];
+    rs[0] = 1;
+    rd[0] = 0;
+    let mut n = 1usize;
+    let mut cur: i64 = 1;
+    let mut f2_gap = false;
+    let mut k = 0;
+    while k < ax.n {
+        let (s, d) = (ax.s[k], ax.d[k]);
+        if s != 1 {
+            let (gap, rem) = if binary {
+                f2_divmod(d as u64, cur as u64)
+            } else {
+                (d.div_euclid(cur), d.rem_euclid(cur))
+            };
+            if rem != 0 {
+                return Err(Error::new(
+                    op,
+                    ErrorKind::Divisibility {
+                        mode: k,
+                        value: d,
+                        divisor: cur,
+                        what: "left inverse: the sorted strides do not form an ordered chain",
+                    },
+                ));
+            }
+            if gap < rs[n - 1] {
+                return Err(Error::new(
+                    op,
+                    ErrorKind::NotInjective {
+                        stride: d,
+                        covered: tri!(mul(op, cur, rs[n - 1])),
+                    },
+                ));
+            }
+            if binary && gap != 1 {
+                f2_gap = true;
+            }
+            rs[n - 1] = gap;
+            cur = if binary {
+                tri!(clmul(op, cur as u64, gap as u64)) as i64
+            } else {
+                tri!(mul(op, cur, gap))
+            };
+            if n >= CAPACITY {
+                return Err(capacity(op));
+            }
+            rs[n] = s;
+            rd[n] = ax.p[k];
+            n += 1;
+        }
+        k += 1;
+    }
+    if f2_gap {
+        return Err(Error::new(
+            op,
+            ErrorKind::Unsupported {
+                what: "a left inverse of binary (F2) strides whose carry-less gaps are not 1 (the gap \
+                       would be an F2 extent)",
+            },
+        ));
+    }
+    Ok(coalesce_z(&flat(n, &rs, &rd, 0)))
+}
+
+/// Euclidean division of polynomials over F2: `(q, r)` with `a = q ⊗ b ⊕ r`, `deg r < deg b`.
+const fn f2_divmod(a: u64, b: u64) -> (i64, i64) {
+    if b == 0 {
+        return (0, a as i64);
+    }
+    let db = 63 - b.leading_zeros();
+    let mut q: u64 = 0;
+    let mut r = a;
+    while r != 0 && 63 - r.leading_zeros() >= db {
+        let shift = (63 - r.leading_zeros()) - db;
+        q ^= 1 << shift;
+        r ^= b << shift;
+    }
+    (q as i64, r as i64)
+}
+
+/// PyCuTe's right inverse over F2 (see the module docs): a stride `d` continues the chain at the
+/// covered value `cur` when `r = cur ⊕ d` stays inside the covered range over the whole mode
+/// (`(s-1) ⊗ r < cur`); its weight is corrected by the domain index of `r`.
+const fn right_inverse_binary(a: &Layout) -> Result<Layout, Error> {
+    let op = Op::RightInverse;
+    let f = tri!(leaves_of(&tri!(coalesce_z_flat(a))));
+    let mut ax = Axis::EMPTY;
+    let mut i = 0;
+    while i < f.n {
+        ax.push(f.s[i], f.d[i], f.p[i]);
+        i += 1;
+    }
+    ax.sort(false);
+    let mut rs = [0i64; CAPACITY];
+    let mut rd = [0i64; CAPACITY];
+    let mut n = 0usize;
+    let mut cur: u64 = 1;
+    let mut k = 0;
+    while k < ax.n {
+        let (s, d) = (ax.s[k], ax.d[k]);
+        if d != 0 && s != 1 {
+            let r = cur ^ d as u64;
+            let reach = tri!(clmul(op, (s - 1) as u64, r));
+            if reach < cur {
+                let mut w = ax.p[k] as u64;
+                if r != 0 {
+                    // the domain index of `r` in the chain so far: its carry-less digits
+                    let mut idx = r;
+                    let mut pps: i64 = 1;
+                    let mut j = 0;
+                    while j < n {
+                        let digit = if j + 1 < n {
+                            let sj = rs[j] as u64;
+                            let prod = tri!(clmul(op, pps as u64, sj));
+                            if prod != (pps as u64).wrapping_mul(sj) {
+                                return Err(Error::new(
+                                    op,
+                                    ErrorKind::Unsupported {
+                                        what: "an extent of the chain carries in F2, so its \
+                                               carry-less and integer decompositions differ",
+                                    },
+                                ));
+                            }
+                            pps = tri!(mul(op, pps, rs[j]));
+                            let (q, rem) = f2_divmod(idx, sj);
+                            idx = q as u64;
+                            rem as u64
+                        } else {
+                            idx
+                        };
+                        w ^= tri!(clmul(op, digit, rd[j] as u64));
+                        j += 1;
+                    }
+                }
+                if n >= CAPACITY {
+                    return Err(capacity(op));
+                }
+                rs[n] = s;
+                rd[n] = w as i64;
+                n += 1;
+                cur = tri!(clmul(op, s as u64, cur));
+            }
+        }
+        k += 1;
+    }
+    let _ = BINARY;
+    Ok(super::coalesce::coalesce(&flat(n, &rs, &rd, BINARY)))
+}

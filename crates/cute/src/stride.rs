@@ -1,0 +1,537 @@
+//! Strides from the paper's integer semimodules (整数半模): integers `Z`, coordinate bases `e_i`
+//! (arithmetic tuples, `Z^S`), and binary strides `F2` (XOR addition, carry-less scaling).
+//!
+//! A layout's codomain is any semimodule over the integers: a set with an addition and a scaling
+//! by integer coordinates. Every stride of one layout lies in the same semimodule (zero lies in
+//! all of them); the paper's concatenation `(4:2, 3:e_0)` of an integer and a coordinate stride is
+//! refused.
+//!
+//! | semimodule | stride | printed | `c · d` | `d + d'` |
+//! |---|---|---|---|---|
+//! | integers `Z` | `3` | `3` | `c·3` | integer sum |
+//! | coordinates `Z^S` | `3·e_1`, `e_(0,1)` | `3@1`, `1@1@0` | scales the coefficient | per coordinate |
+//! | binary `F2[x]` | `f_5` | `F5` | carry-less product `c ⊗ 5` | XOR |
+//!
+//! A scaled basis `v@p_k@…@p_1` is `v·E(p_1,…,p_k)`: the path is printed innermost first, so
+//! `1@1@0` is the unit at top mode 0, sub-mode 1 (CuTe's `E<0,1>`).
+//!
+//! ```
+//! use cute::{Layout, Value};
+//! // the paper's identity layout I_(4,6) = (4,6):(e0,e1)
+//! let id: Layout = "(4,6):(1@0,1@1)".parse().unwrap();
+//! assert_eq!(id.eval_value(9).unwrap().to_string(), "(1,2)");
+//! // a swizzle as binary strides: f9 = x^3 + 1
+//! let sw: Layout = "(8,8):(F1,F9)".parse().unwrap();
+//! assert_eq!(sw.eval_value(9).unwrap(), Value::F2(1 ^ 9));
+//! ```
+
+use crate::error::{Error, ErrorKind, Op};
+use crate::int_tuple::CAPACITY;
+use core::fmt;
+
+/// Which semimodule a stride (or a layout's codomain) belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Semimodule {
+    /// The integers: ordinary strides.
+    Integer,
+    /// Arithmetic tuples `Z^S`: scaled coordinate bases `v·e_i` (`v@i`).
+    Coordinate,
+    /// Polynomials over `F2`: binary strides `f_k` (`Fk`), XOR addition, carry-less scaling.
+    Binary,
+}
+
+impl Semimodule {
+    /// The paper's name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Semimodule::Integer => "integer",
+            Semimodule::Coordinate => "coordinate (E)",
+            Semimodule::Binary => "binary (F2)",
+        }
+    }
+}
+
+/// The deepest basis path `E(p_1,…,p_k)` a coordinate stride may have.
+pub const MAX_PATH: usize = 8;
+/// The largest index of a basis path entry.
+pub const MAX_BASIS_INDEX: usize = 62;
+
+/// The code of the stride kind stored next to each stride value: `0` for integers (and for every
+/// zero stride), [`BINARY`] for F2, and a positive packed path for coordinate bases.
+pub(crate) const INTEGER: i64 = 0;
+pub(crate) const BINARY: i64 = -1;
+
+/// One stride: a value and the semimodule element it scales.
+///
+/// Zero is canonical (`Stride::ZERO` in every semimodule). Construct with [`Stride::int`],
+/// [`Stride::f2`] or [`Stride::basis`]; print and parse as CuTe does.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Stride {
+    pub(crate) value: i64,
+    pub(crate) code: i64,
+}
+
+impl Stride {
+    /// The zero of every semimodule.
+    pub const ZERO: Stride = Stride { value: 0, code: 0 };
+
+    /// The integer stride `v`.
+    pub const fn int(v: i64) -> Stride {
+        Stride { value: v, code: 0 }
+    }
+
+    /// The binary stride `f_bits` (`F<bits>`): the polynomial over F2 whose coefficients are the
+    /// bits of `bits`. Fails for `bits >= 2^63`.
+    pub const fn f2(bits: u64) -> Result<Stride, Error> {
+        if bits > i64::MAX as u64 {
+            return Err(Error::new(
+                Op::MakeLayout,
+                ErrorKind::Overflow {
+                    what: "a binary stride",
+                },
+            ));
+        }
+        Ok(Stride::from_code(bits as i64, BINARY))
+    }
+
+    /// The scaled basis `v·E(path)` (`path` outermost first; `v@path[k-1]@…@path[0]` in print).
+    pub const fn basis(v: i64, path: &[usize]) -> Result<Stride, Error> {
+        let code = tri!(encode_path(path));
+        Ok(Stride::from_code(v, code))
+    }
+
+    /// `(value, code)` with zero made canonical.
+    pub(crate) const fn from_code(value: i64, code: i64) -> Stride {
+        if value == 0 && code != BINARY {
+            Stride::ZERO
+        } else {
+            Stride { value, code }
+        }
+    }
+
+    /// The value: the integer, the coefficient of the basis, or the bits of the binary stride.
+    pub const fn value(&self) -> i64 {
+        self.value
+    }
+
+    /// True for the zero stride.
+    pub const fn is_zero(&self) -> bool {
+        self.value == 0
+    }
+
+    /// The semimodule of a nonzero stride; `None` for zero, which lies in all of them.
+    pub const fn semimodule(&self) -> Option<Semimodule> {
+        if self.value == 0 {
+            None
+        } else {
+            Some(kind_of(self.code))
+        }
+    }
+
+    /// The basis path `(p_1, …, p_k)` of a coordinate stride, outermost first (empty otherwise),
+    /// with its length.
+    pub const fn path(&self) -> ([usize; MAX_PATH], usize) {
+        decode_path(self.code)
+    }
+
+    /// `c · d`: scaling by an integer coordinate (carry-less for binary strides).
+    pub const fn scale(self, c: i64, op: Op) -> Result<Stride, Error> {
+        if self.code == BINARY {
+            if c < 0 {
+                return Err(Error::new(
+                    op,
+                    ErrorKind::Unsupported {
+                        what: "a negative coordinate times a binary (F2) stride",
+                    },
+                ));
+            }
+            let v = tri!(clmul(op, self.value as u64, c as u64));
+            return Ok(Stride::from_code(v as i64, BINARY));
+        }
+        match self.value.checked_mul(c) {
+            Some(v) => Ok(Stride::from_code(v, self.code)),
+            None => Err(Error::new(
+                op,
+                ErrorKind::Overflow {
+                    what: "a scaled stride",
+                },
+            )),
+        }
+    }
+
+    /// Same stride, `const`.
+    pub const fn const_eq(&self, other: &Stride) -> bool {
+        self.value == other.value && self.code == other.code
+    }
+}
+
+/// The coalescing rule on raw parts: the mode `s0:d0` (basis code `b0`) followed by `d1` (code
+/// `b1`) merge when `s0·d0 = d1` in the strides' semimodule (over F2, `s0` a power of two).
+#[inline]
+pub(crate) const fn merges(s0: i64, d0: i64, b0: i64, d1: i64, b1: i64) -> bool {
+    if d0 == 0 && d1 == 0 {
+        return true;
+    }
+    if b0 != b1 {
+        return false;
+    }
+    if b0 == BINARY {
+        if s0 <= 0 || s0 & (s0 - 1) != 0 {
+            return false;
+        }
+        return match clmul(Op::Coalesce, d0 as u64, s0 as u64) {
+            Ok(x) => x == d1 as u64,
+            Err(_) => false,
+        };
+    }
+    matches!(s0.checked_mul(d0), Some(x) if x == d1)
+}
+
+/// The semimodule of a nonzero stride with this code.
+pub(crate) const fn kind_of(code: i64) -> Semimodule {
+    if code == INTEGER {
+        Semimodule::Integer
+    } else if code == BINARY {
+        Semimodule::Binary
+    } else {
+        Semimodule::Coordinate
+    }
+}
+
+/// Packs a basis path (outermost first) into a positive code: entry `j` (plus one) in bits
+/// `6j..6j+6`.
+pub(crate) const fn encode_path(path: &[usize]) -> Result<i64, Error> {
+    if path.is_empty() || path.len() > MAX_PATH {
+        return Err(Error::new(
+            Op::Parse,
+            ErrorKind::Capacity {
+                what: "depth of a basis path E(p_1,…,p_k)",
+                limit: MAX_PATH,
+            },
+        ));
+    }
+    let mut code: i64 = 0;
+    let mut j = 0;
+    while j < path.len() {
+        if path[j] > MAX_BASIS_INDEX {
+            return Err(Error::new(
+                Op::Parse,
+                ErrorKind::Capacity {
+                    what: "index of a basis element e_i",
+                    limit: MAX_BASIS_INDEX,
+                },
+            ));
+        }
+        code |= ((path[j] + 1) as i64) << (6 * j);
+        j += 1;
+    }
+    Ok(code)
+}
+
+/// The path of a code (empty for integer and binary codes).
+pub(crate) const fn decode_path(code: i64) -> ([usize; MAX_PATH], usize) {
+    let mut out = [0usize; MAX_PATH];
+    if code <= 0 {
+        return (out, 0);
+    }
+    let mut n = 0;
+    while n < MAX_PATH {
+        let d = (code >> (6 * n)) & 63;
+        if d == 0 {
+            break;
+        }
+        out[n] = (d - 1) as usize;
+        n += 1;
+    }
+    (out, n)
+}
+
+/// The code of the path with its outermost entry removed (`0` when nothing is left).
+pub(crate) const fn path_tail(code: i64) -> i64 {
+    code >> 6
+}
+
+/// The outermost entry of a coordinate code.
+pub(crate) const fn path_head(code: i64) -> usize {
+    ((code & 63) - 1) as usize
+}
+
+/// The code of the path `(head, tail…)`.
+#[allow(dead_code)]
+pub(crate) const fn path_cons(head: usize, tail: i64) -> i64 {
+    (tail << 6) | (head as i64 + 1)
+}
+
+/// Carry-less product of two polynomials over F2, failing when the degree reaches 63.
+pub(crate) const fn clmul(op: Op, a: u64, b: u64) -> Result<u64, Error> {
+    if a == 0 || b == 0 {
+        return Ok(0);
+    }
+    let deg = (63 - a.leading_zeros()) + (63 - b.leading_zeros());
+    if deg >= 63 {
+        return Err(Error::new(
+            op,
+            ErrorKind::Overflow {
+                what: "a carry-less (F2) product",
+            },
+        ));
+    }
+    let mut r: u64 = 0;
+    let mut x = b;
+    let mut k = 0;
+    while x != 0 {
+        if x & 1 == 1 {
+            r ^= a << k;
+        }
+        x >>= 1;
+        k += 1;
+    }
+    Ok(r)
+}
+
+/// The value of a layout at a coordinate: an integer, a binary (F2) value, or an arithmetic tuple
+/// (a sum of scaled coordinate bases).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Value {
+    /// An integer offset.
+    Int(i64),
+    /// A polynomial over F2, as its bits.
+    F2(u64),
+    /// An element of `Z^S`.
+    Coord(ArithTuple),
+}
+
+/// An element of the arithmetic-tuple semimodule `Z^S`: a finite sum of scaled bases
+/// `Σ v_k·E(path_k)`, kept as its terms sorted by path code. A term whose coefficient is zero is
+/// kept too: it records the positions the value spans (PyCuTe's evaluation keeps them, and prints
+/// `(18,3,0)` for `18·e_0 + 3·e_1 + 0·e_2`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ArithTuple {
+    n: u8,
+    code: [i64; CAPACITY],
+    val: [i64; CAPACITY],
+}
+
+impl ArithTuple {
+    /// The zero tuple.
+    pub const ZERO: ArithTuple = ArithTuple {
+        n: 0,
+        code: [0; CAPACITY],
+        val: [0; CAPACITY],
+    };
+
+    /// Adds `v·E(code)`.
+    pub(crate) const fn add_term(mut self, v: i64, code: i64, op: Op) -> Result<ArithTuple, Error> {
+        let n = self.n as usize;
+        let mut i = 0;
+        while i < n && self.code[i] < code {
+            i += 1;
+        }
+        if i < n && self.code[i] == code {
+            let s = match self.val[i].checked_add(v) {
+                Some(s) => s,
+                None => {
+                    return Err(Error::new(
+                        op,
+                        ErrorKind::Overflow {
+                            what: "a coordinate of an arithmetic tuple",
+                        },
+                    ))
+                }
+            };
+            self.val[i] = s;
+            return Ok(self);
+        }
+        // a basis and a basis below it (`e_0` and `e_(0,0)`) cannot be added: the coordinates
+        // have different depths
+        let mut k = 0;
+        while k < n {
+            if is_prefix(self.code[k], code) || is_prefix(code, self.code[k]) {
+                return Err(Error::new(
+                    op,
+                    ErrorKind::Unsupported {
+                        what: "adding coordinate bases of different depths at one position",
+                    },
+                ));
+            }
+            k += 1;
+        }
+        if n >= CAPACITY {
+            return Err(Error::new(
+                op,
+                ErrorKind::Capacity {
+                    what: "terms of an arithmetic tuple",
+                    limit: CAPACITY,
+                },
+            ));
+        }
+        let mut k = n;
+        while k > i {
+            self.code[k] = self.code[k - 1];
+            self.val[k] = self.val[k - 1];
+            k -= 1;
+        }
+        self.code[i] = code;
+        self.val[i] = v;
+        self.n += 1;
+        Ok(self)
+    }
+
+    /// The number of terms (positions spanned, zero coefficients included).
+    pub const fn terms(&self) -> usize {
+        self.n as usize
+    }
+
+    /// True when every coefficient is zero.
+    pub const fn is_zero(&self) -> bool {
+        let mut i = 0;
+        while i < self.n as usize {
+            if self.val[i] != 0 {
+                return false;
+            }
+            i += 1;
+        }
+        true
+    }
+
+    /// Term `i` as `(coefficient, path, path length)`, path outermost first.
+    pub const fn term(&self, i: usize) -> (i64, [usize; MAX_PATH], usize) {
+        let (p, k) = decode_path(self.code[i]);
+        (self.val[i], p, k)
+    }
+
+    /// The coordinate at a path (outermost first); `0` where no term lies.
+    pub const fn get(&self, path: &[usize]) -> i64 {
+        let code = match encode_path(path) {
+            Ok(c) => c,
+            Err(_) => return 0,
+        };
+        let mut i = 0;
+        while i < self.n as usize {
+            if self.code[i] == code {
+                return self.val[i];
+            }
+            i += 1;
+        }
+        0
+    }
+}
+
+/// True when path `a` is a proper prefix of path `b` (codes of coordinate bases).
+const fn is_prefix(a: i64, b: i64) -> bool {
+    let (pa, na) = decode_path(a);
+    let (pb, nb) = decode_path(b);
+    if na >= nb {
+        return false;
+    }
+    let mut i = 0;
+    while i < na {
+        if pa[i] != pb[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Writes a stride leaf as CuTe prints it.
+pub(crate) fn write_stride(f: &mut fmt::Formatter<'_>, value: i64, code: i64) -> fmt::Result {
+    if value == 0 && code != BINARY {
+        return f.write_str("0");
+    }
+    if code == INTEGER {
+        write!(f, "{value}")
+    } else if code == BINARY {
+        write!(f, "F{value}")
+    } else {
+        write_basis(f, value, code)
+    }
+}
+
+fn write_basis(f: &mut fmt::Formatter<'_>, value: i64, code: i64) -> fmt::Result {
+    let (p, n) = decode_path(code);
+    write!(f, "{value}")?;
+    for j in (0..n).rev() {
+        write!(f, "@{}", p[j])?;
+    }
+    Ok(())
+}
+
+impl fmt::Display for Stride {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_stride(f, self.value, self.code)
+    }
+}
+
+impl fmt::Debug for Stride {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Stride({self})")
+    }
+}
+
+/// Prints the terms `[lo, hi)` (codes relative to the current position) as PyCuTe does: one term
+/// as `v@…`, several as a tuple of their top-level coordinates.
+fn write_terms(f: &mut fmt::Formatter<'_>, terms: &[(i64, i64)]) -> fmt::Result {
+    let nonzero: Vec<&(i64, i64)> = terms.iter().filter(|t| t.0 != 0).collect();
+    match nonzero.as_slice() {
+        [] => f.write_str("0"),
+        [(v, code)] if *code > 0 => write_basis(f, *v, *code),
+        [(v, _)] => write!(f, "{v}"),
+        _ => {
+            let top = terms
+                .iter()
+                .map(|&(_, c)| path_head(c))
+                .max()
+                .unwrap_or(0);
+            f.write_str("(")?;
+            for j in 0..=top {
+                if j > 0 {
+                    f.write_str(",")?;
+                }
+                let sub: Vec<(i64, i64)> = terms
+                    .iter()
+                    .filter(|&&(_, c)| path_head(c) == j)
+                    .map(|&(v, c)| (v, path_tail(c)))
+                    .collect();
+                match sub.as_slice() {
+                    [(v, 0)] => write!(f, "{v}")?,
+                    s => write_terms(f, s)?,
+                }
+            }
+            f.write_str(")")
+        }
+    }
+}
+
+impl fmt::Display for ArithTuple {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let terms: Vec<(i64, i64)> = (0..self.n as usize)
+            .map(|i| (self.val[i], self.code[i]))
+            .collect();
+        write_terms(f, &terms)
+    }
+}
+
+impl fmt::Debug for ArithTuple {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ArithTuple({self})")
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Int(v) => write!(f, "{v}"),
+            Value::F2(v) => write!(f, "F{v}"),
+            Value::Coord(t) => write!(f, "{t}"),
+        }
+    }
+}
+
+impl fmt::Debug for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Value({self})")
+    }
+}
+
+use crate::error::tri;
