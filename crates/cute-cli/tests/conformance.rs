@@ -260,8 +260,8 @@ fn every_case_matches() {
     }
     assert_eq!(
         total + ORACLE_ERRATA.len(),
-        3014,
-        "the public set has 3014 integer-stride cases"
+        3806,
+        "the public set has 3806 cases"
     );
 }
 
