@@ -38,6 +38,11 @@ use crate::layout::{compact_col_major, mode_build, Layout};
 use crate::tiler::{Tile, Tiler};
 
 /// `A ∘ B` for layouts (see the module docs).
+///
+/// `B` may have coordinate strides (a coordinate layout, the paper's `(4,8):(e0,e1)`): then each
+/// leaf `s:v·e_p` of `B` selects within mode `p` of `A`, and the result is the composition of
+/// `A_p` with the leaves of `B` on that axis, placed where those leaves are in `B`. So
+/// `A ∘ (4,8):(1@0,1@1) = A ∘ <4,8>`.
 pub const fn composition(a: &Layout, b: &Layout) -> Result<Layout, Error> {
     // `r` is the only value returned and is never borrowed, so it is the return place, and the
     // layout is built straight into it (see `compose_build`).
@@ -47,6 +52,79 @@ pub const fn composition(a: &Layout, b: &Layout) -> Result<Layout, Error> {
         r = Err(e.or_with(Operand::Layout(*a), Operand::Layout(*b)));
     }
     r
+}
+
+/// `A ∘ B` for a right operand with coordinate strides (see [`composition`]): the leaves of `B`
+/// on each axis `p` are composed together with `A_p` (so that their sum is checked against the
+/// modes of `A_p`, the distributivity condition), and each leaf's result takes its place in `B`.
+const fn compose_coordinate(a: &Layout, b: &Layout) -> Result<Layout, Error> {
+    let n = b.tree.len();
+    // the distinct axes, in order of first appearance, and each leaf's axis and rank on it
+    let mut codes = [0i64; CAPACITY];
+    let mut axis_of = [usize::MAX; CAPACITY];
+    let mut rank_on = [0usize; CAPACITY];
+    let mut count = [0usize; CAPACITY];
+    let mut m = 0;
+    let mut j = 0;
+    while j < n {
+        if b.stride[j] != 0 {
+            let mut k = 0;
+            while k < m && codes[k] != b.basis[j] {
+                k += 1;
+            }
+            if k == m {
+                codes[m] = b.basis[j];
+                m += 1;
+            }
+            axis_of[j] = k;
+            rank_on[j] = count[k];
+            count[k] += 1;
+        }
+        j += 1;
+    }
+    let mut parts = [Layout::TRIVIAL; CAPACITY];
+    let mut k = 0;
+    while k < m {
+        let (path, len) = crate::stride::decode_path(codes[k]);
+        let ak = tri!(a.get(path.split_at(len).0));
+        // the leaves on this axis, as a flat tuple (one mode per leaf)
+        let mut f = super::coalesce::Flat::EMPTY;
+        let mut j = 0;
+        while j < n {
+            if axis_of[j] == k {
+                f.push(b.shape[j], b.stride[j]);
+            }
+            j += 1;
+        }
+        let mut bk = f.to_layout();
+        if f.n == 1 {
+            bk = tri!(Layout::concat(&[bk]));
+        }
+        parts[k] = tri!(compose(&ak, &bk));
+        k += 1;
+    }
+    let mut out = crate::int_tuple::Builder::new();
+    let mut j = 0;
+    while j < n {
+        let mut o = 0;
+        while o < b.tree.open[j] {
+            tri!(out.open(Op::Composition));
+            o += 1;
+        }
+        let node = if axis_of[j] == usize::MAX {
+            tri!(Layout::leaf(b.shape[j], 0))
+        } else {
+            tri!(parts[axis_of[j]].mode(rank_on[j]))
+        };
+        tri!(out.push_layout_node(Op::Composition, &node));
+        let mut c = 0;
+        while c < b.tree.close[j] {
+            tri!(out.close(Op::Composition));
+            c += 1;
+        }
+        j += 1;
+    }
+    out.finish_layout(Op::Composition)
 }
 
 const fn compose(a: &Layout, b: &Layout) -> Result<Layout, Error> {
@@ -66,6 +144,19 @@ const fn compose(a: &Layout, b: &Layout) -> Result<Layout, Error> {
 /// return place instead of being copied there (a copy right after the writes costs more than the
 /// whole composition). Fast path: a one-leaf `A` ([`compose_one_mode_build`]).
 pub(crate) const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), Error>) -> Layout {
+    if !b.is_integral() {
+        let r = match b.semimodule() {
+            crate::stride::Semimodule::Coordinate => compose_coordinate(a, b),
+            found => Err(Error::new(Op::Composition, ErrorKind::NeedsIntegerStrides { found })),
+        };
+        return match r {
+            Ok(l) => l,
+            Err(e) => {
+                *err = Err(e.or_with(Operand::Layout(*a), Operand::Layout(*b)));
+                *a
+            }
+        };
+    }
     if a.tree.len() == 1 {
         return compose_one_mode_build(a.stride[0], a.basis[0], b, err);
     }
