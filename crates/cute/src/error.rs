@@ -66,6 +66,7 @@ pub enum Op {
     CompactMajor,
     Image,
     TilerToLayout,
+    LinearForm,
 }
 
 impl Op {
@@ -117,6 +118,7 @@ impl Op {
             Op::CompactMajor => "compact_major",
             Op::Image => "image",
             Op::TilerToLayout => "tiler_to_layout",
+            Op::LinearForm => "linear_form",
         }
     }
 
