@@ -8,5 +8,6 @@ mod eval;
 mod gen;
 mod inverse;
 mod laws;
+mod linear;
 mod pyops;
 mod regress;
