@@ -146,7 +146,7 @@ mod eval {
     /// [`IndexEvaluator::eval`] from the 1-D index.
     #[divan::bench]
     fn eval_index(bencher: divan::Bencher) {
-        let ev = IndexEvaluator::new(&layout(LAYOUT).unwrap());
+        let ev = IndexEvaluator::new(&layout(LAYOUT)).unwrap();
         let mut buf = vec![0i64; N];
         bencher
             .counter(divan::counter::ItemsCount::new(N))

@@ -25,11 +25,11 @@
 //! ```
 //! use cute::{IndexEvaluator, Layout};
 //! let l: Layout = "((4,8),(8,16)):((8,512),(1,32))".parse().unwrap();
-//! let ev = IndexEvaluator::new(&l);
+//! let ev = IndexEvaluator::new(&l).unwrap();
 //! assert_eq!(ev.eval(32), 1);
 //! assert_eq!(ev.eval(4095), l.eval(4095).unwrap());
 //! // The natural-coordinate iteration yields the same offsets in the same order.
-//! assert!(l.offsets().eq((0..4096).map(|i| ev.eval(i))));
+//! assert!(l.offsets().unwrap().eq((0..4096).map(|i| ev.eval(i))));
 //! // Extended domain: past the size the last mode keeps counting.
 //! assert_eq!(ev.eval(4096), l.eval(4096).unwrap());
 //! ```

@@ -668,7 +668,11 @@ impl Layout {
                 let mut acc: i64 = 0;
                 let mut k = 0;
                 while k < n {
-                    acc = tri!(add(Op::Eval, acc, tri!(mul(Op::Eval, crd[k], self.stride[k]))));
+                    acc = tri!(add(
+                        Op::Eval,
+                        acc,
+                        tri!(mul(Op::Eval, crd[k], self.stride[k]))
+                    ));
                     k += 1;
                 }
                 Ok(Value::Int(acc))
@@ -705,7 +709,9 @@ impl Layout {
     pub fn image(&self) -> Result<Vec<i64>, Error> {
         let n = self.size()?;
         if matches!(self.semimodule(), Semimodule::Binary) {
-            let mut out = (0..n).map(|i| self.eval(i)).collect::<Result<Vec<_>, _>>()?;
+            let mut out = (0..n)
+                .map(|i| self.eval(i))
+                .collect::<Result<Vec<_>, _>>()?;
             out.sort_unstable();
             out.dedup();
             return Ok(out);
@@ -1036,7 +1042,12 @@ const fn natural_leaves(
     while k < r {
         let (lo, _) = match t.mode_range(k) {
             Some(x) => x,
-            None => return Err(Error::new(Op::Eval, ErrorKind::OutOfRange { index: k, rank: r })),
+            None => {
+                return Err(Error::new(
+                    Op::Eval,
+                    ErrorKind::OutOfRange { index: k, rank: r },
+                ))
+            }
         };
         let zeros = [0; CAPACITY];
         let (sub, _, _) = tri!(parts::get(t, &zeros, &zeros, k));

@@ -94,8 +94,8 @@ mod fmt;
 pub mod int_tuple;
 pub mod layout;
 pub mod linear;
-pub mod stride;
 mod parse;
+pub mod stride;
 pub mod tiler;
 
 pub use algebra::coalesce::coalesce_z;

@@ -157,7 +157,11 @@ const fn basis_suffix(s: &[u8], pos: usize) -> Result<(i64, usize), Error> {
 
 /// [`node`], where with `strides` a leaf may also be a binary stride `F9` or a scaled basis `3@1@0`;
 /// their basis codes go to the builder's `b` array.
-pub(crate) const fn node_of(s: &[u8], pos: usize, strides: bool) -> Result<(Builder, usize), Error> {
+pub(crate) const fn node_of(
+    s: &[u8],
+    pos: usize,
+    strides: bool,
+) -> Result<(Builder, usize), Error> {
     let mut b = Builder::new();
     let mut p = skip_ws(s, pos);
     let mut depth = 0usize;

@@ -292,6 +292,7 @@ pub(crate) const fn clmul(op: Op, a: u64, b: u64) -> Result<u64, Error> {
 /// The value of a layout at a coordinate: an integer, a binary (F2) value, or an arithmetic tuple
 /// (a sum of scaled coordinate bases).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[allow(clippy::large_enum_variant)] // stored inline: no heap, like every value of this crate
 pub enum Value {
     /// An integer offset.
     Int(i64),
@@ -478,11 +479,7 @@ fn write_terms(f: &mut fmt::Formatter<'_>, terms: &[(i64, i64)]) -> fmt::Result 
         [(v, code)] if *code > 0 => write_basis(f, *v, *code),
         [(v, _)] => write!(f, "{v}"),
         _ => {
-            let top = terms
-                .iter()
-                .map(|&(_, c)| path_head(c))
-                .max()
-                .unwrap_or(0);
+            let top = terms.iter().map(|&(_, c)| path_head(c)).max().unwrap_or(0);
             f.write_str("(")?;
             for j in 0..=top {
                 if j > 0 {

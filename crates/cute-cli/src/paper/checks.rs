@@ -387,20 +387,62 @@ pub(super) fn completeness(a: &[String], _exp: &str) -> R<Checked> {
 /// T1.1: the integer linear form `L(c̃) = D·c̃` on all natural coordinates, `D` = the flattened stride.
 pub(super) fn linear_form(a: &[String], exp: &str) -> R<Checked> {
     let l = lay(&a[0])?;
-    let d = l.stride().leaves().to_vec();
-    let shape = l.shape();
+    let d = e(cute::linear_form(&l))?;
+    let shape: Vec<i64> = (0..l.leaf_count()).map(|k| l.leaf_at(k).0).collect();
     let n = e(l.size())?;
     let mut ok = true;
     for i in 0..n {
-        let c = e(cute::idx2crd(&IntTuple::int(i), &shape))?;
-        let dot: i64 = c.leaves().iter().zip(&d).map(|(x, y)| x * y).sum();
-        ok &= e(l.eval_crd(&c))? == dot && e(l.eval(i))? == dot;
+        // the natural coordinate: colexicographic digits of i over the leaves
+        let mut rest = i;
+        let c: Vec<i64> = shape
+            .iter()
+            .map(|s| {
+                let x = rest % s;
+                rest /= s;
+                x
+            })
+            .collect();
+        ok &= e(d.apply(&c, &shape))? == e(l.eval_value(i))?;
     }
-    let ds: Vec<String> = d.iter().map(i64::to_string).collect();
-    let text = format!("r = [{}]·c̃", ds.join(" "));
+    let text = if d.binary {
+        format!("r = {d}·c̃ over F2")
+    } else if d.rows.len() > 1 {
+        let rs: Vec<String> = (0..d.rows.len()).map(|k| format!("r{k}")).collect();
+        format!("[{}] = {d}·c̃", rs.join(";"))
+    } else {
+        format!("r = {d}·c̃")
+    };
     Ok(Checked::new(text.clone(), ok && text == exp).note(format!(
-        "L(c̃) = D·c̃ = L(i) for all {n} natural coordinates c̃ = idx2crd(i, S): {}",
+        "L(c̃) = D·c̃ at all {n} natural coordinates: {}",
         yes(ok)
+    )))
+}
+
+/// T6.11: the left inverse of a binary (F2) layout that is a bijection onto `Z_n`. `left_inverse`
+/// follows PyCuTe's chain rule, which refuses it; the paper's `R` is checked by brute force
+/// (`L(R(L(k))) = L(k)` for every `k`) and compared with `right_inverse(L)`, which for a bijection
+/// is two-sided.
+pub(super) fn binary_left_inverse(a: &[String], exp: &str) -> R<Checked> {
+    let l = lay(&a[0])?;
+    let paper = lay(exp)?;
+    let n = e(l.size())?;
+    let mut ok = true;
+    for k in 0..n {
+        let v = e(l.eval(k))?;
+        ok &= e(l.eval(e(paper.eval(v))?))? == v;
+    }
+    let image = e(l.image())?;
+    let bijective = image.len() as i64 == n && image.last() == Some(&(n - 1));
+    let r = e(cute::right_inverse(&l))?;
+    let refusal = match cute::left_inverse(&l) {
+        Ok(x) => format!("left_inverse gives {x}"),
+        Err(err) => format!("our left_inverse refuses, as PyCuTe does ({err})"),
+    };
+    Ok(Checked::new(r.to_string(), ok && bijective && r == paper).note(format!(
+        "L(R(L(k))) = L(k) for all {n} k with the paper's R: {}; L is a bijection onto Z_{n}: {}, so \
+         right_inverse(L) = {r} is two-sided; {refusal}",
+        yes(ok),
+        yes(bijective)
     )))
 }
 

@@ -371,6 +371,27 @@ fn semilinearity(t: &mut Tour) {
         "r = [1 8 2 16]·c̃",
         c::linear_form,
     ));
+    t.push(Row::check(
+        "T1.2",
+        "linear_form",
+        &["(4,(4,2)):(1@1,(1@0,6@1))"],
+        "linear form of (4,(4,2)):(e1,(e0,6e1)) (coordinate strides)",
+        "[r0;r1] = [[0 1 0];[1 0 6]]·c̃",
+        c::linear_form,
+    ));
+    for (id, l) in [
+        ("T1.3", "(4,4):(F1,F5)"),
+        ("T1.3b", "((2,2),(2,2)):((F1,F2),(F5,F10))"),
+    ] {
+        t.push(Row::check(
+            id,
+            "linear_form",
+            &[l],
+            format!("linear form of {l} (binary strides)"),
+            "r = [[1 0 1 0];[0 1 0 1];[0 0 1 0];[0 0 0 1]]·c̃ over F2",
+            c::linear_form,
+        ));
+    }
 }
 
 fn copy_gemm(t: &mut Tour) {
@@ -728,6 +749,25 @@ fn partitioning(t: &mut Tour) {
                 .what(format!("{name}: {data} ∘ ThrValLayoutC")),
         );
     }
+    for (id, name, data, paper) in [
+        (
+            "T4.5",
+            "Swizzled",
+            "(8,8):(F1,F9)",
+            "((4,8),2):((F18,F1),F9)",
+        ),
+        (
+            "T4.6",
+            "Coordinate",
+            "(8,8):(1@0,1@1)",
+            "((4,8),2):((2@1,1@0),1@1)",
+        ),
+    ] {
+        t.push(
+            Row::op(id, "composition", &[data, TV], paper)
+                .what(format!("{name}: {data} ∘ ThrValLayoutC")),
+        );
+    }
 }
 
 fn tilers(t: &mut Tour) {
@@ -740,6 +780,15 @@ fn tilers(t: &mut Tour) {
     t.push(
         Row::op("S-TILE-2", "composition", &[L, "(4,8)"], "(4,8):(20,1)")
             .what("composition((8,16):(20,1), (4,8)), the shape (4,8) as the tiler <4,8>"),
+    );
+    t.push(
+        Row::op(
+            "S-TILE-3",
+            "composition",
+            &[L, "(4,8):(1@0,1@1)"],
+            "(4,8):(20,1)",
+        )
+        .what("composition((8,16):(20,1), (4,8):(e0,e1)), the coordinate layout as the tiler"),
     );
     t.push(
         Row::check(
@@ -801,6 +850,19 @@ fn inverses(t: &mut Tour) {
         &["((2,2),(2,4)):((0,2),(0,4))"],
         "1:0",
     );
+    t.op("T5.9", "right_inverse", &["(4,8):(1@0,1@1)"], "(4,8):(1,4)");
+    t.op(
+        "T5.10",
+        "right_inverse",
+        &["(4,(4,2)):(1@1,(1@0,6@1))"],
+        "(4,4):(4,1)",
+    );
+    t.op(
+        "T5.11",
+        "right_inverse",
+        &["(4,(4,3)):(F1,(F5,F16))"],
+        "(4,4,3):(F1,F5,F16)",
+    );
 
     t.section(Section::Vectorization);
     t.op("S-VEC-1", "right_inverse", &["(4,8):(1,4)"], "32:1");
@@ -844,6 +906,21 @@ fn inverses(t: &mut Tour) {
         .erratum("(2,4):(2,8)")
         .note("with the paper's value L(R(L(2))) = L(R(1)) = L(4) = 0 ≠ L(2) = 1"),
     );
+    t.op("T6.9", "left_inverse", &["(4,8):(1@0,1@1)"], "(4,8):(1,4)");
+    t.op(
+        "T6.10",
+        "left_inverse",
+        &["(4,(4,2)):(1@1,(1@0,6@1))"],
+        "(4,(6,2)):(4,(1,16))",
+    );
+    t.push(Row::check(
+        "T6.11",
+        "left_inverse",
+        &["(4,(4,3)):(F1,(F5,F16))"],
+        "left_inverse((4,(4,3)):(F1,(F5,F16))), a bijection onto Z_48",
+        "(4,4,3):(F1,F5,F16)",
+        c::binary_left_inverse,
+    ));
 }
 
 fn complement(t: &mut Tour) {
@@ -868,6 +945,22 @@ fn complement(t: &mut Tour) {
         "complement",
         &["((2,2),(2,4)):((0,2),(0,4))"],
         "(2,1):(1,16)",
+    );
+    t.push(
+        Row::op(
+            "T7.8",
+            "complement",
+            &["(4,8):(1@0,1@1)"],
+            "(1,1):(4@0,4@1)",
+        )
+        .erratum("(1,1):(4@0,8@1)")
+        .note("with the paper's 4@1, L*(1) = (0,4) lies in the image of L, violating (16)"),
+    );
+    t.op(
+        "T7.9",
+        "complement",
+        &["(4,(4,2)):(1@1,(1@0,12@1))"],
+        "(1,(3,1)):(4@0,(4@1,24@1))",
     );
 }
 

@@ -71,7 +71,11 @@ impl Flat {
     pub(crate) const fn push_basis(&mut self, s: i64, d: i64, b: i64) {
         self.s[self.n] = s;
         self.d[self.n] = d;
-        self.b[self.n] = if d == 0 && b != crate::stride::BINARY { 0 } else { b };
+        self.b[self.n] = if d == 0 && b != crate::stride::BINARY {
+            0
+        } else {
+            b
+        };
         self.n += 1;
     }
 
@@ -163,7 +167,12 @@ pub(crate) const fn coalesce_leaves(l: &Layout, keep_last: bool) -> Flat {
 
 /// [`coalesce_into`] on arrays.
 #[inline]
-pub(crate) const fn coalesce_modes(f: &Flat, keep_last: bool, filter: bool, out: &mut Flat) -> usize {
+pub(crate) const fn coalesce_modes(
+    f: &Flat,
+    keep_last: bool,
+    filter: bool,
+    out: &mut Flat,
+) -> usize {
     coalesce_into!(f.n, f.s, f.d, f.b, keep_last, filter, out.s, out.d, out.b)
 }
 

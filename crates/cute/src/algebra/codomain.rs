@@ -76,7 +76,6 @@ const fn with_operand(r: Result<Layout, Error>, a: &Layout) -> Result<Layout, Er
     }
 }
 
-
 /// The leaves of a layout with their codes and integer-domain weights (prefix products).
 #[derive(Clone, Copy)]
 struct Leaves {

@@ -147,7 +147,10 @@ pub(crate) const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), E
     if !b.is_integral() {
         let r = match b.semimodule() {
             crate::stride::Semimodule::Coordinate => compose_coordinate(a, b),
-            found => Err(Error::new(Op::Composition, ErrorKind::NeedsIntegerStrides { found })),
+            found => Err(Error::new(
+                Op::Composition,
+                ErrorKind::NeedsIntegerStrides { found },
+            )),
         };
         return match r {
             Ok(l) => l,
@@ -271,11 +274,7 @@ const fn compose_one_mode_build(
     let mut i = 0;
     while i < b.tree.len() {
         if b.stride[i] != 0 {
-            let (v, c) = attempt!(
-                err,
-                out,
-                scaled(b.stride[i], da, code, b.shape[i], i)
-            );
+            let (v, c) = attempt!(err, out, scaled(b.stride[i], da, code, b.shape[i], i));
             out.stride[i] = v;
             out.basis[i] = c;
         }
@@ -298,7 +297,14 @@ pub(crate) const fn scaled(
 ) -> Result<(i64, i64), Error> {
     if d == 0 || k == 0 {
         // the zero of F2 stays binary (`F0`), as in PyCuTe
-        return Ok((0, if code == crate::stride::BINARY { code } else { 0 }));
+        return Ok((
+            0,
+            if code == crate::stride::BINARY {
+                code
+            } else {
+                0
+            },
+        ));
     }
     if code == crate::stride::BINARY {
         if k < 0 {

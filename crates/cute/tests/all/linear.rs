@@ -16,7 +16,14 @@ fn check(l: &Layout) -> Result<(), TestCaseError> {
     let shape: Vec<i64> = (0..l.leaf_count()).map(|k| l.leaf_at(k).0).collect();
     for (i, c) in naturals(&shape).into_iter().enumerate() {
         let expect = l.eval_value(i as i64).unwrap();
-        prop_assert_eq!(d.apply(&c, &shape).unwrap(), expect, "{} at {:?}: D = {}", l, c, d);
+        prop_assert_eq!(
+            d.apply(&c, &shape).unwrap(),
+            expect,
+            "{} at {:?}: D = {}",
+            l,
+            c,
+            d
+        );
     }
     Ok(())
 }
@@ -26,7 +33,9 @@ fn check(l: &Layout) -> Result<(), TestCaseError> {
 fn restride(g: &GenLayout, seed: u64, binary: bool) -> Layout {
     let mut x = seed;
     let mut next = || {
-        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         x >> 33
     };
     let shape: Vec<i64> = if binary {
