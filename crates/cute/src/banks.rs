@@ -18,6 +18,11 @@
 //! words that fall in one bank (several threads reading the same word is a broadcast and counts
 //! once), at least 1. An instruction costs the sum over its phases; the ideal is one per phase.
 //!
+//! On an NVIDIA H200 the model gives Nsight Compute's shared-load wavefronts exactly on 22 patterns
+//! (4-, 8- and 16-byte accesses, with and without swizzles; BENCHMARKS.md,
+//! `kernels/bank_conflicts/`). It is an upper bound when 16-byte accesses of different phases read
+//! the same words: 32 threads reading the same 16 bytes cost 2 wavefronts there, not 4.
+//!
 //! ## The inputs
 //!
 //! * `SMEM` ([`SmemLayout`]) maps a tile coordinate (an integer index of its domain,
