@@ -7,6 +7,8 @@
 //! cute ops                        list the operations
 //! cute paper [--json]             reproduce the paper's worked examples (exit code 1 if one disagrees)
 //! cute bench [--json] [--wall]    time the benchmark set in-process (median ns per call)
+//! cute banks SMEM TV --elem-bytes B --vector V [--json] [--addresses]   shared-memory bank conflicts
+//! cute swizzle-search SMEM TV [TV ...] --elem-bytes B --vector V [--json]   the cheapest swizzle
 //! ```
 //!
 //! Exit status: 0 with the value on stdout; 1 when an argument is not CuTe notation or the algebra
@@ -15,7 +17,7 @@
 //! exactly one line on stderr, `error: <op> <operands>: <condition>`, and nothing on stdout.
 #![forbid(unsafe_code)]
 
-use cute_cli::{bench, conformance, ops, paper};
+use cute_cli::{banks, bench, conformance, ops, paper};
 
 use clap::error::ErrorKind as ClapKind;
 use clap::{Parser, Subcommand};
@@ -65,6 +67,47 @@ enum Cmd {
         #[arg(long)]
         wall: bool,
     },
+    /// Shared-memory bank conflicts: the wavefronts per instruction of the warp access pattern TV
+    /// on the shared-memory layout SMEM (32 banks of 4 bytes; 8- and 16-byte accesses in 2 and 4
+    /// phases).
+    Banks {
+        /// Tile coordinate -> element offset: a layout `(8,64):(64,1)` or a composed layout
+        /// `Sw<3,3,3> o 0 o (8,64):(64,1)`.
+        smem: String,
+        /// (thread, value) -> tile coordinate; mode 0 is the 32 threads of the warp.
+        tv: String,
+        /// Bytes per element (B).
+        #[arg(long, allow_negative_numbers = true)]
+        elem_bytes: i64,
+        /// Values per access (V); V·B must be 4, 8 or 16 bytes.
+        #[arg(long, allow_negative_numbers = true)]
+        vector: i64,
+        /// Prints `{"instructions": n, "wavefronts": [...], "ideal": [...]}`.
+        #[arg(long)]
+        json: bool,
+        /// Also lists the byte address of every thread's access per instruction (JSON key
+        /// `addresses`).
+        #[arg(long)]
+        addresses: bool,
+    },
+    /// The cheapest swizzle Sw<B,M,S> of SMEM that makes every access pattern TV conflict-free, or
+    /// the best found when none exists.
+    SwizzleSearch {
+        /// Tile coordinate -> element offset (a layout, or a composed layout with no swizzle).
+        smem: String,
+        /// One or more access patterns, (thread, value) -> tile coordinate.
+        #[arg(required = true)]
+        tv: Vec<String>,
+        /// Bytes per element (B).
+        #[arg(long, allow_negative_numbers = true)]
+        elem_bytes: i64,
+        /// Values per access (V); V·B must be 4, 8 or 16 bytes.
+        #[arg(long, allow_negative_numbers = true)]
+        vector: i64,
+        /// Prints `{"swizzle": ..., "layout": ..., "wavefronts": [[...], ...], "conflict_free": ...}`.
+        #[arg(long)]
+        json: bool,
+    },
     /// Any operation of the algebra by its CuTe name: `cute OP ARG...` (see `cute ops`).
     #[command(external_subcommand)]
     Op(Vec<String>),
@@ -104,6 +147,23 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        Cmd::Banks {
+            smem,
+            tv,
+            elem_bytes,
+            vector,
+            json,
+            addresses,
+        } => emit(banks::banks(
+            &smem, &tv, elem_bytes, vector, json, addresses,
+        )),
+        Cmd::SwizzleSearch {
+            smem,
+            tv,
+            elem_bytes,
+            vector,
+            json,
+        } => emit(banks::search(&smem, &tv, elem_bytes, vector, json)),
         Cmd::Ops => {
             let lines: Vec<String> = ops::all_ops()
                 .map(|(name, sig)| format!("{name} {sig}"))
@@ -157,6 +217,17 @@ fn report(op: &str, args: &[&str]) -> ExitCode {
                 ops::Outcome::Refused(_) => ExitCode::from(1),
                 _ => ExitCode::from(2),
             }
+        }
+    }
+}
+
+/// Prints a command's text, or its one-line error on stderr with exit status 1.
+fn emit(r: Result<String, String>) -> ExitCode {
+    match r {
+        Ok(text) => print(&text),
+        Err(line) => {
+            eprintln!("{line}");
+            ExitCode::from(1)
         }
     }
 }

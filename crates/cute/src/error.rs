@@ -67,6 +67,9 @@ pub enum Op {
     Image,
     TilerToLayout,
     LinearForm,
+    Swizzle,
+    BankConflicts,
+    SwizzleSearch,
 }
 
 impl Op {
@@ -119,6 +122,9 @@ impl Op {
             Op::Image => "image",
             Op::TilerToLayout => "tiler_to_layout",
             Op::LinearForm => "linear_form",
+            Op::Swizzle => "swizzle",
+            Op::BankConflicts => "bank_conflicts",
+            Op::SwizzleSearch => "swizzle_search",
         }
     }
 
@@ -143,6 +149,7 @@ pub enum Operand {
     Layout(Layout),
     Tuple(IntTuple),
     Int(i64),
+    Composed(crate::swizzle::ComposedLayout),
 }
 
 /// What went wrong, with the offending values.
@@ -283,6 +290,35 @@ pub enum ErrorKind {
         /// What was expected there.
         expected: &'static str,
     },
+    /// `Sw<b,m,s>` is not a swizzle (CuTe's `Swizzle` needs `b, m ≥ 0` and `|s| ≥ b`; here also
+    /// `b + m + |s| ≤ 63`, so that the masks fit in an `i64`).
+    InvalidSwizzle {
+        /// The number of bits `B`.
+        b: i64,
+        /// The base `M`.
+        m: i64,
+        /// The shift `S`.
+        s: i64,
+    },
+    /// A shared-memory access width `V·B` that the bank model does not serve (4, 8 or 16 bytes).
+    AccessWidth {
+        /// The element size `B` in bytes.
+        elem_bytes: i64,
+        /// The number of values `V` per access.
+        vector: i64,
+    },
+    /// One thread's access of an instruction is not a single aligned vector access of shared
+    /// memory (or reaches outside the shared-memory layout).
+    VectorAccess {
+        /// The thread (0..32).
+        thread: i64,
+        /// The instruction.
+        instruction: i64,
+        /// The offending value: an element offset or a tile coordinate, as `what` says.
+        value: i64,
+        /// What is wrong, in words.
+        what: &'static str,
+    },
 }
 
 /// The error of every fallible function of this crate.
@@ -368,6 +404,8 @@ impl Error {
             ErrorKind::Overflow { .. } => "Overflow",
             ErrorKind::Capacity { .. } => "Capacity",
             ErrorKind::Syntax { .. } => "Syntax",
+            ErrorKind::InvalidSwizzle { .. } => "InvalidShape",
+            ErrorKind::AccessWidth { .. } | ErrorKind::VectorAccess { .. } => "Unsupported",
         }
     }
 }
@@ -379,6 +417,7 @@ impl fmt::Display for Operand {
             Operand::Layout(l) => write!(f, "{l}"),
             Operand::Tuple(t) => write!(f, "{t}"),
             Operand::Int(i) => write!(f, "{i}"),
+            Operand::Composed(c) => write!(f, "{c}"),
         }
     }
 }
@@ -458,6 +497,19 @@ impl fmt::Display for Error {
                 write!(f, "capacity exceeded: {what} (this build supports at most {limit})")
             }
             ErrorKind::Syntax { pos, expected } => write!(f, "at byte {pos}: expected {expected}"),
+            ErrorKind::InvalidSwizzle { b, m, s } => write!(
+                f,
+                "Sw<{b},{m},{s}> is not a swizzle: B and M must be non-negative, |S| at least B, \
+                 and B+M+|S| at most 63"
+            ),
+            ErrorKind::AccessWidth { elem_bytes, vector } => write!(
+                f,
+                "the access width V·B = {vector}·{elem_bytes} bytes must be 4, 8 or 16 bytes"
+            ),
+            ErrorKind::VectorAccess { thread, instruction, value, what } => write!(
+                f,
+                "thread {thread}, instruction {instruction}: {what} ({value})"
+            ),
         }
     }
 }

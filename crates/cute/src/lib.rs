@@ -24,6 +24,8 @@
 //! | element-size changes | [`upcast`], [`downcast`], [`recast`] |
 //! | logical product `⊗`, blocked/raked product | [`logical_product`], [`zipped_product`], [`tiled_product`], [`flat_product`], [`blocked_product`], [`raked_product`], [`tile_to_shape`] |
 //! | logical divide `⊘` | [`logical_divide`], [`zipped_divide`], [`tiled_divide`], [`flat_divide`] |
+//! | swizzles `Sw<B,M,S>`, `Sw o offset o L` | [`Swizzle`], [`ComposedLayout`] ([`swizzle`]) |
+//! | shared-memory bank conflicts, swizzle search | [`bank_conflicts`], [`swizzle_search`] ([`banks`]) |
 //! | fast evaluation (run time) | [`IndexEvaluator`], [`Offsets`] ([`eval`](mod@eval)) |
 //!
 //! ## Features
@@ -87,6 +89,7 @@
 #![allow(clippy::result_large_err)]
 
 pub mod algebra;
+pub mod banks;
 pub mod coord;
 pub mod error;
 pub mod eval;
@@ -96,6 +99,7 @@ pub mod layout;
 pub mod linear;
 mod parse;
 pub mod stride;
+pub mod swizzle;
 pub mod tiler;
 
 pub use algebra::coalesce::coalesce_z;
@@ -114,6 +118,7 @@ pub use algebra::product::{
     zipped_product,
 };
 pub use algebra::recast::{downcast, recast, upcast};
+pub use banks::{bank_conflicts, swizzle_search, BankReport, SmemLayout};
 pub use coord::{crd2crd, crd2idx, crd2idx_compact, idx2crd};
 pub use error::{Error, ErrorKind, Op, Operand};
 pub use eval::{IndexEvaluator, Offsets};
@@ -121,4 +126,5 @@ pub use int_tuple::{IntTuple, CAPACITY, MAX_DEPTH};
 pub use layout::{compact_col_major, compact_row_major, make_layout, make_ordered_layout, Layout};
 pub use linear::{linear_form, LinearForm};
 pub use stride::{ArithTuple, Semimodule, Stride, Value};
+pub use swizzle::{ComposedLayout, Swizzle};
 pub use tiler::{Tile, Tiler, MAX_TILES};

@@ -1,6 +1,7 @@
 //! The one integration-test binary of the core crate: one module per area.
 #![allow(clippy::result_large_err)] // cute::Error is a large plain value (see DESIGN.md)
 
+mod banks;
 mod basics;
 mod consts;
 mod divide;
@@ -11,3 +12,4 @@ mod laws;
 mod linear;
 mod pyops;
 mod regress;
+mod swizzle;

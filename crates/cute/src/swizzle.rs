@@ -1,0 +1,337 @@
+//! Swizzles: CuTe's `Swizzle<B,M,S>` functor on offsets, and composed layouts
+//! `Sw<B,M,S> o offset o L`.
+//!
+//! A swizzle XORs `B` bits of an offset into `B` other bits, `S` positions away; the `M` lowest bits
+//! are never touched (they address the elements of one vector). With
+//!
+//! ```text
+//! yyy = (2^B - 1) << (M + max(0, S))      the bits that are read
+//! zzz = (2^B - 1) << (M - min(0, S))      the bits that are flipped
+//! Sw(o) = o ^ ((o & yyy) >> S)            (a negative S shifts left)
+//! ```
+//!
+//! For `|S| ≥ B` the two masks do not overlap, so `Sw` is an involution (`Sw(Sw(o)) = o`) and a
+//! bijection of every block `[k·2^n, (k+1)·2^n)` with `n = M + B + |S|`. Shared-memory tiles use
+//! swizzles to spread the rows of a column access over the 32 banks ([`crate::banks`]).
+//!
+//! | swizzle | `yyy` | `zzz` | `Sw(1)` | `Sw(8)` | `Sw(64)` | `Sw(72)` | `Sw(100)` | `Sw(511)` |
+//! |---|---|---|---|---|---|---|---|---|
+//! | `Sw<0,4,3>` (identity) | `0` | `0` | 1 | 8 | 64 | 72 | 100 | 511 |
+//! | `Sw<1,0,1>` | `0b10` | `0b1` | 1 | 8 | 64 | 72 | 100 | 510 |
+//! | `Sw<2,0,2>` | `0b1100` | `0b11` | 1 | 10 | 64 | 74 | 101 | 508 |
+//! | `Sw<3,2,3>` | `0b111_00000` | `0b111_00` | 1 | 8 | 72 | 64 | 104 | 483 |
+//! | `Sw<3,3,3>` | `0b111_000000` | `0b111_000` | 1 | 8 | 72 | 64 | 108 | 455 |
+//! | `Sw<3,4,3>` | `0b111_0000000` | `0b111_0000` | 1 | 8 | 64 | 72 | 100 | 463 |
+//! | `Sw<2,4,-3>` | `0b11_0000` | `0b11_0000000` | 1 | 8 | 64 | 72 | 356 | 127 |
+//!
+//! (Computed with CuTe C++'s `Swizzle<B,M,S>{}(o)`; the test suite checks a larger table.)
+//!
+//! A [`ComposedLayout`] is CuTe's `ComposedLayout<Swizzle, Offset, Layout>`: `x ↦ Sw(offset + L(x))`,
+//! printed as CuTe C++ prints it without the static markers `_`, e.g. the swizzled 8×64 fp16 tile
+//! of CUTLASS's SM80 GEMMs:
+//!
+//! ```
+//! use cute::{ComposedLayout, Layout, Swizzle};
+//! let sw: Swizzle = "Sw<3,3,3>".parse().unwrap();
+//! assert_eq!((sw.apply(64), sw.apply(72), sw.apply(511)), (72, 64, 455));
+//! let l: Layout = "(8,64):(64,1)".parse().unwrap();
+//! let c = ComposedLayout::new(sw, 0, l);
+//! assert_eq!(c.to_string(), "Sw<3,3,3> o 0 o (8,64):(64,1)");
+//! assert_eq!(c.eval(1).unwrap(), 72); // row 1, column 0: 64, its 16-byte chunk moved by 1
+//! let back: ComposedLayout = "Sw<3,3,3> o _0 o (_8,_64):(_64,_1)".parse().unwrap();
+//! assert_eq!(back, c);
+//! ```
+
+use crate::error::{add, tri, Error, ErrorKind, Op, Operand};
+use crate::int_tuple::IntTuple;
+use crate::layout::{for_each_offset, Layout};
+use core::fmt;
+use core::str::FromStr;
+
+/// CuTe's `Swizzle<B,M,S>`: `o ↦ o ^ ((o & yyy) >> S)` (see the [module](self) documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Swizzle {
+    b: u8,
+    m: u8,
+    s: i8,
+}
+
+impl Swizzle {
+    /// `Sw<0,0,0>`: no bit is moved.
+    pub const IDENTITY: Swizzle = Swizzle { b: 0, m: 0, s: 0 };
+
+    /// `Sw<b,m,s>`. CuTe's conditions: `b ≥ 0`, `m ≥ 0`, `|s| ≥ b`; here also `b + m + |s| ≤ 63`
+    /// (the masks fit in an `i64`). Fails with [`ErrorKind::InvalidSwizzle`] otherwise.
+    pub const fn new(b: i64, m: i64, s: i64) -> Result<Swizzle, Error> {
+        let ok = b >= 0
+            && m >= 0
+            && s >= -63
+            && s <= 63
+            && b <= 63
+            && m <= 63
+            && s.abs() >= b
+            && b + m + s.abs() <= 63;
+        if !ok {
+            return Err(Error::new(
+                Op::Swizzle,
+                ErrorKind::InvalidSwizzle { b, m, s },
+            ));
+        }
+        Ok(Swizzle {
+            b: b as u8,
+            m: m as u8,
+            s: s as i8,
+        })
+    }
+
+    /// `B`: the number of bits XORed.
+    pub const fn bits(&self) -> i64 {
+        self.b as i64
+    }
+
+    /// `M`: the number of lowest bits left alone.
+    pub const fn base(&self) -> i64 {
+        self.m as i64
+    }
+
+    /// `S`: the distance from the read bits down to the flipped bits (negative: up).
+    pub const fn shift(&self) -> i64 {
+        self.s as i64
+    }
+
+    /// True when no bit is moved (`B = 0`).
+    pub const fn is_identity(&self) -> bool {
+        self.b == 0
+    }
+
+    /// `yyy`: the bits read, `(2^B - 1) << (M + max(0, S))`.
+    pub const fn yyy_mask(&self) -> i64 {
+        let up = if self.s > 0 { self.s as u32 } else { 0 };
+        ((1i64 << self.b) - 1) << (self.m as u32 + up)
+    }
+
+    /// `zzz`: the bits flipped, `(2^B - 1) << (M - min(0, S))`.
+    pub const fn zzz_mask(&self) -> i64 {
+        let up = if self.s < 0 { (-self.s) as u32 } else { 0 };
+        ((1i64 << self.b) - 1) << (self.m as u32 + up)
+    }
+
+    /// `n = M + B + |S|`: the swizzle is a bijection of every block `[k·2^n, (k+1)·2^n)` (and
+    /// changes only the bits below `n`).
+    pub const fn block_bits(&self) -> i64 {
+        self.m as i64 + self.b as i64 + (self.s as i64).abs()
+    }
+
+    /// `Sw(o) = o ^ ((o & yyy) >> S)`, a left shift for negative `S`. Defined for every `i64`
+    /// (two's complement bits, as CuTe's `int`), never overflows.
+    pub const fn apply(&self, o: i64) -> i64 {
+        let y = o & self.yyy_mask(); // non-negative, below 2^62
+        if self.s >= 0 {
+            o ^ (y >> self.s as u32)
+        } else {
+            o ^ (y << (-self.s) as u32)
+        }
+    }
+
+    /// The composed layout `Sw o 0 o l` (CuTe's `composition(Swizzle, Layout)`).
+    pub const fn compose(&self, l: &Layout) -> ComposedLayout {
+        ComposedLayout::new(*self, 0, *l)
+    }
+
+    /// Parses `Sw<B,M,S>` (spaces allowed between tokens), usable in `const` context.
+    pub const fn parse_const(text: &str) -> Result<Swizzle, Error> {
+        let s = text.as_bytes();
+        let (sw, pos) = tri!(swizzle_at(s, 0));
+        tri!(expect_end(s, pos));
+        Ok(sw)
+    }
+}
+
+/// A swizzle, an offset and a layout: CuTe's `ComposedLayout`, `x ↦ Sw(offset + L(x))`.
+///
+/// Its domain is the layout's; it prints as `Sw<B,M,S> o offset o L`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ComposedLayout {
+    /// The swizzle applied last.
+    pub swizzle: Swizzle,
+    /// The offset added to the layout's value before the swizzle.
+    pub offset: i64,
+    /// The layout applied first.
+    pub layout: Layout,
+}
+
+impl ComposedLayout {
+    /// `swizzle o offset o layout`.
+    pub const fn new(swizzle: Swizzle, offset: i64, layout: Layout) -> ComposedLayout {
+        ComposedLayout {
+            swizzle,
+            offset,
+            layout,
+        }
+    }
+
+    /// The size of the domain, the layout's size.
+    pub const fn size(&self) -> Result<i64, Error> {
+        self.layout.size()
+    }
+
+    /// `Sw(offset + L(i))` at the integer coordinate `i` (the layout's [`Layout::eval`]).
+    pub const fn eval(&self, i: i64) -> Result<i64, Error> {
+        let v = match self.layout.eval(i) {
+            Ok(v) => v,
+            Err(e) => return Err(e.with(Operand::Composed(*self), Operand::Int(i))),
+        };
+        match add(Op::Eval, self.offset, v) {
+            Ok(o) => Ok(self.swizzle.apply(o)),
+            Err(e) => Err(e.with(Operand::Composed(*self), Operand::Int(i))),
+        }
+    }
+
+    /// `Sw(offset + L(c))` at any admissible coordinate `c` ([`Layout::eval_crd`]).
+    pub const fn eval_crd(&self, c: &IntTuple) -> Result<i64, Error> {
+        let v = match self.layout.eval_crd(c) {
+            Ok(v) => v,
+            Err(e) => return Err(e.with(Operand::Composed(*self), Operand::Tuple(*c))),
+        };
+        match add(Op::Eval, self.offset, v) {
+            Ok(o) => Ok(self.swizzle.apply(o)),
+            Err(e) => Err(e.with(Operand::Composed(*self), Operand::Tuple(*c))),
+        }
+    }
+
+    /// Every value on the domain, in order: `Sw(offset + L(i))` for `i` in `0..size`. Costs
+    /// `O(size)` time and memory.
+    pub fn values(&self) -> Result<Vec<i64>, Error> {
+        self.checked()?;
+        let mut out = Vec::new();
+        for_each_offset(&self.layout, |v| {
+            out.push(self.swizzle.apply(self.offset.wrapping_add(v)))
+        });
+        Ok(out)
+    }
+
+    /// The image: every value reached, sorted, without repetition (`O(size)`).
+    pub fn image(&self) -> Result<Vec<i64>, Error> {
+        let mut v = self.values()?;
+        v.sort_unstable();
+        v.dedup();
+        Ok(v)
+    }
+
+    /// `max Sw(offset + L(i)) + 1` over the domain (the extent of memory it reaches, for
+    /// non-negative values), computed by walking the domain (`O(size)`).
+    pub fn cosize(&self) -> Result<i64, Error> {
+        self.checked()?;
+        let mut hi = i64::MIN;
+        for_each_offset(&self.layout, |v| {
+            hi = hi.max(self.swizzle.apply(self.offset.wrapping_add(v)))
+        });
+        add(Op::Eval, hi, 1).map_err(|e| e.with(Operand::Composed(*self), Operand::None))
+    }
+
+    /// Checks that `offset + L(i)` fits in an `i64` on the whole domain (then the wrapping walks
+    /// above are exact).
+    fn checked(&self) -> Result<(), Error> {
+        let tag = |e: Error| {
+            e.retag(Op::Eval)
+                .with(Operand::Composed(*self), Operand::None)
+        };
+        self.layout.size().map_err(tag)?;
+        let c = self.layout.cosize().map_err(tag)?;
+        // every L(i) lies in (-c, c)
+        add(Op::Eval, self.offset.abs(), c).map_err(tag)?;
+        Ok(())
+    }
+
+    /// Parses `Sw<B,M,S> o offset o L` (CuTe's printing; static markers `_` and spaces accepted),
+    /// usable in `const` context.
+    pub const fn parse_const(text: &str) -> Result<ComposedLayout, Error> {
+        let s = text.as_bytes();
+        let (sw, pos) = tri!(swizzle_at(s, 0));
+        let pos = tri!(expect_o(s, pos));
+        let (offset, pos) = tri!(crate::parse::int(s, pos));
+        let pos = tri!(expect_o(s, pos));
+        let (layout, pos) = tri!(crate::parse::layout_at(s, pos));
+        tri!(expect_end(s, pos));
+        Ok(ComposedLayout::new(sw, offset, layout))
+    }
+}
+
+const fn syntax(pos: usize, expected: &'static str) -> Error {
+    Error::new(Op::Parse, ErrorKind::Syntax { pos, expected })
+}
+
+const fn expect_end(s: &[u8], pos: usize) -> Result<(), Error> {
+    let p = crate::parse::skip_ws(s, pos);
+    if p < s.len() {
+        return Err(syntax(p, "the end of the input"));
+    }
+    Ok(())
+}
+
+/// Skips `o` between spaces (the composition sign of CuTe's printing).
+const fn expect_o(s: &[u8], pos: usize) -> Result<usize, Error> {
+    let p = crate::parse::skip_ws(s, pos);
+    if p >= s.len() || s[p] != b'o' {
+        return Err(syntax(p, "` o ` (composition)"));
+    }
+    Ok(p + 1)
+}
+
+/// Parses `Sw<B,M,S>` at `pos`; returns it and the position after `>`.
+const fn swizzle_at(s: &[u8], pos: usize) -> Result<(Swizzle, usize), Error> {
+    let p = crate::parse::skip_ws(s, pos);
+    if p + 3 > s.len() || s[p] != b'S' || s[p + 1] != b'w' || s[p + 2] != b'<' {
+        return Err(syntax(p, "`Sw<`"));
+    }
+    let (b, p) = tri!(crate::parse::int(s, p + 3));
+    let p = tri!(expect_byte(s, p, b','));
+    let (m, p) = tri!(crate::parse::int(s, p));
+    let p = tri!(expect_byte(s, p, b','));
+    let (sh, p) = tri!(crate::parse::int(s, p));
+    let p = tri!(expect_byte(s, p, b'>'));
+    match Swizzle::new(b, m, sh) {
+        Ok(sw) => Ok((sw, p)),
+        Err(e) => Err(e),
+    }
+}
+
+const fn expect_byte(s: &[u8], pos: usize, c: u8) -> Result<usize, Error> {
+    let p = crate::parse::skip_ws(s, pos);
+    if p >= s.len() || s[p] != c {
+        return Err(syntax(
+            p,
+            match c {
+                b',' => "`,`",
+                _ => "`>`",
+            },
+        ));
+    }
+    Ok(p + 1)
+}
+
+impl fmt::Display for Swizzle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Sw<{},{},{}>", self.b, self.m, self.s)
+    }
+}
+
+impl fmt::Display for ComposedLayout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} o {} o {}", self.swizzle, self.offset, self.layout)
+    }
+}
+
+impl FromStr for Swizzle {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self, Error> {
+        Swizzle::parse_const(s)
+    }
+}
+
+impl FromStr for ComposedLayout {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self, Error> {
+        ComposedLayout::parse_const(s)
+    }
+}
