@@ -310,6 +310,95 @@ const fn expect_byte(s: &[u8], pos: usize, c: u8) -> Result<usize, Error> {
     Ok(p + 1)
 }
 
+impl Swizzle {
+    /// The swizzle on the domain `[0, 2^n)` as a layout with binary (F2) strides: a swizzle is
+    /// linear over F2 (`Sw(x ⊕ y) = Sw(x) ⊕ Sw(y)`), so bit `j` of the index contributes the stride
+    /// `f_{Sw(2^j)}`; the `n` one-bit modes are then coalesced. `Sw<3,0,3>` on 64 elements is the
+    /// paper's `(8,8):(F1,F9)`.
+    ///
+    /// ```
+    /// use cute::Swizzle;
+    /// let sw: Swizzle = "Sw<3,0,3>".parse().unwrap();
+    /// assert_eq!(sw.to_f2_layout(6).unwrap().to_string(), "(8,8):(F1,F9)");
+    /// let back = Swizzle::from_f2_layout(&"(8,8):(F1,F9)".parse().unwrap()).unwrap();
+    /// assert_eq!(back.to_string(), "Sw<3,0,3>");
+    /// ```
+    pub fn to_f2_layout(&self, n: u32) -> Result<Layout, Error> {
+        if n == 0 || n as usize > crate::CAPACITY || n > 62 {
+            return Err(Error::new(
+                Op::Swizzle,
+                ErrorKind::Capacity {
+                    what: "number of index bits of a swizzle's F2 layout",
+                    limit: crate::CAPACITY,
+                },
+            ));
+        }
+        let shape = IntTuple::flat(&vec![2; n as usize])?;
+        let strides = (0..n)
+            .map(|j| crate::Stride::f2(self.apply(1i64 << j) as u64))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(crate::coalesce(&Layout::from_strides(&shape, &strides)?))
+    }
+
+    /// The cheapest `Sw<B,M,S>` (fewest bits, then smallest `M`, then smallest `|S|`) that agrees
+    /// with the binary-strided layout `l` on its whole domain, which must be `[0, 2^n)` with every
+    /// extent a power of two (then `l` is F2-linear in the index bits). Fails when no swizzle is
+    /// equivalent.
+    pub fn from_f2_layout(l: &Layout) -> Result<Swizzle, Error> {
+        let err = |what: &'static str| {
+            Error::new(Op::Swizzle, ErrorKind::Unsupported { what })
+                .with(Operand::Layout(*l), Operand::None)
+        };
+        if !matches!(l.semimodule(), crate::Semimodule::Binary | crate::Semimodule::Integer) {
+            return Err(err("a swizzle from a layout with coordinate strides"));
+        }
+        if (0..l.leaf_count()).any(|k| l.leaf_at(k).0.count_ones() != 1) {
+            return Err(err("a swizzle from an F2 layout whose extents are not powers of two"));
+        }
+        let size = l.size()?;
+        let n = size.trailing_zeros() as i64;
+        let images = (0..n)
+            .map(|j| l.eval(1i64 << j))
+            .collect::<Result<Vec<_>, _>>()?;
+        for b in 0..=n {
+            for m in 0..=n {
+                for a in 0..=n {
+                    for s in [a, -a] {
+                        let Ok(sw) = Swizzle::new(b, m, s) else {
+                            continue;
+                        };
+                        if (0..n).all(|j| sw.apply(1i64 << j) == images[j as usize]) {
+                            return Ok(sw);
+                        }
+                    }
+                }
+            }
+        }
+        Err(err("no Swizzle<B,M,S> agrees with this F2 layout on every index bit"))
+    }
+}
+
+impl ComposedLayout {
+    /// `Sw ∘ L` (offset 0) as one layout with binary strides: the swizzle's F2 layout over the
+    /// bits that `L` reaches, composed with `L` (the carry-less composition checks that `L`'s
+    /// strides scale it exactly).
+    pub fn to_f2_layout(&self) -> Result<Layout, Error> {
+        if self.offset != 0 {
+            return Err(Error::new(
+                Op::Swizzle,
+                ErrorKind::Unsupported {
+                    what: "an F2 layout of a composed layout with a nonzero offset",
+                },
+            )
+            .with(Operand::Composed(*self), Operand::None));
+        }
+        let c = self.layout.cosize()?;
+        let bits = (64 - (c.max(2) - 1).leading_zeros()).max(self.swizzle.block_bits() as u32);
+        let sw = self.swizzle.to_f2_layout(bits)?;
+        crate::composition(&sw, &self.layout)
+    }
+}
+
 impl fmt::Display for Swizzle {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Sw<{},{},{}>", self.b, self.m, self.s)
