@@ -74,7 +74,7 @@ pub const BANKS: i64 = 32;
 pub const BANK_BYTES: i64 = 4;
 
 /// The most values (`size(TV)`) one analysis walks.
-pub const MAX_VALUES: i64 = 1 << 24;
+pub const MAX_VALUES: i64 = 1 << 20;
 /// The largest SMEM domain [`swizzle_search`] walks (to keep every swizzled offset inside the
 /// memory the unswizzled layout spans).
 pub const MAX_SMEM_SIZE: i64 = 1 << 22;
