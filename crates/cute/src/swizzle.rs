@@ -349,11 +349,16 @@ impl Swizzle {
             Error::new(Op::Swizzle, ErrorKind::Unsupported { what })
                 .with(Operand::Layout(*l), Operand::None)
         };
-        if !matches!(l.semimodule(), crate::Semimodule::Binary | crate::Semimodule::Integer) {
+        if !matches!(
+            l.semimodule(),
+            crate::Semimodule::Binary | crate::Semimodule::Integer
+        ) {
             return Err(err("a swizzle from a layout with coordinate strides"));
         }
         if (0..l.leaf_count()).any(|k| l.leaf_at(k).0.count_ones() != 1) {
-            return Err(err("a swizzle from an F2 layout whose extents are not powers of two"));
+            return Err(err(
+                "a swizzle from an F2 layout whose extents are not powers of two",
+            ));
         }
         let size = l.size()?;
         let n = size.trailing_zeros() as i64;
@@ -374,7 +379,9 @@ impl Swizzle {
                 }
             }
         }
-        Err(err("no Swizzle<B,M,S> agrees with this F2 layout on every index bit"))
+        Err(err(
+            "no Swizzle<B,M,S> agrees with this F2 layout on every index bit",
+        ))
     }
 }
 

@@ -10,7 +10,7 @@ mod gen;
 mod inverse;
 mod laws;
 mod linear;
-mod swizzle_f2;
 mod pyops;
 mod regress;
 mod swizzle;
+mod swizzle_f2;

@@ -47,7 +47,10 @@ fn f2_layout_of_a_swizzle_agrees_at_every_point_and_round_trips() {
 #[test]
 fn paper_swizzle_is_sw_3_0_3() {
     let l: Layout = "(8,8):(F1,F9)".parse().unwrap();
-    assert_eq!(Swizzle::from_f2_layout(&l).unwrap().to_string(), "Sw<3,0,3>");
+    assert_eq!(
+        Swizzle::from_f2_layout(&l).unwrap().to_string(),
+        "Sw<3,0,3>"
+    );
     let sw: Swizzle = "Sw<3,0,3>".parse().unwrap();
     assert_eq!(sw.to_f2_layout(6).unwrap(), l);
     // an F2 layout that no swizzle equals: bit 0 maps to 3 (two bits), bit 1 to 1
