@@ -30,7 +30,7 @@
 //! assert_eq!(complement_to(&l, &IntTuple::int(24)).unwrap().to_string(), "3:1");
 //! ```
 
-use super::coalesce::{coalesce_into, set_coalesced_tree, BLANK};
+use super::coalesce::{coalesce_into_int, set_coalesced_tree, BLANK};
 use super::composition::div_rem;
 use crate::error::{add, attempt, mul, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::{IntTuple, CAPACITY};
@@ -46,21 +46,8 @@ macro_rules! gaps {
     ($a:expr, $s:expr, $d:expr) => {
         'gaps: {
             let a: &Layout = $a;
-            // (integer strides: the callers check; the basis codes are all zero)
-            let zeros = [0i64; CAPACITY];
-            let mut codes = [0i64; CAPACITY];
-            let n = coalesce_into!(
-                a.tree.len(),
-                a.shape,
-                a.stride,
-                zeros,
-                false,
-                true,
-                $s,
-                $d,
-                codes
-            );
-            let _ = codes;
+            // (integer strides: the callers check)
+            let n = coalesce_into_int!(a.tree.len(), a.shape, a.stride, false, true, $s, $d);
             // Stable insertion sort by stride. The mode being inserted is held in registers and
             // the larger ones are shifted up one by one: swapping neighbours instead lets the
             // compiler swap two shapes with one 16-byte load, which cannot be forwarded from
@@ -147,16 +134,14 @@ macro_rules! finish_gaps {
         let n: usize = $n;
         $out.shape[n] = $s0;
         $out.stride[n] = $d0;
-        let m = coalesce_into!(
+        let m = coalesce_into_int!(
             n + 1,
             $out.shape,
             $out.stride,
-            $out.basis,
             $keep_last,
             false,
             $out.shape,
-            $out.stride,
-            $out.basis
+            $out.stride
         );
         let mut k = m;
         while k <= n {
@@ -230,6 +215,10 @@ pub(crate) const fn complement_to_build(
     err: &mut Result<(), Error>,
 ) -> Layout {
     let mut out = BLANK;
+    if let Err(e) = a.require_integral(Op::Complement) {
+        *err = Err(e);
+        return out;
+    }
     let mut target: i64 = 1; // the cotarget's size (`IntTuple::size`)
     let mut i = 0;
     while i < cotarget.len() {

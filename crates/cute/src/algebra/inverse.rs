@@ -46,7 +46,7 @@
 //! assert_eq!(left_inverse(&l).unwrap_err().category(), "NotInjective");
 //! ```
 
-use super::coalesce::{coalesce_flat, coalesce_into, set_coalesced_tree, Flat, BLANK};
+use super::coalesce::{coalesce_flat, coalesce_into_int, set_coalesced_tree, Flat, BLANK};
 use crate::error::{add, attempt, mul, tri, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::CAPACITY;
 use crate::layout::Layout;
@@ -147,19 +147,8 @@ const fn right_inverse_build(a: &Layout, err: &mut Result<(), Error>) -> Layout 
     let mut out = BLANK;
     // coalesce(L), in two arrays rather than a `Flat`: they are zeroed inline, a `Flat` by a call
     // to `memset`, which costs more than the rest of the inverse.
-    let (mut cs, mut cd, mut cb) = ([0i64; CAPACITY], [0i64; CAPACITY], [0i64; CAPACITY]);
-    let cn = coalesce_into!(
-        a.tree.len(),
-        a.shape,
-        a.stride,
-        a.basis,
-        false,
-        false,
-        cs,
-        cd,
-        cb
-    );
-    let _ = cb;
+    let (mut cs, mut cd) = ([0i64; CAPACITY], [0i64; CAPACITY]);
+    let cn = coalesce_into_int!(a.tree.len(), a.shape, a.stride, false, false, cs, cd);
     let mut pp = [0i64; CAPACITY];
     attempt!(err, out, prefix_products(cn, &cs, op, &mut pp));
     let order = stride_order(cn, &cd);
@@ -180,9 +169,7 @@ const fn right_inverse_build(a: &Layout, err: &mut Result<(), Error>) -> Layout 
         }
         k += 1;
     }
-    let n = coalesce_into!(
-        m, out.shape, out.stride, out.basis, false, false, out.shape, out.stride, out.basis
-    );
+    let n = coalesce_into_int!(m, out.shape, out.stride, false, false, out.shape, out.stride);
     while m > n {
         m -= 1;
         out.shape[m] = 0;
