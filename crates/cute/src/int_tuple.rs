@@ -180,7 +180,7 @@ pub(crate) struct Builder {
     pub(crate) a: [i64; CAPACITY],
     pub(crate) b: [i64; CAPACITY],
     /// The basis codes of the strides `b` when building a layout (see [`crate::stride`]).
-    pub(crate) c: [i64; CAPACITY],
+    pub(crate) c: [crate::stride::Code; CAPACITY],
     pending: u8,
     depth: u8,
 }
@@ -273,7 +273,18 @@ impl Builder {
     pub(crate) const fn finish_layout(self, op: Op) -> Result<crate::layout::Layout, Error> {
         let c = self.c;
         let p = tri!(self.finish(op));
-        crate::layout::Layout::from_parts_basis(p, c, op)
+        // the leaves come from valid layouts: only the codes need a look
+        let mut l = crate::layout::Layout::from_valid(p);
+        let mut i = 0;
+        while i < l.tree.len() {
+            if c[i] != 0 {
+                l.basis = c;
+                tri!(l.normalize_basis(op));
+                break;
+            }
+            i += 1;
+        }
+        Ok(l)
     }
 
     /// Appends leaves `[lo,hi)` of `t` (values from `a`, `b`) as one node, after removing `adj.0`

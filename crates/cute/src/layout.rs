@@ -23,7 +23,7 @@
 
 use crate::error::{add, mul, tri, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::{open_bracket, parts, push_layout, IntTuple, Parts, Tree, CAPACITY};
-use crate::stride::{kind_of, ArithTuple, Semimodule, Stride, Value, BINARY, INTEGER};
+use crate::stride::{kind_of, ArithTuple, Code, Semimodule, Stride, Value, BINARY, INTEGER};
 
 /// A CuTe layout `shape:stride`, stored without the heap (see [`CAPACITY`]).
 ///
@@ -36,7 +36,7 @@ pub struct Layout {
     pub(crate) tree: Tree,
     pub(crate) shape: [i64; CAPACITY],
     pub(crate) stride: [i64; CAPACITY],
-    pub(crate) basis: [i64; CAPACITY],
+    pub(crate) basis: [Code; CAPACITY],
 }
 
 impl PartialEq for Layout {
@@ -128,7 +128,7 @@ impl Layout {
     /// semimodule, zero made canonical).
     pub(crate) const fn from_parts_basis(
         p: Parts,
-        basis: [i64; CAPACITY],
+        basis: [Code; CAPACITY],
         op: Op,
     ) -> Result<Layout, Error> {
         let mut l = tri!(Layout::from_parts(p, op));
@@ -140,7 +140,7 @@ impl Layout {
     /// Makes the basis code of every zero stride `0` and checks that the nonzero strides lie in
     /// one semimodule (the paper refuses `(4:2, 3:e_0)`).
     pub(crate) const fn normalize_basis(&mut self, op: Op) -> Result<(), Error> {
-        let mut first: i64 = INTEGER;
+        let mut first: Code = INTEGER;
         let mut seen = false;
         let mut binary_zero = false;
         let mut i = 0;
@@ -232,24 +232,8 @@ impl Layout {
         }
     }
 
-    /// The basis code of the first nonzero stride (`0` when there is none): its kind is the
-    /// layout's semimodule.
-    pub(crate) const fn semimodule_code(&self) -> i64 {
-        let mut i = 0;
-        while i < self.tree.len() {
-            if self.stride[i] != 0 {
-                return self.basis[i];
-            }
-            i += 1;
-        }
-        if matches!(self.semimodule(), Semimodule::Binary) {
-            BINARY
-        } else {
-            INTEGER
-        }
-    }
-
     /// True when every stride is an integer.
+    #[inline]
     pub const fn is_integral(&self) -> bool {
         let mut i = 0;
         while i < self.tree.len() {
@@ -262,18 +246,24 @@ impl Layout {
     }
 
     /// Fails with [`ErrorKind::NeedsIntegerStrides`] unless every stride is an integer.
+    #[inline]
     pub(crate) const fn require_integral(&self, op: Op) -> Result<(), Error> {
         if self.is_integral() {
             Ok(())
         } else {
-            Err(Error::new(
-                op,
-                ErrorKind::NeedsIntegerStrides {
-                    found: self.semimodule(),
-                },
-            )
-            .with(Operand::Layout(*self), Operand::None))
+            Err(self.needs_integer_strides(op))
         }
+    }
+
+    #[cold]
+    const fn needs_integer_strides(&self, op: Op) -> Error {
+        Error::new(
+            op,
+            ErrorKind::NeedsIntegerStrides {
+                found: self.semimodule(),
+            },
+        )
+        .with(Operand::Layout(*self), Operand::None)
     }
 
     /// Stride of leaf `i` of the flattened layout.
@@ -423,7 +413,7 @@ impl Layout {
     pub const fn take(&self, b: usize, e: usize) -> Result<Layout, Error> {
         self.wrap(
             parts::take(&self.tree, &self.shape, &self.stride, b, e),
-            parts::take(&self.tree, &self.basis, &self.basis, b, e),
+            parts::take(&self.tree, &wide(&self.basis), &wide(&self.basis), b, e),
         )
     }
 
@@ -431,7 +421,7 @@ impl Layout {
     pub const fn select(&self, idx: &[usize]) -> Result<Layout, Error> {
         self.wrap(
             parts::select(&self.tree, &self.shape, &self.stride, idx),
-            parts::select(&self.tree, &self.basis, &self.basis, idx),
+            parts::select(&self.tree, &wide(&self.basis), &wide(&self.basis), idx),
         )
     }
 
@@ -439,7 +429,7 @@ impl Layout {
     pub const fn group(&self, b: usize, e: usize) -> Result<Layout, Error> {
         self.wrap(
             parts::group(&self.tree, &self.shape, &self.stride, b, e),
-            parts::group(&self.tree, &self.basis, &self.basis, b, e),
+            parts::group(&self.tree, &wide(&self.basis), &wide(&self.basis), b, e),
         )
     }
 
@@ -458,12 +448,12 @@ impl Layout {
             ),
             parts::insert(
                 &self.tree,
-                &self.basis,
-                &self.basis,
+                &wide(&self.basis),
+                &wide(&self.basis),
                 r,
                 &x.tree,
-                &x.basis,
-                &x.basis,
+                &wide(&x.basis),
+                &wide(&x.basis),
             ),
         )
     }
@@ -482,12 +472,12 @@ impl Layout {
             ),
             parts::insert(
                 &self.tree,
-                &self.basis,
-                &self.basis,
+                &wide(&self.basis),
+                &wide(&self.basis),
                 0,
                 &x.tree,
-                &x.basis,
-                &x.basis,
+                &wide(&x.basis),
+                &wide(&x.basis),
             ),
         )
     }
@@ -506,12 +496,12 @@ impl Layout {
             ),
             parts::replace(
                 &self.tree,
-                &self.basis,
-                &self.basis,
+                &wide(&self.basis),
+                &wide(&self.basis),
                 k,
                 &x.tree,
-                &x.basis,
-                &x.basis,
+                &wide(&x.basis),
+                &wide(&x.basis),
             ),
         )
     }
@@ -520,7 +510,7 @@ impl Layout {
     pub const fn reverse(&self) -> Result<Layout, Error> {
         self.wrap(
             parts::reverse(&self.tree, &self.shape, &self.stride),
-            parts::reverse(&self.tree, &self.basis, &self.basis),
+            parts::reverse(&self.tree, &wide(&self.basis), &wide(&self.basis)),
         )
     }
 
@@ -544,7 +534,7 @@ impl Layout {
         match (p, b) {
             (Ok(p), Ok(b)) => {
                 let mut l = Layout::from_valid(p);
-                l.basis = b.1;
+                l.basis = narrow(&b.1);
                 // `append`/`replace` may bring strides of another semimodule
                 match l.normalize_basis(Op::Concatenation) {
                     Ok(()) => Ok(l),
@@ -819,8 +809,18 @@ const fn concat_build(modes: &[Layout], err: &mut Result<(), Error>) -> Layout {
     }
     out.tree.close[n - 1] += 1;
     out.tree.n = n as u8;
-    if let Err(e) = out.normalize_basis(Op::Concatenation) {
-        *err = Err(e);
+    // (checked on the operands: borrowing `out` would keep it from being built in place)
+    let mut k = 1;
+    while k < modes.len() {
+        let mut j = 0;
+        while j < k {
+            if let Err(e) = compatible(&modes[j], &modes[k]) {
+                *err = Err(e);
+                return out;
+            }
+            j += 1;
+        }
+        k += 1;
     }
     out
 }
@@ -844,10 +844,9 @@ pub(crate) const fn concat_pair_build(
     // Never empty, nothing pending: a layout has at least one leaf.
     out.tree.close[n - 1] += 1;
     out.tree.n = n as u8;
-    if !same_kind(x.semimodule_code(), y.semimodule_code()) {
-        if let Err(e) = out.normalize_basis(Op::Concatenation) {
-            *err = Err(e);
-        }
+    // (checked on the operands: borrowing `out` would keep it from being built in place)
+    if let Err(e) = compatible(x, y) {
+        *err = Err(e);
     }
     out
 }
@@ -1059,6 +1058,74 @@ const fn natural_leaves(
 }
 
 /// True when two basis codes lie in the same semimodule (every coordinate basis lies in `Z^S`).
-pub(crate) const fn same_kind(a: i64, b: i64) -> bool {
+pub(crate) const fn same_kind(a: Code, b: Code) -> bool {
     (a == INTEGER && b == INTEGER) || (a == BINARY && b == BINARY) || (a > 0 && b > 0)
+}
+
+/// Basis codes as `i64`s, for the structure operations of [`parts`] (which move the leaves of two
+/// `i64` arrays).
+const fn wide(c: &[Code; CAPACITY]) -> [i64; CAPACITY] {
+    let mut out = [0i64; CAPACITY];
+    let mut i = 0;
+    while i < CAPACITY {
+        out[i] = c[i] as i64;
+        i += 1;
+    }
+    out
+}
+
+/// The inverse of [`wide`] (every value came from a [`Code`]).
+pub(crate) const fn narrow(c: &[i64; CAPACITY]) -> [Code; CAPACITY] {
+    let mut out = [0 as Code; CAPACITY];
+    let mut i = 0;
+    while i < CAPACITY {
+        out[i] = c[i] as Code;
+        i += 1;
+    }
+    out
+}
+
+/// Whether the strides of `x` and `y` may meet in one layout: the same semimodule, or one side all
+/// zero (F2's zero `F0` also meets coordinate strides, as in PyCuTe, but not integer ones).
+#[inline]
+pub(crate) const fn compatible(x: &Layout, y: &Layout) -> Result<(), Error> {
+    if x.is_integral() && y.is_integral() {
+        return Ok(());
+    }
+    let (kx, ky) = (x.semimodule(), y.semimodule());
+    let (zx, zy) = (!has_nonzero(x), !has_nonzero(y));
+    let ok = match (kx, ky) {
+        (Semimodule::Integer, Semimodule::Integer)
+        | (Semimodule::Binary, Semimodule::Binary)
+        | (Semimodule::Coordinate, Semimodule::Coordinate) => true,
+        // an all-zero integer side meets anything
+        (Semimodule::Integer, _) => zx,
+        (_, Semimodule::Integer) => zy,
+        // F2's zero meets coordinate strides
+        (Semimodule::Binary, Semimodule::Coordinate) => zx,
+        (Semimodule::Coordinate, Semimodule::Binary) => zy,
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::new(
+            Op::Concatenation,
+            ErrorKind::MixedSemimodules {
+                left: kx,
+                right: ky,
+            },
+        ))
+    }
+}
+
+/// True when some stride of `l` is not zero.
+const fn has_nonzero(l: &Layout) -> bool {
+    let mut i = 0;
+    while i < l.tree.len() {
+        if l.stride[i] != 0 {
+            return true;
+        }
+        i += 1;
+    }
+    false
 }

@@ -44,7 +44,7 @@ pub fn linear_form(l: &Layout) -> Result<LinearForm, Error> {
             axes: vec![],
         }),
         Semimodule::Coordinate => {
-            let mut axes: Vec<(i64, Vec<usize>)> = Vec::new();
+            let mut axes: Vec<(crate::stride::Code, Vec<usize>)> = Vec::new();
             for i in 0..n {
                 let d = l.stride_at(i);
                 if d.is_zero() {

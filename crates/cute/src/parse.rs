@@ -15,7 +15,7 @@
 use crate::error::{tri, Error, ErrorKind, Op};
 use crate::int_tuple::{Builder, IntTuple};
 use crate::layout::Layout;
-use crate::stride::{encode_path, BINARY, MAX_BASIS_INDEX, MAX_PATH};
+use crate::stride::{encode_path, Code, BINARY, MAX_BASIS_INDEX, MAX_PATH};
 use crate::tiler::{Tile, Tiler, MAX_TILES};
 
 const fn syntax(pos: usize, expected: &'static str) -> Error {
@@ -109,7 +109,7 @@ pub(crate) const fn node(s: &[u8], pos: usize) -> Result<(Builder, usize), Error
 
 /// Parses a stride leaf after its integer value `v` (at `pos`): `@i@j…` makes it a scaled basis.
 /// Returns the basis code and the position after the leaf.
-const fn basis_suffix(s: &[u8], pos: usize) -> Result<(i64, usize), Error> {
+const fn basis_suffix(s: &[u8], pos: usize) -> Result<(Code, usize), Error> {
     let mut path = [0usize; MAX_PATH];
     let mut n = 0;
     let mut p = pos;
@@ -192,7 +192,7 @@ pub(crate) const fn node_of(
                 return Err(syntax(p, "the bits of a binary stride after 'F'"));
             }
             let (v, q) = tri!(int(s, p));
-            tri!(b.push(Op::Parse, v, BINARY));
+            tri!(b.push(Op::Parse, v, BINARY as i64));
             p = q;
         } else {
             if !starts_int(s, p) {
@@ -211,7 +211,7 @@ pub(crate) const fn node_of(
             } else {
                 (0, q)
             };
-            tri!(b.push(Op::Parse, v, if v == 0 { 0 } else { code }));
+            tri!(b.push(Op::Parse, v, if v == 0 { 0 } else { code as i64 }));
             p = q;
         }
         // after a value: any number of ')' then ',' or the end of the node
@@ -269,7 +269,11 @@ const fn layout_rest(s: &[u8], shape: Builder, pos: usize) -> Result<(Layout, us
     if !st.eq(&dt) {
         return Err(Error::new(Op::Parse, ErrorKind::NotCongruent));
     }
-    let l = tri!(Layout::from_parts_basis((st, sv, dv), codes, Op::Parse));
+    let l = tri!(Layout::from_parts_basis(
+        (st, sv, dv),
+        crate::layout::narrow(&codes),
+        Op::Parse
+    ));
     Ok((l, p))
 }
 

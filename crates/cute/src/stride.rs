@@ -52,14 +52,17 @@ impl Semimodule {
 }
 
 /// The deepest basis path `E(p_1,…,p_k)` a coordinate stride may have.
-pub const MAX_PATH: usize = 8;
+pub const MAX_PATH: usize = 5;
 /// The largest index of a basis path entry.
 pub const MAX_BASIS_INDEX: usize = 62;
 
+/// A basis code, as stored next to each stride value (see [`INTEGER`]).
+pub(crate) type Code = i32;
+
 /// The code of the stride kind stored next to each stride value: `0` for integers (and for every
 /// zero stride), [`BINARY`] for F2, and a positive packed path for coordinate bases.
-pub(crate) const INTEGER: i64 = 0;
-pub(crate) const BINARY: i64 = -1;
+pub(crate) const INTEGER: Code = 0;
+pub(crate) const BINARY: Code = -1;
 
 /// One stride: a value and the semimodule element it scales.
 ///
@@ -68,7 +71,7 @@ pub(crate) const BINARY: i64 = -1;
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Stride {
     pub(crate) value: i64,
-    pub(crate) code: i64,
+    pub(crate) code: Code,
 }
 
 impl Stride {
@@ -101,7 +104,7 @@ impl Stride {
     }
 
     /// `(value, code)` with zero made canonical.
-    pub(crate) const fn from_code(value: i64, code: i64) -> Stride {
+    pub(crate) const fn from_code(value: i64, code: Code) -> Stride {
         if value == 0 && code != BINARY {
             Stride::ZERO
         } else {
@@ -168,7 +171,7 @@ impl Stride {
 /// The coalescing rule on raw parts: the mode `s0:d0` (basis code `b0`) followed by `d1` (code
 /// `b1`) merge when `s0·d0 = d1` in the strides' semimodule (over F2, `s0` a power of two).
 #[inline]
-pub(crate) const fn merges(s0: i64, d0: i64, b0: i64, d1: i64, b1: i64) -> bool {
+pub(crate) const fn merges(s0: i64, d0: i64, b0: Code, d1: i64, b1: Code) -> bool {
     if d0 == 0 && d1 == 0 {
         return true;
     }
@@ -188,7 +191,7 @@ pub(crate) const fn merges(s0: i64, d0: i64, b0: i64, d1: i64, b1: i64) -> bool 
 }
 
 /// The semimodule of a nonzero stride with this code.
-pub(crate) const fn kind_of(code: i64) -> Semimodule {
+pub(crate) const fn kind_of(code: Code) -> Semimodule {
     if code == INTEGER {
         Semimodule::Integer
     } else if code == BINARY {
@@ -200,7 +203,7 @@ pub(crate) const fn kind_of(code: i64) -> Semimodule {
 
 /// Packs a basis path (outermost first) into a positive code: entry `j` (plus one) in bits
 /// `6j..6j+6`.
-pub(crate) const fn encode_path(path: &[usize]) -> Result<i64, Error> {
+pub(crate) const fn encode_path(path: &[usize]) -> Result<Code, Error> {
     if path.is_empty() || path.len() > MAX_PATH {
         return Err(Error::new(
             Op::Parse,
@@ -210,7 +213,7 @@ pub(crate) const fn encode_path(path: &[usize]) -> Result<i64, Error> {
             },
         ));
     }
-    let mut code: i64 = 0;
+    let mut code: Code = 0;
     let mut j = 0;
     while j < path.len() {
         if path[j] > MAX_BASIS_INDEX {
@@ -222,14 +225,14 @@ pub(crate) const fn encode_path(path: &[usize]) -> Result<i64, Error> {
                 },
             ));
         }
-        code |= ((path[j] + 1) as i64) << (6 * j);
+        code |= ((path[j] + 1) as Code) << (6 * j);
         j += 1;
     }
     Ok(code)
 }
 
 /// The path of a code (empty for integer and binary codes).
-pub(crate) const fn decode_path(code: i64) -> ([usize; MAX_PATH], usize) {
+pub(crate) const fn decode_path(code: Code) -> ([usize; MAX_PATH], usize) {
     let mut out = [0usize; MAX_PATH];
     if code <= 0 {
         return (out, 0);
@@ -247,19 +250,19 @@ pub(crate) const fn decode_path(code: i64) -> ([usize; MAX_PATH], usize) {
 }
 
 /// The code of the path with its outermost entry removed (`0` when nothing is left).
-pub(crate) const fn path_tail(code: i64) -> i64 {
+pub(crate) const fn path_tail(code: Code) -> Code {
     code >> 6
 }
 
 /// The outermost entry of a coordinate code.
-pub(crate) const fn path_head(code: i64) -> usize {
+pub(crate) const fn path_head(code: Code) -> usize {
     ((code & 63) - 1) as usize
 }
 
 /// The code of the path `(head, tail…)`.
 #[allow(dead_code)]
-pub(crate) const fn path_cons(head: usize, tail: i64) -> i64 {
-    (tail << 6) | (head as i64 + 1)
+pub(crate) const fn path_cons(head: usize, tail: Code) -> Code {
+    (tail << 6) | (head as Code + 1)
 }
 
 /// Carry-less product of two polynomials over F2, failing when the degree reaches 63.
@@ -309,7 +312,7 @@ pub enum Value {
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ArithTuple {
     n: u8,
-    code: [i64; CAPACITY],
+    code: [Code; CAPACITY],
     val: [i64; CAPACITY],
 }
 
@@ -322,7 +325,7 @@ impl ArithTuple {
     };
 
     /// Adds `v·E(code)`.
-    pub(crate) const fn add_term(mut self, v: i64, code: i64, op: Op) -> Result<ArithTuple, Error> {
+    pub(crate) const fn add_term(mut self, v: i64, code: Code, op: Op) -> Result<ArithTuple, Error> {
         let n = self.n as usize;
         let mut i = 0;
         while i < n && self.code[i] < code {
@@ -419,7 +422,7 @@ impl ArithTuple {
 }
 
 /// True when path `a` is a proper prefix of path `b` (codes of coordinate bases).
-const fn is_prefix(a: i64, b: i64) -> bool {
+const fn is_prefix(a: Code, b: Code) -> bool {
     let (pa, na) = decode_path(a);
     let (pb, nb) = decode_path(b);
     if na >= nb {
@@ -436,7 +439,7 @@ const fn is_prefix(a: i64, b: i64) -> bool {
 }
 
 /// Writes a stride leaf as CuTe prints it.
-pub(crate) fn write_stride(f: &mut fmt::Formatter<'_>, value: i64, code: i64) -> fmt::Result {
+pub(crate) fn write_stride(f: &mut fmt::Formatter<'_>, value: i64, code: Code) -> fmt::Result {
     if value == 0 && code != BINARY {
         return f.write_str("0");
     }
@@ -449,7 +452,7 @@ pub(crate) fn write_stride(f: &mut fmt::Formatter<'_>, value: i64, code: i64) ->
     }
 }
 
-fn write_basis(f: &mut fmt::Formatter<'_>, value: i64, code: i64) -> fmt::Result {
+fn write_basis(f: &mut fmt::Formatter<'_>, value: i64, code: Code) -> fmt::Result {
     let (p, n) = decode_path(code);
     write!(f, "{value}")?;
     for j in (0..n).rev() {
@@ -472,8 +475,8 @@ impl fmt::Debug for Stride {
 
 /// Prints the terms `[lo, hi)` (codes relative to the current position) as PyCuTe does: one term
 /// as `v@…`, several as a tuple of their top-level coordinates.
-fn write_terms(f: &mut fmt::Formatter<'_>, terms: &[(i64, i64)]) -> fmt::Result {
-    let nonzero: Vec<&(i64, i64)> = terms.iter().filter(|t| t.0 != 0).collect();
+fn write_terms(f: &mut fmt::Formatter<'_>, terms: &[(i64, Code)]) -> fmt::Result {
+    let nonzero: Vec<&(i64, Code)> = terms.iter().filter(|t| t.0 != 0).collect();
     match nonzero.as_slice() {
         [] => f.write_str("0"),
         [(v, code)] if *code > 0 => write_basis(f, *v, *code),
@@ -485,7 +488,7 @@ fn write_terms(f: &mut fmt::Formatter<'_>, terms: &[(i64, i64)]) -> fmt::Result 
                 if j > 0 {
                     f.write_str(",")?;
                 }
-                let sub: Vec<(i64, i64)> = terms
+                let sub: Vec<(i64, Code)> = terms
                     .iter()
                     .filter(|&&(_, c)| path_head(c) == j)
                     .map(|&(v, c)| (v, path_tail(c)))
@@ -502,7 +505,7 @@ fn write_terms(f: &mut fmt::Formatter<'_>, terms: &[(i64, i64)]) -> fmt::Result 
 
 impl fmt::Display for ArithTuple {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let terms: Vec<(i64, i64)> = (0..self.n as usize)
+        let terms: Vec<(i64, Code)> = (0..self.n as usize)
             .map(|i| (self.val[i], self.code[i]))
             .collect();
         write_terms(f, &terms)

@@ -35,7 +35,7 @@ pub(crate) struct Flat {
     pub(crate) s: [i64; CAPACITY],
     pub(crate) d: [i64; CAPACITY],
     /// The basis code of each stride (see [`crate::stride`]).
-    pub(crate) b: [i64; CAPACITY],
+    pub(crate) b: [crate::stride::Code; CAPACITY],
 }
 
 impl Flat {
@@ -68,7 +68,7 @@ impl Flat {
 
     /// Appends the mode `s:d` whose stride scales the basis with code `b`.
     #[inline]
-    pub(crate) const fn push_basis(&mut self, s: i64, d: i64, b: i64) {
+    pub(crate) const fn push_basis(&mut self, s: i64, d: i64, b: crate::stride::Code) {
         self.s[self.n] = s;
         self.d[self.n] = d;
         self.b[self.n] = if d == 0 && b != crate::stride::BINARY {
@@ -135,7 +135,6 @@ macro_rules! coalesce_into {
         m
     }};
 }
-pub(crate) use coalesce_into;
 
 /// [`coalesce_into`] for modes known to have integer strides (every basis code zero): the merge
 /// test is CuTe's `s0·d0 = d1` alone, and the result's codes are left as they are (zero). Used by

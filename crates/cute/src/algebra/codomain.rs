@@ -26,7 +26,7 @@ use super::coalesce::{coalesce_z, Flat};
 use crate::error::{mul, tri, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::CAPACITY;
 use crate::layout::Layout;
-use crate::stride::{clmul, decode_path, Semimodule, BINARY};
+use crate::stride::{clmul, decode_path, Code, Semimodule, BINARY};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Which {
@@ -82,7 +82,7 @@ struct Leaves {
     n: usize,
     s: [i64; CAPACITY],
     d: [i64; CAPACITY],
-    b: [i64; CAPACITY],
+    b: [Code; CAPACITY],
     p: [i64; CAPACITY],
 }
 
@@ -166,21 +166,21 @@ const fn after(d0: i64, s0: i64, p0: i64, d1: i64, s1: i64, p1: i64, full: bool)
 }
 
 /// The number of entries of a path code.
-const fn code_len(code: i64) -> usize {
+const fn code_len(code: Code) -> usize {
     decode_path(code).1
 }
 
 /// The first `depth` entries of a path code.
-const fn code_prefix(code: i64, depth: usize) -> i64 {
+const fn code_prefix(code: Code, depth: usize) -> Code {
     if depth == 0 {
         0
     } else {
-        code & ((1i64 << (6 * depth)) - 1)
+        code & ((1 << (6 * depth)) - 1)
     }
 }
 
 /// Entry `j` of a path code.
-const fn code_at(code: i64, j: usize) -> usize {
+const fn code_at(code: Code, j: usize) -> usize {
     (((code >> (6 * j)) & 63) - 1) as usize
 }
 
@@ -211,7 +211,7 @@ const fn by_axes(a: &Layout, which: Which, op: Op) -> Result<Layout, Error> {
 const fn node(
     st: &Leaves,
     f: &Leaves,
-    prefix: i64,
+    prefix: Code,
     depth: usize,
     which: Which,
     op: Op,
@@ -250,7 +250,7 @@ const fn node(
         let child = tri!(node(
             st,
             f,
-            prefix | ((j as i64 + 1) << (6 * depth)),
+            prefix | ((j as Code + 1) << (6 * depth)),
             depth + 1,
             which,
             op
@@ -266,7 +266,7 @@ const fn node(
 }
 
 /// The operation on the axis with basis code `code` (`0` for an integer codomain).
-const fn axis(f: &Leaves, code: i64, which: Which) -> Result<Layout, Error> {
+const fn axis(f: &Leaves, code: Code, which: Which) -> Result<Layout, Error> {
     let mut ax = Axis::EMPTY;
     let mut i = 0;
     while i < f.n {
@@ -283,7 +283,7 @@ const fn axis(f: &Leaves, code: i64, which: Which) -> Result<Layout, Error> {
 }
 
 /// A flat layout from parts, `1:0` when empty.
-const fn flat(n: usize, s: &[i64; CAPACITY], d: &[i64; CAPACITY], code: i64) -> Layout {
+const fn flat(n: usize, s: &[i64; CAPACITY], d: &[i64; CAPACITY], code: Code) -> Layout {
     let mut f = Flat::EMPTY;
     let mut i = 0;
     while i < n {
@@ -305,7 +305,7 @@ const fn capacity(op: Op) -> Error {
 
 /// The paper's complement of one axis: gaps, then the trailing size-1 mode, coalesced
 /// (size-1-preserving), strides on the axis's basis.
-const fn complement_axis(ax: &mut Axis, code: i64) -> Result<Layout, Error> {
+const fn complement_axis(ax: &mut Axis, code: Code) -> Result<Layout, Error> {
     let op = Op::Complement;
     ax.sort(false);
     let mut rs = [0i64; CAPACITY];

@@ -195,9 +195,6 @@ const fn complement_build(a: &Layout, err: &mut Result<(), Error>) -> Layout {
 /// `complement(L, M)` for a cotarget `M` that is an integer or a shape (CuTe's form, see the module
 /// docs). Fails with a divisibility error when the complement cannot cover `M`.
 pub const fn complement_to(a: &Layout, cotarget: &IntTuple) -> Result<Layout, Error> {
-    if let Err(e) = a.require_integral(Op::Complement) {
-        return Err(e.with(Operand::Layout(*a), Operand::Tuple(*cotarget)));
-    }
     let mut err = Ok(());
     let leaves = cotarget.val.split_at(cotarget.tree.len()).0;
     let mut r = Ok(complement_to_build(a, leaves, &mut err));

@@ -60,7 +60,7 @@ pub const fn composition(a: &Layout, b: &Layout) -> Result<Layout, Error> {
 const fn compose_coordinate(a: &Layout, b: &Layout) -> Result<Layout, Error> {
     let n = b.tree.len();
     // the distinct axes, in order of first appearance, and each leaf's axis and rank on it
-    let mut codes = [0i64; CAPACITY];
+    let mut codes = [0 as crate::stride::Code; CAPACITY];
     let mut axis_of = [usize::MAX; CAPACITY];
     let mut rank_on = [0usize; CAPACITY];
     let mut count = [0usize; CAPACITY];
@@ -181,8 +181,11 @@ pub(crate) const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), E
     attempt!(err, out, check_distributive(&af, &b.shape, &b.stride, bn));
     // The modes of one leaf of B composed: two arrays rather than a `Flat`, which are zeroed inline
     // (a `Flat` is zeroed by a call to `memset`, which costs more than composing a leaf).
-    let (mut node_s, mut node_d, mut node_b) =
-        ([0i64; CAPACITY], [0i64; CAPACITY], [0i64; CAPACITY]);
+    let (mut node_s, mut node_d, mut node_b) = (
+        [0i64; CAPACITY],
+        [0i64; CAPACITY],
+        [0 as crate::stride::Code; CAPACITY],
+    );
     let mut n: usize = 0; // leaves written
     let mut pending: u8 = 0; // brackets opened before the next leaf
     let mut depth: usize = 0;
@@ -266,7 +269,7 @@ pub(crate) const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), E
 /// divides, whose complements and modes are often one leaf.
 const fn compose_one_mode_build(
     da: i64,
-    code: i64,
+    code: crate::stride::Code,
     b: &Layout,
     err: &mut Result<(), Error>,
 ) -> Layout {
@@ -291,10 +294,10 @@ const fn compose_one_mode_build(
 pub(crate) const fn scaled(
     k: i64,
     d: i64,
-    code: i64,
+    code: crate::stride::Code,
     extent: i64,
     leaf: usize,
-) -> Result<(i64, i64), Error> {
+) -> Result<(i64, crate::stride::Code), Error> {
     if d == 0 || k == 0 {
         // the zero of F2 stays binary (`F0`), as in PyCuTe
         return Ok((
@@ -341,7 +344,7 @@ struct Modes<'a> {
     n: usize,
     s: &'a [i64; CAPACITY],
     d: &'a [i64; CAPACITY],
-    b: &'a [i64; CAPACITY],
+    b: &'a [crate::stride::Code; CAPACITY],
 }
 
 impl<'a> Modes<'a> {
@@ -386,7 +389,7 @@ const fn compose_leaf_into(
     d: i64,
     os: &mut [i64; CAPACITY],
     od: &mut [i64; CAPACITY],
-    ob: &mut [i64; CAPACITY],
+    ob: &mut [crate::stride::Code; CAPACITY],
     on: &mut usize,
 ) -> Result<(), Error> {
     if d == 0 {
@@ -502,10 +505,10 @@ const fn compose_leaf_into(
 const fn push(
     os: &mut [i64; CAPACITY],
     od: &mut [i64; CAPACITY],
-    ob: &mut [i64; CAPACITY],
+    ob: &mut [crate::stride::Code; CAPACITY],
     on: &mut usize,
     s: i64,
-    d: (i64, i64),
+    d: (i64, crate::stride::Code),
 ) {
     os[*on] = s;
     od[*on] = d.0;
