@@ -10,3 +10,4 @@ mod inverse;
 mod laws;
 mod pyops;
 mod regress;
+mod semimodule;
