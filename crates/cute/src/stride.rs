@@ -325,7 +325,12 @@ impl ArithTuple {
     };
 
     /// Adds `v·E(code)`.
-    pub(crate) const fn add_term(mut self, v: i64, code: Code, op: Op) -> Result<ArithTuple, Error> {
+    pub(crate) const fn add_term(
+        mut self,
+        v: i64,
+        code: Code,
+        op: Op,
+    ) -> Result<ArithTuple, Error> {
         let n = self.n as usize;
         let mut i = 0;
         while i < n && self.code[i] < code {

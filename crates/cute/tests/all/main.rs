@@ -12,5 +12,6 @@ mod laws;
 mod linear;
 mod pyops;
 mod regress;
+mod semimodule;
 mod swizzle;
 mod swizzle_f2;
