@@ -181,6 +181,9 @@ pub(crate) const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), E
     attempt!(err, out, check_distributive(&af, &b.shape, &b.stride, bn));
     // The modes of one leaf of B composed: two arrays rather than a `Flat`, which are zeroed inline
     // (a `Flat` is zeroed by a call to `memset`, which costs more than composing a leaf).
+    // per mode of coalesced A, the bits its offsets may take from the leaves of B so far (binary
+    // strides only: there the leaves' contributions must not overlap, see `scaled`)
+    let mut used = [0u64; CAPACITY];
     let (mut node_s, mut node_d, mut node_b) = (
         [0i64; CAPACITY],
         [0i64; CAPACITY],
@@ -211,7 +214,9 @@ pub(crate) const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), E
                 &mut node_s,
                 &mut node_d,
                 &mut node_b,
-                &mut c
+                &mut c,
+                i,
+                &mut used
             )
         );
         // The leaf's result as one node: a leaf, or a parenthesised flat tuple.
@@ -274,10 +279,15 @@ const fn compose_one_mode_build(
     err: &mut Result<(), Error>,
 ) -> Layout {
     let mut out = *b;
+    let mut used: u64 = 0;
     let mut i = 0;
     while i < b.tree.len() {
         if b.stride[i] != 0 {
-            let (v, c) = attempt!(err, out, scaled(b.stride[i], da, code, b.shape[i], i));
+            let (v, c) = attempt!(
+                err,
+                out,
+                scaled(b.stride[i], da, code, b.shape[i], i, &mut used)
+            );
             out.stride[i] = v;
             out.basis[i] = c;
         }
@@ -288,15 +298,21 @@ const fn compose_one_mode_build(
 
 /// `k · d` for the stride `d` (basis code `code`) of `A` scaled by the integer `k` read off the
 /// right operand, for a result mode of extent `extent` (leaf `leaf` of the right operand): the
-/// integer product, or for binary strides the carry-less one, which is `A`'s value only when
-/// `c·k` has no carries for every `c < extent` (no two copies of `k` shifted by `t` overlap for a
-/// `t` with `1 + 2^t < extent`).
+/// integer product, or for binary strides the carry-less one.
+///
+/// Over F2 the result adds what integer composition adds, so two conditions make it exact. Within
+/// the leaf, `c·k` must have no carries for every `c < extent` (no two copies of `k` shifted by `t`
+/// overlap for a `t` with `1 + 2^t < extent`). Across leaves, the offsets that different leaves of
+/// `B` give one mode of `A` are added, so their bits must be disjoint: `used` holds the bits that
+/// the earlier leaves may set in this mode of `A` (`k << t` for each `2^t < extent`), and an
+/// overlap is refused. Both are exact: an overlapping bit is reached by some coordinate.
 pub(crate) const fn scaled(
     k: i64,
     d: i64,
     code: crate::stride::Code,
     extent: i64,
     leaf: usize,
+    used: &mut u64,
 ) -> Result<(i64, crate::stride::Code), Error> {
     if d == 0 || k == 0 {
         // the zero of F2 stays binary (`F0`), as in PyCuTe
@@ -333,6 +349,24 @@ pub(crate) const fn scaled(
             t += 1;
         }
         let v = tri!(crate::stride::clmul(Op::Composition, d as u64, k as u64));
+        // the bits this leaf may set in the mode: `k << t` for every `2^t < extent`
+        let mut span: u64 = 0;
+        let mut t = 0;
+        while t < 63 && (1i64 << t) < extent {
+            span |= (k as u64) << t;
+            t += 1;
+        }
+        if *used & span != 0 {
+            return Err(Error::new(
+                Op::Composition,
+                ErrorKind::BinaryCarry {
+                    mode: leaf,
+                    scale: k,
+                    extent,
+                },
+            ));
+        }
+        *used |= span;
         return Ok((v as i64, code));
     }
     Ok((tri!(mul(Op::Composition, k, d)), code))
@@ -391,6 +425,8 @@ const fn compose_leaf_into(
     od: &mut [i64; CAPACITY],
     ob: &mut [crate::stride::Code; CAPACITY],
     on: &mut usize,
+    leaf: usize,
+    used: &mut [u64; CAPACITY],
 ) -> Result<(), Error> {
     if d == 0 {
         push(os, od, ob, on, s, (0, 0));
@@ -399,7 +435,7 @@ const fn compose_leaf_into(
     let n = a.n;
     if n <= 1 {
         let (da, code) = if n == 1 { (a.d[0], a.b[0]) } else { (0, 0) };
-        push(os, od, ob, on, s, tri!(scaled(d, da, code, s, 0)));
+        push(os, od, ob, on, s, tri!(scaled(d, da, code, s, leaf, &mut used[0])));
         return Ok(());
     }
     if d < 0 && s > 1 {
@@ -463,7 +499,14 @@ const fn compose_leaf_into(
                 ob,
                 on,
                 new_shape,
-                tri!(scaled(rest_stride, a.d[r], a.b[r], new_shape, 0)),
+                tri!(scaled(
+                    rest_stride,
+                    a.d[r],
+                    a.b[r],
+                    new_shape,
+                    leaf,
+                    &mut used[r]
+                )),
             );
             rest_shape = rest_q;
             rest_stride = 1;
@@ -477,7 +520,14 @@ const fn compose_leaf_into(
                 ob,
                 on,
                 rest_shape,
-                tri!(scaled(rest_stride, a.d[r], a.b[r], rest_shape, 0)),
+                tri!(scaled(
+                    rest_stride,
+                    a.d[r],
+                    a.b[r],
+                    rest_shape,
+                    leaf,
+                    &mut used[r]
+                )),
             );
             rest_shape = 1;
             rest_stride = 1;
@@ -494,7 +544,14 @@ const fn compose_leaf_into(
         r += 1;
     }
     if *on == start || rest_shape != 1 {
-        let last = tri!(scaled(rest_stride, a.d[n - 1], a.b[n - 1], rest_shape, 0));
+        let last = tri!(scaled(
+            rest_stride,
+            a.d[n - 1],
+            a.b[n - 1],
+            rest_shape,
+            leaf,
+            &mut used[n - 1]
+        ));
         push(os, od, ob, on, rest_shape, last);
     }
     Ok(())

@@ -135,11 +135,12 @@ const fn divide_build(a: &Layout, b: &Layout, err: &mut Result<(), Error>) -> La
             return out;
         }
         let (da, code) = (a.stride[0], a.basis[0]);
+        let mut used: u64 = 0;
         let mut i = 0;
         while i < out.tree.len() {
             if out.stride[i] != 0 {
                 (out.stride[i], out.basis[i]) =
-                    match scaled(out.stride[i], da, code, out.shape[i], i) {
+                    match scaled(out.stride[i], da, code, out.shape[i], i, &mut used) {
                         Ok(v) => v,
                         Err(e) => {
                             *err = Err(e.with(Operand::Layout(*a), Operand::Layout(*b)));

@@ -687,7 +687,7 @@ fn composition_with_coordinate_left_operand() {
 /// layout with nonnegative strides), `B ⪯ R`, `|R| = |B|` and `R(i) = A(B(i))` over F2 for every
 /// `i < |B|`. At least a fifth of the pairs must be admissible.
 #[test]
-#[ignore = "bug: binary A ∘ B adds B's leaves carry-less inside one mode of A: 4:F1 ∘ (2,2):(1,1) = (2,2):(F1,F1) is F0 at 3 where A(B(3)) = A(2) = F2; 8:F1 ∘ (2,2):(1,3) = (2,2):(F1,F3) is F2 at 3 where A(4) = F4"]
+
 fn composition_with_binary_left_operand() {
     // the minimal cases: B's two leaves land in the one mode of A and their sum carries
     for (a, b) in [
