@@ -264,6 +264,17 @@ pub enum ErrorKind {
         /// The extent of the result's mode.
         extent: i64,
     },
+    /// Composition with binary (F2) strides: two leaves of the right operand add offsets in one
+    /// mode of the left operand whose bits overlap, so their integer sum carries and differs from
+    /// the XOR that the result computes.
+    BinaryOverlap {
+        /// The later of the two leaves of the right operand.
+        leaf: usize,
+        /// The bits the earlier leaves may set in that mode.
+        used: u64,
+        /// The bits this leaf may set.
+        span: u64,
+    },
     /// A shape entry is not a positive integer.
     InvalidShape {
         /// The offending entry.
@@ -393,7 +404,8 @@ impl Error {
             | ErrorKind::Divisibility { .. }
             | ErrorKind::CannotCover { .. }
             | ErrorKind::NoCommonRefinement { .. }
-            | ErrorKind::BinaryCarry { .. } => "Divisibility",
+            | ErrorKind::BinaryCarry { .. }
+            | ErrorKind::BinaryOverlap { .. } => "Divisibility",
             ErrorKind::NotInjective { .. } => "NotInjective",
             ErrorKind::OutOfRange { .. } => "OutOfRange",
             ErrorKind::ProfileMismatch { .. } | ErrorKind::NotCongruent => "ProfileMismatch",
@@ -487,6 +499,12 @@ impl fmt::Display for Error {
                 f,
                 "binary (F2) strides at leaf {mode} of the right operand: c·{scale} carries for some \
                  c < {extent}, so the carry-less scaling of the composed stride differs from A(B(c))"
+            ),
+            ErrorKind::BinaryOverlap { leaf, used, span } => write!(
+                f,
+                "binary (F2) strides: leaf {leaf} of the right operand adds offsets with bits {span:#b} \
+                 in a mode of the left operand where earlier leaves add bits {used:#b}; the integer \
+                 sum carries, so the XOR of the composed strides differs from A(B(c))"
             ),
             ErrorKind::InvalidShape { value } => {
                 write!(f, "shape entries must be positive integers, found {value}")

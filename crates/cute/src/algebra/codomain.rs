@@ -449,9 +449,18 @@ const fn f2_divmod(a: u64, b: u64) -> (i64, i64) {
     (q as i64, r as i64)
 }
 
-/// PyCuTe's right inverse over F2 (see the module docs): a stride `d` continues the chain at the
-/// covered value `cur` when `r = cur ⊕ d` stays inside the covered range over the whole mode
-/// (`(s-1) ⊗ r < cur`); its weight is corrected by the domain index of `r`.
+/// The right inverse over F2. The chain is PyCuTe's: in stride order, a mode `s:d` continues the
+/// chain at the covered value `cur` (a power of two) when `r = cur ⊕ d` stays inside the covered
+/// range over the whole mode (`(s-1) ⊗ r < cur`), and then `cur ← s·cur`.
+///
+/// The result is built one index bit at a time, which is exact where PyCuTe's per-mode weight
+/// `w = S̄ ⊕ idx(r)` is not (it scales `w` by `c` carry-lessly, but the index of `c ⊗ r` is not
+/// `c ⊗ idx(r)` once `c ≥ 2`): bit `t` of a chained mode with weight `S̄` maps to the index
+/// `(S̄·2^t) ⊕ R(r·2^t)`, where `R` of a covered value is the XOR of the columns of its bits. Where
+/// PyCuTe's weights are right, the columns coalesce back to its modes. Index arithmetic is XOR
+/// only while the weights `S̄` and the extents are powers of two; the chain stops at the first mode
+/// where they are not (a non-power-of-two extent can still end the chain when `r = 0`): the result
+/// is then a smaller right inverse, never a wrong one.
 const fn right_inverse_binary(a: &Layout) -> Result<Layout, Error> {
     let op = Op::RightInverse;
     let f = tri!(leaves_of(&tri!(coalesce_z_flat(a))));
@@ -462,58 +471,60 @@ const fn right_inverse_binary(a: &Layout) -> Result<Layout, Error> {
         i += 1;
     }
     ax.sort(false);
+    // one column per index bit of the covered range, then possibly one last whole mode
     let mut rs = [0i64; CAPACITY];
     let mut rd = [0i64; CAPACITY];
     let mut n = 0usize;
     let mut cur: u64 = 1;
     let mut k = 0;
     while k < ax.n {
-        let (s, d) = (ax.s[k], ax.d[k]);
-        if d != 0 && s != 1 {
-            let r = cur ^ d as u64;
-            let reach = tri!(clmul(op, (s - 1) as u64, r));
-            if reach < cur {
-                let mut w = ax.p[k] as u64;
-                if r != 0 {
-                    // the domain index of `r` in the chain so far: its carry-less digits
-                    let mut idx = r;
-                    let mut pps: i64 = 1;
-                    let mut j = 0;
-                    while j < n {
-                        let digit = if j + 1 < n {
-                            let sj = rs[j] as u64;
-                            let prod = tri!(clmul(op, pps as u64, sj));
-                            if prod != (pps as u64).wrapping_mul(sj) {
-                                return Err(Error::new(
-                                    op,
-                                    ErrorKind::Unsupported {
-                                        what: "an extent of the chain carries in F2, so its \
-                                               carry-less and integer decompositions differ",
-                                    },
-                                ));
-                            }
-                            pps = tri!(mul(op, pps, rs[j]));
-                            let (q, rem) = f2_divmod(idx, sj);
-                            idx = q as u64;
-                            rem as u64
-                        } else {
-                            idx
-                        };
-                        w ^= tri!(clmul(op, digit, rd[j] as u64));
-                        j += 1;
-                    }
-                }
+        let (s, d, p) = (ax.s[k], ax.d[k], ax.p[k]);
+        k += 1;
+        if d == 0 || s == 1 {
+            continue;
+        }
+        let r = cur ^ d as u64;
+        let reach = tri!(clmul(op, (s - 1) as u64, r));
+        if reach >= cur {
+            continue;
+        }
+        if p & (p - 1) != 0 {
+            break;
+        }
+        if s & (s - 1) != 0 {
+            if r == 0 {
                 if n >= CAPACITY {
                     return Err(capacity(op));
                 }
                 rs[n] = s;
-                rd[n] = w as i64;
+                rd[n] = p;
                 n += 1;
-                cur = tri!(clmul(op, s as u64, cur));
             }
+            break;
         }
-        k += 1;
+        let bits = s.trailing_zeros();
+        if n + bits as usize > CAPACITY {
+            return Err(capacity(op));
+        }
+        let base = n;
+        let mut t = 0;
+        while t < bits {
+            // the index of 2^t in this mode, corrected by the index of the covered part r·2^t
+            let mut col = (p as u64) << t;
+            let x = r << t;
+            let mut b = 0;
+            while b < base {
+                if (x >> b) & 1 == 1 {
+                    col ^= rd[b] as u64;
+                }
+                b += 1;
+            }
+            rs[n] = 2;
+            rd[n] = col as i64;
+            n += 1;
+            t += 1;
+        }
+        cur = tri!(clmul(op, s as u64, cur));
     }
-    let _ = BINARY;
     Ok(super::coalesce::coalesce(&flat(n, &rs, &rd, BINARY)))
 }

@@ -359,10 +359,10 @@ pub(crate) const fn scaled(
         if *used & span != 0 {
             return Err(Error::new(
                 Op::Composition,
-                ErrorKind::BinaryCarry {
-                    mode: leaf,
-                    scale: k,
-                    extent,
+                ErrorKind::BinaryOverlap {
+                    leaf,
+                    used: *used,
+                    span,
                 },
             ));
         }
@@ -435,7 +435,14 @@ const fn compose_leaf_into(
     let n = a.n;
     if n <= 1 {
         let (da, code) = if n == 1 { (a.d[0], a.b[0]) } else { (0, 0) };
-        push(os, od, ob, on, s, tri!(scaled(d, da, code, s, leaf, &mut used[0])));
+        push(
+            os,
+            od,
+            ob,
+            on,
+            s,
+            tri!(scaled(d, da, code, s, leaf, &mut used[0])),
+        );
         return Ok(());
     }
     if d < 0 && s > 1 {
