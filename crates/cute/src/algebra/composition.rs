@@ -416,8 +416,8 @@ const fn is_coalesced_x(l: &Layout) -> bool {
 
 /// The base case (8): `A ∘ s:d` for a coalesced, flat `A` whose last mode is unbounded, appending
 /// the result modes (CuTe's printed form: one mode, or several) to `os`, `od` at `*on` (at most
-#[allow(clippy::too_many_arguments)] // the result is written through its parts, see `compose_build`
 /// `a.n` of them; there must be room).
+#[allow(clippy::too_many_arguments)] // the result is written through its parts, see `compose_build`
 const fn compose_leaf_into(
     a: &Modes,
     s: i64,
