@@ -523,6 +523,8 @@ fuzz_target!(|data: &[u8]| {
         profile: profile_text,
         order: order.to_string(),
     };
+    // the same layout with coordinate or binary strides: laws, then (half the time) every op on it
+    let v = semimodule_step(s, &a, &b, v);
     for (op, sig) in ops::all_ops() {
         let args = args_for(sig, s, &v);
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -536,6 +538,79 @@ fuzz_target!(|data: &[u8]| {
         }
     }
 });
+
+/// The nonzero terms of a value (an arithmetic tuple also records zero coordinates it spans,
+/// which coalescing may drop with a size-1 mode).
+fn norm(v: cute::Value) -> String {
+    match v {
+        cute::Value::Coord(t) => {
+            let mut terms: Vec<String> = (0..t.terms())
+                .map(|i| t.term(i))
+                .filter(|x| x.0 != 0)
+                .map(|(c, p, n)| format!("{c}@{:?}", &p[..n]))
+                .collect();
+            terms.sort();
+            terms.join("+")
+        }
+        other => other.to_string(),
+    }
+}
+
+/// Rebuilds `a` with coordinate (E) or binary (F2) strides, checks the composition and coalesce
+/// laws on it by brute force, and half the time hands it to the all-ops loop as `A`.
+fn semimodule_step(s: &mut Src, a: &Layout, b: &Layout, mut v: Vals) -> Vals {
+    let kind = s.u8();
+    let strides: Option<Vec<cute::Stride>> = (0..a.leaf_count())
+        .map(|i| {
+            let d = a.leaf_at(i).1;
+            let sel = s.u8();
+            if kind % 2 == 0 {
+                cute::Stride::f2((d as u64) & 0xffff).ok()
+            } else if sel % 3 == 2 {
+                cute::Stride::basis(d, &[2, (sel as usize / 3) % 2]).ok()
+            } else {
+                cute::Stride::basis(d, &[(sel % 3) as usize]).ok()
+            }
+        })
+        .collect();
+    let Some(strides) = strides else { return v };
+    let Ok(x) = Layout::from_strides(&a.shape(), &strides) else {
+        return v;
+    };
+    let text = x.to_string();
+    assert_eq!(text.parse::<Layout>().unwrap(), x, "{text}");
+    let n = size(&x).min(BRUTE) as i64;
+    let c = cute::coalesce(&x);
+    for i in 0..n {
+        if let (Ok(p), Ok(q)) = (x.eval_value(i), c.eval_value(i)) {
+            assert_eq!(norm(p), norm(q), "coalesce({x}) = {c} at {i}");
+        }
+    }
+    match cute::composition(&x, b) {
+        Ok(r) if size(b) <= BRUTE => {
+            for i in 0..size(b) as i64 {
+                let (Ok(bi), Ok(ri)) = (b.eval(i), r.eval_value(i)) else { continue };
+                if let Ok(want) = x.eval_value(bi) {
+                    assert_eq!(norm(ri), norm(want), "{x} ∘ {b} = {r} at {i}");
+                }
+            }
+        }
+        Ok(_) => {}
+        Err(e) => one_line(&e),
+    }
+    if let Ok(r) = cute::right_inverse(&x) {
+        if matches!(x.semimodule(), cute::Semimodule::Binary) && size(&r) <= BRUTE {
+            for k in 0..size(&r) as i64 {
+                let ri = r.eval(k).unwrap();
+                assert_eq!(x.eval(ri).unwrap(), k, "right_inverse({x}) = {r} at {k}");
+            }
+        }
+    }
+    if kind % 4 < 2 {
+        v.a = text;
+    }
+    v
+}
 
 /// `IntTuple` helpers for the target.
 trait FromVals {

@@ -35,7 +35,8 @@ fn scope() -> BTreeSet<String> {
     add("T2.", 1..=8);
     add("T3.", 1..=7);
     add("S-COAL-", 1..=7);
-    add("S-ID-", 1..=3);
+    add("S-ID-", 1..=5);
+    add("S-CAT-", 1..=1);
     add("S-ASSOC-", 1..=4);
     add("S-COMP-", 1..=6);
     add("S-VIOL-", 1..=4);

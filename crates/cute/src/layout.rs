@@ -905,6 +905,60 @@ const fn crd_inner(
     Ok(acc)
 }
 
+/// `make_identity_layout(S)`: the layout that maps every coordinate of `S` to itself, as an
+/// arithmetic tuple: each leaf of `S` gets the unit basis `e_p` of its position `p` (CuTe's
+/// `make_layout(S, make_basis_like(S))`). An integer shape `n` gives `n:1`.
+///
+/// | `S` | identity layout |
+/// |---|---|
+/// | `(4,6)` | `(4,6):(1@0,1@1)` |
+/// | `(4,(3,2))` | `(4,(3,2)):(1@0,(1@0@1,1@1@1))` |
+///
+/// (The paper's `(4,(3,2)):(e0,(e1,3e1))` is also an identity of `Z_(4,6)`, built by hand: it
+/// folds the two sub-modes back into one coordinate.)
+pub const fn make_identity_layout(shape: &IntTuple) -> Result<Layout, Error> {
+    let n = shape.tree.len();
+    let mut stride = [0i64; CAPACITY];
+    let mut basis = [0 as Code; CAPACITY];
+    if shape.tree.is_leaf() {
+        stride[0] = 1;
+        return Layout::from_parts((shape.tree, shape.val, stride), Op::MakeLayout);
+    }
+    // the path of the current leaf: `idx[..depth]`, outermost first
+    let mut idx = [0usize; crate::stride::MAX_PATH + 1];
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < n {
+        let mut k = 0;
+        while k < shape.tree.open[i] {
+            if depth >= crate::stride::MAX_PATH {
+                return Err(Error::new(
+                    Op::MakeLayout,
+                    ErrorKind::Capacity {
+                        what: "depth of a basis path E(p_1,…,p_k)",
+                        limit: crate::stride::MAX_PATH,
+                    },
+                ));
+            }
+            idx[depth] = 0;
+            depth += 1;
+            k += 1;
+        }
+        stride[i] = 1;
+        basis[i] = tri!(crate::stride::encode_path(idx.split_at(depth).0));
+        let mut k = 0;
+        while k < shape.tree.close[i] {
+            depth -= 1;
+            k += 1;
+        }
+        if depth > 0 {
+            idx[depth - 1] += 1;
+        }
+        i += 1;
+    }
+    Layout::from_parts_basis((shape.tree, shape.val, stride), basis, Op::MakeLayout)
+}
+
 /// `compact_col_major(S)` (CuTe `make_layout(S)`, `LayoutLeft`): strides are the exclusive prefix
 /// products of the shape; size-1 modes get stride 0, as in CuTe.
 pub const fn compact_col_major(shape: &IntTuple) -> Result<Layout, Error> {

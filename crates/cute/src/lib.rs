@@ -123,7 +123,10 @@ pub use coord::{crd2crd, crd2idx, crd2idx_compact, idx2crd};
 pub use error::{Error, ErrorKind, Op, Operand};
 pub use eval::{IndexEvaluator, Offsets};
 pub use int_tuple::{IntTuple, CAPACITY, MAX_DEPTH};
-pub use layout::{compact_col_major, compact_row_major, make_layout, make_ordered_layout, Layout};
+pub use layout::{
+    compact_col_major, compact_row_major, make_identity_layout, make_layout, make_ordered_layout,
+    Layout,
+};
 pub use linear::{linear_form, LinearForm};
 pub use stride::{ArithTuple, Semimodule, Stride, Value};
 pub use swizzle::{ComposedLayout, Swizzle};

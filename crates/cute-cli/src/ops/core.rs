@@ -17,6 +17,7 @@ pub(crate) const OPS: &[(&str, &str)] = &[
     ("eval_crd", "LAYOUT COORD"),
     ("tiler_to_layout", "TILER"),
     ("linear_form", "LAYOUT"),
+    ("make_identity_layout", "SHAPE"),
     ("idx2crd", "COORD SHAPE"),
     ("crd2idx", "COORD SHAPE [STRIDE]"),
     ("make_ordered_layout", "SHAPE ORDER"),
@@ -116,6 +117,12 @@ pub(crate) fn run(op: &str, a: &[&str]) -> Option<Answer> {
                 return Some(Err(u));
             }
             (|| Ok(layout(a[0])?.eval_crd_value(&tuple(a[1])?)?.to_string()))()
+        }
+        "make_identity_layout" => {
+            if let Err(u) = arity(a, 1, 1, op) {
+                return Some(Err(u));
+            }
+            (|| Ok(cute::make_identity_layout(&tuple(a[0])?)?.to_string()))()
         }
         "linear_form" => {
             if let Err(u) = arity(a, 1, 1, op) {

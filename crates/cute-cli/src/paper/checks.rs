@@ -612,6 +612,31 @@ pub(super) fn identity(a: &[String], exp: &str) -> R<Checked> {
     Ok(Checked::new(text.clone(), text == exp))
 }
 
+/// S-ID-4, S-ID-5: a coordinate layout as the identity of the shape `a[1]` (rank 2): `L(i,j)` is
+/// the arithmetic tuple `(i,j)` for every `(i,j)`, evaluated at the 2-D coordinate (partially
+/// collapsed where `L`'s modes are tuples).
+pub(super) fn coordinate_identity(a: &[String], exp: &str) -> R<Checked> {
+    let l = lay(&a[0])?;
+    let s = tup(&a[1])?;
+    let (m, n) = (e(e(s.get(0))?.size())?, e(e(s.get(1))?.size())?);
+    let mut ok = true;
+    for j in 0..n {
+        for i in 0..m {
+            let v = e(l.eval_crd_value(&e(IntTuple::flat(&[i, j]))?))?;
+            ok &= match v {
+                cute::Value::Coord(t) => t.get(&[0]) == i && t.get(&[1]) == j,
+                _ => false,
+            };
+        }
+    }
+    let text = if ok {
+        format!("L(i,j) = (i,j) for (i,j) ∈ Z_{s}")
+    } else {
+        format!("not the identity of Z_{s}")
+    };
+    Ok(Checked::new(text.clone(), text == exp))
+}
+
 /// S-ASSOC-4: `A ∘ (B ∘ C)` vs `(A ∘ B) ∘ C`, both by the algebra and pointwise.
 pub(super) fn associativity(a: &[String], exp: &str) -> R<Checked> {
     let (la, lb, lc) = (lay(&a[0])?, lay(&a[1])?, lay(&a[2])?);

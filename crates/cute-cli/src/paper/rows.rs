@@ -347,6 +347,16 @@ fn layouts(t: &mut Tour) {
         "((0,1),(1,1)) ↦ 26",
         |a, exp| c::eval_via(true, a, exp),
     ));
+    t.push(
+        Row::op(
+            "S-CAT-1",
+            "make_layout",
+            &["4:2", "3:1@0"],
+            "inadmissible: codomains Z and Z^(*,*) differ",
+        )
+        .what("(4:2, 3:e_0), the concatenation of 4:2 and 3:e_0")
+        .expect("ERROR Unsupported"),
+    );
 }
 
 fn completeness(t: &mut Tour) {
@@ -621,6 +631,19 @@ fn composition(t: &mut Tour) {
             format!("{l} as I_24"),
             "L(i) = i for i < 24",
             c::identity,
+        ));
+    }
+    for (id, l) in [
+        ("S-ID-4", "(4,6):(1@0,1@1)"),
+        ("S-ID-5", "(4,(3,2)):(1@0,(1@1,3@1))"),
+    ] {
+        t.push(Row::check(
+            id,
+            "identity",
+            &[l, "(4,6)"],
+            format!("{l} as I_(4,6)"),
+            "L(i,j) = (i,j) for (i,j) ∈ Z_(4,6)",
+            c::coordinate_identity,
         ));
     }
 

@@ -1756,3 +1756,59 @@ fn tiler_to_layout_acts_as_the_tiler() {
     });
     assert!(ok.get() >= 150, "{}", ok.get());
 }
+
+/// `make_identity_layout(S)` maps every natural coordinate of `S` to itself: the arithmetic tuple
+/// whose coordinate at each leaf's position (its path in `S`) is that leaf's coordinate; an
+/// integer shape gives the integer identity.
+#[test]
+fn identity_layout_maps_each_coordinate_to_itself() {
+    assert_eq!(
+        cute::make_identity_layout(&"(4,6)".parse().unwrap())
+            .unwrap()
+            .to_string(),
+        "(4,6):(1@0,1@1)"
+    );
+    assert_eq!(
+        cute::make_identity_layout(&"7".parse().unwrap())
+            .unwrap()
+            .to_string(),
+        "7:1"
+    );
+    run(256, gen_layout(), |g| {
+        let shape = g.shape();
+        let id = cute::make_identity_layout(&shape).map_err(|e| fail(e.to_string()))?;
+        prop_assert!(id.shape() == shape);
+        // paths of the leaves, outermost first, from the profile's text
+        let text = g.prof.text(&vec![0; g.shape.len()]);
+        let (mut paths, mut cur) = (vec![], vec![]);
+        for ch in text.chars() {
+            match ch {
+                '(' => cur.push(0usize),
+                ')' => {
+                    cur.pop();
+                }
+                ',' => *cur.last_mut().unwrap() += 1,
+                _ => {
+                    if paths.len() < g.shape.len() && !paths.iter().any(|(k, _)| *k == paths.len())
+                    {
+                        paths.push((paths.len(), cur.clone()));
+                    }
+                }
+            }
+        }
+        let n = size(&id);
+        for i in 0..n {
+            let v = id.eval_value(i).unwrap();
+            let digits = digits(&g.shape, i);
+            for (k, p) in &paths {
+                let got = match (&v, p.is_empty()) {
+                    (Value::Coord(t), false) => t.get(p),
+                    (Value::Int(x), true) => *x,
+                    _ => return Err(fail(format!("{id} at {i}: {v}"))),
+                };
+                prop_assert_eq!(got, digits[*k], "{} at {}: {}", id, i, v);
+            }
+        }
+        Ok(())
+    });
+}
