@@ -540,9 +540,10 @@ fuzz_target!(|data: &[u8]| {
 });
 
 /// The nonzero terms of a value (an arithmetic tuple also records zero coordinates it spans,
-/// which coalescing may drop with a size-1 mode).
+/// which coalescing may drop with a size-1 mode; and the zero of every semimodule is `0`).
 fn norm(v: cute::Value) -> String {
     match v {
+        cute::Value::F2(0) => "0".to_string(),
         cute::Value::Coord(t) => {
             let mut terms: Vec<String> = (0..t.terms())
                 .map(|i| t.term(i))

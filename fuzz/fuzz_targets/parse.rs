@@ -17,6 +17,10 @@ use libfuzzer_sys::fuzz_target;
 /// A value read by the reference reader.
 enum Node {
     Int(i128),
+    /// A stride leaf (only in the stride of a layout): a binary stride `F<bits>`.
+    F2(i128),
+    /// A scaled basis `v@i@j…`, indices as written (innermost first).
+    Basis(i128, Vec<i128>),
     Tup(Vec<Node>),
 }
 
@@ -71,8 +75,19 @@ impl Reader<'_> {
         }
         Ok(if neg { -v } else { v })
     }
-    /// node := int | '(' node (',' node)* ')'
+    /// Digits right at the cursor (no sign, no marker, no space).
+    fn digits(&mut self) -> Result<i128, Verdict> {
+        if !matches!(self.peek(), Some(c) if c.is_ascii_digit()) {
+            return Err(Verdict::Syntax);
+        }
+        self.int()
+    }
+    /// node := int | '(' node (',' node)* ')'; with `strides`, a leaf may also be `F<digits>` or
+    /// `int('@'digits)+`.
     fn node(&mut self, depth: usize) -> Result<Node, Verdict> {
+        self.node_of(depth, false)
+    }
+    fn node_of(&mut self, depth: usize, strides: bool) -> Result<Node, Verdict> {
         self.ws();
         if self.peek() == Some(b'(') {
             if depth >= 200 {
@@ -82,7 +97,7 @@ impl Reader<'_> {
             self.p += 1;
             let mut items = vec![];
             loop {
-                items.push(self.node(depth + 1)?);
+                items.push(self.node_of(depth + 1, strides)?);
                 self.ws();
                 match self.peek() {
                     Some(b',') => self.p += 1,
@@ -94,10 +109,23 @@ impl Reader<'_> {
                 }
             }
         }
+        if strides && self.peek() == Some(b'F') {
+            self.p += 1;
+            return self.digits().map(Node::F2);
+        }
         if !self.starts_int() {
             return Err(Verdict::Syntax);
         }
-        self.int().map(Node::Int)
+        let v = self.int()?;
+        if !strides || self.peek() != Some(b'@') {
+            return Ok(Node::Int(v));
+        }
+        let mut path = vec![];
+        while self.peek() == Some(b'@') {
+            self.p += 1;
+            path.push(self.digits()?);
+        }
+        Ok(Node::Basis(v, path))
     }
     fn end(&mut self) -> Result<(), Verdict> {
         self.ws();
@@ -112,6 +140,15 @@ impl Reader<'_> {
 fn print(n: &Node, out: &mut String) {
     match n {
         Node::Int(v) => out.push_str(&v.to_string()),
+        Node::F2(v) => out.push_str(&format!("F{v}")),
+        // a zero basis is the zero stride
+        Node::Basis(0, _) => out.push('0'),
+        Node::Basis(v, path) => {
+            out.push_str(&v.to_string());
+            for i in path {
+                out.push_str(&format!("@{i}"));
+            }
+        }
         Node::Tup(items) => {
             out.push('(');
             for (i, x) in items.iter().enumerate() {
@@ -127,21 +164,21 @@ fn print(n: &Node, out: &mut String) {
 
 fn leaves(n: &Node, out: &mut Vec<i128>) {
     match n {
-        Node::Int(v) => out.push(*v),
+        Node::Int(v) | Node::F2(v) | Node::Basis(v, _) => out.push(*v),
         Node::Tup(items) => items.iter().for_each(|x| leaves(x, out)),
     }
 }
 
 fn depth(n: &Node) -> usize {
     match n {
-        Node::Int(_) => 0,
+        Node::Int(_) | Node::F2(_) | Node::Basis(..) => 0,
         Node::Tup(items) => 1 + items.iter().map(depth).max().unwrap_or(0),
     }
 }
 
 fn congruent(a: &Node, b: &Node) -> bool {
     match (a, b) {
-        (Node::Int(_), Node::Int(_)) => true,
+        (Node::Int(_), Node::Int(_) | Node::F2(_) | Node::Basis(..)) => true,
         (Node::Tup(x), Node::Tup(y)) => {
             x.len() == y.len() && x.iter().zip(y).all(|(a, b)| congruent(a, b))
         }
@@ -169,6 +206,51 @@ fn within_limits(n: &Node) -> Result<(), Verdict> {
     Ok(())
 }
 
+/// The documented rules for stride leaves: binary values are nonnegative (checked by the grammar)
+/// and fit in `i64`; a basis path has at most `cute::stride::MAX_PATH` entries, each at most
+/// `cute::stride::MAX_BASIS_INDEX`; the nonzero strides lie in one semimodule, and the binary zero
+/// `F0` meets coordinate strides but not nonzero integers.
+fn semimodules(n: &Node) -> Result<(), Verdict> {
+    fn walk(n: &Node, kinds: &mut Vec<u8>, f0: &mut bool) -> Result<(), Verdict> {
+        match n {
+            Node::Tup(items) => items.iter().try_for_each(|x| walk(x, kinds, f0)),
+            Node::Int(0) => Ok(()),
+            Node::Int(_) => {
+                kinds.push(0);
+                Ok(())
+            }
+            Node::F2(0) => {
+                *f0 = true;
+                Ok(())
+            }
+            Node::F2(_) => {
+                kinds.push(1);
+                Ok(())
+            }
+            Node::Basis(v, path) => {
+                if path.len() > cute::stride::MAX_PATH
+                    || path
+                        .iter()
+                        .any(|i| *i > cute::stride::MAX_BASIS_INDEX as i128)
+                {
+                    return Err(Verdict::Limit);
+                }
+                if *v != 0 {
+                    kinds.push(2);
+                }
+                Ok(())
+            }
+        }
+    }
+    let (mut kinds, mut f0) = (vec![], false);
+    walk(n, &mut kinds, &mut f0)?;
+    let first = kinds.first().copied();
+    if kinds.iter().any(|k| Some(*k) != first) || (f0 && first == Some(0)) {
+        return Err(Verdict::Limit);
+    }
+    Ok(())
+}
+
 /// Reference reading of a whole text as a `Layout`.
 fn ref_layout(s: &[u8]) -> Result<String, Verdict> {
     let mut r = Reader { s, p: 0 };
@@ -178,10 +260,11 @@ fn ref_layout(s: &[u8]) -> Result<String, Verdict> {
         return Err(Verdict::Syntax);
     }
     r.p += 1;
-    let stride = r.node(0)?;
+    let stride = r.node_of(0, true)?;
     r.end()?;
     within_limits(&shape)?;
     within_limits(&stride)?;
+    semimodules(&stride)?;
     if !congruent(&shape, &stride) {
         return Err(Verdict::Limit);
     }

@@ -60,6 +60,11 @@ use crate::tiler::Tiler;
 /// Fails when the complement cannot reach `size(A)·cosize(B)` or the composition is inadmissible
 /// (`Divisibility`), when `A` is not injective (`NotInjective`), or when the tiler has more modes
 /// than `A` (`ProfileMismatch`).
+///
+/// For coordinate strides (`A` with codomain `Z^S`) the second mode is PyCuTe's
+/// `complement(A) ∘ B`, the paper's complement without a cotarget (it extends along the last axis
+/// of the codomain): `(2,2):(1@0,1@1) ⊗ 3:1 = ((2,2),3):((1@0,1@1),2@1)`. Binary strides have no
+/// ordered complement and are refused.
 pub const fn logical_product(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
     // Built in the return place (see `coalesce_into`).
     let mut err = Ok(());
@@ -163,6 +168,18 @@ pub(crate) const fn product_build(a: &Layout, b: &Layout, err: &mut Result<(), E
 /// The second mode of `A ⊗ B`, `complement(A, size(A)·cosize(B)) ∘ B`, or the error (without
 /// operands) in `err`.
 const fn grid_build(a: &Layout, b: &Layout, err: &mut Result<(), Error>) -> Layout {
+    if !a.is_integral() && matches!(a.semimodule(), crate::stride::Semimodule::Coordinate) {
+        // a coordinate codomain has no cosize to reach: PyCuTe's `complement(A) ∘ B`, with the
+        // paper's complement (per axis, its trailing mode unbounded)
+        let c = match super::complement::complement(a) {
+            Ok(c) => c,
+            Err(e) => {
+                *err = Err(e);
+                return BLANK;
+            }
+        };
+        return compose_build(&c, b, err);
+    }
     let n = match size_times_cosize(a, b) {
         Ok(n) => n,
         Err(e) => {

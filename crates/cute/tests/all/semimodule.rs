@@ -1812,3 +1812,53 @@ fn identity_layout_maps_each_coordinate_to_itself() {
         Ok(())
     });
 }
+
+/// The logical product of a coordinate layout (PyCuTe's `(A, complement(A) ∘ B)`): the paper's
+/// examples, then for random chained coordinate layouts `A` and compact integer `B`: mode 0 is `A`,
+/// mode 1 is `complement(A) ∘ B`, and the product is injective (its values are distinct) whenever
+/// `A` is.
+#[test]
+fn logical_product_of_coordinate_layouts() {
+    for (a, b, r) in [
+        ("(2,2):(1@0,1@1)", "3:1", "((2,2),3):((1@0,1@1),2@1)"),
+        (
+            "(4,8):(1@1,1@0)",
+            "(2,2):(1,2)",
+            "((4,8),(2,2)):((1@1,1@0),(4@1,8@1))",
+        ),
+    ] {
+        let (a, b): (Layout, Layout) = (a.parse().unwrap(), b.parse().unwrap());
+        let p = cute::logical_product(&a, &Tiler::layout(b)).unwrap();
+        assert_eq!(p.to_string(), r);
+    }
+    let products = Cell::new(0u32);
+    run(512, (gen_e(4, 1..=4, 1..=8, true), 1..=4i64), |(g, m)| {
+        let a = g.layout();
+        let b = Layout::leaf(m, 1).unwrap();
+        let Ok(p) = cute::logical_product(&a, &Tiler::layout(b)) else {
+            return Ok(());
+        };
+        products.set(products.get() + 1);
+        prop_assert!(p.mode(0).unwrap() == a, "{} ⊗ {} = {}", a, b, p);
+        let grid = composition(&complement(&a).unwrap(), &b).unwrap();
+        prop_assert!(p.mode(1).unwrap() == grid, "{} ⊗ {} = {}", a, b, p);
+        let values: Vec<V> = (0..size(&a))
+            .map(|i| norm(a.eval_value(i).unwrap()))
+            .collect();
+        if values.iter().collect::<HashSet<_>>().len() == values.len() {
+            let all: HashSet<V> = (0..size(&p))
+                .map(|i| norm(p.eval_value(i).unwrap()))
+                .collect();
+            prop_assert_eq!(
+                all.len() as i64,
+                size(&p),
+                "{} ⊗ {} = {} not injective",
+                a,
+                b,
+                p
+            );
+        }
+        Ok(())
+    });
+    assert!(products.get() > 100, "{}", products.get());
+}
