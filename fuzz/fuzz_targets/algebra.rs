@@ -551,7 +551,11 @@ fn norm(v: cute::Value) -> String {
                 .map(|(c, p, n)| format!("{c}@{:?}", &p[..n]))
                 .collect();
             terms.sort();
-            terms.join("+")
+            if terms.is_empty() {
+                "0".to_string()
+            } else {
+                terms.join("+")
+            }
         }
         other => other.to_string(),
     }
