@@ -183,7 +183,14 @@ pub(crate) const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), E
     // (a `Flat` is zeroed by a call to `memset`, which costs more than composing a leaf).
     // per mode of coalesced A, the bits its offsets may take from the leaves of B so far (binary
     // strides only: there the leaves' contributions must not overlap, see `scaled`)
-    let mut used = [0u64; CAPACITY];
+    // (only binary strides need it: the integer path gets an empty slice and no zeroing)
+    let mut store: [u64; CAPACITY];
+    let used: &mut [u64] = if has_binary(&af) {
+        store = [0; CAPACITY];
+        &mut store
+    } else {
+        &mut []
+    };
     let (mut node_s, mut node_d, mut node_b) = (
         [0i64; CAPACITY],
         [0i64; CAPACITY],
@@ -216,7 +223,7 @@ pub(crate) const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), E
                 &mut node_b,
                 &mut c,
                 i,
-                &mut used
+                used
             )
         );
         // The leaf's result as one node: a leaf, or a parenthesised flat tuple.
@@ -286,7 +293,15 @@ const fn compose_one_mode_build(
             let (v, c) = attempt!(
                 err,
                 out,
-                scaled(b.stride[i], da, code, b.shape[i], i, &mut used)
+                scaled(
+                    b.stride[i],
+                    da,
+                    code,
+                    b.shape[i],
+                    i,
+                    core::slice::from_mut(&mut used),
+                    0
+                )
             );
             out.stride[i] = v;
             out.basis[i] = c;
@@ -312,7 +327,8 @@ pub(crate) const fn scaled(
     code: crate::stride::Code,
     extent: i64,
     leaf: usize,
-    used: &mut u64,
+    used: &mut [u64],
+    slot: usize,
 ) -> Result<(i64, crate::stride::Code), Error> {
     if d == 0 || k == 0 {
         // the zero of F2 stays binary (`F0`), as in PyCuTe
@@ -356,23 +372,35 @@ pub(crate) const fn scaled(
             span |= (k as u64) << t;
             t += 1;
         }
-        if *used & span != 0 {
+        if used[slot] & span != 0 {
             return Err(Error::new(
                 Op::Composition,
                 ErrorKind::BinaryOverlap {
                     leaf,
-                    used: *used,
+                    used: used[slot],
                     span,
                 },
             ));
         }
-        *used |= span;
+        used[slot] |= span;
         return Ok((v as i64, code));
     }
     Ok((tri!(mul(Op::Composition, k, d)), code))
 }
 
 /// The modes of a flat layout, borrowed (a [`Flat`], or the leaves of a layout).
+/// True when some mode of `a` has a binary (F2) stride.
+const fn has_binary(a: &Modes) -> bool {
+    let mut i = 0;
+    while i < a.n {
+        if a.b[i] == crate::stride::BINARY {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
 #[derive(Clone, Copy)]
 struct Modes<'a> {
     n: usize,
@@ -427,7 +455,7 @@ const fn compose_leaf_into(
     ob: &mut [crate::stride::Code; CAPACITY],
     on: &mut usize,
     leaf: usize,
-    used: &mut [u64; CAPACITY],
+    used: &mut [u64],
 ) -> Result<(), Error> {
     if d == 0 {
         push(os, od, ob, on, s, (0, 0));
@@ -442,7 +470,7 @@ const fn compose_leaf_into(
             ob,
             on,
             s,
-            tri!(scaled(d, da, code, s, leaf, &mut used[0])),
+            tri!(scaled(d, da, code, s, leaf, used, 0)),
         );
         return Ok(());
     }
@@ -513,7 +541,8 @@ const fn compose_leaf_into(
                     a.b[r],
                     new_shape,
                     leaf,
-                    &mut used[r]
+                    used,
+                    r
                 )),
             );
             rest_shape = rest_q;
@@ -534,7 +563,8 @@ const fn compose_leaf_into(
                     a.b[r],
                     rest_shape,
                     leaf,
-                    &mut used[r]
+                    used,
+                    r
                 )),
             );
             rest_shape = 1;
@@ -558,7 +588,8 @@ const fn compose_leaf_into(
             a.b[n - 1],
             rest_shape,
             leaf,
-            &mut used[n - 1]
+            used,
+            n - 1
         ));
         push(os, od, ob, on, rest_shape, last);
     }

@@ -139,14 +139,21 @@ const fn divide_build(a: &Layout, b: &Layout, err: &mut Result<(), Error>) -> La
         let mut i = 0;
         while i < out.tree.len() {
             if out.stride[i] != 0 {
-                (out.stride[i], out.basis[i]) =
-                    match scaled(out.stride[i], da, code, out.shape[i], i, &mut used) {
-                        Ok(v) => v,
-                        Err(e) => {
-                            *err = Err(e.with(Operand::Layout(*a), Operand::Layout(*b)));
-                            return out;
-                        }
-                    };
+                (out.stride[i], out.basis[i]) = match scaled(
+                    out.stride[i],
+                    da,
+                    code,
+                    out.shape[i],
+                    i,
+                    core::slice::from_mut(&mut used),
+                    0,
+                ) {
+                    Ok(v) => v,
+                    Err(e) => {
+                        *err = Err(e.with(Operand::Layout(*a), Operand::Layout(*b)));
+                        return out;
+                    }
+                };
             }
             i += 1;
         }
