@@ -1862,3 +1862,67 @@ fn logical_product_of_coordinate_layouts() {
     });
     assert!(products.get() > 100, "{}", products.get());
 }
+
+/// Composition with a coordinate-valued right operand (the paper's reduction to the modes of `A`):
+/// for a random integer `A` and a random `B` whose strides are `v·e_i` (`i < rank(A)`, sometimes
+/// zero), whenever `A ∘ B` is `Ok(R)`: `|R| = |B|` and `R(c) = A(B(c))` for every `c < |B|`, where
+/// the arithmetic tuple `B(c)` is the coordinate of `A` by mode; and `A ∘ (4,8):(e0,e1)` is
+/// `A ∘ <4,8>`.
+#[test]
+fn composition_with_coordinate_right_operand() {
+    let l: Layout = "(8,16):(20,1)".parse().unwrap();
+    let e: Layout = "(4,8):(1@0,1@1)".parse().unwrap();
+    let t: Tiler = "<4,8>".parse().unwrap();
+    assert_eq!(
+        composition(&l, &e).unwrap(),
+        cute::composition_tiler(&l, &t).unwrap()
+    );
+    let ok = Cell::new(0u32);
+    let a = gen_layout_with(4, 2, 1..=8, 0..=64).prop_filter(
+        "rank ≥ 2",
+        |g| matches!(&g.prof, Prof::Tuple(m) if m.len() >= 2),
+    );
+    let b = (gen_layout_with(4, 2, 1..=6, 0..=6), any::<u64>());
+    run(1024, (a, b), |(ga, (gb, seed))| {
+        let a = ga.layout();
+        let r = a.rank();
+        let mut x = seed;
+        let strides: Vec<Stride> = gb
+            .stride
+            .iter()
+            .map(|&v| {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+                if v == 0 {
+                    Stride::ZERO
+                } else {
+                    Stride::basis(v, &[((x >> 33) as usize) % r]).unwrap()
+                }
+            })
+            .collect();
+        let b = Layout::from_strides(&gb.shape(), &strides).unwrap();
+        let Ok(res) = composition(&a, &b) else {
+            return Ok(());
+        };
+        ok.set(ok.get() + 1);
+        prop_assert_eq!(size(&res), size(&b));
+        for c in 0..size(&b) {
+            let crd: Vec<i64> = match b.eval_value(c).unwrap() {
+                Value::Coord(t) => (0..r).map(|i| t.get(&[i])).collect(),
+                Value::Int(0) => vec![0; r],
+                v => return Err(fail(format!("{b} at {c}: {v}"))),
+            };
+            let want = a.eval_crd(&IntTuple::flat(&crd).unwrap()).unwrap();
+            prop_assert_eq!(
+                res.eval(c).unwrap(),
+                want,
+                "{} ∘ {} = {} at {}",
+                a,
+                b,
+                res,
+                c
+            );
+        }
+        Ok(())
+    });
+    assert!(ok.get() > 200, "only {} admissible pairs", ok.get());
+}
