@@ -77,3 +77,27 @@ fn composed_layout_as_one_f2_layout() {
         }
     }
 }
+
+/// The bank-conflict model sees the same shared-memory offsets through a composed layout
+/// `Sw ∘ L` and through its single F2-strided layout: equal reports for the fp16 tile's row stores
+/// and ldmatrix-style reads, with and without a swizzle.
+#[test]
+fn bank_reports_agree_for_composed_and_f2_layouts() {
+    use cute::banks::bank_conflicts;
+    let tvs: [Layout; 2] = [
+        "((8,4),(8,2)):((64,1),(8,4))".parse().unwrap(),
+        "((8,4),(8,2)):((1,64),(8,256))".parse().unwrap(),
+    ];
+    for text in [
+        "Sw<3,3,3> o 0 o (8,64):(64,1)",
+        "Sw<2,3,3> o 0 o (8,64):(64,1)",
+    ] {
+        let c: ComposedLayout = text.parse().unwrap();
+        let f = c.to_f2_layout().unwrap();
+        for tv in &tvs {
+            let a = bank_conflicts(&c, tv, 2, 8).unwrap();
+            let b = bank_conflicts(&f, tv, 2, 8).unwrap();
+            assert_eq!(a, b, "{c} vs {f} with {tv}");
+        }
+    }
+}
