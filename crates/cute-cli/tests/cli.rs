@@ -249,3 +249,33 @@ fn structure_queries() {
     fails(&["get", l, "5"], &["out of range"]);
     fails(&["image", "(1024,1024,1024):(1,1,1)"], &["capacity"]);
 }
+
+#[test]
+fn semimodule_strides_from_the_command_line() {
+    prints(
+        &["right_inverse", "(4,(4,2)):(1@1,(1@0,6@1))"],
+        "(4,4):(4,1)",
+    );
+    prints(
+        &["composition", "(8,8):(F1,F9)", "((4,8),2):((16,1),8)"],
+        "((4,8),2):((F18,F1),F9)",
+    );
+    prints(&["eval_int", "(4,3):(1@0,8@0)", "9"], "17@0");
+    prints(
+        &["make_identity_layout", "(4,(3,2))"],
+        "(4,(3,2)):(1@0,(1@0@1,1@1@1))",
+    );
+    prints(
+        &["f2_layout", "Sw<3,3,3> o 0 o (8,64):(64,1)"],
+        "(8,64):(F72,F1)",
+    );
+    prints(&["swizzle_of", "(8,8):(F1,F9)"], "Sw<3,0,3>");
+    fails(
+        &["make_layout", "4:2", "3:1@0"],
+        &["different semimodules", "integer", "coordinate"],
+    );
+    fails(
+        &["composition", "4:F1", "(2,2):(1,1)"],
+        &["binary (F2)", "carries"],
+    );
+}

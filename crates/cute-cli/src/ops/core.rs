@@ -18,6 +18,8 @@ pub(crate) const OPS: &[(&str, &str)] = &[
     ("tiler_to_layout", "TILER"),
     ("linear_form", "LAYOUT"),
     ("make_identity_layout", "SHAPE"),
+    ("f2_layout", "COMPOSED"),
+    ("swizzle_of", "LAYOUT"),
     ("idx2crd", "COORD SHAPE"),
     ("crd2idx", "COORD SHAPE [STRIDE]"),
     ("make_ordered_layout", "SHAPE ORDER"),
@@ -117,6 +119,21 @@ pub(crate) fn run(op: &str, a: &[&str]) -> Option<Answer> {
                 return Some(Err(u));
             }
             (|| Ok(layout(a[0])?.eval_crd_value(&tuple(a[1])?)?.to_string()))()
+        }
+        "f2_layout" => {
+            if let Err(u) = arity(a, 1, 1, op) {
+                return Some(Err(u));
+            }
+            (|| {
+                let c: cute::ComposedLayout = a[0].parse()?;
+                Ok(c.to_f2_layout()?.to_string())
+            })()
+        }
+        "swizzle_of" => {
+            if let Err(u) = arity(a, 1, 1, op) {
+                return Some(Err(u));
+            }
+            (|| Ok(cute::Swizzle::from_f2_layout(&layout(a[0])?)?.to_string()))()
         }
         "make_identity_layout" => {
             if let Err(u) = arity(a, 1, 1, op) {
