@@ -24,6 +24,7 @@
 
 use super::coalesce::{coalesce_z, Flat};
 use crate::error::{mul, tri, Error, ErrorKind, Op, Operand};
+use crate::int_tuple::IntTuple;
 use crate::int_tuple::CAPACITY;
 use crate::layout::Layout;
 use crate::stride::{clmul, decode_path, Code, Semimodule, BINARY};
@@ -38,6 +39,101 @@ enum Which {
 /// `complement(L)` for coordinate strides (binary strides have no ordered complement).
 pub(crate) const fn complement_semimodule(a: &Layout) -> Result<Layout, Error> {
     with_operand(by_axes(a, Which::Complement, Op::Complement), a)
+}
+
+/// `complement(L, M)` for coordinate strides: the cotarget `M` is a tuple with a mode per axis
+/// (at least as many as the layout's codomain has); axis `i` is CuTe's integer complement of the
+/// axis's modes with cotarget `M_i`, its strides on `e_i`; a mode of `M` beyond the codomain's axes
+/// is the compact layout `M_i : e_i` (PyCuTe's `complement(A, extend)`). Nested axes (`e_(i,j)`)
+/// and binary strides are refused.
+pub(crate) const fn complement_to_semimodule(a: &Layout, m: &IntTuple) -> Result<Layout, Error> {
+    let op = Op::Complement;
+    if !matches!(a.semimodule(), Semimodule::Coordinate) {
+        return Err(unsupported(
+            a,
+            m,
+            "a complement of binary (F2) strides (they have no order to fill gaps in)",
+        ));
+    }
+    if m.is_int() {
+        return Err(unsupported(
+            a,
+            m,
+            "an integer cotarget for a coordinate codomain: give a shape with a mode per axis",
+        ));
+    }
+    // the axes: the top-level basis indices of the strides (paths of one entry only)
+    let mut axes = 0usize;
+    let mut i = 0;
+    while i < a.tree.len() {
+        if a.stride[i] != 0 {
+            if code_len(a.basis[i]) != 1 {
+                return Err(unsupported(
+                    a,
+                    m,
+                    "a complement with a cotarget for nested coordinate strides e_(i,j)",
+                ));
+            }
+            let k = code_at(a.basis[i], 0) + 1;
+            if k > axes {
+                axes = k;
+            }
+        }
+        i += 1;
+    }
+    let r = m.rank();
+    if r < axes {
+        return Err(Error::new(
+            op,
+            ErrorKind::ProfileMismatch {
+                what: "the cotarget has fewer modes than the codomain has axes",
+                left: r as i64,
+                right: axes as i64,
+            },
+        )
+        .with(Operand::Layout(*a), Operand::Tuple(*m)));
+    }
+    let mut acc = Layout::TRIVIAL;
+    let mut k = 0;
+    while k < r {
+        let mk = tri!(m.get(k));
+        let code = (k + 1) as Code;
+        // the axis's modes as an integer layout (`1:0` when none)
+        let mut f = super::coalesce::Flat::EMPTY;
+        let mut i = 0;
+        while i < a.tree.len() {
+            if a.stride[i] != 0 && a.basis[i] == code {
+                f.push(a.shape[i], a.stride[i]);
+            }
+            i += 1;
+        }
+        let part = if k < axes {
+            tri!(super::complement::complement_to(&f.to_layout(), &mk))
+        } else {
+            tri!(crate::layout::compact_col_major(&mk))
+        };
+        // onto e_k
+        let mut l = part;
+        let mut j = 0;
+        while j < l.tree.len() {
+            if l.stride[j] != 0 {
+                l.basis[j] = code;
+            }
+            j += 1;
+        }
+        acc = if k == 0 {
+            tri!(Layout::concat(&[l]))
+        } else {
+            tri!(acc.append(&l))
+        };
+        k += 1;
+    }
+    Ok(acc)
+}
+
+const fn unsupported(a: &Layout, m: &IntTuple, what: &'static str) -> Error {
+    Error::new(Op::Complement, ErrorKind::Unsupported { what })
+        .with(Operand::Layout(*a), Operand::Tuple(*m))
 }
 
 /// `right_inverse(L)` for coordinate or binary strides.

@@ -195,6 +195,9 @@ const fn complement_build(a: &Layout, err: &mut Result<(), Error>) -> Layout {
 /// `complement(L, M)` for a cotarget `M` that is an integer or a shape (CuTe's form, see the module
 /// docs). Fails with a divisibility error when the complement cannot cover `M`.
 pub const fn complement_to(a: &Layout, cotarget: &IntTuple) -> Result<Layout, Error> {
+    if !a.is_integral() {
+        return super::codomain::complement_to_semimodule(a, cotarget);
+    }
     let mut err = Ok(());
     let leaves = cotarget.val.split_at(cotarget.tree.len()).0;
     let mut r = Ok(complement_to_build(a, leaves, &mut err));

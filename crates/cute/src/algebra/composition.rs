@@ -185,6 +185,7 @@ pub(crate) const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), E
     // strides only: there the leaves' contributions must not overlap, see `scaled`)
     // (only binary strides need it: the integer path gets an empty slice and no zeroing)
     let mut store: [u64; CAPACITY];
+    let af_integral = modes_integral(&af);
     let used: &mut [u64] = if has_binary(&af) {
         store = [0; CAPACITY];
         &mut store
@@ -211,21 +212,32 @@ pub(crate) const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), E
             k += 1;
         }
         let mut c = 0;
-        attempt!(
-            err,
-            out,
-            compose_leaf_into(
-                &af,
-                b.shape[i],
-                b.stride[i],
-                &mut node_s,
-                &mut node_d,
-                &mut node_b,
-                &mut c,
-                i,
-                used
-            )
+        let leaf = compose_leaf_into(
+            &af,
+            b.shape[i],
+            b.stride[i],
+            &mut node_s,
+            &mut node_d,
+            &mut node_b,
+            &mut c,
+            i,
+            used,
         );
+        if let Err(e) = leaf {
+            // A size-1 leaf is the single point `A(0) = 0` whatever its stride: PyCuTe, the
+            // reference for coordinate and binary strides, takes it as `1:A(d)` even where `d`
+            // crosses a mode of `A` without dividing it; CuTe C++ refuses that for integers.
+            if b.shape[i] == 1 && !af_integral {
+                c = 0;
+                node_s[0] = 1;
+                node_d[0] = 0;
+                node_b[0] = 0;
+                c += 1;
+            } else {
+                *err = Err(e);
+                return out;
+            }
+        }
         // The leaf's result as one node: a leaf, or a parenthesised flat tuple.
         if c > 1 {
             attempt!(
@@ -389,6 +401,18 @@ pub(crate) const fn scaled(
 }
 
 /// The modes of a flat layout, borrowed (a [`Flat`], or the leaves of a layout).
+/// True when every mode of `a` has an integer stride.
+const fn modes_integral(a: &Modes) -> bool {
+    let mut i = 0;
+    while i < a.n {
+        if a.b[i] != crate::stride::INTEGER {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 /// True when some mode of `a` has a binary (F2) stride.
 const fn has_binary(a: &Modes) -> bool {
     let mut i = 0;
