@@ -478,34 +478,40 @@ impl fmt::Debug for Stride {
     }
 }
 
-/// Prints the terms `[lo, hi)` (codes relative to the current position) as PyCuTe does: one term
-/// as `v@…`, several as a tuple of their top-level coordinates.
+/// Prints a value of `Z^S` as the conformance grammar does: `0` when every coefficient is zero,
+/// `v@p_k@…@p_1` for a single nonzero term, and otherwise the plain tuple of its coordinates
+/// (PyCuTe's `as_tuple`), nested positions as nested tuples and absent ones as `0`:
+/// `17·e_1 + 4·e_(2,0)` prints `(0,17,(4))`.
 fn write_terms(f: &mut fmt::Formatter<'_>, terms: &[(i64, Code)]) -> fmt::Result {
     let nonzero: Vec<&(i64, Code)> = terms.iter().filter(|t| t.0 != 0).collect();
     match nonzero.as_slice() {
         [] => f.write_str("0"),
         [(v, code)] if *code > 0 => write_basis(f, *v, *code),
         [(v, _)] => write!(f, "{v}"),
-        _ => {
-            let top = terms.iter().map(|&(_, c)| path_head(c)).max().unwrap_or(0);
-            f.write_str("(")?;
-            for j in 0..=top {
-                if j > 0 {
-                    f.write_str(",")?;
-                }
-                let sub: Vec<(i64, Code)> = terms
-                    .iter()
-                    .filter(|&&(_, c)| path_head(c) == j)
-                    .map(|&(v, c)| (v, path_tail(c)))
-                    .collect();
-                match sub.as_slice() {
-                    [(v, 0)] => write!(f, "{v}")?,
-                    s => write_terms(f, s)?,
-                }
-            }
-            f.write_str(")")
+        _ => write_coords(f, terms),
+    }
+}
+
+/// The coordinates of the terms (codes relative to the current position, all nonzero) as a tuple.
+fn write_coords(f: &mut fmt::Formatter<'_>, terms: &[(i64, Code)]) -> fmt::Result {
+    let top = terms.iter().map(|&(_, c)| path_head(c)).max().unwrap_or(0);
+    f.write_str("(")?;
+    for j in 0..=top {
+        if j > 0 {
+            f.write_str(",")?;
+        }
+        let sub: Vec<(i64, Code)> = terms
+            .iter()
+            .filter(|&&(_, c)| path_head(c) == j)
+            .map(|&(v, c)| (v, path_tail(c)))
+            .collect();
+        match sub.as_slice() {
+            [] => f.write_str("0")?,
+            [(v, 0)] => write!(f, "{v}")?,
+            s => write_coords(f, s)?,
         }
     }
+    f.write_str(")")
 }
 
 impl fmt::Display for ArithTuple {
