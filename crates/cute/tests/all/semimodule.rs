@@ -1926,3 +1926,20 @@ fn composition_with_coordinate_right_operand() {
     });
     assert!(ok.get() > 200, "only {} admissible pairs", ok.get());
 }
+
+/// How values of `Z^S` print (the conformance grammar): `0`, one scaled basis `v@…`, or the plain
+/// tuple of coordinates, nested positions as nested tuples (PyCuTe's `as_tuple`).
+#[test]
+fn arithmetic_tuples_print_as_the_grammar_says() {
+    for (l, i, want) in [
+        ("(4,3):(1@0,8@0)", 9, "17@0"),
+        ("((3),4):((1@0),0)", 6, "0"),
+        ("(1,(2,2),2):(1@0,(1@1,1@0),2@1)", 2, "1@0"),
+        ("(5,4,3):(4@1,1@1,4@0@2)", 29, "(0,17,(4))"),
+        ("(4,4,1):(0,6@0,4@1@2)", 27, "(12,0,(0,4))"),
+        ("(3,(2,2),(4,2,2)):(1@0,(1@1,2@1),(6@0,1@2,8@1))", 39, "(18,1,0)"),
+    ] {
+        let l: Layout = l.parse().unwrap();
+        assert_eq!(l.eval_value(i).unwrap().to_string(), want, "{l} at {i}");
+    }
+}
