@@ -51,10 +51,9 @@ const fn compose_mode(a: &Layout, mode: usize, t: &Tiler) -> Result<Layout, Erro
     if mode >= ar {
         return Err(Error::new(
             Op::Composition,
-            ErrorKind::ProfileMismatch {
-                what: "composition of one mode: the mode index is not below the rank of the layout",
-                left: mode as i64,
-                right: ar as i64,
+            ErrorKind::OutOfRange {
+                index: mode,
+                rank: ar,
             },
         ));
     }

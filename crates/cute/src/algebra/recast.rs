@@ -173,8 +173,31 @@ const fn downcast_impl(a: &Layout, n: i64) -> Result<Layout, Error> {
 /// docs). Fails with a divisibility error when a stride other than 0 and 1 and the scale divide
 /// neither way, for a non-positive `num` or `den`, and on overflow.
 pub const fn recast(a: &Layout, num: i64, den: i64) -> Result<Layout, Error> {
-    if let Err(e) = a.require_integral(crate::error::Op::Recast) {
-        return Err(e);
+    if !a.is_integral() {
+        // Only the zero of F2 recasts (PyCuTe keeps `F0`; any other binary or coordinate stride
+        // has no unit to rescale by there): as the zero layout, the codes put back.
+        let mut zero = *a;
+        let mut i = 0;
+        while i < zero.tree.len() {
+            if zero.stride[i] != 0 {
+                return match a.require_integral(crate::error::Op::Recast) {
+                    Err(e) => Err(e),
+                    Ok(()) => Ok(*a),
+                };
+            }
+            zero.basis[i] = 0;
+            i += 1;
+        }
+        let mut r = match recast_impl(&zero, num, den) {
+            Ok(r) => r,
+            Err(e) => return Err(e.or_with(Operand::Layout(*a), Operand::None)),
+        };
+        let mut i = 0;
+        while i < r.tree.len() {
+            r.basis[i] = crate::stride::BINARY;
+            i += 1;
+        }
+        return Ok(r);
     }
 
     match recast_impl(a, num, den) {

@@ -98,7 +98,7 @@ fn composition_mode_examples() {
     );
     assert_eq!(composition_mode(&a, 1, &tl("_")).unwrap(), a);
     let e = composition_mode(&a, 2, &tl("2:1")).unwrap_err();
-    assert_eq!(e.category(), "ProfileMismatch");
+    assert_eq!(e.category(), "OutOfRange");
     let e = composition_mode(&a, 0, &tl("<2,2>")).unwrap_err();
     assert_eq!(e.category(), "ProfileMismatch");
 }
@@ -213,7 +213,7 @@ fn coalesce_z_is_equivalent_on_the_extended_domain() {
 
 /// `R = composition_mode(A, i, B)`: for `i < rank(A)`, `R_j = A_j` for every `j ≠ i` and `R_i =
 /// composition(A_i, B)` (so `B ⪯ R_i` and `R_i(k) = A_i(B(k))` for `k < |B|`), failing exactly when
-/// that composition fails; for `i ≥ rank(A)` the error is `ProfileMismatch`.
+/// that composition fails; for `i ≥ rank(A)` the error is `OutOfRange` (a mode index out of range).
 #[test]
 fn composition_mode_composes_one_mode() {
     let ok = Cell::new(0u32);
@@ -230,7 +230,7 @@ fn composition_mode_composes_one_mode() {
         |(a, i, b)| {
             let r = composition_mode(&a, i, &Tiler::layout(b));
             if i >= a.rank() {
-                prop_assert_eq!(r.unwrap_err().category(), "ProfileMismatch");
+                prop_assert_eq!(r.unwrap_err().category(), "OutOfRange");
                 return Ok(());
             }
             let ai = a.mode(i).unwrap();
