@@ -924,16 +924,30 @@ pub const fn make_identity_layout(shape: &IntTuple) -> Result<Layout, Error> {
         stride[0] = 1;
         return Layout::from_parts((shape.tree, shape.val, stride), Op::MakeLayout);
     }
+    let codes = tri!(leaf_paths(&shape.tree, Op::MakeLayout));
+    let mut i = 0;
+    while i < n {
+        stride[i] = 1;
+        basis[i] = codes[i];
+        i += 1;
+    }
+    Layout::from_parts_basis((shape.tree, shape.val, stride), basis, Op::MakeLayout)
+}
+
+/// The basis code of each leaf's position in the tree `t` (its path of mode indices, outermost
+/// first): the `e_p` that the identity of a shape, or `tiler_to_layout`, puts there.
+pub(crate) const fn leaf_paths(t: &Tree, op: Op) -> Result<[Code; CAPACITY], Error> {
+    let mut out = [0 as Code; CAPACITY];
     // the path of the current leaf: `idx[..depth]`, outermost first
     let mut idx = [0usize; crate::stride::MAX_PATH + 1];
     let mut depth = 0usize;
     let mut i = 0;
-    while i < n {
+    while i < t.len() {
         let mut k = 0;
-        while k < shape.tree.open[i] {
+        while k < t.open[i] {
             if depth >= crate::stride::MAX_PATH {
                 return Err(Error::new(
-                    Op::MakeLayout,
+                    op,
                     ErrorKind::Capacity {
                         what: "depth of a basis path E(p_1,…,p_k)",
                         limit: crate::stride::MAX_PATH,
@@ -944,19 +958,14 @@ pub const fn make_identity_layout(shape: &IntTuple) -> Result<Layout, Error> {
             depth += 1;
             k += 1;
         }
-        stride[i] = 1;
-        basis[i] = tri!(crate::stride::encode_path(idx.split_at(depth).0));
-        let mut k = 0;
-        while k < shape.tree.close[i] {
-            depth -= 1;
-            k += 1;
-        }
+        out[i] = tri!(crate::stride::encode_path(idx.split_at(depth).0));
+        depth -= t.close[i] as usize;
         if depth > 0 {
             idx[depth - 1] += 1;
         }
         i += 1;
     }
-    Layout::from_parts_basis((shape.tree, shape.val, stride), basis, Op::MakeLayout)
+    Ok(out)
 }
 
 /// `compact_col_major(S)` (CuTe `make_layout(S)`, `LayoutLeft`): strides are the exclusive prefix

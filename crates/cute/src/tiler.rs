@@ -233,26 +233,13 @@ impl Tiler {
         if self.tree.is_leaf() {
             return self.to_layout();
         }
+        let codes = tri!(crate::layout::leaf_paths(&self.tree, Op::TilerToLayout));
         let mut b = Builder::new();
-        // the path of the current leaf: `idx[0..depth]`, outermost first
-        let mut idx = [0usize; crate::stride::MAX_PATH + 1];
-        let mut depth = 0usize;
         let mut i = 0;
         while i < self.tree.len() {
             let mut k = 0;
             while k < self.tree.open[i] {
                 tri!(b.open(Op::TilerToLayout));
-                if depth >= crate::stride::MAX_PATH {
-                    return Err(Error::new(
-                        Op::TilerToLayout,
-                        ErrorKind::Capacity {
-                            what: "depth of a basis path E(p_1,…,p_k)",
-                            limit: crate::stride::MAX_PATH,
-                        },
-                    ));
-                }
-                depth += 1;
-                idx[depth - 1] = 0;
                 k += 1;
             }
             let l = match tri!(self.tiles[i].layout()) {
@@ -267,22 +254,17 @@ impl Tiler {
                 }
             };
             tri!(l.require_integral(Op::TilerToLayout));
-            let code = tri!(crate::stride::encode_path(idx.split_at(depth).0));
             let first = b.len();
             tri!(b.push_layout_node(Op::TilerToLayout, &l));
             let mut j = first;
             while j < b.len() {
-                b.c[j] = if b.b[j] == 0 { 0 } else { code };
+                b.c[j] = if b.b[j] == 0 { 0 } else { codes[i] };
                 j += 1;
             }
             let mut k = 0;
             while k < self.tree.close[i] {
                 tri!(b.close(Op::TilerToLayout));
-                depth -= 1;
                 k += 1;
-            }
-            if depth > 0 {
-                idx[depth - 1] += 1;
             }
             i += 1;
         }

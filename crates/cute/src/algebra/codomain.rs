@@ -121,14 +121,19 @@ pub(crate) const fn complement_to_semimodule(a: &Layout, m: &IntTuple) -> Result
             }
             j += 1;
         }
-        acc = if k == 0 {
-            tri!(Layout::concat(&[l]))
-        } else {
-            tri!(acc.append(&l))
-        };
+        acc = tri!(with_mode(&acc, k, &l));
         k += 1;
     }
     Ok(acc)
+}
+
+/// `acc` with `l` as its mode `k`: the 1-tuple `(l)` for `k = 0`, else `l` appended.
+const fn with_mode(acc: &Layout, k: usize, l: &Layout) -> Result<Layout, Error> {
+    if k == 0 {
+        Layout::concat(&[*l])
+    } else {
+        acc.append(l)
+    }
 }
 
 const fn unsupported(a: &Layout, m: &IntTuple, what: &'static str) -> Error {
@@ -351,11 +356,7 @@ const fn node(
             which,
             op
         ));
-        acc = if j == 0 {
-            tri!(Layout::concat(&[child]))
-        } else {
-            tri!(acc.append(&child))
-        };
+        acc = tri!(with_mode(&acc, j, &child));
         j += 1;
     }
     Ok(acc)

@@ -105,26 +105,8 @@ impl GenS {
     }
 }
 
-/// splitmix64 (as in `gen.rs`): small deterministic choices derived from a generated seed.
-struct Mix(u64);
-impl Mix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn shuffle<T>(&mut self, v: &mut [T]) {
-        for i in (1..v.len()).rev() {
-            let j = self.below(i as u64 + 1) as usize;
-            v.swap(i, j);
-        }
-    }
-}
+/// splitmix64 (`gen.rs`): small deterministic choices derived from a generated seed.
+use super::gen::Rng as Mix;
 
 /// Halves the largest shape until the size is at most `max`.
 fn fit(shape: &mut [i64], max: i64) {
@@ -210,7 +192,7 @@ fn gen_e(
                     mix.shuffle(&mut on);
                     let mut cur = 1i64;
                     for k in on {
-                        let c = match mix.below(8) {
+                        let c = match mix.next() % 8 {
                             0 => cur * 2,
                             1 => cur * 3,
                             _ => cur,
@@ -815,12 +797,14 @@ fn binary_composition_with_compact_power_of_two_right_operand_succeeds() {
 /// permutation of the bits, then the columns permuted. With `triangular`, only `U` with its columns
 /// permuted (each column has its own top bit).
 fn invertible(n: usize, mix: &mut Mix, triangular: bool) -> Vec<u64> {
-    let mut cols: Vec<u64> = (0..n).map(|k| (1u64 << k) ^ mix.below(1 << k)).collect();
+    let mut cols: Vec<u64> = (0..n)
+        .map(|k| (1u64 << k) ^ (mix.next() % (1 << k)))
+        .collect();
     if !triangular {
         // L: bit i of a column becomes `low[i]`, bit i plus random higher bits (unit lower
         // triangular)
         let low: Vec<u64> = (0..n)
-            .map(|i| (1u64 << i) | (mix.below(1 << n) & !((2u64 << i) - 1)))
+            .map(|i| (1u64 << i) | ((mix.next() % (1 << n)) & !((2u64 << i) - 1)))
             .collect();
         cols = cols
             .iter()
