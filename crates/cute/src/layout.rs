@@ -1056,20 +1056,9 @@ const fn spread_keys(
     let r = t.rank();
     let mut k = 0;
     while k < r {
-        let (lo, hi) = match t.mode_range(k) {
-            Some(x) => x,
-            None => {
-                return Err(Error::new(
-                    Op::MakeOrderedLayout,
-                    ErrorKind::OutOfRange { index: k, rank: r },
-                ))
-            }
-        };
-        let zeros = [0; CAPACITY];
-        let (sub, _, _) = tri!(parts::get(t, &zeros, &zeros, k));
+        let (lo, sub) = tri!(sub_tree(t, k, Op::MakeOrderedLayout));
         let ok = tri!(order.get(k));
         tri!(spread_keys(&sub, &ok, base + lo, key));
-        let _ = hi;
         k += 1;
     }
     Ok(())
@@ -1102,17 +1091,7 @@ const fn natural_leaves(
     let r = t.rank();
     let mut k = 0;
     while k < r {
-        let (lo, _) = match t.mode_range(k) {
-            Some(x) => x,
-            None => {
-                return Err(Error::new(
-                    Op::Eval,
-                    ErrorKind::OutOfRange { index: k, rank: r },
-                ))
-            }
-        };
-        let zeros = [0; CAPACITY];
-        let (sub, _, _) = tri!(parts::get(t, &zeros, &zeros, k));
+        let (lo, sub) = tri!(sub_tree(t, k, Op::Eval));
         let ck = tri!(c.get(k));
         tri!(natural_leaves(&sub, shape, base + lo, &ck, out));
         k += 1;
@@ -1191,4 +1170,23 @@ const fn has_nonzero(l: &Layout) -> bool {
         i += 1;
     }
     false
+}
+
+/// Top-level mode `k` of the tree `t`: the index of its first leaf and its own nesting.
+const fn sub_tree(t: &Tree, k: usize, op: Op) -> Result<(usize, Tree), Error> {
+    let lo = match t.mode_range(k) {
+        Some(x) => x.0,
+        None => {
+            return Err(Error::new(
+                op,
+                ErrorKind::OutOfRange {
+                    index: k,
+                    rank: t.rank(),
+                },
+            ))
+        }
+    };
+    let zeros = [0; CAPACITY];
+    let (sub, _, _) = tri!(parts::get(t, &zeros, &zeros, k));
+    Ok((lo, sub))
 }
