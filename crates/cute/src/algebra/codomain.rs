@@ -546,6 +546,26 @@ const fn f2_divmod(a: u64, b: u64) -> (i64, i64) {
     (q as i64, r as i64)
 }
 
+/// The bits that `c·p` may set for `c < s`, or `None` when some such product carries (then the
+/// carry-less `c ⊗ p` is not the index `c·p`): two copies of `p` shifted by `t` overlap for a `t`
+/// with `1 + 2^t < s`.
+const fn index_span(p: i64, s: i64) -> Option<u64> {
+    let p = p as u64;
+    let mut span = 0u64;
+    let mut t = 0;
+    while t < 63 && (1i64 << t) < s {
+        if t >= 1 && (1i64 << t) + 1 < s && p & (p << t) != 0 {
+            return None;
+        }
+        if p.leading_zeros() < t + 1 {
+            return None;
+        }
+        span |= p << t;
+        t += 1;
+    }
+    Some(span)
+}
+
 /// The right inverse over F2. The chain is PyCuTe's: in stride order, a mode `s:d` continues the
 /// chain at the covered value `cur` (a power of two) when `r = cur ⊕ d` stays inside the covered
 /// range over the whole mode (`(s-1) ⊗ r < cur`), and then `cur ← s·cur`.
@@ -555,9 +575,10 @@ const fn f2_divmod(a: u64, b: u64) -> (i64, i64) {
 /// `c ⊗ idx(r)` once `c ≥ 2`): bit `t` of a chained mode with weight `S̄` maps to the index
 /// `(S̄·2^t) ⊕ R(r·2^t)`, where `R` of a covered value is the XOR of the columns of its bits. Where
 /// PyCuTe's weights are right, the columns coalesce back to its modes. Index arithmetic is XOR
-/// only while the weights `S̄` and the extents are powers of two; the chain stops at the first mode
-/// where they are not (a non-power-of-two extent can still end the chain when `r = 0`): the result
-/// is then a smaller right inverse, never a wrong one.
+/// only while the modes' index contributions `c·S̄` have no carries and no common bits (always so
+/// for power-of-two weights and extents); the chain stops at the first mode where that fails, and
+/// a non-power-of-two extent can only end the chain (when `r = 0`): the result is then a smaller
+/// right inverse, never a wrong one.
 const fn right_inverse_binary(a: &Layout) -> Result<Layout, Error> {
     let op = Op::RightInverse;
     let f = tri!(leaves_of(&tri!(coalesce_z_flat(a))));
@@ -573,6 +594,7 @@ const fn right_inverse_binary(a: &Layout) -> Result<Layout, Error> {
     let mut rd = [0i64; CAPACITY];
     let mut n = 0usize;
     let mut cur: u64 = 1;
+    let mut spans: u64 = 0;
     let mut k = 0;
     while k < ax.n {
         let (s, d, p) = (ax.s[k], ax.d[k], ax.p[k]);
@@ -585,9 +607,13 @@ const fn right_inverse_binary(a: &Layout) -> Result<Layout, Error> {
         if reach >= cur {
             continue;
         }
-        if p & (p - 1) != 0 {
-            break;
-        }
+        // The index of the coordinate `c` of this mode is `c·p`; XOR-ing it with the other modes'
+        // is their sum only if `c·p` has no carries and its bits are disjoint from theirs.
+        let span = match index_span(p, s) {
+            Some(x) if x & spans == 0 => x,
+            _ => break,
+        };
+        spans |= span;
         if s & (s - 1) != 0 {
             if r == 0 {
                 if n >= CAPACITY {
