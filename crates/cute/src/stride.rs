@@ -259,12 +259,6 @@ pub(crate) const fn path_head(code: Code) -> usize {
     ((code & 63) - 1) as usize
 }
 
-/// The code of the path `(head, tail…)`.
-#[allow(dead_code)]
-pub(crate) const fn path_cons(head: usize, tail: Code) -> Code {
-    (tail << 6) | (head as Code + 1)
-}
-
 /// Carry-less product of two polynomials over F2, failing when the degree reaches 63.
 pub(crate) const fn clmul(op: Op, a: u64, b: u64) -> Result<u64, Error> {
     if a == 0 || b == 0 {
