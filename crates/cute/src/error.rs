@@ -67,6 +67,8 @@ pub enum Op {
     Image,
     TilerToLayout,
     LinearForm,
+    Tensor,
+    Copy,
     Swizzle,
     BankConflicts,
     SwizzleSearch,
@@ -122,6 +124,8 @@ impl Op {
             Op::Image => "image",
             Op::TilerToLayout => "tiler_to_layout",
             Op::LinearForm => "linear_form",
+            Op::Tensor => "make_tensor",
+            Op::Copy => "copy",
             Op::Swizzle => "swizzle",
             Op::BankConflicts => "bank_conflicts",
             Op::SwizzleSearch => "swizzle_search",
@@ -275,6 +279,15 @@ pub enum ErrorKind {
         /// The bits this leaf may set.
         span: u64,
     },
+    /// A tensor's layout reaches offsets outside its storage.
+    OutOfStorage {
+        /// The storage index of the smallest offset.
+        first: i64,
+        /// The storage index of the largest offset.
+        last: i64,
+        /// The length of the storage.
+        len: i64,
+    },
     /// A shape entry is not a positive integer.
     InvalidShape {
         /// The offending entry.
@@ -407,7 +420,7 @@ impl Error {
             | ErrorKind::BinaryCarry { .. }
             | ErrorKind::BinaryOverlap { .. } => "Divisibility",
             ErrorKind::NotInjective { .. } => "NotInjective",
-            ErrorKind::OutOfRange { .. } => "OutOfRange",
+            ErrorKind::OutOfRange { .. } | ErrorKind::OutOfStorage { .. } => "OutOfRange",
             ErrorKind::ProfileMismatch { .. } | ErrorKind::NotCongruent => "ProfileMismatch",
             ErrorKind::Unsupported { .. }
             | ErrorKind::MixedSemimodules { .. }
@@ -505,6 +518,11 @@ impl fmt::Display for Error {
                 "binary (F2) strides: leaf {leaf} of the right operand adds offsets with bits {span:#b} \
                  in a mode of the left operand where earlier leaves add bits {used:#b}; the integer \
                  sum carries, so the XOR of the composed strides differs from A(B(c))"
+            ),
+            ErrorKind::OutOfStorage { first, last, len } => write!(
+                f,
+                "the layout reaches storage indices {first} to {last}, outside a storage of {len} \
+                 elements"
             ),
             ErrorKind::InvalidShape { value } => {
                 write!(f, "shape entries must be positive integers, found {value}")

@@ -89,6 +89,7 @@
 #![allow(clippy::result_large_err)]
 
 pub mod algebra;
+pub mod algorithm;
 pub mod banks;
 pub mod coord;
 pub mod error;
@@ -100,6 +101,7 @@ pub mod linear;
 mod parse;
 pub mod stride;
 pub mod swizzle;
+pub mod tensor;
 pub mod tiler;
 
 pub use algebra::coalesce::coalesce_z;
@@ -118,6 +120,7 @@ pub use algebra::product::{
     zipped_product,
 };
 pub use algebra::recast::{downcast, recast, upcast};
+pub use algorithm::copy;
 pub use banks::{bank_conflicts, swizzle_search, BankReport, SmemLayout};
 pub use coord::{crd2crd, crd2idx, crd2idx_compact, idx2crd};
 pub use error::{Error, ErrorKind, Op, Operand};
@@ -130,4 +133,5 @@ pub use layout::{
 pub use linear::{linear_form, LinearForm};
 pub use stride::{ArithTuple, Semimodule, Stride, Value};
 pub use swizzle::{ComposedLayout, Swizzle};
+pub use tensor::{Storage, StorageMut, Tensor};
 pub use tiler::{Tile, Tiler, MAX_TILES};

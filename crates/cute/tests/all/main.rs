@@ -15,3 +15,4 @@ mod regress;
 mod semimodule;
 mod swizzle;
 mod swizzle_f2;
+mod tensor;
