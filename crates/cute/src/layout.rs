@@ -435,50 +435,28 @@ impl Layout {
 
     /// `append(L, x)`: `x` as a new last mode.
     pub const fn append(&self, x: &Layout) -> Result<Layout, Error> {
-        let r = self.rank();
-        self.wrap(
-            parts::insert(
-                &self.tree,
-                &self.shape,
-                &self.stride,
-                r,
-                &x.tree,
-                &x.shape,
-                &x.stride,
-            ),
-            parts::insert(
-                &self.tree,
-                &wide(&self.basis),
-                &wide(&self.basis),
-                r,
-                &x.tree,
-                &wide(&x.basis),
-                &wide(&x.basis),
-            ),
-        )
+        self.insert(self.rank(), x)
     }
 
     /// `prepend(L, x)`: `x` as a new first mode.
     pub const fn prepend(&self, x: &Layout) -> Result<Layout, Error> {
+        self.insert(0, x)
+    }
+
+    /// `x` as a new mode at position `k` (shape, stride and basis codes moved alike).
+    const fn insert(&self, k: usize, x: &Layout) -> Result<Layout, Error> {
+        let (b, xb) = (wide(&self.basis), wide(&x.basis));
         self.wrap(
             parts::insert(
                 &self.tree,
                 &self.shape,
                 &self.stride,
-                0,
+                k,
                 &x.tree,
                 &x.shape,
                 &x.stride,
             ),
-            parts::insert(
-                &self.tree,
-                &wide(&self.basis),
-                &wide(&self.basis),
-                0,
-                &x.tree,
-                &wide(&x.basis),
-                &wide(&x.basis),
-            ),
+            parts::insert(&self.tree, &b, &b, k, &x.tree, &xb, &xb),
         )
     }
 

@@ -154,15 +154,7 @@ pub(crate) const fn right_inverse_semimodule(a: &Layout) -> Result<Layout, Error
 pub(crate) const fn left_inverse_semimodule(a: &Layout) -> Result<Layout, Error> {
     let r = match a.semimodule() {
         Semimodule::Binary => {
-            let f = tri!(leaves_of(&tri!(coalesce_z_flat(a))));
-            let mut all = Axis::EMPTY;
-            let mut i = 0;
-            while i < f.n {
-                if f.d[i] != 0 {
-                    all.push(f.s[i], f.d[i], f.p[i]);
-                }
-                i += 1;
-            }
+            let mut all = tri!(binary_axis(a));
             left_axis(&mut all, true)
         }
         _ => by_axes(a, Which::Left, Op::LeftInverse),
@@ -552,12 +544,30 @@ const fn f2_divmod(a: u64, b: u64) -> (i64, i64) {
 /// early (`(5,6,6):(F3,F1,F1)` gives `6:F5`: `L(R(5)) = L(17) = 5` although `17 ≠ 5·5`), so both
 /// are needed to agree with it wherever it is right.
 const fn right_inverse_binary(a: &Layout) -> Result<Layout, Error> {
-    if let Ok(r) = right_inverse_binary_pycute(a) {
+    let mut ax = tri!(binary_axis(a));
+    ax.sort(false);
+    if let Ok(r) = right_inverse_binary_pycute(&ax) {
         if satisfies_right_law(a, &r) {
             return Ok(r);
         }
     }
-    right_inverse_binary_exact(a)
+    right_inverse_binary_exact(&ax)
+}
+
+/// The modes of a binary layout with a nonzero stride, from its size-1-preserving coalesced form
+/// (PyCuTe's `_coalesce_z`), each with its weight in the integer domain: the one axis of an F2
+/// codomain.
+const fn binary_axis(a: &Layout) -> Result<Axis, Error> {
+    let f = tri!(leaves_of(&tri!(coalesce_z_flat(a))));
+    let mut ax = Axis::EMPTY;
+    let mut i = 0;
+    while i < f.n {
+        if f.d[i] != 0 {
+            ax.push(f.s[i], f.d[i], f.p[i]);
+        }
+        i += 1;
+    }
+    Ok(ax)
 }
 
 /// The most points [`right_inverse_binary`] checks PyCuTe's answer on.
@@ -588,16 +598,9 @@ const fn satisfies_right_law(l: &Layout, r: &Layout) -> bool {
 /// covered value `cur` when `r = cur ⊕ d` stays inside the covered range over the whole mode
 /// (`(s-1) ⊗ r < cur`), with the weight `S̄ ⊕ idx(r)` scaled carry-lessly. Not always a right
 /// inverse: [`right_inverse_binary`] checks it.
-const fn right_inverse_binary_pycute(a: &Layout) -> Result<Layout, Error> {
+/// `ax`: the sorted [`binary_axis`] of the layout.
+const fn right_inverse_binary_pycute(ax: &Axis) -> Result<Layout, Error> {
     let op = Op::RightInverse;
-    let f = tri!(leaves_of(&tri!(coalesce_z_flat(a))));
-    let mut ax = Axis::EMPTY;
-    let mut i = 0;
-    while i < f.n {
-        ax.push(f.s[i], f.d[i], f.p[i]);
-        i += 1;
-    }
-    ax.sort(false);
     let mut rs = [0i64; CAPACITY];
     let mut rd = [0i64; CAPACITY];
     let mut n = 0usize;
@@ -686,16 +689,9 @@ const fn index_span(p: i64, s: i64) -> Option<u64> {
 /// for power-of-two weights and extents); the chain stops at the first mode where that fails, and
 /// a non-power-of-two extent can only end the chain (when `r = 0`): the result is then a smaller
 /// right inverse, never a wrong one.
-const fn right_inverse_binary_exact(a: &Layout) -> Result<Layout, Error> {
+/// `ax`: the sorted [`binary_axis`] of the layout.
+const fn right_inverse_binary_exact(ax: &Axis) -> Result<Layout, Error> {
     let op = Op::RightInverse;
-    let f = tri!(leaves_of(&tri!(coalesce_z_flat(a))));
-    let mut ax = Axis::EMPTY;
-    let mut i = 0;
-    while i < f.n {
-        ax.push(f.s[i], f.d[i], f.p[i]);
-        i += 1;
-    }
-    ax.sort(false);
     // one column per index bit of the covered range, then possibly one last whole mode
     let mut rs = [0i64; CAPACITY];
     let mut rd = [0i64; CAPACITY];

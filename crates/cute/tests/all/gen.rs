@@ -236,7 +236,17 @@ pub fn layout() -> impl Strategy<Value = Layout> {
 
 /// Layouts whose shapes and strides are powers of two (composition is then mostly admissible).
 pub fn pow2_layout() -> impl Strategy<Value = Layout> {
-    gen_layout_with(MAX_LEAVES, MAX_DEPTH, 0..=3, 0..=6).prop_map(|g| {
+    pow2_gen(MAX_LEAVES, MAX_DEPTH, 6).prop_map(|g| g.layout())
+}
+
+/// Power-of-two layouts as generated layouts, with at most `max_leaves` leaves and depth
+/// `max_depth`: shapes 1..=8, strides 0 or `2^(e-1)` for `e` in `1..=max_stride_exp`.
+pub fn pow2_gen(
+    max_leaves: usize,
+    max_depth: usize,
+    max_stride_exp: i64,
+) -> impl Strategy<Value = GenLayout> {
+    gen_layout_with(max_leaves, max_depth, 0..=3, 0..=max_stride_exp).prop_map(|g| {
         let shape: Vec<i64> = g.shape.iter().map(|&e| 1 << e).collect();
         // exponent 0 of a stride means stride 0, e means 2^(e-1)
         let stride: Vec<i64> = g
@@ -249,7 +259,6 @@ pub fn pow2_layout() -> impl Strategy<Value = Layout> {
             shape,
             stride,
         }
-        .layout()
     })
 }
 

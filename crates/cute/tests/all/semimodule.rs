@@ -271,20 +271,9 @@ fn gen_int(
 
 /// Integer layouts with power-of-two shapes and strides (stride 0 included), size ≤ [`MAX_SIZE`].
 fn gen_int_pow2() -> impl Strategy<Value = Layout> {
-    gen_layout_with(4, MAX_DEPTH, 0..=3, 0..=7).prop_map(|g| {
-        let mut shape: Vec<i64> = g.shape.iter().map(|&e| 1 << e).collect();
-        fit(&mut shape, MAX_SIZE);
-        let stride = g
-            .stride
-            .iter()
-            .map(|&e| if e == 0 { 0 } else { 1 << (e - 1) })
-            .collect();
-        GenLayout {
-            prof: g.prof,
-            shape,
-            stride,
-        }
-        .layout()
+    pow2_gen(4, MAX_DEPTH, 7).prop_map(|mut g| {
+        fit(&mut g.shape, MAX_SIZE);
+        g.layout()
     })
 }
 
