@@ -117,6 +117,11 @@ impl<S: Storage> Tensor<S> {
         &self.layout
     }
 
+    /// The storage index of offset 0 (where `L(0)` lands when `L(0) = 0`).
+    pub fn base(&self) -> usize {
+        self.base
+    }
+
     /// The storage.
     pub fn storage(&self) -> &S {
         &self.storage
