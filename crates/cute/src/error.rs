@@ -172,6 +172,7 @@ pub enum Operand {
     Tuple(IntTuple),
     Int(i64),
     Composed(crate::swizzle::ComposedLayout),
+    Coord(crate::slice::PartialCoord),
 }
 
 /// What went wrong, with the offending values.
@@ -296,6 +297,13 @@ pub enum ErrorKind {
         used: u64,
         /// The bits this leaf may set.
         span: u64,
+    },
+    /// An integer coordinate lies outside the domain `Z_size` of the (sub-)layout it indexes.
+    NotInDomain {
+        /// The coordinate.
+        coord: i64,
+        /// The size of the domain.
+        size: i64,
     },
     /// A tensor's layout reaches offsets outside its storage.
     OutOfStorage {
@@ -438,7 +446,9 @@ impl Error {
             | ErrorKind::BinaryCarry { .. }
             | ErrorKind::BinaryOverlap { .. } => "Divisibility",
             ErrorKind::NotInjective { .. } => "NotInjective",
-            ErrorKind::OutOfRange { .. } | ErrorKind::OutOfStorage { .. } => "OutOfRange",
+            ErrorKind::OutOfRange { .. }
+            | ErrorKind::OutOfStorage { .. }
+            | ErrorKind::NotInDomain { .. } => "OutOfRange",
             ErrorKind::ProfileMismatch { .. } | ErrorKind::NotCongruent => "ProfileMismatch",
             ErrorKind::Unsupported { .. }
             | ErrorKind::MixedSemimodules { .. }
@@ -461,6 +471,7 @@ impl fmt::Display for Operand {
             Operand::Tuple(t) => write!(f, "{t}"),
             Operand::Int(i) => write!(f, "{i}"),
             Operand::Composed(c) => write!(f, "{c}"),
+            Operand::Coord(c) => write!(f, "{c}"),
         }
     }
 }
@@ -536,6 +547,10 @@ impl fmt::Display for Error {
                 "binary (F2) strides: leaf {leaf} of the right operand adds offsets with bits {span:#b} \
                  in a mode of the left operand where earlier leaves add bits {used:#b}; the integer \
                  sum carries, so the XOR of the composed strides differs from A(B(c))"
+            ),
+            ErrorKind::NotInDomain { coord, size } => write!(
+                f,
+                "coordinate {coord} is outside the domain Z_{size}"
             ),
             ErrorKind::OutOfStorage { first, last, len } => write!(
                 f,

@@ -99,6 +99,8 @@ pub mod int_tuple;
 pub mod layout;
 pub mod linear;
 mod parse;
+pub mod partition;
+pub mod slice;
 pub mod stride;
 pub mod swizzle;
 pub mod tensor;
@@ -131,6 +133,8 @@ pub use layout::{
     Layout,
 };
 pub use linear::{linear_form, LinearForm};
+pub use partition::{local_partition, local_tile, make_layout_tv, thread_coord, tv_partition};
+pub use slice::{dice, slice, slice_and_offset, slice_and_value, slice_offset, PartialCoord};
 pub use stride::{ArithTuple, Semimodule, Stride, Value};
 pub use swizzle::{ComposedLayout, Swizzle};
 pub use tensor::{Storage, StorageMut, Tensor};

@@ -299,6 +299,39 @@ pub enum Value {
     Coord(ArithTuple),
 }
 
+impl Value {
+    /// `self + other` in their semimodule: integer addition (overflow-checked), XOR for F2 values,
+    /// term-wise addition for arithmetic tuples. The integer `0` is the zero of every semimodule;
+    /// other mixes are refused (`Unsupported`).
+    pub const fn add(self, other: Value, op: Op) -> Result<Value, Error> {
+        match (self, other) {
+            (Value::Int(a), Value::Int(b)) => match a.checked_add(b) {
+                Some(v) => Ok(Value::Int(v)),
+                None => Err(Error::new(op, ErrorKind::Overflow { what: "an offset" })),
+            },
+            (Value::F2(a), Value::F2(b)) => Ok(Value::F2(a ^ b)),
+            (Value::Coord(mut a), Value::Coord(b)) => {
+                let mut i = 0;
+                while i < b.n as usize {
+                    a = match a.add_term(b.val[i], b.code[i], op) {
+                        Ok(t) => t,
+                        Err(e) => return Err(e),
+                    };
+                    i += 1;
+                }
+                Ok(Value::Coord(a))
+            }
+            (Value::Int(0), v) | (v, Value::Int(0)) => Ok(v),
+            _ => Err(Error::new(
+                op,
+                ErrorKind::Unsupported {
+                    what: "adding values of different semimodules",
+                },
+            )),
+        }
+    }
+}
+
 /// An element of the arithmetic-tuple semimodule `Z^S`: a finite sum of scaled bases
 /// `Σ v_k·E(path_k)`, kept as its terms sorted by path code. A term whose coefficient is zero is
 /// kept too: it records the positions the value spans (PyCuTe's evaluation keeps them, and prints

@@ -22,9 +22,14 @@
 //! assert!(Tensor::new(&data[..], "(4,8):(8,2)".parse::<Layout>().unwrap()).is_err());
 //! ```
 
+use crate::algebra::composition::composition;
 use crate::error::{Error, ErrorKind, Op, Operand};
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
+use crate::partition::{local_partition, local_tile, tv_partition};
+use crate::slice::{slice_and_offset, slice_and_value, PartialCoord};
+use crate::stride::Value;
+use crate::tiler::Tiler;
 
 /// Storage a tensor reads from: a slice, a mutable slice or a `Vec`.
 pub trait Storage {
@@ -162,6 +167,69 @@ impl<S: Storage> Tensor<S> {
     pub fn iter(&self) -> impl Iterator<Item = &S::Item> + '_ {
         (0..self.size()).filter_map(move |i| self.get(i))
     }
+
+    /// The same tensor, borrowing the storage.
+    pub fn view(&self) -> Tensor<&[S::Item]> {
+        Tensor {
+            storage: self.storage.items(),
+            layout: self.layout,
+            base: self.base,
+        }
+    }
+
+    /// The storage index of offset `off` of this tensor's layout (`base + off`), checked.
+    fn shifted(&self, off: i64) -> Result<usize, Error> {
+        usize::try_from(self.base as i64 + off).map_err(|_| {
+            Error::new(
+                Op::Tensor,
+                ErrorKind::OutOfStorage {
+                    first: self.base as i64 + off,
+                    last: self.base as i64 + off,
+                    len: self.storage.items().len() as i64,
+                },
+            )
+        })
+    }
+
+    /// A view of the same storage through `layout`, offset by `off` (checked against the storage).
+    pub fn reshaped(&self, layout: Layout, off: i64) -> Result<Tensor<&[S::Item]>, Error> {
+        Tensor::with_base(self.storage.items(), self.shifted(off)?, layout)
+    }
+
+    /// `T(c)` for a partial coordinate (paper: 切片): the sub-tensor of the free modes, its offset
+    /// having absorbed `L(c')` of the fixed entries (see [`slice`](crate::slice::slice)).
+    pub fn slice(&self, c: &PartialCoord) -> Result<Tensor<&[S::Item]>, Error> {
+        let (l, off) = slice_and_offset(&self.layout, c)?;
+        self.reshaped(l, off)
+    }
+
+    /// `A ∘ (L ∘ B)`: the same elements seen through `composition(L, B)` (permute and reshape
+    /// the coordinates, paper 5.3).
+    pub fn compose(&self, b: &Layout) -> Result<Tensor<&[S::Item]>, Error> {
+        self.reshaped(composition(&self.layout, b)?, 0)
+    }
+
+    /// Thread `thread`'s values under the thread-value layout `tv` ([`tv_partition`]).
+    pub fn partition_tv(&self, tv: &Layout, thread: i64) -> Result<Tensor<&[S::Item]>, Error> {
+        let (l, off) = tv_partition(&self.layout, tv, thread)?;
+        self.reshaped(l, off)
+    }
+
+    /// The tile at `coord` of `zipped_divide(L, tiler)` ([`local_tile`]).
+    pub fn local_tile(
+        &self,
+        tiler: &Tiler,
+        coord: &PartialCoord,
+    ) -> Result<Tensor<&[S::Item]>, Error> {
+        let (l, off) = local_tile(&self.layout, tiler, coord)?;
+        self.reshaped(l, off)
+    }
+
+    /// Thread `index`'s elements of every tile of shape `shape(thr)` ([`local_partition`]).
+    pub fn local_partition(&self, thr: &Layout, index: i64) -> Result<Tensor<&[S::Item]>, Error> {
+        let (l, off) = local_partition(&self.layout, thr, index)?;
+        self.reshaped(l, off)
+    }
 }
 
 impl<S: StorageMut> Tensor<S> {
@@ -174,6 +242,160 @@ impl<S: StorageMut> Tensor<S> {
     /// The storage, mutably.
     pub fn storage_mut(&mut self) -> &mut S {
         &mut self.storage
+    }
+
+    /// The same tensor, borrowing the storage mutably.
+    pub fn view_mut(&mut self) -> Tensor<&mut [S::Item]> {
+        Tensor {
+            storage: self.storage.items_mut(),
+            layout: self.layout,
+            base: self.base,
+        }
+    }
+
+    /// A mutable view of the same storage through `layout`, offset by `off`.
+    pub fn reshaped_mut(
+        &mut self,
+        layout: Layout,
+        off: i64,
+    ) -> Result<Tensor<&mut [S::Item]>, Error> {
+        let base = self.shifted(off)?;
+        Tensor::with_base(self.storage.items_mut(), base, layout)
+    }
+
+    /// [`Tensor::slice`], mutably.
+    pub fn slice_mut(&mut self, c: &PartialCoord) -> Result<Tensor<&mut [S::Item]>, Error> {
+        let (l, off) = slice_and_offset(&self.layout, c)?;
+        self.reshaped_mut(l, off)
+    }
+
+    /// [`Tensor::compose`], mutably.
+    pub fn compose_mut(&mut self, b: &Layout) -> Result<Tensor<&mut [S::Item]>, Error> {
+        let l = composition(&self.layout, b)?;
+        self.reshaped_mut(l, 0)
+    }
+
+    /// [`Tensor::partition_tv`], mutably.
+    pub fn partition_tv_mut(
+        &mut self,
+        tv: &Layout,
+        thread: i64,
+    ) -> Result<Tensor<&mut [S::Item]>, Error> {
+        let (l, off) = tv_partition(&self.layout, tv, thread)?;
+        self.reshaped_mut(l, off)
+    }
+
+    /// [`Tensor::local_tile`], mutably.
+    pub fn local_tile_mut(
+        &mut self,
+        tiler: &Tiler,
+        coord: &PartialCoord,
+    ) -> Result<Tensor<&mut [S::Item]>, Error> {
+        let (l, off) = local_tile(&self.layout, tiler, coord)?;
+        self.reshaped_mut(l, off)
+    }
+
+    /// [`Tensor::local_partition`], mutably.
+    pub fn local_partition_mut(
+        &mut self,
+        thr: &Layout,
+        index: i64,
+    ) -> Result<Tensor<&mut [S::Item]>, Error> {
+        let (l, off) = local_partition(&self.layout, thr, index)?;
+        self.reshaped_mut(l, off)
+    }
+}
+
+/// A tensor with the counting accessor `{a}` (paper: 计数迭代器): its element at `c` is the value
+/// `a + L(c)` itself, in the layout's semimodule. With integer strides the elements are offsets
+/// (the paper's Figure 5 draws slices this way); with the coordinate strides of
+/// [`make_identity_layout`](crate::make_identity_layout) they are coordinates, and the tensor is
+/// CuTe's identity tensor (used for predication: compare an element with the bounds of the data).
+///
+/// ```
+/// use cute::tensor::CountingTensor;
+/// use cute::{IntTuple, PartialCoord};
+/// let id = CountingTensor::identity(&"(4,6)".parse::<IntTuple>().unwrap()).unwrap();
+/// assert_eq!(id.get(9).unwrap().to_string(), "(1,2)");
+/// let col = id.slice(&"(_,3)".parse::<PartialCoord>().unwrap()).unwrap();
+/// assert_eq!(col.get(2).unwrap().to_string(), "(2,3)");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CountingTensor {
+    origin: Value,
+    layout: Layout,
+}
+
+impl CountingTensor {
+    /// `{origin} ∘ L`.
+    pub fn new(origin: i64, layout: Layout) -> CountingTensor {
+        CountingTensor {
+            origin: Value::Int(origin),
+            layout,
+        }
+    }
+
+    /// CuTe's `make_identity_tensor(shape)`: `{0} ∘ make_identity_layout(shape)`, whose element at
+    /// each coordinate is that coordinate (as an arithmetic tuple).
+    pub fn identity(shape: &IntTuple) -> Result<CountingTensor, Error> {
+        Ok(CountingTensor {
+            origin: Value::Int(0),
+            layout: crate::layout::make_identity_layout(shape)?,
+        })
+    }
+
+    /// The layout `L`.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// The value of the counting accessor's origin `a` (after slicing: `a + L(c')`).
+    pub fn origin(&self) -> Value {
+        self.origin
+    }
+
+    /// `a + L(i)` for an integer coordinate `i` of the domain (`None` outside it).
+    pub fn get(&self, i: i64) -> Option<Value> {
+        if !(0..self.layout.size().ok()?).contains(&i) {
+            return None;
+        }
+        self.origin
+            .add(self.layout.eval_value(i).ok()?, Op::Tensor)
+            .ok()
+    }
+
+    /// `a + L(c)` for a coordinate `c` of the domain in any admissible form.
+    pub fn get_crd(&self, c: &IntTuple) -> Option<Value> {
+        if !in_domain(c, &self.layout.shape()) {
+            return None;
+        }
+        self.origin
+            .add(self.layout.eval_crd_value(c).ok()?, Op::Tensor)
+            .ok()
+    }
+
+    /// The slice at a partial coordinate: origin `a + L(c')`, layout of the free modes.
+    pub fn slice(&self, c: &PartialCoord) -> Result<CountingTensor, Error> {
+        let (layout, off) = slice_and_value(&self.layout, c)?;
+        Ok(CountingTensor {
+            origin: self.origin.add(off, Op::Slice)?,
+            layout,
+        })
+    }
+
+    /// `{a} ∘ (L ∘ B)`.
+    pub fn compose(&self, b: &Layout) -> Result<CountingTensor, Error> {
+        Ok(CountingTensor {
+            origin: self.origin,
+            layout: composition(&self.layout, b)?,
+        })
+    }
+
+    /// Every element in the order of the integer coordinates.
+    pub fn values(&self) -> Result<Vec<Value>, Error> {
+        (0..self.layout.size()?)
+            .map(|i| self.origin.add(self.layout.eval_value(i)?, Op::Tensor))
+            .collect()
     }
 }
 

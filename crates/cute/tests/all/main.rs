@@ -10,6 +10,7 @@ mod gen;
 mod inverse;
 mod laws;
 mod linear;
+mod partition;
 mod pyops;
 mod regress;
 mod semimodule;

@@ -1,0 +1,311 @@
+//! Slicing with partial coordinates (paper: 切片): `L(c' + c*) = L(c') + L(c*)`.
+//!
+//! A [`PartialCoord`] is a coordinate some of whose entries are the free marker `_`. Slicing a
+//! layout `L` with it splits `L`'s evaluation in two: the fixed entries `c'` are evaluated now and
+//! give an offset, and the free entries `c*` select the sub-layouts that stay unevaluated. A tensor
+//! slice `T(c)` is then the tensor whose offset has absorbed `L(c')` and whose layout is the
+//! sub-layout of the free modes.
+//!
+//! | layout | coordinate | `slice` (free part) | `slice_offset` (`L(c')`) | `dice` (fixed part) |
+//! |---|---|---|---|---|
+//! | `(4,8):(1,4)` | `(2,_)` | `(8):(4)` | `2` | `(4):(1)` |
+//! | `(4,8):(1,4)` | `(_,3)` | `(4):(1)` | `12` | `(8):(4)` |
+//! | `((2,3),4):((1,2),6)` | `((_,1),_)` | `(2,4):(1,6)` | `2` | `(3):(2)` |
+//! | `((2,3),4):((1,2),6)` | `(4,_)` | `(4):(6)` | `4` | `((2,3)):((1,2))` |
+//! | `(6,(2,3,2)):(1,(6,15,100))` | `(0,(0,_,_))` | `(3,2):(15,100)` | `0` | `(6,2):(1,6)` |
+//!
+//! The result of `slice` is the concatenation of the free sub-layouts in order, each kept whole
+//! (CuTe's `slice`: nesting of the coordinate does not nest the result, and a single free mode is
+//! a rank-1 tuple, printed `(8):(4)` as static CuTe C++ prints `(_8):(_4)`). A bare `_` returns
+//! the layout itself. A coordinate with no `_`
+//! leaves nothing free: `slice` then returns `1:0`, the layout of a single element (CuTe returns an
+//! empty tuple, which this crate does not represent). An integer entry that stands for a whole
+//! sub-shape is an integer coordinate of that sub-layout, and must lie in its domain.
+//!
+//! ```
+//! use cute::{slice, slice_offset, Layout, PartialCoord};
+//! let a: Layout = "(6,(2,3,2)):(1,(6,15,100))".parse().unwrap();
+//! let c: PartialCoord = "(0,(0,_,_))".parse().unwrap();
+//! assert_eq!(slice(&a, &c).unwrap().to_string(), "(3,2):(15,100)");
+//! assert_eq!(slice_offset(&a, &c).unwrap(), 0);
+//! // every other row cannot be sliced from a flat mode of 6: the coordinate must follow the layout
+//! assert!(slice(&a, &"((0,_),0)".parse().unwrap()).is_err());
+//! ```
+
+use crate::error::{Error, ErrorKind, Op, Operand};
+use crate::int_tuple::{IntTuple, CAPACITY};
+use crate::layout::Layout;
+use crate::stride::Value;
+use core::fmt;
+use core::str::FromStr;
+
+/// A coordinate whose entries are integers or the free marker `_` (CuTe's `Underscore`), e.g.
+/// `(2,_)`, `((_,1),_)`, `_`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PartialCoord {
+    /// The coordinate with `0` in the free entries.
+    tuple: IntTuple,
+    /// Bit `k` set when leaf `k` is `_`.
+    free: u32,
+}
+
+impl PartialCoord {
+    /// A coordinate with no free entry.
+    pub const fn fixed(c: &IntTuple) -> PartialCoord {
+        PartialCoord { tuple: *c, free: 0 }
+    }
+
+    /// `_`: every entry free.
+    pub const FREE: PartialCoord = PartialCoord {
+        tuple: IntTuple::int(0),
+        free: 1,
+    };
+
+    /// The coordinate `(c_0, c_1, ...)` of the given modes.
+    pub fn tuple(modes: &[PartialCoord]) -> Result<PartialCoord, Error> {
+        let tuples: Vec<IntTuple> = modes.iter().map(|m| m.tuple).collect();
+        let tuple = IntTuple::tuple(&tuples)?;
+        let (mut free, mut at) = (0u32, 0usize);
+        for m in modes {
+            free |= m.free << at;
+            at += m.tuple.leaf_count();
+        }
+        Ok(PartialCoord { tuple, free })
+    }
+
+    /// The number of top-level entries.
+    pub const fn rank(&self) -> usize {
+        self.tuple.rank()
+    }
+
+    /// True when the coordinate is a single entry (an integer or `_`).
+    pub const fn is_leaf(&self) -> bool {
+        self.tuple.is_int()
+    }
+
+    /// True when the coordinate is the single free marker `_`.
+    pub const fn is_free(&self) -> bool {
+        self.tuple.is_int() && self.free & 1 == 1
+    }
+
+    /// True when no entry is `_` (the coordinate is an ordinary coordinate).
+    pub const fn is_fixed(&self) -> bool {
+        self.free == 0
+    }
+
+    /// The coordinate with `0` in place of every `_`.
+    pub const fn zeroed(&self) -> IntTuple {
+        self.tuple
+    }
+
+    /// Entry `k` of the top level.
+    pub fn get(&self, k: usize) -> Result<PartialCoord, Error> {
+        let tuple = self.tuple.get(k)?;
+        let at: usize = (0..k)
+            .map(|j| self.tuple.get(j).map(|t| t.leaf_count()).unwrap_or(0))
+            .sum();
+        let mask = if tuple.leaf_count() >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << tuple.leaf_count()) - 1
+        };
+        Ok(PartialCoord {
+            tuple,
+            free: (self.free >> at) & mask,
+        })
+    }
+}
+
+impl From<IntTuple> for PartialCoord {
+    fn from(c: IntTuple) -> PartialCoord {
+        PartialCoord::fixed(&c)
+    }
+}
+
+impl FromStr for PartialCoord {
+    type Err = Error;
+
+    /// Parses CuTe notation with `_` for free entries: `(2,_)`, `((_,1),_)`, `_`, `3`.
+    fn from_str(s: &str) -> Result<PartialCoord, Error> {
+        // the leaves are the maximal runs of digits (with a sign) and the `_` marks, in order
+        let bytes = s.as_bytes();
+        let (mut text, mut free, mut leaf) = (String::with_capacity(s.len()), 0u32, 0usize);
+        let mut p = 0;
+        while p < bytes.len() {
+            let b = bytes[p];
+            if b == b'_' {
+                if leaf >= CAPACITY {
+                    return Err(Error::new(
+                        Op::Parse,
+                        ErrorKind::Capacity {
+                            what: "leaves of a coordinate",
+                            limit: CAPACITY,
+                        },
+                    ));
+                }
+                free |= 1 << leaf;
+                leaf += 1;
+                text.push('0');
+                p += 1;
+                continue;
+            }
+            if b.is_ascii_digit() {
+                leaf += 1;
+                while p < bytes.len() && bytes[p].is_ascii_digit() {
+                    text.push(bytes[p] as char);
+                    p += 1;
+                }
+                continue;
+            }
+            text.push(b as char);
+            p += 1;
+        }
+        let tuple: IntTuple = text.parse()?;
+        Ok(PartialCoord { tuple, free })
+    }
+}
+
+impl fmt::Display for PartialCoord {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_leaf() {
+            return if self.is_free() {
+                f.write_str("_")
+            } else {
+                write!(f, "{}", self.tuple)
+            };
+        }
+        f.write_str("(")?;
+        for k in 0..self.rank() {
+            if k > 0 {
+                f.write_str(",")?;
+            }
+            match self.get(k) {
+                Ok(m) => write!(f, "{m}")?,
+                Err(_) => f.write_str("?")?,
+            }
+        }
+        f.write_str(")")
+    }
+}
+
+impl fmt::Debug for PartialCoord {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{self}")
+    }
+}
+
+/// Walks `c` over `l`, calling `free(sub)` for each free sub-layout in order and accumulating the
+/// offset of the fixed entries.
+fn walk(
+    l: &Layout,
+    c: &PartialCoord,
+    op: Op,
+    free: &mut impl FnMut(Layout),
+    fixed: &mut impl FnMut(Layout),
+    offset: &mut Option<Value>,
+) -> Result<(), Error> {
+    if c.is_leaf() {
+        if c.is_free() {
+            free(*l);
+            return Ok(());
+        }
+        let v = c.tuple.as_int().unwrap_or(0);
+        let n = l.size()?;
+        if !(0..n).contains(&v) {
+            return Err(Error::new(op, ErrorKind::NotInDomain { coord: v, size: n }));
+        }
+        fixed(*l);
+        if let Some(o) = offset {
+            *o = o.add(l.eval_value(v)?, op)?;
+        }
+        return Ok(());
+    }
+    if l.is_leaf() || l.rank() != c.rank() {
+        return Err(Error::new(
+            op,
+            ErrorKind::ProfileMismatch {
+                what: "a tuple entry of the slicing coordinate must meet a mode of the same rank",
+                left: c.rank() as i64,
+                right: if l.is_leaf() { 1 } else { l.rank() as i64 },
+            },
+        ));
+    }
+    for k in 0..c.rank() {
+        walk(&l.mode(k)?, &c.get(k)?, op, free, fixed, offset)?;
+    }
+    Ok(())
+}
+
+/// The parts of `L` that `c` leaves free and fixes, and `L(c')`.
+fn split(
+    l: &Layout,
+    c: &PartialCoord,
+    op: Op,
+    with_offset: bool,
+) -> Result<(Layout, Layout, Value), Error> {
+    let (mut keep, mut drop) = (Vec::new(), Vec::new());
+    let mut off = with_offset.then_some(Value::Int(0));
+    let r = walk(
+        l,
+        c,
+        op,
+        &mut |x| keep.push(x),
+        &mut |x| drop.push(x),
+        &mut off,
+    );
+    let with = |e: Error| e.or_with(Operand::Layout(*l), Operand::Coord(*c));
+    r.map_err(with)?;
+    // a top-level `_` or integer keeps or fixes the whole layout, not a 1-tuple of it
+    let top = c.is_leaf();
+    let join = |v: &[Layout]| match v {
+        [] => Layout::leaf(1, 0),
+        [x] if top => Ok(*x),
+        _ => Layout::concat(v),
+    };
+    Ok((
+        join(&keep).map_err(with)?,
+        join(&drop).map_err(with)?,
+        off.unwrap_or(Value::Int(0)),
+    ))
+}
+
+/// `slice(c, L)`: the sub-layout of the modes where `c` is `_`, concatenated in order (`L(c*)`
+/// as a function of the free entries). `1:0` when nothing is free. Needs integer strides only for
+/// the fixed part's offset; see [`slice_and_offset`].
+pub fn slice(l: &Layout, c: &PartialCoord) -> Result<Layout, Error> {
+    Ok(slice_and_offset(l, c)?.0)
+}
+
+/// `L(c')`: the offset of the fixed entries of `c` (the `_` entries count as 0).
+pub fn slice_offset(l: &Layout, c: &PartialCoord) -> Result<i64, Error> {
+    Ok(slice_and_offset(l, c)?.1)
+}
+
+/// `(slice(c, L), L(c'))` in one walk: the free sub-layout and the offset of the fixed entries.
+/// Errors: an integer entry outside its sub-layout's domain (`OutOfRange`), a tuple entry that
+/// meets a mode of another rank (`ProfileMismatch`), non-integer strides (`Unsupported`).
+pub fn slice_and_offset(l: &Layout, c: &PartialCoord) -> Result<(Layout, i64), Error> {
+    l.require_integral(Op::Slice)?;
+    let (keep, _, off) = split(l, c, Op::Slice, true)?;
+    match off {
+        Value::Int(v) => Ok((keep, v)),
+        // integer strides give integer offsets
+        _ => Ok((keep, 0)),
+    }
+}
+
+/// `(slice(c, L), L(c'))` for a layout with strides in any semimodule: the offset of the fixed
+/// entries is a [`Value`] (an arithmetic tuple for coordinate strides, as in a slice of an identity
+/// tensor).
+pub fn slice_and_value(l: &Layout, c: &PartialCoord) -> Result<(Layout, Value), Error> {
+    let (keep, _, off) = split(l, c, Op::Slice, true)?;
+    Ok((keep, off))
+}
+
+/// `dice(c, L)`: the complement of [`slice`]: the sub-layouts of the modes where `c` is an integer
+/// (whole sub-layouts, in order), `1:0` when every entry is free. CuTe uses it to project a tiler
+/// or a coordinate onto chosen modes (`local_tile` with a projection).
+pub fn dice(l: &Layout, c: &PartialCoord) -> Result<Layout, Error> {
+    // the fixed entries' values only matter for the offset, which dice does not compute
+    Ok(split(l, c, Op::Slice, false)?.1)
+}
