@@ -25,15 +25,50 @@ use crate::error::{Error, ErrorKind, Op, Operand};
 use crate::layout::Layout;
 use crate::tensor::{Storage, StorageMut, Tensor};
 
-/// `copy(src, dst)`: `dst(i) = src(i)` for every `i < |dst|` (the paper's COPY). The domains must
-/// have the same size (`ProfileMismatch` otherwise). A destination that is not injective receives
-/// the last value written to each of its elements, as the loop does.
+/// `copy(src, dst)`: `dst(i) = src(i)` for every `i < |dst|` (the paper's COPY), by the fastest
+/// loop nest the algebra finds ([`copy_plan`]): whole common contiguous runs moved as slices, the
+/// other modes reordered for locality and blocked when source and destination are contiguous
+/// along different modes (a transpose). The result is exactly that of [`copy_generic`]: when the
+/// destination is not provably injective (so the order of writes could matter) the reference loop
+/// runs. The domains must have the same size (`ProfileMismatch` otherwise).
 pub fn copy<S, D>(src: &Tensor<S>, dst: &mut Tensor<D>) -> Result<(), Error>
 where
     S: Storage,
     D: StorageMut<Item = S::Item>,
     S::Item: Clone,
 {
+    check_sizes(src, dst)?;
+    match copy_plan(src.layout(), dst.layout())? {
+        Some(plan) => {
+            let (s0, d0) = (src.base() as i64, dst.base() as i64);
+            let s = src.storage().items();
+            let d = dst.storage_mut().items_mut();
+            plan.run(s, s0, d, d0);
+            Ok(())
+        }
+        None => copy_generic(src, dst),
+    }
+}
+
+/// The reference COPY of the paper: `for i < |dst|: dst(i) = src(i)`, in the order of `i`. A
+/// destination that is not injective receives the last value written to each of its elements.
+pub fn copy_generic<S, D>(src: &Tensor<S>, dst: &mut Tensor<D>) -> Result<(), Error>
+where
+    S: Storage,
+    D: StorageMut<Item = S::Item>,
+    S::Item: Clone,
+{
+    let nd = check_sizes(src, dst)?;
+    for i in 0..nd {
+        // both in range: the sizes agree and every offset was checked when the tensors were made
+        if let (Some(v), Some(slot)) = (src.get(i), dst.get_mut(i)) {
+            *slot = v.clone();
+        }
+    }
+    Ok(())
+}
+
+fn check_sizes<S: Storage, D: Storage>(src: &Tensor<S>, dst: &Tensor<D>) -> Result<i64, Error> {
     let (ns, nd) = (src.size(), dst.size());
     if ns != nd {
         return Err(Error::new(
@@ -49,13 +84,259 @@ where
             Operand::Layout(*dst.layout()),
         ));
     }
-    for i in 0..nd {
-        // both in range: the sizes agree and every offset was checked when the tensors were made
-        if let (Some(v), Some(slot)) = (src.get(i), dst.get_mut(i)) {
-            *slot = v.clone();
+    Ok(nd)
+}
+
+/// One mode of a copy loop nest: `n` steps of `src_stride` in the source and `dst_stride` in the
+/// destination.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CopyMode {
+    /// The number of steps.
+    pub n: i64,
+    /// The source stride.
+    pub src_stride: i64,
+    /// The destination stride.
+    pub dst_stride: i64,
+}
+
+/// The loop nest [`copy`] runs for two layouts: a common contiguous vector moved as one slice, and
+/// the other modes, innermost first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CopyPlan {
+    /// Elements per contiguous run common to source and destination (`1` when there is none): the
+    /// paper's maximal common vector of the two layouts (eq. (14)).
+    pub vector: i64,
+    /// The loops around the runs, innermost first.
+    pub modes: Vec<CopyMode>,
+}
+
+/// The block edge used to tile a transpose-like copy (elements).
+pub const COPY_BLOCK: i64 = 32;
+
+/// The loop nest for copying through `src` into `dst` (integer strides, equal sizes), or `None`
+/// when the destination is not provably injective or the two layouts' leaves have no common
+/// refinement (then only the reference loop is correct, or simplest).
+///
+/// 1. The flattened layouts are refined to a common leaf structure (each leaf split where the
+///    other layout's leaf boundaries fall, which is composing both with the same layout of the
+///    domain); size-1 leaves are dropped.
+/// 2. The destination must be injective, shown by the mixed-radix criterion: sorted by absolute
+///    stride, each stride exceeds the reach of the smaller ones. Then the order of the loops does
+///    not change the result, and they are sorted by destination stride.
+/// 3. Adjacent modes are coalesced when they merge in both layouts; a leading mode of stride 1 in
+///    both is the common contiguous vector.
+/// 4. Without a vector, when the source's and the destination's fastest modes differ, both are
+///    divided into blocks of [`COPY_BLOCK`] (`logical_divide` by `COPY_BLOCK:1`) and the two
+///    block-inner loops go innermost: a cache-blocked transpose.
+pub fn copy_plan(src: &Layout, dst: &Layout) -> Result<Option<CopyPlan>, Error> {
+    src.require_integral(Op::Copy)?;
+    dst.require_integral(Op::Copy)?;
+    let leaves = |l: &Layout| -> Vec<(i64, i64)> {
+        (0..l.leaf_count())
+            .map(|k| l.leaf_at(k))
+            .filter(|&(n, _)| n > 1)
+            .collect()
+    };
+    let Some(mut modes) = refine(&leaves(src), &leaves(dst)) else {
+        return Ok(None);
+    };
+    if !injective(&modes) {
+        return Ok(None);
+    }
+    modes.sort_by_key(|m| (m.dst_stride.unsigned_abs(), m.src_stride.unsigned_abs()));
+    let mut merged: Vec<CopyMode> = Vec::with_capacity(modes.len());
+    for m in modes {
+        if let Some(last) = merged.last_mut() {
+            if last.src_stride.checked_mul(last.n) == Some(m.src_stride)
+                && last.dst_stride.checked_mul(last.n) == Some(m.dst_stride)
+            {
+                last.n *= m.n;
+                continue;
+            }
+        }
+        merged.push(m);
+    }
+    let mut vector = 1;
+    if let Some(first) = merged.first() {
+        if first.src_stride == 1 && first.dst_stride == 1 {
+            vector = first.n;
+            merged.remove(0);
         }
     }
-    Ok(())
+    if vector == 1 {
+        merged = blocked(merged);
+    }
+    Ok(Some(CopyPlan {
+        vector,
+        modes: merged,
+    }))
+}
+
+/// The common refinement of two flat leaf lists of equal size, as joint modes; `None` when a leaf
+/// boundary of one does not fall on a divisor of the other's leaf.
+fn refine(a: &[(i64, i64)], b: &[(i64, i64)]) -> Option<Vec<CopyMode>> {
+    let (mut i, mut j) = (0, 0);
+    let (mut ra, mut rb) = (a.first().copied(), b.first().copied());
+    let mut out = Vec::new();
+    loop {
+        match (ra, rb) {
+            (None, None) => return Some(out),
+            (Some((na, da)), Some((nb, db))) => {
+                let g = na.min(nb);
+                if na % g != 0 || nb % g != 0 {
+                    return None;
+                }
+                out.push(CopyMode {
+                    n: g,
+                    src_stride: da,
+                    dst_stride: db,
+                });
+                ra = if na == g {
+                    i += 1;
+                    a.get(i).copied()
+                } else {
+                    Some((na / g, da.checked_mul(g)?))
+                };
+                rb = if nb == g {
+                    j += 1;
+                    b.get(j).copied()
+                } else {
+                    Some((nb / g, db.checked_mul(g)?))
+                };
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// The mixed-radix criterion: sorted by `|dst_stride|`, each stride is larger than the largest
+/// offset distance the smaller modes reach, so no two coordinates meet.
+fn injective(modes: &[CopyMode]) -> bool {
+    let mut v: Vec<(u64, u64)> = modes
+        .iter()
+        .map(|m| (m.dst_stride.unsigned_abs(), m.n as u64))
+        .collect();
+    v.sort_unstable();
+    let mut reach: u64 = 0;
+    for (d, n) in v {
+        if d <= reach || d == 0 {
+            return false;
+        }
+        reach = match d.checked_mul(n - 1).and_then(|x| x.checked_add(reach)) {
+            Some(r) => r,
+            None => return false,
+        };
+    }
+    true
+}
+
+/// Blocks a transpose-like nest (modes sorted by destination stride): the destination's fastest
+/// mode and the source's fastest mode are each split into `COPY_BLOCK` × rest, and the two block
+/// loops go innermost.
+fn blocked(modes: Vec<CopyMode>) -> Vec<CopyMode> {
+    if modes.len() < 2 {
+        return modes;
+    }
+    let by_src = (0..modes.len())
+        .min_by_key(|&k| (modes[k].src_stride.unsigned_abs(), k))
+        .unwrap_or(0);
+    // the destination's fastest mode is first; block only when the source is fastest elsewhere
+    if by_src == 0 || modes[0].src_stride == 0 {
+        return modes;
+    }
+    let (d, s) = (modes[0], modes[by_src]);
+    if d.n % COPY_BLOCK != 0 || s.n % COPY_BLOCK != 0 || d.n == COPY_BLOCK && s.n == COPY_BLOCK {
+        return modes;
+    }
+    let split = |m: CopyMode| {
+        (
+            CopyMode { n: COPY_BLOCK, ..m },
+            CopyMode {
+                n: m.n / COPY_BLOCK,
+                src_stride: m.src_stride * COPY_BLOCK,
+                dst_stride: m.dst_stride * COPY_BLOCK,
+            },
+        )
+    };
+    let ((d_in, d_out), (s_in, s_out)) = (split(d), split(s));
+    let mut out = vec![d_in, s_in, d_out, s_out];
+    out.extend(
+        modes
+            .iter()
+            .enumerate()
+            .filter(|&(k, _)| k != 0 && k != by_src)
+            .map(|(_, m)| *m),
+    );
+    out
+}
+
+impl CopyPlan {
+    /// Runs the nest: `dst[d0 + ...] = src[s0 + ...]`. The caller guarantees every offset is inside
+    /// the storages (the tensors checked it).
+    fn run<T: Clone>(&self, src: &[T], s0: i64, dst: &mut [T], d0: i64) {
+        let v = self.vector as usize;
+        // the innermost loop: a run of `v`, or the first mode as a strided loop
+        let (inner, outer) = if v > 1 || self.modes.is_empty() {
+            (None, &self.modes[..])
+        } else {
+            (Some(self.modes[0]), &self.modes[1..])
+        };
+        let mut ctr = vec![0i64; outer.len()];
+        let (mut s, mut d) = (s0, d0);
+        loop {
+            match inner {
+                None => {
+                    let (s, d) = (s as usize, d as usize);
+                    dst[d..d + v].clone_from_slice(&src[s..s + v]);
+                }
+                Some(m) => strided(src, s, m.src_stride, dst, d, m.dst_stride, m.n),
+            }
+            // odometer over the outer modes
+            let mut k = 0;
+            loop {
+                if k == outer.len() {
+                    return;
+                }
+                ctr[k] += 1;
+                s += outer[k].src_stride;
+                d += outer[k].dst_stride;
+                if ctr[k] < outer[k].n {
+                    break;
+                }
+                s -= outer[k].src_stride * outer[k].n;
+                d -= outer[k].dst_stride * outer[k].n;
+                ctr[k] = 0;
+                k += 1;
+            }
+        }
+    }
+}
+
+/// `dst[d + i·dd] = src[s + i·ds]` for `i < n`.
+fn strided<T: Clone>(src: &[T], s: i64, ds: i64, dst: &mut [T], d: i64, dd: i64, n: i64) {
+    if n <= 0 {
+        return;
+    }
+    let last = |o: i64, st: i64| o + st * (n - 1);
+    if ds > 0 && dd > 0 {
+        let (s, d) = (s as usize, d as usize);
+        let (se, de) = (last(s as i64, ds) as usize, last(d as i64, dd) as usize);
+        let from = src[s..=se].iter().step_by(ds as usize);
+        let to = dst[d..=de].iter_mut().step_by(dd as usize);
+        for (x, y) in to.zip(from) {
+            *x = y.clone();
+        }
+    } else if ds == 0 && dd > 0 {
+        let (d, de) = (d as usize, last(d, dd) as usize);
+        let v = &src[s as usize];
+        for x in dst[d..=de].iter_mut().step_by(dd as usize) {
+            *x = v.clone();
+        }
+    } else {
+        for i in 0..n {
+            dst[(d + i * dd) as usize] = src[(s + i * ds) as usize].clone();
+        }
+    }
 }
 
 /// `gemm(A, B, C)`: `C(m,n,l) += Σ_k A(m,k,l)·B(n,k,l)` (the paper's GEMM, Table 3), the reference

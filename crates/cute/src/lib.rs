@@ -122,7 +122,9 @@ pub use algebra::product::{
     zipped_product,
 };
 pub use algebra::recast::{downcast, recast, upcast};
-pub use algorithm::{copy, gemm, gemm_modes, GemmModes};
+pub use algorithm::{
+    copy, copy_generic, copy_plan, gemm, gemm_modes, CopyMode, CopyPlan, GemmModes,
+};
 pub use banks::{bank_conflicts, swizzle_search, BankReport, SmemLayout};
 pub use coord::{crd2crd, crd2idx, crd2idx_compact, idx2crd};
 pub use error::{Error, ErrorKind, Op, Operand};

@@ -125,3 +125,105 @@ fn copy_random_layouts() {
 fn any_seed() -> impl proptest::strategy::Strategy<Value = u64> {
     proptest::prelude::any::<u64>()
 }
+
+/// The optimised `copy` and the reference loop agree on random pairs of equal-size layouts: any
+/// strides (repeated offsets, broadcasts, non-injective destinations that fall back to the
+/// reference loop, negative strides through a base), compared on the whole destination storage.
+#[test]
+fn optimised_copy_equals_the_reference_loop() {
+    let planned = std::cell::Cell::new(0u32);
+    run(
+        600,
+        (equal_size_pair(), any_seed()),
+        |((src, dst), seed)| {
+            let mut rng = Rng(seed);
+            // flip some strides negative, compensated by the base
+            let flip = |l: &Layout, rng: &mut Rng| -> (Layout, usize) {
+                let (mut sh, mut st) = (Vec::new(), Vec::new());
+                let mut base = 0i64;
+                for k in 0..l.leaf_count() {
+                    let (s, d) = l.leaf_at(k);
+                    let neg = rng.below(4) == 0;
+                    sh.push(s);
+                    st.push(if neg { -d } else { d });
+                    if neg {
+                        base += d * (s - 1);
+                    }
+                }
+                let flat = Layout::flat(&sh, &st).unwrap();
+                (flat.unflatten(&l.shape()).unwrap(), base as usize)
+            };
+            let (src, sb) = flip(&src, &mut rng);
+            let (dst, db) = flip(&dst, &mut rng);
+            let span = |l: &Layout, _b: usize| {
+                1 + (0..l.leaf_count())
+                    .map(|k| {
+                        let (s, d) = l.leaf_at(k);
+                        (d.abs() * (s - 1)) as usize
+                    })
+                    .sum::<usize>()
+            };
+            let a: Vec<u32> = (0..span(&src, sb) as u32).map(|k| 3 * k + 1).collect();
+            let mut want = vec![0u32; span(&dst, db)];
+            let mut got = want.clone();
+            let s = Tensor::with_base(&a[..], sb, src).unwrap();
+            cute::copy_generic(&s, &mut Tensor::with_base(&mut want[..], db, dst).unwrap())
+                .unwrap();
+            copy(&s, &mut Tensor::with_base(&mut got[..], db, dst).unwrap()).unwrap();
+            proptest::prop_assert_eq!(&got, &want, "{} -> {}", src, dst);
+            if cute::copy_plan(&src, &dst).unwrap().is_some() {
+                planned.set(planned.get() + 1);
+            }
+            Ok(())
+        },
+    );
+    assert!(planned.get() > 100, "only {} pairs planned", planned.get());
+}
+
+/// The plan's common vector is the paper's maximal common vector (eq. (14)) for layouts whose
+/// offsets start at 0 and whose destination is injective.
+#[test]
+fn plan_vector_is_the_max_common_vector() {
+    let compared = std::cell::Cell::new(0u32);
+    run(600, equal_size_pair(), |(src, dst)| {
+        let Some(plan) = cute::copy_plan(&src, &dst).unwrap() else {
+            return Ok(());
+        };
+        let Ok(k) = cute::max_common_vector(&src, &dst) else {
+            return Ok(());
+        };
+        proptest::prop_assert_eq!(plan.vector, k, "{} -> {}", src, dst);
+        compared.set(compared.get() + 1);
+        Ok(())
+    });
+    assert!(
+        compared.get() > 100,
+        "only {} pairs compared",
+        compared.get()
+    );
+}
+
+#[test]
+fn copy_plans_of_table_2_and_a_transpose() {
+    let plan = |s: &str, d: &str| cute::copy_plan(&l(s), &l(d)).unwrap();
+    // N-D array: one run of 16 (modes 8 and 2 merge), then 3 runs
+    let p = plan("(8,2,3):(1,16,32)", "(8,2,3):(1,16,32)").unwrap();
+    assert_eq!(p.vector, 8);
+    // tensor transpose: runs of 8
+    assert_eq!(
+        plan("(8,(3,5)):(1,(57,8))", "(8,15):(1,8)").unwrap().vector,
+        8
+    );
+    // a 64×64 transpose is blocked 32×32
+    let p = plan("(64,64):(1,64)", "(64,64):(64,1)").unwrap();
+    assert_eq!(p.vector, 1);
+    assert_eq!(
+        p.modes
+            .iter()
+            .map(|m| (m.n, m.src_stride, m.dst_stride))
+            .collect::<Vec<_>>(),
+        [(32, 64, 1), (32, 1, 64), (2, 2048, 32), (2, 32, 2048)]
+    );
+    // a constant destination is not injective: the reference loop runs
+    assert_eq!(plan("7:0", "7:0"), None);
+}
