@@ -88,6 +88,7 @@
 // them; their size is the price of naming the operands in every message.
 #![allow(clippy::result_large_err)]
 
+pub mod admissibility;
 pub mod algebra;
 pub mod algorithm;
 pub mod banks;
@@ -106,6 +107,7 @@ pub mod swizzle;
 pub mod tensor;
 pub mod tiler;
 
+pub use admissibility::{contains, tmem_16x256b, tmem_32x32b, Containment, TMEM_LANE_STRIDE};
 pub use algebra::coalesce::coalesce_z;
 pub use algebra::coalesce::{coalesce, coalesce_profile, filter, filter_profile, filter_zeros};
 pub use algebra::common::{max_common_layout, max_common_vector};

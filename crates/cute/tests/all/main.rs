@@ -1,6 +1,7 @@
 //! The one integration-test binary of the core crate: one module per area.
 #![allow(clippy::result_large_err)] // cute::Error is a large plain value (see DESIGN.md)
 
+mod admissibility;
 mod banks;
 mod basics;
 mod consts;
