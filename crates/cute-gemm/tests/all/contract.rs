@@ -1,0 +1,1 @@
+//! `contract` against a naive loop nest on random tensors.

@@ -1,0 +1,1 @@
+//! `conv2d` against the direct convolution.

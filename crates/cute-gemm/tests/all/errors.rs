@@ -1,0 +1,1 @@
+//! Error cases: category and message.
