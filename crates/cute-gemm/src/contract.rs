@@ -212,7 +212,11 @@ where
     let retag = |e: Error| Error::new(Op::Contract, *e.kind()).with(*e.lhs(), *e.rhs());
     let ta = Tensor::with_base(a.storage().items(), a.base(), modes.a).map_err(retag)?;
     let tb = Tensor::with_base(b.storage().items(), b.base(), modes.b).map_err(retag)?;
-    let base_c = c.base();
+    let (base_c, c_layout) = (c.base(), *c.layout());
     let mut tc = Tensor::with_base(c.storage_mut().items_mut(), base_c, modes.c).map_err(retag)?;
-    gemm(&ta, &tb, &mut tc).map_err(retag)
+    gemm(&ta, &tb, &mut tc).map_err(|e| match e.kind() {
+        // name C as the caller wrote it, not its folded view
+        ErrorKind::NotInjective { .. } => retag(e).with(Operand::Layout(c_layout), Operand::None),
+        _ => retag(e),
+    })
 }
