@@ -280,3 +280,26 @@ fn accumulates_into_c() {
     cute_gemm::contract("mk,k->m", &ta, &tb, &mut tc).unwrap();
     assert_eq!(c, [1.0 + 2.0 * 17.0, 1.0 + 2.0 * 39.0]);
 }
+
+#[test]
+fn plan_of_the_paper_example() {
+    // row-major numpy tensors of the benchmark: M = (s,p), N = q, K = (u,r), L = t
+    let (s, t, u, p, r, q) = (16, 4, 64, 48, 32, 128);
+    let la = Layout::flat(&[s, t, u, p, r], &[t * u * p * r, u * p * r, p * r, r, 1]).unwrap();
+    let lb = Layout::flat(&[q, t, r, u], &[t * r * u, r * u, u, 1]).unwrap();
+    let lc = Layout::flat(&[s, t, q, p], &[t * q * p, q * p, p, 1]).unwrap();
+    let m = cute_gemm::contract_modes("stupr,qtru->stqp", &la, &lb, &lc).unwrap();
+    assert_eq!(
+        (
+            m.rows.clone(),
+            m.cols.clone(),
+            m.reduction.clone(),
+            m.batch.clone()
+        ),
+        (vec!['s', 'p'], vec!['q'], vec!['u', 'r'], vec!['t'])
+    );
+    let plan = cute_gemm::plan_gemm(&m.a, &m.b, &m.c).unwrap();
+    // k: r, the unit stride of A (preferred over the longer u)
+    assert_eq!(plan.kernel(), (48, 128, 32));
+    assert_eq!(plan.calls(), s * t * u);
+}
