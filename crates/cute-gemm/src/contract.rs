@@ -1,0 +1,222 @@
+//! Einsum-style GETT: `contract("stupr,qtru->stqp", A, B, C)`.
+
+use crate::gemm::{gemm, Element};
+use cute::{Error, ErrorKind, Layout, Op, Operand, Storage, StorageMut, Tensor};
+
+/// The classification of a contraction's letters and the folded GEMM layouts (views of the same
+/// storage as the tensors).
+#[derive(Clone, Debug)]
+pub struct ContractModes {
+    /// Letters in A and C only (rows, M), in C's order.
+    pub rows: Vec<char>,
+    /// Letters in B and C only (columns, N), in C's order.
+    pub cols: Vec<char>,
+    /// Letters in A and B only (reduction, K), in A's order.
+    pub reduction: Vec<char>,
+    /// Letters in A, B and C (batch, L), in C's order.
+    pub batch: Vec<char>,
+    /// A folded to `((M…),(K…)[,(L…)])`.
+    pub a: Layout,
+    /// B folded to `((N…),(K…)[,(L…)])`.
+    pub b: Layout,
+    /// C folded to `((M…),(N…)[,(L…)])`.
+    pub c: Layout,
+}
+
+fn syntax(pos: usize, expected: &'static str) -> Error {
+    Error::new(Op::Contract, ErrorKind::Syntax { pos, expected })
+}
+
+/// Splits `"ab,bc->ac"` into the three terms with the byte offset of each.
+fn parse(spec: &str) -> Result<[(usize, &str); 3], Error> {
+    let arrow = spec.find("->").ok_or_else(|| {
+        syntax(
+            spec.len(),
+            "'->' followed by the output term (as in \"mk,kn->mn\")",
+        )
+    })?;
+    let (lhs, out) = (&spec[..arrow], &spec[arrow + 2..]);
+    let comma = lhs
+        .find(',')
+        .ok_or_else(|| syntax(arrow, "',' between the two input terms"))?;
+    let terms = [
+        (0, &lhs[..comma]),
+        (comma + 1, &lhs[comma + 1..]),
+        (arrow + 2, out),
+    ];
+    for (start, t) in terms {
+        if let Some(i) = t.bytes().position(|ch| !ch.is_ascii_alphabetic()) {
+            return Err(syntax(
+                start + i,
+                "an ASCII letter (one per mode; exactly two input terms and one output term)",
+            ));
+        }
+    }
+    Ok(terms)
+}
+
+/// The top-level modes of `t` listed by `letters`, concatenated (the trivial layout `1:0` when
+/// `letters` is empty).
+fn fold(t: &Layout, term: &str, letters: &[char]) -> Result<Layout, Error> {
+    if letters.is_empty() {
+        return Layout::leaf(1, 0);
+    }
+    let modes: Vec<Layout> = letters
+        .iter()
+        .map(|&ch| t.mode(term.find(ch).unwrap_or(0)))
+        .collect::<Result<_, _>>()?;
+    Layout::concat(&modes)
+}
+
+/// Classifies the letters of `spec` for tensors with layouts `a`, `b`, `c` and folds the layouts
+/// into the GEMM's `(M,K[,L])`, `(N,K[,L])`, `(M,N[,L])` (the L mode only when there are batch
+/// letters).
+///
+/// Errors (operation `contract`):
+/// * `Syntax`: not `"<letters>,<letters>-><letters>"`, with the byte position;
+/// * `ProfileMismatch`: a tensor whose rank differs from its term's number of letters (operands:
+///   the tensor's layout and the number of letters), or one letter whose modes differ in size
+///   between two tensors (operands: the two tensors' layouts);
+/// * `Unsupported`: a letter repeated within one term (a diagonal), or a letter in one term only
+///   (a free sum, or a broadcast of the output) — operands: the tensor's layout and the position
+///   of the letter in its term.
+pub fn contract_modes(
+    spec: &str,
+    a: &Layout,
+    b: &Layout,
+    c: &Layout,
+) -> Result<ContractModes, Error> {
+    let terms = parse(spec)?;
+    let tensors = [a, b, c];
+    let rank_msg = [
+        "tensor A needs one top-level mode per letter of the first term (rank vs letters)",
+        "tensor B needs one top-level mode per letter of the second term (rank vs letters)",
+        "tensor C needs one top-level mode per letter of the output term (rank vs letters)",
+    ];
+    for (i, (_, t)) in terms.iter().enumerate() {
+        if tensors[i].rank() != t.len() {
+            return Err(Error::new(
+                Op::Contract,
+                ErrorKind::ProfileMismatch {
+                    what: rank_msg[i],
+                    left: tensors[i].rank() as i64,
+                    right: t.len() as i64,
+                },
+            )
+            .with(Operand::Layout(*tensors[i]), Operand::None));
+        }
+        for (p, ch) in t.char_indices() {
+            if t[..p].contains(ch) {
+                return Err(Error::new(
+                    Op::Contract,
+                    ErrorKind::Unsupported {
+                        what:
+                            "the letter at this position of the tensor's term repeats an earlier \
+                               letter of the same term (a diagonal), which is not a GETT mode",
+                    },
+                )
+                .with(Operand::Layout(*tensors[i]), Operand::Int(p as i64)));
+            }
+        }
+    }
+    let [(_, ta), (_, tb), (_, tc)] = terms;
+    let (mut rows, mut cols, mut reduction, mut batch) = (vec![], vec![], vec![], vec![]);
+    for (i, (_, t)) in terms.iter().enumerate() {
+        for (p, ch) in t.char_indices() {
+            let inn = [ta.contains(ch), tb.contains(ch), tc.contains(ch)];
+            if inn.iter().filter(|&&x| x).count() == 1 {
+                return Err(Error::new(
+                    Op::Contract,
+                    ErrorKind::Unsupported {
+                        what:
+                            "the letter at this position of the tensor's term occurs in no other \
+                               term; a GETT letter is a row (A and C), column (B and C), reduction \
+                               (A and B) or batch (all three) mode",
+                    },
+                )
+                .with(Operand::Layout(*tensors[i]), Operand::Int(p as i64)));
+            }
+        }
+    }
+    for ch in tc.chars() {
+        match (ta.contains(ch), tb.contains(ch)) {
+            (true, true) => batch.push(ch),
+            (true, false) => rows.push(ch),
+            _ => cols.push(ch),
+        }
+    }
+    reduction.extend(ta.chars().filter(|&ch| tb.contains(ch) && !tc.contains(ch)));
+    // every letter's modes have one size in the tensors that carry it
+    for ch in ta.chars().chain(tb.chars()).chain(tc.chars()) {
+        let sizes: Vec<(usize, i64)> = terms
+            .iter()
+            .enumerate()
+            .filter_map(|(i, (_, t))| t.find(ch).map(|p| (i, p)))
+            .map(|(i, p)| Ok((i, tensors[i].mode(p)?.size()?)))
+            .collect::<Result<_, Error>>()?;
+        if let Some(&(j, sj)) = sizes.iter().find(|&&(_, s)| s != sizes[0].1) {
+            let i = sizes[0].0;
+            return Err(Error::new(
+                Op::Contract,
+                ErrorKind::ProfileMismatch {
+                    what: "one letter names modes of different sizes in these two tensors",
+                    left: sizes[0].1,
+                    right: sj,
+                },
+            )
+            .with(Operand::Layout(*tensors[i]), Operand::Layout(*tensors[j])));
+        }
+    }
+    let group = |t: &Layout, term: &str, x: &[char], y: &[char]| -> Result<Layout, Error> {
+        let mut modes = vec![fold(t, term, x)?, fold(t, term, y)?];
+        if !batch.is_empty() {
+            modes.push(fold(t, term, &batch)?);
+        }
+        Layout::concat(&modes)
+    };
+    Ok(ContractModes {
+        a: group(a, ta, &rows, &reduction)?,
+        b: group(b, tb, &cols, &reduction)?,
+        c: group(c, tc, &rows, &cols)?,
+        rows,
+        cols,
+        reduction,
+        batch,
+    })
+}
+
+/// `contract(spec, A, B, C)`: the einsum-style GETT `C[out] += Σ A[first]·B[second]`, summing over
+/// the letters of A and B that are not in the output, e.g. `"stupr,qtru->stqp"` (the paper's
+/// `C_stqp = A_stupr B_qtru`). C is **accumulated into**, like [`gemm`]; zero it first for
+/// einsum's overwrite semantics.
+///
+/// Each letter names one top-level mode of its tensor (a mode may itself be hierarchical). The
+/// letters are classified by [`contract_modes`] into rows M (A and C), columns N (B and C),
+/// reduction K (A and B) and batch L (all three); the tensors are re-viewed — same storage, no
+/// copy — as `((M…),(K…),(L…))`, `((N…),(K…),(L…))` and `((M…),(N…),(L…))` and multiplied by
+/// [`gemm`]. Errors are those of [`contract_modes`] and of [`gemm`] (a C that is not injective),
+/// reported with the operation `contract`.
+pub fn contract<T, SA, SB, SC>(
+    spec: &str,
+    a: &Tensor<SA>,
+    b: &Tensor<SB>,
+    c: &mut Tensor<SC>,
+) -> Result<(), Error>
+where
+    T: Element,
+    SA: Storage<Item = T>,
+    SB: Storage<Item = T>,
+    SC: StorageMut<Item = T>,
+{
+    let modes = contract_modes(spec, a.layout(), b.layout(), c.layout())?;
+    let retag = |e: Error| Error::new(Op::Contract, *e.kind()).with(*e.lhs(), *e.rhs());
+    let ta = Tensor::with_base(a.storage().items(), a.base(), modes.a).map_err(retag)?;
+    let tb = Tensor::with_base(b.storage().items(), b.base(), modes.b).map_err(retag)?;
+    let (base_c, c_layout) = (c.base(), *c.layout());
+    let mut tc = Tensor::with_base(c.storage_mut().items_mut(), base_c, modes.c).map_err(retag)?;
+    gemm(&ta, &tb, &mut tc).map_err(|e| match e.kind() {
+        // name C as the caller wrote it, not its folded view
+        ErrorKind::NotInjective { .. } => retag(e).with(Operand::Layout(c_layout), Operand::None),
+        _ => retag(e),
+    })
+}

@@ -1,0 +1,155 @@
+//! The one place that calls the `gemm` crate, whose entry point is an `unsafe fn` on raw pointers.
+//!
+//! The safety argument rests on two facts established before any call:
+//!
+//! * every piece's extreme storage indices are computed here from the piece's origin, extents and
+//!   strides and checked against the slices' lengths (`piece_in_bounds`), so the kernel reads and
+//!   writes only inside the slices it was given;
+//! * C is injective on its `(M,N,L)` domain ([`crate::plan_gemm`] refuses it otherwise), so no two
+//!   `(m, n)` of one piece are the same element, and pieces that run on different threads differ in
+//!   an M, N or L coordinate and so touch disjoint elements of C. A and B are only read; they
+//!   cannot overlap C because the caller holds `&[T]` for them and `&mut [T]` for C.
+
+use crate::plan::GemmPlan;
+
+/// Element types the `gemm` crate multiplies (f32 and f64 here).
+pub(crate) trait Kernel: Copy + Send + Sync + 'static {
+    const ONE: Self;
+}
+
+impl Kernel for f32 {
+    const ONE: f32 = 1.0;
+}
+
+impl Kernel for f64 {
+    const ONE: f64 = 1.0;
+}
+
+/// Below this many multiply-adds a piece runs single-threaded and the outer loop is split among
+/// threads instead (the `gemm` crate's own threading threshold is 48·48·256).
+const PIECE_THREADING: i64 = 48 * 48 * 256;
+
+/// A raw pointer to C that may cross to the scoped worker threads (see the module's safety
+/// argument).
+#[derive(Clone, Copy)]
+struct SendPtr<T>(*mut T);
+
+/// A raw pointer to A or B that may cross to the scoped worker threads (read only).
+#[derive(Clone, Copy)]
+struct SharedPtr<T>(*const T);
+// SAFETY: the pointee is only read, and it outlives the scope the threads run in.
+unsafe impl<T: Sync> Send for SharedPtr<T> {}
+// SAFETY: as above.
+unsafe impl<T: Sync> Sync for SharedPtr<T> {}
+// SAFETY: the threads that receive the pointer write disjoint elements of C (module docs) and
+// the pointee outlives the scope they run in.
+unsafe impl<T: Send> Send for SendPtr<T> {}
+// SAFETY: as above; the pointer itself is only copied.
+unsafe impl<T: Sync> Sync for SendPtr<T> {}
+
+/// Whether every index `origin + Σ i_j·stride_j` (`0 ≤ i_j < extent_j`) lies in `0..len`.
+fn piece_in_bounds(origin: i64, dims: [(i64, i64); 3], len: usize) -> bool {
+    let (mut lo, mut hi) = (origin, origin);
+    for (e, d) in dims {
+        let reach = (e - 1) * d;
+        if reach < 0 {
+            lo += reach;
+        } else {
+            hi += reach;
+        }
+    }
+    lo >= 0 && hi < len as i64
+}
+
+/// Runs `plan` on the storages: `c[base_c + …] += a[base_a + …]·b[base_b + …]` for every piece.
+///
+/// Panics (an internal error, never expected) if a piece would reach outside a slice.
+pub(crate) fn execute<T: Kernel>(
+    plan: &GemmPlan,
+    a: (&[T], usize),
+    b: (&[T], usize),
+    c: (&mut [T], usize),
+) {
+    let mut plan = plan.clone();
+    let (m, n, k) = (plan.m, plan.n, plan.k);
+    let flops = m.extent * n.extent * k.extent;
+    let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+    let (len_a, len_b, len_c) = (a.0.len(), b.0.len(), c.0.len());
+    let (pa, pb, pc) = (
+        SharedPtr(a.0.as_ptr()),
+        SharedPtr(b.0.as_ptr()),
+        SendPtr(c.0.as_mut_ptr()),
+    );
+    let run = |off: [i64; 3], par: gemm::Parallelism| {
+        let (oa, ob, oc) = (
+            a.1 as i64 + off[0],
+            b.1 as i64 + off[1],
+            c.1 as i64 + off[2],
+        );
+        assert!(
+            piece_in_bounds(
+                oa,
+                [(m.extent, m.stride[0]), (k.extent, k.stride[0]), (1, 0)],
+                len_a
+            ) && piece_in_bounds(
+                ob,
+                [(n.extent, n.stride[1]), (k.extent, k.stride[1]), (1, 0)],
+                len_b
+            ) && piece_in_bounds(
+                oc,
+                [(m.extent, m.stride[2]), (n.extent, n.stride[2]), (1, 0)],
+                len_c
+            ),
+            "cute-gemm internal error: a GEMM piece reaches outside its storage"
+        );
+        let (pa, pb, pc) = (pa, pb, pc);
+        // SAFETY: the three pointers plus every index the kernel forms from the extents and
+        // strides stay inside their slices (just asserted); A and B are read-only and disjoint from
+        // C (shared vs exclusive borrows); C's elements of this piece are distinct (C injective)
+        // and no other thread touches them (module docs).
+        unsafe {
+            gemm::gemm(
+                m.extent as usize,
+                n.extent as usize,
+                k.extent as usize,
+                pc.0.wrapping_offset(oc as isize),
+                n.stride[2] as isize,
+                m.stride[2] as isize,
+                true,
+                pa.0.wrapping_offset(oa as isize),
+                k.stride[0] as isize,
+                m.stride[0] as isize,
+                pb.0.wrapping_offset(ob as isize),
+                n.stride[1] as isize,
+                k.stride[1] as isize,
+                T::ONE,
+                T::ONE,
+                false,
+                false,
+                false,
+                par,
+            );
+        }
+    };
+    let split = if flops < PIECE_THREADING && threads > 1 && plan.calls() > 1 {
+        plan.hoist_parallel_loop().filter(|&e| e > 1)
+    } else {
+        None
+    };
+    match split {
+        None => plan.for_each_piece(0..usize::MAX, |off| run(off, gemm::Parallelism::Rayon(0))),
+        Some(extent) => {
+            let t = threads.min(extent);
+            let plan = &plan;
+            let run = &run;
+            std::thread::scope(|s| {
+                for w in 0..t {
+                    let range = extent * w / t..extent * (w + 1) / t;
+                    s.spawn(move || {
+                        plan.for_each_piece(range, |off| run(off, gemm::Parallelism::None))
+                    });
+                }
+            });
+        }
+    }
+}

@@ -1,0 +1,373 @@
+//! Planning a GEMM over hierarchical layouts: the joint refinement and joint coalescing of the
+//! modes that two (or three) operands share, the choice of the micro-kernel's `m`, `n`, `k`
+//! extents, and the loop over the remaining sub-modes.
+//!
+//! A GEMM `C(m,n,l) += Σ_k A(m,k,l)·B(n,k,l)` is invariant under any renumbering of the
+//! coordinates of a mode, as long as every operand that carries the mode is renumbered the same
+//! way. So each mode (M is shared by A and C, N by B and C, K by A and B, L by all three) is taken
+//! apart into *joint sub-modes*: an extent and one stride per operand, such that the mode's
+//! offsets in each operand are the sum over the joint sub-modes. These come from
+//!
+//! 1. [`cute::coalesce`] of the mode in each operand on its own (fewer, longer leaves),
+//! 2. the common refinement of the operands' leaf sequences (a leaf `s:d` splits into
+//!    `(t, s/t):(d, t·d)` where the other operand's leaf boundary `t` falls inside it),
+//! 3. joint coalescing: the joint sub-modes are sorted by stride and merged where the merged
+//!    sub-mode is one stride in *every* operand (`(s0,s1):(d0,s0·d0)` in each).
+//!
+//! When the leaf boundaries of the operands do not divide each other (say `(2,3)` against `(3,2)`)
+//! the refinement stops and the rest of the mode is kept as one *opaque* sub-mode whose offsets
+//! are tabulated from each operand's layout.
+//!
+//! One joint sub-mode of each of M, N and K becomes the micro-kernel's extent; every other sub-mode
+//! (and the batch mode L) is an outer loop, each iteration one call of the GEMM kernel on a
+//! strided `m×k` times `k×n` piece, accumulating into an `m×n` piece of C.
+
+use cute::{coalesce, Error, ErrorKind, Layout, Op, Operand};
+
+/// Operand indices.
+const A: usize = 0;
+const B: usize = 1;
+const C: usize = 2;
+
+/// One of the four modes of a GEMM.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Rows: A and C.
+    M,
+    /// Columns: B and C.
+    N,
+    /// Reduction: A and B.
+    K,
+    /// Batch: A, B and C.
+    L,
+}
+
+impl Mode {
+    /// The operands (0 = A, 1 = B, 2 = C) that carry the mode.
+    fn operands(self) -> &'static [usize] {
+        match self {
+            Mode::M => &[A, C],
+            Mode::N => &[B, C],
+            Mode::K => &[A, B],
+            Mode::L => &[A, B, C],
+        }
+    }
+}
+
+/// A joint sub-mode: an extent and one stride per operand (zero for an operand that lacks the mode).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Joint {
+    /// The extent.
+    pub extent: i64,
+    /// The strides in A, B and C.
+    pub stride: [i64; 3],
+}
+
+/// An outer loop of the plan: the offsets in A, B and C of each of its coordinates.
+#[derive(Clone, Debug)]
+pub(crate) struct Outer {
+    pub(crate) mode: Mode,
+    pub(crate) offsets: Vec<[i64; 3]>,
+}
+
+/// How a GEMM over hierarchical layouts is run: one micro-kernel shape and the outer loops.
+///
+/// Made by [`plan_gemm`]; [`crate::gemm`] runs it.
+#[derive(Clone, Debug)]
+pub struct GemmPlan {
+    pub(crate) m: Joint,
+    pub(crate) n: Joint,
+    pub(crate) k: Joint,
+    pub(crate) outer: Vec<Outer>,
+}
+
+impl GemmPlan {
+    /// The kernel's `(m, n, k)` extents.
+    pub fn kernel(&self) -> (i64, i64, i64) {
+        (self.m.extent, self.n.extent, self.k.extent)
+    }
+
+    /// The kernel's joint sub-modes `(m, n, k)`, each with its strides in A, B and C.
+    pub fn kernel_modes(&self) -> (Joint, Joint, Joint) {
+        (self.m, self.n, self.k)
+    }
+
+    /// How many kernel calls the plan makes (the product of the outer loops' extents).
+    pub fn calls(&self) -> i64 {
+        self.outer.iter().map(|o| o.offsets.len() as i64).product()
+    }
+
+    /// The extents of the outer loops, each with the mode it belongs to.
+    pub fn outer_loops(&self) -> Vec<(Mode, i64)> {
+        self.outer
+            .iter()
+            .map(|o| (o.mode, o.offsets.len() as i64))
+            .collect()
+    }
+
+    /// Calls `f` with the offsets `[a, b, c]` of every outer iteration whose first outer loop
+    /// (if any) has its coordinate in `range` (the whole loop nest when `range` covers it).
+    pub(crate) fn for_each_piece(
+        &self,
+        range: core::ops::Range<usize>,
+        mut f: impl FnMut([i64; 3]),
+    ) {
+        let d = self.outer.len();
+        if d == 0 {
+            if range.start == 0 && !range.is_empty() {
+                f([0; 3]);
+            }
+            return;
+        }
+        let mut idx = vec![0usize; d];
+        idx[0] = range.start;
+        if range.start >= range.end.min(self.outer[0].offsets.len()) {
+            return;
+        }
+        loop {
+            let mut off = [0i64; 3];
+            for (o, &i) in self.outer.iter().zip(&idx) {
+                let t = o.offsets[i];
+                for (x, y) in off.iter_mut().zip(t) {
+                    *x += y;
+                }
+            }
+            f(off);
+            // odometer, the last loop fastest, the first restricted to `range`
+            let mut j = d;
+            loop {
+                if j == 0 {
+                    return;
+                }
+                j -= 1;
+                idx[j] += 1;
+                let end = if j == 0 {
+                    range.end.min(self.outer[0].offsets.len())
+                } else {
+                    self.outer[j].offsets.len()
+                };
+                if idx[j] < end {
+                    break;
+                }
+                if j == 0 {
+                    return;
+                }
+                idx[j] = 0;
+            }
+        }
+    }
+
+    /// The index of the first outer loop that is not a reduction (K) loop, after moving it first;
+    /// pieces that differ in its coordinate write disjoint elements of an injective C.
+    pub(crate) fn hoist_parallel_loop(&mut self) -> Option<usize> {
+        let j = self.outer.iter().position(|o| o.mode != Mode::K)?;
+        let o = self.outer.remove(j);
+        self.outer.insert(0, o);
+        Some(self.outer[0].offsets.len())
+    }
+}
+
+/// The rest of a mode that the operands' leaf boundaries do not let refine further: the same
+/// colexicographic index in each operand's remaining layout.
+struct Opaque {
+    extent: i64,
+    layouts: [Option<Layout>; 3],
+}
+
+/// The joint sub-modes of one mode carried by `parts` (operand index, the operand's layout of the mode).
+fn refine(parts: &[(usize, Layout)]) -> Result<(Vec<Joint>, Option<Opaque>), Error> {
+    let mut queues: Vec<(usize, std::collections::VecDeque<(i64, i64)>)> = parts
+        .iter()
+        .map(|(op, l)| {
+            let c = coalesce(l);
+            let q = (0..c.leaf_count())
+                .map(|i| c.leaf_at(i))
+                .filter(|&(s, _)| s != 1)
+                .collect();
+            (*op, q)
+        })
+        .collect();
+    let mut joints = Vec::new();
+    loop {
+        let fronts: Vec<Option<(i64, i64)>> =
+            queues.iter().map(|(_, q)| q.front().copied()).collect();
+        if fronts.iter().all(Option::is_none) {
+            return Ok((joints, None));
+        }
+        // equal sizes: the queues empty together
+        let e = fronts.iter().flatten().map(|&(s, _)| s).min().unwrap_or(1);
+        if fronts.iter().any(|f| f.is_none_or(|(s, _)| s % e != 0)) {
+            let mut layouts = [None, None, None];
+            let mut extent = 1;
+            for (op, q) in &queues {
+                let (s, d): (Vec<i64>, Vec<i64>) = q.iter().copied().unzip();
+                layouts[*op] = Some(Layout::flat(&s, &d)?);
+                extent = s.iter().product();
+            }
+            return Ok((joints, Some(Opaque { extent, layouts })));
+        }
+        let mut stride = [0i64; 3];
+        for (op, q) in queues.iter_mut() {
+            let (s, d) = q.pop_front().unwrap_or((1, 0));
+            stride[*op] = d;
+            if s > e {
+                q.push_front((s / e, d * e));
+            }
+        }
+        joints.push(Joint { extent: e, stride });
+    }
+}
+
+/// Sorts the joint sub-modes by the absolute stride in operand `key` and merges neighbours that
+/// are one stride in every operand.
+fn joint_coalesce(mut joints: Vec<Joint>, key: usize) -> Vec<Joint> {
+    joints.sort_by_key(|j| (j.stride[key].unsigned_abs(), j.extent));
+    let mut out: Vec<Joint> = Vec::with_capacity(joints.len());
+    for j in joints {
+        if let Some(last) = out.last_mut() {
+            if (0..3).all(|o| j.stride[o] == last.extent * last.stride[o]) {
+                last.extent *= j.extent;
+                continue;
+            }
+        }
+        out.push(j);
+    }
+    out
+}
+
+/// Picks the kernel's sub-mode among `joints` (removing it): the one with a unit stride in
+/// operand `unit` (C for M and N, then A and B for K) if its extent is at least 8 (one SIMD
+/// vector) or the largest anyway; otherwise the largest.
+fn pick_kernel(joints: &mut Vec<Joint>, units: &[usize]) -> Joint {
+    let Some(largest) = (0..joints.len()).max_by_key(|&i| joints[i].extent) else {
+        return Joint {
+            extent: 1,
+            stride: [0; 3],
+        };
+    };
+    let max = joints[largest].extent;
+    let unit = units.iter().find_map(|&o| {
+        (0..joints.len())
+            .filter(|&i| {
+                joints[i].stride[o].abs() == 1 && (joints[i].extent >= 8 || joints[i].extent == max)
+            })
+            .max_by_key(|&i| joints[i].extent)
+    });
+    joints.remove(unit.unwrap_or(largest))
+}
+
+/// The offsets of each coordinate of an outer loop.
+fn table_joint(mode: Mode, j: &Joint) -> Outer {
+    Outer {
+        mode,
+        offsets: (0..j.extent)
+            .map(|i| [i * j.stride[0], i * j.stride[1], i * j.stride[2]])
+            .collect(),
+    }
+}
+
+fn table_opaque(mode: Mode, o: &Opaque) -> Result<Outer, Error> {
+    let mut offsets = Vec::with_capacity(o.extent as usize);
+    for i in 0..o.extent {
+        let mut t = [0i64; 3];
+        for (x, l) in t.iter_mut().zip(&o.layouts) {
+            if let Some(l) = l {
+                *x = l.eval(i)?;
+            }
+        }
+        offsets.push(t);
+    }
+    Ok(Outer { mode, offsets })
+}
+
+/// Plans `C(m,n,l) += Σ_k A(m,k,l)·B(n,k,l)` for the layouts of A `(M,K[,L])`, B `(N,K[,L])` and
+/// C `(M,N[,L])` (integer strides, hierarchical modes allowed).
+///
+/// Fails, naming `gemm` and the operands, when
+/// * the ranks or extents do not fit ([`cute::gemm_modes`]'s preconditions, `ProfileMismatch`),
+/// * a layout has non-integer strides (`Unsupported`),
+/// * C is not injective on its `(M,N,L)` domain (`NotInjective`): two coordinates of C would
+///   accumulate into one element, which the blocked kernel does not do the way the reference loop
+///   does (it would lose one of the two updates).
+pub fn plan_gemm(a: &Layout, b: &Layout, c: &Layout) -> Result<GemmPlan, Error> {
+    for x in [a, b, c] {
+        if !x.is_integral() {
+            return Err(Error::new(
+                Op::Gemm,
+                ErrorKind::Unsupported {
+                    what: "the fast gemm needs layouts with integer strides",
+                },
+            )
+            .with(Operand::Layout(*x), Operand::None));
+        }
+    }
+    let modes = cute::gemm_modes(a, b, c)?;
+    check_injective(c)?;
+    let [(am, ak, al), (bn, bk, bl), (cm, cn, cl)] = modes.layouts;
+    let groups = [
+        (Mode::M, vec![(A, am), (C, cm)], C, vec![C, A]),
+        (Mode::N, vec![(B, bn), (C, cn)], C, vec![C, B]),
+        (Mode::K, vec![(A, ak), (B, bk)], A, vec![A, B]),
+        (Mode::L, vec![(A, al), (B, bl), (C, cl)], C, vec![]),
+    ];
+    let mut kernel = [Joint {
+        extent: 1,
+        stride: [0; 3],
+    }; 3];
+    let mut outer = Vec::new();
+    for (gi, (mode, parts, key, units)) in groups.into_iter().enumerate() {
+        debug_assert_eq!(
+            parts.iter().map(|p| p.0).collect::<Vec<_>>(),
+            mode.operands()
+        );
+        let (joints, opaque) = refine(&parts)?;
+        let mut joints = joint_coalesce(joints, key);
+        if mode != Mode::L {
+            kernel[gi] = pick_kernel(&mut joints, &units);
+        }
+        // the largest outer loops first: the first non-K one is split among threads
+        joints.sort_by_key(|j| std::cmp::Reverse(j.extent));
+        outer.extend(joints.iter().map(|j| table_joint(mode, j)));
+        if let Some(o) = opaque {
+            outer.push(table_opaque(mode, &o)?);
+        }
+    }
+    let [m, n, k] = kernel;
+    Ok(GemmPlan { m, n, k, outer })
+}
+
+/// Refuses a C that is not injective on its domain: first the sufficient test on the leaves
+/// sorted by `|stride|` (each stride beyond the span of the smaller ones), then, if that test
+/// fails, the exact test on the sorted offsets.
+fn check_injective(c: &Layout) -> Result<(), Error> {
+    let mut leaves: Vec<(i64, i64)> = (0..c.leaf_count())
+        .map(|i| c.leaf_at(i))
+        .filter(|&(s, _)| s != 1)
+        .collect();
+    leaves.sort_by_key(|&(_, d)| d.unsigned_abs());
+    let mut covered: i64 = 0;
+    let mut failure = None;
+    for &(s, d) in &leaves {
+        if d.abs() <= covered {
+            failure = Some((d, covered + 1));
+            break;
+        }
+        covered += (s - 1) * d.abs();
+    }
+    let Some((stride, covered)) = failure else {
+        return Ok(());
+    };
+    let mut offsets: Vec<i64> = Vec::with_capacity(c.size()? as usize);
+    let flat = c.flatten();
+    for i in 0..c.size()? {
+        offsets.push(flat.eval(i)?);
+    }
+    offsets.sort_unstable();
+    if offsets.windows(2).any(|w| w[0] == w[1]) {
+        return Err(
+            Error::new(Op::Gemm, ErrorKind::NotInjective { stride, covered })
+                .with(Operand::Layout(*c), Operand::None),
+        );
+    }
+    Ok(())
+}
