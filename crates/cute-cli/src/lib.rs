@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 #![allow(clippy::result_large_err)] // cute::Error is a large plain value, see DESIGN.md
 
+pub mod apps;
 pub mod banks;
 pub mod bench;
 pub mod conformance;

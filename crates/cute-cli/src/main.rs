@@ -9,6 +9,9 @@
 //! cute bench [--json] [--wall]    time the benchmark set in-process (median ns per call)
 //! cute banks SMEM TV --elem-bytes B --vector V [--json] [--addresses]   shared-memory bank conflicts
 //! cute swizzle-search SMEM TV [TV ...] --elem-bytes B --vector V [--json]   the cheapest swizzle
+//! cute partition DATA TV [--thread T]    which elements each thread owns (DATA ∘ TV, sliced)
+//! cute vector-width SRC DST              the maximal common vector, its coordinates, the copy plan
+//! cute contains DATA INSTRUCTION         does DATA hold every offset of INSTRUCTION, and where
 //! ```
 //!
 //! Exit status: 0 with the value on stdout; 1 when an argument is not CuTe notation or the algebra
@@ -17,7 +20,7 @@
 //! exactly one line on stderr, `error: <op> <operands>: <condition>`, and nothing on stdout.
 #![forbid(unsafe_code)]
 
-use cute_cli::{banks, bench, conformance, ops, paper};
+use cute_cli::{apps, banks, bench, conformance, ops, paper};
 
 use clap::error::ErrorKind as ClapKind;
 use clap::{Parser, Subcommand};
@@ -108,6 +111,32 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
+    /// Which elements each thread owns: DATA ∘ TV sliced by thread (paper, Table 4).
+    Partition {
+        /// The data layout, e.g. `(8,8):(8,1)`.
+        data: String,
+        /// (thread, value) -> coordinate of DATA, e.g. `((4,8),2):((16,1),8)`.
+        tv: String,
+        /// Only this thread.
+        #[arg(long, allow_negative_numbers = true)]
+        thread: Option<i64>,
+    },
+    /// How many elements SRC and DST can move together (the maximal common vector, paper eq. (14)),
+    /// at which coordinates, and the loop nest `copy` runs.
+    VectorWidth {
+        /// The source layout.
+        src: String,
+        /// The destination layout.
+        dst: String,
+    },
+    /// Whether DATA contains every offset INSTRUCTION touches, and at which coordinates (left
+    /// inverse). INSTRUCTION is a layout or tmem_32x32b[.xN] / tmem_16x256b[.xN].
+    Contains {
+        /// The data layout, e.g. `(128,256):(16384,1)`.
+        data: String,
+        /// The instruction's (coordinate -> offset) layout or a TMEM instruction name.
+        instruction: String,
+    },
     /// Any operation of the algebra by its CuTe name: `cute OP ARG...` (see `cute ops`).
     #[command(external_subcommand)]
     Op(Vec<String>),
@@ -164,6 +193,9 @@ fn main() -> ExitCode {
             vector,
             json,
         } => emit(banks::search(&smem, &tv, elem_bytes, vector, json)),
+        Cmd::Partition { data, tv, thread } => emit(apps::partition(&data, &tv, thread)),
+        Cmd::VectorWidth { src, dst } => emit(apps::vector_width(&src, &dst)),
+        Cmd::Contains { data, instruction } => emit(apps::contains(&data, &instruction)),
         Cmd::Ops => {
             let lines: Vec<String> = ops::all_ops()
                 .map(|(name, sig)| format!("{name} {sig}"))

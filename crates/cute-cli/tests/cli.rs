@@ -279,3 +279,72 @@ fn semimodule_strides_from_the_command_line() {
         &["binary (F2)", "carries"],
     );
 }
+
+/// Slicing, partitioning, vector width and containment from the command line (issue C).
+#[test]
+fn tensor_questions() {
+    prints(&["slice", "(4,8):(1,4)", "(2,_)"], "(8):(4)");
+    prints(&["slice_offset", "(4,8):(1,4)", "(2,_)"], "2");
+    prints(&["dice", "((2,3),4):((1,2),6)", "((_,1),_)"], "(3):(2)");
+    prints(
+        &["tv_partition", "(8,8):(8,1)", "((4,8),2):((16,1),8)", "5"],
+        "{10} ∘ (2):(1)",
+    );
+    prints(
+        &["make_layout_tv", "(4,32):(32,1)", "(4,4):(4,1)"],
+        "(16,128) ((32,4),(4,4)):((64,4),(16,1))",
+    );
+    prints(
+        &["local_tile", "(64,128):(1,64)", "<32:1,64:1>", "(1,1)"],
+        "{4128} ∘ (32,64):(1,64)",
+    );
+    prints(
+        &["local_partition", "(16,64):(1,16)", "(2,16):(1,2)", "3"],
+        "{17} ∘ (8,4):(2,256)",
+    );
+    prints(
+        &["contains", "(64,256):(16384,1)", "tmem_32x32b.x2"],
+        "instruction ((32,4),2):((16384,524288),1)\nleft inverse (16384,64):(64,1)\ncontained: no — instruction coordinate 64 touches offset 1048576, which (64,256):(16384,1) does not reach",
+    );
+    prints(
+        &["copy_plan", "(64,64):(1,64)", "(64,64):(64,1)"],
+        "vector 1, loops (32:64:1,32:1:64,2:2048:32,2:32:2048)",
+    );
+    prints(&["copy_plan", "7:0", "7:0"], "reference loop");
+    prints(
+        &["partition", "(8,8):(8,1)", "((4,8),2):((16,1),8)", "--thread", "31"],
+        "(8,8):(8,1) ∘ ((4,8),2):((16,1),8) = ((4,8),2):((2,8),1)\nthread  tensor  offsets\n31  {62} ∘ (2):(1)  62,63",
+    );
+    prints(
+        &["vector-width", "(4,4):(1,4)", "((2,2),4):((1,8),2)"],
+        "max_common_vector = 2\nmax_common_layout = 2:1 (coordinates 0,1)\nsrc offsets 0,1\ndst offsets 0,1\ncopy: vector 2, loops (4:4:2,2:2:8)",
+    );
+    prints(
+        &["contains", "((16,4),256):((16384,524288),1)", "tmem_16x256b"],
+        "instruction (((4,8),4),(2,2,1)):(((2,16384),524288),(1,131072,8))\nleft inverse (16384,32,4):(64,1,16)\ncontained: yes\ncoordinates (((4,8),4),(2,2,1)):(((128,1),16),(64,8,16)) (A† ∘ T)",
+    );
+    fails(
+        &["slice", "(4,8):(1,4)", "(9,_)"],
+        &["outside the domain Z_4"],
+    );
+    fails(
+        &[
+            "partition",
+            "(8,8):(8,1)",
+            "((4,8),2):((16,1),8)",
+            "--thread",
+            "32",
+        ],
+        &["outside the domain Z_32"],
+    );
+    fails(
+        &["contains", "(4,8):(1@0,1@1)", "2:1"],
+        &["contains", "integer"],
+    );
+    prints(
+        &["vector-width", "8:1", "(4,2):(1,8)"],
+        "max_common_vector = 4\nmax_common_layout = 4:1 (coordinates 0,1,2,3)\nsrc offsets 0,1,2,3\ndst offsets 0,1,2,3\ncopy: vector 4, loops (2:4:8)",
+    );
+    fails(&["vector-width", "8:1", "(4,"], &["(4,"]);
+    fails(&["copy_plan", "8:1", "4:1"], &["same size"]);
+}

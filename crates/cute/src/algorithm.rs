@@ -113,7 +113,8 @@ pub struct CopyPlan {
 /// The block edge used to tile a transpose-like copy (elements).
 pub const COPY_BLOCK: i64 = 32;
 
-/// The loop nest for copying through `src` into `dst` (integer strides, equal sizes), or `None`
+/// The loop nest for copying through `src` into `dst` (integer strides, equal sizes: errors
+/// otherwise), or `None`
 /// when the destination is not provably injective or the two layouts' leaves have no common
 /// refinement (then only the reference loop is correct, or simplest).
 ///
@@ -131,6 +132,18 @@ pub const COPY_BLOCK: i64 = 32;
 pub fn copy_plan(src: &Layout, dst: &Layout) -> Result<Option<CopyPlan>, Error> {
     src.require_integral(Op::Copy)?;
     dst.require_integral(Op::Copy)?;
+    let (ns, nd) = (src.size()?, dst.size()?);
+    if ns != nd {
+        return Err(Error::new(
+            Op::Copy,
+            ErrorKind::ProfileMismatch {
+                what: "copy needs source and destination domains of the same size",
+                left: ns,
+                right: nd,
+            },
+        )
+        .with(Operand::Layout(*src), Operand::Layout(*dst)));
+    }
     let leaves = |l: &Layout| -> Vec<(i64, i64)> {
         (0..l.leaf_count())
             .map(|k| l.leaf_at(k))

@@ -9,6 +9,7 @@ mod divide;
 mod extra;
 mod inverse;
 mod structure;
+pub(crate) mod tensor;
 
 use cute::{Error, IntTuple, Layout, Tiler};
 
@@ -140,6 +141,7 @@ pub fn run(op: &str, args: &[&str]) -> Outcome {
         .or_else(|| divide::run(op, args))
         .or_else(|| extra::run(op, args))
         .or_else(|| structure::run(op, args))
+        .or_else(|| tensor::run(op, args))
         .unwrap_or_else(|| {
             Err(Outcome::Usage(format!(
                 "unknown operation {} (see `cute ops`)",
@@ -161,4 +163,5 @@ pub fn all_ops() -> impl Iterator<Item = &'static (&'static str, &'static str)> 
         .chain(divide::OPS)
         .chain(extra::OPS)
         .chain(structure::OPS)
+        .chain(tensor::OPS)
 }

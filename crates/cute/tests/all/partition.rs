@@ -329,7 +329,7 @@ fn identity_tensors_give_coordinates() {
 
 #[test]
 fn tensor_slices_write_through() {
-    let mut buf = vec![0i32; 32];
+    let mut buf = [0i32; 32];
     let mut t = Tensor::new(&mut buf[..], l("(4,8):(8,1)")).unwrap();
     {
         let mut col = t.slice_mut(&pc("(_,5)")).unwrap();

@@ -1,0 +1,114 @@
+//! Slicing, partitioning and admissibility: slice, slice_offset, dice, tv_partition,
+//! make_layout_tv, local_tile, local_partition, copy_plan (containment is the `cute contains`
+//! report).
+//!
+//! A slice or partition prints as the paper writes a tensor over the counting accessor:
+//! `{offset} ∘ layout`.
+
+use super::{arity, int, layout, tiler, Answer};
+use cute::{Error, Layout, PartialCoord};
+
+/// The operations of this area and their arguments.
+pub(crate) const OPS: &[(&str, &str)] = &[
+    ("slice", "LAYOUT COORD"),
+    ("slice_offset", "LAYOUT COORD"),
+    ("dice", "LAYOUT COORD"),
+    ("tv_partition", "LAYOUT TV THREAD"),
+    ("make_layout_tv", "THR VAL"),
+    ("local_tile", "LAYOUT TILER COORD"),
+    ("local_partition", "LAYOUT THR INDEX"),
+    ("copy_plan", "SRC DST"),
+];
+
+pub(crate) fn coord(s: &str) -> Result<PartialCoord, Error> {
+    s.parse()
+}
+
+/// `{offset} ∘ layout`, a tensor over the counting accessor.
+pub(crate) fn counting((l, off): (Layout, i64)) -> String {
+    format!("{{{off}}} ∘ {l}")
+}
+
+/// An instruction's access layout: a layout, or a TMEM instruction name `tmem_32x32b[.xN]`,
+/// `tmem_16x256b[.xN]`.
+pub(crate) fn instruction(s: &str) -> Result<Layout, Error> {
+    for (name, f) in [
+        (
+            "tmem_32x32b",
+            cute::tmem_32x32b as fn(i64) -> Result<Layout, Error>,
+        ),
+        ("tmem_16x256b", cute::tmem_16x256b),
+    ] {
+        if let Some(rest) = s.strip_prefix(name) {
+            let n = match rest.strip_prefix(".x") {
+                Some(n) => int(n)?,
+                None if rest.is_empty() => 1,
+                None => break,
+            };
+            return f(n);
+        }
+    }
+    layout(s)
+}
+
+/// Runs `op` if it belongs to this area.
+pub(crate) fn run(op: &str, a: &[&str]) -> Option<Answer> {
+    let n = match op {
+        "slice" | "slice_offset" | "dice" | "make_layout_tv" | "copy_plan" => 2,
+        "tv_partition" | "local_tile" | "local_partition" => 3,
+        _ => return None,
+    };
+    if let Err(u) = arity(a, n, n, op) {
+        return Some(Err(u));
+    }
+    Some(Ok(eval(op, a)?))
+}
+
+/// The value of `op` on `a` (`None` for an operation of another area).
+fn eval(op: &str, a: &[&str]) -> Option<Result<String, Error>> {
+    let r = || -> Result<String, Error> {
+        Ok(match op {
+            "slice" => cute::slice(&layout(a[0])?, &coord(a[1])?)?.to_string(),
+            "slice_offset" => cute::slice_offset(&layout(a[0])?, &coord(a[1])?)?.to_string(),
+            "dice" => cute::dice(&layout(a[0])?, &coord(a[1])?)?.to_string(),
+            "tv_partition" => counting(cute::tv_partition(
+                &layout(a[0])?,
+                &layout(a[1])?,
+                int(a[2])?,
+            )?),
+            "make_layout_tv" => {
+                let (tiler, tv) = cute::make_layout_tv(&layout(a[0])?, &layout(a[1])?)?;
+                format!("{tiler} {tv}")
+            }
+            "local_tile" => counting(cute::local_tile(
+                &layout(a[0])?,
+                &tiler(a[1])?,
+                &coord(a[2])?,
+            )?),
+            "local_partition" => counting(cute::local_partition(
+                &layout(a[0])?,
+                &layout(a[1])?,
+                int(a[2])?,
+            )?),
+            // copy_plan
+            _ => {
+                let (s, d) = (layout(a[0])?, layout(a[1])?);
+                match cute::copy_plan(&s, &d)? {
+                    None => "reference loop".to_string(),
+                    Some(p) => plan_text(&p),
+                }
+            }
+        })
+    };
+    OPS.iter().any(|(n, _)| *n == op).then(r)
+}
+
+/// `vector V, loops (n:src_stride:dst_stride, ...)`, innermost first.
+pub(crate) fn plan_text(p: &cute::CopyPlan) -> String {
+    let loops: Vec<String> = p
+        .modes
+        .iter()
+        .map(|m| format!("{}:{}:{}", m.n, m.src_stride, m.dst_stride))
+        .collect();
+    format!("vector {}, loops ({})", p.vector, loops.join(","))
+}
