@@ -32,6 +32,7 @@
 //! assert_eq!(report.status, Status::Ok);
 //! ```
 
+mod apps;
 mod checks;
 mod rows;
 
@@ -51,6 +52,7 @@ pub enum Section {
     Layouts,
     Completeness,
     Semilinearity,
+    Slicing,
     CopyGemm,
     Concatenation,
     Coalesce,
@@ -62,6 +64,7 @@ pub enum Section {
     RightInverse,
     Vectorization,
     LeftInverse,
+    Admissibility,
     Complement,
     Product,
     Divide,
@@ -79,6 +82,7 @@ impl Section {
             Section::Layouts => "Layouts: evaluation example, Figure 3 (布局与布局示例)",
             Section::Completeness => "Completeness (完备性)",
             Section::Semilinearity => "Semilinearity, Table 1: linear forms (半线性，表 1)",
+            Section::Slicing => "Tensors: slicing, Figure 5 (切片)",
             Section::CopyGemm => "Applications: COPY / GEMM, Tables 2-3 (应用：COPY 与 GEMM)",
             Section::Concatenation => "Concatenation (拼接)",
             Section::Coalesce => "Coalesce (合并)",
@@ -96,6 +100,9 @@ impl Section {
             Section::RightInverse => "Right inverse, Table 5 (右逆，表 5)",
             Section::Vectorization => "Application: vectorization (应用：向量化示例)",
             Section::LeftInverse => "Left inverse, Table 6 (左逆，表 6)",
+            Section::Admissibility => {
+                "Application: admissibility, TMEM, Figure 9 (应用：可接收性示例)"
+            }
             Section::Complement => "Complement, Table 7 (补集，表 7)",
             Section::Product => {
                 "Logical product; blocked/raked product, Figures 10-11 (应用：逻辑乘积)"

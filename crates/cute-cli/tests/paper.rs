@@ -50,6 +50,12 @@ fn scope() -> BTreeSet<String> {
     add("T7.", 1..=9);
     add("S-LP-", 1..=6);
     add("S-LD-", 1..=11);
+    // issue C: the applications run on tensors (figures reconstructed, see the rows' notes)
+    add("F5-", 1..=5);
+    add("F8-", 1..=2);
+    add("F9-", 1..=4);
+    ids.insert("S-FOLD-1".into());
+    ids.insert("T3.7b".into());
     ids.insert("S-LP-1b".into());
     ids.insert("S-LP-3b".into());
     ids

@@ -21,7 +21,7 @@
 //! let tv: Layout = "((4,8),2):((16,1),8)".parse().unwrap();
 //! // thread 5 = (1,1) in the (4,8) thread grid
 //! let (values, offset) = tv_partition(&data, &tv, 5).unwrap();
-//! assert_eq!((values.to_string(), offset), ("2:1".to_string(), 10));
+//! assert_eq!((values.to_string(), offset), ("(2):(1)".to_string(), 10));
 //! ```
 
 use crate::algebra::composition::composition;

@@ -29,12 +29,6 @@ fn int(s: &str) -> R<i64> {
     s.trim().parse::<i64>().map_err(|x| format!("{s}: {x}"))
 }
 
-/// `L(i)` for an offset known to be a valid array index.
-fn at(l: &Layout, i: i64) -> R<usize> {
-    let o = e(l.eval(i))?;
-    usize::try_from(o).map_err(|_| format!("{l} gives the negative offset {o} at {i}"))
-}
-
 /// `v[i]`, an error past the end.
 fn get(v: &[i64], i: usize) -> R<i64> {
     v.get(i)
@@ -60,7 +54,7 @@ fn size_of_mode(l: &Layout, k: usize) -> R<i64> {
 }
 
 /// A deterministic pseudo-random generator (SplitMix64), so the tour prints the same every time.
-pub(super) struct Rng(u64);
+pub(crate) struct Rng(u64);
 
 impl Rng {
     pub(super) fn new(seed: u64) -> Rng {
@@ -467,24 +461,35 @@ pub(super) fn copy(
         ));
     }
     let src_data: Vec<i64> = (0..e(src.cosize())?).map(|k| 100 + k).collect();
+    // the library's COPY, planned (`copy`) and the reference loop (`copy_generic`)
     let mut out = vec![-1i64; e(dst.cosize())? as usize];
-    for i in 0..nd {
-        let v = get(&src_data, at(&src, i)?)?;
-        *slot(&mut out, at(&dst, i)?)? = v;
-    }
+    let mut reference = out.clone();
+    let ts = e(cute::Tensor::new(&src_data[..], src))?;
+    e(cute::copy(
+        &ts,
+        &mut e(cute::Tensor::new(&mut out[..], dst))?,
+    ))?;
+    e(cute::copy_generic(
+        &ts,
+        &mut e(cute::Tensor::new(&mut reference[..], dst))?,
+    ))?;
+    let plan = match e(cute::copy_plan(&src, &dst))? {
+        Some(p) => format!("copy moves runs of {} element(s)", p.vector),
+        None => "copy runs the reference loop".to_string(),
+    };
     let mut want = vec![-1i64; out.len()];
     for (d, s) in expected() {
         *slot(&mut want, d)? = get(&src_data, s)?;
     }
     let image = e(dst.image())?.len() as i64;
     let is_injective = image == nd;
-    let same = out == want;
+    let same = out == want && reference == want;
     let text = if is_injective {
         format!("{ns} == {nd}; dst = expected")
     } else {
         format!("{ns} == {nd}; dst not injective")
     };
-    let mut c = Checked::new(text, same && is_injective == injective);
+    let mut c = Checked::new(text, same && is_injective == injective).note(plan);
     if !is_injective {
         c = c.note(format!(
             "the destination {dst} is not injective: {nd} writes go to {image} offset(s), so the copy is only well defined because every write stores the same value"
@@ -531,20 +536,25 @@ pub(super) fn gemm(a: &[String], offs: [Off; 3]) -> R<Checked> {
     let mut rng = Rng::new(0x6e33);
     let av: Vec<i64> = (0..e(la.cosize())?).map(|_| rng.range(-9, 9)).collect();
     let bv: Vec<i64> = (0..e(lb.cosize())?).map(|_| rng.range(-9, 9)).collect();
+    // the library's GEMM: the reference loop `cute::gemm` on integers and the fast path
+    // `cute_gemm::gemm` on doubles (exact here: small integers)
     let mut cv = vec![0i64; e(lc.cosize())? as usize];
+    e(cute::gemm(
+        &e(cute::Tensor::new(&av[..], la))?,
+        &e(cute::Tensor::new(&bv[..], lb))?,
+        &mut e(cute::Tensor::new(&mut cv[..], lc))?,
+    ))?;
+    let (af, bf): (Vec<f64>, Vec<f64>) = (
+        av.iter().map(|&x| x as f64).collect(),
+        bv.iter().map(|&x| x as f64).collect(),
+    );
+    let mut cf = vec![0.0f64; cv.len()];
+    e(cute_gemm::gemm(
+        &e(cute::Tensor::new(&af[..], la))?,
+        &e(cute::Tensor::new(&bf[..], lb))?,
+        &mut e(cute::Tensor::new(&mut cf[..], lc))?,
+    ))?;
     let idx = |o: i64| usize::try_from(o).map_err(|_| format!("negative offset {o}"));
-    for kk in 0..k {
-        for nn in 0..n {
-            for mm in 0..m {
-                let (ia, ib, ic) = (
-                    idx(at2(&la, mm, kk)?)?,
-                    idx(at2(&lb, nn, kk)?)?,
-                    idx(at2(&lc, mm, nn)?)?,
-                );
-                *slot(&mut cv, ic)? += get(&av, ia)? * get(&bv, ib)?;
-            }
-        }
-    }
     let [a_off, b_off, c_off] = offs;
     let mut same = true;
     for mm in 0..m {
@@ -553,11 +563,14 @@ pub(super) fn gemm(a: &[String], offs: [Off; 3]) -> R<Checked> {
             for kk in 0..k {
                 s += get(&av, idx(a_off(mm, kk))?)? * get(&bv, idx(b_off(nn, kk))?)?;
             }
-            same &= get(&cv, idx(c_off(mm, nn))?)? == s;
+            let ic = idx(c_off(mm, nn))?;
+            same &= get(&cv, ic)? == s && cf.get(ic) == Some(&(s as f64));
         }
     }
     let text = if same {
-        format!("M={m},N={n},K={k}: preconditions hold, C = naive product")
+        format!(
+            "M={m},N={n},K={k}: preconditions hold, C = naive product (reference and fast GEMM)"
+        )
     } else {
         format!("M={m},N={n},K={k}: C ≠ naive product")
     };

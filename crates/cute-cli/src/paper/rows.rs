@@ -3,6 +3,7 @@
 //! (`Row::check(...)` with a closure from [`super::checks`]) for the rest; mark a suspected erratum
 //! with `.erratum(correct value)`.
 
+use super::apps;
 use super::checks::{self as c, Loop, Rel};
 use super::{Row, Section};
 
@@ -40,12 +41,14 @@ pub fn rows() -> Vec<Row> {
     layouts(&mut t);
     completeness(&mut t);
     semilinearity(&mut t);
+    slicing(&mut t);
     copy_gemm(&mut t);
     coalesce(&mut t);
     composition(&mut t);
     partitioning(&mut t);
     tilers(&mut t);
     inverses(&mut t);
+    admissibility(&mut t);
     complement(&mut t);
     products(&mut t);
     divides(&mut t);
@@ -126,6 +129,73 @@ fn folding(t: &mut Tour) {
         "no flat (integer-stride) representation",
         c::fold_no_flat,
     ));
+    t.push(
+        Row::check(
+            "S-FOLD-1",
+            "contract",
+            &["stupr,qtru->stqp"],
+            "C_stqp = A_stupr B_qtru: fold into (M,N,K,L) = ((s,p),q,(u,r),t), run the GEMM",
+            "C = the loop nest",
+            apps::gett,
+        )
+        .note("executed with cute_gemm::contract on random integers in strided layouts (A padded, B column-major, C row-major)"),
+    );
+}
+
+/// Figure 5: slices of a 6×12 tensor with the counting accessor. The figure's layout is not in the
+/// translation; `(6,(2,3,2)):(1,(6,15,100))` is reconstructed so that the stated slice
+/// `A(0,0:2:12) = {0} ∘ (3,2):(15,100)` is a partial-coordinate slice, and the stated
+/// non-representable `A(0:2:6,0)` fails at the flat row mode.
+fn slicing(t: &mut Tour) {
+    t.section(Section::Slicing);
+    const A: &str = "(6,(2,3,2)):(1,(6,15,100))";
+    const NOTE: &str = "A = {0} ∘ (6,(2,3,2)):(1,(6,15,100)) is reconstructed from the stated slice (Figure 5's layout is not in the translation)";
+    let slice = |id, what: &str, crd: &'static str, paper: &'static str| {
+        Row::check(
+            id,
+            "slice",
+            &[A, crd],
+            format!("{what}: A{crd}"),
+            paper,
+            apps::slice_counting,
+        )
+        .note(NOTE)
+    };
+    t.push(slice(
+        "F5-1",
+        "A(0,0:2:12), every other column of row 0",
+        "(0,(0,_,_))",
+        "{0} ∘ (3,2):(15,100)",
+    ));
+    t.push(slice(
+        "F5-2",
+        "row 2",
+        "(2,_)",
+        "{2} ∘ ((2,3,2)):((6,15,100))",
+    ));
+    t.push(slice(
+        "F5-3",
+        "column 5 = (1,2,0)",
+        "(_,5)",
+        "{36} ∘ (6):(1)",
+    ));
+    t.push(slice(
+        "F5-4",
+        "sub-matrix: columns (1,_,1)",
+        "(_,(1,_,1))",
+        "{106} ∘ (6,3):(1,15)",
+    ));
+    t.push(
+        Row::op(
+            "F5-5",
+            "slice",
+            &[A, "((0,_),0)"],
+            "A(0:2:6,0) cannot be represented",
+        )
+        .what("A(0:2:6,0), every other row: a partial coordinate cannot split the flat row mode")
+        .expect("ERROR ProfileMismatch")
+        .note(NOTE),
+    );
 }
 
 fn htuple(t: &mut Tour) {
@@ -587,6 +657,17 @@ fn copy_gemm(t: &mut Tour) {
             |k, nzpq| k + 2 * nzpq,
         ],
     ));
+    t.push(
+        Row::check(
+            "T3.7b",
+            "conv2d",
+            &["(2,3,7,6) NHWC * (4,3,3,2)"],
+            "CONV with stride (2,1), padding (1,1), dilation (1,2): GEMM over the im2col layout",
+            "Y = the direct convolution",
+            apps::conv,
+        )
+        .note("executed with cute_gemm::conv2d: the interior as one GEMM over the im2col layout, the padded border predicated by the coordinate layout"),
+    );
 }
 
 fn coalesce(t: &mut Tour) {
@@ -745,6 +826,45 @@ fn composition(t: &mut Tour) {
     ));
 }
 
+/// The TMEM example: the tcgen05 32x32b and 16x256b access layouts (reconstructed from the PTX
+/// ISA's description, with the paper's lane step 16384) against accumulator tiles in TMEM.
+fn admissibility(t: &mut Tour) {
+    t.section(Section::Admissibility);
+    const NOTE: &str = "the instruction layouts are reconstructed from the PTX ISA (the translation omits them); the data layouts are example accumulator tiles";
+    for (id, data, instr, what, paper) in [
+        (
+            "F9-1",
+            "(128,256):(16384,1)",
+            "tmem_32x32b",
+            "M=128 tile (a row per lane) ⊇ 32x32b.x1",
+            "contained at A† ∘ T = ((32,4),1):((1,32),1)",
+        ),
+        (
+            "F9-2",
+            "(128,256):(16384,1)",
+            "tmem_16x256b",
+            "M=128 tile ⊇ 16x256b.x1",
+            "contained at A† ∘ T = (((4,8),4),(2,2,1)):(((256,1),32),(128,8,1))",
+        ),
+        (
+            "F9-3",
+            "((16,4),256):((16384,524288),1)",
+            "tmem_32x32b",
+            "M=64 tile in 16 lanes per warp ⊇ 32x32b.x1",
+            "not contained: coordinate 16 (offset 262144)",
+        ),
+        (
+            "F9-4",
+            "((16,4),256):((16384,524288),1)",
+            "tmem_16x256b",
+            "M=64 tile in 16 lanes per warp ⊇ 16x256b.x1",
+            "contained at A† ∘ T = (((4,8),4),(2,2,1)):(((128,1),16),(64,8,16))",
+        ),
+    ] {
+        t.push(Row::check(id, "contains", &[data, instr], what, paper, apps::tmem).note(NOTE));
+    }
+}
+
 fn partitioning(t: &mut Tour) {
     t.section(Section::Partitioning);
     const TV: &str = "((4,8),2):((16,1),8)";
@@ -890,6 +1010,32 @@ fn inverses(t: &mut Tour) {
     t.section(Section::Vectorization);
     t.op("S-VEC-1", "right_inverse", &["(4,8):(1,4)"], "32:1");
     t.op("S-VEC-2", "right_inverse", &["(4,8):(8,1)"], "(8,4):(4,1)");
+    for (id, src, dst, paper) in [
+        (
+            "F8-1",
+            "(4,4):(1,4)",
+            "((2,2),4):((1,8),2)",
+            "width 2 at coordinates {0,1}",
+        ),
+        (
+            "F8-2",
+            "((2,2),(2,2)):((4,1),(8,2))",
+            "((2,2),(2,2)):((8,1),(4,2))",
+            "width 4 at coordinates {0,2,8,10}",
+        ),
+    ] {
+        t.push(
+            Row::check(
+                id,
+                "max_common_vector",
+                &[src, dst],
+                format!("common vector of {src} and {dst}"),
+                paper,
+                apps::vector_width,
+            )
+            .note("the figure's layouts are not in the translation: this pair is reconstructed from the stated offsets and coordinates"),
+        );
+    }
 
     t.section(Section::LeftInverse);
     t.op("T6.1", "left_inverse", &["(4,8):(1,4)"], "32:1");
