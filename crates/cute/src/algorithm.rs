@@ -288,11 +288,16 @@ impl CopyPlan {
     /// the storages (the tensors checked it).
     fn run<T: Clone>(&self, src: &[T], s0: i64, dst: &mut [T], d0: i64) {
         let v = self.vector as usize;
-        // the innermost loop: a run of `v`, or the first mode as a strided loop
-        let (inner, outer) = if v > 1 || self.modes.is_empty() {
-            (None, &self.modes[..])
-        } else {
-            (Some(self.modes[0]), &self.modes[1..])
+        // the innermost loops: a run of `v`, or the first two modes as a 2-D strided kernel
+        let unit = CopyMode {
+            n: 1,
+            src_stride: 0,
+            dst_stride: 0,
+        };
+        let (inner, outer) = match (v > 1, &self.modes[..]) {
+            (true, m) | (false, m @ []) => (None, m),
+            (false, [a]) => (Some((*a, unit)), &[][..]),
+            (false, [a, b, rest @ ..]) => (Some((*a, *b)), rest),
         };
         let mut ctr = vec![0i64; outer.len()];
         let (mut s, mut d) = (s0, d0);
@@ -302,7 +307,12 @@ impl CopyPlan {
                     let (s, d) = (s as usize, d as usize);
                     dst[d..d + v].clone_from_slice(&src[s..s + v]);
                 }
-                Some(m) => strided(src, s, m.src_stride, dst, d, m.dst_stride, m.n),
+                Some((a, b)) => {
+                    for j in 0..b.n {
+                        let (sj, dj) = (s + j * b.src_stride, d + j * b.dst_stride);
+                        strided(src, sj, a.src_stride, dst, dj, a.dst_stride, a.n);
+                    }
+                }
             }
             // odometer over the outer modes
             let mut k = 0;
