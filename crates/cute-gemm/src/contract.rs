@@ -187,14 +187,14 @@ pub fn contract_modes(
 
 /// `contract(spec, A, B, C)`: the einsum-style GETT `C[out] += Σ A[first]·B[second]`, summing over
 /// the letters of A and B that are not in the output, e.g. `"stupr,qtru->stqp"` (the paper's
-/// `C_stqp = A_stupr B_qtru`). C is **accumulated into**, like [`gemm`]; zero it first for
+/// `C_stqp = A_stupr B_qtru`). C is **accumulated into**, like [`gemm()`](crate::gemm()); zero it first for
 /// einsum's overwrite semantics.
 ///
 /// Each letter names one top-level mode of its tensor (a mode may itself be hierarchical). The
 /// letters are classified by [`contract_modes`] into rows M (A and C), columns N (B and C),
 /// reduction K (A and B) and batch L (all three); the tensors are re-viewed — same storage, no
 /// copy — as `((M…),(K…),(L…))`, `((N…),(K…),(L…))` and `((M…),(N…),(L…))` and multiplied by
-/// [`gemm`]. Errors are those of [`contract_modes`] and of [`gemm`] (a C that is not injective),
+/// [`gemm()`](crate::gemm()). Errors are those of [`contract_modes`] and of [`gemm()`](crate::gemm()) (a C that is not injective),
 /// reported with the operation `contract`.
 pub fn contract<T, SA, SB, SC>(
     spec: &str,

@@ -207,17 +207,17 @@ fn interior(out: i64, extent: i64, stride: i64, pad: i64, dil: i64, taps: i64) -
 
 /// `conv2d(X, W, Y, params)`: `Y(n,k,p,q) += Σ_{c,r,s} W(k,c,r,s)·X(n,c,p·σ_h−π_h+r·δ_h,
 /// q·σ_w−π_w+s·δ_w)`, reading zero outside X (zero padding). Y is **accumulated into**, like
-/// [`gemm`]. X is `(N,C,H,W)`, W `(K,C,R,S)`, Y `(N,K,P,Q)`, each with any integer strides
+/// [`gemm()`](crate::gemm()). X is `(N,C,H,W)`, W `(K,C,R,S)`, Y `(N,K,P,Q)`, each with any integer strides
 /// (NCHW, NHWC, negative, sliced…); H, W of X and P, Q of Y must each coalesce to one stride.
 ///
-/// The interior of the output (every tap inside X) is one [`gemm`] with A = W as `(K,(C,R,S))`,
+/// The interior of the output (every tap inside X) is one [`gemm()`](crate::gemm()) with A = W as `(K,(C,R,S))`,
 /// B = the [`im2col`] layout restricted to the interior `(p, q)` rectangle, C = Y as
 /// `(K,(N,P,Q))` restricted the same way; the border (present only with padding or when the
 /// stride skips past the edge) is a loop predicated by the coordinate layout (module docs).
 ///
 /// Errors (operation `conv`): those of [`im2col`], ranks other than 4, and extents that do not
 /// match (`ProfileMismatch`: N of X and Y, C of X and W, K of W and Y, P and Q of Y against the
-/// computed output size); and those of [`gemm`] (Y not injective).
+/// computed output size); and those of [`gemm()`](crate::gemm()) (Y not injective).
 pub fn conv2d<T, SX, SW, SY>(
     x: &Tensor<SX>,
     w: &Tensor<SW>,

@@ -8,7 +8,7 @@ mod sealed {
     pub trait Sealed {}
 }
 
-/// Element types of [`gemm`]: `f32` and `f64` run through the `gemm` crate's blocked, SIMD,
+/// Element types of [`gemm()`](crate::gemm()): `f32` and `f64` run through the `gemm` crate's blocked, SIMD,
 /// multithreaded kernel; the integer types run [`cute::gemm`]'s reference loop (exact, wrapping
 /// never: overflow panics in debug builds as the reference loop does).
 pub trait Element:

@@ -8,7 +8,7 @@
 //!
 //! | function | what |
 //! |---|---|
-//! | [`gemm`] | `C(m,n,l) += Σ_k A(m,k,l)·B(n,k,l)` for hierarchical layouts, `f32`/`f64` fast |
+//! | [`gemm()`](crate::gemm()) | `C(m,n,l) += Σ_k A(m,k,l)·B(n,k,l)` for hierarchical layouts, `f32`/`f64` fast |
 //! | [`plan_gemm`], [`GemmPlan`] | how a GEMM over layouts is cut into kernel calls |
 //! | [`contract`] | einsum-style GETT, `"stupr,qtru->stqp"`, by folding modes into `(M,N,K,L)` |
 //! | [`im2col`], [`conv2d`] | 2-D convolution as a GEMM over the im2col layout of the input |

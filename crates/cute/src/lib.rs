@@ -27,6 +27,11 @@
 //! | swizzles `Sw<B,M,S>`, `Sw o offset o L` | [`Swizzle`], [`ComposedLayout`] ([`swizzle`]) |
 //! | shared-memory bank conflicts, swizzle search | [`bank_conflicts`], [`swizzle_search`] ([`banks`]) |
 //! | fast evaluation (run time) | [`IndexEvaluator`], [`Offsets`] ([`eval`](mod@eval)) |
+//! | tensors `A ∘ L`, counting and identity tensors | [`Tensor`], [`tensor::CountingTensor`] ([`tensor`]) |
+//! | slicing `c = c' + c*` (Figure 5) | [`slice`](fn@slice), [`dice`], [`slice_and_offset`], [`PartialCoord`] ([`slice`](mod@slice)) |
+//! | partitioning (Table 4), tiles | [`tv_partition`], [`make_layout_tv`], [`local_tile`], [`local_partition`] ([`partition`]) |
+//! | COPY and GEMM (Tables 2, 3) | [`copy`], [`copy_generic`], [`copy_plan`], [`gemm`] ([`algorithm`]); fast GEMM, GETT, CONV in `cute-gemm` |
+//! | admissibility via `L†` (TMEM) | [`contains`], [`tmem_32x32b`], [`tmem_16x256b`] ([`admissibility`]) |
 //!
 //! ## Features
 //!

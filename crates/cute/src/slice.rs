@@ -302,7 +302,7 @@ pub fn slice_and_value(l: &Layout, c: &PartialCoord) -> Result<(Layout, Value), 
     Ok((keep, off))
 }
 
-/// `dice(c, L)`: the complement of [`slice`]: the sub-layouts of the modes where `c` is an integer
+/// `dice(c, L)`: the complement of [`slice()`]: the sub-layouts of the modes where `c` is an integer
 /// (whole sub-layouts, in order), `1:0` when every entry is free. CuTe uses it to project a tiler
 /// or a coordinate onto chosen modes (`local_tile` with a projection).
 pub fn dice(l: &Layout, c: &PartialCoord) -> Result<Layout, Error> {

@@ -197,7 +197,7 @@ impl<S: Storage> Tensor<S> {
     }
 
     /// `T(c)` for a partial coordinate (paper: 切片): the sub-tensor of the free modes, its offset
-    /// having absorbed `L(c')` of the fixed entries (see [`slice`](crate::slice::slice)).
+    /// having absorbed `L(c')` of the fixed entries (see [`slice()`](crate::slice::slice)).
     pub fn slice(&self, c: &PartialCoord) -> Result<Tensor<&[S::Item]>, Error> {
         let (l, off) = slice_and_offset(&self.layout, c)?;
         self.reshaped(l, off)
