@@ -14,6 +14,7 @@
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
 use crate::stride::Semimodule;
+use crate::text::Text;
 use core::fmt;
 
 /// The operation that failed. Printed with the paper's (and CuTe's) function name.
@@ -463,123 +464,209 @@ impl Error {
     }
 }
 
+impl Operand {
+    /// Writes the operand as it is printed, in `const` context.
+    pub(crate) const fn push(&self, t: &mut Text) {
+        match self {
+            Operand::None => {}
+            Operand::Layout(l) => crate::fmt::push_layout(t, l),
+            Operand::Tuple(x) => crate::fmt::push_int_tuple(t, x),
+            Operand::Int(i) => t.push_i64(*i),
+            Operand::Composed(c) => c.push(t),
+            Operand::Coord(c) => crate::fmt::push_partial(t, c),
+        }
+    }
+}
+
 impl fmt::Display for Operand {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Operand::None => Ok(()),
-            Operand::Layout(l) => write!(f, "{l}"),
-            Operand::Tuple(t) => write!(f, "{t}"),
-            Operand::Int(i) => write!(f, "{i}"),
-            Operand::Composed(c) => write!(f, "{c}"),
-            Operand::Coord(c) => write!(f, "{c}"),
+        let mut t = Text::new();
+        self.push(&mut t);
+        f.write_str(t.as_str())
+    }
+}
+
+impl Error {
+    /// The one-line message (the `Display` form), built in `const` context: the operation, the
+    /// operands and the violated condition.
+    pub const fn message(&self) -> Text {
+        let mut t = Text::new();
+        self.push(&mut t);
+        t
+    }
+
+    /// Panics with [`Error::message`]. In `const` context this is a compile error whose text is
+    /// the message, e.g. `error[E0080]: evaluation panicked: composition (4,6,8):(2,3,5) ∘ 6:3:
+    /// stride-divisibility condition (9) fails ...`.
+    pub const fn panic(&self) -> ! {
+        let t = self.message();
+        panic!("{}", t.as_str())
+    }
+
+    const fn push(&self, t: &mut Text) {
+        t.push_str(self.op.name());
+        match (&self.lhs, &self.rhs, self.op.symbol()) {
+            (Operand::None, _, _) => {}
+            (l, Operand::None, _) => {
+                t.push_str(" ");
+                l.push(t);
+            }
+            (l, r, Some(sym)) => {
+                t.push_str(" ");
+                l.push(t);
+                t.push_str(" ");
+                t.push_str(sym);
+                t.push_str(" ");
+                r.push(t);
+            }
+            (l, r, None) => {
+                t.push_str(" ");
+                l.push(t);
+                t.push_str(", ");
+                r.push(t);
+            }
+        }
+        t.push_str(": ");
+        self.kind.push(t);
+    }
+}
+
+/// Appends the pieces in order: string literals and `i64`/`u64`/`usize` values (`{}`), or binary
+/// values (`bin(x)`).
+macro_rules! put {
+    ($t:ident; $($piece:tt)*) => {{ put!(@ $t; $($piece)*) }};
+    (@ $t:ident;) => {{}};
+    (@ $t:ident; bin($e:expr) $(, $($rest:tt)*)?) => {{
+        $t.push_bin($e);
+        put!(@ $t; $($($rest)*)?)
+    }};
+    (@ $t:ident; $s:literal $(, $($rest:tt)*)?) => {{
+        $t.push_str($s);
+        put!(@ $t; $($($rest)*)?)
+    }};
+    (@ $t:ident; str($e:expr) $(, $($rest:tt)*)?) => {{
+        $t.push_str($e);
+        put!(@ $t; $($($rest)*)?)
+    }};
+    (@ $t:ident; $e:expr $(, $($rest:tt)*)?) => {{
+        $t.push_i64($e as i64);
+        put!(@ $t; $($($rest)*)?)
+    }};
+}
+
+impl ErrorKind {
+    /// Writes the violated condition, in `const` context.
+    const fn push(&self, t: &mut Text) {
+        match *self {
+            ErrorKind::StrideDivisibility {
+                mode,
+                stride,
+                prefix,
+            } => put!(t;
+                "stride-divisibility condition (9) fails at mode ", mode,
+                " of the coalesced left operand: stride ", stride, " and prefix product ", prefix,
+                " divide neither way"),
+            ErrorKind::ShapeDivisibility {
+                mode,
+                rest,
+                divisor,
+            } => put!(t;
+                "shape-divisibility condition (10) fails at mode ", mode,
+                " of the coalesced left operand: ⌈S̄_", mode, "/d⌉ = ", divisor,
+                " does not divide the shape ", rest),
+            ErrorKind::Distributivity { mode, boundary } => put!(t;
+                "distributivity condition (12) fails at mode ", mode,
+                " of the coalesced left operand: the leaves of the right operand add up past the prefix product ",
+                boundary, " (a carry), so A∘B is not their by-mode composition"),
+            ErrorKind::Divisibility {
+                mode,
+                value,
+                divisor,
+                what,
+            } => put!(t;
+                str(what), " at mode ", mode, ": ", divisor, " does not divide ", value),
+            ErrorKind::CannotCover { reached, cotarget } => put!(t;
+                "the strides do not form a divisible chain, so (L, L*) reaches only ", reached,
+                " offsets, short of the cotarget ", cotarget),
+            ErrorKind::NoCommonRefinement { common, size } => put!(t;
+                "the coalesced shapes have no common refinement: their greatest common domain has size ",
+                common, ", not ", size),
+            ErrorKind::NotInjective { stride, covered } => put!(t;
+                "the layout is not injective: stride ", stride,
+                " falls inside the extent ", covered, " already covered by the smaller strides"),
+            ErrorKind::OutOfRange { index, rank } => put!(t;
+                "mode index ", index, " is out of range for rank ", rank),
+            ErrorKind::ProfileMismatch { what, left, right } => put!(t;
+                str(what), " (", left, " vs ", right, ")"),
+            ErrorKind::Unsupported { what } => put!(t; "unsupported: ", str(what)),
+            ErrorKind::MixedSemimodules { left, right } => put!(t;
+                "strides of different semimodules cannot meet in one layout: ", str(left.name()),
+                " and ", str(right.name())),
+            ErrorKind::NeedsIntegerStrides { found } => put!(t;
+                "this operation is defined for integer strides, and the layout has ",
+                str(found.name()), " strides"),
+            ErrorKind::BinaryCarry {
+                mode,
+                scale,
+                extent,
+            } => put!(t;
+                "binary (F2) strides at leaf ", mode, " of the right operand: c·", scale,
+                " carries for some c < ", extent,
+                ", so the carry-less scaling of the composed stride differs from A(B(c))"),
+            ErrorKind::BinaryOverlap { leaf, used, span } => put!(t;
+                "binary (F2) strides: leaf ", leaf, " of the right operand adds offsets with bits ",
+                bin(span), " in a mode of the left operand where earlier leaves add bits ",
+                bin(used),
+                "; the integer sum carries, so the XOR of the composed strides differs from A(B(c))"),
+            ErrorKind::NotInDomain { coord, size } => put!(t;
+                "coordinate ", coord, " is outside the domain Z_", size),
+            ErrorKind::OutOfStorage { first, last, len } => put!(t;
+                "the layout reaches storage indices ", first, " to ", last,
+                ", outside a storage of ", len, " elements"),
+            ErrorKind::InvalidShape { value } => put!(t;
+                "shape entries must be positive integers, found ", value),
+            ErrorKind::NotCongruent => put!(t; "shape and stride are not congruent (S ~ D fails)"),
+            ErrorKind::Overflow { what } => put!(t;
+                "integer overflow: ", str(what), " does not fit in i64"),
+            ErrorKind::Capacity { what, limit } => put!(t;
+                "capacity exceeded: ", str(what), " (this build supports at most ", limit, ")"),
+            ErrorKind::Syntax { pos, expected } => put!(t;
+                "at byte ", pos, ": expected ", str(expected)),
+            ErrorKind::InvalidSwizzle { b, m, s } => put!(t;
+                "Sw<", b, ",", m, ",", s,
+                "> is not a swizzle: B and M must be non-negative, |S| at least B, and B+M+|S| at most 63"),
+            ErrorKind::AccessWidth { elem_bytes, vector } => put!(t;
+                "the access width V·B = ", vector, "·", elem_bytes,
+                " bytes must be 4, 8 or 16 bytes"),
+            ErrorKind::VectorAccess {
+                thread,
+                instruction,
+                value,
+                what,
+            } => put!(t;
+                "thread ", thread, ", instruction ", instruction, ": ", str(what), " (", value, ")"),
         }
     }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.op.name())?;
-        match (&self.lhs, &self.rhs, self.op.symbol()) {
-            (Operand::None, _, _) => {}
-            (l, Operand::None, _) => write!(f, " {l}")?,
-            (l, r, Some(sym)) => write!(f, " {l} {sym} {r}")?,
-            (l, r, None) => write!(f, " {l}, {r}")?,
-        }
-        f.write_str(": ")?;
-        match self.kind {
-            ErrorKind::StrideDivisibility { mode, stride, prefix } => write!(
-                f,
-                "stride-divisibility condition (9) fails at mode {mode} of the coalesced left operand: \
-                 stride {stride} and prefix product {prefix} divide neither way"
-            ),
-            ErrorKind::ShapeDivisibility { mode, rest, divisor } => write!(
-                f,
-                "shape-divisibility condition (10) fails at mode {mode} of the coalesced left operand: \
-                 ⌈S̄_{mode}/d⌉ = {divisor} does not divide the shape {rest}"
-            ),
-            ErrorKind::Distributivity { mode, boundary } => write!(
-                f,
-                "distributivity condition (12) fails at mode {mode} of the coalesced left operand: the \
-                 leaves of the right operand add up past the prefix product {boundary} (a carry), so \
-                 A∘B is not their by-mode composition"
-            ),
-            ErrorKind::Divisibility { mode, value, divisor, what } => {
-                write!(f, "{what} at mode {mode}: {divisor} does not divide {value}")
-            }
-            ErrorKind::CannotCover { reached, cotarget } => write!(
-                f,
-                "the strides do not form a divisible chain, so (L, L*) reaches only {reached} offsets, \
-                 short of the cotarget {cotarget}"
-            ),
-            ErrorKind::NoCommonRefinement { common, size } => write!(
-                f,
-                "the coalesced shapes have no common refinement: their greatest common domain has size \
-                 {common}, not {size}"
-            ),
-            ErrorKind::NotInjective { stride, covered } => write!(
-                f,
-                "the layout is not injective: stride {stride} falls inside the extent {covered} already \
-                 covered by the smaller strides"
-            ),
-            ErrorKind::OutOfRange { index, rank } => {
-                write!(f, "mode index {index} is out of range for rank {rank}")
-            }
-            ErrorKind::ProfileMismatch { what, left, right } => write!(f, "{what} ({left} vs {right})"),
-            ErrorKind::Unsupported { what } => write!(f, "unsupported: {what}"),
-            ErrorKind::MixedSemimodules { left, right } => write!(
-                f,
-                "strides of different semimodules cannot meet in one layout: {} and {}",
-                left.name(),
-                right.name()
-            ),
-            ErrorKind::NeedsIntegerStrides { found } => write!(
-                f,
-                "this operation is defined for integer strides, and the layout has {} strides",
-                found.name()
-            ),
-            ErrorKind::BinaryCarry { mode, scale, extent } => write!(
-                f,
-                "binary (F2) strides at leaf {mode} of the right operand: c·{scale} carries for some \
-                 c < {extent}, so the carry-less scaling of the composed stride differs from A(B(c))"
-            ),
-            ErrorKind::BinaryOverlap { leaf, used, span } => write!(
-                f,
-                "binary (F2) strides: leaf {leaf} of the right operand adds offsets with bits {span:#b} \
-                 in a mode of the left operand where earlier leaves add bits {used:#b}; the integer \
-                 sum carries, so the XOR of the composed strides differs from A(B(c))"
-            ),
-            ErrorKind::NotInDomain { coord, size } => write!(
-                f,
-                "coordinate {coord} is outside the domain Z_{size}"
-            ),
-            ErrorKind::OutOfStorage { first, last, len } => write!(
-                f,
-                "the layout reaches storage indices {first} to {last}, outside a storage of {len} \
-                 elements"
-            ),
-            ErrorKind::InvalidShape { value } => {
-                write!(f, "shape entries must be positive integers, found {value}")
-            }
-            ErrorKind::NotCongruent => f.write_str("shape and stride are not congruent (S ~ D fails)"),
-            ErrorKind::Overflow { what } => write!(f, "integer overflow: {what} does not fit in i64"),
-            ErrorKind::Capacity { what, limit } => {
-                write!(f, "capacity exceeded: {what} (this build supports at most {limit})")
-            }
-            ErrorKind::Syntax { pos, expected } => write!(f, "at byte {pos}: expected {expected}"),
-            ErrorKind::InvalidSwizzle { b, m, s } => write!(
-                f,
-                "Sw<{b},{m},{s}> is not a swizzle: B and M must be non-negative, |S| at least B, \
-                 and B+M+|S| at most 63"
-            ),
-            ErrorKind::AccessWidth { elem_bytes, vector } => write!(
-                f,
-                "the access width V·B = {vector}·{elem_bytes} bytes must be 4, 8 or 16 bytes"
-            ),
-            ErrorKind::VectorAccess { thread, instruction, value, what } => write!(
-                f,
-                "thread {thread}, instruction {instruction}: {what} ({value})"
-            ),
-        }
+        f.write_str(self.message().as_str())
+    }
+}
+
+/// The value of `r`, or a panic with the error's message: in `const` context, a compile error
+/// that names the operation, the operands and the violated condition.
+///
+/// ```
+/// use cute::{composition, layout, unwrap, Layout};
+/// const R: Layout = unwrap(composition(&layout!("(8,8):(8,1)"), &layout!("((4,8),2):((16,1),8)")));
+/// assert_eq!(R.to_string(), "((4,8),2):((2,8),1)");
+/// ```
+pub const fn unwrap<T: Copy>(r: Result<T, Error>) -> T {
+    match r {
+        Ok(v) => v,
+        Err(e) => e.panic(),
     }
 }
 

@@ -22,71 +22,130 @@
 use crate::error::Error;
 use crate::int_tuple::{IntTuple, Tree, CAPACITY};
 use crate::layout::Layout;
+use crate::slice::PartialCoord;
+use crate::text::Text;
 use crate::tiler::{Tile, Tiler};
 use core::fmt;
 use core::str::FromStr;
 
-/// Writes the leaves `vals` with the nesting `t`, brackets `lb`/`rb`, each leaf by `leaf`.
-fn write_tree(
-    f: &mut fmt::Formatter<'_>,
-    t: &Tree,
-    lb: char,
-    rb: char,
-    mut leaf: impl FnMut(&mut fmt::Formatter<'_>, usize) -> fmt::Result,
-) -> fmt::Result {
-    use fmt::Write;
-    for i in 0..t.len() {
+/// What the leaves of a tree are, for [`push_tree`].
+#[derive(Clone, Copy)]
+enum Leaves<'a> {
+    Ints(&'a [i64; CAPACITY]),
+    Strides(&'a Layout),
+    Tiles(&'a Tiler),
+    Partial(&'a PartialCoord),
+}
+
+/// Writes the leaves with the nesting `tree`, brackets `lb`/`rb`, commas between leaves.
+const fn push_tree(t: &mut Text, tree: &Tree, lb: &str, rb: &str, leaves: Leaves<'_>) {
+    let mut i = 0;
+    while i < tree.len() {
         if i > 0 {
-            f.write_char(',')?;
+            t.push_str(",");
         }
-        for _ in 0..t.open[i] {
-            f.write_char(lb)?;
+        let mut k = 0;
+        while k < tree.open[i] {
+            t.push_str(lb);
+            k += 1;
         }
-        leaf(f, i)?;
-        for _ in 0..t.close[i] {
-            f.write_char(rb)?;
+        match leaves {
+            Leaves::Ints(v) => t.push_i64(v[i]),
+            Leaves::Strides(l) => crate::stride::push_stride(t, l.stride[i], l.basis[i]),
+            Leaves::Tiles(x) => push_tile(t, &x.tiles[i]),
+            Leaves::Partial(c) => {
+                if (c.free >> i) & 1 == 1 {
+                    t.push_str("_");
+                } else {
+                    t.push_i64(c.tuple.val[i]);
+                }
+            }
         }
-    }
-    Ok(())
-}
-
-fn write_vals(f: &mut fmt::Formatter<'_>, t: &Tree, vals: &[i64; CAPACITY]) -> fmt::Result {
-    write_tree(f, t, '(', ')', |f, i| write!(f, "{}", vals[i]))
-}
-
-impl fmt::Display for IntTuple {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_vals(f, &self.tree, &self.val)
-    }
-}
-
-impl fmt::Display for Layout {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_vals(f, &self.tree, &self.shape)?;
-        f.write_str(":")?;
-        write_tree(f, &self.tree, '(', ')', |f, i| {
-            crate::stride::write_stride(f, self.stride[i], self.basis[i])
-        })
-    }
-}
-
-impl fmt::Display for Tile {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Tile::Whole => f.write_str("_"),
-            Tile::Int(n) => write!(f, "{n}"),
-            Tile::Layout(l) => write!(f, "{l}"),
+        let mut k = 0;
+        while k < tree.close[i] {
+            t.push_str(rb);
+            k += 1;
         }
+        i += 1;
     }
 }
 
-impl fmt::Display for Tiler {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_tree(f, &self.tree, '<', '>', |f, i| {
-            write!(f, "{}", self.tiles[i])
-        })
+/// Writes a hierarchical tuple: `(2,(4,1),-1)`.
+pub(crate) const fn push_int_tuple(t: &mut Text, x: &IntTuple) {
+    push_tree(t, &x.tree, "(", ")", Leaves::Ints(&x.val));
+}
+
+/// Writes a layout: `((2,2),(4,2)):((1,8),(2,16))`.
+pub(crate) const fn push_layout(t: &mut Text, l: &Layout) {
+    push_tree(t, &l.tree, "(", ")", Leaves::Ints(&l.shape));
+    t.push_str(":");
+    push_tree(t, &l.tree, "(", ")", Leaves::Strides(l));
+}
+
+const fn push_tile(t: &mut Text, x: &Tile) {
+    match x {
+        Tile::Whole => t.push_str("_"),
+        Tile::Int(n) => t.push_i64(*n),
+        Tile::Layout(l) => push_layout(t, l),
     }
 }
+
+/// Writes a tiler: `<4:1,8:2>`, `<2,_>`.
+pub(crate) const fn push_tiler(t: &mut Text, x: &Tiler) {
+    push_tree(t, &x.tree, "<", ">", Leaves::Tiles(x));
+}
+
+/// Writes a partial coordinate: `(2,_)`, `((_,1),_)`.
+pub(crate) const fn push_partial(t: &mut Text, c: &PartialCoord) {
+    push_tree(t, &c.tuple.tree, "(", ")", Leaves::Partial(c));
+}
+
+impl IntTuple {
+    /// The printed form (`Display`), built in `const` context.
+    pub const fn text(&self) -> Text {
+        let mut t = Text::new();
+        push_int_tuple(&mut t, self);
+        t
+    }
+}
+
+impl Layout {
+    /// The printed form (`Display`), built in `const` context.
+    pub const fn text(&self) -> Text {
+        let mut t = Text::new();
+        push_layout(&mut t, self);
+        t
+    }
+}
+
+impl Tiler {
+    /// The printed form (`Display`), built in `const` context.
+    pub const fn text(&self) -> Text {
+        let mut t = Text::new();
+        push_tiler(&mut t, self);
+        t
+    }
+}
+
+/// `Display` through the `const` writer.
+macro_rules! display_via_text {
+    ($($ty:ty => $push:path),* $(,)?) => {$(
+        impl fmt::Display for $ty {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                let mut t = Text::new();
+                $push(&mut t, self);
+                f.write_str(t.as_str())
+            }
+        }
+    )*};
+}
+display_via_text!(
+    IntTuple => push_int_tuple,
+    Layout => push_layout,
+    Tiler => push_tiler,
+    Tile => push_tile,
+    PartialCoord => push_partial,
+);
 
 impl FromStr for IntTuple {
     type Err = Error;

@@ -110,6 +110,7 @@ pub mod slice;
 pub mod stride;
 pub mod swizzle;
 pub mod tensor;
+pub mod text;
 pub mod tiler;
 
 pub use admissibility::{contains, tmem_16x256b, tmem_32x32b, Containment, TMEM_LANE_STRIDE};
@@ -134,7 +135,7 @@ pub use algorithm::{
 };
 pub use banks::{bank_conflicts, swizzle_search, BankReport, SmemLayout};
 pub use coord::{crd2crd, crd2idx, crd2idx_compact, idx2crd};
-pub use error::{Error, ErrorKind, Op, Operand};
+pub use error::{unwrap, Error, ErrorKind, Op, Operand};
 pub use eval::{IndexEvaluator, Offsets};
 pub use int_tuple::{IntTuple, CAPACITY, MAX_DEPTH};
 pub use layout::{
@@ -147,4 +148,5 @@ pub use slice::{dice, slice, slice_and_offset, slice_and_value, slice_offset, Pa
 pub use stride::{ArithTuple, Semimodule, Stride, Value};
 pub use swizzle::{ComposedLayout, Swizzle};
 pub use tensor::{Storage, StorageMut, Tensor};
+pub use text::{Text, TEXT_CAPACITY};
 pub use tiler::{Tile, Tiler, MAX_TILES};

@@ -44,9 +44,9 @@ use core::str::FromStr;
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PartialCoord {
     /// The coordinate with `0` in the free entries.
-    tuple: IntTuple,
+    pub(crate) tuple: IntTuple,
     /// Bit `k` set when leaf `k` is `_`.
-    free: u32,
+    pub(crate) free: u32,
 }
 
 impl PartialCoord {
@@ -162,29 +162,6 @@ impl FromStr for PartialCoord {
         }
         let tuple: IntTuple = text.parse()?;
         Ok(PartialCoord { tuple, free })
-    }
-}
-
-impl fmt::Display for PartialCoord {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.is_leaf() {
-            return if self.is_free() {
-                f.write_str("_")
-            } else {
-                write!(f, "{}", self.tuple)
-            };
-        }
-        f.write_str("(")?;
-        for k in 0..self.rank() {
-            if k > 0 {
-                f.write_str(",")?;
-            }
-            match self.get(k) {
-                Ok(m) => write!(f, "{m}")?,
-                Err(_) => f.write_str("?")?,
-            }
-        }
-        f.write_str(")")
     }
 }
 

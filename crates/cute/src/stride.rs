@@ -27,6 +27,7 @@
 
 use crate::error::{Error, ErrorKind, Op};
 use crate::int_tuple::CAPACITY;
+use crate::text::Text;
 use core::fmt;
 
 /// Which semimodule a stride (or a layout's codomain) belongs to.
@@ -470,32 +471,43 @@ const fn is_prefix(a: Code, b: Code) -> bool {
     true
 }
 
-/// Writes a stride leaf as CuTe prints it.
-pub(crate) fn write_stride(f: &mut fmt::Formatter<'_>, value: i64, code: Code) -> fmt::Result {
+/// Writes a stride leaf as CuTe prints it: `0`, `5`, `F9` (binary), `3@1@0` (coordinate basis).
+pub(crate) const fn push_stride(t: &mut Text, value: i64, code: Code) {
     if value == 0 && code != BINARY {
-        return f.write_str("0");
-    }
-    if code == INTEGER {
-        write!(f, "{value}")
+        t.push_str("0");
+    } else if code == INTEGER {
+        t.push_i64(value);
     } else if code == BINARY {
-        write!(f, "F{value}")
+        t.push_str("F");
+        t.push_i64(value);
     } else {
-        write_basis(f, value, code)
+        push_basis(t, value, code);
+    }
+}
+
+/// `v@p_k@…@p_1`: the coefficient and the path of a coordinate basis, innermost first.
+const fn push_basis(t: &mut Text, value: i64, code: Code) {
+    let (p, n) = decode_path(code);
+    t.push_i64(value);
+    let mut j = n;
+    while j > 0 {
+        j -= 1;
+        t.push_str("@");
+        t.push_u64(p[j] as u64);
     }
 }
 
 fn write_basis(f: &mut fmt::Formatter<'_>, value: i64, code: Code) -> fmt::Result {
-    let (p, n) = decode_path(code);
-    write!(f, "{value}")?;
-    for j in (0..n).rev() {
-        write!(f, "@{}", p[j])?;
-    }
-    Ok(())
+    let mut t = Text::new();
+    push_basis(&mut t, value, code);
+    f.write_str(t.as_str())
 }
 
 impl fmt::Display for Stride {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_stride(f, self.value, self.code)
+        let mut t = Text::new();
+        push_stride(&mut t, self.value, self.code);
+        f.write_str(t.as_str())
     }
 }
 

@@ -45,6 +45,7 @@
 use crate::error::{add, tri, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::IntTuple;
 use crate::layout::{for_each_offset, Layout};
+use crate::text::Text;
 use core::fmt;
 use core::str::FromStr;
 
@@ -406,15 +407,43 @@ impl ComposedLayout {
     }
 }
 
+impl Swizzle {
+    /// Writes `Sw<B,M,S>` (the `Display` form) in `const` context.
+    pub(crate) const fn push(&self, t: &mut Text) {
+        t.push_str("Sw<");
+        t.push_i64(self.b as i64);
+        t.push_str(",");
+        t.push_i64(self.m as i64);
+        t.push_str(",");
+        t.push_i64(self.s as i64);
+        t.push_str(">");
+    }
+}
+
+impl ComposedLayout {
+    /// Writes `Sw<B,M,S> o offset o layout` (the `Display` form) in `const` context.
+    pub(crate) const fn push(&self, t: &mut Text) {
+        self.swizzle.push(t);
+        t.push_str(" o ");
+        t.push_i64(self.offset);
+        t.push_str(" o ");
+        crate::fmt::push_layout(t, &self.layout);
+    }
+}
+
 impl fmt::Display for Swizzle {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Sw<{},{},{}>", self.b, self.m, self.s)
+        let mut t = Text::new();
+        self.push(&mut t);
+        f.write_str(t.as_str())
     }
 }
 
 impl fmt::Display for ComposedLayout {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} o {} o {}", self.swizzle, self.offset, self.layout)
+        let mut t = Text::new();
+        self.push(&mut t);
+        f.write_str(t.as_str())
     }
 }
 

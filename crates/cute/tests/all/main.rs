@@ -4,6 +4,7 @@
 mod admissibility;
 mod banks;
 mod basics;
+mod compile_fail;
 mod consts;
 mod divide;
 mod eval;
