@@ -10,10 +10,10 @@
 //!
 //! | paper | here |
 //! |---|---|
-//! | HTuple, shape, congruence, compatibility | [`IntTuple`] ([`int_tuple`]) |
+//! | HTuple, shape, congruence, compatibility | [`IntTuple`] ([`int_tuple`](mod@int_tuple)) |
 //! | coordinates, `idx2crd`/`crd2idx` (1)–(2) | [`idx2crd`], [`crd2idx`] ([`coord`]) |
-//! | layout `L = D ∘ S` | [`Layout`] ([`layout`]) |
-//! | tiler `⟨B, C⟩` | [`Tiler`] ([`tiler`]) |
+//! | layout `L = D ∘ S` | [`Layout`] ([`layout`](mod@layout)) |
+//! | tiler `⟨B, C⟩` | [`Tiler`] ([`tiler`](mod@tiler)) |
 //! | coalesce | [`coalesce`], [`coalesce_profile`], [`filter`] |
 //! | composition (6)–(12) | [`composition`], [`composition_tiler`], [`with_shape`] |
 //! | complement (15)–(17) | [`complement`], [`complement_to`] |
