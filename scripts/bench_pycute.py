@@ -13,8 +13,10 @@ a busy machine's preemptions count for neither; `--wall` uses the wall clock for
 
 It prints a table with the ratio pycute/ours for each operation (target: at least 200) and the
 evaluation ratios (targets: eval_index/eval_hand_index at most 0.5, eval_natural/eval_hand_loops
-at most 1.2). The exit status is 1 when a target is missed, or when an operation has no figure
-(`null`: not in this build) unless --allow-missing is given; 2 on a usage or run error.
+at most 1.2; static layouts against hand-written constant loops: static_eval_index at most 1.1,
+static_eval_natural and static_copy at most 1.05). The exit status is 1 when a target is missed,
+or when an operation has no figure (`null`: not in this build) unless --allow-missing is given;
+2 on a usage or run error.
 
 Legacy pycute has no blocked_product: it is timed as CuTe C++ defines it for operands of equal
 rank, from pycute's own logical_product and make_layout (the zip of the two modes of the product).
@@ -35,6 +37,8 @@ from pycute import make_layout, right_inverse
 OP_RATIO = 200.0  # pycute / ours, at least
 EVAL_INDEX_RATIO = 0.5  # eval_index / eval_hand_index, at most
 EVAL_NATURAL_RATIO = 1.2  # eval_natural / eval_hand_loops, at most
+STATIC_INDEX_RATIO = 1.1  # static_eval_index / eval_hand_const_index, at most
+STATIC_RATIO = 1.05  # static_eval_natural / eval_hand_const_loops, static_copy / copy_hand_const
 
 
 def blocked_product(a, b):
@@ -177,6 +181,9 @@ def main():
     for fast, base, limit in (
         ("eval_index", "eval_hand_index", EVAL_INDEX_RATIO),
         ("eval_natural", "eval_hand_loops", EVAL_NATURAL_RATIO),
+        ("static_eval_index", "eval_hand_const_index", STATIC_INDEX_RATIO),
+        ("static_eval_natural", "eval_hand_const_loops", STATIC_RATIO),
+        ("static_copy", "copy_hand_const", STATIC_RATIO),
     ):
         a, b = ours.get(fast), ours.get(base)
         if a is None or b is None:

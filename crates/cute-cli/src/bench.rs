@@ -15,10 +15,19 @@
 //! | `eval_natural` | [`cute::Offsets`] (natural-coordinate odometer) |
 //! | `eval_hand_index` | hand-written div/mod from the index, extents known only at run time |
 //! | `eval_hand_loops` | hand-written nested loops over the four leaf extents |
+//! | `static_eval_index` | [`cute::StaticLayout::eval`] of the layout as a compile-time constant ([`EvalStatic`]) for every `i` |
+//! | `eval_hand_const_index` | hand-written div/mod with constant extents: `i % 4`, `i / 4 % 8`, … |
+//! | `static_eval_natural` | [`cute::StaticLayout::for_each_offset`] (constant loop nest) |
+//! | `eval_hand_const_loops` | hand-written nested loops with constant extents and strides |
+//! | `static_copy` | [`cute::static_copy`] of 4096 `f32` from [`EvalStatic`] into the compact [`CopyDst`] (per element) |
+//! | `copy_hand_const` | the same copy as hand-written nested loops with constant extents and strides |
+//!
+//! The table ends with the ratios static / hand-written (issue D's targets: at most 1.1 for the
+//! index evaluation, 1.05 for the natural iteration and the copy).
 //!
 //! `scripts/bench_pycute.py` runs `cute bench --json` and compares with legacy pycute.
 
-use cute::{IndexEvaluator, IntTuple, Layout};
+use cute::{static_copy, IndexEvaluator, IntTuple, Layout, StaticLayout, StaticTensor};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -29,7 +38,7 @@ pub const SAMPLES: usize = 41;
 pub const SAMPLE_NS: u64 = 500_000;
 
 /// The keys of the report, in order (the JSON keys of `cute bench --json`).
-pub const KEYS: [&str; 12] = [
+pub const KEYS: [&str; 18] = [
     "composition_tv",
     "composition_6_12",
     "logical_divide",
@@ -42,10 +51,31 @@ pub const KEYS: [&str; 12] = [
     "eval_natural",
     "eval_hand_index",
     "eval_hand_loops",
+    "static_eval_index",
+    "eval_hand_const_index",
+    "static_eval_natural",
+    "eval_hand_const_loops",
+    "static_copy",
+    "copy_hand_const",
+];
+
+/// The ratios of the report: `(static key, hand-written key, target)`, static / hand at most the
+/// target.
+pub const RATIOS: [(&str, &str, f64); 3] = [
+    ("static_eval_index", "eval_hand_const_index", 1.1),
+    ("static_eval_natural", "eval_hand_const_loops", 1.05),
+    ("static_copy", "copy_hand_const", 1.05),
 ];
 
 /// The layout of the evaluation benchmarks.
 pub const EVAL_LAYOUT: &str = "((4,8),(8,16)):((8,512),(1,32))";
+
+cute::static_layout! {
+    /// [`EVAL_LAYOUT`] as a compile-time constant.
+    pub EvalStatic = "((4,8),(8,16)):((8,512),(1,32))";
+    /// The destination of the static copy: compact, column-major over the same shape.
+    pub CopyDst = "((4,8),(8,16)):((1,4),(32,256))";
+}
 
 /// The clock of the measurements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -150,6 +180,77 @@ pub fn fill_eval_natural(out: &mut [i64], l: &Layout) {
     });
 }
 
+/// Fills `out[i] = L(i)` through the static layout (`i` from 0; `out` at most 4096 long).
+#[inline(never)]
+pub fn fill_static_index(out: &mut [i64]) {
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = EvalStatic::eval(i);
+    }
+}
+
+/// Hand-written baseline: `L(i)` by division and remainder with the constant extents.
+#[inline(never)]
+pub fn fill_hand_const_index(out: &mut [i64]) {
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = (i % 4) as i64 * 8
+            + (i / 4 % 8) as i64 * 512
+            + (i / 32 % 8) as i64
+            + (i / 256) as i64 * 32;
+    }
+}
+
+/// Fills `out` with the offsets of the static layout by its natural iteration.
+#[inline(never)]
+pub fn fill_static_natural(out: &mut [i64]) {
+    let mut j = 0;
+    EvalStatic::for_each_offset(|o| {
+        out[j] = o;
+        j += 1;
+    });
+}
+
+/// Hand-written baseline: nested loops with the constant extents and strides, innermost first.
+#[inline(never)]
+pub fn fill_hand_const_loops(out: &mut [i64]) {
+    let mut j = 0;
+    for c3 in 0..16 {
+        for c2 in 0..8 {
+            for c1 in 0..8 {
+                for c0 in 0..4 {
+                    out[j] = c0 * 8 + c1 * 512 + c2 + c3 * 32;
+                    j += 1;
+                }
+            }
+        }
+    }
+}
+
+/// The static COPY from [`EvalStatic`] into [`CopyDst`].
+#[inline(never)]
+pub fn copy_static(
+    src: &StaticTensor<EvalStatic, &[f32]>,
+    dst: &mut StaticTensor<CopyDst, &mut [f32]>,
+) {
+    static_copy(src, dst);
+}
+
+/// Hand-written baseline: the same copy, nested loops with constant extents and strides (both
+/// slices cut to their 4096 elements first, as one writes it to let the optimiser drop the
+/// bounds checks).
+#[inline(never)]
+pub fn copy_hand_const(src: &[f32], dst: &mut [f32]) {
+    let (src, dst) = (&src[..4096], &mut dst[..4096]);
+    for c3 in 0..16 {
+        for c2 in 0..8 {
+            for c1 in 0..8 {
+                for c0 in 0..4 {
+                    dst[c0 + c1 * 4 + c2 * 32 + c3 * 256] = src[c0 * 8 + c1 * 512 + c2 + c3 * 32];
+                }
+            }
+        }
+    }
+}
+
 /// Measures the whole set: `(key, median ns)` in the order of [`KEYS`], `None` for an operation that
 /// is not in this build.
 pub fn measure(clock: Clock) -> Vec<(&'static str, Option<f64>)> {
@@ -184,6 +285,36 @@ pub fn measure(clock: Clock) -> Vec<(&'static str, Option<f64>)> {
     fill_hand_loops(&mut buf, &hs, &hd);
     assert_eq!(check, buf, "eval_hand_loops disagrees with eval_index");
     assert!((0..n as i64).all(|i| ev_l.eval(i) == Ok(check[i as usize])));
+    assert_eq!(EvalStatic::LAYOUT, ev_l, "EvalStatic is not EVAL_LAYOUT");
+    fill_static_index(&mut buf);
+    assert_eq!(check, buf, "static_eval_index disagrees with eval_index");
+    fill_hand_const_index(&mut buf);
+    assert_eq!(
+        check, buf,
+        "eval_hand_const_index disagrees with eval_index"
+    );
+    fill_static_natural(&mut buf);
+    assert_eq!(check, buf, "static_eval_natural disagrees with eval_index");
+    fill_hand_const_loops(&mut buf);
+    assert_eq!(
+        check, buf,
+        "eval_hand_const_loops disagrees with eval_index"
+    );
+    // The copy operands: source data, a destination buffer, and the two static tensors.
+    let src_data: Vec<f32> = (0..n).map(|x| x as f32).collect();
+    let mut dst_data = vec![0f32; n];
+    let mut dst_hand = vec![0f32; n];
+    copy_hand_const(&src_data, &mut dst_hand);
+    {
+        let src = StaticTensor::<EvalStatic, _>::new(&src_data[..]).expect("4096 elements");
+        let mut dst = StaticTensor::<CopyDst, _>::new(&mut dst_data[..]).expect("4096 elements");
+        copy_static(&src, &mut dst);
+    }
+    assert_eq!(
+        dst_data, dst_hand,
+        "static_copy disagrees with copy_hand_const"
+    );
+    assert!((0..n).all(|i| dst_hand[i] == check[i] as f32));
 
     KEYS.iter()
         .map(|&key| {
@@ -220,6 +351,28 @@ pub fn measure(clock: Clock) -> Vec<(&'static str, Option<f64>)> {
                 "eval_hand_loops" => Some(per(time_ns(clock, || {
                     fill_hand_loops(black_box(&mut buf), black_box(&hs), black_box(&hd))
                 }))),
+                "static_eval_index" => Some(per(time_ns(clock, || {
+                    fill_static_index(black_box(&mut buf))
+                }))),
+                "eval_hand_const_index" => Some(per(time_ns(clock, || {
+                    fill_hand_const_index(black_box(&mut buf))
+                }))),
+                "static_eval_natural" => Some(per(time_ns(clock, || {
+                    fill_static_natural(black_box(&mut buf))
+                }))),
+                "eval_hand_const_loops" => Some(per(time_ns(clock, || {
+                    fill_hand_const_loops(black_box(&mut buf))
+                }))),
+                "static_copy" => {
+                    let src = StaticTensor::<EvalStatic, _>::new(&src_data[..]).expect("size");
+                    let mut dst = StaticTensor::<CopyDst, _>::new(&mut dst_data[..]).expect("size");
+                    Some(per(time_ns(clock, || {
+                        copy_static(black_box(&src), black_box(&mut dst))
+                    })))
+                }
+                "copy_hand_const" => Some(per(time_ns(clock, || {
+                    copy_hand_const(black_box(&src_data), black_box(&mut dst_data))
+                }))),
                 _ => None,
             };
             (key, t)
@@ -241,11 +394,31 @@ pub fn to_json(figures: &[(&str, Option<f64>)]) -> String {
 
 /// The report as a table.
 pub fn to_table(figures: &[(&str, Option<f64>)]) -> String {
-    let mut s = String::from("operation            ns/call\n");
+    let mut s = String::from("operation               ns/call\n");
     for (k, v) in figures {
         match v {
-            Some(ns) => s.push_str(&format!("{k:<20} {ns:>10.2}\n")),
-            None => s.push_str(&format!("{k:<20} {:>10}\n", "n/a")),
+            Some(ns) => s.push_str(&format!("{k:<22} {ns:>10.2}\n")),
+            None => s.push_str(&format!("{k:<22} {:>10}\n", "n/a")),
+        }
+    }
+    let get = |key: &str| {
+        figures
+            .iter()
+            .find(|(k, _)| *k == key)
+            .and_then(|(_, v)| *v)
+    };
+    s.push_str("\nstatic / hand-written                          ratio  target\n");
+    for (a, b, target) in RATIOS {
+        match (get(a), get(b)) {
+            (Some(x), Some(y)) => {
+                let r = x / y;
+                let ok = if r <= target { "ok" } else { "MISSED" };
+                s.push_str(&format!(
+                    "{:<44} {r:>7.3}  <= {target} {ok}\n",
+                    format!("{a} / {b}")
+                ));
+            }
+            _ => s.push_str(&format!("{:<44} {:>7}\n", format!("{a} / {b}"), "n/a")),
         }
     }
     s

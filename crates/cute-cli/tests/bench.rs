@@ -42,4 +42,37 @@ fn baselines_agree_with_the_layout() {
     assert_eq!(buf, reference);
     bench::fill_eval_natural(&mut buf, &l);
     assert_eq!(buf, reference);
+    // the compile-time layout and the baselines with constant extents
+    use cute::StaticLayout;
+    assert_eq!(bench::EvalStatic::LAYOUT, l);
+    bench::fill_static_index(&mut buf);
+    assert_eq!(buf, reference);
+    bench::fill_hand_const_index(&mut buf);
+    assert_eq!(buf, reference);
+    bench::fill_static_natural(&mut buf);
+    assert_eq!(buf, reference);
+    bench::fill_hand_const_loops(&mut buf);
+    assert_eq!(buf, reference);
+    // the copies: dst(i) = src(i) with the compact destination, so dst[i] = src[L(i)]
+    let src: Vec<f32> = (0..n).map(|x| x as f32).collect();
+    let expected: Vec<f32> = reference.iter().map(|&o| src[o as usize]).collect();
+    let mut out = vec![0f32; n];
+    bench::copy_hand_const(&src, &mut out);
+    assert_eq!(out, expected);
+    let mut out = vec![0f32; n];
+    {
+        let s = cute::StaticTensor::<bench::EvalStatic, _>::new(&src[..]).unwrap();
+        let mut d = cute::StaticTensor::<bench::CopyDst, _>::new(&mut out[..]).unwrap();
+        bench::copy_static(&s, &mut d);
+    }
+    assert_eq!(out, expected);
+}
+
+#[test]
+fn table_reports_the_static_ratios() {
+    let figures: Vec<(&str, Option<f64>)> = KEYS.iter().map(|&k| (k, Some(1.0))).collect();
+    let table = bench::to_table(&figures);
+    for (a, b, _) in bench::RATIOS {
+        assert!(table.contains(&format!("{a} / {b}")), "{table}");
+    }
 }

@@ -28,6 +28,7 @@
 //! | shared-memory bank conflicts, swizzle search | [`bank_conflicts`], [`swizzle_search`] ([`banks`]) |
 //! | fast evaluation (run time) | [`IndexEvaluator`], [`Offsets`] ([`eval`](mod@eval)) |
 //! | tensors `A ∘ L`, counting and identity tensors | [`Tensor`], [`tensor::CountingTensor`] ([`tensor`]) |
+//! | compile-time layouts, static tensors, static COPY | [`StaticLayout`], [`static_layout!`], [`StaticTensor`], [`static_copy`] ([`static_layout`](mod@static_layout)) |
 //! | slicing `c = c' + c*` (Figure 5) | [`slice`](fn@slice), [`dice`], [`slice_and_offset`], [`PartialCoord`] ([`slice`](mod@slice)) |
 //! | partitioning (Table 4), tiles | [`tv_partition`], [`make_layout_tv`], [`local_tile`], [`local_partition`] ([`partition`]) |
 //! | COPY and GEMM (Tables 2, 3) | [`copy`], [`copy_generic`], [`copy_plan`], [`gemm`] ([`algorithm`]); fast GEMM, GETT, CONV in `cute-gemm` |
@@ -107,6 +108,7 @@ pub mod linear;
 mod parse;
 pub mod partition;
 pub mod slice;
+pub mod static_layout;
 pub mod stride;
 pub mod swizzle;
 pub mod tensor;
@@ -145,6 +147,7 @@ pub use layout::{
 pub use linear::{linear_form, LinearForm};
 pub use partition::{local_partition, local_tile, make_layout_tv, thread_coord, tv_partition};
 pub use slice::{dice, slice, slice_and_offset, slice_and_value, slice_offset, PartialCoord};
+pub use static_layout::{static_copy, StaticLayout, StaticTensor};
 pub use stride::{ArithTuple, Semimodule, Stride, Value};
 pub use swizzle::{ComposedLayout, Swizzle};
 pub use tensor::{Storage, StorageMut, Tensor};

@@ -117,6 +117,27 @@ impl<S: Storage> Tensor<S> {
         })
     }
 
+    /// A tensor from parts already checked against each other (a static tensor's).
+    pub(crate) fn from_checked_parts(storage: S, layout: Layout, base: usize) -> Tensor<S> {
+        Tensor {
+            storage,
+            layout,
+            base,
+        }
+    }
+
+    /// The storage, the layout and the base, back.
+    ///
+    /// ```
+    /// use cute::{Layout, Tensor};
+    /// let t = Tensor::with_base(vec![0; 9], 1, "(2,4):(1,2)".parse::<Layout>().unwrap()).unwrap();
+    /// let (storage, layout, base) = t.into_parts();
+    /// assert_eq!((storage.len(), layout.to_string(), base), (9, "(2,4):(1,2)".to_string(), 1));
+    /// ```
+    pub fn into_parts(self) -> (S, Layout, usize) {
+        (self.storage, self.layout, self.base)
+    }
+
     /// The layout `L`.
     pub fn layout(&self) -> &Layout {
         &self.layout

@@ -16,6 +16,7 @@ mod partition;
 mod pyops;
 mod regress;
 mod semimodule;
+mod static_tensor;
 mod swizzle;
 mod swizzle_f2;
 mod tensor;
