@@ -160,7 +160,7 @@ impl core::fmt::Display for Text {
 }
 
 /// Panics with `what("literal"): message` for a literal that does not parse: in `const` context
-/// (the [`layout!`](crate::layout) family of macros) a compile error that quotes the literal.
+/// (the [`layout!`](macro@crate::layout) family of macros) a compile error that quotes the literal.
 pub const fn literal_panic(what: &str, literal: &str, e: &crate::Error) -> ! {
     let mut t = Text::new();
     t.push_str(what);
