@@ -147,7 +147,7 @@ pub use layout::{
 pub use linear::{linear_form, LinearForm};
 pub use partition::{local_partition, local_tile, make_layout_tv, thread_coord, tv_partition};
 pub use slice::{dice, slice, slice_and_offset, slice_and_value, slice_offset, PartialCoord};
-pub use static_layout::{static_copy, StaticLayout, StaticTensor};
+pub use static_layout::{static_copy, static_gemm, StaticLayout, StaticTensor};
 pub use stride::{ArithTuple, Semimodule, Stride, Value};
 pub use swizzle::{ComposedLayout, Swizzle};
 pub use tensor::{Storage, StorageMut, Tensor};

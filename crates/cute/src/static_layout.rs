@@ -1214,3 +1214,83 @@ where
         }
     }
 }
+
+/// The GEMM preconditions of three static layouts `A (M,K)`, `B (N,K)`, `C (M,N)`, checked by the
+/// compiler when [`static_gemm`] is instantiated.
+struct GemmFacts<A, B, C>(PhantomData<fn() -> (A, B, C)>);
+
+impl<A: StaticLayout, B: StaticLayout, C: StaticLayout> GemmFacts<A, B, C> {
+    const CHECKED: () = {
+        assert!(
+            A::LAYOUT.rank() == 2 && B::LAYOUT.rank() == 2 && C::LAYOUT.rank() == 2,
+            "static_gemm: A (M,K), B (N,K) and C (M,N) must have rank 2"
+        );
+        assert!(
+            <Mode<A, 0>>::SIZE == <Mode<C, 0>>::SIZE,
+            "static_gemm: precondition M fails: size<0>(A) != size<0>(C)"
+        );
+        assert!(
+            <Mode<B, 0>>::SIZE == <Mode<C, 1>>::SIZE,
+            "static_gemm: precondition N fails: size<0>(B) != size<1>(C)"
+        );
+        assert!(
+            <Mode<A, 1>>::SIZE == <Mode<B, 1>>::SIZE,
+            "static_gemm: precondition K fails: size<1>(A) != size<1>(B)"
+        );
+    };
+}
+
+/// The paper's GEMM over static tensors: `C(m,n) += Σ_k A(m,k)·B(n,k)` for `A (M,K)`, `B (N,K)`,
+/// `C (M,N)`, the reference loop with every extent and stride a constant (each mode evaluated by
+/// its own static layout, [`Mode`]). The preconditions are checked by the compiler; the result is
+/// that of [`gemm`](crate::gemm) on the same layouts.
+///
+/// ```
+/// use cute::{static_gemm, static_layout, StaticTensor};
+/// static_layout!(A = "(2,3):(1,2)"; B = "(2,3):(1,2)"; C = "(2,2):(1,2)");
+/// let a = StaticTensor::<A, _>::new([1, 2, 3, 4, 5, 6]).unwrap();
+/// let b = StaticTensor::<B, _>::new([1, 0, 0, 1, 1, 1]).unwrap();
+/// let mut c = StaticTensor::<C, _>::new([0; 4]).unwrap();
+/// static_gemm(&a, &b, &mut c);
+/// assert_eq!(c.into_storage(), [6, 8, 8, 10]);
+/// ```
+///
+/// ```compile_fail
+/// use cute::{static_gemm, static_layout, StaticTensor};
+/// static_layout!(A = "(2,3):(1,2)"; B = "(2,4):(1,2)"; C = "(2,2):(1,2)");
+/// let a = StaticTensor::<A, _>::new([0; 6]).unwrap();
+/// let b = StaticTensor::<B, _>::new([0; 8]).unwrap();
+/// let mut c = StaticTensor::<C, _>::new([0; 4]).unwrap();
+/// static_gemm(&a, &b, &mut c); // K: 3 against 4, a compile error
+/// ```
+#[inline(always)]
+pub fn static_gemm<LA, LB, LC, SA, SB, SC, P>(
+    a: &StaticTensor<LA, SA>,
+    b: &StaticTensor<LB, SB>,
+    c: &mut StaticTensor<LC, SC>,
+) where
+    LA: StaticLayout,
+    LB: StaticLayout,
+    LC: StaticLayout,
+    SA: Storage,
+    SB: Storage,
+    SC: StorageMut,
+    SA::Item: Copy + core::ops::Mul<SB::Item, Output = P>,
+    SB::Item: Copy,
+    SC::Item: core::ops::AddAssign<P>,
+{
+    let () = GemmFacts::<LA, LB, LC>::CHECKED;
+    let (wa, wb) = (a.window(), b.window());
+    let wc = c.window_mut();
+    for k in 0..<Mode<LA, 1>>::SIZE {
+        let (ka, kb) = (<Mode<LA, 1>>::eval(k), <Mode<LB, 1>>::eval(k));
+        for n in 0..<Mode<LB, 0>>::SIZE {
+            let vb = wb[(kb + <Mode<LB, 0>>::eval(n) - LB::MIN_OFFSET) as usize];
+            let nc = <Mode<LC, 1>>::eval(n) - LC::MIN_OFFSET;
+            for m in 0..<Mode<LA, 0>>::SIZE {
+                let va = wa[(ka + <Mode<LA, 0>>::eval(m) - LA::MIN_OFFSET) as usize];
+                wc[(nc + <Mode<LC, 0>>::eval(m)) as usize] += va * vb;
+            }
+        }
+    }
+}

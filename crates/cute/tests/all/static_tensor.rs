@@ -250,3 +250,44 @@ fn static_layouts_are_usable_in_const_context() {
     assert_eq!((S, C, ROW), (4096, 4096, [4, 3, 2]));
     assert_eq!(Negative::STRIDES[..3], [-1, 5, -20]);
 }
+
+/// `static_gemm` is the reference GEMM with constant layouts: equal to `cute::gemm` on the same
+/// layouts (Table 3 shapes: NT, TN, hierarchical GETT-style modes, a negative stride).
+#[test]
+fn static_gemm_equals_the_dynamic_reference() {
+    use cute::{static_gemm, static_layout, StaticLayout, StaticTensor, Tensor};
+    fn check<A: StaticLayout, B: StaticLayout, C: StaticLayout>() {
+        let (na, nb, nc) = (A::COSIZE, B::COSIZE, C::COSIZE);
+        let av: Vec<i64> = (0..na as i64).map(|x| (x * 7 + 3) % 11 - 5).collect();
+        let bv: Vec<i64> = (0..nb as i64).map(|x| (x * 5 + 1) % 13 - 6).collect();
+        let (ba, bb, bc) = (
+            (-A::MIN_OFFSET) as usize,
+            (-B::MIN_OFFSET) as usize,
+            (-C::MIN_OFFSET) as usize,
+        );
+        let mut want = vec![1i64; nc];
+        let mut got = want.clone();
+        cute::gemm(
+            &Tensor::with_base(&av[..], ba, A::LAYOUT).unwrap(),
+            &Tensor::with_base(&bv[..], bb, B::LAYOUT).unwrap(),
+            &mut Tensor::with_base(&mut want[..], bc, C::LAYOUT).unwrap(),
+        )
+        .unwrap();
+        static_gemm(
+            &StaticTensor::<A, _>::with_base(&av[..], ba).unwrap(),
+            &StaticTensor::<B, _>::with_base(&bv[..], bb).unwrap(),
+            &mut StaticTensor::<C, _>::with_base(&mut got[..], bc).unwrap(),
+        );
+        assert_eq!(got, want, "{} {} {}", A::LAYOUT, B::LAYOUT, C::LAYOUT);
+    }
+    static_layout!(
+        NtA = "(3,4):(1,3)"; NtB = "(5,4):(1,5)"; NtC = "(3,5):(1,3)";
+        TnA = "(3,4):(4,1)"; TnB = "(5,4):(4,1)";
+        GA = "((2,3),4):((1,2),6)"; GB = "(5,4):(4,1)"; GC = "((2,3),5):((1,2),6)";
+        NegA = "(3,4):(-1,3)"
+    );
+    check::<NtA, NtB, NtC>();
+    check::<TnA, TnB, NtC>();
+    check::<GA, GB, GC>();
+    check::<NegA, NtB, NtC>();
+}
