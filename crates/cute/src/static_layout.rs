@@ -1217,7 +1217,10 @@ where
 
 /// The GEMM preconditions of three static layouts `A (M,K)`, `B (N,K)`, `C (M,N)`, checked by the
 /// compiler when [`static_gemm`] is instantiated.
-struct GemmFacts<A, B, C>(PhantomData<fn() -> (A, B, C)>);
+struct GemmFacts<A, B, C>(PhantomData<GemmOperands<A, B, C>>);
+
+/// The three layouts of a [`GemmFacts`], as a type.
+type GemmOperands<A, B, C> = fn() -> (A, B, C);
 
 impl<A: StaticLayout, B: StaticLayout, C: StaticLayout> GemmFacts<A, B, C> {
     const CHECKED: () = {
