@@ -35,8 +35,12 @@
 
 use crate::algebra::composition::composition;
 use crate::algebra::inverse::left_inverse;
-use crate::error::{Error, Op, Operand};
+use crate::error::{Error, ErrorKind, Op, Operand};
 use crate::layout::Layout;
+
+/// The largest instruction layout [`contains`] checks (2^24 offsets; an instruction touches far
+/// fewer).
+pub const CONTAINS_LIMIT: i64 = 1 << 24;
 
 /// TMEM address step from one lane to the next (the paper's value; the step along the 32-bit
 /// columns is 1).
@@ -74,6 +78,16 @@ pub fn contains(a: &Layout, t: &Layout) -> Result<Containment, Error> {
     let inv = left_inverse(a).map_err(with)?;
     let (na, ninv) = (a.size()?, inv.size()?);
     let n = t.size()?;
+    if n > CONTAINS_LIMIT {
+        return Err(Error::new(
+            Op::Contains,
+            ErrorKind::Capacity {
+                what: "offsets of an instruction layout that contains checks one by one",
+                limit: CONTAINS_LIMIT as usize,
+            },
+        )
+        .with(Operand::Layout(*a), Operand::Layout(*t)));
+    }
     let mut coords = Vec::with_capacity(n as usize);
     let mut missing = None;
     for i in 0..n {

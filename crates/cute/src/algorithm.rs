@@ -262,16 +262,18 @@ fn blocked(modes: Vec<CopyMode>) -> Vec<CopyMode> {
         return modes;
     }
     let split = |m: CopyMode| {
-        (
+        Some((
             CopyMode { n: COPY_BLOCK, ..m },
             CopyMode {
                 n: m.n / COPY_BLOCK,
-                src_stride: m.src_stride * COPY_BLOCK,
-                dst_stride: m.dst_stride * COPY_BLOCK,
+                src_stride: m.src_stride.checked_mul(COPY_BLOCK)?,
+                dst_stride: m.dst_stride.checked_mul(COPY_BLOCK)?,
             },
-        )
+        ))
     };
-    let ((d_in, d_out), (s_in, s_out)) = (split(d), split(s));
+    let (Some((d_in, d_out)), Some((s_in, s_out))) = (split(d), split(s)) else {
+        return modes;
+    };
     let mut out = vec![d_in, s_in, d_out, s_out];
     out.extend(
         modes

@@ -115,7 +115,9 @@ pub mod tensor;
 pub mod text;
 pub mod tiler;
 
-pub use admissibility::{contains, tmem_16x256b, tmem_32x32b, Containment, TMEM_LANE_STRIDE};
+pub use admissibility::{
+    contains, tmem_16x256b, tmem_32x32b, Containment, CONTAINS_LIMIT, TMEM_LANE_STRIDE,
+};
 pub use algebra::coalesce::coalesce_z;
 pub use algebra::coalesce::{coalesce, coalesce_profile, filter, filter_profile, filter_zeros};
 pub use algebra::common::{max_common_layout, max_common_vector};

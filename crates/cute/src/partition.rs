@@ -89,6 +89,8 @@ pub fn make_layout_tv(thr: &Layout, val: &Layout) -> Result<(IntTuple, Layout), 
 /// For a compact `thr` this is the coordinate at which `thr` takes the value `index`.
 pub fn thread_coord(thr: &Layout, index: i64) -> Result<IntTuple, Error> {
     thr.require_integral(Op::LocalPartition)?;
+    // every product below divides the size, which fits in an i64
+    thr.size()?;
     let mut modes = Vec::with_capacity(thr.rank());
     for k in 0..thr.rank() {
         let m = if thr.is_leaf() { *thr } else { thr.mode(k)? };

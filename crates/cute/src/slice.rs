@@ -134,6 +134,20 @@ impl FromStr for PartialCoord {
         while p < bytes.len() {
             let b = bytes[p];
             if b == b'_' {
+                // `_` stands alone between delimiters
+                let before = bytes[..p].iter().rev().find(|c| !c.is_ascii_whitespace());
+                let after = bytes[p + 1..].iter().find(|c| !c.is_ascii_whitespace());
+                let alone = matches!(before, None | Some(b'(') | Some(b','))
+                    && matches!(after, None | Some(b')') | Some(b','));
+                if !alone {
+                    return Err(Error::new(
+                        Op::Parse,
+                        ErrorKind::Syntax {
+                            pos: p,
+                            expected: "`_` alone between `(`, `,` and `)`",
+                        },
+                    ));
+                }
                 if leaf >= CAPACITY {
                     return Err(Error::new(
                         Op::Parse,

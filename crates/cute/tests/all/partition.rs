@@ -345,3 +345,12 @@ fn tensor_slices_write_through() {
     assert_eq!(buf[5], 1);
     assert_eq!(buf[3 * 8 + 5], 4);
 }
+
+#[test]
+fn partial_coordinates_refuse_malformed_text() {
+    for bad in ["_3", "(1_,2)", "(__)", "(2,_ 3)", "3_"] {
+        let e = bad.parse::<PartialCoord>().unwrap_err();
+        assert_eq!(e.category(), "Syntax", "{bad}");
+    }
+    assert_eq!(pc("( _ , 2 )").to_string(), "(_,2)");
+}
