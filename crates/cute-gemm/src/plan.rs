@@ -235,8 +235,8 @@ fn joint_coalesce(mut joints: Vec<Joint>, key: usize) -> Vec<Joint> {
     out
 }
 
-/// Picks the kernel's sub-mode among `joints` (removing it): the one with a unit stride in
-/// operand `unit` (C for M and N, then A and B for K) if its extent is at least 8 (one SIMD
+/// Picks the kernel's sub-mode among `joints` (removing it): the longest one with a unit stride in
+/// one of the operands `units` (C for M and N, A or B for K) whose extent is at least 8 (one SIMD
 /// vector) or the largest anyway; otherwise the largest.
 fn pick_kernel(joints: &mut Vec<Joint>, units: &[usize]) -> Joint {
     let Some(largest) = (0..joints.len()).max_by_key(|&i| joints[i].extent) else {
@@ -246,13 +246,12 @@ fn pick_kernel(joints: &mut Vec<Joint>, units: &[usize]) -> Joint {
         };
     };
     let max = joints[largest].extent;
-    let unit = units.iter().find_map(|&o| {
-        (0..joints.len())
-            .filter(|&i| {
-                joints[i].stride[o].abs() == 1 && (joints[i].extent >= 8 || joints[i].extent == max)
-            })
-            .max_by_key(|&i| joints[i].extent)
-    });
+    let unit = (0..joints.len())
+        .filter(|&i| {
+            units.iter().any(|&o| joints[i].stride[o].abs() == 1)
+                && (joints[i].extent >= 8 || joints[i].extent == max)
+        })
+        .max_by_key(|&i| joints[i].extent);
     joints.remove(unit.unwrap_or(largest))
 }
 
