@@ -53,7 +53,7 @@
 use core::marker::PhantomData;
 
 use crate::algebra::coalesce::coalesce_leaves;
-use crate::error::{Error, ErrorKind, Op, Operand};
+use crate::error::Error;
 use crate::int_tuple::CAPACITY;
 use crate::layout::Layout;
 use crate::tensor::{Storage, StorageMut, Tensor};
@@ -554,20 +554,12 @@ impl<L: StaticLayout, S: Storage> StaticTensor<L, S> {
     /// assert!(StaticTensor::<Reversed, _>::with_base(&data[..], 6).is_err());
     /// ```
     pub fn with_base(storage: S, base: usize) -> Result<Self, Error> {
-        let len = storage.items().len() as i128;
-        let first = base as i128 + L::MIN_OFFSET as i128;
-        let last = base as i128 + L::MAX_OFFSET as i128;
-        if first < 0 || last >= len {
-            return Err(Error::new(
-                Op::Tensor,
-                ErrorKind::OutOfStorage {
-                    first: first as i64,
-                    last: last.min(i64::MAX as i128) as i64,
-                    len: len as i64,
-                },
-            )
-            .with(Operand::Layout(L::LAYOUT), Operand::Int(base as i64)));
-        }
+        crate::tensor::check_storage(
+            storage.items().len(),
+            base,
+            (L::MIN_OFFSET, L::MAX_OFFSET),
+            &L::LAYOUT,
+        )?;
         Ok(StaticTensor {
             storage,
             base,

@@ -97,19 +97,7 @@ impl<S: Storage> Tensor<S> {
     pub fn with_base(storage: S, base: usize, layout: Layout) -> Result<Tensor<S>, Error> {
         layout.require_integral(Op::Tensor)?;
         let (lo, hi) = offset_range(&layout)?;
-        let len = storage.items().len() as i128;
-        let (first, last) = (base as i128 + lo as i128, base as i128 + hi as i128);
-        if first < 0 || last >= len {
-            return Err(Error::new(
-                Op::Tensor,
-                ErrorKind::OutOfStorage {
-                    first: first as i64,
-                    last: last.min(i64::MAX as i128) as i64,
-                    len: len as i64,
-                },
-            )
-            .with(Operand::Layout(layout), Operand::Int(base as i64)));
-        }
+        check_storage(storage.items().len(), base, (lo, hi), &layout)?;
         Ok(Tensor {
             storage,
             layout,
@@ -433,6 +421,29 @@ fn in_domain(c: &IntTuple, s: &IntTuple) -> bool {
         (Ok(ck), Ok(sk)) => in_domain(&ck, &sk),
         _ => false,
     })
+}
+
+/// Checks that the offsets `base + lo ..= base + hi` of `layout` lie in a storage of `len`
+/// elements (`OutOfStorage` otherwise).
+pub(crate) fn check_storage(
+    len: usize,
+    base: usize,
+    (lo, hi): (i64, i64),
+    layout: &Layout,
+) -> Result<(), Error> {
+    let (first, last) = (base as i128 + lo as i128, base as i128 + hi as i128);
+    if first < 0 || last >= len as i128 {
+        return Err(Error::new(
+            Op::Tensor,
+            ErrorKind::OutOfStorage {
+                first: first as i64,
+                last: last.min(i64::MAX as i128) as i64,
+                len: len as i64,
+            },
+        )
+        .with(Operand::Layout(*layout), Operand::Int(base as i64)));
+    }
+    Ok(())
 }
 
 /// The smallest and largest offset `L` takes on its domain (integer strides).
