@@ -402,22 +402,27 @@ where
 {
     let modes = gemm_modes(a.layout(), b.layout(), c.layout())?;
     let [(am, ak, al), (bn, bk, bl), (cm, cn, cl)] = modes.layouts;
-    let (m, n, k, l) = modes.extents;
+    // each mode's offsets, once (in range: the tensors checked every offset of their layouts)
+    let table = |x: &Layout| -> Result<Vec<usize>, Error> {
+        (0..x.size()?).map(|i| Ok(x.eval(i)? as usize)).collect()
+    };
+    let (am, ak, al) = (table(&am)?, table(&ak)?, table(&al)?);
+    let (bn, bk, bl) = (table(&bn)?, table(&bk)?, table(&bl)?);
+    let (cm, cn, cl) = (table(&cm)?, table(&cn)?, table(&cl)?);
     let (sa, sb) = (a.storage().items(), b.storage().items());
-    let (ba, bb, bc) = (a.base() as i64, b.base() as i64, c.base() as i64);
+    let (ba, bb, bc) = (a.base(), b.base(), c.base());
     let sc = c.storage_mut().items_mut();
-    // every offset is inside the storage: checked when the tensors were made
-    let ev = |x: &Layout, i: i64| x.eval(i).unwrap_or(0);
-    for ll in 0..l {
-        let (oa, ob, oc) = (ev(&al, ll), ev(&bl, ll), ev(&cl, ll));
-        for kk in 0..k {
-            let (ka, kb) = (ba + oa + ev(&ak, kk), bb + ob + ev(&bk, kk));
-            for nn in 0..n {
-                let (nb, nc) = (kb + ev(&bn, nn), bc + oc + ev(&cn, nn));
-                let vb = sb[nb as usize];
-                for mm in 0..m {
-                    let va = sa[(ka + ev(&am, mm)) as usize];
-                    sc[(nc + ev(&cm, mm)) as usize] += va * vb;
+    // offsets are signed: base + offset, computed with wrapping arithmetic on usize (the sum is a
+    // valid index, checked when the tensors were made)
+    let at = |base: usize, offs: &[usize]| offs.iter().fold(base, |x, &o| x.wrapping_add(o));
+    for l in 0..al.len() {
+        for k in 0..ak.len() {
+            let (ka, kb) = (at(ba, &[al[l], ak[k]]), at(bb, &[bl[l], bk[k]]));
+            for n in 0..bn.len() {
+                let vb = sb[kb.wrapping_add(bn[n])];
+                let nc = at(bc, &[cl[l], cn[n]]);
+                for m in 0..am.len() {
+                    sc[nc.wrapping_add(cm[m])] += sa[ka.wrapping_add(am[m])] * vb;
                 }
             }
         }

@@ -10,6 +10,7 @@
 //! | `&[T]` | yes | no |
 //! | `&mut [T]` | yes | yes |
 //! | `Vec<T>` | yes | yes |
+//! | `[T; N]` (CuTe's array engine: registers, a tile on the stack) | yes | yes |
 //!
 //! ```
 //! use cute::{Layout, Tensor};
@@ -31,7 +32,7 @@ use crate::slice::{slice_and_offset, slice_and_value, PartialCoord};
 use crate::stride::Value;
 use crate::tiler::Tiler;
 
-/// Storage a tensor reads from: a slice, a mutable slice or a `Vec`.
+/// Storage a tensor reads from: a slice, a mutable slice, a `Vec` or an array.
 pub trait Storage {
     /// The element type.
     type Item;
@@ -60,6 +61,19 @@ impl<T> Storage for &mut [T] {
 }
 
 impl<T> StorageMut for &mut [T] {
+    fn items_mut(&mut self) -> &mut [T] {
+        self
+    }
+}
+
+impl<T, const N: usize> Storage for [T; N] {
+    type Item = T;
+    fn items(&self) -> &[T] {
+        self
+    }
+}
+
+impl<T, const N: usize> StorageMut for [T; N] {
     fn items_mut(&mut self) -> &mut [T] {
         self
     }
