@@ -185,6 +185,56 @@ fn size(l: &Layout) -> i128 {
     l.size().expect("a valid layout has a size") as i128
 }
 
+/// The storage span of an integer layout, `(base, len)`, when it is small.
+fn span(l: &Layout) -> Option<(usize, usize)> {
+    if !l.is_integral() {
+        return None;
+    }
+    let (mut lo, mut hi) = (0i128, 0i128);
+    for k in 0..l.leaf_count() {
+        let (n, d) = l.leaf_at(k);
+        let reach = (n as i128 - 1) * d as i128;
+        if reach < 0 {
+            lo += reach;
+        } else {
+            hi += reach;
+        }
+    }
+    (hi - lo < 1 << 16).then(|| ((-lo) as usize, (hi - lo + 1) as usize))
+}
+
+/// `copy(src, dst)` equals `copy_generic(src, dst)` on the whole destination storage.
+fn check_copy(src: &Layout, dst: &Layout) {
+    if size(src) > BRUTE {
+        return;
+    }
+    let (Some((bs, ls)), Some((bd, ld))) = (span(src), span(dst)) else {
+        return;
+    };
+    let a: Vec<u32> = (0..ls as u32)
+        .map(|k| k.wrapping_mul(2_654_435_761))
+        .collect();
+    let mut want = vec![7u32; ld];
+    let mut got = want.clone();
+    let s = cute::Tensor::with_base(&a[..], bs, *src).expect("the span fits");
+    let r1 = cute::copy_generic(
+        &s,
+        &mut cute::Tensor::with_base(&mut want[..], bd, *dst).expect("the span fits"),
+    );
+    let r2 = cute::copy(
+        &s,
+        &mut cute::Tensor::with_base(&mut got[..], bd, *dst).expect("the span fits"),
+    );
+    match (r1, r2) {
+        (Ok(()), Ok(())) => assert_eq!(got, want, "copy {src} -> {dst}"),
+        (Err(e1), Err(e2)) => {
+            assert_eq!(e1, e2);
+            one_line(&e1);
+        }
+        (x, y) => panic!("copy {src} -> {dst}: reference {x:?}, planned {y:?}"),
+    }
+}
+
 fn one_line(e: &cute::Error) {
     let m = e.to_string();
     assert!(!m.is_empty() && !m.contains('\n'), "{m:?}");
@@ -386,6 +436,17 @@ fuzz_target!(|data: &[u8]| {
     let wild: IntTuple = IntTuple::flat(&[s.stride_val(), s.stride_val()]).unwrap();
     if let Err(e) = cute::idx2crd(&IntTuple::int(s.i64()), &wild) {
         one_line(&e);
+    }
+
+    // COPY: the planned copy equals the reference loop, into `b` (when the sizes agree), into a
+    // compact layout of `a`'s shape, and into `a` itself (often not injective)
+    check_copy(&a, &a);
+    if let Ok(m) = cute::compact_row_major(&a.shape()) {
+        check_copy(&a, &m);
+        check_copy(&m, &a);
+    }
+    if size(&a) == size(&b) {
+        check_copy(&a, &b);
     }
 
     // coalesce, filter
@@ -594,7 +655,9 @@ fn semimodule_step(s: &mut Src, a: &Layout, b: &Layout, mut v: Vals) -> Vals {
     match cute::composition(&x, b) {
         Ok(r) if size(b) <= BRUTE => {
             for i in 0..size(b) as i64 {
-                let (Ok(bi), Ok(ri)) = (b.eval(i), r.eval_value(i)) else { continue };
+                let (Ok(bi), Ok(ri)) = (b.eval(i), r.eval_value(i)) else {
+                    continue;
+                };
                 if let Ok(want) = x.eval_value(bi) {
                     assert_eq!(norm(ri), norm(want), "{x} ∘ {b} = {r} at {i}");
                 }
