@@ -220,3 +220,50 @@ where
         _ => retag(e),
     })
 }
+
+/// `contract_beta(spec, A, B, β, C)`: `C[out] = Σ A[first]·B[second] + β·C[out]`, BLAS's β. With
+/// `β = 0` this is `numpy.einsum`'s overwrite (C's old values are not read, so NaNs in them do
+/// not propagate); with `β = 1` it is [`contract`].
+///
+/// The arguments are checked (the spec, the extents, an injective C) before C is touched, so an
+/// error leaves C as it was.
+///
+/// ```
+/// use cute::{Layout, Tensor};
+/// let a = [1.0f64, 2.0, 3.0, 4.0]; // 2×2 row-major
+/// let b = [1.0f64, 1.0];
+/// let mut c = [f64::NAN, 100.0];
+/// let ta = Tensor::new(&a[..], "(2,2):(2,1)".parse::<Layout>().unwrap()).unwrap();
+/// let tb = Tensor::new(&b[..], "2:1".parse::<Layout>().unwrap()).unwrap();
+/// let mut tc = Tensor::new(&mut c[..], "2:1".parse::<Layout>().unwrap()).unwrap();
+/// cute_gemm::contract_beta("mk,k->m", &ta, &tb, 0.0, &mut tc).unwrap();
+/// assert_eq!(c, [3.0, 7.0]);
+/// ```
+pub fn contract_beta<T, SA, SB, SC>(
+    spec: &str,
+    a: &Tensor<SA>,
+    b: &Tensor<SB>,
+    beta: T,
+    c: &mut Tensor<SC>,
+) -> Result<(), Error>
+where
+    T: Element + Default + PartialEq,
+    SA: Storage<Item = T>,
+    SB: Storage<Item = T>,
+    SC: StorageMut<Item = T>,
+{
+    let modes = contract_modes(spec, a.layout(), b.layout(), c.layout())?;
+    // every refusal of `contract` happens before C is scaled: the plan checks that C is injective
+    crate::plan::plan_gemm(&modes.a, &modes.b, &modes.c).map_err(|e| {
+        Error::new(Op::Contract, *e.kind()).with(Operand::Layout(*c.layout()), Operand::None)
+    })?;
+    let zero = T::default();
+    if beta != T::ONE {
+        for i in 0..c.size() {
+            if let Some(x) = c.get_mut(i) {
+                *x = if beta == zero { zero } else { *x * beta };
+            }
+        }
+    }
+    contract(spec, a, b, c)
+}

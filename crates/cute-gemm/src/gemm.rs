@@ -14,6 +14,9 @@ mod sealed {
 pub trait Element:
     sealed::Sealed + Copy + core::ops::Mul<Output = Self> + core::ops::AddAssign + 'static
 {
+    /// The multiplicative identity.
+    const ONE: Self;
+
     /// Runs `C += A·B` on the storages; `Ok(false)` when the type has no fast kernel.
     #[doc(hidden)]
     fn fast(
@@ -28,6 +31,7 @@ macro_rules! fast_element {
     ($($t:ty),*) => {$(
         impl sealed::Sealed for $t {}
         impl Element for $t {
+            const ONE: $t = 1 as $t;
             fn fast(
                 plan: &crate::GemmPlan,
                 a: (&[Self], usize),
@@ -45,6 +49,7 @@ macro_rules! reference_element {
     ($($t:ty),*) => {$(
         impl sealed::Sealed for $t {}
         impl Element for $t {
+            const ONE: $t = 1 as $t;
             fn fast(
                 _: &crate::GemmPlan,
                 _: (&[Self], usize),

@@ -11,6 +11,7 @@
 //! | [`gemm()`](crate::gemm()) | `C(m,n,l) += Σ_k A(m,k,l)·B(n,k,l)` for hierarchical layouts, `f32`/`f64` fast |
 //! | [`plan_gemm`], [`GemmPlan`] | how a GEMM over layouts is cut into kernel calls |
 //! | [`contract`] | einsum-style GETT, `"stupr,qtru->stqp"`, by folding modes into `(M,N,K,L)` |
+//! | [`contract_beta`] | the same with BLAS's β: `C = A·B + β·C` (`β = 0`: einsum's overwrite) |
 //! | [`im2col`], [`conv2d`] | 2-D convolution as a GEMM over the im2col layout of the input |
 //!
 //! ## How the layouts are used
@@ -58,7 +59,7 @@ mod gemm;
 mod kernel;
 mod plan;
 
-pub use contract::{contract, contract_modes, ContractModes};
+pub use contract::{contract, contract_beta, contract_modes, ContractModes};
 pub use conv::{conv2d, im2col, ConvParams, Im2col};
 pub use gemm::{gemm, Element};
 pub use plan::{plan_gemm, GemmPlan, Joint, Mode};

@@ -304,3 +304,42 @@ fn plan_of_the_paper_example() {
     assert_eq!(plan.kernel(), (48, 128, 64));
     assert_eq!(plan.calls(), s * t * r);
 }
+
+#[test]
+fn beta_scales_or_overwrites_c_and_errors_leave_c_untouched() {
+    let a = [1.0f64, 2.0, 3.0, 4.0, 5.0, 6.0]; // 2×3 row-major
+    let b = [1.0f64, 10.0, 100.0];
+    let ta = Tensor::new(&a[..], Layout::flat(&[2, 3], &[3, 1]).unwrap()).unwrap();
+    let tb = Tensor::new(&b[..], Layout::flat(&[3], &[1]).unwrap()).unwrap();
+    let ab = [321.0, 654.0];
+    for (beta, old, want) in [
+        (0.0, [f64::NAN, f64::INFINITY], ab),
+        (1.0, [1.0, 2.0], [ab[0] + 1.0, ab[1] + 2.0]),
+        (2.0, [1.0, 2.0], [ab[0] + 2.0, ab[1] + 4.0]),
+        (-0.5, [4.0, 8.0], [ab[0] - 2.0, ab[1] - 4.0]),
+    ] {
+        let mut c = old;
+        let mut tc = Tensor::new(&mut c[..], Layout::flat(&[2], &[1]).unwrap()).unwrap();
+        cute_gemm::contract_beta("mk,k->m", &ta, &tb, beta, &mut tc).unwrap();
+        assert_eq!(c, want, "beta {beta}");
+    }
+    // a C that is not injective is refused before it is scaled
+    let mut c = [5.0f64, 7.0];
+    let mut tc = Tensor::new(&mut c[..], Layout::flat(&[2], &[0]).unwrap()).unwrap();
+    let e = cute_gemm::contract_beta("mk,k->m", &ta, &tb, 0.0, &mut tc).unwrap_err();
+    assert_eq!(e.category(), "NotInjective");
+    assert_eq!(c, [5.0, 7.0]);
+    // integers take the reference loop, with the same β
+    let ai = [1i64, 2, 3, 4, 5, 6];
+    let bi = [1i64, 10, 100];
+    let mut ci = [1i64, 1];
+    cute_gemm::contract_beta(
+        "mk,k->m",
+        &Tensor::new(&ai[..], Layout::flat(&[2, 3], &[3, 1]).unwrap()).unwrap(),
+        &Tensor::new(&bi[..], Layout::flat(&[3], &[1]).unwrap()).unwrap(),
+        3,
+        &mut Tensor::new(&mut ci[..], Layout::flat(&[2], &[1]).unwrap()).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(ci, [324, 657]);
+}
