@@ -295,7 +295,9 @@ macro_rules! static_layout {
 pub const fn parse_static(text: &str, message: &'static str) -> Layout {
     match Layout::parse_const(text) {
         Ok(l) if l.is_integral() => l,
-        _ => panic!("{}", message),
+        Ok(_) => panic!("{}", message),
+        // the parser's reason, with the literal quoted
+        Err(e) => crate::text::literal_panic("static_layout", text, &e),
     }
 }
 
