@@ -47,6 +47,13 @@ unsafe impl<T: Send> Send for SendPtr<T> {}
 // SAFETY: as above; the pointer itself is only copied.
 unsafe impl<T: Sync> Sync for SendPtr<T> {}
 
+/// The number of threads to split small pieces over, asked of the system once (the query reads
+/// the cgroup limits, which costs more than a small GEMM).
+fn threads() -> usize {
+    static THREADS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *THREADS.get_or_init(|| std::thread::available_parallelism().map_or(1, |t| t.get()))
+}
+
 /// Whether every index `origin + Σ i_j·stride_j` (`0 ≤ i_j < extent_j`) lies in `0..len`.
 fn piece_in_bounds(origin: i64, dims: [(i64, i64); 3], len: usize) -> bool {
     let (mut lo, mut hi) = (origin, origin);
@@ -73,7 +80,7 @@ pub(crate) fn execute<T: Kernel>(
     let mut plan = plan.clone();
     let (m, n, k) = (plan.m, plan.n, plan.k);
     let flops = m.extent * n.extent * k.extent;
-    let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+    let threads = threads();
     let (len_a, len_b, len_c) = (a.0.len(), b.0.len(), c.0.len());
     let (pa, pb, pc) = (
         SharedPtr(a.0.as_ptr()),

@@ -37,7 +37,7 @@ where
     D: StorageMut<Item = S::Item>,
     S::Item: Clone,
 {
-    check_sizes(src, dst)?;
+    // copy_plan checks the sizes (the precondition) too
     match copy_plan(src.layout(), dst.layout())? {
         Some(plan) => {
             let (s0, d0) = (src.base() as i64, dst.base() as i64);
@@ -58,7 +58,7 @@ where
     D: StorageMut<Item = S::Item>,
     S::Item: Clone,
 {
-    let nd = check_sizes(src, dst)?;
+    let nd = check_sizes(src.layout(), dst.layout())?;
     for i in 0..nd {
         // both in range: the sizes agree and every offset was checked when the tensors were made
         if let (Some(v), Some(slot)) = (src.get(i), dst.get_mut(i)) {
@@ -68,8 +68,9 @@ where
     Ok(())
 }
 
-fn check_sizes<S: Storage, D: Storage>(src: &Tensor<S>, dst: &Tensor<D>) -> Result<i64, Error> {
-    let (ns, nd) = (src.size(), dst.size());
+/// The common size of `src` and `dst`, or the copy's precondition error.
+fn check_sizes(src: &Layout, dst: &Layout) -> Result<i64, Error> {
+    let (ns, nd) = (src.size()?, dst.size()?);
     if ns != nd {
         return Err(Error::new(
             Op::Copy,
@@ -79,10 +80,7 @@ fn check_sizes<S: Storage, D: Storage>(src: &Tensor<S>, dst: &Tensor<D>) -> Resu
                 right: nd,
             },
         )
-        .with(
-            Operand::Layout(*src.layout()),
-            Operand::Layout(*dst.layout()),
-        ));
+        .with(Operand::Layout(*src), Operand::Layout(*dst)));
     }
     Ok(nd)
 }
@@ -114,9 +112,8 @@ pub struct CopyPlan {
 pub const COPY_BLOCK: i64 = 32;
 
 /// The loop nest for copying through `src` into `dst` (integer strides, equal sizes: errors
-/// otherwise), or `None`
-/// when the destination is not provably injective or the two layouts' leaves have no common
-/// refinement (then only the reference loop is correct, or simplest).
+/// otherwise), or `None` when the destination is not provably injective or the two layouts'
+/// leaves have no common refinement (then only the reference loop is correct, or simplest).
 ///
 /// 1. The flattened layouts are refined to a common leaf structure (each leaf split where the
 ///    other layout's leaf boundaries fall, which is composing both with the same layout of the
@@ -132,18 +129,7 @@ pub const COPY_BLOCK: i64 = 32;
 pub fn copy_plan(src: &Layout, dst: &Layout) -> Result<Option<CopyPlan>, Error> {
     src.require_integral(Op::Copy)?;
     dst.require_integral(Op::Copy)?;
-    let (ns, nd) = (src.size()?, dst.size()?);
-    if ns != nd {
-        return Err(Error::new(
-            Op::Copy,
-            ErrorKind::ProfileMismatch {
-                what: "copy needs source and destination domains of the same size",
-                left: ns,
-                right: nd,
-            },
-        )
-        .with(Operand::Layout(*src), Operand::Layout(*dst)));
-    }
+    check_sizes(src, dst)?;
     let leaves = |l: &Layout| -> Vec<(i64, i64)> {
         (0..l.leaf_count())
             .map(|k| l.leaf_at(k))

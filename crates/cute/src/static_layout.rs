@@ -389,32 +389,10 @@ const fn leaf_strides(l: &Layout) -> [i64; CAPACITY] {
 /// The smallest and largest offset of `l` on its domain.
 const fn offset_bounds(l: &Layout) -> (i64, i64) {
     assert!(l.is_integral(), "a static layout has integer strides");
-    let (mut lo, mut hi) = (0i64, 0i64);
-    let mut k = 0;
-    while k < l.leaf_count() {
-        let (s, d) = l.leaf_at(k);
-        let reach = match (s - 1).checked_mul(d) {
-            Some(r) => r,
-            None => panic!("the offsets of a static layout fit in an i64"),
-        };
-        if reach < 0 {
-            lo = match lo.checked_add(reach) {
-                Some(v) => v,
-                None => panic!("the offsets of a static layout fit in an i64"),
-            };
-        } else {
-            hi = match hi.checked_add(reach) {
-                Some(v) => v,
-                None => panic!("the offsets of a static layout fit in an i64"),
-            };
-        }
-        k += 1;
+    match crate::tensor::offset_range(l) {
+        Ok((lo, hi)) if hi.checked_sub(lo).is_some() => (lo, hi),
+        _ => panic!("the offsets of a static layout fit in an i64"),
     }
-    assert!(
-        hi.checked_sub(lo).is_some(),
-        "the offsets of a static layout fit in an i64"
-    );
-    (lo, hi)
 }
 
 /// Nested loops over `n` modes, outermost first in the index list, each level adding its

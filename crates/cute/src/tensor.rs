@@ -24,7 +24,7 @@
 //! ```
 
 use crate::algebra::composition::composition;
-use crate::error::{Error, ErrorKind, Op, Operand};
+use crate::error::{tri, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
 use crate::partition::{local_partition, local_tile, tv_partition};
@@ -461,16 +461,18 @@ pub(crate) fn check_storage(
 }
 
 /// The smallest and largest offset `L` takes on its domain (integer strides).
-fn offset_range(l: &Layout) -> Result<(i64, i64), Error> {
+pub(crate) const fn offset_range(l: &Layout) -> Result<(i64, i64), Error> {
     let (mut lo, mut hi) = (0i64, 0i64);
-    for k in 0..l.leaf_count() {
+    let mut k = 0;
+    while k < l.leaf_count() {
         let (s, d) = l.leaf_at(k);
-        let reach = crate::error::mul(Op::Tensor, s - 1, d)?;
+        let reach = tri!(crate::error::mul(Op::Tensor, s - 1, d));
         if reach < 0 {
-            lo = crate::error::add(Op::Tensor, lo, reach)?;
+            lo = tri!(crate::error::add(Op::Tensor, lo, reach));
         } else {
-            hi = crate::error::add(Op::Tensor, hi, reach)?;
+            hi = tri!(crate::error::add(Op::Tensor, hi, reach));
         }
+        k += 1;
     }
     Ok((lo, hi))
 }

@@ -6,19 +6,11 @@
 //! The figures' layouts are not in the translation; each row says what was reconstructed and from
 //! which stated values, and every computed answer is also checked by brute force here.
 
-use super::checks::{Rng, R};
+use super::checks::{e, lay, Rng, R};
 use super::Checked;
 use cute::tensor::CountingTensor;
 use cute::{Layout, PartialCoord, Tensor};
 use std::collections::HashMap;
-
-fn e<T>(r: Result<T, cute::Error>) -> R<T> {
-    r.map_err(|e| e.to_string())
-}
-
-fn lay(s: &str) -> R<Layout> {
-    e(s.parse::<Layout>())
-}
 
 /// Figure 5: the slice of the counting tensor `{0} ∘ A` at a partial coordinate, printed
 /// `{offset} ∘ layout`; brute force: every completion of the free entries evaluates to

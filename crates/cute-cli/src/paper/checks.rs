@@ -13,11 +13,11 @@ use cute::{ErrorKind, IntTuple, Layout, Tiler};
 pub(super) type R<T> = Result<T, String>;
 
 /// Converts a core error into the check's error.
-fn e<T>(r: Result<T, cute::Error>) -> R<T> {
+pub(super) fn e<T>(r: Result<T, cute::Error>) -> R<T> {
     r.map_err(|e| e.to_string())
 }
 
-fn lay(s: &str) -> R<Layout> {
+pub(super) fn lay(s: &str) -> R<Layout> {
     e(s.parse::<Layout>())
 }
 
