@@ -200,7 +200,7 @@ pub const fn complement_to(a: &Layout, cotarget: &IntTuple) -> Result<Layout, Er
     }
     let mut err = Ok(());
     let leaves = cotarget.val.split_at(cotarget.tree.len()).0;
-    let mut r = Ok(complement_to_build(a, leaves, &mut err));
+    let mut r = Ok(complement_to_build(a, leaves, false, &mut err));
     if let Err(e) = err {
         r = Err(e.or_with(Operand::Layout(*a), Operand::Tuple(*cotarget)));
     }
@@ -212,6 +212,7 @@ pub const fn complement_to(a: &Layout, cotarget: &IntTuple) -> Result<Layout, Er
 pub(crate) const fn complement_to_build(
     a: &Layout,
     cotarget: &[i64],
+    extended: bool,
     err: &mut Result<(), Error>,
 ) -> Layout {
     let mut out = BLANK;
@@ -247,8 +248,11 @@ pub(crate) const fn complement_to_build(
         r = ceil_div(r, c);
         i += 1;
     }
-    let rest_stride = if rest_shape == 1 { 0 } else { cur };
-    finish_gaps!(out, n, rest_shape, rest_stride, false);
+    // With `extended`, a rest of size 1 keeps its stride `cur` (the paper's trailing mode): the
+    // complement is then also right past its size, where a composition (a product's `A* ∘ B`)
+    // evaluates it. C++'s form drops it, which only agrees on `Z_|L*|`.
+    let rest_stride = if rest_shape == 1 && !extended { 0 } else { cur };
+    finish_gaps!(out, n, rest_shape, rest_stride, extended);
     // The concatenation (L, L*) must reach the cotarget. (`cosize` of the result, read through its
     // fields: see `coalesce_into`.)
     let a_cosize = attempt!(err, out, a.cosize());

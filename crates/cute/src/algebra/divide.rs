@@ -125,7 +125,7 @@ pub const fn flat_divide(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
 /// composition (an overflowing product, in leaf order).
 const fn divide_build(a: &Layout, b: &Layout, err: &mut Result<(), Error>) -> Layout {
     if a.tree.len() == 1 {
-        let rest = complement_to_build(b, a.shape.split_at(1).0, err);
+        let rest = complement_to_build(b, a.shape.split_at(1).0, false, err);
         if let Err(e) = *err {
             *err = Err(e.with(Operand::Layout(*a), Operand::Layout(*b)));
             return rest;
@@ -160,7 +160,7 @@ const fn divide_build(a: &Layout, b: &Layout, err: &mut Result<(), Error>) -> La
         return out;
     }
     let target = coalesce(a);
-    let rest = complement_to_build(b, target.shape.split_at(target.tree.len()).0, err);
+    let rest = complement_to_build(b, target.shape.split_at(target.tree.len()).0, false, err);
     if let Err(e) = *err {
         *err = Err(e.with(Operand::Layout(*a), Operand::Layout(*b)));
         return rest;

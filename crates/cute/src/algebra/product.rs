@@ -187,7 +187,7 @@ const fn grid_build(a: &Layout, b: &Layout, err: &mut Result<(), Error>) -> Layo
             return BLANK;
         }
     };
-    let c = complement_to_build(a, &[n], err);
+    let c = complement_to_build(a, &[n], true, err);
     if err.is_err() {
         return c;
     }

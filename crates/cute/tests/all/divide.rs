@@ -815,3 +815,24 @@ impl TilerExt for Tiler {
         (0..self.tile_count()).any(|i| matches!(self.tile(i), cute::Tile::Whole))
     }
 }
+
+/// A product whose complement is not a divisible chain: `A* = complement((6,2):(7,2))` takes the
+/// values `0, 1` and then `42` (its trailing mode), so `A* ∘ 3:1` would be `0, 1, 42`, which is no
+/// layout. CuTe C++ drops the trailing size-1 mode of `complement(A, 36) = (2,1):(1,42)` and
+/// returns `((6,2),3):((7,2),1)`, which is not injective (`A(0,1) + 0 = A(0,0) + 2`); here the
+/// product is refused (found by the property test above).
+#[test]
+fn a_product_that_would_overlap_is_refused() {
+    let a: Layout = "(6,2):(7,2)".parse().unwrap();
+    let b: Layout = "3:1".parse().unwrap();
+    let e = logical_product(&a, &Tiler::layout(b)).unwrap_err();
+    assert_eq!(e.category(), "Divisibility");
+    assert!(
+        e.to_string().contains("shape-divisibility condition (10)"),
+        "{e}"
+    );
+    // within the complement's size the product is still the usual one
+    let b2: Layout = "2:1".parse().unwrap();
+    let r = logical_product(&a, &Tiler::layout(b2)).unwrap();
+    assert_eq!(r.to_string(), "((6,2),2):((7,2),1)");
+}
