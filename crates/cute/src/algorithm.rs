@@ -111,22 +111,26 @@ pub struct CopyPlan {
 /// The block edge used to tile a transpose-like copy (elements).
 pub const COPY_BLOCK: i64 = 32;
 
-/// The loop nest for copying through `src` into `dst` (integer strides, equal sizes: errors
-/// otherwise), or `None` when the destination is not provably injective or the two layouts'
-/// leaves have no common refinement (then only the reference loop is correct, or simplest).
+/// The joint modes of a copy from `src` into `dst` (integer strides, equal sizes: errors
+/// otherwise): steps 1–3 of [`copy_plan`] without taking out the vector or blocking. The modes are
+/// sorted by destination stride and jointly coalesced; `None` when the two layouts' leaves have no
+/// common refinement or the destination is not provably injective. The GPU COPY of `cute-cuda`
+/// plans its kernels from these modes.
 ///
-/// 1. The flattened layouts are refined to a common leaf structure (each leaf split where the
-///    other layout's leaf boundaries fall, which is composing both with the same layout of the
-///    domain); size-1 leaves are dropped.
-/// 2. The destination must be injective, shown by the mixed-radix criterion: sorted by absolute
-///    stride, each stride exceeds the reach of the smaller ones. Then the order of the loops does
-///    not change the result, and they are sorted by destination stride.
-/// 3. Adjacent modes are coalesced when they merge in both layouts; a leading mode of stride 1 in
-///    both is the common contiguous vector.
-/// 4. Without a vector, when the source's and the destination's fastest modes differ, both are
-///    divided into blocks of [`COPY_BLOCK`] (`logical_divide` by `COPY_BLOCK:1`) and the two
-///    block-inner loops go innermost: a cache-blocked transpose.
-pub fn copy_plan(src: &Layout, dst: &Layout) -> Result<Option<CopyPlan>, Error> {
+/// ```
+/// use cute::{copy_modes, CopyMode, Layout};
+/// let src: Layout = "(8,3):(1,8)".parse().unwrap(); // column-major 8x3
+/// let dst: Layout = "(8,3):(3,1)".parse().unwrap(); // row-major 8x3: a transpose
+/// let m = copy_modes(&src, &dst).unwrap().unwrap();
+/// assert_eq!(
+///     m,
+///     vec![
+///         CopyMode { n: 3, src_stride: 8, dst_stride: 1 },
+///         CopyMode { n: 8, src_stride: 1, dst_stride: 3 },
+///     ]
+/// );
+/// ```
+pub fn copy_modes(src: &Layout, dst: &Layout) -> Result<Option<Vec<CopyMode>>, Error> {
     src.require_integral(Op::Copy)?;
     dst.require_integral(Op::Copy)?;
     check_sizes(src, dst)?;
@@ -155,6 +159,28 @@ pub fn copy_plan(src: &Layout, dst: &Layout) -> Result<Option<CopyPlan>, Error> 
         }
         merged.push(m);
     }
+    Ok(Some(merged))
+}
+
+/// The loop nest for copying through `src` into `dst` (integer strides, equal sizes: errors
+/// otherwise), or `None` when the destination is not provably injective or the two layouts'
+/// leaves have no common refinement (then only the reference loop is correct, or simplest).
+///
+/// 1. The flattened layouts are refined to a common leaf structure (each leaf split where the
+///    other layout's leaf boundaries fall, which is composing both with the same layout of the
+///    domain); size-1 leaves are dropped.
+/// 2. The destination must be injective, shown by the mixed-radix criterion: sorted by absolute
+///    stride, each stride exceeds the reach of the smaller ones. Then the order of the loops does
+///    not change the result, and they are sorted by destination stride.
+/// 3. Adjacent modes are coalesced when they merge in both layouts; a leading mode of stride 1 in
+///    both is the common contiguous vector.
+/// 4. Without a vector, when the source's and the destination's fastest modes differ, both are
+///    divided into blocks of [`COPY_BLOCK`] (`logical_divide` by `COPY_BLOCK:1`) and the two
+///    block-inner loops go innermost: a cache-blocked transpose.
+pub fn copy_plan(src: &Layout, dst: &Layout) -> Result<Option<CopyPlan>, Error> {
+    let Some(mut merged) = copy_modes(src, dst)? else {
+        return Ok(None);
+    };
     let mut vector = 1;
     if let Some(first) = merged.first() {
         if first.src_stride == 1 && first.dst_stride == 1 {

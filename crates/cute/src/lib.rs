@@ -135,7 +135,7 @@ pub use algebra::product::{
 };
 pub use algebra::recast::{downcast, recast, upcast};
 pub use algorithm::{
-    copy, copy_generic, copy_plan, gemm, gemm_modes, CopyMode, CopyPlan, GemmModes,
+    copy, copy_generic, copy_modes, copy_plan, gemm, gemm_modes, CopyMode, CopyPlan, GemmModes,
 };
 pub use banks::{bank_conflicts, swizzle_search, BankReport, SmemLayout};
 pub use coord::{crd2crd, crd2idx, crd2idx_compact, idx2crd};

@@ -1,0 +1,114 @@
+//! CUDA C++ text from layouts: every index expression a kernel uses is written here from a
+//! layout's shape and strides (or a swizzle's masks) as constants, so that NVRTC folds them (a
+//! division by a constant becomes a multiplication).
+
+use cute::{Layout, Swizzle};
+
+use crate::error::GpuError;
+
+/// A source text built line by line.
+#[derive(Debug, Default)]
+pub struct Code {
+    text: String,
+}
+
+impl Code {
+    /// An empty text.
+    pub fn new() -> Code {
+        Code::default()
+    }
+
+    /// Appends one line.
+    pub fn line(&mut self, l: impl AsRef<str>) {
+        self.text.push_str(l.as_ref());
+        self.text.push('\n');
+    }
+
+    /// The text.
+    pub fn finish(self) -> String {
+        self.text
+    }
+}
+
+/// The CUDA type that moves `bytes` bytes in one access (2, 4, 8 or 16).
+///
+/// ```
+/// assert_eq!(cute_cuda::codegen::vector_type(16).unwrap(), "uint4");
+/// assert!(cute_cuda::codegen::vector_type(12).is_err());
+/// ```
+pub fn vector_type(bytes: i64) -> Result<&'static str, GpuError> {
+    Ok(match bytes {
+        1 => "unsigned char",
+        2 => "unsigned short",
+        4 => "unsigned int",
+        8 => "uint2",
+        16 => "uint4",
+        _ => {
+            return Err(GpuError::unsupported(
+                "codegen",
+                format!("no single access moves {bytes} bytes"),
+            ))
+        }
+    })
+}
+
+/// `Sw(o)` for the integer expression `o`, with the swizzle's masks as constants; `o` itself for
+/// the identity swizzle.
+///
+/// ```
+/// use cute::Swizzle;
+/// let sw = Swizzle::new(3, 3, 3).unwrap();
+/// assert_eq!(cute_cuda::codegen::swizzle_expr(&sw, "o"), "((o) ^ (((o) & 448) >> 3))");
+/// ```
+pub fn swizzle_expr(sw: &Swizzle, o: &str) -> String {
+    if sw.is_identity() {
+        return format!("({o})");
+    }
+    let (y, s) = (sw.yyy_mask(), sw.shift());
+    if s >= 0 {
+        format!("(({o}) ^ ((({o}) & {y}) >> {s}))")
+    } else {
+        format!("(({o}) ^ ((({o}) & {y}) << {}))", -s)
+    }
+}
+
+/// `L(i)` for the integer expression `i` (in `0..size(L)`), from the flattened leaves of `L`
+/// (integer strides): `Σ ((i / P_k) % s_k) · d_k`, with size-1 and stride-0 leaves left out and
+/// the last leaf not reduced (the extended domain, as [`Layout::eval`]).
+///
+/// ```
+/// let l: cute::Layout = "(4,(2,3)):(2,(1,8))".parse().unwrap();
+/// assert_eq!(
+///     cute_cuda::codegen::layout_eval_expr(&l, "i"),
+///     "(((i) % 4) * 2 + ((i) / 4 % 2) * 1 + ((i) / 8) * 8)"
+/// );
+/// ```
+pub fn layout_eval_expr(l: &Layout, i: &str) -> String {
+    let leaves: Vec<(i64, i64)> = (0..l.leaf_count()).map(|k| l.leaf_at(k)).collect();
+    let last = leaves.iter().rposition(|&(s, _)| s > 1);
+    let mut terms = Vec::new();
+    let mut p: i64 = 1;
+    for (k, &(s, d)) in leaves.iter().enumerate() {
+        if s > 1 && d != 0 {
+            let q = if p == 1 {
+                format!("({i})")
+            } else {
+                format!("({i}) / {p}")
+            };
+            let t = if Some(k) == last {
+                format!("({q}) * {d}")
+            } else if p == 1 {
+                format!("(({i}) % {s}) * {d}")
+            } else {
+                format!("({q} % {s}) * {d}")
+            };
+            terms.push(t);
+        }
+        p = p.saturating_mul(s);
+    }
+    if terms.is_empty() {
+        "0".to_string()
+    } else {
+        format!("({})", terms.join(" + "))
+    }
+}

@@ -1,0 +1,642 @@
+//! COPY on the GPU, planned by the algebra: `dst(c) = src(c)` for every coordinate `c` of two
+//! layouts of equal size, any rank, any integer strides (negative ones too).
+//!
+//! The plan:
+//!
+//! 1. **Joint modes.** Both layouts are refined to common leaves and jointly coalesced
+//!    ([`cute::copy_modes`]), sorted by destination stride. Mode 0 is then the destination's
+//!    fastest mode.
+//! 2. **Kernel.** When the source's fastest mode is mode 0 as well (or no mode has source stride
+//!    1), a **direct** kernel moves vectors along mode 0. When the source is fastest in another mode
+//!    `k` (a transpose, or a permutation of any rank), a **transposing** kernel stages `T × T`
+//!    tiles of modes 0 and `k` through shared memory: thread-value layouts read the source in
+//!    vectors along `k` and write the destination in vectors along 0, each thread transposing a
+//!    `V × V` block in registers. The shared-memory tile is `Sw ∘ (T,T):(1,T)` with the swizzle
+//!    `Sw` found by [`cute::swizzle_search`] for the two access patterns, so both are
+//!    conflict-free. The remaining modes enumerate the tiles (block index).
+//! 3. **Vectors.** The vector width `V` is the largest power of two with `V·bytes ≤ 16` that
+//!    divides the vector mode's extent, every other stride and both base offsets: then every
+//!    vector access is one aligned instruction (the paper's max_common_vector, limited by
+//!    alignment).
+//! 4. **Edges.** Ragged extents are handled by predicating each vector on the identity tensor of
+//!    the tile: coordinate `< extent` in modes 0 and `k`.
+//! 5. **Code.** Every index expression is generated from these layouts with their shapes, strides
+//!    and swizzle as constants, so the compiler folds the divisions into multiplications.
+//!
+//! Layouts whose leaves have no common refinement use the **generic** kernel: each element
+//! evaluates `src(i)` and `dst(i)` (the paper's generic COPY loop, one thread per element).
+//!
+//! ```
+//! use cute::Layout;
+//! use cute_cuda::atom::DType;
+//! use cute_cuda::copy::{plan_copy, CopyKernel};
+//! let src: Layout = "(4096,4096):(4096,1)".parse().unwrap(); // row-major
+//! let dst: Layout = "(4096,4096):(1,4096)".parse().unwrap(); // column-major
+//! let plan = plan_copy(&src, &dst, DType::F32).unwrap();
+//! assert!(matches!(plan.kernel, CopyKernel::Transpose { tile: 64, vector: 4, .. }));
+//! assert!(plan.source.contains("__global__"));
+//! ```
+
+use cute::{copy_modes, swizzle_search, CopyMode, Layout, Swizzle};
+
+use crate::atom::DType;
+use crate::codegen::{swizzle_expr, vector_type, Code};
+use crate::error::GpuError;
+
+/// Threads per block of the COPY kernels.
+pub const COPY_THREADS: i64 = 256;
+/// Vectors each thread of the direct kernel moves.
+pub const DIRECT_UNROLL: i64 = 4;
+/// The smallest extent of both tile modes for which the transposing kernel is used.
+pub const MIN_TRANSPOSE_EXTENT: i64 = 8;
+/// The most elements for which a destination that is not injective is checked by enumeration.
+pub const NONINJECTIVE_CHECK_LIMIT: i64 = 1 << 22;
+
+/// The kernel a COPY plan chose.
+#[allow(clippy::large_enum_variant)] // plans are made once per kernel
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CopyKernel {
+    /// Vectors of `vector` elements along mode 0, contiguous in source and destination (`vector`
+    /// may be 1: strided elements).
+    Direct {
+        /// Elements per access.
+        vector: i64,
+    },
+    /// Tiles of `tile × tile` elements of modes 0 and `src_mode` through shared memory.
+    Transpose {
+        /// The joint mode in which the source is contiguous.
+        src_mode: usize,
+        /// Tile edge in elements.
+        tile: i64,
+        /// Elements per access, in global and shared memory.
+        vector: i64,
+        /// The swizzle of the shared-memory tile, from the bank-conflict search.
+        swizzle: Swizzle,
+        /// The shared-memory tile layout (coordinate `(i0, ik)` ↦ element), before the swizzle.
+        smem: Layout,
+        /// The thread-value layout of the shared-memory writes (one warp).
+        tv_write: Layout,
+        /// The thread-value layout of the shared-memory reads (one warp).
+        tv_read: Layout,
+    },
+    /// One element per thread: `dst(i) = src(i)` with both layouts evaluated.
+    Generic,
+}
+
+/// A planned GPU COPY: the derived plan and the CUDA C++ that runs it.
+#[derive(Clone, Debug)]
+pub struct GpuCopyPlan {
+    /// The source layout.
+    pub src: Layout,
+    /// The destination layout.
+    pub dst: Layout,
+    /// The element type.
+    pub dtype: DType,
+    /// The joint modes (empty for the generic kernel).
+    pub modes: Vec<CopyMode>,
+    /// The kernel.
+    pub kernel: CopyKernel,
+    /// Smallest and largest source offset.
+    pub src_range: (i64, i64),
+    /// Smallest and largest destination offset.
+    pub dst_range: (i64, i64),
+    /// Blocks of the launch.
+    pub grid: u32,
+    /// Threads per block.
+    pub block: u32,
+    /// Dynamic shared memory per block, in bytes.
+    pub smem_bytes: u32,
+    /// The kernel's name in `source`.
+    pub name: String,
+    /// The CUDA C++ source.
+    pub source: String,
+}
+
+/// The smallest and largest offset of a layout with integer strides.
+pub fn offset_range(l: &Layout) -> Result<(i64, i64), GpuError> {
+    let (mut lo, mut hi) = (0i64, 0i64);
+    for k in 0..l.leaf_count() {
+        let (s, d) = l.leaf_at(k);
+        let reach = (s - 1).checked_mul(d).ok_or_else(|| {
+            GpuError::unsupported("copy plan", format!("{l}: offsets overflow i64"))
+        })?;
+        if reach < 0 {
+            lo += reach;
+        } else {
+            hi += reach;
+        }
+    }
+    Ok((lo, hi))
+}
+
+fn gcd(a: i64, b: i64) -> i64 {
+    let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a as i64
+}
+
+/// The largest power of two `v ≤ max` that divides every value of `xs` (0 is divisible by all).
+fn pow2_dividing(max: i64, xs: &[i64]) -> i64 {
+    let mut v = max;
+    while v > 1 && xs.iter().any(|&x| x % v != 0) {
+        v /= 2;
+    }
+    v
+}
+
+/// Plans the GPU COPY of `src` into `dst` for elements of `dtype`.
+///
+/// Fails when the layouts are not of integer strides, their sizes differ, an offset overflows, or
+/// the destination is not injective where two of its equal offsets would receive different source
+/// elements (a parallel COPY's result would then depend on the order of the writes).
+pub fn plan_copy(src: &Layout, dst: &Layout, dtype: DType) -> Result<GpuCopyPlan, GpuError> {
+    let src_range = offset_range(src)?;
+    let dst_range = offset_range(dst)?;
+    let n = src.size()?;
+    let name = "cute_copy".to_string();
+    let modes = match copy_modes(src, dst)? {
+        Some(m) => m,
+        None => {
+            check_writes_agree(src, dst, n)?;
+            let (grid, source) = generic_source(&name, src, dst, dtype, src_range, dst_range)?;
+            return Ok(GpuCopyPlan {
+                src: *src,
+                dst: *dst,
+                dtype,
+                modes: Vec::new(),
+                kernel: CopyKernel::Generic,
+                src_range,
+                dst_range,
+                grid,
+                block: COPY_THREADS as u32,
+                smem_bytes: 0,
+                name,
+                source,
+            });
+        }
+    };
+    let mut plan = GpuCopyPlan {
+        src: *src,
+        dst: *dst,
+        dtype,
+        modes: modes.clone(),
+        kernel: CopyKernel::Generic,
+        src_range,
+        dst_range,
+        grid: 1,
+        block: COPY_THREADS as u32,
+        smem_bytes: 0,
+        name,
+        source: String::new(),
+    };
+    let max_v = 16 / dtype.bytes();
+    // the source's fastest mode: smallest nonzero |stride|
+    let k = (0..modes.len())
+        .filter(|&i| modes[i].src_stride != 0)
+        .min_by_key(|&i| (modes[i].src_stride.unsigned_abs(), i));
+    let transposing = match (modes.first(), k) {
+        (Some(m0), Some(k)) => {
+            k != 0
+                && m0.dst_stride == 1
+                && modes[k].src_stride == 1
+                && m0.n >= MIN_TRANSPOSE_EXTENT
+                && modes[k].n >= MIN_TRANSPOSE_EXTENT
+        }
+        _ => false,
+    };
+    if transposing {
+        let k = k.unwrap_or(0);
+        // the vector must divide both tile modes, every other stride and the base offsets
+        let mut xs = vec![modes[0].n, modes[k].n, -src_range.0, -dst_range.0];
+        for (i, m) in modes.iter().enumerate() {
+            if i != 0 {
+                xs.push(m.dst_stride);
+            }
+            if i != k {
+                xs.push(m.src_stride);
+            }
+        }
+        let v = pow2_dividing(max_v, &xs);
+        let tile = 16 * v;
+        transpose_plan(&mut plan, k, v, tile)?;
+    } else {
+        let v = match modes.first() {
+            Some(m0) if m0.src_stride == 1 && m0.dst_stride == 1 => {
+                let mut xs = vec![m0.n, -src_range.0, -dst_range.0];
+                for m in &modes[1..] {
+                    xs.push(m.src_stride);
+                    xs.push(m.dst_stride);
+                }
+                pow2_dividing(max_v, &xs)
+            }
+            _ => 1,
+        };
+        direct_plan(&mut plan, v)?;
+    }
+    Ok(plan)
+}
+
+/// A destination that is not provably injective is accepted only when every repeated offset
+/// receives one source offset (e.g. a constant written from a broadcast), checked by enumeration.
+fn check_writes_agree(src: &Layout, dst: &Layout, n: i64) -> Result<(), GpuError> {
+    if n > NONINJECTIVE_CHECK_LIMIT {
+        return Err(GpuError::unsupported(
+            "copy plan",
+            format!(
+                "{src} → {dst}: the leaves have no common refinement and the destination is not \
+                 shown injective; with {n} elements (over {NONINJECTIVE_CHECK_LIMIT}) its writes \
+                 are not enumerated"
+            ),
+        ));
+    }
+    let mut seen = std::collections::HashMap::with_capacity(n as usize);
+    for i in 0..n {
+        let (s, d) = (src.eval(i)?, dst.eval(i)?);
+        if let Some(&s0) = seen.get(&d) {
+            if s0 != s {
+                return Err(GpuError::unsupported(
+                    "copy plan",
+                    format!(
+                        "{src} → {dst}: destination offset {d} receives source offsets {s0} and \
+                         {s}; the result of a parallel COPY would depend on the order of writes"
+                    ),
+                ));
+            }
+        } else {
+            seen.insert(d, s);
+        }
+    }
+    Ok(())
+}
+
+/// The index type: `int` when every index and offset fits, else `long long`.
+fn index_type(n: i64, ranges: &[(i64, i64)]) -> &'static str {
+    let fits = n < (1 << 31)
+        && ranges
+            .iter()
+            .all(|&(lo, hi)| lo > -(1 << 31) && hi < (1 << 31));
+    if fits {
+        "int"
+    } else {
+        "long long"
+    }
+}
+
+fn direct_plan(plan: &mut GpuCopyPlan, v: i64) -> Result<(), GpuError> {
+    let modes = &plan.modes;
+    let n: i64 = modes.iter().map(|m| m.n).product::<i64>().max(1);
+    let q = n / v; // vectors
+    let per_block = COPY_THREADS * DIRECT_UNROLL;
+    let grid = (q + per_block - 1) / per_block;
+    if grid > i32::MAX as i64 {
+        return Err(GpuError::unsupported(
+            "copy plan",
+            "too many blocks for one launch",
+        ));
+    }
+    let it = index_type(n, &[plan.src_range, plan.dst_range]);
+    let e = plan.dtype;
+    let vt = vector_type(v * e.bytes())?;
+    let mut c = Code::new();
+    c.line(format!(
+        "// COPY {} -> {} ({e}): direct, vector {v}, joint modes {}",
+        plan.src,
+        plan.dst,
+        modes_text(modes)
+    ));
+    c.line(format!(
+        "extern \"C\" __global__ void __launch_bounds__({COPY_THREADS}) {}(const {vt}* __restrict__ src_v, {vt}* __restrict__ dst_v) {{",
+        plan.name
+    ));
+    c.line(format!("  typedef {it} idx;"));
+    c.line(format!(
+        "  const idx j0 = (idx)blockIdx.x * {per_block} + threadIdx.x;"
+    ));
+    c.line(format!(
+        "  {vt} r[{DIRECT_UNROLL}]; idx so[{DIRECT_UNROLL}], dof[{DIRECT_UNROLL}];"
+    ));
+    c.line("#pragma unroll");
+    c.line(format!("  for (int u = 0; u < {DIRECT_UNROLL}; ++u) {{"));
+    c.line(format!("    idx j = j0 + u * {COPY_THREADS};"));
+    c.line("    so[u] = 0; dof[u] = 0;");
+    c.line(format!("    if (j < (idx){q}) {{"));
+    // mode 0 in vectors, then the others: j = c0 + n0/v * (c1 + n1 * (...))
+    let mut rest = "j".to_string();
+    for (i, m) in modes.iter().enumerate() {
+        let ext = if i == 0 { m.n / v } else { m.n };
+        let last = i + 1 == modes.len();
+        let coord = if last {
+            rest.clone()
+        } else {
+            format!("({rest}) % {ext}")
+        };
+        c.line(format!("      {{ idx c = {coord};"));
+        let (ss, ds) = if i == 0 {
+            (m.src_stride * v, m.dst_stride * v)
+        } else {
+            (m.src_stride, m.dst_stride)
+        };
+        c.line(format!(
+            "        so[u] += c * ({ss}); dof[u] += c * ({ds}); }}"
+        ));
+        if !last {
+            c.line(format!("      idx q{i} = ({rest}) / {ext};"));
+            rest = format!("q{i}");
+        }
+    }
+    // the base offsets make every offset non-negative; pointers are passed at offset 0
+    c.line(format!(
+        "      r[u] = src_v[(so[u] + ({})) / {v}];",
+        -plan.src_range.0
+    ));
+    c.line("    }");
+    c.line("  }");
+    c.line("#pragma unroll");
+    c.line(format!("  for (int u = 0; u < {DIRECT_UNROLL}; ++u) {{"));
+    c.line(format!(
+        "    if (j0 + u * {COPY_THREADS} < (idx){q}) dst_v[(dof[u] + ({})) / {v}] = r[u];",
+        -plan.dst_range.0
+    ));
+    c.line("  }");
+    c.line("}");
+    plan.kernel = CopyKernel::Direct { vector: v };
+    plan.grid = grid.max(1) as u32;
+    plan.source = c.finish();
+    Ok(())
+}
+
+fn transpose_plan(plan: &mut GpuCopyPlan, k: usize, v: i64, tile: i64) -> Result<(), GpuError> {
+    let modes = plan.modes.clone();
+    let e = plan.dtype;
+    let per_row = tile / v; // vectors per tile row: 16
+    let rows_per_warp = 32 / per_row;
+    // shared-memory tile: coordinate (i0, ik) ↦ i0 + T·ik (the destination's order)
+    let smem: Layout = format!("({tile},{tile}):(1,{tile})").parse()?;
+    // writes: thread t owns the V×V block (bd = t / 16, bs = t % 16) and writes, for each c < V,
+    // the V elements i0 = bd·V + v of row ik = bs·V + c
+    let tv_write: Layout = format!(
+        "(({per_row},{rows_per_warp}),({v},{v})):(({},{v}),(1,{tile}))",
+        v * tile
+    )
+    .parse()?;
+    // reads: thread t reads the V elements i0 = (t % 16)·V + v of row ik = t / 16
+    let tv_read: Layout = format!("(({per_row},{rows_per_warp}),{v}):(({v},{tile}),1)").parse()?;
+    // the bank model covers 4-, 8- and 16-byte accesses; narrower ones (2-byte scalars) keep the
+    // tile unswizzled
+    let sw = if v * e.bytes() >= 4 {
+        swizzle_search(&smem, &[tv_write, tv_read], e.bytes(), v)?.swizzle
+    } else {
+        Swizzle::IDENTITY
+    };
+    let n0 = modes[0].n;
+    let nk = modes[k].n;
+    let (t0, tk) = ((n0 + tile - 1) / tile, (nk + tile - 1) / tile);
+    let others: Vec<(usize, CopyMode)> = modes
+        .iter()
+        .copied()
+        .enumerate()
+        .filter(|&(i, _)| i != 0 && i != k)
+        .collect();
+    let blocks: i64 = t0 * tk * others.iter().map(|(_, m)| m.n).product::<i64>();
+    if blocks > i32::MAX as i64 {
+        return Err(GpuError::unsupported(
+            "copy plan",
+            "too many tiles for one launch",
+        ));
+    }
+    let n: i64 = modes.iter().map(|m| m.n).product();
+    let it = index_type(n, &[plan.src_range, plan.dst_range]);
+    let vt = vector_type(v * e.bytes())?;
+    let et = e.cuda_bits_type();
+    let (a, b) = (modes[0].src_stride, modes[k].dst_stride);
+    let mut c = Code::new();
+    c.line(format!(
+        "// COPY {} -> {} ({e}): transpose of joint modes 0 and {k} in {tile}x{tile} tiles, vector {v}, smem {sw} o {smem}",
+        plan.src, plan.dst
+    ));
+    c.line(format!("// joint modes {}", modes_text(&modes)));
+    c.line(format!("// smem writes {tv_write}, reads {tv_read}"));
+    c.line(format!(
+        "extern \"C\" __global__ void __launch_bounds__({COPY_THREADS}) {}(const {et}* __restrict__ src, {et}* __restrict__ dst) {{",
+        plan.name
+    ));
+    c.line(format!("  typedef {it} idx;"));
+    c.line(format!(
+        "  __shared__ __align__(16) {et} sm[{}];",
+        tile * tile
+    ));
+    c.line("  const int t = threadIdx.x;");
+    // block index -> (tile along 0, tile along k, other coordinates)
+    c.line("  idx b = blockIdx.x;");
+    c.line(format!("  const idx g0 = (b % {t0}) * {tile}; b /= {t0};"));
+    c.line(format!("  const idx gk = (b % {tk}) * {tile}; b /= {tk};"));
+    c.line(format!(
+        "  idx so = {}, dof = {};",
+        -plan.src_range.0, -plan.dst_range.0
+    ));
+    for (j, (_, m)) in others.iter().enumerate() {
+        let last = j + 1 == others.len();
+        if last {
+            c.line(format!(
+                "  so += b * ({}); dof += b * ({});",
+                m.src_stride, m.dst_stride
+            ));
+        } else {
+            c.line(format!(
+                "  so += (b % {}) * ({}); dof += (b % {}) * ({}); b /= {};",
+                m.n, m.src_stride, m.n, m.dst_stride, m.n
+            ));
+        }
+    }
+    c.line(format!("  so += g0 * ({a}) + gk; dof += g0 + gk * ({b});"));
+    // load: V vectors along k from rows i0 = bd·V + r
+    c.line(format!(
+        "  const int bs = t % {per_row}, bd = t / {per_row};"
+    ));
+    c.line(format!("  __align__(16) {et} w[{v}][{v}];"));
+    c.line(format!(
+        "  const bool okk = gk + bs * {v} < {nk};  // identity-tensor predicate, mode {k}"
+    ));
+    c.line("#pragma unroll");
+    c.line(format!("  for (int r = 0; r < {v}; ++r) {{"));
+    c.line(format!("    const int i0 = bd * {v} + r;"));
+    c.line(format!("    {vt} x;"));
+    c.line(format!(
+        "    if (okk && g0 + i0 < {n0}) x = *(const {vt}*)(src + so + (idx)i0 * ({a}) + bs * {v});"
+    ));
+    c.line(format!("    else x = {vt}{{}};"));
+    c.line(format!("    const {et}* xe = (const {et}*)&x;"));
+    c.line("#pragma unroll");
+    c.line(format!(
+        "    for (int cc = 0; cc < {v}; ++cc) w[cc][r] = xe[cc];"
+    ));
+    c.line("  }");
+    // write V vectors into smem: row ik = bs·V + cc, columns i0 = bd·V ..
+    c.line("#pragma unroll");
+    c.line(format!("  for (int cc = 0; cc < {v}; ++cc) {{"));
+    c.line(format!(
+        "    const int o = bd * {v} + (bs * {v} + cc) * {tile};"
+    ));
+    c.line(format!(
+        "    *({vt}*)(sm + {}) = *(const {vt}*)w[cc];",
+        swizzle_expr(&sw, "o")
+    ));
+    c.line("  }");
+    c.line("  __syncthreads();");
+    // store: each pass a row ik = t / 16 + pass·16, vector i0 = (t % 16)·V
+    c.line(format!("  const int c0 = (t % {per_row}) * {v};"));
+    c.line(format!(
+        "  const bool ok0 = g0 + c0 < {n0};  // identity-tensor predicate, mode 0"
+    ));
+    c.line("#pragma unroll");
+    c.line(format!(
+        "  for (int p = 0; p < {}; ++p) {{",
+        tile / (COPY_THREADS / per_row)
+    ));
+    c.line(format!(
+        "    const int ik = t / {per_row} + p * {};",
+        COPY_THREADS / per_row
+    ));
+    c.line(format!("    const int o = c0 + ik * {tile};"));
+    c.line(format!(
+        "    if (ok0 && gk + ik < {nk}) *({vt}*)(dst + dof + c0 + (idx)ik * ({b})) = *(const {vt}*)(sm + {});",
+        swizzle_expr(&sw, "o")
+    ));
+    c.line("  }");
+    c.line("}");
+    plan.kernel = CopyKernel::Transpose {
+        src_mode: k,
+        tile,
+        vector: v,
+        swizzle: sw,
+        smem,
+        tv_write,
+        tv_read,
+    };
+    plan.grid = blocks.max(1) as u32;
+    plan.smem_bytes = 0;
+    plan.source = c.finish();
+    Ok(())
+}
+
+/// The generic kernel: one element per thread, both layouts evaluated from their leaves.
+fn generic_source(
+    name: &str,
+    src: &Layout,
+    dst: &Layout,
+    dtype: DType,
+    src_range: (i64, i64),
+    dst_range: (i64, i64),
+) -> Result<(u32, String), GpuError> {
+    let n = src.size()?;
+    let grid = (n + COPY_THREADS - 1) / COPY_THREADS;
+    if grid > i32::MAX as i64 {
+        return Err(GpuError::unsupported(
+            "copy plan",
+            "too many blocks for one launch",
+        ));
+    }
+    let it = index_type(n, &[src_range, dst_range]);
+    let et = dtype.cuda_bits_type();
+    let mut c = Code::new();
+    c.line(format!(
+        "// COPY {src} -> {dst} ({dtype}): generic, one element per thread"
+    ));
+    c.line(format!(
+        "extern \"C\" __global__ void __launch_bounds__({COPY_THREADS}) {name}(const {et}* __restrict__ src, {et}* __restrict__ dst) {{"
+    ));
+    c.line(format!("  typedef {it} idx;"));
+    c.line(format!(
+        "  const idx i = (idx)blockIdx.x * {COPY_THREADS} + threadIdx.x;"
+    ));
+    c.line(format!("  if (i >= {n}) return;"));
+    c.line(format!(
+        "  dst[{} + ({})] = src[{} + ({})];",
+        crate::codegen::layout_eval_expr(dst, "i"),
+        -dst_range.0,
+        crate::codegen::layout_eval_expr(src, "i"),
+        -src_range.0
+    ));
+    c.line("}");
+    Ok((grid.max(1) as u32, c.finish()))
+}
+
+/// The joint modes as `n:src/dst` items.
+pub fn modes_text(modes: &[CopyMode]) -> String {
+    let items: Vec<String> = modes
+        .iter()
+        .map(|m| format!("{}:{}/{}", m.n, m.src_stride, m.dst_stride))
+        .collect();
+    format!("[{}]", items.join(", "))
+}
+
+impl GpuCopyPlan {
+    /// The plan in a few lines: kernel, modes, tile, vector, swizzle, launch.
+    ///
+    /// ```
+    /// use cute_cuda::{atom::DType, copy::plan_copy};
+    /// let p = plan_copy(&"(8,3):(1,8)".parse().unwrap(), &"(8,3):(3,1)".parse().unwrap(), DType::F32)
+    ///     .unwrap();
+    /// assert!(p.describe().contains("joint modes [3:8/1, 8:1/3]"));
+    /// ```
+    pub fn describe(&self) -> String {
+        let mut s = format!(
+            "copy {} -> {} ({})\n  joint modes {}\n",
+            self.src,
+            self.dst,
+            self.dtype,
+            modes_text(&self.modes)
+        );
+        match &self.kernel {
+            CopyKernel::Direct { vector } => {
+                s += &format!("  kernel direct, vector {vector} elements\n");
+            }
+            CopyKernel::Transpose {
+                src_mode,
+                tile,
+                vector,
+                swizzle,
+                smem,
+                tv_write,
+                tv_read,
+            } => {
+                s += &format!(
+                    "  kernel transpose of modes 0 and {src_mode}, tile {tile}x{tile}, vector {vector}\n  smem {swizzle} o 0 o {smem}\n  smem writes TV {tv_write}\n  smem reads TV {tv_read}\n"
+                );
+            }
+            CopyKernel::Generic => s += "  kernel generic (no common refinement)\n",
+        }
+        s += &format!(
+            "  launch {} blocks x {} threads, src offsets {}..={}, dst offsets {}..={}",
+            self.grid,
+            self.block,
+            self.src_range.0,
+            self.src_range.1,
+            self.dst_range.0,
+            self.dst_range.1
+        );
+        s
+    }
+
+    /// Elements in the source buffer the kernel reads (`max - min + 1` offsets).
+    pub fn src_len(&self) -> i64 {
+        self.src_range.1 - self.src_range.0 + 1
+    }
+
+    /// Elements in the destination buffer the kernel writes.
+    pub fn dst_len(&self) -> i64 {
+        self.dst_range.1 - self.dst_range.0 + 1
+    }
+
+    /// Bytes moved (read plus written), as a copy of `size` elements counts them.
+    pub fn bytes_moved(&self) -> i64 {
+        2 * self.src.size().unwrap_or(0) * self.dtype.bytes()
+    }
+}
+
+#[doc(hidden)]
+pub fn _gcd(a: i64, b: i64) -> i64 {
+    gcd(a, b)
+}

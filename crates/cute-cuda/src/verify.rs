@@ -1,0 +1,383 @@
+//! Atoms checked on the hardware: kernels that record which thread holds which element, compared
+//! with the atoms' layouts.
+//!
+//! * **MMA** (`mma.sync`): each thread loads its A and B registers from the coordinates the
+//!   atom's A and B layouts give it, executes the instruction, and stores its accumulators at the
+//!   coordinates of the C layout. With exact small-integer operands the product must equal the
+//!   reference exactly; a single wrong value of any of the three layouts moves an operand or a
+//!   result and breaks the equality.
+//! * **ldmatrix / stmatrix**: shared memory holds, in every 16-bit element, the index of the
+//!   logical element the source layout says is there (each thread's row at a permuted address);
+//!   after the instruction each thread writes out what it received, which must be the index the
+//!   destination layout names.
+//! * **cp.async**: each thread's 16 bytes must arrive in order.
+//!
+//! The kernels' tables are generated from the layouts; [`AtomCheck::perturbed`] exchanges two
+//! values of one layout, and the run reports that the hardware then disagrees (the check can fail).
+
+use crate::atom::{CopyAtom, DType, MmaAtom};
+use crate::codegen::Code;
+use crate::error::GpuError;
+
+/// An atom check: its name and the CUDA source of its kernel, with the expected output.
+#[derive(Clone, Debug)]
+pub struct AtomCheck {
+    /// The atom's name.
+    pub name: String,
+    /// The kernel's source.
+    pub source: String,
+    /// Threads in the block.
+    pub threads: u32,
+    /// Inputs (32-bit words).
+    pub input: Vec<u32>,
+    /// Words the kernel writes.
+    pub output_len: usize,
+    /// The expected output (`None` entries are not compared).
+    pub expected: Vec<Option<u32>>,
+}
+
+fn table(name: &str, xs: &[i64]) -> String {
+    let items: Vec<String> = xs.iter().map(|x| x.to_string()).collect();
+    format!(
+        "__constant__ int {name}[{}] = {{{}}};",
+        xs.len(),
+        items.join(",")
+    )
+}
+
+/// A small-integer operand value as bits of `t` (exact in every type used here).
+fn bits_of(t: DType, x: i32) -> u32 {
+    let f = x as f32;
+    match t {
+        DType::F32 | DType::Tf32 => f.to_bits(),
+        DType::Bf16 => f.to_bits() >> 16,
+        DType::F16 => {
+            // small integers: exact in binary16
+            if x == 0 {
+                return 0;
+            }
+            let sign = if x < 0 { 0x8000u32 } else { 0 };
+            let a = x.unsigned_abs();
+            let e = 31 - a.leading_zeros(); // floor(log2 a)
+            let mant = (a << (10 - e)) & 0x3FF;
+            sign | ((e + 15) << 10) | mant
+        }
+    }
+}
+
+/// The hardware check of an `mma.sync` atom, with operands drawn from `seed`. `perturb`
+/// exchanges values 0 and 1 of thread 0 in the A layout's table (the check must then fail).
+pub fn mma_check(atom: &MmaAtom, seed: u64, perturb: bool) -> Result<AtomCheck, GpuError> {
+    let (m, n, k) = atom.shape_mnk;
+    let (va, vb, vc) = atom.values();
+    let threads = atom.threads();
+    if threads != 32 {
+        return Err(GpuError::unsupported(
+            "mma check",
+            format!(
+                "{}: only warp-level mma.sync atoms are checked here",
+                atom.name
+            ),
+        ));
+    }
+    let mut a_idx = Vec::new();
+    let mut b_idx = Vec::new();
+    let mut c_idx = Vec::new();
+    for t in 0..32 {
+        for v in 0..va {
+            let (mm, kk) = atom.a_coord(t, v)?;
+            a_idx.push(mm + m * kk);
+        }
+        for v in 0..vb {
+            let (nn, kk) = atom.b_coord(t, v)?;
+            b_idx.push(nn + n * kk);
+        }
+        for v in 0..vc {
+            let (mm, nn) = atom.c_coord(t, v)?;
+            c_idx.push(mm + m * nn);
+        }
+    }
+    if perturb {
+        a_idx.swap(0, 1);
+    }
+    let mut rng = crate::run::Rng::new(seed);
+    let a: Vec<i32> = (0..m * k).map(|_| rng.small_nonzero()).collect();
+    let b: Vec<i32> = (0..n * k).map(|_| rng.small_nonzero()).collect();
+    let t = atom.ab_type;
+    let mut input: Vec<u32> = a.iter().map(|&x| bits_of(t, x)).collect();
+    input.extend(b.iter().map(|&x| bits_of(t, x)));
+    let mut expected = vec![None; (m * n) as usize];
+    for mm in 0..m {
+        for nn in 0..n {
+            let s: i64 = (0..k)
+                .map(|kk| a[(mm + m * kk) as usize] as i64 * b[(nn + n * kk) as usize] as i64)
+                .sum();
+            expected[(mm + m * nn) as usize] = Some((s as f32).to_bits());
+        }
+    }
+    let wide = t.bits() == 32;
+    let regs = |v: i64| if wide { v } else { v / 2 };
+    let mut c = Code::new();
+    c.line(format!("// hardware check of {} ({})", atom.name, atom.ptx));
+    c.line(table("A_IDX", &a_idx));
+    c.line(table("B_IDX", &b_idx));
+    c.line(table("C_IDX", &c_idx));
+    c.line("extern \"C\" __global__ void atom_check(const unsigned int* in, unsigned int* out) {");
+    c.line("  const int t = threadIdx.x;");
+    c.line(format!(
+        "  unsigned int a[{}], b[{}]; float d[{vc}];",
+        regs(va),
+        regs(vb)
+    ));
+    for (name, vals, base) in [("a", va, 0), ("b", vb, m * k)] {
+        let tab = if name == "a" { "A_IDX" } else { "B_IDX" };
+        if wide {
+            c.line(format!(
+                "  for (int v = 0; v < {vals}; ++v) {name}[v] = in[{base} + {tab}[t * {vals} + v]];"
+            ));
+        } else {
+            c.line(format!(
+                "  for (int v = 0; v < {}; ++v) {name}[v] = in[{base} + {tab}[t * {vals} + 2 * v]] | (in[{base} + {tab}[t * {vals} + 2 * v + 1]] << 16);",
+                vals / 2
+            ));
+        }
+    }
+    c.line(format!("  for (int v = 0; v < {vc}; ++v) d[v] = 0.0f;"));
+    // the asm operand list: d (vc floats), a, b, c = d
+    let mut ops = Vec::new();
+    let mut idx = 0;
+    let mut group = |cnt: i64| {
+        let g: Vec<String> = (0..cnt).map(|i| format!("%{}", idx + i)).collect();
+        idx += cnt;
+        format!("{{{}}}", g.join(","))
+    };
+    let dg = group(vc);
+    let ag = group(regs(va));
+    let bg = group(regs(vb));
+    let cg = group(vc);
+    ops.push(format!("{} {dg}, {ag}, {bg}, {cg};", atom.ptx));
+    let outs: Vec<String> = (0..vc).map(|v| format!("\"=f\"(d[{v}])")).collect();
+    let mut ins: Vec<String> = (0..regs(va)).map(|v| format!("\"r\"(a[{v}])")).collect();
+    ins.extend((0..regs(vb)).map(|v| format!("\"r\"(b[{v}])")));
+    ins.extend((0..vc).map(|v| format!("\"f\"(d[{v}])")));
+    c.line(format!(
+        "  asm volatile(\"{}\" : {} : {});",
+        ops[0],
+        outs.join(", "),
+        ins.join(", ")
+    ));
+    c.line(format!(
+        "  for (int v = 0; v < {vc}; ++v) out[C_IDX[t * {vc} + v]] = __float_as_uint(d[v]);"
+    ));
+    c.line("}");
+    Ok(AtomCheck {
+        name: format!(
+            "{}{}",
+            atom.name,
+            if perturb { " (A perturbed)" } else { "" }
+        ),
+        source: c.finish(),
+        threads: 32,
+        input,
+        output_len: (m * n) as usize,
+        expected,
+    })
+}
+
+/// The row each thread's address points at: a permutation, so that the addresses matter.
+fn row_of(t: i64) -> i64 {
+    (t * 5 + 3) % 32
+}
+
+fn ldst_tables(atom: &CopyAtom, perturb: bool) -> Result<(Vec<i64>, Vec<i64>), GpuError> {
+    // source: logical 16-bit element index held by (thread, element); destination likewise
+    let (sb, db) = atom.bits_per_thread();
+    let mut src = Vec::new();
+    let mut dst = Vec::new();
+    for t in 0..32 {
+        for e in 0..sb / 16 {
+            src.push(atom.src_bit(t, 16 * e)? / 16);
+        }
+        for e in 0..db / 16 {
+            dst.push(atom.dst_bit(t, 16 * e)? / 16);
+        }
+    }
+    if perturb {
+        dst.swap(0, 1);
+    }
+    Ok((src, dst))
+}
+
+/// The hardware check of an `ldmatrix` atom; `perturb` exchanges two values of its destination
+/// layout.
+pub fn ldmatrix_check(
+    atom: &CopyAtom,
+    num: i64,
+    trans: bool,
+    perturb: bool,
+) -> Result<AtomCheck, GpuError> {
+    let (src, dst) = ldst_tables(atom, perturb)?;
+    // shared memory: row_of(t) holds thread t's 8 source elements
+    let mut smem = vec![0u32; 32 * 8];
+    for t in 0..32 {
+        for e in 0..8 {
+            smem[(row_of(t) * 8 + e) as usize] = src[(t * 8 + e) as usize] as u32;
+        }
+    }
+    let regs = num;
+    let expected: Vec<Option<u32>> = dst.iter().map(|&x| Some(x as u32)).collect();
+    let mut c = Code::new();
+    c.line(format!("// hardware check of {} ({})", atom.name, atom.ptx));
+    c.line("extern \"C\" __global__ void atom_check(const unsigned int* in, unsigned int* out) {");
+    c.line("  __shared__ __align__(16) unsigned short sm[256];");
+    c.line("  const int t = threadIdx.x;");
+    c.line("  for (int i = t; i < 256; i += 32) sm[i] = (unsigned short)in[i];");
+    c.line("  __syncwarp();");
+    c.line(
+        "  unsigned int addr = (unsigned int)__cvta_generic_to_shared(sm + ((t * 5 + 3) % 32) * 8);",
+    );
+    c.line(format!("  unsigned int r[{regs}];"));
+    let outs: Vec<String> = (0..regs).map(|j| format!("\"=r\"(r[{j}])")).collect();
+    let regs_list: Vec<String> = (0..regs).map(|j| format!("%{j}")).collect();
+    let _ = trans;
+    c.line(format!(
+        "  asm volatile(\"{} {{{}}}, [%{regs}];\" : {} : \"r\"(addr));",
+        atom.ptx,
+        regs_list.join(","),
+        outs.join(", ")
+    ));
+    c.line(format!(
+        "  for (int j = 0; j < {regs}; ++j) {{ out[t * {} + 2 * j] = r[j] & 0xFFFF; out[t * {} + 2 * j + 1] = r[j] >> 16; }}",
+        2 * regs,
+        2 * regs
+    ));
+    c.line("}");
+    Ok(AtomCheck {
+        name: format!(
+            "{}{}",
+            atom.name,
+            if perturb { " (dst perturbed)" } else { "" }
+        ),
+        source: c.finish(),
+        threads: 32,
+        input: smem,
+        output_len: (32 * 2 * regs) as usize,
+        expected,
+    })
+}
+
+/// The hardware check of a `stmatrix` atom; `perturb` exchanges two values of its destination
+/// layout.
+pub fn stmatrix_check(atom: &CopyAtom, num: i64, perturb: bool) -> Result<AtomCheck, GpuError> {
+    let (src, dst) = ldst_tables(atom, perturb)?;
+    let regs = num;
+    // each thread's registers: its source elements
+    let input: Vec<u32> = src.iter().map(|&x| x as u32).collect();
+    // rows written: those of the first 8·num threads
+    let mut expected = vec![None; 256];
+    for t in 0..8 * num {
+        for e in 0..8 {
+            expected[(row_of(t) * 8 + e) as usize] = Some(dst[(t * 8 + e) as usize] as u32);
+        }
+    }
+    let mut c = Code::new();
+    c.line(format!("// hardware check of {} ({})", atom.name, atom.ptx));
+    c.line("extern \"C\" __global__ void atom_check(const unsigned int* in, unsigned int* out) {");
+    c.line("  __shared__ __align__(16) unsigned short sm[256];");
+    c.line("  const int t = threadIdx.x;");
+    c.line("  for (int i = t; i < 256; i += 32) sm[i] = 0xFFFF;");
+    c.line("  __syncwarp();");
+    c.line(format!("  unsigned int r[{regs}];"));
+    c.line(format!(
+        "  for (int j = 0; j < {regs}; ++j) r[j] = in[t * {} + 2 * j] | (in[t * {} + 2 * j + 1] << 16);",
+        2 * regs,
+        2 * regs
+    ));
+    c.line("  unsigned int addr = (unsigned int)__cvta_generic_to_shared(sm + ((t * 5 + 3) % 32) * 8);");
+    let ins: Vec<String> = (0..regs).map(|j| format!("\"r\"(r[{j}])")).collect();
+    let regs_list: Vec<String> = (1..=regs).map(|j| format!("%{j}")).collect();
+    c.line(format!(
+        "  asm volatile(\"{} [%0], {{{}}};\" :: \"r\"(addr), {} : \"memory\");",
+        atom.ptx,
+        regs_list.join(","),
+        ins.join(", ")
+    ));
+    c.line("  __syncwarp();");
+    c.line("  for (int i = t; i < 256; i += 32) out[i] = sm[i];");
+    c.line("}");
+    Ok(AtomCheck {
+        name: format!(
+            "{}{}",
+            atom.name,
+            if perturb { " (dst perturbed)" } else { "" }
+        ),
+        source: c.finish(),
+        threads: 32,
+        input,
+        output_len: 256,
+        expected,
+    })
+}
+
+/// The hardware check of `cp.async` 16 B: 32 threads each move 16 bytes to a permuted slot; the
+/// bytes must arrive in the order the atom's layouts give (bit `b` to bit `b`).
+pub fn cp_async_check(atom: &CopyAtom, seed: u64, perturb: bool) -> Result<AtomCheck, GpuError> {
+    let mut rng = crate::run::Rng::new(seed);
+    let input: Vec<u32> = (0..128).map(|_| rng.next_u32()).collect();
+    // expected: word w of thread t's 16 bytes is the word the layouts map it from
+    let mut expected = vec![None; 128];
+    for t in 0..32i64 {
+        for w in 0..4i64 {
+            let mut b = atom.dst_bit(0, 32 * w)?;
+            if perturb && t == 0 && w < 2 {
+                b = atom.dst_bit(0, 32 * (1 - w))?;
+            }
+            let from = atom.src_bit(0, b)? / 32;
+            expected[(t * 4 + w) as usize] = Some(input[(t * 4 + from) as usize]);
+        }
+    }
+    let mut c = Code::new();
+    c.line(format!("// hardware check of {} ({})", atom.name, atom.ptx));
+    c.line("extern \"C\" __global__ void atom_check(const unsigned int* in, unsigned int* out) {");
+    c.line("  __shared__ __align__(16) unsigned int sm[128];");
+    c.line("  const int t = threadIdx.x;");
+    c.line("  const int slot = (t * 5 + 3) % 32;");
+    c.line("  unsigned int d = (unsigned int)__cvta_generic_to_shared(sm + slot * 4);");
+    c.line(format!(
+        "  asm volatile(\"{} [%0], [%1], 16;\" :: \"r\"(d), \"l\"(in + t * 4) : \"memory\");",
+        atom.ptx
+    ));
+    c.line("  asm volatile(\"cp.async.commit_group;\" ::: \"memory\");");
+    c.line("  asm volatile(\"cp.async.wait_group 0;\" ::: \"memory\");");
+    c.line("  __syncwarp();");
+    c.line("  for (int w = 0; w < 4; ++w) out[t * 4 + w] = sm[slot * 4 + w];");
+    c.line("}");
+    Ok(AtomCheck {
+        name: format!("{}{}", atom.name, if perturb { " (perturbed)" } else { "" }),
+        source: c.finish(),
+        threads: 32,
+        input,
+        output_len: 128,
+        expected,
+    })
+}
+
+impl AtomCheck {
+    /// Compares a kernel's output with the expectation: the number of compared words and the
+    /// first disagreement.
+    pub fn compare(&self, out: &[u32]) -> (usize, Option<String>) {
+        let mut compared = 0;
+        for (i, (e, &o)) in self.expected.iter().zip(out).enumerate() {
+            if let Some(e) = e {
+                compared += 1;
+                if *e != o {
+                    return (
+                        compared,
+                        Some(format!("word {i}: hardware {o:#x}, layout {e:#x}")),
+                    );
+                }
+            }
+        }
+        (compared, None)
+    }
+}

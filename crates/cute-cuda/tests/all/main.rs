@@ -1,0 +1,4 @@
+//! CPU tests of cute-cuda: atoms against CUTLASS's values and the PTX ISA's fragment formulas,
+//! COPY plans, generated source snapshots, and the error path without a GPU.
+mod atoms;
+mod copy;
