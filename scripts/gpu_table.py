@@ -20,3 +20,16 @@ for r in rows:
         continue
     tg = t["torch_gbs"] if t else float("nan")
     print(f"| {r['name']} | {r['gbs']:.0f} | {r['d2d_gbs']:.0f} | {100 * r['ratio_d2d']:.1f}% | {tg:.0f} | {r['gbs'] / tg:.2f}x |")
+
+print()
+print("| case | cute TFLOP/s | torch TFLOP/s | cute / torch |")
+print("|---|---|---|---|")
+for r in rows:
+    if r["group"] != "gemm-perf":
+        continue
+    t = torch.get(r["name"])
+    if "tflops" not in r:
+        print(f"| {r['name']} | {r['status']} | | |")
+        continue
+    tt = t["torch_tflops"] if t else float("nan")
+    print(f"| {r['name']} | {r['tflops']:.0f} | {tt:.0f} | {r['tflops'] / tt:.2f}x |")

@@ -36,6 +36,27 @@ def main():
     dtypes = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16}
     out = []
     for c in cases:
+        if c["kind"] == "matmul":
+            n = 8192
+            a = torch.randn(n, n, device="cuda", dtype=torch.bfloat16)
+            b = torch.randn(n, n, device="cuda", dtype=torch.bfloat16)
+            t = median_ms(lambda: torch.matmul(a, b))
+            out.append({"name": c["name"], "torch_ms": t, "torch_tflops": 2 * n**3 / t / 1e9})
+            del a, b
+            torch.cuda.empty_cache()
+            continue
+        if c["kind"] == "gett":
+            d = {w[0]: int(w[1:]) for w in c["name"].split() if w[0] in "stuprq" and w[1:].isdigit()}
+            s_, t_, u_, p_, r_, q_ = (d[x] for x in "stuprq")
+            # column-major in index order, as the Rust side lays them out
+            A = torch.randn(r_, p_, u_, t_, s_, device="cuda", dtype=torch.bfloat16).permute(4, 3, 2, 1, 0)
+            B = torch.randn(u_, r_, t_, q_, device="cuda", dtype=torch.bfloat16).permute(3, 2, 1, 0)
+            t = median_ms(lambda: torch.einsum("stupr,qtru->stqp", A, B))
+            flops = 2 * s_ * t_ * u_ * p_ * r_ * q_
+            out.append({"name": c["name"], "torch_ms": t, "torch_tflops": flops / t / 1e9})
+            del A, B
+            torch.cuda.empty_cache()
+            continue
         dt = dtypes[c["dtype"]]
         x = torch.randn(c["shape"], device="cuda", dtype=torch.float32).to(dt)
         perm = c["perm"]

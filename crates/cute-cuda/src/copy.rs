@@ -462,11 +462,10 @@ fn transpose_plan(plan: &mut GpuCopyPlan, k: usize, v: i64, tile: i64) -> Result
     c.line("#pragma unroll");
     c.line(format!("  for (int r = 0; r < {v}; ++r) {{"));
     c.line(format!("    const int i0 = bd * {v} + r;"));
-    c.line(format!("    {vt} x;"));
+    c.line(format!("    {vt} x = {{}};"));
     c.line(format!(
         "    if (okk && g0 + i0 < {n0}) x = *(const {vt}*)(src + so + (idx)i0 * ({a}) + bs * {v});"
     ));
-    c.line(format!("    else x = {vt}{{}};"));
     c.line(format!("    const {et}* xe = (const {et}*)&x;"));
     c.line("#pragma unroll");
     c.line(format!(

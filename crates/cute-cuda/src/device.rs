@@ -62,6 +62,35 @@ pub enum Arg {
     U64(u64),
 }
 
+/// Compiles `source` to PTX with NVRTC for [`ARCH`]; needs NVRTC but no driver or device (the
+/// CPU tests use it to check that generated kernels compile). A compilation error carries NVRTC's
+/// log; a missing library is [`GpuError::NoDriver`].
+pub fn compile_ptx(source: &str, name: &str) -> Result<String, GpuError> {
+    Ok(nvrtc(source, name)?.to_src())
+}
+
+fn nvrtc(source: &str, name: &str) -> Result<cudarc::nvrtc::Ptx, GpuError> {
+    // SAFETY: only loads the shared library to see whether it is there.
+    if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
+        return Err(GpuError::NoDriver(
+            "the NVRTC library (libnvrtc.so) was not found; add its folder to LD_LIBRARY_PATH"
+                .into(),
+        ));
+    }
+    let opts = CompileOptions {
+        arch: Some(ARCH),
+        options: vec!["-std=c++17".into(), "-default-device".into()],
+        ..Default::default()
+    };
+    compile_ptx_with_opts(source, opts).map_err(|e| match e {
+        CompileError::CompileError { log, .. } => GpuError::Driver {
+            op: "nvrtcCompileProgram",
+            message: format!("{name}: {}", log.to_string_lossy()),
+        },
+        other => GpuError::driver("nvrtc", other),
+    })
+}
+
 /// The architecture NVRTC compiles for: Hopper with its architecture-specific features (`wgmma`,
 /// `setmaxnreg`).
 pub const ARCH: &str = "sm_90a";
@@ -111,18 +140,7 @@ impl Gpu {
     /// Compiles `source` with NVRTC for [`ARCH`] and loads the kernel `name`. A compilation error
     /// carries NVRTC's log.
     pub fn compile(&self, source: &str, name: &str) -> Result<Kernel, GpuError> {
-        let opts = CompileOptions {
-            arch: Some(ARCH),
-            options: vec!["-std=c++17".into(), "-default-device".into()],
-            ..Default::default()
-        };
-        let ptx = compile_ptx_with_opts(source, opts).map_err(|e| match e {
-            CompileError::CompileError { log, .. } => GpuError::Driver {
-                op: "nvrtcCompileProgram",
-                message: format!("{name}: {}", log.to_string_lossy()),
-            },
-            other => GpuError::driver("nvrtc", other),
-        })?;
+        let ptx = nvrtc(source, name)?;
         let text = ptx.to_src();
         let module = self
             .ctx

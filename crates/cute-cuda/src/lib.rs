@@ -29,6 +29,7 @@ pub mod codegen;
 pub mod copy;
 pub mod device;
 pub mod error;
+pub mod gemm;
 pub mod run;
 pub mod verify;
 

@@ -666,7 +666,29 @@ pub fn run_all(gpu: &Gpu, opts: &Options) -> Vec<Row> {
     for (i, c) in cases.iter().enumerate() {
         rows.push(run_copy(gpu, c, opts.seed + i as u64, false));
     }
+    match gemm_cases() {
+        Ok(cs) => {
+            for (i, c) in cs.iter().enumerate() {
+                rows.push(run_gemm(gpu, c, opts.seed + 500 + i as u64, None, false));
+            }
+        }
+        Err(e) => rows.push(Row::new("gemm", "cases", Err(e))),
+    }
     if opts.bandwidth {
+        match gemm_bench_cases() {
+            Ok(cs) => {
+                for (i, c) in cs.iter().enumerate() {
+                    rows.push(run_gemm(
+                        gpu,
+                        c,
+                        opts.seed + 700 + i as u64,
+                        Some(2048),
+                        true,
+                    ));
+                }
+            }
+            Err(e) => rows.push(Row::new("gemm-perf", "cases", Err(e))),
+        }
         match bandwidth_cases() {
             Ok(cs) => {
                 for (i, c) in cs.iter().enumerate() {
@@ -786,11 +808,386 @@ pub fn torch_cases_json() -> Result<String, GpuError> {
         .filter_map(|c| {
             c.permute.as_ref().map(|(shape, perm)| {
                 format!(
-                    "{{\"name\": \"{}\", \"shape\": {shape:?}, \"perm\": {perm:?}, \"dtype\": \"{}\"}}",
+                    "{{\"kind\": \"permute\", \"name\": \"{}\", \"shape\": {shape:?}, \"perm\": {perm:?}, \"dtype\": \"{}\"}}",
                     c.name, c.dtype
                 )
             })
         })
         .collect();
+    let mut items = items;
+    for c in gemm_bench_cases()? {
+        items.push(format!(
+            "{{\"kind\": \"{}\", \"name\": \"{}\", \"a\": \"{}\", \"b\": \"{}\", \"c\": \"{}\"}}",
+            if c.name.starts_with("GETT") {
+                "gett"
+            } else {
+                "matmul"
+            },
+            c.name,
+            c.a,
+            c.b,
+            c.c
+        ));
+    }
     Ok(format!("[\n{}\n]\n", items.join(",\n")))
+}
+
+/// One GEMM case.
+#[derive(Clone, Debug)]
+pub struct GemmCase {
+    /// The case's name.
+    pub name: String,
+    /// `A (M,K[,L])`.
+    pub a: Layout,
+    /// `B (N,K[,L])`.
+    pub b: Layout,
+    /// `C (M,N[,L])`.
+    pub c: Layout,
+    /// Operand type.
+    pub ab: DType,
+    /// Output type.
+    pub c_type: DType,
+}
+
+/// BLAS-style GEMM layouts: `ta`/`tb` are `N` or `T` (A `M×K`, B `K×N`, column-major when `N`),
+/// C column-major.
+pub fn blas_case(
+    m: i64,
+    n: i64,
+    k: i64,
+    ta: char,
+    tb: char,
+    ab: DType,
+    c_type: DType,
+) -> Result<GemmCase, GpuError> {
+    let a = if ta == 'N' {
+        format!("({m},{k}):(1,{m})")
+    } else {
+        format!("({m},{k}):({k},1)")
+    };
+    let b = if tb == 'N' {
+        format!("({n},{k}):({k},1)")
+    } else {
+        format!("({n},{k}):(1,{n})")
+    };
+    Ok(GemmCase {
+        name: format!("{ta}{tb} {m}x{n}x{k} {ab}->{c_type}"),
+        a: a.parse()?,
+        b: b.parse()?,
+        c: format!("({m},{n}):(1,{m})").parse()?,
+        ab,
+        c_type,
+    })
+}
+
+/// The paper's GETT `C_stqp = A_stupr B_qtru`, every tensor column-major in its index order,
+/// folded to `(M,N,K,L) = ((s,p), q, (u,r), t)`.
+pub fn gett_case(
+    s: i64,
+    t: i64,
+    u: i64,
+    p: i64,
+    r: i64,
+    q: i64,
+    ab: DType,
+) -> Result<GemmCase, GpuError> {
+    let (a1, a2, a3, a4) = (s, s * t, s * t * u, s * t * u * p); // strides of t, u, p, r in A
+    let (b1, b2, b3) = (q, q * t, q * t * r); // t, r, u in B
+    let (c1, c2, c3) = (s, s * t, s * t * q); // t, q, p in C
+    Ok(GemmCase {
+        name: format!("GETT stupr,qtru->stqp s{s} t{t} u{u} p{p} r{r} q{q} {ab}"),
+        a: format!("(({s},{p}),({u},{r}),{t}):((1,{a3}),({a2},{a4}),{a1})").parse()?,
+        b: format!("({q},({u},{r}),{t}):(1,({b3},{b2}),{b1})").parse()?,
+        c: format!("(({s},{p}),{q},{t}):((1,{c3}),{c2},{c1})").parse()?,
+        ab,
+        c_type: ab,
+    })
+}
+
+/// The GEMM correctness cases: NT, TN, NN, TT in bf16 and f16, multiples of the tile and ragged,
+/// the paper's GETT and a 4-D batched case.
+pub fn gemm_cases() -> Result<Vec<GemmCase>, GpuError> {
+    let mut v = Vec::new();
+    for ab in [DType::Bf16, DType::F16] {
+        for (m, n, k) in [(256, 384, 128), (301, 203, 77), (300, 200, 100)] {
+            for ta in ['N', 'T'] {
+                for tb in ['N', 'T'] {
+                    let ct = if (m + ta as i64) % 2 == 0 {
+                        DType::F32
+                    } else {
+                        ab
+                    };
+                    v.push(blas_case(m, n, k, ta, tb, ab, ct)?);
+                }
+            }
+        }
+        v.push(gett_case(16, 4, 32, 8, 8, 48, ab)?);
+    }
+    // 4-D batched: C_mnbh = Σ_k A_mkbh B_nkbh with the batch (b,h) folded into L
+    let (m, n, k, b, h) = (192i64, 160i64, 96i64, 3i64, 5i64);
+    v.push(GemmCase {
+        name: format!("batched 4-D m{m} n{n} k{k} (b,h)=({b},{h}) bf16"),
+        a: format!("({m},{k},({b},{h})):({k},1,({},{}))", m * k, m * k * b).parse()?,
+        b: format!("({n},{k},({b},{h})):(1,{n},({},{}))", n * k, n * k * b).parse()?,
+        c: format!("({m},{n},({b},{h})):({n},1,({},{}))", m * n, m * n * b).parse()?,
+        ab: DType::Bf16,
+        c_type: DType::F32,
+    });
+    Ok(v)
+}
+
+/// The GEMM performance cases: 8192³ bf16 (A row-major, B row-major `K×N`, as `torch.matmul`)
+/// and the paper's GETT at 3.4·10¹⁰ flops.
+pub fn gemm_bench_cases() -> Result<Vec<GemmCase>, GpuError> {
+    let n = 8192;
+    Ok(vec![
+        GemmCase {
+            name: format!("matmul {n}^3 bf16"),
+            a: format!("({n},{n}):({n},1)").parse()?,
+            b: format!("({n},{n}):(1,{n})").parse()?,
+            c: format!("({n},{n}):({n},1)").parse()?,
+            ab: DType::Bf16,
+            c_type: DType::Bf16,
+        },
+        gett_case(64, 16, 64, 64, 16, 256, DType::Bf16)?,
+    ])
+}
+
+fn decode(t: DType, bits: u16) -> f64 {
+    match t {
+        DType::Bf16 => f32::from_bits((bits as u32) << 16) as f64,
+        _ => {
+            let sign = if bits & 0x8000 != 0 { -1.0 } else { 1.0 };
+            let e = ((bits >> 10) & 0x1F) as i32;
+            let f = (bits & 0x3FF) as f64;
+            let mag = match e {
+                0 => f * 2f64.powi(-24),
+                31 => f64::NAN,
+                _ => (1.0 + f / 1024.0) * 2f64.powi(e - 15),
+            };
+            sign * mag
+        }
+    }
+}
+
+fn offsets(l: &Layout) -> Result<Vec<i64>, GpuError> {
+    let n = l.size()?;
+    (0..n).map(|i| Ok(l.eval(i)?)).collect()
+}
+
+/// Runs one GEMM case: random operands, poisoned C, the planned kernel; C compared with an fp64
+/// reference (every element, or `sample` random elements when given); with `bench`, the rate.
+pub fn run_gemm(gpu: &Gpu, case: &GemmCase, seed: u64, sample: Option<usize>, bench: bool) -> Row {
+    let mut row = Row::new(
+        if bench { "gemm-perf" } else { "gemm" },
+        case.name.clone(),
+        Ok(String::new()),
+    );
+    match run_gemm_inner(gpu, case, seed, sample, bench, &mut row) {
+        Ok(d) => row.detail = d,
+        Err(e) => row.status = format!("FAIL: {e}"),
+    }
+    row
+}
+
+fn run_gemm_inner(
+    gpu: &Gpu,
+    case: &GemmCase,
+    seed: u64,
+    sample: Option<usize>,
+    bench: bool,
+    row: &mut Row,
+) -> Result<String, GpuError> {
+    let p = crate::gemm::plan_gemm(&case.a, &case.b, &case.c, case.ab, case.c_type)?;
+    let kernel = gpu.compile(&p.source, &p.name)?;
+    let len = |r: (i64, i64)| (r.1 - r.0 + 1) as usize;
+    let (la, lb, lc) = (len(p.ranges[0]), len(p.ranges[1]), len(p.ranges[2]));
+    let helpers16 = helper_source(case.ab);
+    let fill = gpu.compile(&helpers16, "fill_random")?;
+    let a = gpu.zeros::<u16>(la)?;
+    let b = gpu.zeros::<u16>(lb)?;
+    let grid = (gpu.sm_count as u32) * 8;
+    gpu.launch(
+        &fill,
+        grid,
+        256,
+        0,
+        &[
+            Arg::Ptr(gpu.ptr(&a, 0)),
+            Arg::I64(la as i64),
+            Arg::U64(seed),
+        ],
+    )?;
+    gpu.launch(
+        &fill,
+        grid,
+        256,
+        0,
+        &[
+            Arg::Ptr(gpu.ptr(&b, 0)),
+            Arg::I64(lb as i64),
+            Arg::U64(seed ^ 0x5555),
+        ],
+    )?;
+    let wide = case.c_type == DType::F32;
+    let c32 = if wide {
+        Some(gpu.upload(&vec![POISON; lc])?)
+    } else {
+        None
+    };
+    let c16 = if wide {
+        None
+    } else {
+        Some(gpu.upload(&vec![0xFFFFu16; lc])?)
+    };
+    let pc = match (&c32, &c16) {
+        (Some(c), _) => gpu.ptr(c, 0),
+        (_, Some(c)) => gpu.ptr(c, 0),
+        _ => 0,
+    };
+    let args = [
+        Arg::Ptr(gpu.ptr(&a, 0)),
+        Arg::Ptr(gpu.ptr(&b, 0)),
+        Arg::Ptr(pc),
+    ];
+    gpu.launch(&kernel, p.grid.0, p.block, p.smem_bytes, &args)?;
+    gpu.sync()?;
+    // C back as f64
+    let out: Vec<f64> = match (&c32, &c16) {
+        (Some(c), _) => gpu
+            .download(c)?
+            .into_iter()
+            .map(|x| f32::from_bits(x) as f64)
+            .collect(),
+        (_, Some(c)) => gpu
+            .download(c)?
+            .into_iter()
+            .map(|x| decode(case.c_type, x))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let ha: Vec<f64> = gpu
+        .download(&a)?
+        .into_iter()
+        .map(|x| decode(case.ab, x))
+        .collect();
+    let hb: Vec<f64> = gpu
+        .download(&b)?
+        .into_iter()
+        .map(|x| decode(case.ab, x))
+        .collect();
+    let (m, n, k, l) = p.extents;
+    let (am, ak, al) = (
+        offsets(&p.a.modes.0)?,
+        offsets(&p.a.modes.1)?,
+        offsets(&p.a.modes.2)?,
+    );
+    let (bn, bk, bl) = (
+        offsets(&p.b.modes.0)?,
+        offsets(&p.b.modes.1)?,
+        offsets(&p.b.modes.2)?,
+    );
+    let (cm, cn, cl) = (
+        offsets(&p.c_modes.0)?,
+        offsets(&p.c_modes.1)?,
+        offsets(&p.c_modes.2)?,
+    );
+    let (a0, b0, c0) = (-p.ranges[0].0, -p.ranges[1].0, -p.ranges[2].0);
+    // every element of C written (no poison left in its image)
+    let mut unwritten = 0u64;
+    for li in 0..l {
+        for ni in 0..n {
+            for mi in 0..m {
+                let o = (c0 + cm[mi as usize] + cn[ni as usize] + cl[li as usize]) as usize;
+                if !out[o].is_finite() {
+                    unwritten += 1;
+                }
+            }
+        }
+    }
+    if unwritten != 0 {
+        return Err(GpuError::Mismatch {
+            check: case.name.clone(),
+            detail: format!("{unwritten} elements of C not written (still poison) or not finite"),
+        });
+    }
+    let mut rng = Rng::new(seed ^ 0xABCD);
+    let points: Vec<(i64, i64, i64)> = match sample {
+        Some(s) => (0..s)
+            .map(|_| {
+                (
+                    rng.below(m as u64) as i64,
+                    rng.below(n as u64) as i64,
+                    rng.below(l as u64) as i64,
+                )
+            })
+            .collect(),
+        None => {
+            let mut v = Vec::with_capacity((m * n * l) as usize);
+            for li in 0..l {
+                for ni in 0..n {
+                    for mi in 0..m {
+                        v.push((mi, ni, li));
+                    }
+                }
+            }
+            v
+        }
+    };
+    let (mut num, mut den) = (0.0f64, 0.0f64);
+    for &(mi, ni, li) in &points {
+        let (mi, ni, li) = (mi as usize, ni as usize, li as usize);
+        let mut s = 0.0;
+        for kk in 0..k as usize {
+            s += ha[(a0 + am[mi] + ak[kk] + al[li]) as usize]
+                * hb[(b0 + bn[ni] + bk[kk] + bl[li]) as usize];
+        }
+        let o = out[(c0 + cm[mi] + cn[ni] + cl[li]) as usize];
+        num += (o - s) * (o - s);
+        den += s * s;
+    }
+    let rel = (num / den.max(f64::MIN_POSITIVE)).sqrt();
+    let tol = if wide { 1e-5 } else { 1e-2 };
+    if rel.is_nan() || rel > tol {
+        return Err(GpuError::Mismatch {
+            check: case.name.clone(),
+            detail: format!(
+                "relative error {rel:.3e} over {} elements exceeds {tol:.0e}",
+                points.len()
+            ),
+        });
+    }
+    let checked = format!(
+        "{} of C checked, rel. error {rel:.2e}; {}-major A v{}, {}-major B v{}",
+        points.len(),
+        if p.a.major == crate::atom::Major::K {
+            "K"
+        } else {
+            "MN"
+        },
+        p.a.vector,
+        if p.b.major == crate::atom::Major::K {
+            "K"
+        } else {
+            "MN"
+        },
+        p.b.vector
+    );
+    if !bench {
+        return Ok(checked);
+    }
+    let t = gpu.time_ms(3, 20, || {
+        gpu.launch(&kernel, p.grid.0, p.block, p.smem_bytes, &args)
+    })?;
+    let tflops = p.flops() / t / 1e9;
+    row.numbers = vec![
+        ("ms", t),
+        ("tflops", tflops),
+        ("registers", kernel.registers as f64),
+        ("local_bytes", kernel.local_bytes as f64),
+    ];
+    Ok(format!(
+        "{tflops:.0} TFLOP/s ({t:.3} ms), {} registers, {} B local; {checked}",
+        kernel.registers, kernel.local_bytes
+    ))
 }

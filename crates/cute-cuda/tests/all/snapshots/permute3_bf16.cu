@@ -24,9 +24,8 @@ extern "C" __global__ void __launch_bounds__(256) cute_copy(const unsigned short
 #pragma unroll
   for (int r = 0; r < 8; ++r) {
     const int i0 = bd * 8 + r;
-    uint4 x;
+    uint4 x = {};
     if (okk && g0 + i0 < 12288) x = *(const uint4*)(src + so + (idx)i0 * (64) + bs * 8);
-    else x = uint4{};
     const unsigned short* xe = (const unsigned short*)&x;
 #pragma unroll
     for (int cc = 0; cc < 8; ++cc) w[cc][r] = xe[cc];

@@ -24,9 +24,8 @@ extern "C" __global__ void __launch_bounds__(256) cute_copy(const unsigned int* 
 #pragma unroll
   for (int r = 0; r < 4; ++r) {
     const int i0 = bd * 4 + r;
-    uint4 x;
+    uint4 x = {};
     if (okk && g0 + i0 < 1000) x = *(const uint4*)(src + so + (idx)i0 * (4096) + bs * 4);
-    else x = uint4{};
     const unsigned int* xe = (const unsigned int*)&x;
 #pragma unroll
     for (int cc = 0; cc < 4; ++cc) w[cc][r] = xe[cc];

@@ -1,0 +1,93 @@
+//! Every generated kernel compiles with NVRTC for sm_90a, where NVRTC is present (CI installs it
+//! from the `nvidia-cuda-nvrtc` wheel); elsewhere the test says that it checked nothing.
+
+use cute_cuda::atom::{self, DType};
+use cute_cuda::copy::plan_copy;
+use cute_cuda::device::compile_ptx;
+use cute_cuda::gemm::plan_gemm;
+use cute_cuda::{run, verify, GpuError};
+
+fn nvrtc_present() -> bool {
+    match compile_ptx("extern \"C\" __global__ void k() {}", "k") {
+        Ok(_) => true,
+        Err(GpuError::NoDriver(m)) => {
+            eprintln!("NVRTC not present, generated sources not compiled: {m}");
+            if std::env::var_os("CUTE_REQUIRE_NVRTC").is_some() {
+                panic!("CUTE_REQUIRE_NVRTC is set but NVRTC is missing: {m}");
+            }
+            false
+        }
+        Err(e) => panic!("{e}"),
+    }
+}
+
+fn compiles(src: &str, name: &str) {
+    if let Err(e) = compile_ptx(src, name) {
+        panic!("{e}\n{src}");
+    }
+}
+
+#[test]
+fn copy_kernels_compile() {
+    if !nvrtc_present() {
+        return;
+    }
+    let mut cases = Vec::new();
+    for t in [DType::F32, DType::Bf16] {
+        cases.extend(run::table2_cases(t).unwrap());
+    }
+    cases.extend(run::permutation_cases(1, 1).unwrap());
+    cases.extend(run::bandwidth_cases().unwrap());
+    for c in &cases {
+        let p = plan_copy(&c.src, &c.dst, c.dtype).unwrap();
+        compiles(&p.source, &p.name);
+    }
+}
+
+#[test]
+fn gemm_kernels_compile() {
+    if !nvrtc_present() {
+        return;
+    }
+    for (m, n, k) in [(256, 256, 64), (301, 203, 77), (300, 200, 100)] {
+        for ta in ['N', 'T'] {
+            for tb in ['N', 'T'] {
+                let (a, b, c) = crate::gemm::blas(m, n, k, ta, tb);
+                for ct in [DType::F32, DType::Bf16] {
+                    let p = plan_gemm(&a, &b, &c, DType::Bf16, ct).unwrap();
+                    let ptx = compile_ptx(&p.source, &p.name)
+                        .unwrap_or_else(|e| panic!("{e}\n{}", p.source));
+                    assert!(ptx.contains("mma.sync.aligned.m16n8k16"));
+                    assert!(ptx.contains("ldmatrix.sync.aligned.m8n8.x4"));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn atom_checks_compile() {
+    if !nvrtc_present() {
+        return;
+    }
+    let mut checks = vec![
+        verify::mma_check(&atom::mma_sm80_16x8x16(DType::Bf16).unwrap(), 1, false).unwrap(),
+        verify::mma_check(&atom::mma_sm80_16x8x16(DType::F16).unwrap(), 1, false).unwrap(),
+        verify::mma_check(&atom::mma_sm80_16x8x8_tf32().unwrap(), 1, false).unwrap(),
+        verify::cp_async_check(&atom::cp_async_16b().unwrap(), 1, false).unwrap(),
+    ];
+    for num in [1, 2, 4] {
+        for trans in [false, true] {
+            checks.push(
+                verify::ldmatrix_check(&atom::ldmatrix(num, trans).unwrap(), num, trans, false)
+                    .unwrap(),
+            );
+            checks.push(
+                verify::stmatrix_check(&atom::stmatrix(num, trans).unwrap(), num, false).unwrap(),
+            );
+        }
+    }
+    for c in checks {
+        compiles(&c.source, "atom_check");
+    }
+}

@@ -1,0 +1,124 @@
+//! GEMM plans: majorness and vectors from the layouts, the swizzles, the ldmatrix lanes solved
+//! from the atoms, GETT by folding, refusals.
+
+use cute::Layout;
+use cute_cuda::atom::{DType, Major};
+use cute_cuda::gemm::{plan_gemm, GpuGemmPlan};
+
+fn l(s: &str) -> Layout {
+    s.parse().unwrap()
+}
+
+/// `A (M,K)`, `B (N,K)` of BLAS's transposes: `N` is column-major A (M contiguous), `T` row-major.
+pub fn blas(m: i64, n: i64, k: i64, ta: char, tb: char) -> (Layout, Layout, Layout) {
+    let a = if ta == 'N' {
+        format!("({m},{k}):(1,{m})")
+    } else {
+        format!("({m},{k}):({k},1)")
+    };
+    // BLAS's B is (K,N): N = column-major (K contiguous) = K-major (N,K)
+    let b = if tb == 'N' {
+        format!("({n},{k}):({k},1)")
+    } else {
+        format!("({n},{k}):(1,{n})")
+    };
+    (l(&a), l(&b), l(&format!("({m},{n}):(1,{m})")))
+}
+
+fn plan(a: &Layout, b: &Layout, c: &Layout) -> GpuGemmPlan {
+    plan_gemm(a, b, c, DType::Bf16, DType::F32).unwrap()
+}
+
+#[test]
+fn majorness_from_the_layouts() {
+    for (ta, tb, ma, mb) in [
+        ('N', 'N', Major::MN, Major::K),
+        ('N', 'T', Major::MN, Major::MN),
+        ('T', 'N', Major::K, Major::K),
+        ('T', 'T', Major::K, Major::MN),
+    ] {
+        let (a, b, c) = blas(512, 256, 128, ta, tb);
+        let p = plan(&a, &b, &c);
+        assert_eq!((p.a.major, p.b.major), (ma, mb), "{ta}{tb}");
+        assert_eq!((p.a.vector, p.b.vector), (8, 8));
+        // both access patterns conflict-free with the chosen swizzle
+        for o in [&p.a, &p.b] {
+            let sw = cute::ComposedLayout::new(o.swizzle, 0, o.smem);
+            for tv in [&o.tv_load, &o.tv_ldsm] {
+                let r = cute::bank_conflicts(&sw, tv, 2, 8).unwrap();
+                assert!(r.is_conflict_free(), "{ta}{tb} {} {tv}: {r:?}", o.name);
+            }
+        }
+    }
+}
+
+#[test]
+fn ragged_extents_narrow_the_vector() {
+    // K = 100: a multiple of 4, not of 8
+    let (a, b, c) = blas(300, 200, 100, 'T', 'N');
+    let p = plan(&a, &b, &c);
+    assert_eq!((p.a.vector, p.b.vector), (4, 4));
+    let (a, b, c) = blas(301, 203, 77, 'N', 'T');
+    let p = plan(&a, &b, &c);
+    assert_eq!((p.a.vector, p.b.vector), (1, 1));
+    assert_eq!(p.grid, (3 * 2, 1));
+}
+
+#[test]
+fn lanes_solved_from_the_atoms() {
+    let (a, b, c) = blas(256, 256, 64, 'T', 'N');
+    let p = plan(&a, &b, &c);
+    // K-major A through ldmatrix.x4: lane s addresses row s % 16 at k = 8 (s / 16)
+    let want: Vec<(i64, i64)> = (0..32).map(|s| (s % 16, 8 * (s / 16))).collect();
+    assert_eq!(p.a.lanes, want);
+    // K-major B: lanes 0-7 n 0-7 k 0; 8-15 n 0-7 k 8; 16-23 n 8-15 k 0; 24-31 n 8-15 k 8
+    let want: Vec<(i64, i64)> = (0..32)
+        .map(|s| (s % 8 + 8 * (s / 16), 8 * ((s / 8) % 2)))
+        .collect();
+    assert_eq!(p.b.lanes, want);
+    assert_eq!(p.a.ldsm.name, "SM75_U32x4_LDSM_N");
+    let (a, b, c) = blas(256, 256, 64, 'N', 'T');
+    let p = plan(&a, &b, &c);
+    assert_eq!(p.a.ldsm.name, "SM75_U16x8_LDSM_T");
+}
+
+#[test]
+fn gett_by_folding() {
+    // C_stqp = A_stupr B_qtru, every tensor column-major in its index order (s fastest in A and
+    // C, q fastest in B): (M,N,K,L) = ((s,p), q, (u,r), t)
+    let (s, t, u, p, r, q) = (64i64, 4i64, 32i64, 16i64, 8i64, 96i64);
+    let a_str = [1, s, s * t, s * t * u, s * t * u * p]; // s t u p r
+    let b_str = [1, q, q * t, q * t * r]; // q t r u
+    let c_str = [1, s, s * t, s * t * q]; // s t q p
+    let a = l(&format!(
+        "(({s},{p}),({u},{r}),{t}):(({},{}),({},{}),{})",
+        a_str[0], a_str[3], a_str[2], a_str[4], a_str[1]
+    ));
+    let b = l(&format!(
+        "({q},({u},{r}),{t}):({},({},{}),{})",
+        b_str[0], b_str[3], b_str[2], b_str[1]
+    ));
+    let c = l(&format!(
+        "(({s},{p}),{q},{t}):(({},{}),{},{})",
+        c_str[0], c_str[3], c_str[2], c_str[1]
+    ));
+    let plan = plan_gemm(&a, &b, &c, DType::Bf16, DType::Bf16).unwrap();
+    assert_eq!(plan.extents, (s * p, q, u * r, t));
+    assert_eq!((plan.a.major, plan.b.major), (Major::MN, Major::MN));
+    assert_eq!(plan.grid.1, t as u32);
+    assert!(plan.source.contains("cvt.rn.bf16.f32"));
+}
+
+#[test]
+fn refusals() {
+    let (a, b, _) = blas(64, 64, 64, 'T', 'N');
+    // C not injective
+    let e = plan_gemm(&a, &b, &l("(64,64):(1,0)"), DType::Bf16, DType::F32).unwrap_err();
+    assert!(e.to_string().contains("not injective"), "{e}");
+    // extents disagree: the algebra's precondition
+    let e = plan_gemm(&a, &b, &l("(32,64):(1,32)"), DType::Bf16, DType::F32).unwrap_err();
+    assert!(e.to_string().contains("precondition M"), "{e}");
+    // types
+    assert!(plan_gemm(&a, &b, &l("(64,64):(1,64)"), DType::F32, DType::F32).is_err());
+    assert!(plan_gemm(&a, &b, &l("(64,64):(1,64)"), DType::Bf16, DType::F16).is_err());
+}
