@@ -220,6 +220,18 @@ impl Gpu {
         smem: u32,
         args: &[Arg],
     ) -> Result<(), GpuError> {
+        self.launch_grid(k, (grid, 1), block, smem, args)
+    }
+
+    /// [`Gpu::launch`] on a two-dimensional grid `(x, y)`.
+    pub fn launch_grid(
+        &self,
+        k: &Kernel,
+        grid: (u32, u32),
+        block: u32,
+        smem: u32,
+        args: &[Arg],
+    ) -> Result<(), GpuError> {
         if smem > 48 * 1024 {
             k.func
                 .set_attribute(
@@ -237,7 +249,7 @@ impl Gpu {
             };
         }
         let cfg = cudarc::driver::LaunchConfig {
-            grid_dim: (grid, 1, 1),
+            grid_dim: (grid.0, grid.1, 1),
             block_dim: (block, 1, 1),
             shared_mem_bytes: smem,
         };

@@ -32,5 +32,6 @@ pub mod error;
 pub mod gemm;
 pub mod run;
 pub mod verify;
+pub mod wgmma;
 
 pub use error::GpuError;

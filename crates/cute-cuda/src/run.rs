@@ -629,7 +629,7 @@ fn host_compare<T: PartialEq + Copy + core::fmt::Debug>(
 }
 
 /// What `cute gpu` runs.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Options {
     /// Run the ≥ 1 GiB bandwidth cases.
     pub bandwidth: bool,
@@ -637,6 +637,8 @@ pub struct Options {
     pub per_rank: usize,
     /// Seed of the random data.
     pub seed: u64,
+    /// Run only this group (`atoms`, `copy`, `gemm`, `perf`, `bandwidth`); all when `None`.
+    pub only: Option<String>,
 }
 
 impl Default for Options {
@@ -645,13 +647,15 @@ impl Default for Options {
             bandwidth: true,
             per_rank: 4,
             seed: 2026,
+            only: None,
         }
     }
 }
 
 /// Every check and benchmark: atoms, Table 2, permutations, bandwidth.
 pub fn run_all(gpu: &Gpu, opts: &Options) -> Vec<Row> {
-    let mut rows = run_atoms(gpu);
+    let want = |g: &str| opts.only.as_deref().is_none_or(|o| o == g);
+    let mut rows = if want("atoms") { run_atoms(gpu) } else { Vec::new() };
     let mut cases = Vec::new();
     for t in [DType::F32, DType::Bf16, DType::F16] {
         match table2_cases(t) {
@@ -664,31 +668,35 @@ pub fn run_all(gpu: &Gpu, opts: &Options) -> Vec<Row> {
         Err(e) => rows.push(Row::new("copy", "permutations", Err(e))),
     }
     for (i, c) in cases.iter().enumerate() {
-        rows.push(run_copy(gpu, c, opts.seed + i as u64, false));
+        if want("copy") {
+            rows.push(run_copy(gpu, c, opts.seed + i as u64, false));
+        }
     }
-    match gemm_cases() {
+    match gemm_cases().map(|c| if want("gemm") { c } else { Vec::new() }) {
         Ok(cs) => {
             for (i, c) in cs.iter().enumerate() {
-                rows.push(run_gemm(gpu, c, opts.seed + 500 + i as u64, None, false));
+                rows.push(run_gemm(gpu, c, opts.seed + 500 + i as u64, None, false, false));
+                if crate::wgmma::plan_gemm_wgmma(&c.a, &c.b, &c.c, c.ab, c.c_type).is_ok() {
+                    rows.push(run_gemm(gpu, c, opts.seed + 600 + i as u64, None, false, true));
+                }
             }
         }
         Err(e) => rows.push(Row::new("gemm", "cases", Err(e))),
     }
-    if opts.bandwidth {
+    if opts.bandwidth && want("perf") {
         match gemm_bench_cases() {
             Ok(cs) => {
                 for (i, c) in cs.iter().enumerate() {
-                    rows.push(run_gemm(
-                        gpu,
-                        c,
-                        opts.seed + 700 + i as u64,
-                        Some(2048),
-                        true,
-                    ));
+                    for hopper in [true, false] {
+                        let seed = opts.seed + 700 + i as u64;
+                        rows.push(run_gemm(gpu, c, seed, Some(2048), true, hopper));
+                    }
                 }
             }
             Err(e) => rows.push(Row::new("gemm-perf", "cases", Err(e))),
         }
+    }
+    if opts.bandwidth && want("bandwidth") {
         match bandwidth_cases() {
             Ok(cs) => {
                 for (i, c) in cs.iter().enumerate() {
@@ -909,7 +917,7 @@ pub fn gett_case(
 pub fn gemm_cases() -> Result<Vec<GemmCase>, GpuError> {
     let mut v = Vec::new();
     for ab in [DType::Bf16, DType::F16] {
-        for (m, n, k) in [(256, 384, 128), (301, 203, 77), (300, 200, 100)] {
+        for (m, n, k) in [(256, 384, 128), (301, 203, 77), (300, 200, 100), (296, 200, 136)] {
             for ta in ['N', 'T'] {
                 for tb in ['N', 'T'] {
                     let ct = if (m + ta as i64) % 2 == 0 {
@@ -977,28 +985,90 @@ fn offsets(l: &Layout) -> Result<Vec<i64>, GpuError> {
 
 /// Runs one GEMM case: random operands, poisoned C, the planned kernel; C compared with an fp64
 /// reference (every element, or `sample` random elements when given); with `bench`, the rate.
-pub fn run_gemm(gpu: &Gpu, case: &GemmCase, seed: u64, sample: Option<usize>, bench: bool) -> Row {
-    let mut row = Row::new(
-        if bench { "gemm-perf" } else { "gemm" },
-        case.name.clone(),
-        Ok(String::new()),
-    );
-    match run_gemm_inner(gpu, case, seed, sample, bench, &mut row) {
+pub fn run_gemm(
+    gpu: &Gpu,
+    case: &GemmCase,
+    seed: u64,
+    sample: Option<usize>,
+    bench: bool,
+    hopper: bool,
+) -> Row {
+    let name = format!("{} {}", if hopper { "wgmma" } else { "mma.sync" }, case.name);
+    let mut row = Row::new(if bench { "gemm-perf" } else { "gemm" }, name, Ok(String::new()));
+    match run_gemm_inner(gpu, case, seed, sample, bench, hopper, &mut row) {
         Ok(d) => row.detail = d,
         Err(e) => row.status = format!("FAIL: {e}"),
     }
     row
 }
 
+/// What the runner needs of either GEMM plan.
+struct GemmLaunch {
+    extents: (i64, i64, i64, i64),
+    ranges: [(i64, i64); 3],
+    a_modes: (Layout, Layout, Layout),
+    b_modes: (Layout, Layout, Layout),
+    c_modes: (Layout, Layout, Layout),
+    majors: (crate::atom::Major, i64, crate::atom::Major, i64),
+    grid: (u32, u32),
+    block: u32,
+    smem_bytes: u32,
+    name: String,
+    source: String,
+}
+
+impl GemmLaunch {
+    fn flops(&self) -> f64 {
+        let (m, n, k, l) = self.extents;
+        2.0 * m as f64 * n as f64 * k as f64 * l as f64
+    }
+}
+
+fn gemm_launch(case: &GemmCase, hopper: bool) -> Result<GemmLaunch, GpuError> {
+    if hopper {
+        let p = crate::wgmma::plan_gemm_wgmma(&case.a, &case.b, &case.c, case.ab, case.c_type)?;
+        Ok(GemmLaunch {
+            extents: p.extents,
+            ranges: p.ranges,
+            a_modes: p.a.modes,
+            b_modes: p.b.modes,
+            c_modes: p.c_modes,
+            majors: (p.a.major, p.a.vector, p.b.major, p.b.vector),
+            grid: p.grid,
+            block: p.block,
+            smem_bytes: p.smem_bytes,
+            name: p.name,
+            source: p.source,
+        })
+    } else {
+        let p = crate::gemm::plan_gemm(&case.a, &case.b, &case.c, case.ab, case.c_type)?;
+        Ok(GemmLaunch {
+            extents: p.extents,
+            ranges: p.ranges,
+            a_modes: p.a.modes,
+            b_modes: p.b.modes,
+            c_modes: p.c_modes,
+            majors: (p.a.major, p.a.vector, p.b.major, p.b.vector),
+            grid: p.grid,
+            block: p.block,
+            smem_bytes: p.smem_bytes,
+            name: p.name,
+            source: p.source,
+        })
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
 fn run_gemm_inner(
     gpu: &Gpu,
     case: &GemmCase,
     seed: u64,
     sample: Option<usize>,
     bench: bool,
+    hopper: bool,
     row: &mut Row,
 ) -> Result<String, GpuError> {
-    let p = crate::gemm::plan_gemm(&case.a, &case.b, &case.c, case.ab, case.c_type)?;
+    let p = gemm_launch(case, hopper)?;
     let kernel = gpu.compile(&p.source, &p.name)?;
     let len = |r: (i64, i64)| (r.1 - r.0 + 1) as usize;
     let (la, lb, lc) = (len(p.ranges[0]), len(p.ranges[1]), len(p.ranges[2]));
@@ -1050,7 +1120,7 @@ fn run_gemm_inner(
         Arg::Ptr(gpu.ptr(&b, 0)),
         Arg::Ptr(pc),
     ];
-    gpu.launch(&kernel, p.grid.0, p.block, p.smem_bytes, &args)?;
+    gpu.launch_grid(&kernel, p.grid, p.block, p.smem_bytes, &args)?;
     gpu.sync()?;
     // C back as f64
     let out: Vec<f64> = match (&c32, &c16) {
@@ -1078,14 +1148,14 @@ fn run_gemm_inner(
         .collect();
     let (m, n, k, l) = p.extents;
     let (am, ak, al) = (
-        offsets(&p.a.modes.0)?,
-        offsets(&p.a.modes.1)?,
-        offsets(&p.a.modes.2)?,
+        offsets(&p.a_modes.0)?,
+        offsets(&p.a_modes.1)?,
+        offsets(&p.a_modes.2)?,
     );
     let (bn, bk, bl) = (
-        offsets(&p.b.modes.0)?,
-        offsets(&p.b.modes.1)?,
-        offsets(&p.b.modes.2)?,
+        offsets(&p.b_modes.0)?,
+        offsets(&p.b_modes.1)?,
+        offsets(&p.b_modes.2)?,
     );
     let (cm, cn, cl) = (
         offsets(&p.c_modes.0)?,
@@ -1160,24 +1230,24 @@ fn run_gemm_inner(
     let checked = format!(
         "{} of C checked, rel. error {rel:.2e}; {}-major A v{}, {}-major B v{}",
         points.len(),
-        if p.a.major == crate::atom::Major::K {
+        if p.majors.0 == crate::atom::Major::K {
             "K"
         } else {
             "MN"
         },
-        p.a.vector,
-        if p.b.major == crate::atom::Major::K {
+        p.majors.1,
+        if p.majors.2 == crate::atom::Major::K {
             "K"
         } else {
             "MN"
         },
-        p.b.vector
+        p.majors.3
     );
     if !bench {
         return Ok(checked);
     }
     let t = gpu.time_ms(3, 20, || {
-        gpu.launch(&kernel, p.grid.0, p.block, p.smem_bytes, &args)
+        gpu.launch_grid(&kernel, p.grid, p.block, p.smem_bytes, &args)
     })?;
     let tflops = p.flops() / t / 1e9;
     row.numbers = vec![

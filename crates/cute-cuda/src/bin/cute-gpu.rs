@@ -41,6 +41,9 @@ struct Args {
     /// Seed of the random data.
     #[arg(long, default_value_t = 2026)]
     seed: u64,
+    /// Run only one group: atoms, copy, gemm, perf (GEMM rates) or bandwidth (COPY rates).
+    #[arg(long, value_parser = ["atoms", "copy", "gemm", "perf", "bandwidth"])]
+    only: Option<String>,
 }
 
 fn main() -> ExitCode {
@@ -84,6 +87,7 @@ fn main() -> ExitCode {
         bandwidth: !args.no_bandwidth,
         per_rank: args.per_rank,
         seed: args.seed,
+        only: args.only,
     };
     let rows = run::run_all(&gpu, &opts);
     print!("{}", run::table(&rows));

@@ -91,3 +91,23 @@ fn atom_checks_compile() {
         compiles(&c.source, "atom_check");
     }
 }
+
+#[test]
+fn wgmma_kernels_compile() {
+    if !nvrtc_present() {
+        return;
+    }
+    let mut cases: Vec<run::GemmCase> = run::gemm_cases().unwrap();
+    cases.extend(run::gemm_bench_cases().unwrap());
+    let mut planned = 0;
+    for c in &cases {
+        let Ok(p) = cute_cuda::wgmma::plan_gemm_wgmma(&c.a, &c.b, &c.c, c.ab, c.c_type) else {
+            continue;
+        };
+        planned += 1;
+        let ptx = compile_ptx(&p.source, &p.name).unwrap_or_else(|e| panic!("{}: {e}\n{}", c.name, p.source));
+        assert!(ptx.contains("wgmma.mma_async.sync.aligned.m64n256k16"), "{}", c.name);
+    }
+    // NT/TN/NN/TT at multiples of 8, the GETT, the batched case and both benchmarks
+    assert!(planned >= 12, "{planned}");
+}

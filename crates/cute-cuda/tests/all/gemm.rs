@@ -122,3 +122,13 @@ fn refusals() {
     assert!(plan_gemm(&a, &b, &l("(64,64):(1,64)"), DType::F32, DType::F32).is_err());
     assert!(plan_gemm(&a, &b, &l("(64,64):(1,64)"), DType::Bf16, DType::F16).is_err());
 }
+
+#[test]
+fn wgmma_plans() {
+    for c in cute_cuda::run::gemm_cases().unwrap().iter().chain(cute_cuda::run::gemm_bench_cases().unwrap().iter()) {
+        match cute_cuda::wgmma::plan_gemm_wgmma(&c.a, &c.b, &c.c, c.ab, c.c_type) {
+            Ok(p) => eprintln!("{}: {}", c.name, p.describe().lines().nth(1).unwrap_or("")),
+            Err(e) => eprintln!("{}: {e}", c.name),
+        }
+    }
+}

@@ -1,0 +1,398 @@
+//! The Hopper GEMM/GETT: operands staged by `cp.async` into the canonical 128-byte-swizzled
+//! shared-memory layouts of `wgmma` ([`gmma_smem_atom`] tiled over the CTA tile), multiplied by
+//! `wgmma.mma_async m64nNk16` from shared-memory descriptors, accumulated in registers as the
+//! atom's C layout says, written through C's layout.
+//!
+//! What the algebra derives, as in [`crate::gemm`]: each operand's contiguous mode and vector
+//! width from its layout, every global offset from the operand's (hierarchical) modes, each
+//! accumulator's `(m, n)` from [`wgmma_64xnx16`]'s C layout. The shared-memory tile of an operand
+//! is the canonical atom tiled to `(R, 64)`:
+//!
+//! * K-major: `Sw<3,3,3> o (R,64):(64,1)` — 8-row groups 1024 bytes apart (the descriptor's SBO);
+//! * MN-major: `Sw<3,3,3> o ((64,R/64),(8,8)):((1,4096),(64,512))` — 64-element column blocks
+//!   8192 bytes apart (LBO), 8-row k groups 1024 bytes apart (SBO);
+//!
+//! and the descriptor fields are read off those layouts' strides.
+
+use cute::{ComposedLayout, Layout, Swizzle};
+
+use crate::atom::{gmma_smem_atom, wgmma_64xnx16, DType, GmmaSwizzle, Major, MmaAtom};
+use crate::codegen::{layout_eval_expr, swizzle_expr, Code};
+use crate::error::GpuError;
+use crate::gemm::contiguity;
+
+/// CTA tile `(BM, BN, BK)`: two consumer warpgroups of `64 × BN` each.
+pub const WG_TILE: (i64, i64, i64) = (128, 256, 64);
+/// Pipeline stages.
+pub const WG_STAGES: i64 = 4;
+/// Threads per block (two warpgroups).
+pub const WG_THREADS: i64 = 256;
+
+/// One operand of the Hopper kernel.
+#[derive(Clone, Debug)]
+pub struct WgOperand {
+    /// `A` or `B`.
+    pub name: &'static str,
+    /// Row mode, K mode and batch mode.
+    pub modes: (Layout, Layout, Layout),
+    /// Contiguous mode.
+    pub major: Major,
+    /// Elements per `cp.async`.
+    pub vector: i64,
+    /// The canonical atom (elements).
+    pub atom: ComposedLayout,
+    /// The tile `(R, BK)` in shared memory: the atom tiled, before the swizzle.
+    pub smem: Layout,
+    /// The swizzle (the atom's).
+    pub swizzle: Swizzle,
+    /// Descriptor: leading byte offset.
+    pub lbo: i64,
+    /// Descriptor: stride byte offset.
+    pub sbo: i64,
+    /// Bytes to advance the descriptor per `k16` step.
+    pub k_step_bytes: i64,
+    /// Bytes to advance the descriptor per 64 rows (one warpgroup's A).
+    pub row64_bytes: i64,
+}
+
+/// A planned Hopper GEMM.
+#[derive(Clone, Debug)]
+pub struct WgGemmPlan {
+    /// `(M, N, K, L)`.
+    pub extents: (i64, i64, i64, i64),
+    /// The atom `m64n{BN}k16`.
+    pub mma: MmaAtom,
+    /// A.
+    pub a: WgOperand,
+    /// B.
+    pub b: WgOperand,
+    /// C's modes.
+    pub c_modes: (Layout, Layout, Layout),
+    /// C's element type.
+    pub c_type: DType,
+    /// Offset ranges of A, B, C.
+    pub ranges: [(i64, i64); 3],
+    /// Blocks (tiles, batch).
+    pub grid: (u32, u32),
+    /// Threads per block.
+    pub block: u32,
+    /// Dynamic shared memory.
+    pub smem_bytes: u32,
+    /// Kernel name.
+    pub name: String,
+    /// CUDA source.
+    pub source: String,
+}
+
+fn operand(name: &'static str, modes: (Layout, Layout, Layout), rows: i64, ext: (i64, i64), lo: i64, t: DType) -> Result<WgOperand, GpuError> {
+    let (major, vector) = contiguity(&modes.0, &modes.1, &modes.2, ext.0, ext.1, lo);
+    let atom = gmma_smem_atom(major, GmmaSwizzle::B128, t.bits())?;
+    let e = t.bytes();
+    let bk = WG_TILE.2;
+    // the atom tiled over (rows, BK): K-major rows of 64 elements; MN-major 64x8 atoms, k groups
+    // innermost
+    let (smem, lbo, sbo, k_step, row64): (Layout, i64, i64, i64, i64) = match major {
+        Major::K => (
+            format!("({rows},{bk}):({bk},1)").parse()?,
+            16, // unused for swizzled K-major layouts (CUTLASS writes 1 in 16-byte units)
+            8 * bk * e,
+            16 * e,
+            64 * bk * e,
+        ),
+        Major::MN => (
+            format!("((64,{}),(8,{})):((1,{}),(64,512))", rows / 64, bk / 8, 64 * bk).parse()?,
+            64 * bk * e,
+            512 * e,
+            2 * 512 * e,
+            64 * bk * e,
+        ),
+    };
+    // the tile must be the atom repeated: its first 8 rows/columns are the atom's layout
+    let check = atom.layout;
+    for i in 0..check.size()? {
+        let (r, k) = match major {
+            Major::K => (i % 8, i / 8),
+            Major::MN => (i % 64, i / 64),
+        };
+        let idx = r + rows * k;
+        if smem.eval(idx)? != check.eval(i)? {
+            return Err(GpuError::unsupported("wgmma plan", format!("{smem} does not start with the atom {atom}")));
+        }
+    }
+    Ok(WgOperand {
+        name,
+        modes,
+        major,
+        vector,
+        atom,
+        smem,
+        swizzle: atom.swizzle,
+        lbo,
+        sbo,
+        k_step_bytes: k_step,
+        row64_bytes: row64,
+    })
+}
+
+/// Plans the Hopper GEMM `C = A·B` for `A (M,K[,L])`, `B (N,K[,L])`, `C (M,N[,L])`, operands of
+/// `ab` (F16 or Bf16), C of `c_type` (F32 or `ab`). Fails as [`crate::gemm::plan_gemm`]; also
+/// when an operand's contiguous leaf does not allow 16-byte vectors (the portable kernel then
+/// serves).
+pub fn plan_gemm_wgmma(a: &Layout, b: &Layout, c: &Layout, ab: DType, c_type: DType) -> Result<WgGemmPlan, GpuError> {
+    // the checks and modes shared with the portable kernel
+    let base = crate::gemm::plan_gemm(a, b, c, ab, c_type)?;
+    let (m, n, k, l) = base.extents;
+    let (bm, bn, bk) = WG_TILE;
+    let mma = wgmma_64xnx16(bn, ab)?;
+    let pa = operand("A", base.a.modes, bm, (m, k), base.ranges[0].0, ab)?;
+    let pb = operand("B", base.b.modes, bn, (n, k), base.ranges[1].0, ab)?;
+    for o in [&pa, &pb] {
+        if o.vector != 8 {
+            return Err(GpuError::unsupported(
+                "wgmma plan",
+                format!("{}: 16-byte vectors need a unit-stride leaf, extent and strides divisible by 8 (vector {})", o.name, o.vector),
+            ));
+        }
+    }
+    let tiles = ((m + bm - 1) / bm) * ((n + bn - 1) / bn);
+    let mut p = WgGemmPlan {
+        extents: (m, n, k, l),
+        mma,
+        a: pa,
+        b: pb,
+        c_modes: base.c_modes,
+        c_type,
+        ranges: base.ranges,
+        grid: (tiles as u32, l as u32),
+        block: WG_THREADS as u32,
+        // one extra KiB to align the tiles to the 1024-byte swizzle period
+        smem_bytes: (WG_STAGES * (bm + bn) * bk * ab.bytes() + 1024) as u32,
+        name: "cute_gemm_wgmma".into(),
+        source: String::new(),
+    };
+    p.source = source(&p)?;
+    Ok(p)
+}
+
+fn emit_loads(c: &mut Code, o: &WgOperand, rows: i64, ext: (i64, i64), base: i64, stage_bytes: i64) {
+    let bk = WG_TILE.2;
+    let v = o.vector;
+    let passes = rows * bk / v / WG_THREADS;
+    let x = o.name.to_lowercase();
+    let (per_line, rr, kk) = match o.major {
+        Major::K => (bk / v, "q_ / PL", "(q_ % PL) * V"),
+        Major::MN => (rows / v, "(q_ % PL) * V", "q_ / PL"),
+    };
+    let rr = rr.replace("PL", &per_line.to_string()).replace('V', &v.to_string());
+    let kk = kk.replace("PL", &per_line.to_string()).replace('V', &v.to_string());
+    c.line(format!("  // {}: {:?}-major, vector {v}, smem {} o {}", o.name, o.major, o.swizzle, o.smem));
+    c.line(format!("  idx {x}_row_off[{passes}]; bool {x}_row_ok[{passes}];"));
+    c.line(format!("  #pragma unroll\n  for (int i_ = 0; i_ < {passes}; ++i_) {{"));
+    c.line(format!("    const int q_ = threadIdx.x + i_ * {WG_THREADS}; const idx r_ = {} + {rr};", if o.name == "A" { "m0" } else { "n0" }));
+    c.line(format!("    {x}_row_ok[i_] = r_ < {};", ext.0));
+    c.line(format!(
+        "    {x}_row_off[i_] = {base} + {} + {};",
+        layout_eval_expr(&o.modes.0, "r_"),
+        layout_eval_expr(&o.modes.2, "(idx)blockIdx.y")
+    ));
+    c.line("  }");
+    c.line(format!("  #define LOAD_{}(st, kt) do {{ \\", o.name));
+    c.line("    _Pragma(\"unroll\") for (int i_ = 0; i_ < PASSES; ++i_) { \\".replace("PASSES", &passes.to_string()));
+    c.line(format!("      const int q_ = threadIdx.x + i_ * {WG_THREADS}; \\"));
+    c.line(format!("      const int rr_ = {rr}, kk_ = {kk}; \\"));
+    c.line(format!("      const idx kg_ = (idx)(kt) * {bk} + kk_; \\"));
+    c.line(format!("      const bool ok_ = {x}_row_ok[i_] && kg_ < {}; \\", ext.1));
+    c.line(format!("      const idx go_ = ok_ ? {x}_row_off[i_] + {} : 0; \\", layout_eval_expr(&o.modes.1, "kg_")));
+    c.line(format!(
+        "      const unsigned so_ = smem_{x} + (st) * {stage_bytes} + {} * 2; \\",
+        swizzle_expr(&o.swizzle, &layout_eval_expr(&o.smem, &format!("(rr_ + {rows} * kk_)")))
+    ));
+    c.line(format!(
+        "      asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, %2;\" :: \"r\"(so_), \"l\"(g{x} + go_), \"r\"(ok_ ? 16 : 0) : \"memory\"); \\"
+    ));
+    c.line("    } \\");
+    c.line("  } while (0)");
+}
+
+fn desc_expr(o: &WgOperand, addr: &str) -> String {
+    format!(
+        "((unsigned long long)((({addr}) & 0x3FFFF) >> 4) | ((unsigned long long){} << 16) | ((unsigned long long){} << 32) | ((unsigned long long){} << 62))",
+        o.lbo >> 4,
+        o.sbo >> 4,
+        GmmaSwizzle::B128.descriptor_code()
+    )
+}
+
+fn source(p: &WgGemmPlan) -> Result<String, GpuError> {
+    let (bm, bn, bk) = WG_TILE;
+    let (m, n, k, _) = p.extents;
+    let fits = m.max(n).max(k) < (1 << 31) && p.ranges.iter().all(|&(lo, hi)| lo > -(1 << 31) && hi < (1 << 31));
+    let it = if fits { "int" } else { "long long" };
+    let ab = p.mma.ab_type;
+    let e = ab.bytes();
+    let (sa, sb) = (bm * bk * e, bn * bk * e);
+    let mut c = Code::new();
+    c.line(format!(
+        "// Hopper GEMM A {}x{}  B {}x{}  C {}x{}: (M,N,K,L) = {:?}, {ab} -> {}",
+        p.a.modes.0, p.a.modes.1, p.b.modes.0, p.b.modes.1, p.c_modes.0, p.c_modes.1, p.extents, p.c_type
+    ));
+    c.line(format!("// MMA {} m64n{bn}k16: C {}", p.mma.name, p.mma.c));
+    for o in [&p.a, &p.b] {
+        c.line(format!(
+            "// {}: {:?}-major, smem {} o {} (atom {}), descriptor LBO {} SBO {}",
+            o.name, o.major, o.swizzle, o.smem, o.atom, o.lbo, o.sbo
+        ));
+    }
+    // the accumulators' (m, n): thread t's value v, from the atom's C layout, within the
+    // warpgroup's 64 rows
+    let vals = 64 * bn / 128;
+    let (mut cm, mut cn) = (Vec::new(), Vec::new());
+    for t in 0..128 {
+        for v in 0..vals {
+            let (mm, nn) = p.mma.c_coord(t, v)?;
+            cm.push(mm);
+            cn.push(nn);
+        }
+    }
+    // C's (m, n) are (row(t) + 8·(v/2 % 2), col(t) + (v % 2) + 8·(v/4)); checked here so that the
+    // kernel can use two rows and a column base per thread
+    for t in 0..128usize {
+        for v in 0..vals as usize {
+            let (m0, n0) = (cm[t * vals as usize], cn[t * vals as usize]);
+            let want = (m0 + 8 * ((v as i64 / 2) % 2), n0 + (v as i64 % 2) + 8 * (v as i64 / 4));
+            if (cm[t * vals as usize + v], cn[t * vals as usize + v]) != want {
+                return Err(GpuError::unsupported("wgmma plan", "the C layout is not the m64nNk16 pattern"));
+            }
+        }
+    }
+    let row_tab: Vec<String> = (0..128).map(|t| cm[t * vals as usize].to_string()).collect();
+    let col_tab: Vec<String> = (0..128).map(|t| cn[t * vals as usize].to_string()).collect();
+    c.line(format!("__constant__ int C_ROW[128] = {{{}}};", row_tab.join(",")));
+    c.line(format!("__constant__ int C_COL[128] = {{{}}};", col_tab.join(",")));
+    c.line(format!(
+        "extern \"C\" __global__ void __launch_bounds__({WG_THREADS}, 1) {}(const unsigned short* __restrict__ ga, const unsigned short* __restrict__ gb, {}* __restrict__ gc) {{",
+        p.name,
+        if p.c_type == DType::F32 { "float" } else { "unsigned short" }
+    ));
+    c.line(format!("  typedef {it} idx;"));
+    c.line("  extern __shared__ __align__(1024) unsigned short smem[];");
+    c.line("  const unsigned smem_a = ((unsigned)__cvta_generic_to_shared(smem) + 1023u) & ~1023u;");
+    c.line(format!("  const unsigned smem_b = smem_a + {};", WG_STAGES * sa));
+    let (tm, tn) = ((m + bm - 1) / bm, (n + bn - 1) / bn);
+    c.line("  const int tile = blockIdx.x, group = 8;");
+    c.line(format!("  const int per_group = group * {tn};"));
+    c.line("  const int first_m = (tile / per_group) * group;");
+    c.line(format!("  const int rows_g = min({tm} - first_m, group);"));
+    c.line("  const int tm = first_m + (tile % per_group) % rows_g;");
+    c.line("  const int tn = (tile % per_group) / rows_g;");
+    c.line(format!("  const idx m0 = (idx)tm * {bm}, n0 = (idx)tn * {bn};"));
+    emit_loads(&mut c, &p.a, bm, (m, k), -p.ranges[0].0, sa);
+    emit_loads(&mut c, &p.b, bn, (n, k), -p.ranges[1].0, sb);
+    let kt_total = (k + bk - 1) / bk;
+    let ahead = WG_STAGES - 2;
+    c.line(format!("  const int KT = {kt_total};"));
+    c.line(format!(
+        "  #pragma unroll\n  for (int s = 0; s < {ahead}; ++s) {{ if (s < KT) {{ LOAD_A(s, s); LOAD_B(s, s); }} asm volatile(\"cp.async.commit_group;\" ::: \"memory\"); }}"
+    ));
+    c.line("  const int wg = threadIdx.x / 128, t = threadIdx.x % 128;");
+    c.line(format!("  float d[{vals}];"));
+    c.line(format!("  #pragma unroll\n  for (int v = 0; v < {vals}; ++v) d[v] = 0.0f;"));
+    let ta = if p.a.major == Major::MN { 1 } else { 0 };
+    let tb = if p.b.major == Major::MN { 1 } else { 0 };
+    let regs: Vec<String> = (0..vals).map(|i| format!("%{i}")).collect();
+    let outs: Vec<String> = (0..vals).map(|i| format!("\"+f\"(d[{i}])")).collect();
+    c.line("  for (int kt = 0; kt < KT; ++kt) {");
+    c.line(format!("    asm volatile(\"cp.async.wait_group {};\" ::: \"memory\");", ahead - 1));
+    c.line("    asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");");
+    c.line("    __syncthreads();");
+    c.line(format!(
+        "    {{ const int nk = kt + {ahead}; if (nk < KT) {{ LOAD_A(nk % {WG_STAGES}, nk); LOAD_B(nk % {WG_STAGES}, nk); }} asm volatile(\"cp.async.commit_group;\" ::: \"memory\"); }}"
+    ));
+    c.line(format!("    const int st = kt % {WG_STAGES};"));
+    c.line(format!("    const unsigned a_base = smem_a + st * {sa} + wg * {};", p.a.row64_bytes));
+    c.line(format!("    const unsigned b_base = smem_b + st * {sb};"));
+    c.line("    asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");");
+    c.line(format!("    #pragma unroll\n    for (int ks = 0; ks < {}; ++ks) {{", bk / 16));
+    c.line(format!(
+        "      const unsigned long long da = {};",
+        desc_expr(&p.a, &format!("a_base + ks * {}", p.a.k_step_bytes))
+    ));
+    c.line(format!(
+        "      const unsigned long long db = {};",
+        desc_expr(&p.b, &format!("b_base + ks * {}", p.b.k_step_bytes))
+    ));
+    c.line(format!(
+        "      asm volatile(\"{{\\n.reg .pred p;\\nsetp.ne.b32 p, 1, 0;\\nwgmma.mma_async.sync.aligned.m64n{bn}k16.f32.{}.{} {{{}}}, %{}, %{}, p, 1, 1, {ta}, {tb};\\n}}\" : {} : \"l\"(da), \"l\"(db));",
+        ab.ptx(),
+        ab.ptx(),
+        regs.join(","),
+        vals,
+        vals + 1,
+        outs.join(", ")
+    ));
+    c.line("    }");
+    c.line("    asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\");");
+    c.line("    asm volatile(\"wgmma.wait_group.sync.aligned 1;\" ::: \"memory\");");
+    c.line("  }");
+    c.line("  asm volatile(\"wgmma.wait_group.sync.aligned 0;\" ::: \"memory\");");
+    c.line("  asm volatile(\"cp.async.wait_group 0;\" ::: \"memory\");");
+    // epilogue
+    let (c_m, c_n, c_l) = &p.c_modes;
+    c.line(format!("  const idx c_base = {} + {};", -p.ranges[2].0, layout_eval_expr(c_l, "(idx)blockIdx.y")));
+    c.line("  const idx r0 = m0 + wg * 64 + C_ROW[t];");
+    c.line("  const idx col0 = n0 + C_COL[t];");
+    c.line(format!("  idx ro[2]; bool rok[2];\n  #pragma unroll\n  for (int h = 0; h < 2; ++h) {{ const idx r = r0 + 8 * h; rok[h] = r < {m}; ro[h] = rok[h] ? c_base + {} : 0; }}", layout_eval_expr(c_m, "r")));
+    c.line(format!("  #pragma unroll\n  for (int j = 0; j < {}; ++j) {{", bn / 8));
+    c.line("    #pragma unroll\n    for (int w = 0; w < 2; ++w) {");
+    c.line("      const idx cc = col0 + 8 * j + w;");
+    c.line(format!("      if (cc < {n}) {{"));
+    c.line(format!("        const idx co = {};", layout_eval_expr(c_n, "cc")));
+    c.line("        #pragma unroll\n        for (int h = 0; h < 2; ++h) if (rok[h]) {");
+    c.line("          const float x = d[4 * j + 2 * h + w];");
+    match p.c_type {
+        DType::F32 => c.line("          gc[ro[h] + co] = x;"),
+        t => {
+            c.line(format!(
+                "          unsigned short y; asm(\"cvt.rn.{}.f32 %0, %1;\" : \"=h\"(y) : \"f\"(x)); gc[ro[h] + co] = y;",
+                t.ptx()
+            ));
+        }
+    }
+    c.line("        }");
+    c.line("      }");
+    c.line("    }");
+    c.line("  }");
+    c.line("}");
+    Ok(c.finish())
+}
+
+impl WgGemmPlan {
+    /// The plan in a few lines.
+    pub fn describe(&self) -> String {
+        let mut s = format!(
+            "gemm (Hopper) (M,N,K,L) = {:?}, {} -> {}, tile {:?}, {} stages, {} threads\n  MMA {} C {}\n",
+            self.extents, self.mma.ab_type, self.c_type, WG_TILE, WG_STAGES, self.block, self.mma.ptx, self.mma.c
+        );
+        for o in [&self.a, &self.b] {
+            s += &format!(
+                "  {}: {}-major, vector {}, atom {}, smem {} o {}, LBO {} SBO {}\n",
+                o.name,
+                if o.major == Major::K { "K" } else { "MN" },
+                o.vector,
+                o.atom,
+                o.swizzle,
+                o.smem,
+                o.lbo,
+                o.sbo
+            );
+        }
+        s += &format!("  launch {} x {} blocks, {} bytes of shared memory", self.grid.0, self.grid.1, self.smem_bytes);
+        s
+    }
+
+    /// `2·M·N·K·L`.
+    pub fn flops(&self) -> f64 {
+        let (m, n, k, l) = self.extents;
+        2.0 * m as f64 * n as f64 * k as f64 * l as f64
+    }
+}
