@@ -22,12 +22,12 @@ for r in rows:
     print(f"| {r['name']} | {r['gbs']:.0f} | {r['d2d_gbs']:.0f} | {100 * r['ratio_d2d']:.1f}% | {tg:.0f} | {r['gbs'] / tg:.2f}x |")
 
 print()
-print("| case | cute TFLOP/s | torch TFLOP/s | cute / torch |")
+print("| kernel and case | cute TFLOP/s | torch TFLOP/s (matmul / einsum) | cute / torch |")
 print("|---|---|---|---|")
 for r in rows:
     if r["group"] != "gemm-perf":
         continue
-    t = torch.get(r["name"])
+    t = torch.get(r["name"].split(" ", 1)[1])  # "wgmma matmul ..." -> "matmul ..."
     if "tflops" not in r:
         print(f"| {r['name']} | {r['status']} | | |")
         continue

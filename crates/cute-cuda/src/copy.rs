@@ -33,14 +33,14 @@
 //! let src: Layout = "(4096,4096):(4096,1)".parse().unwrap(); // row-major
 //! let dst: Layout = "(4096,4096):(1,4096)".parse().unwrap(); // column-major
 //! let plan = plan_copy(&src, &dst, DType::F32).unwrap();
-//! assert!(matches!(plan.kernel, CopyKernel::Transpose { tile: 64, vector: 4, .. }));
+//! assert!(matches!(plan.kernel, CopyKernel::Transpose { tile: (64, 64), vector: 4, .. }));
 //! assert!(plan.source.contains("__global__"));
 //! ```
 
 use cute::{copy_modes, swizzle_search, CopyMode, Layout, Swizzle};
 
 use crate::atom::DType;
-use crate::codegen::{swizzle_expr, vector_type, Code};
+use crate::codegen::{layout_eval_expr, swizzle_expr, vector_type, Code};
 use crate::error::GpuError;
 
 /// Threads per block of the COPY kernels.
@@ -66,8 +66,8 @@ pub enum CopyKernel {
     Transpose {
         /// The joint mode in which the source is contiguous.
         src_mode: usize,
-        /// Tile edge in elements.
-        tile: i64,
+        /// Tile extents along modes 0 and `src_mode`, in elements.
+        tile: (i64, i64),
         /// Elements per access, in global and shared memory.
         vector: i64,
         /// The swizzle of the shared-memory tile, from the bank-conflict search.
@@ -219,8 +219,7 @@ pub fn plan_copy(src: &Layout, dst: &Layout, dtype: DType) -> Result<GpuCopyPlan
             }
         }
         let v = pow2_dividing(max_v, &xs);
-        let tile = 16 * v;
-        transpose_plan(&mut plan, k, v, tile)?;
+        transpose_plan(&mut plan, k, v)?;
     } else {
         let v = match modes.first() {
             Some(m0) if m0.src_stride == 1 && m0.dst_stride == 1 => {
@@ -367,22 +366,76 @@ fn direct_plan(plan: &mut GpuCopyPlan, v: i64) -> Result<(), GpuError> {
     Ok(())
 }
 
-fn transpose_plan(plan: &mut GpuCopyPlan, k: usize, v: i64, tile: i64) -> Result<(), GpuError> {
+fn transpose_plan(plan: &mut GpuCopyPlan, k: usize, v: i64) -> Result<(), GpuError> {
     let modes = plan.modes.clone();
     let e = plan.dtype;
-    let per_row = tile / v; // vectors per tile row: 16
-    let rows_per_warp = 32 / per_row;
-    // shared-memory tile: coordinate (i0, ik) ↦ i0 + T·ik (the destination's order)
-    let smem: Layout = format!("({tile},{tile}):(1,{tile})").parse()?;
-    // writes: thread t owns the V×V block (bd = t / 16, bs = t % 16) and writes, for each c < V,
-    // the V elements i0 = bd·V + v of row ik = bs·V + c
-    let tv_write: Layout = format!(
-        "(({per_row},{rows_per_warp}),({v},{v})):(({},{v}),(1,{tile}))",
-        v * tile
-    )
+    // the tile's destination-contiguous side: mode 0, joined (while it is short of a full tile)
+    // by the modes that continue it in the destination (destination stride = the extent so
+    // far); in the source these rows are a hierarchical layout
+    let mut row_modes = vec![0usize];
+    let mut n0 = modes[0].n;
+    while n0 < 16 * v {
+        let next = (1..modes.len())
+            .find(|&j| j != k && !row_modes.contains(&j) && modes[j].dst_stride == n0);
+        match next {
+            Some(j) if n0.checked_mul(modes[j].n).is_some() => {
+                row_modes.push(j);
+                n0 *= modes[j].n;
+            }
+            _ => break,
+        }
+    }
+    let row_src: Layout = {
+        let ns: Vec<String> = row_modes.iter().map(|&j| modes[j].n.to_string()).collect();
+        let ss: Vec<String> = row_modes
+            .iter()
+            .map(|&j| modes[j].src_stride.to_string())
+            .collect();
+        format!("({}):({})", ns.join(","), ss.join(",")).parse()?
+    };
+    let nk = modes[k].n;
+    // the tile: q0 vectors along mode 0 by qk along mode k, one V×V block per thread, at most
+    // 256 threads; square (16×16) unless a mode is short, when the tile narrows to it and grows
+    // along the other
+    let blocks_per_tile = COPY_THREADS;
+    let mut q0 = 16;
+    while q0 > 1 && (q0 / 2) * v >= n0 {
+        q0 /= 2;
+    }
+    if q0 == 16 {
+        while q0 < blocks_per_tile / 2 && (blocks_per_tile / q0 / 2) * v >= nk {
+            q0 *= 2;
+        }
+    }
+    // along k, no more blocks than the mode needs (a short mode gets a smaller block of
+    // threads), but at least one warp
+    let mut qk = blocks_per_tile / q0;
+    while qk > 1 && (qk / 2) * v >= nk && q0 * (qk / 2) >= 32 {
+        qk /= 2;
+    }
+    let threads = q0 * qk;
+    let (tile0, tilek) = (q0 * v, qk * v);
+    // shared-memory tile: coordinate (i0, ik) ↦ i0 + T0·ik (the destination's order)
+    let smem: Layout = format!("({tile0},{tilek}):(1,{tile0})").parse()?;
+    // writes: thread t owns the V×V block (bs = t % qk along k, bd = t / qk along 0) and writes,
+    // for each c < V, the V elements i0 = bd·V + v of row ik = bs·V + c
+    let tv_write: Layout = if qk >= 32 {
+        format!("(32,({v},{v})):({},(1,{tile0}))", v * tile0)
+    } else {
+        format!(
+            "(({qk},{}),({v},{v})):(({},{v}),(1,{tile0}))",
+            32 / qk,
+            v * tile0
+        )
+    }
     .parse()?;
-    // reads: thread t reads the V elements i0 = (t % 16)·V + v of row ik = t / 16
-    let tv_read: Layout = format!("(({per_row},{rows_per_warp}),{v}):(({v},{tile}),1)").parse()?;
+    // reads: thread t reads the V elements i0 = (t % q0)·V + v of row ik = t / q0
+    let tv_read: Layout = if q0 >= 32 {
+        format!("(32,{v}):({v},1)")
+    } else {
+        format!("(({q0},{}),{v}):(({v},{tile0}),1)", 32 / q0)
+    }
+    .parse()?;
     // the bank model covers 4-, 8- and 16-byte accesses; narrower ones (2-byte scalars) keep the
     // tile unswizzled
     let sw = if v * e.bytes() >= 4 {
@@ -390,14 +443,12 @@ fn transpose_plan(plan: &mut GpuCopyPlan, k: usize, v: i64, tile: i64) -> Result
     } else {
         Swizzle::IDENTITY
     };
-    let n0 = modes[0].n;
-    let nk = modes[k].n;
-    let (t0, tk) = ((n0 + tile - 1) / tile, (nk + tile - 1) / tile);
+    let (t0, tk) = ((n0 + tile0 - 1) / tile0, (nk + tilek - 1) / tilek);
     let others: Vec<(usize, CopyMode)> = modes
         .iter()
         .copied()
         .enumerate()
-        .filter(|&(i, _)| i != 0 && i != k)
+        .filter(|&(i, _)| i != k && !row_modes.contains(&i))
         .collect();
     let blocks: i64 = t0 * tk * others.iter().map(|(_, m)| m.n).product::<i64>();
     if blocks > i32::MAX as i64 {
@@ -410,51 +461,58 @@ fn transpose_plan(plan: &mut GpuCopyPlan, k: usize, v: i64, tile: i64) -> Result
     let it = index_type(n, &[plan.src_range, plan.dst_range]);
     let vt = vector_type(v * e.bytes())?;
     let et = e.cuda_bits_type();
-    let (a, b) = (modes[0].src_stride, modes[k].dst_stride);
+    let b = modes[k].dst_stride;
     let mut c = Code::new();
     c.line(format!(
-        "// COPY {} -> {} ({e}): transpose of joint modes 0 and {k} in {tile}x{tile} tiles, vector {v}, smem {sw} o {smem}",
+        "// COPY {} -> {} ({e}): transpose of joint modes 0 and {k} in {tile0}x{tilek} tiles, vector {v}, smem {sw} o {smem}",
         plan.src, plan.dst
     ));
     c.line(format!("// joint modes {}", modes_text(&modes)));
+    c.line(format!(
+        "// tile rows: joint modes {row_modes:?}, source layout {row_src}"
+    ));
     c.line(format!("// smem writes {tv_write}, reads {tv_read}"));
     c.line(format!(
-        "extern \"C\" __global__ void __launch_bounds__({COPY_THREADS}) {}(const {et}* __restrict__ src, {et}* __restrict__ dst) {{",
+        "extern \"C\" __global__ void __launch_bounds__({threads}) {}(const {et}* __restrict__ src, {et}* __restrict__ dst) {{",
         plan.name
     ));
     c.line(format!("  typedef {it} idx;"));
     c.line(format!(
         "  __shared__ __align__(16) {et} sm[{}];",
-        tile * tile
+        tile0 * tilek
     ));
     c.line("  const int t = threadIdx.x;");
     // block index -> (tile along 0, tile along k, other coordinates)
     c.line("  idx b = blockIdx.x;");
-    c.line(format!("  const idx g0 = (b % {t0}) * {tile}; b /= {t0};"));
-    c.line(format!("  const idx gk = (b % {tk}) * {tile}; b /= {tk};"));
+    // block order: the tiles along 0 and k and the other modes, by destination stride, so that
+    // neighbouring blocks write neighbouring destination rows
     c.line(format!(
-        "  idx so = {}, dof = {};",
+        "  idx so = {}, dof = {}, g0 = 0, gk = 0;",
         -plan.src_range.0, -plan.dst_range.0
     ));
-    for (j, (_, m)) in others.iter().enumerate() {
-        let last = j + 1 == others.len();
-        if last {
-            c.line(format!(
-                "  so += b * ({}); dof += b * ({});",
-                m.src_stride, m.dst_stride
-            ));
-        } else {
-            c.line(format!(
-                "  so += (b % {}) * ({}); dof += (b % {}) * ({}); b /= {};",
+    let mut dims: Vec<(i64, String)> = vec![
+        (tile0, format!("g0 = (b % {t0}) * {tile0}; b /= {t0};")),
+        (
+            b.saturating_mul(tilek).saturating_abs(),
+            format!("gk = (b % {tk}) * {tilek}; b /= {tk};"),
+        ),
+    ];
+    for (_, m) in others.iter() {
+        dims.push((
+            m.dst_stride.saturating_abs(),
+            format!(
+                "so += (b % {}) * ({}); dof += (b % {}) * ({}); b /= {};",
                 m.n, m.src_stride, m.n, m.dst_stride, m.n
-            ));
-        }
+            ),
+        ));
     }
-    c.line(format!("  so += g0 * ({a}) + gk; dof += g0 + gk * ({b});"));
+    dims.sort_by_key(|d| d.0);
+    for (_, line) in dims {
+        c.line(format!("  {line}"));
+    }
+    c.line(format!("  so += gk; dof += g0 + gk * ({b});"));
     // load: V vectors along k from rows i0 = bd·V + r
-    c.line(format!(
-        "  const int bs = t % {per_row}, bd = t / {per_row};"
-    ));
+    c.line(format!("  const int bs = t % {qk}, bd = t / {qk};"));
     c.line(format!("  __align__(16) {et} w[{v}][{v}];"));
     c.line(format!(
         "  const bool okk = gk + bs * {v} < {nk};  // identity-tensor predicate, mode {k}"
@@ -464,7 +522,8 @@ fn transpose_plan(plan: &mut GpuCopyPlan, k: usize, v: i64, tile: i64) -> Result
     c.line(format!("    const int i0 = bd * {v} + r;"));
     c.line(format!("    {vt} x = {{}};"));
     c.line(format!(
-        "    if (okk && g0 + i0 < {n0}) x = *(const {vt}*)(src + so + (idx)i0 * ({a}) + bs * {v});"
+        "    if (okk && g0 + i0 < {n0}) x = *(const {vt}*)(src + so + {} + bs * {v});",
+        layout_eval_expr(&row_src, "(g0 + i0)")
     ));
     c.line(format!("    const {et}* xe = (const {et}*)&x;"));
     c.line("#pragma unroll");
@@ -476,7 +535,7 @@ fn transpose_plan(plan: &mut GpuCopyPlan, k: usize, v: i64, tile: i64) -> Result
     c.line("#pragma unroll");
     c.line(format!("  for (int cc = 0; cc < {v}; ++cc) {{"));
     c.line(format!(
-        "    const int o = bd * {v} + (bs * {v} + cc) * {tile};"
+        "    const int o = bd * {v} + (bs * {v} + cc) * {tile0};"
     ));
     c.line(format!(
         "    *({vt}*)(sm + {}) = *(const {vt}*)w[cc];",
@@ -484,21 +543,15 @@ fn transpose_plan(plan: &mut GpuCopyPlan, k: usize, v: i64, tile: i64) -> Result
     ));
     c.line("  }");
     c.line("  __syncthreads();");
-    // store: each pass a row ik = t / 16 + pass·16, vector i0 = (t % 16)·V
-    c.line(format!("  const int c0 = (t % {per_row}) * {v};"));
+    // store: V passes, each a row ik = t / q0 + pass·(256 / q0), vector i0 = (t % q0)·V
+    c.line(format!("  const int c0 = (t % {q0}) * {v};"));
     c.line(format!(
         "  const bool ok0 = g0 + c0 < {n0};  // identity-tensor predicate, mode 0"
     ));
     c.line("#pragma unroll");
-    c.line(format!(
-        "  for (int p = 0; p < {}; ++p) {{",
-        tile / (COPY_THREADS / per_row)
-    ));
-    c.line(format!(
-        "    const int ik = t / {per_row} + p * {};",
-        COPY_THREADS / per_row
-    ));
-    c.line(format!("    const int o = c0 + ik * {tile};"));
+    c.line(format!("  for (int p = 0; p < {v}; ++p) {{"));
+    c.line(format!("    const int ik = t / {q0} + p * {qk};"));
+    c.line(format!("    const int o = c0 + ik * {tile0};"));
     c.line(format!(
         "    if (ok0 && gk + ik < {nk}) *({vt}*)(dst + dof + c0 + (idx)ik * ({b})) = *(const {vt}*)(sm + {});",
         swizzle_expr(&sw, "o")
@@ -507,7 +560,7 @@ fn transpose_plan(plan: &mut GpuCopyPlan, k: usize, v: i64, tile: i64) -> Result
     c.line("}");
     plan.kernel = CopyKernel::Transpose {
         src_mode: k,
-        tile,
+        tile: (tile0, tilek),
         vector: v,
         swizzle: sw,
         smem,
@@ -515,6 +568,7 @@ fn transpose_plan(plan: &mut GpuCopyPlan, k: usize, v: i64, tile: i64) -> Result
         tv_read,
     };
     plan.grid = blocks.max(1) as u32;
+    plan.block = threads as u32;
     plan.smem_bytes = 0;
     plan.source = c.finish();
     Ok(())
@@ -602,7 +656,8 @@ impl GpuCopyPlan {
                 tv_read,
             } => {
                 s += &format!(
-                    "  kernel transpose of modes 0 and {src_mode}, tile {tile}x{tile}, vector {vector}\n  smem {swizzle} o 0 o {smem}\n  smem writes TV {tv_write}\n  smem reads TV {tv_read}\n"
+                    "  kernel transpose of modes 0 and {src_mode}, tile {}x{}, vector {vector}\n  smem {swizzle} o 0 o {smem}\n  smem writes TV {tv_write}\n  smem reads TV {tv_read}\n",
+                    tile.0, tile.1
                 );
             }
             CopyKernel::Generic => s += "  kernel generic (no common refinement)\n",

@@ -106,7 +106,14 @@ fn leaves(l: &Layout) -> Vec<(i64, i64)> {
 }
 
 /// The contiguous mode of an operand `(R, K, L)` and its vector width.
-pub(crate) fn contiguity(r: &Layout, k: &Layout, l: &Layout, ext_r: i64, ext_k: i64, lo: i64) -> (Major, i64) {
+pub(crate) fn contiguity(
+    r: &Layout,
+    k: &Layout,
+    l: &Layout,
+    ext_r: i64,
+    ext_k: i64,
+    lo: i64,
+) -> (Major, i64) {
     let first = |x: &Layout| leaves(x).into_iter().find(|&(s, _)| s > 1);
     let strides_except = |skip: (usize, usize)| -> Vec<i64> {
         let mut v = Vec::new();

@@ -309,6 +309,12 @@ pub fn run_atoms(gpu: &Gpu) -> Vec<Row> {
             atom::mma_sm80_16x8x8_tf32().and_then(|a| verify::mma_check(&a, 8, perturb)),
             perturb,
         ));
+        for t in [DType::F16, DType::Bf16] {
+            checks.push((
+                atom::wgmma_64xnx16(64, t).and_then(|a| verify::wgmma_check(&a, 10, perturb)),
+                perturb,
+            ));
+        }
         for num in [1, 2, 4] {
             for trans in [false, true] {
                 checks.push((
@@ -563,7 +569,7 @@ fn run_copy_inner(
             swizzle,
             ..
         } => {
-            format!("transpose {tile}x{tile} v{vector} {swizzle}")
+            format!("transpose {}x{} v{vector} {swizzle}", tile.0, tile.1)
         }
         crate::copy::CopyKernel::Generic => "generic".to_string(),
     };
@@ -655,7 +661,11 @@ impl Default for Options {
 /// Every check and benchmark: atoms, Table 2, permutations, bandwidth.
 pub fn run_all(gpu: &Gpu, opts: &Options) -> Vec<Row> {
     let want = |g: &str| opts.only.as_deref().is_none_or(|o| o == g);
-    let mut rows = if want("atoms") { run_atoms(gpu) } else { Vec::new() };
+    let mut rows = if want("atoms") {
+        run_atoms(gpu)
+    } else {
+        Vec::new()
+    };
     let mut cases = Vec::new();
     for t in [DType::F32, DType::Bf16, DType::F16] {
         match table2_cases(t) {
@@ -675,9 +685,23 @@ pub fn run_all(gpu: &Gpu, opts: &Options) -> Vec<Row> {
     match gemm_cases().map(|c| if want("gemm") { c } else { Vec::new() }) {
         Ok(cs) => {
             for (i, c) in cs.iter().enumerate() {
-                rows.push(run_gemm(gpu, c, opts.seed + 500 + i as u64, None, false, false));
+                rows.push(run_gemm(
+                    gpu,
+                    c,
+                    opts.seed + 500 + i as u64,
+                    None,
+                    false,
+                    false,
+                ));
                 if crate::wgmma::plan_gemm_wgmma(&c.a, &c.b, &c.c, c.ab, c.c_type).is_ok() {
-                    rows.push(run_gemm(gpu, c, opts.seed + 600 + i as u64, None, false, true));
+                    rows.push(run_gemm(
+                        gpu,
+                        c,
+                        opts.seed + 600 + i as u64,
+                        None,
+                        false,
+                        true,
+                    ));
                 }
             }
         }
@@ -917,7 +941,12 @@ pub fn gett_case(
 pub fn gemm_cases() -> Result<Vec<GemmCase>, GpuError> {
     let mut v = Vec::new();
     for ab in [DType::Bf16, DType::F16] {
-        for (m, n, k) in [(256, 384, 128), (301, 203, 77), (300, 200, 100), (296, 200, 136)] {
+        for (m, n, k) in [
+            (256, 384, 128),
+            (301, 203, 77),
+            (300, 200, 100),
+            (296, 200, 136),
+        ] {
             for ta in ['N', 'T'] {
                 for tb in ['N', 'T'] {
                     let ct = if (m + ta as i64) % 2 == 0 {
@@ -993,8 +1022,16 @@ pub fn run_gemm(
     bench: bool,
     hopper: bool,
 ) -> Row {
-    let name = format!("{} {}", if hopper { "wgmma" } else { "mma.sync" }, case.name);
-    let mut row = Row::new(if bench { "gemm-perf" } else { "gemm" }, name, Ok(String::new()));
+    let name = format!(
+        "{} {}",
+        if hopper { "wgmma" } else { "mma.sync" },
+        case.name
+    );
+    let mut row = Row::new(
+        if bench { "gemm-perf" } else { "gemm" },
+        name,
+        Ok(String::new()),
+    );
     match run_gemm_inner(gpu, case, seed, sample, bench, hopper, &mut row) {
         Ok(d) => row.detail = d,
         Err(e) => row.status = format!("FAIL: {e}"),
@@ -1260,4 +1297,23 @@ fn run_gemm_inner(
         "{tflops:.0} TFLOP/s ({t:.3} ms), {} registers, {} B local; {checked}",
         kernel.registers, kernel.local_bytes
     ))
+}
+
+/// Writes the PTX of the GEMM benchmark kernels (`wgmma_*.ptx`, `mma_sync_*.ptx`) into `dir`.
+pub fn emit_ptx(dir: &std::path::Path) -> Result<Vec<std::path::PathBuf>, GpuError> {
+    std::fs::create_dir_all(dir).map_err(|e| GpuError::driver("create_dir_all", e))?;
+    let mut out = Vec::new();
+    for (i, c) in gemm_bench_cases()?.iter().enumerate() {
+        for hopper in [true, false] {
+            let p = gemm_launch(c, hopper)?;
+            let ptx = crate::device::compile_ptx(&p.source, &p.name)?;
+            let f = dir.join(format!(
+                "{}_{i}.ptx",
+                if hopper { "wgmma" } else { "mma_sync" }
+            ));
+            std::fs::write(&f, ptx).map_err(|e| GpuError::driver("write", e))?;
+            out.push(f);
+        }
+    }
+    Ok(out)
 }

@@ -66,7 +66,8 @@ fn bits_of(t: DType, x: i32) -> u32 {
 }
 
 /// The hardware check of an `mma.sync` atom, with operands drawn from `seed`. `perturb`
-/// exchanges values 0 and 1 of thread 0 in the A layout's table (the check must then fail).
+/// exchanges value 0 of thread 0 in the A layout's table with the first entry that holds a
+/// different number (the check must then fail).
 pub fn mma_check(atom: &MmaAtom, seed: u64, perturb: bool) -> Result<AtomCheck, GpuError> {
     let (m, n, k) = atom.shape_mnk;
     let (va, vb, vc) = atom.values();
@@ -97,12 +98,17 @@ pub fn mma_check(atom: &MmaAtom, seed: u64, perturb: bool) -> Result<AtomCheck, 
             c_idx.push(mm + m * nn);
         }
     }
-    if perturb {
-        a_idx.swap(0, 1);
-    }
     let mut rng = crate::run::Rng::new(seed);
     let a: Vec<i32> = (0..m * k).map(|_| rng.small_nonzero()).collect();
     let b: Vec<i32> = (0..n * k).map(|_| rng.small_nonzero()).collect();
+    if perturb {
+        // exchange thread 0's value 0 with the first of its values that holds a different number,
+        // so that the exchange changes what the instruction multiplies
+        let v0 = a[a_idx[0] as usize];
+        if let Some(j) = (1..a_idx.len()).find(|&j| a[a_idx[j] as usize] != v0) {
+            a_idx.swap(0, j);
+        }
+    }
     let t = atom.ab_type;
     let mut input: Vec<u32> = a.iter().map(|&x| bits_of(t, x)).collect();
     input.extend(b.iter().map(|&x| bits_of(t, x)));
@@ -380,4 +386,112 @@ impl AtomCheck {
         }
         (compared, None)
     }
+}
+
+/// The hardware check of a `wgmma m64nNk16` atom with A and B in shared memory: A and B are
+/// stored through the canonical K-major 128-byte-swizzled atom ([`crate::atom::gmma_smem_atom`])
+/// tiled to 64-element rows, read by one instruction through descriptors, and each of the 128
+/// threads stores its accumulators at the coordinates of the atom's C layout. With exact
+/// small-integer operands the result must equal the product; `perturb` exchanges values 0 and 1 of
+/// thread 0 in the C layout's table.
+pub fn wgmma_check(atom: &MmaAtom, seed: u64, perturb: bool) -> Result<AtomCheck, GpuError> {
+    let (m, n, k) = atom.shape_mnk;
+    let vals = m * n / 128;
+    let sw =
+        crate::atom::gmma_smem_atom(crate::atom::Major::K, crate::atom::GmmaSwizzle::B128, 16)?;
+    let mut c_idx = Vec::new();
+    for t in 0..128 {
+        for v in 0..vals {
+            let (mm, nn) = atom.c_coord(t, v)?;
+            c_idx.push(mm + m * nn);
+        }
+    }
+    if perturb {
+        c_idx.swap(0, 1);
+    }
+    let mut rng = crate::run::Rng::new(seed);
+    let a: Vec<i32> = (0..m * k).map(|_| rng.small_nonzero()).collect();
+    let b: Vec<i32> = (0..n * k).map(|_| rng.small_nonzero()).collect();
+    let t = atom.ab_type;
+    let mut input: Vec<u32> = a.iter().map(|&x| bits_of(t, x)).collect();
+    input.extend(b.iter().map(|&x| bits_of(t, x)));
+    let mut expected = vec![None; (m * n) as usize];
+    for mm in 0..m {
+        for nn in 0..n {
+            let s: i64 = (0..k)
+                .map(|kk| a[(mm + m * kk) as usize] as i64 * b[(nn + n * kk) as usize] as i64)
+                .sum();
+            expected[(mm + m * nn) as usize] = Some((s as f32).to_bits());
+        }
+    }
+    let mut c = Code::new();
+    c.line(format!(
+        "// hardware check of {} m64n{n}k16 ({})",
+        atom.name, atom.ptx
+    ));
+    c.line(table("C_IDX", &c_idx));
+    c.line("extern \"C\" __global__ void atom_check(const unsigned int* in, unsigned int* out) {");
+    c.line(format!(
+        "  __shared__ __align__(1024) unsigned short sa[{}], sb[{}];",
+        m * 64,
+        n * 64
+    ));
+    c.line("  const int t = threadIdx.x;");
+    // rows of 64 elements, k >= 16 zero; element (r, kk) at the swizzled offset
+    for (name, rows, base) in [("sa", m, 0), ("sb", n, m * k)] {
+        c.line(format!("  for (int i = t; i < {rows} * 64; i += 128) {{"));
+        c.line("    const int r = i / 64, kk = i % 64;");
+        c.line(format!(
+            "    const unsigned short x = kk < {k} ? (unsigned short)in[{base} + r + {rows} * kk] : (unsigned short)0;"
+        ));
+        c.line(format!(
+            "    {name}[{}] = x;",
+            crate::codegen::swizzle_expr(&sw.swizzle, "r * 64 + kk")
+        ));
+        c.line("  }");
+    }
+    c.line("  asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");");
+    c.line("  __syncthreads();");
+    let desc = |arr: &str| {
+        format!(
+            "((unsigned long long)(((unsigned)__cvta_generic_to_shared({arr}) & 0x3FFFF) >> 4) | (1ull << 16) | (64ull << 32) | (1ull << 62))"
+        )
+    };
+    c.line(format!(
+        "  const unsigned long long da = {}, db = {};",
+        desc("sa"),
+        desc("sb")
+    ));
+    c.line(format!("  float d[{vals}];"));
+    c.line(format!("  for (int v = 0; v < {vals}; ++v) d[v] = 0.0f;"));
+    let regs: Vec<String> = (0..vals).map(|i| format!("%{i}")).collect();
+    let outs: Vec<String> = (0..vals).map(|i| format!("\"+f\"(d[{i}])")).collect();
+    c.line("  asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");");
+    c.line(format!(
+        "  asm volatile(\"{{\\n.reg .pred p;\\nsetp.ne.b32 p, 1, 0;\\nwgmma.mma_async.sync.aligned.m64n{n}k16.f32.{}.{} {{{}}}, %{}, %{}, p, 1, 1, 0, 0;\\n}}\" : {} : \"l\"(da), \"l\"(db));",
+        t.ptx(),
+        t.ptx(),
+        regs.join(","),
+        vals,
+        vals + 1,
+        outs.join(", ")
+    ));
+    c.line("  asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\");");
+    c.line("  asm volatile(\"wgmma.wait_group.sync.aligned 0;\" ::: \"memory\");");
+    c.line(format!(
+        "  for (int v = 0; v < {vals}; ++v) out[C_IDX[t * {vals} + v]] = __float_as_uint(d[v]);"
+    ));
+    c.line("}");
+    Ok(AtomCheck {
+        name: format!(
+            "{} N={n}{}",
+            atom.name,
+            if perturb { " (C perturbed)" } else { "" }
+        ),
+        source: c.finish(),
+        threads: 128,
+        input,
+        output_len: (m * n) as usize,
+        expected,
+    })
 }

@@ -84,7 +84,14 @@ pub struct WgGemmPlan {
     pub source: String,
 }
 
-fn operand(name: &'static str, modes: (Layout, Layout, Layout), rows: i64, ext: (i64, i64), lo: i64, t: DType) -> Result<WgOperand, GpuError> {
+fn operand(
+    name: &'static str,
+    modes: (Layout, Layout, Layout),
+    rows: i64,
+    ext: (i64, i64),
+    lo: i64,
+    t: DType,
+) -> Result<WgOperand, GpuError> {
     let (major, vector) = contiguity(&modes.0, &modes.1, &modes.2, ext.0, ext.1, lo);
     let atom = gmma_smem_atom(major, GmmaSwizzle::B128, t.bits())?;
     let e = t.bytes();
@@ -100,7 +107,13 @@ fn operand(name: &'static str, modes: (Layout, Layout, Layout), rows: i64, ext: 
             64 * bk * e,
         ),
         Major::MN => (
-            format!("((64,{}),(8,{})):((1,{}),(64,512))", rows / 64, bk / 8, 64 * bk).parse()?,
+            format!(
+                "((64,{}),(8,{})):((1,{}),(64,512))",
+                rows / 64,
+                bk / 8,
+                64 * bk
+            )
+            .parse()?,
             64 * bk * e,
             512 * e,
             2 * 512 * e,
@@ -116,7 +129,10 @@ fn operand(name: &'static str, modes: (Layout, Layout, Layout), rows: i64, ext: 
         };
         let idx = r + rows * k;
         if smem.eval(idx)? != check.eval(i)? {
-            return Err(GpuError::unsupported("wgmma plan", format!("{smem} does not start with the atom {atom}")));
+            return Err(GpuError::unsupported(
+                "wgmma plan",
+                format!("{smem} does not start with the atom {atom}"),
+            ));
         }
     }
     Ok(WgOperand {
@@ -138,7 +154,13 @@ fn operand(name: &'static str, modes: (Layout, Layout, Layout), rows: i64, ext: 
 /// `ab` (F16 or Bf16), C of `c_type` (F32 or `ab`). Fails as [`crate::gemm::plan_gemm`]; also
 /// when an operand's contiguous leaf does not allow 16-byte vectors (the portable kernel then
 /// serves).
-pub fn plan_gemm_wgmma(a: &Layout, b: &Layout, c: &Layout, ab: DType, c_type: DType) -> Result<WgGemmPlan, GpuError> {
+pub fn plan_gemm_wgmma(
+    a: &Layout,
+    b: &Layout,
+    c: &Layout,
+    ab: DType,
+    c_type: DType,
+) -> Result<WgGemmPlan, GpuError> {
     // the checks and modes shared with the portable kernel
     let base = crate::gemm::plan_gemm(a, b, c, ab, c_type)?;
     let (m, n, k, l) = base.extents;
@@ -174,7 +196,14 @@ pub fn plan_gemm_wgmma(a: &Layout, b: &Layout, c: &Layout, ab: DType, c_type: DT
     Ok(p)
 }
 
-fn emit_loads(c: &mut Code, o: &WgOperand, rows: i64, ext: (i64, i64), base: i64, stage_bytes: i64) {
+fn emit_loads(
+    c: &mut Code,
+    o: &WgOperand,
+    rows: i64,
+    ext: (i64, i64),
+    base: i64,
+    stage_bytes: i64,
+) {
     let bk = WG_TILE.2;
     let v = o.vector;
     let passes = rows * bk / v / WG_THREADS;
@@ -183,12 +212,26 @@ fn emit_loads(c: &mut Code, o: &WgOperand, rows: i64, ext: (i64, i64), base: i64
         Major::K => (bk / v, "q_ / PL", "(q_ % PL) * V"),
         Major::MN => (rows / v, "(q_ % PL) * V", "q_ / PL"),
     };
-    let rr = rr.replace("PL", &per_line.to_string()).replace('V', &v.to_string());
-    let kk = kk.replace("PL", &per_line.to_string()).replace('V', &v.to_string());
-    c.line(format!("  // {}: {:?}-major, vector {v}, smem {} o {}", o.name, o.major, o.swizzle, o.smem));
-    c.line(format!("  idx {x}_row_off[{passes}]; bool {x}_row_ok[{passes}];"));
-    c.line(format!("  #pragma unroll\n  for (int i_ = 0; i_ < {passes}; ++i_) {{"));
-    c.line(format!("    const int q_ = threadIdx.x + i_ * {WG_THREADS}; const idx r_ = {} + {rr};", if o.name == "A" { "m0" } else { "n0" }));
+    let rr = rr
+        .replace("PL", &per_line.to_string())
+        .replace('V', &v.to_string());
+    let kk = kk
+        .replace("PL", &per_line.to_string())
+        .replace('V', &v.to_string());
+    c.line(format!(
+        "  // {}: {:?}-major, vector {v}, smem {} o {}",
+        o.name, o.major, o.swizzle, o.smem
+    ));
+    c.line(format!(
+        "  idx {x}_row_off[{passes}]; bool {x}_row_ok[{passes}];"
+    ));
+    c.line(format!(
+        "  #pragma unroll\n  for (int i_ = 0; i_ < {passes}; ++i_) {{"
+    ));
+    c.line(format!(
+        "    const int q_ = threadIdx.x + i_ * {WG_THREADS}; const idx r_ = {} + {rr};",
+        if o.name == "A" { "m0" } else { "n0" }
+    ));
     c.line(format!("    {x}_row_ok[i_] = r_ < {};", ext.0));
     c.line(format!(
         "    {x}_row_off[i_] = {base} + {} + {};",
@@ -197,15 +240,29 @@ fn emit_loads(c: &mut Code, o: &WgOperand, rows: i64, ext: (i64, i64), base: i64
     ));
     c.line("  }");
     c.line(format!("  #define LOAD_{}(st, kt) do {{ \\", o.name));
-    c.line("    _Pragma(\"unroll\") for (int i_ = 0; i_ < PASSES; ++i_) { \\".replace("PASSES", &passes.to_string()));
-    c.line(format!("      const int q_ = threadIdx.x + i_ * {WG_THREADS}; \\"));
+    c.line(
+        "    _Pragma(\"unroll\") for (int i_ = 0; i_ < PASSES; ++i_) { \\"
+            .replace("PASSES", &passes.to_string()),
+    );
+    c.line(format!(
+        "      const int q_ = threadIdx.x + i_ * {WG_THREADS}; \\"
+    ));
     c.line(format!("      const int rr_ = {rr}, kk_ = {kk}; \\"));
     c.line(format!("      const idx kg_ = (idx)(kt) * {bk} + kk_; \\"));
-    c.line(format!("      const bool ok_ = {x}_row_ok[i_] && kg_ < {}; \\", ext.1));
-    c.line(format!("      const idx go_ = ok_ ? {x}_row_off[i_] + {} : 0; \\", layout_eval_expr(&o.modes.1, "kg_")));
+    c.line(format!(
+        "      const bool ok_ = {x}_row_ok[i_] && kg_ < {}; \\",
+        ext.1
+    ));
+    c.line(format!(
+        "      const idx go_ = ok_ ? {x}_row_off[i_] + {} : 0; \\",
+        layout_eval_expr(&o.modes.1, "kg_")
+    ));
     c.line(format!(
         "      const unsigned so_ = smem_{x} + (st) * {stage_bytes} + {} * 2; \\",
-        swizzle_expr(&o.swizzle, &layout_eval_expr(&o.smem, &format!("(rr_ + {rows} * kk_)")))
+        swizzle_expr(
+            &o.swizzle,
+            &layout_eval_expr(&o.smem, &format!("(rr_ + {rows} * kk_)"))
+        )
     ));
     c.line(format!(
         "      asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, %2;\" :: \"r\"(so_), \"l\"(g{x} + go_), \"r\"(ok_ ? 16 : 0) : \"memory\"); \\"
@@ -226,7 +283,10 @@ fn desc_expr(o: &WgOperand, addr: &str) -> String {
 fn source(p: &WgGemmPlan) -> Result<String, GpuError> {
     let (bm, bn, bk) = WG_TILE;
     let (m, n, k, _) = p.extents;
-    let fits = m.max(n).max(k) < (1 << 31) && p.ranges.iter().all(|&(lo, hi)| lo > -(1 << 31) && hi < (1 << 31));
+    let fits = m.max(n).max(k) < (1 << 31)
+        && p.ranges
+            .iter()
+            .all(|&(lo, hi)| lo > -(1 << 31) && hi < (1 << 31));
     let it = if fits { "int" } else { "long long" };
     let ab = p.mma.ab_type;
     let e = ab.bytes();
@@ -234,7 +294,14 @@ fn source(p: &WgGemmPlan) -> Result<String, GpuError> {
     let mut c = Code::new();
     c.line(format!(
         "// Hopper GEMM A {}x{}  B {}x{}  C {}x{}: (M,N,K,L) = {:?}, {ab} -> {}",
-        p.a.modes.0, p.a.modes.1, p.b.modes.0, p.b.modes.1, p.c_modes.0, p.c_modes.1, p.extents, p.c_type
+        p.a.modes.0,
+        p.a.modes.1,
+        p.b.modes.0,
+        p.b.modes.1,
+        p.c_modes.0,
+        p.c_modes.1,
+        p.extents,
+        p.c_type
     ));
     c.line(format!("// MMA {} m64n{bn}k16: C {}", p.mma.name, p.mma.c));
     for o in [&p.a, &p.b] {
@@ -259,16 +326,32 @@ fn source(p: &WgGemmPlan) -> Result<String, GpuError> {
     for t in 0..128usize {
         for v in 0..vals as usize {
             let (m0, n0) = (cm[t * vals as usize], cn[t * vals as usize]);
-            let want = (m0 + 8 * ((v as i64 / 2) % 2), n0 + (v as i64 % 2) + 8 * (v as i64 / 4));
+            let want = (
+                m0 + 8 * ((v as i64 / 2) % 2),
+                n0 + (v as i64 % 2) + 8 * (v as i64 / 4),
+            );
             if (cm[t * vals as usize + v], cn[t * vals as usize + v]) != want {
-                return Err(GpuError::unsupported("wgmma plan", "the C layout is not the m64nNk16 pattern"));
+                return Err(GpuError::unsupported(
+                    "wgmma plan",
+                    "the C layout is not the m64nNk16 pattern",
+                ));
             }
         }
     }
-    let row_tab: Vec<String> = (0..128).map(|t| cm[t * vals as usize].to_string()).collect();
-    let col_tab: Vec<String> = (0..128).map(|t| cn[t * vals as usize].to_string()).collect();
-    c.line(format!("__constant__ int C_ROW[128] = {{{}}};", row_tab.join(",")));
-    c.line(format!("__constant__ int C_COL[128] = {{{}}};", col_tab.join(",")));
+    let row_tab: Vec<String> = (0..128)
+        .map(|t| cm[t * vals as usize].to_string())
+        .collect();
+    let col_tab: Vec<String> = (0..128)
+        .map(|t| cn[t * vals as usize].to_string())
+        .collect();
+    c.line(format!(
+        "__constant__ int C_ROW[128] = {{{}}};",
+        row_tab.join(",")
+    ));
+    c.line(format!(
+        "__constant__ int C_COL[128] = {{{}}};",
+        col_tab.join(",")
+    ));
     c.line(format!(
         "extern \"C\" __global__ void __launch_bounds__({WG_THREADS}, 1) {}(const unsigned short* __restrict__ ga, const unsigned short* __restrict__ gb, {}* __restrict__ gc) {{",
         p.name,
@@ -276,8 +359,13 @@ fn source(p: &WgGemmPlan) -> Result<String, GpuError> {
     ));
     c.line(format!("  typedef {it} idx;"));
     c.line("  extern __shared__ __align__(1024) unsigned short smem[];");
-    c.line("  const unsigned smem_a = ((unsigned)__cvta_generic_to_shared(smem) + 1023u) & ~1023u;");
-    c.line(format!("  const unsigned smem_b = smem_a + {};", WG_STAGES * sa));
+    c.line(
+        "  const unsigned smem_a = ((unsigned)__cvta_generic_to_shared(smem) + 1023u) & ~1023u;",
+    );
+    c.line(format!(
+        "  const unsigned smem_b = smem_a + {};",
+        WG_STAGES * sa
+    ));
     let (tm, tn) = ((m + bm - 1) / bm, (n + bn - 1) / bn);
     c.line("  const int tile = blockIdx.x, group = 8;");
     c.line(format!("  const int per_group = group * {tn};"));
@@ -285,7 +373,9 @@ fn source(p: &WgGemmPlan) -> Result<String, GpuError> {
     c.line(format!("  const int rows_g = min({tm} - first_m, group);"));
     c.line("  const int tm = first_m + (tile % per_group) % rows_g;");
     c.line("  const int tn = (tile % per_group) / rows_g;");
-    c.line(format!("  const idx m0 = (idx)tm * {bm}, n0 = (idx)tn * {bn};"));
+    c.line(format!(
+        "  const idx m0 = (idx)tm * {bm}, n0 = (idx)tn * {bn};"
+    ));
     emit_loads(&mut c, &p.a, bm, (m, k), -p.ranges[0].0, sa);
     emit_loads(&mut c, &p.b, bn, (n, k), -p.ranges[1].0, sb);
     let kt_total = (k + bk - 1) / bk;
@@ -296,23 +386,34 @@ fn source(p: &WgGemmPlan) -> Result<String, GpuError> {
     ));
     c.line("  const int wg = threadIdx.x / 128, t = threadIdx.x % 128;");
     c.line(format!("  float d[{vals}];"));
-    c.line(format!("  #pragma unroll\n  for (int v = 0; v < {vals}; ++v) d[v] = 0.0f;"));
+    c.line(format!(
+        "  #pragma unroll\n  for (int v = 0; v < {vals}; ++v) d[v] = 0.0f;"
+    ));
     let ta = if p.a.major == Major::MN { 1 } else { 0 };
     let tb = if p.b.major == Major::MN { 1 } else { 0 };
     let regs: Vec<String> = (0..vals).map(|i| format!("%{i}")).collect();
     let outs: Vec<String> = (0..vals).map(|i| format!("\"+f\"(d[{i}])")).collect();
     c.line("  for (int kt = 0; kt < KT; ++kt) {");
-    c.line(format!("    asm volatile(\"cp.async.wait_group {};\" ::: \"memory\");", ahead - 1));
+    c.line(format!(
+        "    asm volatile(\"cp.async.wait_group {};\" ::: \"memory\");",
+        ahead - 1
+    ));
     c.line("    asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");");
     c.line("    __syncthreads();");
     c.line(format!(
         "    {{ const int nk = kt + {ahead}; if (nk < KT) {{ LOAD_A(nk % {WG_STAGES}, nk); LOAD_B(nk % {WG_STAGES}, nk); }} asm volatile(\"cp.async.commit_group;\" ::: \"memory\"); }}"
     ));
     c.line(format!("    const int st = kt % {WG_STAGES};"));
-    c.line(format!("    const unsigned a_base = smem_a + st * {sa} + wg * {};", p.a.row64_bytes));
+    c.line(format!(
+        "    const unsigned a_base = smem_a + st * {sa} + wg * {};",
+        p.a.row64_bytes
+    ));
     c.line(format!("    const unsigned b_base = smem_b + st * {sb};"));
     c.line("    asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");");
-    c.line(format!("    #pragma unroll\n    for (int ks = 0; ks < {}; ++ks) {{", bk / 16));
+    c.line(format!(
+        "    #pragma unroll\n    for (int ks = 0; ks < {}; ++ks) {{",
+        bk / 16
+    ));
     c.line(format!(
         "      const unsigned long long da = {};",
         desc_expr(&p.a, &format!("a_base + ks * {}", p.a.k_step_bytes))
@@ -338,15 +439,25 @@ fn source(p: &WgGemmPlan) -> Result<String, GpuError> {
     c.line("  asm volatile(\"cp.async.wait_group 0;\" ::: \"memory\");");
     // epilogue
     let (c_m, c_n, c_l) = &p.c_modes;
-    c.line(format!("  const idx c_base = {} + {};", -p.ranges[2].0, layout_eval_expr(c_l, "(idx)blockIdx.y")));
+    c.line(format!(
+        "  const idx c_base = {} + {};",
+        -p.ranges[2].0,
+        layout_eval_expr(c_l, "(idx)blockIdx.y")
+    ));
     c.line("  const idx r0 = m0 + wg * 64 + C_ROW[t];");
     c.line("  const idx col0 = n0 + C_COL[t];");
     c.line(format!("  idx ro[2]; bool rok[2];\n  #pragma unroll\n  for (int h = 0; h < 2; ++h) {{ const idx r = r0 + 8 * h; rok[h] = r < {m}; ro[h] = rok[h] ? c_base + {} : 0; }}", layout_eval_expr(c_m, "r")));
-    c.line(format!("  #pragma unroll\n  for (int j = 0; j < {}; ++j) {{", bn / 8));
+    c.line(format!(
+        "  #pragma unroll\n  for (int j = 0; j < {}; ++j) {{",
+        bn / 8
+    ));
     c.line("    #pragma unroll\n    for (int w = 0; w < 2; ++w) {");
     c.line("      const idx cc = col0 + 8 * j + w;");
     c.line(format!("      if (cc < {n}) {{"));
-    c.line(format!("        const idx co = {};", layout_eval_expr(c_n, "cc")));
+    c.line(format!(
+        "        const idx co = {};",
+        layout_eval_expr(c_n, "cc")
+    ));
     c.line("        #pragma unroll\n        for (int h = 0; h < 2; ++h) if (rok[h]) {");
     c.line("          const float x = d[4 * j + 2 * h + w];");
     match p.c_type {
@@ -386,7 +497,10 @@ impl WgGemmPlan {
                 o.sbo
             );
         }
-        s += &format!("  launch {} x {} blocks, {} bytes of shared memory", self.grid.0, self.grid.1, self.smem_bytes);
+        s += &format!(
+            "  launch {} x {} blocks, {} bytes of shared memory",
+            self.grid.0, self.grid.1, self.smem_bytes
+        );
         s
     }
 

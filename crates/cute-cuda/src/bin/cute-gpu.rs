@@ -26,6 +26,10 @@ struct Args {
     /// no GPU.
     #[arg(long)]
     plan: bool,
+    /// Write the PTX of the GEMM benchmark kernels (Hopper and portable) into this folder and exit
+    /// (for `ptxas` and `cuobjdump -sass`); needs NVRTC, no GPU.
+    #[arg(long)]
+    emit_ptx: Option<std::path::PathBuf>,
     /// Print the permutation cases as JSON (for the PyTorch comparison script) and exit.
     #[arg(long)]
     torch_cases: bool,
@@ -52,6 +56,20 @@ fn main() -> ExitCode {
         return match run::plan_report() {
             Ok(s) => {
                 print!("{s}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(1)
+            }
+        };
+    }
+    if let Some(dir) = &args.emit_ptx {
+        return match run::emit_ptx(dir) {
+            Ok(files) => {
+                for f in files {
+                    println!("{}", f.display());
+                }
                 ExitCode::SUCCESS
             }
             Err(e) => {

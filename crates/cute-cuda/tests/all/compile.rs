@@ -75,6 +75,7 @@ fn atom_checks_compile() {
         verify::mma_check(&atom::mma_sm80_16x8x16(DType::F16).unwrap(), 1, false).unwrap(),
         verify::mma_check(&atom::mma_sm80_16x8x8_tf32().unwrap(), 1, false).unwrap(),
         verify::cp_async_check(&atom::cp_async_16b().unwrap(), 1, false).unwrap(),
+        verify::wgmma_check(&atom::wgmma_64xnx16(64, DType::Bf16).unwrap(), 1, false).unwrap(),
     ];
     for num in [1, 2, 4] {
         for trans in [false, true] {
@@ -105,8 +106,13 @@ fn wgmma_kernels_compile() {
             continue;
         };
         planned += 1;
-        let ptx = compile_ptx(&p.source, &p.name).unwrap_or_else(|e| panic!("{}: {e}\n{}", c.name, p.source));
-        assert!(ptx.contains("wgmma.mma_async.sync.aligned.m64n256k16"), "{}", c.name);
+        let ptx = compile_ptx(&p.source, &p.name)
+            .unwrap_or_else(|e| panic!("{}: {e}\n{}", c.name, p.source));
+        assert!(
+            ptx.contains("wgmma.mma_async.sync.aligned.m64n256k16"),
+            "{}",
+            c.name
+        );
     }
     // NT/TN/NN/TT at multiples of 8, the GETT, the batched case and both benchmarks
     assert!(planned >= 12, "{planned}");

@@ -77,7 +77,7 @@ fn transposes_get_vectors_and_a_conflict_free_swizzle() {
         else {
             panic!("{:?}", p.kernel)
         };
-        assert_eq!((*tile, *vector), (16 * v, v));
+        assert_eq!((*tile, *vector), ((16 * v, 16 * v), v));
         assert!(
             !swizzle.is_identity(),
             "the transposed writes conflict without a swizzle"
@@ -89,6 +89,98 @@ fn transposes_get_vectors_and_a_conflict_free_swizzle() {
             assert!(r.is_conflict_free(), "{dtype} {tv}: {r:?}");
         }
     }
+}
+
+#[test]
+fn short_modes_get_rectangular_tiles() {
+    // out = x.permute(4,1,2,3,0) of a [16,32,32,64,512] bf16 tensor: the destination's fastest
+    // mode has extent 16; the mode that continues it in the destination joins the tile's rows,
+    // so the tile stays 128x128
+    let c = run::permute_case(
+        "t",
+        &[16, 32, 32, 64, 512],
+        &[4, 1, 2, 3, 0],
+        DType::Bf16,
+        &[],
+    )
+    .unwrap();
+    let p = plan_copy(&c.src, &c.dst, c.dtype).unwrap();
+    let CopyKernel::Transpose {
+        tile,
+        vector,
+        swizzle,
+        smem,
+        tv_write,
+        tv_read,
+        ..
+    } = &p.kernel
+    else {
+        panic!("{}", p.describe())
+    };
+    assert_eq!((*tile, *vector), ((128, 128), 8), "{}", p.describe());
+    assert!(
+        p.source
+            .contains("tile rows: joint modes [0, 1], source layout (16,65536):(33554432,512)"),
+        "{}",
+        p.source
+    );
+    let sw = cute::ComposedLayout::new(*swizzle, 0, *smem);
+    for tv in [tv_write, tv_read] {
+        let r = cute::bank_conflicts(&sw, tv, 2, 8).unwrap();
+        assert!(r.is_conflict_free(), "{tv}: {r:?}");
+    }
+    // no mode continues a short one: the tile narrows to it, the block to what mode k needs
+    let p = plan_copy(
+        &l("(16,512,3):(1536,1,512)"),
+        &l("(16,512,3):(1,16,8192)"),
+        DType::Bf16,
+    )
+    .unwrap();
+    assert!(
+        matches!(
+            p.kernel,
+            CopyKernel::Transpose {
+                tile: (16, 1024),
+                ..
+            }
+        ),
+        "{}",
+        p.describe()
+    );
+    assert_eq!(p.block, 256);
+    // and a short mode k gets a smaller block of threads
+    let p = plan_copy(
+        &l("(16,64,9):(576,1,64)"),
+        &l("(16,64,9):(1,16,65536)"),
+        DType::Bf16,
+    )
+    .unwrap();
+    // (one warp at least: the tile is 16x128 for a 64-element mode)
+    assert!(
+        matches!(
+            p.kernel,
+            CopyKernel::Transpose {
+                tile: (16, 128),
+                ..
+            }
+        ),
+        "{}",
+        p.describe()
+    );
+    assert_eq!(p.block, 32);
+    // a short source mode widens the tile along mode 0
+    let p = plan_copy(&l("(4096,16):(16,1)"), &l("(4096,16):(1,4096)"), DType::F32).unwrap();
+    assert!(
+        matches!(
+            p.kernel,
+            CopyKernel::Transpose {
+                tile: (256, 16),
+                ..
+            }
+        ),
+        "{}",
+        p.describe()
+    );
 }
 
 #[test]

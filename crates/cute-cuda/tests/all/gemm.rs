@@ -125,7 +125,11 @@ fn refusals() {
 
 #[test]
 fn wgmma_plans() {
-    for c in cute_cuda::run::gemm_cases().unwrap().iter().chain(cute_cuda::run::gemm_bench_cases().unwrap().iter()) {
+    for c in cute_cuda::run::gemm_cases()
+        .unwrap()
+        .iter()
+        .chain(cute_cuda::run::gemm_bench_cases().unwrap().iter())
+    {
         match cute_cuda::wgmma::plan_gemm_wgmma(&c.a, &c.b, &c.c, c.ab, c.c_type) {
             Ok(p) => eprintln!("{}: {}", c.name, p.describe().lines().nth(1).unwrap_or("")),
             Err(e) => eprintln!("{}: {e}", c.name),

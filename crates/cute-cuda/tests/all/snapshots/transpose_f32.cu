@@ -8,16 +8,17 @@ copy (1000,4096):(4096,1) -> (1000,4096):(1,1000) (f32)
 ---
 // COPY (1000,4096):(4096,1) -> (1000,4096):(1,1000) (f32): transpose of joint modes 0 and 1 in 64x64 tiles, vector 4, smem Sw<3,2,6> o (64,64):(1,64)
 // joint modes [1000:4096/1, 4096:1/1000]
+// tile rows: joint modes [0], source layout (1000):(4096)
 // smem writes ((16,2),(4,4)):((256,4),(1,64)), reads ((16,2),4):((4,64),1)
 extern "C" __global__ void __launch_bounds__(256) cute_copy(const unsigned int* __restrict__ src, unsigned int* __restrict__ dst) {
   typedef int idx;
   __shared__ __align__(16) unsigned int sm[4096];
   const int t = threadIdx.x;
   idx b = blockIdx.x;
-  const idx g0 = (b % 16) * 64; b /= 16;
-  const idx gk = (b % 64) * 64; b /= 64;
-  idx so = 0, dof = 0;
-  so += g0 * (4096) + gk; dof += g0 + gk * (1000);
+  idx so = 0, dof = 0, g0 = 0, gk = 0;
+  g0 = (b % 16) * 64; b /= 16;
+  gk = (b % 64) * 64; b /= 64;
+  so += gk; dof += g0 + gk * (1000);
   const int bs = t % 16, bd = t / 16;
   __align__(16) unsigned int w[4][4];
   const bool okk = gk + bs * 4 < 4096;  // identity-tensor predicate, mode 1
@@ -25,7 +26,7 @@ extern "C" __global__ void __launch_bounds__(256) cute_copy(const unsigned int* 
   for (int r = 0; r < 4; ++r) {
     const int i0 = bd * 4 + r;
     uint4 x = {};
-    if (okk && g0 + i0 < 1000) x = *(const uint4*)(src + so + (idx)i0 * (4096) + bs * 4);
+    if (okk && g0 + i0 < 1000) x = *(const uint4*)(src + so + ((((g0 + i0))) * 4096) + bs * 4);
     const unsigned int* xe = (const unsigned int*)&x;
 #pragma unroll
     for (int cc = 0; cc < 4; ++cc) w[cc][r] = xe[cc];
