@@ -309,9 +309,15 @@ pub fn run_atoms(gpu: &Gpu) -> Vec<Row> {
             atom::mma_sm80_16x8x8_tf32().and_then(|a| verify::mma_check(&a, 8, perturb)),
             perturb,
         ));
-        for t in [DType::F16, DType::Bf16] {
+        for (t, sw) in [
+            (DType::F16, atom::GmmaSwizzle::B128),
+            (DType::Bf16, atom::GmmaSwizzle::B128),
+            (DType::Bf16, atom::GmmaSwizzle::B64),
+            (DType::Bf16, atom::GmmaSwizzle::B32),
+            (DType::Bf16, atom::GmmaSwizzle::None),
+        ] {
             checks.push((
-                atom::wgmma_64xnx16(64, t).and_then(|a| verify::wgmma_check(&a, 10, perturb)),
+                atom::wgmma_64xnx16(64, t).and_then(|a| verify::wgmma_check(&a, sw, 10, perturb)),
                 perturb,
             ));
         }

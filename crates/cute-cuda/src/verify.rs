@@ -388,17 +388,55 @@ impl AtomCheck {
     }
 }
 
-/// The hardware check of a `wgmma m64nNk16` atom with A and B in shared memory: A and B are
-/// stored through the canonical K-major 128-byte-swizzled atom ([`crate::atom::gmma_smem_atom`])
-/// tiled to 64-element rows, read by one instruction through descriptors, and each of the 128
-/// threads stores its accumulators at the coordinates of the atom's C layout. With exact
-/// small-integer operands the result must equal the product; `perturb` exchanges values 0 and 1 of
-/// thread 0 in the C layout's table.
-pub fn wgmma_check(atom: &MmaAtom, seed: u64, perturb: bool) -> Result<AtomCheck, GpuError> {
+/// The shared-memory tile of `rows × 16` K-major 16-bit elements in the canonical layout of
+/// `sw`, as `wgmma` reads it: coordinate `(r, k)` (index `r + rows·k`) ↦ element offset before the
+/// swizzle, the swizzle, the elements the tile spans, and the descriptor's LBO and SBO in bytes.
+///
+/// * swizzled modes: rows of the swizzle's width `W` (16, 32 or 64 elements), `(rows,16):(W,1)`,
+///   8-row groups `8·W·2` bytes apart (SBO);
+/// * no swizzle: 8×8 core matrices of 128 contiguous bytes, `((8,rows/8),(8,2)):((8,128),(1,64))`:
+///   8-row groups 256 bytes apart (SBO), the two k halves 128 bytes apart (LBO).
+pub fn wgmma_k_major_tile(
+    rows: i64,
+    sw: crate::atom::GmmaSwizzle,
+) -> Result<(cute::Layout, cute::Swizzle, i64, i64, i64), GpuError> {
+    use crate::atom::{gmma_smem_atom, GmmaSwizzle, Major};
+    let atom = gmma_smem_atom(Major::K, sw, 16)?;
+    Ok(match sw {
+        GmmaSwizzle::None => (
+            format!("((8,{}),(8,2)):((8,128),(1,64))", rows / 8).parse()?,
+            atom.swizzle,
+            rows * 16,
+            128,
+            256,
+        ),
+        _ => {
+            let w = sw.row_bytes() / 2;
+            (
+                format!("({rows},16):({w},1)").parse()?,
+                atom.swizzle,
+                rows * w,
+                16,
+                8 * w * 2,
+            )
+        }
+    })
+}
+
+/// The hardware check of a `wgmma m64nNk16` atom with A and B in shared memory in the canonical
+/// K-major layout of `sw` ([`wgmma_k_major_tile`]; its first 8 rows are
+/// [`crate::atom::gmma_smem_atom`]): one instruction reads them through descriptors, and each of
+/// the 128 threads stores its accumulators at the coordinates of the atom's C layout. With exact
+/// small-integer operands the result must equal the product; `perturb` exchanges values 0 and 1
+/// of thread 0 in the C layout's table.
+pub fn wgmma_check(
+    atom: &MmaAtom,
+    sw: crate::atom::GmmaSwizzle,
+    seed: u64,
+    perturb: bool,
+) -> Result<AtomCheck, GpuError> {
     let (m, n, k) = atom.shape_mnk;
     let vals = m * n / 128;
-    let sw =
-        crate::atom::gmma_smem_atom(crate::atom::Major::K, crate::atom::GmmaSwizzle::B128, 16)?;
     let mut c_idx = Vec::new();
     for t in 0..128 {
         for v in 0..vals {
@@ -424,29 +462,31 @@ pub fn wgmma_check(atom: &MmaAtom, seed: u64, perturb: bool) -> Result<AtomCheck
             expected[(mm + m * nn) as usize] = Some((s as f32).to_bits());
         }
     }
+    let (la, swa, na, lbo, sbo) = wgmma_k_major_tile(m, sw)?;
+    let (lb, swb, nb, _, _) = wgmma_k_major_tile(n, sw)?;
     let mut c = Code::new();
     c.line(format!(
-        "// hardware check of {} m64n{n}k16 ({})",
+        "// hardware check of {} m64n{n}k16 ({}), K-major {sw:?}: A {swa} o {la}, B {swb} o {lb}",
         atom.name, atom.ptx
     ));
     c.line(table("C_IDX", &c_idx));
     c.line("extern \"C\" __global__ void atom_check(const unsigned int* in, unsigned int* out) {");
     c.line(format!(
-        "  __shared__ __align__(1024) unsigned short sa[{}], sb[{}];",
-        m * 64,
-        n * 64
+        "  __shared__ __align__(1024) unsigned short sa[{na}], sb[{nb}];"
     ));
     c.line("  const int t = threadIdx.x;");
-    // rows of 64 elements, k >= 16 zero; element (r, kk) at the swizzled offset
-    for (name, rows, base) in [("sa", m, 0), ("sb", n, m * k)] {
-        c.line(format!("  for (int i = t; i < {rows} * 64; i += 128) {{"));
-        c.line("    const int r = i / 64, kk = i % 64;");
+    c.line(format!("  for (int i = t; i < {na}; i += 128) sa[i] = 0;"));
+    c.line(format!("  for (int i = t; i < {nb}; i += 128) sb[i] = 0;"));
+    c.line("  __syncthreads();");
+    for (name, rows, base, l, swz) in [("sa", m, 0, &la, &swa), ("sb", n, m * k, &lb, &swb)] {
+        c.line(format!("  for (int i = t; i < {}; i += 128) {{", rows * k));
         c.line(format!(
-            "    const unsigned short x = kk < {k} ? (unsigned short)in[{base} + r + {rows} * kk] : (unsigned short)0;"
+            "    const int o = {};",
+            crate::codegen::layout_eval_expr(l, "i")
         ));
         c.line(format!(
-            "    {name}[{}] = x;",
-            crate::codegen::swizzle_expr(&sw.swizzle, "r * 64 + kk")
+            "    {name}[{}] = (unsigned short)in[{base} + i];",
+            crate::codegen::swizzle_expr(swz, "o")
         ));
         c.line("  }");
     }
@@ -454,7 +494,10 @@ pub fn wgmma_check(atom: &MmaAtom, seed: u64, perturb: bool) -> Result<AtomCheck
     c.line("  __syncthreads();");
     let desc = |arr: &str| {
         format!(
-            "((unsigned long long)(((unsigned)__cvta_generic_to_shared({arr}) & 0x3FFFF) >> 4) | (1ull << 16) | (64ull << 32) | (1ull << 62))"
+            "((unsigned long long)(((unsigned)__cvta_generic_to_shared({arr}) & 0x3FFFF) >> 4) | ({}ull << 16) | ({}ull << 32) | ({}ull << 62))",
+            lbo >> 4,
+            sbo >> 4,
+            sw.descriptor_code()
         )
     };
     c.line(format!(
@@ -484,7 +527,7 @@ pub fn wgmma_check(atom: &MmaAtom, seed: u64, perturb: bool) -> Result<AtomCheck
     c.line("}");
     Ok(AtomCheck {
         name: format!(
-            "{} N={n}{}",
+            "{} N={n} smem K-major {sw:?}{}",
             atom.name,
             if perturb { " (C perturbed)" } else { "" }
         ),

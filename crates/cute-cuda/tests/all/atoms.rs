@@ -268,3 +268,24 @@ fn gmma_smem_atoms() {
     }
     assert!(gmma_smem_atom(Major::K, GmmaSwizzle::B128, 64).is_err());
 }
+
+/// The tiles the wgmma hardware check stores A and B in start with the canonical atom: the first
+/// 8 rows (and, without a swizzle, the first 8 columns) are `gmma_smem_atom`'s layout.
+#[test]
+fn wgmma_check_tiles_are_the_atoms() {
+    for sw in GmmaSwizzle::ALL {
+        let (tile, swz, _, _, _) = cute_cuda::verify::wgmma_k_major_tile(64, sw).unwrap();
+        let atom = gmma_smem_atom(Major::K, sw, 16).unwrap();
+        assert_eq!(swz, atom.swizzle);
+        let w = atom.layout.mode(1).unwrap().size().unwrap().min(16);
+        for r in 0..8 {
+            for k in 0..w {
+                assert_eq!(
+                    tile.eval(r + 64 * k).unwrap(),
+                    atom.layout.eval(r + 8 * k).unwrap(),
+                    "{sw:?} ({r},{k})"
+                );
+            }
+        }
+    }
+}

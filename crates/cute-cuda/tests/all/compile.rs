@@ -75,7 +75,20 @@ fn atom_checks_compile() {
         verify::mma_check(&atom::mma_sm80_16x8x16(DType::F16).unwrap(), 1, false).unwrap(),
         verify::mma_check(&atom::mma_sm80_16x8x8_tf32().unwrap(), 1, false).unwrap(),
         verify::cp_async_check(&atom::cp_async_16b().unwrap(), 1, false).unwrap(),
-        verify::wgmma_check(&atom::wgmma_64xnx16(64, DType::Bf16).unwrap(), 1, false).unwrap(),
+        verify::wgmma_check(
+            &atom::wgmma_64xnx16(64, DType::Bf16).unwrap(),
+            atom::GmmaSwizzle::B128,
+            1,
+            false,
+        )
+        .unwrap(),
+        verify::wgmma_check(
+            &atom::wgmma_64xnx16(64, DType::Bf16).unwrap(),
+            atom::GmmaSwizzle::None,
+            1,
+            false,
+        )
+        .unwrap(),
     ];
     for num in [1, 2, 4] {
         for trans in [false, true] {
