@@ -112,3 +112,53 @@ pub fn layout_eval_expr(l: &Layout, i: &str) -> String {
         format!("({})", terms.join(" + "))
     }
 }
+
+/// The largest power of two `v ≤ max` that divides every value of `xs` (0 is divisible by every
+/// `v`): the widest vector whose accesses all start aligned.
+///
+/// ```
+/// assert_eq!(cute_cuda::codegen::pow2_dividing(8, &[64, 24, 0]), 8);
+/// assert_eq!(cute_cuda::codegen::pow2_dividing(8, &[64, 12]), 4);
+/// assert_eq!(cute_cuda::codegen::pow2_dividing(8, &[57]), 1);
+/// ```
+pub fn pow2_dividing(max: i64, xs: &[i64]) -> i64 {
+    let mut v = max.max(1);
+    while v > 1 && xs.iter().any(|&x| x % v != 0) {
+        v /= 2;
+    }
+    v
+}
+
+/// The kernel's index type: `int` when the extent and every offset range fit in 31 bits, else
+/// `long long`.
+///
+/// ```
+/// assert_eq!(cute_cuda::codegen::index_type(1 << 28, &[(-4, 1 << 29)]), "int");
+/// assert_eq!(cute_cuda::codegen::index_type(1 << 28, &[(0, 1 << 31)]), "long long");
+/// ```
+pub fn index_type(extent: i64, ranges: &[(i64, i64)]) -> &'static str {
+    let fits = extent < (1 << 31)
+        && ranges
+            .iter()
+            .all(|&(lo, hi)| lo > -(1 << 31) && hi < (1 << 31));
+    if fits {
+        "int"
+    } else {
+        "long long"
+    }
+}
+
+/// Declares `m0` and `n0`, the first row and column of this block's `bm × bn` tile of a
+/// `tm × tn` grid of tiles, visiting the tiles in groups of 8 tile rows so that blocks running
+/// together share operand tiles in L2.
+pub fn emit_tile_order(c: &mut Code, tm: i64, tn: i64, bm: i64, bn: i64) {
+    c.line("  const int tile = blockIdx.x, group = 8;");
+    c.line(format!("  const int per_group = group * {tn};"));
+    c.line("  const int first_m = (tile / per_group) * group;");
+    c.line(format!("  const int rows_g = min({tm} - first_m, group);"));
+    c.line("  const int tm = first_m + (tile % per_group) % rows_g;");
+    c.line("  const int tn = (tile % per_group) / rows_g;");
+    c.line(format!(
+        "  const idx m0 = (idx)tm * {bm}, n0 = (idx)tn * {bn};"
+    ));
+}

@@ -40,7 +40,9 @@
 use cute::{copy_modes, swizzle_search, CopyMode, Layout, Swizzle};
 
 use crate::atom::DType;
-use crate::codegen::{layout_eval_expr, swizzle_expr, vector_type, Code};
+use crate::codegen::{
+    index_type, layout_eval_expr, pow2_dividing, swizzle_expr, vector_type, Code,
+};
 use crate::error::GpuError;
 
 /// Threads per block of the COPY kernels.
@@ -127,23 +129,6 @@ pub fn offset_range(l: &Layout) -> Result<(i64, i64), GpuError> {
         }
     }
     Ok((lo, hi))
-}
-
-fn gcd(a: i64, b: i64) -> i64 {
-    let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a as i64
-}
-
-/// The largest power of two `v ≤ max` that divides every value of `xs` (0 is divisible by all).
-fn pow2_dividing(max: i64, xs: &[i64]) -> i64 {
-    let mut v = max;
-    while v > 1 && xs.iter().any(|&x| x % v != 0) {
-        v /= 2;
-    }
-    v
 }
 
 /// Plans the GPU COPY of `src` into `dst` for elements of `dtype`.
@@ -268,19 +253,6 @@ fn check_writes_agree(src: &Layout, dst: &Layout, n: i64) -> Result<(), GpuError
         }
     }
     Ok(())
-}
-
-/// The index type: `int` when every index and offset fits, else `long long`.
-fn index_type(n: i64, ranges: &[(i64, i64)]) -> &'static str {
-    let fits = n < (1 << 31)
-        && ranges
-            .iter()
-            .all(|&(lo, hi)| lo > -(1 << 31) && hi < (1 << 31));
-    if fits {
-        "int"
-    } else {
-        "long long"
-    }
 }
 
 fn direct_plan(plan: &mut GpuCopyPlan, v: i64) -> Result<(), GpuError> {
@@ -688,9 +660,4 @@ impl GpuCopyPlan {
     pub fn bytes_moved(&self) -> i64 {
         2 * self.src.size().unwrap_or(0) * self.dtype.bytes()
     }
-}
-
-#[doc(hidden)]
-pub fn _gcd(a: i64, b: i64) -> i64 {
-    gcd(a, b)
 }

@@ -26,7 +26,9 @@
 use cute::{gemm_modes, swizzle_search, ComposedLayout, Layout, Swizzle};
 
 use crate::atom::{ldmatrix, mma_sm80_16x8x16, CopyAtom, DType, Major, MmaAtom};
-use crate::codegen::{layout_eval_expr, swizzle_expr, Code};
+use crate::codegen::{
+    emit_tile_order, index_type, layout_eval_expr, pow2_dividing, swizzle_expr, Code,
+};
 use crate::error::GpuError;
 
 /// CTA tile `(BM, BN, BK)` of the portable kernel.
@@ -90,15 +92,6 @@ pub struct GpuGemmPlan {
     pub name: String,
     /// The CUDA C++ source.
     pub source: String,
-}
-
-/// The largest power of two `v ≤ max` dividing every value of `xs`.
-fn pow2_dividing(max: i64, xs: &[i64]) -> i64 {
-    let mut v = max;
-    while v > 1 && xs.iter().any(|&x| x % v != 0) {
-        v /= 2;
-    }
-    v
 }
 
 fn leaves(l: &Layout) -> Vec<(i64, i64)> {
@@ -372,13 +365,6 @@ pub fn plan_gemm(
     Ok(plan)
 }
 
-fn fits32(n: i64, ranges: &[(i64, i64)]) -> bool {
-    n < (1 << 31)
-        && ranges
-            .iter()
-            .all(|&(lo, hi)| lo > -(1 << 31) && hi < (1 << 31))
-}
-
 /// Emits the loads of one operand's tile into stage `st` for k-tile `kt` (C++ expressions).
 fn emit_loads(c: &mut Code, p: &OperandPlan, rows: i64, ext: (i64, i64), base: i64) {
     let (_, _, bk) = TILE;
@@ -477,11 +463,7 @@ fn emit_loads(c: &mut Code, p: &OperandPlan, rows: i64, ext: (i64, i64), base: i
 fn gemm_source(p: &GpuGemmPlan) -> Result<String, GpuError> {
     let (bm, bn, bk) = TILE;
     let (m, n, k, _) = p.extents;
-    let it = if fits32(m.max(n).max(k), &p.ranges) {
-        "int"
-    } else {
-        "long long"
-    };
+    let it = index_type(m.max(n).max(k), &p.ranges);
     let ab = p.mma.ab_type;
     let mut c = Code::new();
     c.line(format!(
@@ -552,15 +534,7 @@ fn gemm_source(p: &GpuGemmPlan) -> Result<String, GpuError> {
     ));
     // tile order: groups of 8 tile rows along M for L2 reuse
     let (tm, tn) = ((m + bm - 1) / bm, (n + bn - 1) / bn);
-    c.line("  const int tile = blockIdx.x, group = 8;");
-    c.line(format!("  const int per_group = group * {tn};"));
-    c.line("  const int first_m = (tile / per_group) * group;");
-    c.line(format!("  const int rows_g = min({tm} - first_m, group);"));
-    c.line("  const int tm = first_m + (tile % per_group) % rows_g;");
-    c.line("  const int tn = (tile % per_group) / rows_g;");
-    c.line(format!(
-        "  const idx m0 = (idx)tm * {bm}, n0 = (idx)tn * {bn};"
-    ));
+    emit_tile_order(&mut c, tm, tn, bm, bn);
     emit_loads(&mut c, &p.a, bm, (m, k), -p.ranges[0].0);
     emit_loads(&mut c, &p.b, bn, (n, k), -p.ranges[1].0);
     let kt_total = (k + bk - 1) / bk;

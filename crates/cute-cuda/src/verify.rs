@@ -65,6 +65,21 @@ fn bits_of(t: DType, x: i32) -> u32 {
     }
 }
 
+/// `C(m, n) = Σ_k A(m, k)·B(n, k)` of small integers, exact in f32, as the bits each element of
+/// C must have (`A` indexed `m + M·k`, `B` indexed `n + N·k`, C `m + M·n`).
+fn exact_product(a: &[i32], b: &[i32], (m, n, k): (i64, i64, i64)) -> Vec<Option<u32>> {
+    let mut c = vec![None; (m * n) as usize];
+    for mm in 0..m {
+        for nn in 0..n {
+            let s: i64 = (0..k)
+                .map(|kk| a[(mm + m * kk) as usize] as i64 * b[(nn + n * kk) as usize] as i64)
+                .sum();
+            c[(mm + m * nn) as usize] = Some((s as f32).to_bits());
+        }
+    }
+    c
+}
+
 /// The hardware check of an `mma.sync` atom, with operands drawn from `seed`. `perturb`
 /// exchanges value 0 of thread 0 in the A layout's table with the first entry that holds a
 /// different number (the check must then fail).
@@ -112,15 +127,7 @@ pub fn mma_check(atom: &MmaAtom, seed: u64, perturb: bool) -> Result<AtomCheck, 
     let t = atom.ab_type;
     let mut input: Vec<u32> = a.iter().map(|&x| bits_of(t, x)).collect();
     input.extend(b.iter().map(|&x| bits_of(t, x)));
-    let mut expected = vec![None; (m * n) as usize];
-    for mm in 0..m {
-        for nn in 0..n {
-            let s: i64 = (0..k)
-                .map(|kk| a[(mm + m * kk) as usize] as i64 * b[(nn + n * kk) as usize] as i64)
-                .sum();
-            expected[(mm + m * nn) as usize] = Some((s as f32).to_bits());
-        }
-    }
+    let expected = exact_product(&a, &b, (m, n, k));
     let wide = t.bits() == 32;
     let regs = |v: i64| if wide { v } else { v / 2 };
     let mut c = Code::new();
@@ -453,15 +460,7 @@ pub fn wgmma_check(
     let t = atom.ab_type;
     let mut input: Vec<u32> = a.iter().map(|&x| bits_of(t, x)).collect();
     input.extend(b.iter().map(|&x| bits_of(t, x)));
-    let mut expected = vec![None; (m * n) as usize];
-    for mm in 0..m {
-        for nn in 0..n {
-            let s: i64 = (0..k)
-                .map(|kk| a[(mm + m * kk) as usize] as i64 * b[(nn + n * kk) as usize] as i64)
-                .sum();
-            expected[(mm + m * nn) as usize] = Some((s as f32).to_bits());
-        }
-    }
+    let expected = exact_product(&a, &b, (m, n, k));
     let (la, swa, na, lbo, sbo) = wgmma_k_major_tile(m, sw)?;
     let (lb, swb, nb, _, _) = wgmma_k_major_tile(n, sw)?;
     let mut c = Code::new();

@@ -17,7 +17,7 @@
 use cute::{ComposedLayout, Layout, Swizzle};
 
 use crate::atom::{gmma_smem_atom, wgmma_64xnx16, DType, GmmaSwizzle, Major, MmaAtom};
-use crate::codegen::{layout_eval_expr, swizzle_expr, Code};
+use crate::codegen::{emit_tile_order, index_type, layout_eval_expr, swizzle_expr, Code};
 use crate::error::GpuError;
 use crate::gemm::contiguity;
 
@@ -283,11 +283,7 @@ fn desc_expr(o: &WgOperand, addr: &str) -> String {
 fn source(p: &WgGemmPlan) -> Result<String, GpuError> {
     let (bm, bn, bk) = WG_TILE;
     let (m, n, k, _) = p.extents;
-    let fits = m.max(n).max(k) < (1 << 31)
-        && p.ranges
-            .iter()
-            .all(|&(lo, hi)| lo > -(1 << 31) && hi < (1 << 31));
-    let it = if fits { "int" } else { "long long" };
+    let it = index_type(m.max(n).max(k), &p.ranges);
     let ab = p.mma.ab_type;
     let e = ab.bytes();
     let (sa, sb) = (bm * bk * e, bn * bk * e);
@@ -367,15 +363,7 @@ fn source(p: &WgGemmPlan) -> Result<String, GpuError> {
         WG_STAGES * sa
     ));
     let (tm, tn) = ((m + bm - 1) / bm, (n + bn - 1) / bn);
-    c.line("  const int tile = blockIdx.x, group = 8;");
-    c.line(format!("  const int per_group = group * {tn};"));
-    c.line("  const int first_m = (tile / per_group) * group;");
-    c.line(format!("  const int rows_g = min({tm} - first_m, group);"));
-    c.line("  const int tm = first_m + (tile % per_group) % rows_g;");
-    c.line("  const int tn = (tile % per_group) / rows_g;");
-    c.line(format!(
-        "  const idx m0 = (idx)tm * {bm}, n0 = (idx)tn * {bn};"
-    ));
+    emit_tile_order(&mut c, tm, tn, bm, bn);
     emit_loads(&mut c, &p.a, bm, (m, k), -p.ranges[0].0, sa);
     emit_loads(&mut c, &p.b, bn, (n, k), -p.ranges[1].0, sb);
     let kt_total = (k + bk - 1) / bk;

@@ -9,20 +9,10 @@ fn l(s: &str) -> Layout {
     s.parse().unwrap()
 }
 
-/// `A (M,K)`, `B (N,K)` of BLAS's transposes: `N` is column-major A (M contiguous), `T` row-major.
+/// BLAS-style layouts `(A, B, C)` (`ta`/`tb` = `N` or `T`), from the runner's cases.
 pub fn blas(m: i64, n: i64, k: i64, ta: char, tb: char) -> (Layout, Layout, Layout) {
-    let a = if ta == 'N' {
-        format!("({m},{k}):(1,{m})")
-    } else {
-        format!("({m},{k}):({k},1)")
-    };
-    // BLAS's B is (K,N): N = column-major (K contiguous) = K-major (N,K)
-    let b = if tb == 'N' {
-        format!("({n},{k}):({k},1)")
-    } else {
-        format!("({n},{k}):(1,{n})")
-    };
-    (l(&a), l(&b), l(&format!("({m},{n}):(1,{m})")))
+    let c = cute_cuda::run::blas_case(m, n, k, ta, tb, DType::Bf16, DType::F32).unwrap();
+    (c.a, c.b, c.c)
 }
 
 fn plan(a: &Layout, b: &Layout, c: &Layout) -> GpuGemmPlan {
