@@ -1,0 +1,130 @@
+//! A layout seen as a grid of cells: the rows are mode 0, the columns the other modes (folded,
+//! colexicographically), each cell holding the layout's value there. Every picture is drawn from
+//! a [`Grid`].
+
+use cute::Layout;
+
+/// Why a picture cannot be drawn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DrawError {
+    /// The layout algebra refused an evaluation (the error names the operation and operands).
+    Layout(Box<cute::Error>),
+    /// The picture would have more cells than [`MAX_CELLS`].
+    TooLarge {
+        /// The layout.
+        layout: String,
+        /// Its number of cells.
+        cells: i64,
+    },
+    /// A thread-value layout maps `(thread, value)` index `index` to a coordinate outside the tile.
+    OutsideTile {
+        /// The thread-value layout.
+        layout: String,
+        /// The `(thread, value)` index.
+        index: i64,
+        /// The coordinate index it reaches.
+        coordinate: i64,
+        /// The cells of the tile.
+        cells: i64,
+    },
+    /// The layout's strides are not integers (coordinate or F2 strides have no offsets to draw).
+    NotIntegral(String),
+}
+
+impl core::fmt::Display for DrawError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            DrawError::Layout(e) => write!(f, "{e}"),
+            DrawError::TooLarge { layout, cells } => write!(
+                f,
+                "draw {layout}: {cells} cells exceed the limit of {MAX_CELLS}"
+            ),
+            DrawError::OutsideTile {
+                layout,
+                index,
+                coordinate,
+                cells,
+            } => write!(
+                f,
+                "draw {layout}: (thread, value) index {index} maps to coordinate {coordinate}, outside the tile of {cells} cells"
+            ),
+            DrawError::NotIntegral(l) => {
+                write!(f, "draw {l}: only layouts with integer strides have offsets to draw")
+            }
+        }
+    }
+}
+
+impl std::error::Error for DrawError {}
+
+impl From<cute::Error> for DrawError {
+    fn from(e: cute::Error) -> DrawError {
+        DrawError::Layout(Box::new(e))
+    }
+}
+
+/// The most cells a picture may have (a 1024 × 1024 tile).
+pub const MAX_CELLS: i64 = 1 << 20;
+
+/// A layout's values on its (rows × columns) grid.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Grid {
+    /// The layout drawn.
+    pub layout: Layout,
+    /// Rows: the size of mode 0 (1 for a rank-1 layout, drawn as one row).
+    pub rows: i64,
+    /// Columns: the product of the sizes of the other modes.
+    pub cols: i64,
+    /// `values[r * cols + c]`: the layout at row `r`, column `c`.
+    pub values: Vec<i64>,
+}
+
+impl Grid {
+    /// The grid of `l` (integer strides): rank 1 as one row, rank 2 as rows × columns, higher
+    /// ranks with modes 1.. folded into the columns (column `c` is the colexicographic index of
+    /// modes 1..).
+    ///
+    /// ```
+    /// let g = cute_draw::Grid::new(&"(2,(2,2)):(1,(4,2))".parse().unwrap()).unwrap();
+    /// assert_eq!((g.rows, g.cols), (2, 4));
+    /// assert_eq!(g.values, vec![0, 4, 2, 6, 1, 5, 3, 7]);
+    /// ```
+    pub fn new(l: &Layout) -> Result<Grid, DrawError> {
+        if !l.is_integral() {
+            return Err(DrawError::NotIntegral(l.to_string()));
+        }
+        let n = l.size()?;
+        if n > MAX_CELLS {
+            return Err(DrawError::TooLarge {
+                layout: l.to_string(),
+                cells: n,
+            });
+        }
+        let rows = if l.rank() == 1 { 1 } else { l.mode(0)?.size()? };
+        let cols = n / rows.max(1);
+        let mut values = vec![0; n as usize];
+        for r in 0..rows {
+            for c in 0..cols {
+                // the colexicographic index of (r, c): r + rows·c
+                values[(r * cols + c) as usize] = l.eval(r + rows * c)?;
+            }
+        }
+        Ok(Grid {
+            layout: *l,
+            rows,
+            cols,
+            values,
+        })
+    }
+
+    /// The value at row `r`, column `c`.
+    pub fn at(&self, r: i64, c: i64) -> i64 {
+        self.values[(r * self.cols + c) as usize]
+    }
+
+    /// `cosize`: one past the largest value (what CuTe's `print_layout` sizes its cells by).
+    pub fn cosize(&self) -> i64 {
+        self.values.iter().copied().max().map_or(0, |m| m + 1)
+    }
+}

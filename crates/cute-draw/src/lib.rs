@@ -1,0 +1,27 @@
+//! # cute-draw — pictures of CuTe layouts, without LaTeX
+//!
+//! People understand layouts by looking at them; the paper's figures are pictures of layouts.
+//! This crate draws them natively and exactly:
+//!
+//! * [`table`]: CuTe C++'s `print_layout` console table, character for character, for rank-2
+//!   layouts; rank 1 as one row; higher ranks with modes 1.. folded into the columns;
+//! * [`svg`]: SVG of a layout (cells labelled with offsets, filled with CuTe's 8-level grey by
+//!   offset) and of a thread-value layout (`T#`/`V#` in each cell, coloured by thread, one thread
+//!   highlighted on request);
+//! * [`tikz`]: the same pictures as TikZ, as CuTe's `print_latex` writes them.
+//!
+//! ```
+//! let l: cute::Layout = "(2,3):(3,1)".parse().unwrap();
+//! let t = cute_draw::table::print_layout(&l).unwrap();
+//! assert_eq!(t.lines().next(), Some("(2,3):(3,1)"));
+//! assert_eq!(t.lines().nth(3), Some(" 0  | 0 | 1 | 2 |"));
+//! ```
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod grid;
+pub mod svg;
+pub mod table;
+pub mod tikz;
+
+pub use grid::{DrawError, Grid};

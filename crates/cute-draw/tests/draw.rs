@@ -1,0 +1,79 @@
+//! Tables, SVG and TikZ of layouts and thread-value layouts.
+
+use cute::Layout;
+use cute_draw::{svg, table, tikz, DrawError, Grid};
+
+fn l(s: &str) -> Layout {
+    s.parse().unwrap()
+}
+
+/// CuTe's `print_layout` of `(4,3):(3,1)` (row-major 4×3; cosize 12, so cells 4 wide).
+#[test]
+fn print_layout_rank2() {
+    let want = "\
+(4,3):(3,1)
+       0    1    2 
+    +----+----+----+
+ 0  |  0 |  1 |  2 |
+    +----+----+----+
+ 1  |  3 |  4 |  5 |
+    +----+----+----+
+ 2  |  6 |  7 |  8 |
+    +----+----+----+
+ 3  |  9 | 10 | 11 |
+    +----+----+----+
+";
+    assert_eq!(table::print_layout(&l("(4,3):(3,1)")).unwrap(), want);
+}
+
+#[test]
+fn print_layout_ranks_1_and_3() {
+    let t = table::print_layout(&l("4:2")).unwrap();
+    assert_eq!(t.lines().nth(3), Some(" 0  | 0 | 2 | 4 | 6 |"));
+    assert_eq!(t.lines().count(), 5);
+    let t = table::print_layout(&l("(2,2,2):(4,1,2)")).unwrap();
+    assert_eq!(
+        t.lines().nth(1),
+        Some("(modes 1..2 folded into the columns, colexicographically)")
+    );
+    assert_eq!(t.lines().nth(4), Some(" 0  | 0 | 1 | 2 | 3 |"));
+    assert_eq!(t.lines().nth(6), Some(" 1  | 4 | 5 | 6 | 7 |"));
+}
+
+#[test]
+fn grid_refusals() {
+    assert!(matches!(
+        Grid::new(&l("(4,4):(1@0,1@1)")),
+        Err(DrawError::NotIntegral(_))
+    ));
+    let e = Grid::new(&l("(2048,1024):(1,2048)")).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "draw (2048,1024):(1,2048): 2097152 cells exceed the limit of 1048576"
+    );
+    let e = svg::tv_layout_svg(&l("(4,2):(2,1)"), 2, 2, None).unwrap_err();
+    assert!(e.to_string().contains("outside the tile of 4 cells"), "{e}");
+}
+
+#[test]
+fn svg_cells_and_colours() {
+    let s = svg::layout_svg(&l("(8,8):(8,1)")).unwrap();
+    assert_eq!(s.matches("class=\"cell\"").count(), 64);
+    // cell (1, 2) holds offset 10: grey of 10 = black!20
+    assert!(s.contains("data-row=\"1\" data-col=\"2\" x=\"120\" y=\"100\" width=\"40\" height=\"40\" fill=\"#cccccc\""), "{s}");
+    // every thread of the mma.sync C layout owns 4 cells, each cell one owner
+    let tv = l("((4,8),(2,2)):((32,1),(16,8))");
+    let owners = svg::tv_owners(&tv, 16, 8).unwrap();
+    assert!(owners.iter().all(|o| matches!(o, Some((_, _, false)))));
+    for t in 0..32 {
+        assert_eq!(owners.iter().filter(|o| o.unwrap().0 == t).count(), 4);
+    }
+}
+
+#[test]
+fn tikz_documents() {
+    let t = tikz::layout_tikz(&l("(2,3):(3,1)")).unwrap();
+    assert!(t.starts_with("% Layout: (2,3):(3,1)\n\\documentclass[convert]{standalone}"));
+    assert_eq!(t.matches("\\node[fill=").count(), 6);
+    assert!(t.ends_with("\\end{tikzpicture}\n\\end{document}\n"));
+}
