@@ -182,7 +182,7 @@ pub fn tv_owners(
     }
     let threads = tv.mode(0)?.size()?;
     let size = tv.size()?;
-    let mut owners: Vec<Option<(i64, i64, bool)>> = vec![None; n as usize];
+    let mut owners: Vec<Owner> = vec![None; n as usize];
     for i in 0..size {
         let x = tv.eval(i)?;
         if !(0..n).contains(&x) {
