@@ -166,13 +166,12 @@ pub fn tv_layout_svg(
     }))
 }
 
-/// For each coordinate of the `rows × cols` tile: the first `(thread, value)` of `tv` that maps
-/// to it, and whether another does too.
-pub fn tv_owners(
-    tv: &Layout,
-    rows: i64,
-    cols: i64,
-) -> Result<Vec<Option<(i64, i64, bool)>>, DrawError> {
+/// Who owns a cell of a thread-value layout's tile: the first `(thread, value)` that maps to it
+/// and whether another does too; `None` when no thread does.
+pub type Owner = Option<(i64, i64, bool)>;
+
+/// For each coordinate of the `rows × cols` tile, its [`Owner`] under `tv`.
+pub fn tv_owners(tv: &Layout, rows: i64, cols: i64) -> Result<Vec<Owner>, DrawError> {
     let n = rows * cols;
     if n > crate::grid::MAX_CELLS {
         return Err(DrawError::TooLarge {
