@@ -12,7 +12,7 @@
 //!   destination layout names.
 //! * **cp.async**: each thread's 16 bytes must arrive in order.
 //!
-//! The kernels' tables are generated from the layouts; [`AtomCheck::perturbed`] exchanges two
+//! The kernels' tables are generated from the layouts; each check function's `perturb` flag exchanges two
 //! values of one layout, and the run reports that the hardware then disagrees (the check can fail).
 
 use crate::atom::{CopyAtom, DType, MmaAtom};
