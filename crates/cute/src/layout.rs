@@ -339,7 +339,7 @@ impl Layout {
     /// `cosize(L) = 1 + Σ (s_i - 1)·|d_i|`, one past the largest offset reached in absolute value
     /// terms (CuTe's definition).
     pub const fn cosize(&self) -> Result<i64, Error> {
-        tri!(self.require_integral(Op::Eval));
+        tri!(self.require_integral(Op::Cosize));
         let mut c: i64 = 1;
         let mut i = 0;
         while i < self.tree.len() {
@@ -348,15 +348,15 @@ impl Layout {
                 Some(d) => d,
                 None => {
                     return Err(Error::new(
-                        Op::Eval,
+                        Op::Cosize,
                         ErrorKind::Overflow {
                             what: "the absolute value of a stride",
                         },
                     ))
                 }
             };
-            let t = tri!(mul(Op::Eval, self.shape[i] - 1, d));
-            c = tri!(add(Op::Eval, c, t));
+            let t = tri!(mul(Op::Cosize, self.shape[i] - 1, d));
+            c = tri!(add(Op::Cosize, c, t));
             i += 1;
         }
         Ok(c)
@@ -954,10 +954,10 @@ pub const fn compact_col_major(shape: &IntTuple) -> Result<Layout, Error> {
     let mut i = 0;
     while i < shape.tree.len() {
         stride[i] = if shape.val[i] == 1 { 0 } else { p };
-        p = tri!(mul(Op::CompactMajor, p, shape.val[i]));
+        p = tri!(mul(Op::CompactColMajor, p, shape.val[i]));
         i += 1;
     }
-    Layout::from_parts((shape.tree, shape.val, stride), Op::CompactMajor)
+    Layout::from_parts((shape.tree, shape.val, stride), Op::CompactColMajor)
 }
 
 /// `compact_row_major(S)` (CuTe `LayoutRight`): strides are the exclusive suffix products.
@@ -968,9 +968,9 @@ pub const fn compact_row_major(shape: &IntTuple) -> Result<Layout, Error> {
     while i > 0 {
         i -= 1;
         stride[i] = if shape.val[i] == 1 { 0 } else { p };
-        p = tri!(mul(Op::CompactMajor, p, shape.val[i]));
+        p = tri!(mul(Op::CompactRowMajor, p, shape.val[i]));
     }
-    Layout::from_parts((shape.tree, shape.val, stride), Op::CompactMajor)
+    Layout::from_parts((shape.tree, shape.val, stride), Op::CompactRowMajor)
 }
 
 /// `make_ordered_layout(S, order)`: a compact layout whose modes get increasing strides in the order
