@@ -118,7 +118,9 @@ pub fn vector_width(src: &str, dst: &str) -> Result<String, String> {
     let mut out =
         format!("max_common_vector = {k}\nmax_common_layout = {r} (coordinates {coords})\n");
     if k > LIST_LIMIT {
-        out.push_str(&format!("src offsets {not_listed}\ndst offsets {not_listed}\n"));
+        out.push_str(&format!(
+            "src offsets {not_listed}\ndst offsets {not_listed}\n"
+        ));
     } else if k > 1 {
         let at = |l: &Layout| -> Result<String, String> {
             let v: Result<Vec<String>, Error> = (0..k)
@@ -148,12 +150,8 @@ pub fn vector_width(src: &str, dst: &str) -> Result<String, String> {
 pub fn contains(data: &str, instr: &str) -> Result<String, String> {
     let cmd = "contains";
     let a = lay(cmd, 1, data)?;
-    let t = instruction(instr).map_err(|e| {
-        format!(
-            "error: {cmd}: argument 2 {}: {e}",
-            crate::ops::quote(instr)
-        )
-    })?;
+    let t = instruction(instr)
+        .map_err(|e| format!("error: {cmd}: argument 2 {}: {e}", crate::ops::quote(instr)))?;
     let c = cute::contains(&a, &t).map_err(fail(cmd))?;
     let mut out = format!("instruction {t}\nleft inverse {}\n", c.left_inverse);
     match c.missing {

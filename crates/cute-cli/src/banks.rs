@@ -85,8 +85,8 @@ pub fn banks(
 ) -> Result<String, String> {
     let s = Smem::parse(smem).map_err(|e| bad_argument("banks", 1, smem, &e))?;
     let t: Layout = tv.parse().map_err(|e| bad_argument("banks", 2, tv, &e))?;
-    let r =
-        bank_conflicts(s.as_dyn(), &t, elem_bytes, vector).map_err(|e| format!("error: banks: {e}"))?;
+    let r = bank_conflicts(s.as_dyn(), &t, elem_bytes, vector)
+        .map_err(|e| format!("error: banks: {e}"))?;
     let table = if addresses {
         Some(
             access_addresses(s.as_dyn(), &t, elem_bytes, vector)

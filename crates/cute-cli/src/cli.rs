@@ -244,12 +244,14 @@ where
             elem_bytes,
             vector,
             json,
-        } => emit(banks::search(&smem, &tv, elem_bytes, vector, json), out, err),
+        } => emit(
+            banks::search(&smem, &tv, elem_bytes, vector, json),
+            out,
+            err,
+        ),
         Cmd::Partition { data, tv, thread } => emit(apps::partition(&data, &tv, thread), out, err),
         Cmd::VectorWidth { src, dst } => emit(apps::vector_width(&src, &dst), out, err),
-        Cmd::Contains { data, instruction } => {
-            emit(apps::contains(&data, &instruction), out, err)
-        }
+        Cmd::Contains { data, instruction } => emit(apps::contains(&data, &instruction), out, err),
         Cmd::Ops => {
             let lines: Vec<String> = ops::all_ops()
                 .map(|(name, sig)| format!("{name} {sig}"))
@@ -273,7 +275,10 @@ fn usage_error(e: &clap::Error, args: &[OsString], out: &mut dyn Write, err: &mu
             return print(text.strip_suffix('\n').unwrap_or(&text), out, err);
         }
         ClapKind::DisplayHelpOnMissingArgumentOrSubcommand | ClapKind::MissingSubcommand => {
-            let _ = writeln!(err, "error: no operation given (see `cute --help` and `cute ops`)");
+            let _ = writeln!(
+                err,
+                "error: no operation given (see `cute --help` and `cute ops`)"
+            );
         }
         _ => {
             // clap's message is its first paragraph (the lines before the usage text).

@@ -65,8 +65,8 @@ pub fn check(text: &str) -> Result<usize, (usize, &'static str)> {
 pub fn run(path: &std::path::Path, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let shown = quote(&path.display().to_string());
     let mut bytes = Vec::new();
-    let read = std::fs::File::open(path)
-        .and_then(|f| f.take(FILE_LIMIT + 1).read_to_end(&mut bytes));
+    let read =
+        std::fs::File::open(path).and_then(|f| f.take(FILE_LIMIT + 1).read_to_end(&mut bytes));
     if let Err(e) = read {
         let _ = writeln!(err, "error: conformance: cannot read {shown}: {e}");
         return 2;

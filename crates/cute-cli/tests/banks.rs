@@ -231,7 +231,14 @@ fn bad_input() {
         &["swizzle_search", "size 32"],
     );
     // access widths that are not 4, 8 or 16 bytes
-    for (b, v) in [("2", "3"), ("4", "8"), ("2", "0"), ("2", "-8"), ("1", "1"), ("-2", "-2")] {
+    for (b, v) in [
+        ("2", "3"),
+        ("4", "8"),
+        ("2", "0"),
+        ("2", "-8"),
+        ("1", "1"),
+        ("-2", "-2"),
+    ] {
         let (bi, vi): (i64, i64) = (b.parse().unwrap(), v.parse().unwrap());
         // the message states the product only when both factors are positive: -2·-2 = 4 bytes
         // is no 4-byte access

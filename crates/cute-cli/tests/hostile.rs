@@ -95,14 +95,21 @@ fn hostile() -> Vec<String> {
     .collect();
     v.push(format!("{}1{}", "(".repeat(70), ")".repeat(70)));
     v.push(format!("({})", vec!["2"; 33].join(",")));
-    v.push(format!("({}):({})", vec!["2"; 31].join(","), vec!["0"; 31].join(",")));
+    v.push(format!(
+        "({}):({})",
+        vec!["2"; 31].join(","),
+        vec!["0"; 31].join(",")
+    ));
     v.push("(".repeat(100_000));
     v
 }
 
 /// A valid-looking argument for a word of an operation's signature in `cute ops`.
 fn default_for(word: &str) -> &'static str {
-    match word.trim_matches(|c| c == '[' || c == ']').trim_end_matches("...") {
+    match word
+        .trim_matches(|c| c == '[' || c == ']')
+        .trim_end_matches("...")
+    {
         "LAYOUT" | "LAYOUT|TUPLE" | "SRC" | "DST" | "THR" | "VAL" | "TV" => "((4,8),2):((16,1),8)",
         "TILER" => "<2,4>",
         "SHAPE" | "TUPLE" => "(4,8)",
@@ -113,7 +120,9 @@ fn default_for(word: &str) -> &'static str {
         "INT" | "INDEX" | "THREAD" | "MODE" | "SCALE" => "1",
         "COTARGET" => "64",
         "COMPOSED" => "Sw<3,3,3> o 0 o (8,64):(64,1)",
-        w => panic!("`cute ops` lists an argument kind {w:?} that this test has no value for: add one"),
+        w => panic!(
+            "`cute ops` lists an argument kind {w:?} that this test has no value for: add one"
+        ),
     }
 }
 
@@ -140,10 +149,7 @@ fn op_call(op: &str, args: &[&str]) -> Call {
 
 /// The operations and signatures `cute ops` prints.
 fn ops_table() -> Vec<(String, Vec<String>)> {
-    let o = Command::new(binary())
-        .arg("ops")
-        .output()
-        .unwrap();
+    let o = Command::new(binary()).arg("ops").output().unwrap();
     assert_eq!(o.status.code(), Some(0));
     let text = String::from_utf8(o.stdout).unwrap();
     let table: Vec<(String, Vec<String>)> = text
@@ -156,7 +162,10 @@ fn ops_table() -> Vec<(String, Vec<String>)> {
         .collect();
     let lib: Vec<&str> = cute_cli::ops::all_ops().map(|(n, _)| *n).collect();
     let listed: Vec<&str> = table.iter().map(|(n, _)| n.as_str()).collect();
-    assert_eq!(listed, lib, "`cute ops` and cute_cli::ops::all_ops() differ");
+    assert_eq!(
+        listed, lib,
+        "`cute ops` and cute_cli::ops::all_ops() differ"
+    );
     table
 }
 
@@ -269,9 +278,26 @@ fn subcommand_calls(h: &[String], files: &[String]) -> Vec<Call> {
                         add(vec![smem, tv, x, x, "--elem-bytes", "2", "--vector", "8"]);
                     }
                 } else {
-                    add(vec![smem, tv, "--elem-bytes", "2", "--vector", "8", "--addresses"]);
+                    add(vec![
+                        smem,
+                        tv,
+                        "--elem-bytes",
+                        "2",
+                        "--vector",
+                        "8",
+                        "--addresses",
+                    ]);
                     for x in h.iter().take(12) {
-                        add(vec![x, x, "--elem-bytes", "2", "--vector", "8", "--addresses", "--json"]);
+                        add(vec![
+                            x,
+                            x,
+                            "--elem-bytes",
+                            "2",
+                            "--vector",
+                            "8",
+                            "--addresses",
+                            "--json",
+                        ]);
                     }
                 }
             }
@@ -287,7 +313,12 @@ fn subcommand_calls(h: &[String], files: &[String]) -> Vec<Call> {
                 }
                 for t in numbers {
                     add(vec![d, tv, "--thread", t]);
-                    add(vec!["(1048576,1048576):(1,1048576)", "(1099511627776,1):(1,0)", "--thread", t]);
+                    add(vec![
+                        "(1048576,1048576):(1,1048576)",
+                        "(1099511627776,1):(1,0)",
+                        "--thread",
+                        t,
+                    ]);
                 }
             }
             "vector-width" | "contains" => {
@@ -325,7 +356,13 @@ fn conformance_files(dir: &std::path::Path, h: &[String]) -> Vec<String> {
     .collect();
     texts.push(b"coalesce\t(2,\xff):(1,2)\t=>\tx\tcpp\n".to_vec());
     let mut cases = String::new();
-    for op in ["eval_all", "image", "composition", "complement", "max_common_layout"] {
+    for op in [
+        "eval_all",
+        "image",
+        "composition",
+        "complement",
+        "max_common_layout",
+    ] {
         for x in h.iter().take(20) {
             if !x.contains(['\t', '\n']) {
                 cases.push_str(&format!("{op}\t{x}\t{x}\t=>\tx\tcpp\n"));
@@ -347,7 +384,11 @@ fn conformance_files(dir: &std::path::Path, h: &[String]) -> Vec<String> {
 
 /// Runs one call under the limits; `Err` describes a broken contract.
 fn check(c: &Call) -> Result<Duration, String> {
-    let shown: Vec<String> = c.args.iter().map(|a| a.chars().take(50).collect()).collect();
+    let shown: Vec<String> = c
+        .args
+        .iter()
+        .map(|a| a.chars().take(50).collect())
+        .collect();
     let start = Instant::now();
     let mut child = Command::new("sh")
         .arg("-c")
@@ -379,7 +420,9 @@ fn check(c: &Call) -> Result<Duration, String> {
         if start.elapsed() > TIME_LIMIT {
             let _ = child.kill();
             let _ = child.wait();
-            return Err(format!("{shown:?}: still running after {TIME_LIMIT:?}, killed"));
+            return Err(format!(
+                "{shown:?}: still running after {TIME_LIMIT:?}, killed"
+            ));
         }
         std::thread::sleep(Duration::from_millis(2));
     };
@@ -392,7 +435,10 @@ fn check(c: &Call) -> Result<Duration, String> {
     }
     match code {
         Some(0) => {
-            let summary = matches!(c.args.first().map(String::as_str), Some("conformance" | "paper"));
+            let summary = matches!(
+                c.args.first().map(String::as_str),
+                Some("conformance" | "paper")
+            );
             if !err.is_empty() && !(summary && err.lines().count() == 1) {
                 return Err(format!("{shown:?}: exit 0 with stderr {err:?}"));
             }
@@ -402,19 +448,31 @@ fn check(c: &Call) -> Result<Duration, String> {
         }
         Some(1 | 2) => {
             if !out.is_empty() {
-                return Err(format!("{shown:?}: exit {code:?} with stdout {:?}", String::from_utf8_lossy(&out[..out.len().min(200)])));
+                return Err(format!(
+                    "{shown:?}: exit {code:?} with stdout {:?}",
+                    String::from_utf8_lossy(&out[..out.len().min(200)])
+                ));
             }
             if err.lines().count() != 1 || !err.ends_with('\n') || !err.starts_with("error: ") {
-                return Err(format!("{shown:?}: exit {code:?}, stderr not one `error: ` line: {err:?}"));
+                return Err(format!(
+                    "{shown:?}: exit {code:?}, stderr not one `error: ` line: {err:?}"
+                ));
             }
             if !err.contains(c.name.as_str()) {
-                return Err(format!("{shown:?}: the error does not name `{}`: {err:?}", c.name));
+                return Err(format!(
+                    "{shown:?}: the error does not name `{}`: {err:?}",
+                    c.name
+                ));
             }
             if err.len() > 2000 {
                 return Err(format!("{shown:?}: a {}-byte error line", err.len()));
             }
         }
-        _ => return Err(format!("{shown:?}: exit {code:?} (status {status}), stderr {err:?}")),
+        _ => {
+            return Err(format!(
+                "{shown:?}: exit {code:?} (status {status}), stderr {err:?}"
+            ))
+        }
     }
     Ok(took)
 }
@@ -444,7 +502,16 @@ fn every_subcommand_survives_hostile_arguments() {
                     Ok(t) => {
                         let mut w = slowest.lock().unwrap();
                         if t > w.0 {
-                            *w = (t, format!("{:?}", c.args.iter().map(|a| a.chars().take(50).collect::<String>()).collect::<Vec<_>>()));
+                            *w = (
+                                t,
+                                format!(
+                                    "{:?}",
+                                    c.args
+                                        .iter()
+                                        .map(|a| a.chars().take(50).collect::<String>())
+                                        .collect::<Vec<_>>()
+                                ),
+                            );
                         }
                     }
                     Err(e) => failures.lock().unwrap().push(e),
@@ -465,6 +532,11 @@ fn every_subcommand_survives_hostile_arguments() {
         "{} of {} calls broke the contract:\n{}",
         failures.len(),
         calls.len(),
-        failures.iter().take(40).cloned().collect::<Vec<_>>().join("\n")
+        failures
+            .iter()
+            .take(40)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
     );
 }

@@ -673,9 +673,11 @@ impl Layout {
     }
 
     /// The image `L(Z_|L|)`: every offset reached, sorted, without repetition. Fails with
-    /// [`ErrorKind::Overflow`] when an offset may not fit in `i64` (the cosize does not).
+    /// [`ErrorKind::Overflow`] when an offset may not fit in `i64` (the cosize does not), and with
+    /// [`ErrorKind::Capacity`] for a domain of more than [`WALK_LIMIT`] points.
     pub fn image(&self) -> Result<Vec<i64>, Error> {
         let n = self.size()?;
+        check_walk(Op::Image, n).map_err(|e| e.with(Operand::Layout(*self), Operand::None))?;
         if matches!(self.semimodule(), Semimodule::Binary) {
             let mut out = (0..n)
                 .map(|i| self.eval(i))
@@ -702,6 +704,37 @@ impl Layout {
     pub const fn parse_const(text: &str) -> Result<Layout, Error> {
         crate::parse::layout(text.as_bytes())
     }
+}
+
+/// The largest domain that the functions listing or walking every point of a layout accept
+/// ([`Layout::image`], [`ComposedLayout::values`](crate::ComposedLayout::values),
+/// [`ComposedLayout::image`](crate::ComposedLayout::image),
+/// [`ComposedLayout::cosize`](crate::ComposedLayout::cosize)): 2^26 points (a 512 MiB list of
+/// offsets). Beyond it they fail with [`ErrorKind::Capacity`] instead of allocating without bound
+/// or looping for hours.
+///
+/// ```
+/// use cute::{Layout, WALK_LIMIT};
+/// let big: Layout = "(8192,8192,2):(1,8192,0)".parse().unwrap(); // 2^27 points
+/// assert!(big.size().unwrap() > WALK_LIMIT);
+/// let e = big.image().unwrap_err();
+/// assert_eq!(e.category(), "Capacity");
+/// assert!(e.to_string().starts_with("image (8192,8192,2):(1,8192,0): capacity exceeded"));
+/// ```
+pub const WALK_LIMIT: i64 = 1 << 26;
+
+/// `Ok` when a walk over `n` points stays within [`WALK_LIMIT`], else the `Capacity` error of `op`.
+pub(crate) const fn check_walk(op: Op, n: i64) -> Result<(), Error> {
+    if n > WALK_LIMIT {
+        return Err(Error::new(
+            op,
+            ErrorKind::Capacity {
+                what: "points of a domain walked one by one",
+                limit: WALK_LIMIT as usize,
+            },
+        ));
+    }
+    Ok(())
 }
 
 /// Calls `f` with `L(i)` for every `i` in `0..|L|`, in order, by incrementing the natural

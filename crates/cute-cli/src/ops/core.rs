@@ -1,6 +1,6 @@
 //! Layouts, coordinates, coalesce, composition and complement.
 
-use super::{arg, arity, Fail, int, layout, tiler, tuple, Answer};
+use super::{arg, arity, int, layout, tiler, tuple, Answer, Fail};
 use cute::{Error, Tiler};
 
 /// The operations of this area and their arguments.
@@ -40,7 +40,8 @@ pub(crate) fn run(op: &str, a: &[&str]) -> Option<Answer> {
             if let Err(u) = arity(a, 2, 2, op) {
                 return Some(Err(u));
             }
-            (|| Ok(cute::coalesce_profile(&arg(a, 0, layout)?, &arg(a, 1, profile)?)?.to_string()))()
+            (|| Ok(cute::coalesce_profile(&arg(a, 0, layout)?, &arg(a, 1, profile)?)?.to_string()))(
+            )
         }
         "filter" => {
             if let Err(u) = arity(a, 1, 1, op) {
@@ -119,7 +120,11 @@ pub(crate) fn run(op: &str, a: &[&str]) -> Option<Answer> {
             if let Err(u) = arity(a, 2, 2, op) {
                 return Some(Err(u));
             }
-            (|| Ok(arg(a, 0, layout)?.eval_crd_value(&arg(a, 1, tuple)?)?.to_string()))()
+            (|| {
+                Ok(arg(a, 0, layout)?
+                    .eval_crd_value(&arg(a, 1, tuple)?)?
+                    .to_string())
+            })()
         }
         "f2_layout" => {
             if let Err(u) = arity(a, 1, 1, op) {
@@ -179,7 +184,8 @@ pub(crate) fn run(op: &str, a: &[&str]) -> Option<Answer> {
             if let Err(u) = arity(a, 2, 2, op) {
                 return Some(Err(u));
             }
-            (|| Ok(cute::make_ordered_layout(&arg(a, 0, tuple)?, &arg(a, 1, tuple)?)?.to_string()))()
+            (|| Ok(cute::make_ordered_layout(&arg(a, 0, tuple)?, &arg(a, 1, tuple)?)?.to_string()))(
+            )
         }
         "compact_col_major" => {
             if let Err(u) = arity(a, 1, 1, op) {

@@ -1,6 +1,6 @@
 //! Divides and products: logical/zipped/tiled/flat divide, logical/zipped/tiled/flat/blocked/raked product, tile_to_shape.
 
-use super::{arg, arity, Fail, layout, tiler, tuple, Answer};
+use super::{arg, arity, layout, tiler, tuple, Answer, Fail};
 use cute::{Error, Layout, Tiler};
 
 /// The operations of this area and their arguments.

@@ -1,7 +1,7 @@
 //! The operations PyCuTe has and C++ lacks: coalesce_z, composition_mode, layout_add,
 //! greatest_common_domain.
 
-use super::{arg, arity, Fail, int, layout, tiler, tuple, Answer};
+use super::{arg, arity, int, layout, tiler, tuple, Answer, Fail};
 use cute::{Error, ErrorKind, IntTuple, Op};
 
 /// The operations of this area and their arguments.
@@ -30,10 +30,15 @@ pub(crate) fn run(op: &str, a: &[&str]) -> Option<Answer> {
             let mode = arg(a, 1, mode_index)?;
             Ok(cute::composition_mode(&l, mode, &arg(a, 2, tiler)?)?.to_string())
         })(),
-        "layout_add" => (|| Ok(cute::layout_add(&arg(a, 0, layout)?, &arg(a, 1, layout)?)?.to_string()))(),
-        "greatest_common_domain" => {
-            (|| Ok(cute::greatest_common_domain(&arg(a, 0, shape_of)?, &arg(a, 1, shape_of)?)?.to_string()))()
+        "layout_add" => {
+            (|| Ok(cute::layout_add(&arg(a, 0, layout)?, &arg(a, 1, layout)?)?.to_string()))()
         }
+        "greatest_common_domain" => (|| {
+            Ok(
+                cute::greatest_common_domain(&arg(a, 0, shape_of)?, &arg(a, 1, shape_of)?)?
+                    .to_string(),
+            )
+        })(),
         _ => return None,
     };
     Some(Ok(r))

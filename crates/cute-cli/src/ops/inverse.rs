@@ -1,7 +1,7 @@
 //! Right and left inverse, nullspace, max common vector/layout, domain_distribute,
 //! upcast/downcast/recast.
 
-use super::{arg, arity, Fail, int, layout, tuple, Answer};
+use super::{arg, arity, int, layout, tuple, Answer, Fail};
 use cute::{Error, ErrorKind, Op};
 
 /// The operations of this area and their arguments.
@@ -39,7 +39,9 @@ pub(crate) fn run(op: &str, a: &[&str]) -> Option<Answer> {
             "max_common_vector" => {
                 cute::max_common_vector(&arg(a, 0, layout)?, &arg(a, 1, layout)?)?.to_string()
             }
-            "domain_distribute" => cute::domain_distribute(&arg(a, 0, tuple)?, arg(a, 1, int)?)?.to_string(),
+            "domain_distribute" => {
+                cute::domain_distribute(&arg(a, 0, tuple)?, arg(a, 1, int)?)?.to_string()
+            }
             "upcast" => cute::upcast(&arg(a, 0, layout)?, arg(a, 1, int)?)?.to_string(),
             "downcast" => cute::downcast(&arg(a, 0, layout)?, arg(a, 1, int)?)?.to_string(),
             "recast" => {

@@ -151,7 +151,11 @@ pub fn error_line(op: &str, args: &[&str], o: &Outcome) -> Option<String> {
         Outcome::Value(_) => None,
         Outcome::Usage(m) => Some(format!("error: {m}")),
         Outcome::BadArgument { index, error } => Some(match args.get(*index) {
-            Some(a) => format!("error: {name}: argument {} {}: {error}", index + 1, quote(a)),
+            Some(a) => format!(
+                "error: {name}: argument {} {}: {error}",
+                index + 1,
+                quote(a)
+            ),
             None => format!("error: {name}: {error}"),
         }),
         Outcome::Refused(e) => {

@@ -2,7 +2,7 @@
 //! stride, modes, flatten, image, concatenation, and the relations between shapes (congruence, weak
 //! congruence, compatibility) and `crd2crd`.
 
-use super::{arg, arity, Fail, int, layout, tuple, Answer};
+use super::{arg, arity, int, layout, tuple, Answer, Fail};
 use cute::{Error, Layout};
 
 /// The operations of this area and their arguments.
@@ -100,13 +100,16 @@ pub(crate) fn run(op: &str, a: &[&str]) -> Option<Answer> {
                 format!("{{{}}}", items.join(","))
             }
             "make_layout" => {
-                let ls: Vec<Layout> = (0..a.len()).map(|k| arg(a, k, layout)).collect::<Result<_, _>>()?;
+                let ls: Vec<Layout> = (0..a.len())
+                    .map(|k| arg(a, k, layout))
+                    .collect::<Result<_, _>>()?;
                 Layout::concat(&ls)?.to_string()
             }
             "congruent" => yes_no(arg(a, 0, tuple)?.congruent(&arg(a, 1, tuple)?)),
             "weakly_congruent" => yes_no(arg(a, 0, tuple)?.weakly_congruent(&arg(a, 1, tuple)?)),
             "compatible" => yes_no(arg(a, 0, tuple)?.compatible(&arg(a, 1, tuple)?)),
-            "crd2crd" => cute::crd2crd(&arg(a, 0, tuple)?, &arg(a, 1, tuple)?, &arg(a, 2, tuple)?)?.to_string(),
+            "crd2crd" => cute::crd2crd(&arg(a, 0, tuple)?, &arg(a, 1, tuple)?, &arg(a, 2, tuple)?)?
+                .to_string(),
             _ => unreachable!("arity table and dispatch list the same operations"),
         })
     })();

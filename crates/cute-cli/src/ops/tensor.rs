@@ -5,7 +5,7 @@
 //! A slice or partition prints as the paper writes a tensor over the counting accessor:
 //! `{offset} ∘ layout`.
 
-use super::{arg, arity, Fail, int, layout, tiler, Answer};
+use super::{arg, arity, int, layout, tiler, Answer, Fail};
 use cute::{Error, Layout, PartialCoord};
 
 /// The operations of this area and their arguments.
@@ -69,7 +69,9 @@ fn eval(op: &str, a: &[&str]) -> Option<Result<String, Fail>> {
     let r = || -> Result<String, Fail> {
         Ok(match op {
             "slice" => cute::slice(&arg(a, 0, layout)?, &arg(a, 1, coord)?)?.to_string(),
-            "slice_offset" => cute::slice_offset(&arg(a, 0, layout)?, &arg(a, 1, coord)?)?.to_string(),
+            "slice_offset" => {
+                cute::slice_offset(&arg(a, 0, layout)?, &arg(a, 1, coord)?)?.to_string()
+            }
             "dice" => cute::dice(&arg(a, 0, layout)?, &arg(a, 1, coord)?)?.to_string(),
             "tv_partition" => counting(cute::tv_partition(
                 &arg(a, 0, layout)?,
