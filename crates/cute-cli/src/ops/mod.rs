@@ -33,6 +33,14 @@ pub enum Outcome {
 
 impl Outcome {
     /// The error of a refusal or of an unreadable argument.
+    ///
+    /// ```
+    /// use cute_cli::ops::{run, Outcome};
+    /// let o = run("eval_crd", &["(4,8):(1,4)", "(1,2)x"]);
+    /// assert!(matches!(o, Outcome::BadArgument { index: 1, .. }));
+    /// assert_eq!(o.error().unwrap().category(), "Syntax");
+    /// assert!(run("coalesce", &["(2,4):(1,2)"]).error().is_none());
+    /// ```
     pub fn error(&self) -> Option<&Error> {
         match self {
             Outcome::Refused(e) | Outcome::BadArgument { error: e, .. } => Some(e),
