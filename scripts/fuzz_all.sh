@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Runs every cargo-fuzz target of fuzz/ for SECONDS each (default 600), one after another, and
-# exits non-zero if any of them found a crash (panic, overflow, abort) or a hang (an input slower
-# than 10 s). See fuzz/README.md.
+# Runs every cargo-fuzz target of fuzz/ (`cargo fuzz list`: parse, ops, algebra, cli), or the
+# TARGETs named, for SECONDS each (default 600), one after another, and exits non-zero if any of
+# them found a crash (panic, overflow, abort) or a hang (an input slower than 10 s). See
+# fuzz/README.md.
 #
-#   scripts/fuzz_all.sh [SECONDS]
+#   scripts/fuzz_all.sh [SECONDS [TARGET...]]
 #
 # Environment: FUZZ_TOOLCHAIN (e.g. `+nightly`, default: the default toolchain) and FUZZ_SANITIZER
 # (default `none`, which works on stable Rust; `address` needs a nightly toolchain).
@@ -22,8 +23,13 @@ fi
 mkdir -p fuzz/logs
 failed=()
 summary=()
-# shellcheck disable=SC2086
-targets=$(cargo $toolchain fuzz list) || exit 2
+if [ "$#" -gt 1 ]; then
+    shift
+    targets="$*"
+else
+    # shellcheck disable=SC2086
+    targets=$(cargo $toolchain fuzz list) || exit 2
+fi
 for t in $targets; do
     mkdir -p "fuzz/corpus/$t"
     echo "fuzz_all: $t for ${secs}s (sanitizer $sanitizer)" >&2

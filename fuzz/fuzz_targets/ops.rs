@@ -24,7 +24,7 @@ fn check(op: &str, args: &[&str]) {
             );
             assert!(ops::error_line(op, args, &o).is_none());
         }
-        Outcome::Refused(_) | Outcome::Usage(_) => {
+        Outcome::Refused(_) | Outcome::BadArgument { .. } | Outcome::Usage(_) => {
             let line = ops::error_line(op, args, &o).expect("a failure has a message");
             assert!(line.starts_with("error: "), "{line:?}");
             assert!(

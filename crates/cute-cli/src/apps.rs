@@ -9,40 +9,92 @@
 //!   `tmem_16x256b[.xN]` name the TMEM access layouts).
 
 use crate::ops::tensor::{counting, instruction, plan_text};
-use cute::{Error, Layout};
+use crate::ops::EVAL_ALL_LIMIT as LIST_LIMIT;
+use cute::{Error, ErrorKind, Layout, Op, Operand};
 
-fn lay(s: &str) -> Result<Layout, String> {
+/// Argument `k` (from 1) of `cmd`, a layout.
+fn lay(cmd: &str, k: usize, s: &str) -> Result<Layout, String> {
     s.parse()
-        .map_err(|e: Error| format!("error: argument {}: {e}", crate::ops::quote(s)))
+        .map_err(|e: Error| format!("error: {cmd}: argument {k} {}: {e}", crate::ops::quote(s)))
 }
 
-fn fail(e: Error) -> String {
-    format!("error: {e}")
+/// The one-line message of a refusal of the algebra inside `cmd` (named first unless the error
+/// names it already).
+fn fail(cmd: &str) -> impl Fn(Error) -> String + '_ {
+    move |e| {
+        if e.op().name() == cmd {
+            format!("error: {e}")
+        } else {
+            format!("error: {cmd}: {e}")
+        }
+    }
 }
 
-fn offsets(l: &Layout, off: i64) -> Result<String, String> {
-    let v: Result<Vec<String>, Error> = (0..l.size().map_err(fail)?)
-        .map(|i| Ok((off + l.eval(i)?).to_string()))
+/// `off + l(i)` for every `i < |l|`, comma-separated; at most [`LIST_LIMIT`] of them (a
+/// `Capacity` error of `op` otherwise).
+fn offsets(cmd: &str, op: Op, l: &Layout, off: i64) -> Result<String, String> {
+    let n = l.size().map_err(fail(cmd))?;
+    if n > LIST_LIMIT {
+        return Err(fail(cmd)(
+            Error::new(
+                op,
+                ErrorKind::Capacity {
+                    what: "the offsets listed for one layout",
+                    limit: LIST_LIMIT as usize,
+                },
+            )
+            .with(Operand::Layout(*l), Operand::None),
+        ));
+    }
+    let v: Result<Vec<String>, Error> = (0..n)
+        .map(|i| {
+            l.eval(i)?
+                .checked_add(off)
+                .map(|x| x.to_string())
+                .ok_or(Error::new(
+                    op,
+                    ErrorKind::Overflow {
+                        what: "an offset plus the slice's offset",
+                    },
+                ))
+        })
         .collect();
-    Ok(v.map_err(fail)?.join(","))
+    Ok(v.map_err(fail(cmd))?.join(","))
 }
 
 /// `cute partition`: `DATA ∘ TV`, then one line per thread (or the one asked for): the thread's
-/// tensor `{offset} ∘ values` and its offsets in value order.
+/// tensor `{offset} ∘ values` and its offsets in value order. Without `--thread` at most
+/// [`LIST_LIMIT`] elements (all threads' values) are listed, with `--thread` at most that many
+/// values of the thread: beyond, a `Capacity` error.
 pub fn partition(data: &str, tv: &str, thread: Option<i64>) -> Result<String, String> {
-    let (d, t) = (lay(data)?, lay(tv)?);
-    let r = cute::composition(&d, &t).map_err(fail)?;
+    let cmd = "partition";
+    let (d, t) = (lay(cmd, 1, data)?, lay(cmd, 2, tv)?);
+    let r = cute::composition(&d, &t).map_err(fail(cmd))?;
     let mut out = format!("{d} ∘ {t} = {r}\nthread  tensor  offsets\n");
-    let threads = match thread {
-        Some(x) => x..x + 1,
-        None => 0..t.mode(0).and_then(|m| m.size()).map_err(fail)?,
+    let threads: Box<dyn Iterator<Item = i64>> = match thread {
+        Some(x) => Box::new(std::iter::once(x)),
+        None => {
+            if t.size().map_err(fail(cmd))? > LIST_LIMIT {
+                return Err(fail(cmd)(
+                    Error::new(
+                        Op::Partition,
+                        ErrorKind::Capacity {
+                            what: "the elements listed for all threads of TV; pick one thread with --thread",
+                            limit: LIST_LIMIT as usize,
+                        },
+                    )
+                    .with(Operand::Layout(d), Operand::Layout(t)),
+                ));
+            }
+            Box::new(0..t.mode(0).and_then(|m| m.size()).map_err(fail(cmd))?)
+        }
     };
     for th in threads {
-        let (vals, off) = cute::tv_partition(&d, &t, th).map_err(fail)?;
+        let (vals, off) = cute::tv_partition(&d, &t, th).map_err(fail(cmd))?;
         out.push_str(&format!(
             "{th}  {}  {}\n",
             counting((vals, off)),
-            offsets(&vals, off)?
+            offsets(cmd, Op::Partition, &vals, off)?
         ));
     }
     out.pop();
@@ -50,19 +102,31 @@ pub fn partition(data: &str, tv: &str, thread: Option<i64>) -> Result<String, St
 }
 
 /// `cute vector-width`: the maximal common vector of SRC and DST, its coordinates and the copy plan.
+/// The coordinates and offsets are listed up to [`LIST_LIMIT`] of them (beyond, the output says
+/// that they are not listed).
 pub fn vector_width(src: &str, dst: &str) -> Result<String, String> {
-    let (s, d) = (lay(src)?, lay(dst)?);
-    let k = cute::max_common_vector(&s, &d).map_err(fail)?;
-    let r = cute::max_common_layout(&s, &d).map_err(fail)?;
-    let coords = offsets(&r, 0)?;
+    let cmd = "vector-width";
+    let (s, d) = (lay(cmd, 1, src)?, lay(cmd, 2, dst)?);
+    let k = cute::max_common_vector(&s, &d).map_err(fail(cmd))?;
+    let r = cute::max_common_layout(&s, &d).map_err(fail(cmd))?;
+    let not_listed = format!("not listed: more than {LIST_LIMIT}");
+    let coords = if r.size().map_err(fail(cmd))? > LIST_LIMIT {
+        not_listed.clone()
+    } else {
+        offsets(cmd, Op::MaxCommonLayout, &r, 0)?
+    };
     let mut out =
         format!("max_common_vector = {k}\nmax_common_layout = {r} (coordinates {coords})\n");
-    if k > 1 {
+    if k > LIST_LIMIT {
+        out.push_str(&format!(
+            "src offsets {not_listed}\ndst offsets {not_listed}\n"
+        ));
+    } else if k > 1 {
         let at = |l: &Layout| -> Result<String, String> {
             let v: Result<Vec<String>, Error> = (0..k)
                 .map(|i| Ok(l.eval(r.eval(i)?)?.to_string()))
                 .collect();
-            Ok(v.map_err(fail)?.join(","))
+            Ok(v.map_err(fail(cmd))?.join(","))
         };
         out.push_str(&format!(
             "src offsets {}\ndst offsets {}\n",
@@ -70,23 +134,25 @@ pub fn vector_width(src: &str, dst: &str) -> Result<String, String> {
             at(&d)?
         ));
     }
-    if s.size().map_err(fail)? != d.size().map_err(fail)? {
+    if s.size().map_err(fail(cmd))? != d.size().map_err(fail(cmd))? {
         out.push_str("copy: none (the sizes differ)");
         return Ok(out);
     }
-    out.push_str(&match cute::copy_plan(&s, &d).map_err(fail)? {
+    out.push_str(&match cute::copy_plan(&s, &d).map_err(fail(cmd))? {
         Some(p) => format!("copy: {}", plan_text(&p)),
         None => "copy: the reference loop (the destination is not provably injective, or the layouts share no leaf structure)".to_string(),
     });
     Ok(out)
 }
 
-/// `cute contains`: whether DATA holds every offset of INSTRUCTION, and where.
+/// `cute contains`: whether DATA holds every offset of INSTRUCTION, and where (the coordinates
+/// listed up to [`LIST_LIMIT`] of them when they form no layout).
 pub fn contains(data: &str, instr: &str) -> Result<String, String> {
-    let a = lay(data)?;
+    let cmd = "contains";
+    let a = lay(cmd, 1, data)?;
     let t = instruction(instr)
-        .map_err(|e| format!("error: argument {}: {e}", crate::ops::quote(instr)))?;
-    let c = cute::contains(&a, &t).map_err(fail)?;
+        .map_err(|e| format!("error: {cmd}: argument 2 {}: {e}", crate::ops::quote(instr)))?;
+    let c = cute::contains(&a, &t).map_err(fail(cmd))?;
     let mut out = format!("instruction {t}\nleft inverse {}\n", c.left_inverse);
     match c.missing {
         Some((i, off)) => out.push_str(&format!(
@@ -96,6 +162,9 @@ pub fn contains(data: &str, instr: &str) -> Result<String, String> {
             out.push_str("contained: yes\n");
             match c.layout {
                 Some(l) => out.push_str(&format!("coordinates {l} (A† ∘ T)")),
+                None if c.coords.len() as i64 > LIST_LIMIT => out.push_str(&format!(
+                    "coordinates not listed: more than {LIST_LIMIT}"
+                )),
                 None => out.push_str(&format!(
                     "coordinates {}",
                     c.coords.iter().map(i64::to_string).collect::<Vec<_>>().join(",")

@@ -85,12 +85,12 @@ pub fn banks(
 ) -> Result<String, String> {
     let s = Smem::parse(smem).map_err(|e| bad_argument("banks", 1, smem, &e))?;
     let t: Layout = tv.parse().map_err(|e| bad_argument("banks", 2, tv, &e))?;
-    let r =
-        bank_conflicts(s.as_dyn(), &t, elem_bytes, vector).map_err(|e| format!("error: {e}"))?;
+    let r = bank_conflicts(s.as_dyn(), &t, elem_bytes, vector)
+        .map_err(|e| format!("error: banks: {e}"))?;
     let table = if addresses {
         Some(
             access_addresses(s.as_dyn(), &t, elem_bytes, vector)
-                .map_err(|e| format!("error: {e}"))?,
+                .map_err(|e| format!("error: banks: {e}"))?,
         )
     } else {
         None
@@ -116,7 +116,7 @@ pub fn banks(
         return Ok(out);
     }
     // valid, or bank_conflicts would have refused
-    let acc = Access::new(elem_bytes, vector).map_err(|e| format!("error: {e}"))?;
+    let acc = Access::new(elem_bytes, vector).map_err(|e| format!("error: banks: {e}"))?;
     let mut out = String::new();
     let _ = writeln!(out, "SMEM  {smem}");
     let _ = writeln!(out, "TV    {t}");
@@ -190,7 +190,7 @@ pub fn search(
         patterns.push(t);
     }
     let found = swizzle_search(s.as_dyn(), &patterns, elem_bytes, vector)
-        .map_err(|e| format!("error: {e}"))?;
+        .map_err(|e| format!("error: swizzle-search: {e}"))?;
     if json {
         let w: Vec<String> = found.reports.iter().map(|r| list(&r.wavefronts)).collect();
         return Ok(format!(

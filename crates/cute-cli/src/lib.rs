@@ -1,11 +1,13 @@
-//! The library behind the `cute` command: the textual operation dispatcher shared by `cute OP`,
-//! `cute conformance` and `cute paper`, the conformance runner and the paper tour ([`paper`]).
+//! The library behind the `cute` command: the command itself, in-process ([`cli::run`]), the
+//! textual operation dispatcher shared by `cute OP`, `cute conformance` and `cute paper`, the
+//! conformance runner and the paper tour ([`paper`]).
 #![forbid(unsafe_code)]
 #![allow(clippy::result_large_err)] // cute::Error is a large plain value, see DESIGN.md
 
 pub mod apps;
 pub mod banks;
 pub mod bench;
+pub mod cli;
 pub mod conformance;
 pub mod ops;
 pub mod paper;

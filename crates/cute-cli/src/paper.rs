@@ -40,7 +40,6 @@ pub use rows::rows;
 
 use crate::ops::{self, Outcome};
 use std::fmt::Write as _;
-use std::process::ExitCode;
 
 /// The sections of the paper, in its order (the headings of `EXAMPLES.md`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -304,7 +303,7 @@ fn run_op(op: &str, args: &[String], expected: &str) -> Checked {
             let agrees = !expected.starts_with("ERROR") && squash(&v) == squash(expected);
             Checked::new(v, agrees)
         }
-        Outcome::Refused(e) => {
+        Outcome::Refused(e) | Outcome::BadArgument { error: e, .. } => {
             let computed = format!("ERROR {}", e.category());
             Checked::new(computed.clone(), computed == expected).note(e.to_string())
         }
@@ -558,18 +557,14 @@ fn json_str(s: &str) -> String {
     o
 }
 
-/// `cute paper [--json]`: prints the tour; fails (exit code 1) if any row is ✗.
-pub fn main(json: bool) -> ExitCode {
+/// `cute paper [--json]`: the text for stdout, the summary line for stderr (JSON form only) and
+/// the exit status (1 if any example disagrees).
+pub fn report(json: bool) -> (String, Option<String>, u8) {
     let reports = run_all();
+    let code = u8::from(reports.iter().any(|r| r.status == Status::Fail));
     if json {
-        print!("{}", render_json(&reports));
-        eprintln!("{}", summary(&reports));
+        (render_json(&reports), Some(summary(&reports)), code)
     } else {
-        print!("{}", render_text(&reports));
-    }
-    if reports.iter().any(|r| r.status == Status::Fail) {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
+        (render_text(&reports), None, code)
     }
 }

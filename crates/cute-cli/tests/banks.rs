@@ -231,11 +231,26 @@ fn bad_input() {
         &["swizzle_search", "size 32"],
     );
     // access widths that are not 4, 8 or 16 bytes
-    for (b, v) in [("2", "3"), ("4", "8"), ("2", "0"), ("2", "-8"), ("1", "1")] {
+    for (b, v) in [
+        ("2", "3"),
+        ("4", "8"),
+        ("2", "0"),
+        ("2", "-8"),
+        ("1", "1"),
+        ("-2", "-2"),
+    ] {
+        let (bi, vi): (i64, i64) = (b.parse().unwrap(), v.parse().unwrap());
+        // the message states the product only when both factors are positive: -2·-2 = 4 bytes
+        // is no 4-byte access
+        let why = if bi > 0 && vi > 0 {
+            format!("V·B = {v}·{b} = {} bytes must be 4, 8 or 16 bytes", bi * vi)
+        } else {
+            format!("B = {b} bytes and the vector length V = {v} must be positive")
+        };
         fails(
             &["banks", TILE, ROWS, "--elem-bytes", b, "--vector", v],
             1,
-            &["must be 4, 8 or 16 bytes", &format!("V·B = {v}·{b}")],
+            &["banks: bank_conflicts", &why],
         );
         fails(
             &[
@@ -248,7 +263,7 @@ fn bad_input() {
                 v,
             ],
             1,
-            &["must be 4, 8 or 16 bytes"],
+            &["swizzle-search: swizzle_search", &why],
         );
     }
     // a column of 8 halves is not one vector access

@@ -348,3 +348,264 @@ fn tensor_questions() {
     fails(&["vector-width", "8:1", "(4,"], &["(4,"]);
     fails(&["copy_plan", "8:1", "4:1"], &["same size"]);
 }
+
+/// Runs `cute args` with `stdin` as its standard input, under a 1 GB address-space limit and a
+/// 10 s wall-clock limit (`ulimit -v`, `timeout`).
+fn cute_limited(args: &[&str], stdin: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = Command::new("timeout")
+        .args(["10", "sh", "-c", "ulimit -v 1000000 && exec \"$0\" \"$@\""])
+        .arg(env!("CARGO_BIN_EXE_cute"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run cute");
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// `cute args` (stdin `stdin`) fails with exit status `code`, nothing on stdout and exactly the
+/// line `want` on stderr.
+fn fails_with(args: &[&str], stdin: &[u8], code: i32, want: &str) {
+    let o = cute_limited(args, stdin);
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert_eq!(o.status.code(), Some(code), "{args:?}: {err}");
+    assert!(o.stdout.is_empty(), "{args:?}: {:?}", o.stdout);
+    assert_eq!(err, format!("{want}\n"), "{args:?}");
+}
+
+/// `cute args` succeeds within the limits and prints `want`.
+fn prints_limited(args: &[&str], want: &str) {
+    let o = cute_limited(args, b"");
+    assert_eq!(o.status.code(), Some(0), "{args:?}: {o:?}");
+    assert!(o.stderr.is_empty(), "{args:?}: {:?}", o.stderr);
+    assert_eq!(String::from_utf8(o.stdout).unwrap(), format!("{want}\n"));
+}
+
+/// Issue I, item 3: the boundary cases a new user found, each now bounded and answered with one
+/// line naming the operation, the operands and the violated condition.
+#[test]
+fn regression_conformance_text_that_is_not_a_case_file() {
+    // panicked (slice index out of range)
+    fails_with(
+        &["conformance", "/dev/stdin"],
+        b"=>\n",
+        1,
+        "error: conformance `/dev/stdin`: line 1: no operation before the field `=>`",
+    );
+    // any text was accepted with exit status 0
+    fails_with(
+        &["conformance", "/dev/stdin"],
+        b"# fine\n\nhello\n",
+        1,
+        "error: conformance `/dev/stdin`: line 3: not a case: a case is `op<TAB>args…<TAB>=><TAB>expected<TAB>source` (no field `=>` found)",
+    );
+    fails_with(
+        &["conformance", "/dev/stdin"],
+        b"coalesce\t8:1\t=>\t8:1\tcpp\n \t=>\n",
+        1,
+        "error: conformance `/dev/stdin`: line 2: the operation field before `=>` is empty",
+    );
+    fails_with(
+        &["conformance", "/dev/stdin"],
+        b"coalesce\t8:1\t=>\t8:1\tcpp\n\xff\n",
+        1,
+        "error: conformance `/dev/stdin`: line 2 is not UTF-8 (byte 24 of the file)",
+    );
+    // a file that never ends is read up to the limit, not into all memory
+    fails_with(
+        &["conformance", "/dev/zero"],
+        b"",
+        1,
+        "error: conformance `/dev/zero`: the file is larger than 67108864 bytes, the most a conformance file may hold",
+    );
+    // a good file still runs, comments and blank lines skipped
+    let o = cute_limited(
+        &["conformance", "/dev/stdin"],
+        b"# c\n\ncoalesce\t(2,4):(1,2)\t=>\t8:1\tcpp\n",
+    );
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(o.stdout).unwrap(),
+        "coalesce\t(2,4):(1,2)\t=>\t8:1\tcpp\n"
+    );
+}
+
+#[test]
+fn regression_vector_width_of_huge_layouts_is_bounded() {
+    // grew past 4 GB listing 2^40 coordinates; now within 1 GB and 10 s
+    for l in ["1099511627776:1", "(1048576,1048576):(1,1048576)"] {
+        prints_limited(
+            &["vector-width", l, l],
+            "max_common_vector = 1099511627776\nmax_common_layout = 1099511627776:1 (coordinates not listed: more than 65536)\nsrc offsets not listed: more than 65536\ndst offsets not listed: more than 65536\ncopy: vector 1099511627776, loops ()",
+        );
+    }
+    // small ones are still listed
+    prints_limited(
+        &["vector-width", "8:1", "(4,2):(1,8)"],
+        "max_common_vector = 4\nmax_common_layout = 4:1 (coordinates 0,1,2,3)\nsrc offsets 0,1,2,3\ndst offsets 0,1,2,3\ncopy: vector 4, loops (2:4:8)",
+    );
+}
+
+#[test]
+fn regression_partition_is_bounded_and_checks_the_thread() {
+    let (data, tv) = ("(1048576,1048576):(1,1048576)", "(1099511627776,1):(1,0)");
+    // looped over 2^40 threads
+    fails_with(
+        &["partition", data, tv],
+        b"",
+        1,
+        "error: partition (1048576,1048576):(1,1048576), (1099511627776,1):(1,0): capacity exceeded: the elements listed for all threads of TV; pick one thread with --thread (this build supports at most 65536)",
+    );
+    // one thread of it is cheap
+    prints_limited(
+        &["partition", data, tv, "--thread", "5"],
+        "(1048576,1048576):(1,1048576) ∘ (1099511627776,1):(1,0) = (1099511627776,1):(1,0)\nthread  tensor  offsets\n5  {5} ∘ (1):(0)  5",
+    );
+    // exited 0 with an empty table (`x..x+1` wrapped)
+    for t in ["9223372036854775807", "-1", "-9223372036854775808", "32"] {
+        fails_with(
+            &["partition", "(8,8):(8,1)", "((4,8),2):((16,1),8)", "--thread", t],
+            b"",
+            1,
+            &format!("error: partition (8,8):(8,1), ((4,8),2):((16,1),8): coordinate {t} is outside the domain Z_32"),
+        );
+    }
+    // and the library's tv_partition says the same
+    let d: cute::Layout = "(8,8):(8,1)".parse().unwrap();
+    let t: cute::Layout = "((4,8),2):((16,1),8)".parse().unwrap();
+    let e = cute::tv_partition(&d, &t, i64::MAX).unwrap_err();
+    assert_eq!(e.op(), cute::Op::Partition);
+    assert_eq!(e.category(), "OutOfRange");
+}
+
+#[test]
+fn regression_eval_names_the_argument_that_does_not_parse() {
+    // blamed argument 1 for argument 2's parse error
+    fails_with(
+        &["eval", "(4,8):(1,4)", "(1,2)x"],
+        b"",
+        1,
+        "error: eval: argument 2 `(1,2)x`: parse: at byte 5: expected the end of the input",
+    );
+    fails_with(
+        &["eval", "(4,8):(1,4)x", "(1,2)"],
+        b"",
+        1,
+        "error: eval: argument 1 `(4,8):(1,4)x`: parse: at byte 11: expected the end of the input",
+    );
+    fails_with(
+        &["eval_crd", "(4,8):(1,4)", "(1,2)x"],
+        b"",
+        1,
+        "error: eval_crd: argument 2 `(1,2)x`: parse: at byte 5: expected the end of the input",
+    );
+    // the same text as a layout and as a coordinate: the argument that was read is named
+    fails_with(
+        &["complement", "(4,8):(1,4)", "(4,8):(1,4)"],
+        b"",
+        1,
+        "error: complement: argument 2 `(4,8):(1,4)`: parse: at byte 5: expected the end of the input",
+    );
+}
+
+#[test]
+fn regression_negative_numbers_are_arguments_not_flags() {
+    // were `unexpected argument '-1' found`; C++ evaluates a negative index with truncating
+    // division: idx2crd(-1, (4,8)) = (-1, 0), so (4,8):(1,4) gives -1
+    prints_limited(&["eval", "(4,8):(1,4)", "-1"], "-1");
+    prints_limited(
+        &["eval", "4:1", "-9223372036854775808"],
+        "-9223372036854775808",
+    );
+    prints_limited(&["eval_int", "4:1", "-3"], "-3");
+    prints_limited(&["crd2idx", "-1", "(4,8)"], "-1");
+    // a real unknown flag is still an invocation error, naming the subcommand
+    fails_with(
+        &["eval", "4:1", "-x"],
+        b"",
+        2,
+        "error: eval: unexpected argument '-x' found (see `cute eval --help`)",
+    );
+}
+
+#[test]
+fn regression_errors_name_the_operation_run() {
+    // labelled `eval`
+    fails_with(
+        &["cosize", "(2,2):(9223372036854775807,1)"],
+        b"",
+        1,
+        "error: cosize `(2,2):(9223372036854775807,1)`: integer overflow: a sum does not fit in i64",
+    );
+    fails_with(
+        &["cosize", "(2,2):(-9223372036854775808,1)"],
+        b"",
+        1,
+        "error: cosize `(2,2):(-9223372036854775808,1)`: integer overflow: the absolute value of a stride does not fit in i64",
+    );
+    // labelled `compact_major`
+    fails_with(
+        &["compact_row_major", "(4611686018427387904,4)"],
+        b"",
+        1,
+        "error: compact_row_major `(4611686018427387904,4)`: integer overflow: a product does not fit in i64",
+    );
+    fails_with(
+        &["compact_col_major", "(4611686018427387904,4)"],
+        b"",
+        1,
+        "error: compact_col_major `(4611686018427387904,4)`: integer overflow: a product does not fit in i64",
+    );
+    // labelled `composition`
+    fails_with(
+        &["composition_mode", "((5,4,2)):((8,1,4))", "0", "(4,2):(1,4)"],
+        b"",
+        1,
+        "error: composition_mode (5,4,2):(8,1,4) ∘ (4,2):(1,4): distributivity condition (12) fails at mode 1 of the coalesced left operand: the leaves of the right operand add up past the prefix product 5 (a carry), so A∘B is not their by-mode composition",
+    );
+    fails_with(
+        &["composition_mode", "(4,8):(1,4)", "5", "2:1"],
+        b"",
+        1,
+        "error: composition_mode (4,8):(1,4): mode index 5 is out of range for rank 2",
+    );
+    // an error of an operation another is built from names the one run first
+    let e = fails(&["image", "(8192,8192,2):(1,8192,0)"], &["error: image "]);
+    assert!(e.contains("capacity exceeded"), "{e}");
+}
+
+#[test]
+fn regression_bank_check_with_negative_sizes() {
+    // printed `V·B = -2·-2 bytes must be 4, 8 or 16 bytes`, although -2·-2 = 4
+    fails_with(
+        &[
+            "banks",
+            "(8,64):(64,1)",
+            "(32,8):(8,1)",
+            "--elem-bytes",
+            "-2",
+            "--vector",
+            "-2",
+        ],
+        b"",
+        1,
+        "error: banks: bank_conflicts (8,64):(64,1), (32,8):(8,1): the element size B = -2 bytes and the vector length V = -2 must be positive",
+    );
+    fails_with(
+        &[
+            "swizzle-search",
+            "(8,64):(64,1)",
+            "(32,8):(8,1)",
+            "--elem-bytes",
+            "-1",
+            "--vector",
+            "-4",
+        ],
+        b"",
+        1,
+        "error: swizzle-search: swizzle_search (8,64):(64,1): the element size B = -1 bytes and the vector length V = -4 must be positive",
+    );
+}

@@ -88,7 +88,8 @@ pub fn contains(a: &Layout, t: &Layout) -> Result<Containment, Error> {
         )
         .with(Operand::Layout(*a), Operand::Layout(*t)));
     }
-    let mut coords = Vec::with_capacity(n as usize);
+    // grown as offsets are found: a missing offset early costs no 2^24-entry allocation
+    let mut coords = Vec::new();
     let mut missing = None;
     for i in 0..n {
         let off = t.eval(i)?;

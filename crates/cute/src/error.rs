@@ -26,6 +26,7 @@ pub enum Op {
     MakeLayout,
     Concatenation,
     Eval,
+    Cosize,
     Idx2Crd,
     Crd2Idx,
     Crd2Crd,
@@ -39,6 +40,7 @@ pub enum Op {
     Filter,
     FilterZeros,
     Composition,
+    CompositionMode,
     WithShape,
     Complement,
     RightInverse,
@@ -64,7 +66,8 @@ pub enum Op {
     GreatestCommonDomain,
     DomainDistribute,
     MakeOrderedLayout,
-    CompactMajor,
+    CompactColMajor,
+    CompactRowMajor,
     Image,
     TilerToLayout,
     LinearForm,
@@ -92,6 +95,7 @@ impl Op {
             Op::MakeLayout => "make_layout",
             Op::Concatenation => "concatenation",
             Op::Eval => "eval",
+            Op::Cosize => "cosize",
             Op::Idx2Crd => "idx2crd",
             Op::Crd2Idx => "crd2idx",
             Op::Crd2Crd => "crd2crd",
@@ -105,6 +109,7 @@ impl Op {
             Op::Filter => "filter",
             Op::FilterZeros => "filter_zeros",
             Op::Composition => "composition",
+            Op::CompositionMode => "composition_mode",
             Op::WithShape => "with_shape",
             Op::Complement => "complement",
             Op::RightInverse => "right_inverse",
@@ -130,7 +135,8 @@ impl Op {
             Op::GreatestCommonDomain => "greatest_common_domain",
             Op::DomainDistribute => "domain_distribute",
             Op::MakeOrderedLayout => "make_ordered_layout",
-            Op::CompactMajor => "compact_major",
+            Op::CompactColMajor => "compact_col_major",
+            Op::CompactRowMajor => "compact_row_major",
             Op::Image => "image",
             Op::TilerToLayout => "tiler_to_layout",
             Op::LinearForm => "linear_form",
@@ -154,7 +160,7 @@ impl Op {
     /// The infix symbol of the paper for binary operations, if it has one.
     const fn symbol(self) -> Option<&'static str> {
         match self {
-            Op::Composition => Some("∘"),
+            Op::Composition | Op::CompositionMode => Some("∘"),
             Op::LogicalDivide => Some("⊘"),
             Op::LogicalProduct => Some("⊗"),
             _ => None,
@@ -351,7 +357,8 @@ pub enum ErrorKind {
         /// The shift `S`.
         s: i64,
     },
-    /// A shared-memory access width `V·B` that the bank model does not serve (4, 8 or 16 bytes).
+    /// A shared-memory access width `V·B` that the bank model does not serve (4, 8 or 16 bytes), or
+    /// an element size `B` or vector length `V` that is not positive.
     AccessWidth {
         /// The element size `B` in bytes.
         elem_bytes: i64,
@@ -635,9 +642,21 @@ impl ErrorKind {
             ErrorKind::InvalidSwizzle { b, m, s } => put!(t;
                 "Sw<", b, ",", m, ",", s,
                 "> is not a swizzle: B and M must be non-negative, |S| at least B, and B+M+|S| at most 63"),
-            ErrorKind::AccessWidth { elem_bytes, vector } => put!(t;
-                "the access width V·B = ", vector, "·", elem_bytes,
-                " bytes must be 4, 8 or 16 bytes"),
+            ErrorKind::AccessWidth { elem_bytes, vector } => {
+                if elem_bytes <= 0 || vector <= 0 {
+                    put!(t;
+                        "the element size B = ", elem_bytes, " bytes and the vector length V = ",
+                        vector, " must be positive")
+                } else if let Some(w) = elem_bytes.checked_mul(vector) {
+                    put!(t;
+                        "the access width V·B = ", vector, "·", elem_bytes, " = ", w,
+                        " bytes must be 4, 8 or 16 bytes")
+                } else {
+                    put!(t;
+                        "the access width V·B = ", vector, "·", elem_bytes,
+                        " bytes overflows i64; it must be 4, 8 or 16 bytes")
+                }
+            }
             ErrorKind::VectorAccess {
                 thread,
                 instruction,

@@ -339,7 +339,7 @@ impl Layout {
     /// `cosize(L) = 1 + Σ (s_i - 1)·|d_i|`, one past the largest offset reached in absolute value
     /// terms (CuTe's definition).
     pub const fn cosize(&self) -> Result<i64, Error> {
-        tri!(self.require_integral(Op::Eval));
+        tri!(self.require_integral(Op::Cosize));
         let mut c: i64 = 1;
         let mut i = 0;
         while i < self.tree.len() {
@@ -348,15 +348,15 @@ impl Layout {
                 Some(d) => d,
                 None => {
                     return Err(Error::new(
-                        Op::Eval,
+                        Op::Cosize,
                         ErrorKind::Overflow {
                             what: "the absolute value of a stride",
                         },
                     ))
                 }
             };
-            let t = tri!(mul(Op::Eval, self.shape[i] - 1, d));
-            c = tri!(add(Op::Eval, c, t));
+            let t = tri!(mul(Op::Cosize, self.shape[i] - 1, d));
+            c = tri!(add(Op::Cosize, c, t));
             i += 1;
         }
         Ok(c)
@@ -673,9 +673,11 @@ impl Layout {
     }
 
     /// The image `L(Z_|L|)`: every offset reached, sorted, without repetition. Fails with
-    /// [`ErrorKind::Overflow`] when an offset may not fit in `i64` (the cosize does not).
+    /// [`ErrorKind::Overflow`] when an offset may not fit in `i64` (the cosize does not), and with
+    /// [`ErrorKind::Capacity`] for a domain of more than [`WALK_LIMIT`] points.
     pub fn image(&self) -> Result<Vec<i64>, Error> {
         let n = self.size()?;
+        check_walk(Op::Image, n).map_err(|e| e.with(Operand::Layout(*self), Operand::None))?;
         if matches!(self.semimodule(), Semimodule::Binary) {
             let mut out = (0..n)
                 .map(|i| self.eval(i))
@@ -702,6 +704,37 @@ impl Layout {
     pub const fn parse_const(text: &str) -> Result<Layout, Error> {
         crate::parse::layout(text.as_bytes())
     }
+}
+
+/// The largest domain that the functions listing or walking every point of a layout accept
+/// ([`Layout::image`], [`ComposedLayout::values`](crate::ComposedLayout::values),
+/// [`ComposedLayout::image`](crate::ComposedLayout::image),
+/// [`ComposedLayout::cosize`](crate::ComposedLayout::cosize)): 2^26 points (a 512 MiB list of
+/// offsets). Beyond it they fail with [`ErrorKind::Capacity`] instead of allocating without bound
+/// or looping for hours.
+///
+/// ```
+/// use cute::{Layout, WALK_LIMIT};
+/// let big: Layout = "(8192,8192,2):(1,8192,0)".parse().unwrap(); // 2^27 points
+/// assert!(big.size().unwrap() > WALK_LIMIT);
+/// let e = big.image().unwrap_err();
+/// assert_eq!(e.category(), "Capacity");
+/// assert!(e.to_string().starts_with("image (8192,8192,2):(1,8192,0): capacity exceeded"));
+/// ```
+pub const WALK_LIMIT: i64 = 1 << 26;
+
+/// `Ok` when a walk over `n` points stays within [`WALK_LIMIT`], else the `Capacity` error of `op`.
+pub(crate) const fn check_walk(op: Op, n: i64) -> Result<(), Error> {
+    if n > WALK_LIMIT {
+        return Err(Error::new(
+            op,
+            ErrorKind::Capacity {
+                what: "points of a domain walked one by one",
+                limit: WALK_LIMIT as usize,
+            },
+        ));
+    }
+    Ok(())
 }
 
 /// Calls `f` with `L(i)` for every `i` in `0..|L|`, in order, by incrementing the natural
@@ -954,10 +987,10 @@ pub const fn compact_col_major(shape: &IntTuple) -> Result<Layout, Error> {
     let mut i = 0;
     while i < shape.tree.len() {
         stride[i] = if shape.val[i] == 1 { 0 } else { p };
-        p = tri!(mul(Op::CompactMajor, p, shape.val[i]));
+        p = tri!(mul(Op::CompactColMajor, p, shape.val[i]));
         i += 1;
     }
-    Layout::from_parts((shape.tree, shape.val, stride), Op::CompactMajor)
+    Layout::from_parts((shape.tree, shape.val, stride), Op::CompactColMajor)
 }
 
 /// `compact_row_major(S)` (CuTe `LayoutRight`): strides are the exclusive suffix products.
@@ -968,9 +1001,9 @@ pub const fn compact_row_major(shape: &IntTuple) -> Result<Layout, Error> {
     while i > 0 {
         i -= 1;
         stride[i] = if shape.val[i] == 1 { 0 } else { p };
-        p = tri!(mul(Op::CompactMajor, p, shape.val[i]));
+        p = tri!(mul(Op::CompactRowMajor, p, shape.val[i]));
     }
-    Layout::from_parts((shape.tree, shape.val, stride), Op::CompactMajor)
+    Layout::from_parts((shape.tree, shape.val, stride), Op::CompactRowMajor)
 }
 
 /// `make_ordered_layout(S, order)`: a compact layout whose modes get increasing strides in the order

@@ -144,7 +144,7 @@ pub use eval::{IndexEvaluator, Offsets};
 pub use int_tuple::{IntTuple, CAPACITY, MAX_DEPTH};
 pub use layout::{
     compact_col_major, compact_row_major, make_identity_layout, make_layout, make_ordered_layout,
-    Layout,
+    Layout, WALK_LIMIT,
 };
 pub use linear::{linear_form, LinearForm};
 pub use partition::{local_partition, local_tile, make_layout_tv, thread_coord, tv_partition};

@@ -36,7 +36,8 @@ use crate::tiler::Tiler;
 
 /// `slice((thread, _), data ∘ tv)`: the values of one thread of the thread-value layout `tv`
 /// (`(thread, value) → coordinate of data`), as a layout of the values and the offset of the
-/// thread's first value. `tv` must have rank 2; `thread < size<0>(tv)`.
+/// thread's first value. `tv` must have rank 2 and `0 ≤ thread < size<0>(tv)` (else an
+/// `OutOfRange` error of `partition` naming both layouts).
 pub fn tv_partition(data: &Layout, tv: &Layout, thread: i64) -> Result<(Layout, i64), Error> {
     if tv.rank() != 2 {
         return Err(Error::new(
@@ -45,6 +46,17 @@ pub fn tv_partition(data: &Layout, tv: &Layout, thread: i64) -> Result<(Layout, 
                 what: "a thread-value layout has rank 2, (thread, value)",
                 left: tv.rank() as i64,
                 right: 2,
+            },
+        )
+        .with(Operand::Layout(*data), Operand::Layout(*tv)));
+    }
+    let threads = tv.mode(0)?.size()?;
+    if !(0..threads).contains(&thread) {
+        return Err(Error::new(
+            Op::Partition,
+            ErrorKind::NotInDomain {
+                coord: thread,
+                size: threads,
             },
         )
         .with(Operand::Layout(*data), Operand::Layout(*tv)));

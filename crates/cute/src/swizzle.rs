@@ -44,7 +44,7 @@
 
 use crate::error::{add, tri, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::IntTuple;
-use crate::layout::{for_each_offset, Layout};
+use crate::layout::{check_walk, for_each_offset, Layout};
 use crate::text::Text;
 use core::fmt;
 use core::str::FromStr;
@@ -201,9 +201,9 @@ impl ComposedLayout {
     }
 
     /// Every value on the domain, in order: `Sw(offset + L(i))` for `i` in `0..size`. Costs
-    /// `O(size)` time and memory.
+    /// `O(size)` time and memory; a `Capacity` error beyond [`WALK_LIMIT`](crate::WALK_LIMIT) points.
     pub fn values(&self) -> Result<Vec<i64>, Error> {
-        self.checked()?;
+        self.checked(Op::Image)?;
         let mut out = Vec::new();
         for_each_offset(&self.layout, |v| {
             out.push(self.swizzle.apply(self.offset.wrapping_add(v)))
@@ -220,27 +220,26 @@ impl ComposedLayout {
     }
 
     /// `max Sw(offset + L(i)) + 1` over the domain (the extent of memory it reaches, for
-    /// non-negative values), computed by walking the domain (`O(size)`).
+    /// non-negative values), computed by walking the domain (`O(size)`; a `Capacity` error beyond
+    /// [`WALK_LIMIT`](crate::WALK_LIMIT) points).
     pub fn cosize(&self) -> Result<i64, Error> {
-        self.checked()?;
+        self.checked(Op::Cosize)?;
         let mut hi = i64::MIN;
         for_each_offset(&self.layout, |v| {
             hi = hi.max(self.swizzle.apply(self.offset.wrapping_add(v)))
         });
-        add(Op::Eval, hi, 1).map_err(|e| e.with(Operand::Composed(*self), Operand::None))
+        add(Op::Cosize, hi, 1).map_err(|e| e.with(Operand::Composed(*self), Operand::None))
     }
 
-    /// Checks that `offset + L(i)` fits in an `i64` on the whole domain (then the wrapping walks
-    /// above are exact).
-    fn checked(&self) -> Result<(), Error> {
-        let tag = |e: Error| {
-            e.retag(Op::Eval)
-                .with(Operand::Composed(*self), Operand::None)
-        };
-        self.layout.size().map_err(tag)?;
+    /// Checks, for the walk of `op` over the domain, that it has at most [`WALK_LIMIT`](crate::WALK_LIMIT) points and
+    /// that `offset + L(i)` fits in an `i64` on all of them (then the wrapping walks above are
+    /// exact).
+    fn checked(&self, op: Op) -> Result<(), Error> {
+        let tag = |e: Error| e.retag(op).with(Operand::Composed(*self), Operand::None);
+        check_walk(op, self.layout.size().map_err(tag)?).map_err(tag)?;
         let c = self.layout.cosize().map_err(tag)?;
         // every L(i) lies in (-c, c)
-        add(Op::Eval, self.offset.abs(), c).map_err(tag)?;
+        add(op, self.offset.abs(), c).map_err(tag)?;
         Ok(())
     }
 

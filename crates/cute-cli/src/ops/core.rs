@@ -1,6 +1,6 @@
 //! Layouts, coordinates, coalesce, composition and complement.
 
-use super::{arity, int, layout, tiler, tuple, Answer};
+use super::{arg, arity, int, layout, tiler, tuple, Answer, Fail};
 use cute::{Error, Tiler};
 
 /// The operations of this area and their arguments.
@@ -29,53 +29,54 @@ pub(crate) const OPS: &[(&str, &str)] = &[
 
 /// Runs `op` if it belongs to this area.
 pub(crate) fn run(op: &str, a: &[&str]) -> Option<Answer> {
-    let r: Result<String, Error> = match op {
+    let r: Result<String, Fail> = match op {
         "coalesce" => {
             if let Err(u) = arity(a, 1, 1, op) {
                 return Some(Err(u));
             }
-            layout(a[0]).map(|l| cute::coalesce(&l).to_string())
+            arg(a, 0, layout).map(|l| cute::coalesce(&l).to_string())
         }
         "coalesce_profile" => {
             if let Err(u) = arity(a, 2, 2, op) {
                 return Some(Err(u));
             }
-            (|| Ok(cute::coalesce_profile(&layout(a[0])?, &profile(a[1])?)?.to_string()))()
+            (|| Ok(cute::coalesce_profile(&arg(a, 0, layout)?, &arg(a, 1, profile)?)?.to_string()))(
+            )
         }
         "filter" => {
             if let Err(u) = arity(a, 1, 1, op) {
                 return Some(Err(u));
             }
-            layout(a[0]).map(|l| cute::filter(&l).to_string())
+            arg(a, 0, layout).map(|l| cute::filter(&l).to_string())
         }
         "filter_zeros" => {
             if let Err(u) = arity(a, 1, 1, op) {
                 return Some(Err(u));
             }
-            layout(a[0]).map(|l| cute::filter_zeros(&l).to_string())
+            arg(a, 0, layout).map(|l| cute::filter_zeros(&l).to_string())
         }
         "composition" => {
             if let Err(u) = arity(a, 2, 2, op) {
                 return Some(Err(u));
             }
-            (|| Ok(cute::composition_tiler(&layout(a[0])?, &tiler(a[1])?)?.to_string()))()
+            (|| Ok(cute::composition_tiler(&arg(a, 0, layout)?, &arg(a, 1, tiler)?)?.to_string()))()
         }
         "with_shape" => {
             if let Err(u) = arity(a, 2, 2, op) {
                 return Some(Err(u));
             }
-            (|| Ok(cute::with_shape(&layout(a[0])?, &tuple(a[1])?)?.to_string()))()
+            (|| Ok(cute::with_shape(&arg(a, 0, layout)?, &arg(a, 1, tuple)?)?.to_string()))()
         }
         "complement" => {
             if let Err(u) = arity(a, 1, 2, op) {
                 return Some(Err(u));
             }
             (|| {
-                let l = layout(a[0])?;
+                let l = arg(a, 0, layout)?;
                 Ok(if a.len() == 1 {
                     cute::complement(&l)?
                 } else {
-                    cute::complement_to(&l, &tuple(a[1])?)?
+                    cute::complement_to(&l, &arg(a, 1, tuple)?)?
                 }
                 .to_string())
             })()
@@ -85,7 +86,7 @@ pub(crate) fn run(op: &str, a: &[&str]) -> Option<Answer> {
                 return Some(Err(u));
             }
             (|| {
-                let l = layout(a[0])?;
+                let l = arg(a, 0, layout)?;
                 let n = l.size()?;
                 if n > super::EVAL_ALL_LIMIT {
                     return Err(Error::new(
@@ -95,7 +96,8 @@ pub(crate) fn run(op: &str, a: &[&str]) -> Option<Answer> {
                             limit: super::EVAL_ALL_LIMIT as usize,
                         },
                     )
-                    .with(cute::Operand::Layout(l), cute::Operand::None));
+                    .with(cute::Operand::Layout(l), cute::Operand::None)
+                    .into());
                 }
                 let mut out = String::from("(");
                 for i in 0..n {
@@ -112,20 +114,24 @@ pub(crate) fn run(op: &str, a: &[&str]) -> Option<Answer> {
             if let Err(u) = arity(a, 2, 2, op) {
                 return Some(Err(u));
             }
-            (|| Ok(layout(a[0])?.eval_value(int(a[1])?)?.to_string()))()
+            (|| Ok(arg(a, 0, layout)?.eval_value(arg(a, 1, int)?)?.to_string()))()
         }
         "eval_crd" => {
             if let Err(u) = arity(a, 2, 2, op) {
                 return Some(Err(u));
             }
-            (|| Ok(layout(a[0])?.eval_crd_value(&tuple(a[1])?)?.to_string()))()
+            (|| {
+                Ok(arg(a, 0, layout)?
+                    .eval_crd_value(&arg(a, 1, tuple)?)?
+                    .to_string())
+            })()
         }
         "f2_layout" => {
             if let Err(u) = arity(a, 1, 1, op) {
                 return Some(Err(u));
             }
             (|| {
-                let c: cute::ComposedLayout = a[0].parse()?;
+                let c = arg(a, 0, str::parse::<cute::ComposedLayout>)?;
                 Ok(c.to_f2_layout()?.to_string())
             })()
         }
@@ -133,41 +139,41 @@ pub(crate) fn run(op: &str, a: &[&str]) -> Option<Answer> {
             if let Err(u) = arity(a, 1, 1, op) {
                 return Some(Err(u));
             }
-            (|| Ok(cute::Swizzle::from_f2_layout(&layout(a[0])?)?.to_string()))()
+            (|| Ok(cute::Swizzle::from_f2_layout(&arg(a, 0, layout)?)?.to_string()))()
         }
         "make_identity_layout" => {
             if let Err(u) = arity(a, 1, 1, op) {
                 return Some(Err(u));
             }
-            (|| Ok(cute::make_identity_layout(&tuple(a[0])?)?.to_string()))()
+            (|| Ok(cute::make_identity_layout(&arg(a, 0, tuple)?)?.to_string()))()
         }
         "linear_form" => {
             if let Err(u) = arity(a, 1, 1, op) {
                 return Some(Err(u));
             }
-            (|| Ok(cute::linear_form(&layout(a[0])?)?.to_string()))()
+            (|| Ok(cute::linear_form(&arg(a, 0, layout)?)?.to_string()))()
         }
         "tiler_to_layout" => {
             if let Err(u) = arity(a, 1, 1, op) {
                 return Some(Err(u));
             }
-            (|| Ok(super::tiler(a[0])?.tiler_to_layout()?.to_string()))()
+            (|| Ok(super::arg(a, 0, tiler)?.tiler_to_layout()?.to_string()))()
         }
         "idx2crd" => {
             if let Err(u) = arity(a, 2, 2, op) {
                 return Some(Err(u));
             }
-            (|| Ok(cute::idx2crd(&tuple(a[0])?, &tuple(a[1])?)?.to_string()))()
+            (|| Ok(cute::idx2crd(&arg(a, 0, tuple)?, &arg(a, 1, tuple)?)?.to_string()))()
         }
         "crd2idx" => {
             if let Err(u) = arity(a, 2, 3, op) {
                 return Some(Err(u));
             }
             (|| {
-                let c = tuple(a[0])?;
-                let s = tuple(a[1])?;
+                let c = arg(a, 0, tuple)?;
+                let s = arg(a, 1, tuple)?;
                 Ok(if a.len() == 3 {
-                    cute::crd2idx(&c, &s, &tuple(a[2])?)?
+                    cute::crd2idx(&c, &s, &arg(a, 2, tuple)?)?
                 } else {
                     cute::crd2idx_compact(&c, &s)?
                 }
@@ -178,19 +184,20 @@ pub(crate) fn run(op: &str, a: &[&str]) -> Option<Answer> {
             if let Err(u) = arity(a, 2, 2, op) {
                 return Some(Err(u));
             }
-            (|| Ok(cute::make_ordered_layout(&tuple(a[0])?, &tuple(a[1])?)?.to_string()))()
+            (|| Ok(cute::make_ordered_layout(&arg(a, 0, tuple)?, &arg(a, 1, tuple)?)?.to_string()))(
+            )
         }
         "compact_col_major" => {
             if let Err(u) = arity(a, 1, 1, op) {
                 return Some(Err(u));
             }
-            (|| Ok(cute::compact_col_major(&tuple(a[0])?)?.to_string()))()
+            (|| Ok(cute::compact_col_major(&arg(a, 0, tuple)?)?.to_string()))()
         }
         "compact_row_major" => {
             if let Err(u) = arity(a, 1, 1, op) {
                 return Some(Err(u));
             }
-            (|| Ok(cute::compact_row_major(&tuple(a[0])?)?.to_string()))()
+            (|| Ok(cute::compact_row_major(&arg(a, 0, tuple)?)?.to_string()))()
         }
         _ => return None,
     };

@@ -1,6 +1,6 @@
 //! Divides and products: logical/zipped/tiled/flat divide, logical/zipped/tiled/flat/blocked/raked product, tile_to_shape.
 
-use super::{arity, layout, tiler, tuple, Answer};
+use super::{arg, arity, layout, tiler, tuple, Answer, Fail};
 use cute::{Error, Layout, Tiler};
 
 /// The operations of this area and their arguments.
@@ -41,21 +41,21 @@ pub(crate) fn run(op: &str, a: &[&str]) -> Option<Answer> {
         "raked_product" => Some(cute::raked_product),
         _ => None,
     };
-    let r: Result<String, Error> = if let Some(f) = with_tiler {
+    let r: Result<String, Fail> = if let Some(f) = with_tiler {
         if let Err(u) = arity(a, 2, 2, op) {
             return Some(Err(u));
         }
-        (|| Ok(f(&layout(a[0])?, &tiler(a[1])?)?.to_string()))()
+        (|| Ok(f(&arg(a, 0, layout)?, &arg(a, 1, tiler)?)?.to_string()))()
     } else if let Some(f) = with_layout {
         if let Err(u) = arity(a, 2, 2, op) {
             return Some(Err(u));
         }
-        (|| Ok(f(&layout(a[0])?, &layout(a[1])?)?.to_string()))()
+        (|| Ok(f(&arg(a, 0, layout)?, &arg(a, 1, layout)?)?.to_string()))()
     } else if op == "tile_to_shape" {
         if let Err(u) = arity(a, 2, 2, op) {
             return Some(Err(u));
         }
-        (|| Ok(cute::tile_to_shape(&layout(a[0])?, &tuple(a[1])?)?.to_string()))()
+        (|| Ok(cute::tile_to_shape(&arg(a, 0, layout)?, &arg(a, 1, tuple)?)?.to_string()))()
     } else {
         return None;
     };

@@ -1,7 +1,7 @@
 //! The operations PyCuTe has and C++ lacks: coalesce_z, composition_mode, layout_add,
 //! greatest_common_domain.
 
-use super::{arity, int, layout, tiler, tuple, Answer};
+use super::{arg, arity, int, layout, tiler, tuple, Answer, Fail};
 use cute::{Error, ErrorKind, IntTuple, Op};
 
 /// The operations of this area and their arguments.
@@ -23,17 +23,22 @@ pub(crate) fn run(op: &str, a: &[&str]) -> Option<Answer> {
     if let Err(u) = arity(a, lo, hi, op) {
         return Some(Err(u));
     }
-    let r: Result<String, Error> = match op {
-        "coalesce_z" => layout(a[0]).map(|l| cute::coalesce_z(&l).to_string()),
+    let r: Result<String, Fail> = match op {
+        "coalesce_z" => arg(a, 0, layout).map(|l| cute::coalesce_z(&l).to_string()),
         "composition_mode" => (|| {
-            let l = layout(a[0])?;
-            let mode = mode_index(a[1])?;
-            Ok(cute::composition_mode(&l, mode, &tiler(a[2])?)?.to_string())
+            let l = arg(a, 0, layout)?;
+            let mode = arg(a, 1, mode_index)?;
+            Ok(cute::composition_mode(&l, mode, &arg(a, 2, tiler)?)?.to_string())
         })(),
-        "layout_add" => (|| Ok(cute::layout_add(&layout(a[0])?, &layout(a[1])?)?.to_string()))(),
-        "greatest_common_domain" => {
-            (|| Ok(cute::greatest_common_domain(&shape_of(a[0])?, &shape_of(a[1])?)?.to_string()))()
+        "layout_add" => {
+            (|| Ok(cute::layout_add(&arg(a, 0, layout)?, &arg(a, 1, layout)?)?.to_string()))()
         }
+        "greatest_common_domain" => (|| {
+            Ok(
+                cute::greatest_common_domain(&arg(a, 0, shape_of)?, &arg(a, 1, shape_of)?)?
+                    .to_string(),
+            )
+        })(),
         _ => return None,
     };
     Some(Ok(r))

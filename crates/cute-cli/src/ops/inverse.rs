@@ -1,7 +1,7 @@
 //! Right and left inverse, nullspace, max common vector/layout, domain_distribute,
 //! upcast/downcast/recast.
 
-use super::{arity, int, layout, tuple, Answer};
+use super::{arg, arity, int, layout, tuple, Answer, Fail};
 use cute::{Error, ErrorKind, Op};
 
 /// The operations of this area and their arguments.
@@ -28,23 +28,25 @@ pub(crate) fn run(op: &str, a: &[&str]) -> Option<Answer> {
     if let Err(u) = arity(a, lo, hi, op) {
         return Some(Err(u));
     }
-    let r: Result<String, Error> = (|| {
+    let r: Result<String, Fail> = (|| {
         Ok(match op {
-            "right_inverse" => cute::right_inverse(&layout(a[0])?)?.to_string(),
-            "left_inverse" => cute::left_inverse(&layout(a[0])?)?.to_string(),
-            "nullspace" => cute::nullspace(&layout(a[0])?)?.to_string(),
+            "right_inverse" => cute::right_inverse(&arg(a, 0, layout)?)?.to_string(),
+            "left_inverse" => cute::left_inverse(&arg(a, 0, layout)?)?.to_string(),
+            "nullspace" => cute::nullspace(&arg(a, 0, layout)?)?.to_string(),
             "max_common_layout" => {
-                cute::max_common_layout(&layout(a[0])?, &layout(a[1])?)?.to_string()
+                cute::max_common_layout(&arg(a, 0, layout)?, &arg(a, 1, layout)?)?.to_string()
             }
             "max_common_vector" => {
-                cute::max_common_vector(&layout(a[0])?, &layout(a[1])?)?.to_string()
+                cute::max_common_vector(&arg(a, 0, layout)?, &arg(a, 1, layout)?)?.to_string()
             }
-            "domain_distribute" => cute::domain_distribute(&tuple(a[0])?, int(a[1])?)?.to_string(),
-            "upcast" => cute::upcast(&layout(a[0])?, int(a[1])?)?.to_string(),
-            "downcast" => cute::downcast(&layout(a[0])?, int(a[1])?)?.to_string(),
+            "domain_distribute" => {
+                cute::domain_distribute(&arg(a, 0, tuple)?, arg(a, 1, int)?)?.to_string()
+            }
+            "upcast" => cute::upcast(&arg(a, 0, layout)?, arg(a, 1, int)?)?.to_string(),
+            "downcast" => cute::downcast(&arg(a, 0, layout)?, arg(a, 1, int)?)?.to_string(),
             "recast" => {
-                let (num, den) = scale(a[1])?;
-                cute::recast(&layout(a[0])?, num, den)?.to_string()
+                let (num, den) = arg(a, 1, scale)?;
+                cute::recast(&arg(a, 0, layout)?, num, den)?.to_string()
             }
             _ => unreachable!("filtered above"),
         })

@@ -19,12 +19,61 @@ pub enum Outcome {
     Value(String),
     /// The algebra refused (category and one-line reason).
     Refused(Box<Error>),
-    /// The arguments could not be read or the operation is unknown.
+    /// Argument `index` (from 0) is not CuTe notation, or not the kind of value the operation
+    /// takes there (the reader's error).
+    BadArgument {
+        /// The position of the argument, from 0.
+        index: usize,
+        /// Why it could not be read.
+        error: Box<Error>,
+    },
+    /// Wrong number of arguments, or the operation is unknown.
     Usage(String),
 }
 
-/// An area's answer: `Err(usage)` for wrong arguments, else the algebra's result.
-pub(crate) type Answer = Result<Result<String, Error>, Outcome>;
+impl Outcome {
+    /// The error of a refusal or of an unreadable argument.
+    ///
+    /// ```
+    /// use cute_cli::ops::{run, Outcome};
+    /// let o = run("eval_crd", &["(4,8):(1,4)", "(1,2)x"]);
+    /// assert!(matches!(o, Outcome::BadArgument { index: 1, .. }));
+    /// assert_eq!(o.error().unwrap().category(), "Syntax");
+    /// assert!(run("coalesce", &["(2,4):(1,2)"]).error().is_none());
+    /// ```
+    pub fn error(&self) -> Option<&Error> {
+        match self {
+            Outcome::Refused(e) | Outcome::BadArgument { error: e, .. } => Some(e),
+            Outcome::Value(_) | Outcome::Usage(_) => None,
+        }
+    }
+}
+
+/// Why an area's operation gave no value: argument `k` could not be read, or the algebra refused.
+pub(crate) enum Fail {
+    /// Argument `k` (from 0) and the reader's error.
+    Arg(usize, Error),
+    /// The algebra's refusal.
+    Alg(Error),
+}
+
+impl From<Error> for Fail {
+    fn from(e: Error) -> Fail {
+        Fail::Alg(e)
+    }
+}
+
+/// An area's answer: `Err(usage)` for wrong arguments, else the value or why there is none.
+pub(crate) type Answer = Result<Result<String, Fail>, Outcome>;
+
+/// Reads argument `k` of `a` with `read`; a failure records which argument it was.
+pub(crate) fn arg<T>(
+    a: &[&str],
+    k: usize,
+    read: impl FnOnce(&str) -> Result<T, Error>,
+) -> Result<T, Fail> {
+    read(a[k]).map_err(|e| Fail::Arg(k, e))
+}
 
 pub(crate) fn layout(s: &str) -> Result<Layout, Error> {
     s.parse()
@@ -98,37 +147,39 @@ pub fn push_escaped(out: &mut String, c: char) {
 
 /// The one-line message `cute OP ARG...` prints on stderr when `run(op, args)` gave `o`: `None`
 /// for a value. It names the operation, the operands and the violated condition; for text that
-/// cannot be read it names the argument (quoted, control characters escaped, cut after 40
-/// characters) and the byte where reading stopped.
+/// cannot be read it names the argument (its position, the text quoted with control characters
+/// escaped and cut after 40 characters) and the byte where reading stopped. When the algebra's
+/// error names another operation than `op` (one `op` is built from), `op` comes first:
+/// `error: zipped_divide: composition A ∘ B: …`.
 /// Never contains a line break.
 pub fn error_line(op: &str, args: &[&str], o: &Outcome) -> Option<String> {
+    let mut name = String::new();
+    op.chars().for_each(|c| push_escaped(&mut name, c));
     match o {
         Outcome::Value(_) => None,
         Outcome::Usage(m) => Some(format!("error: {m}")),
-        Outcome::Refused(e) if e.op() == cute::Op::Parse => {
-            let culprit = args.iter().position(|a| {
-                [
-                    layout(a).err(),
-                    tuple(a).err(),
-                    tiler(a).err(),
-                    int(a).err(),
-                ]
-                .contains(&Some(**e))
-            });
-            Some(match culprit {
-                Some(k) => format!("error: {op}: argument {} {}: {e}", k + 1, quote(args[k])),
-                None => format!("error: {op}: {e}"),
-            })
-        }
+        Outcome::BadArgument { index, error } => Some(match args.get(*index) {
+            Some(a) => format!(
+                "error: {name}: argument {} {}: {error}",
+                index + 1,
+                quote(a)
+            ),
+            None => format!("error: {name}: {error}"),
+        }),
         Outcome::Refused(e) => {
             let text = e.to_string();
+            let prefix = if e.op().name() == op {
+                String::new()
+            } else {
+                format!("{name}: ")
+            };
             Some(match (e.lhs(), text.split_once(": ")) {
                 // an error that records no operands: name the arguments as given
-                (cute::Operand::None, Some((name, condition))) => {
+                (cute::Operand::None, Some((inner, condition))) => {
                     let quoted: Vec<String> = args.iter().map(|a| quote(a)).collect();
-                    format!("error: {name} {}: {condition}", quoted.join(" "))
+                    format!("error: {prefix}{inner} {}: {condition}", quoted.join(" "))
                 }
-                _ => format!("error: {text}"),
+                _ => format!("error: {prefix}{text}"),
             })
         }
     }
@@ -150,7 +201,11 @@ pub fn run(op: &str, args: &[&str]) -> Outcome {
         });
     match answer {
         Ok(Ok(v)) => Outcome::Value(v),
-        Ok(Err(e)) => Outcome::Refused(Box::new(e)),
+        Ok(Err(Fail::Alg(e))) => Outcome::Refused(Box::new(e)),
+        Ok(Err(Fail::Arg(index, e))) => Outcome::BadArgument {
+            index,
+            error: Box::new(e),
+        },
         Err(o) => o,
     }
 }

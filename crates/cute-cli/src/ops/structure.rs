@@ -2,7 +2,7 @@
 //! stride, modes, flatten, image, concatenation, and the relations between shapes (congruence, weak
 //! congruence, compatibility) and `crd2crd`.
 
-use super::{arity, int, layout, tuple, Answer};
+use super::{arg, arity, int, layout, tuple, Answer, Fail};
 use cute::{Error, Layout};
 
 /// The operations of this area and their arguments.
@@ -52,39 +52,38 @@ pub(crate) fn run(op: &str, a: &[&str]) -> Option<Answer> {
         return Some(Err(u));
     }
     let yes_no = |b: bool| if b { "true" } else { "false" }.to_string();
-    let r: Result<String, Error> = (|| {
+    let r: Result<String, Fail> = (|| {
         Ok(match op {
-            "size" => match either(a[0])? {
+            "size" => match arg(a, 0, either)? {
                 Either::L(l) => l.size()?.to_string(),
                 Either::T(t) => t.size()?.to_string(),
             },
-            "cosize" => layout(a[0])?.cosize()?.to_string(),
-            "rank" => match either(a[0])? {
+            "cosize" => arg(a, 0, layout)?.cosize()?.to_string(),
+            "rank" => match arg(a, 0, either)? {
                 Either::L(l) => l.rank().to_string(),
                 Either::T(t) => t.rank().to_string(),
             },
-            "depth" => match either(a[0])? {
+            "depth" => match arg(a, 0, either)? {
                 Either::L(l) => l.depth().to_string(),
                 Either::T(t) => t.depth().to_string(),
             },
-            "shape" => layout(a[0])?.shape().to_string(),
-            "stride" => layout(a[0])?.stride().to_string(),
-            "flatten" => match either(a[0])? {
+            "shape" => arg(a, 0, layout)?.shape().to_string(),
+            "stride" => arg(a, 0, layout)?.stride().to_string(),
+            "flatten" => match arg(a, 0, either)? {
                 Either::L(l) => l.flatten().to_string(),
                 Either::T(t) => t.flatten().to_string(),
             },
             "get" => {
-                let path: Vec<usize> = a[1..]
-                    .iter()
-                    .map(|s| int(s).map(|v| usize::try_from(v).unwrap_or(usize::MAX)))
+                let path: Vec<usize> = (1..a.len())
+                    .map(|k| arg(a, k, int).map(|v| usize::try_from(v).unwrap_or(usize::MAX)))
                     .collect::<Result<_, _>>()?;
-                match either(a[0])? {
+                match arg(a, 0, either)? {
                     Either::L(l) => l.get(&path)?.to_string(),
                     Either::T(t) => t.get_path(&path)?.to_string(),
                 }
             }
             "image" => {
-                let l = layout(a[0])?;
+                let l = arg(a, 0, layout)?;
                 if l.size()? > super::EVAL_ALL_LIMIT {
                     return Err(Error::new(
                         cute::Op::Image,
@@ -93,20 +92,24 @@ pub(crate) fn run(op: &str, a: &[&str]) -> Option<Answer> {
                             limit: super::EVAL_ALL_LIMIT as usize,
                         },
                     )
-                    .with(cute::Operand::Layout(l), cute::Operand::None));
+                    .with(cute::Operand::Layout(l), cute::Operand::None)
+                    .into());
                 }
                 let img = l.image()?;
                 let items: Vec<String> = img.iter().map(i64::to_string).collect();
                 format!("{{{}}}", items.join(","))
             }
             "make_layout" => {
-                let ls: Vec<Layout> = a.iter().map(|s| layout(s)).collect::<Result<_, _>>()?;
+                let ls: Vec<Layout> = (0..a.len())
+                    .map(|k| arg(a, k, layout))
+                    .collect::<Result<_, _>>()?;
                 Layout::concat(&ls)?.to_string()
             }
-            "congruent" => yes_no(tuple(a[0])?.congruent(&tuple(a[1])?)),
-            "weakly_congruent" => yes_no(tuple(a[0])?.weakly_congruent(&tuple(a[1])?)),
-            "compatible" => yes_no(tuple(a[0])?.compatible(&tuple(a[1])?)),
-            "crd2crd" => cute::crd2crd(&tuple(a[0])?, &tuple(a[1])?, &tuple(a[2])?)?.to_string(),
+            "congruent" => yes_no(arg(a, 0, tuple)?.congruent(&arg(a, 1, tuple)?)),
+            "weakly_congruent" => yes_no(arg(a, 0, tuple)?.weakly_congruent(&arg(a, 1, tuple)?)),
+            "compatible" => yes_no(arg(a, 0, tuple)?.compatible(&arg(a, 1, tuple)?)),
+            "crd2crd" => cute::crd2crd(&arg(a, 0, tuple)?, &arg(a, 1, tuple)?, &arg(a, 2, tuple)?)?
+                .to_string(),
             _ => unreachable!("arity table and dispatch list the same operations"),
         })
     })();

@@ -5,7 +5,7 @@
 //! A slice or partition prints as the paper writes a tensor over the counting accessor:
 //! `{offset} ∘ layout`.
 
-use super::{arity, int, layout, tiler, Answer};
+use super::{arg, arity, int, layout, tiler, Answer, Fail};
 use cute::{Error, Layout, PartialCoord};
 
 /// The operations of this area and their arguments.
@@ -65,34 +65,36 @@ pub(crate) fn run(op: &str, a: &[&str]) -> Option<Answer> {
 }
 
 /// The value of `op` on `a` (`None` for an operation of another area).
-fn eval(op: &str, a: &[&str]) -> Option<Result<String, Error>> {
-    let r = || -> Result<String, Error> {
+fn eval(op: &str, a: &[&str]) -> Option<Result<String, Fail>> {
+    let r = || -> Result<String, Fail> {
         Ok(match op {
-            "slice" => cute::slice(&layout(a[0])?, &coord(a[1])?)?.to_string(),
-            "slice_offset" => cute::slice_offset(&layout(a[0])?, &coord(a[1])?)?.to_string(),
-            "dice" => cute::dice(&layout(a[0])?, &coord(a[1])?)?.to_string(),
+            "slice" => cute::slice(&arg(a, 0, layout)?, &arg(a, 1, coord)?)?.to_string(),
+            "slice_offset" => {
+                cute::slice_offset(&arg(a, 0, layout)?, &arg(a, 1, coord)?)?.to_string()
+            }
+            "dice" => cute::dice(&arg(a, 0, layout)?, &arg(a, 1, coord)?)?.to_string(),
             "tv_partition" => counting(cute::tv_partition(
-                &layout(a[0])?,
-                &layout(a[1])?,
-                int(a[2])?,
+                &arg(a, 0, layout)?,
+                &arg(a, 1, layout)?,
+                arg(a, 2, int)?,
             )?),
             "make_layout_tv" => {
-                let (tiler, tv) = cute::make_layout_tv(&layout(a[0])?, &layout(a[1])?)?;
+                let (tiler, tv) = cute::make_layout_tv(&arg(a, 0, layout)?, &arg(a, 1, layout)?)?;
                 format!("{tiler} {tv}")
             }
             "local_tile" => counting(cute::local_tile(
-                &layout(a[0])?,
-                &tiler(a[1])?,
-                &coord(a[2])?,
+                &arg(a, 0, layout)?,
+                &arg(a, 1, tiler)?,
+                &arg(a, 2, coord)?,
             )?),
             "local_partition" => counting(cute::local_partition(
-                &layout(a[0])?,
-                &layout(a[1])?,
-                int(a[2])?,
+                &arg(a, 0, layout)?,
+                &arg(a, 1, layout)?,
+                arg(a, 2, int)?,
             )?),
             // copy_plan
             _ => {
-                let (s, d) = (layout(a[0])?, layout(a[1])?);
+                let (s, d) = (arg(a, 0, layout)?, arg(a, 1, layout)?);
                 match cute::copy_plan(&s, &d)? {
                     None => "reference loop".to_string(),
                     Some(p) => plan_text(&p),

@@ -199,7 +199,7 @@ fn yes(b: bool) -> &'static str {
 pub(super) fn fold_no_flat(a: &[String], exp: &str) -> R<Checked> {
     let folded = match ops::run("coalesce_profile", &[&a[0], "(1,1)"]) {
         Outcome::Value(v) => lay(&v)?,
-        Outcome::Refused(x) => return Err(x.to_string()),
+        Outcome::Refused(x) | Outcome::BadArgument { error: x, .. } => return Err(x.to_string()),
         Outcome::Usage(m) => return Err(m),
     };
     let m1 = e(folded.mode(1))?;
@@ -721,7 +721,7 @@ pub(super) fn tile_concatenation(a: &[String], _exp: &str) -> R<Checked> {
     let l = lay(&a[0])?;
     let b = lay(&a[1])?;
     let (computed, refused, reason) = match ops::run("composition", &[&a[0], &a[1]]) {
-        Outcome::Refused(x) => (
+        Outcome::Refused(x) | Outcome::BadArgument { error: x, .. } => (
             format!("ERROR {}", x.category()),
             x.category() == "Divisibility",
             x.to_string(),

@@ -38,11 +38,16 @@ use crate::tiler::{Tile, Tiler};
 /// the modes into a tuple).
 ///
 /// Errors: `ProfileMismatch` when `mode ≥ rank(A)` or when a by-mode tiler has more modes than the
-/// mode it is applied to; the errors of [`composition`] (divisibility) otherwise.
+/// mode it is applied to; the errors of [`composition`] (divisibility) otherwise. Every error is
+/// named `composition_mode` (with the composed mode and tiler as its operands where the inner
+/// composition failed).
 pub const fn composition_mode(a: &Layout, mode: usize, t: &Tiler) -> Result<Layout, Error> {
     match compose_mode(a, mode, t) {
         Ok(r) => Ok(r),
-        Err(e) => Err(e.or_with(Operand::Layout(*a), Operand::None)),
+        // every error, those of the inner compositions included, names `composition_mode`
+        Err(e) => Err(e
+            .retag(Op::CompositionMode)
+            .or_with(Operand::Layout(*a), Operand::None)),
     }
 }
 
@@ -50,7 +55,7 @@ const fn compose_mode(a: &Layout, mode: usize, t: &Tiler) -> Result<Layout, Erro
     let ar = a.rank();
     if mode >= ar {
         return Err(Error::new(
-            Op::Composition,
+            Op::CompositionMode,
             ErrorKind::OutOfRange {
                 index: mode,
                 rank: ar,
@@ -66,7 +71,7 @@ const fn compose_mode(a: &Layout, mode: usize, t: &Tiler) -> Result<Layout, Erro
     };
     match out {
         Ok(l) => Ok(l),
-        Err(e) => Err(e.retag(Op::Composition)),
+        Err(e) => Err(e.retag(Op::CompositionMode)),
     }
 }
 
@@ -83,7 +88,7 @@ const fn compose_keep(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
     let ar = a.rank();
     if tr > ar {
         return Err(Error::new(
-            Op::Composition,
+            Op::CompositionMode,
             ErrorKind::ProfileMismatch {
                 what: "the tiler has more modes than the layout",
                 left: tr as i64,
@@ -92,7 +97,7 @@ const fn compose_keep(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
         ));
     }
     let mut out = Builder::new();
-    tri!(out.open(Op::Composition));
+    tri!(out.open(Op::CompositionMode));
     let mut k = 0;
     while k < ar {
         let m = tri!(a.mode(k));
@@ -104,10 +109,10 @@ const fn compose_keep(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
         tri!(push_layout(&mut out, &r));
         k += 1;
     }
-    tri!(out.close(Op::Composition));
-    out.finish_layout(Op::Composition)
+    tri!(out.close(Op::CompositionMode));
+    out.finish_layout(Op::CompositionMode)
 }
 
 const fn push_layout(out: &mut Builder, l: &Layout) -> Result<(), Error> {
-    out.push_layout_node(Op::Composition, l)
+    out.push_layout_node(Op::CompositionMode, l)
 }

@@ -484,7 +484,13 @@ fn refusals_name_the_problem() {
     for (b, v) in [(2, 3), (4, 8), (0, 4), (-4, -1), (3, 1)] {
         let (cat, text) = msg(bank_conflicts(&tile, &layout(FP16_ROWS), b, v));
         assert_eq!(cat, "Unsupported");
-        assert!(text.contains("must be 4, 8 or 16 bytes"), "{text}");
+        // the product is stated only for positive factors (-4·-1 = 4 bytes is no 4-byte access)
+        let why = if b > 0 && v > 0 {
+            format!("V·B = {v}·{b} = {} bytes must be 4, 8 or 16 bytes", v * b)
+        } else {
+            format!("the element size B = {b} bytes and the vector length V = {v} must be positive")
+        };
+        assert!(text.contains(&why), "{text}");
     }
     // 16 values per thread do not split into instructions of 5... use V = 8 with 12 values
     let (cat, text) = msg(bank_conflicts(&tile, &layout("(32,12):(1,32)"), 1, 8));

@@ -1,0 +1,543 @@
+//! Every subcommand of `cute` and every operation of `cute ops`, run as a new user might: huge
+//! extents, `i64` limits, malformed text, negative numbers, other notations, wrong arity. Each call
+//! is the built binary in a subprocess, under a memory limit ([`MEMORY_KB`] of address space) and a
+//! wall-clock limit ([`TIME_LIMIT`], killed and reported beyond it), and must keep the contract of
+//! `cute --help`: exit status 0, 1 or 2 (never a panic, an abort or a signal); on failure nothing on
+//! stdout and exactly one line on stderr, `error: …`, naming the subcommand or operation run; on
+//! success nothing on stderr (but the summary line of `conformance` and `paper --json`).
+//!
+//! The subcommands come from the clap definition ([`cute_cli::cli::subcommands`]) and the
+//! operations from the op table (`cute ops`), so a new one cannot escape: a new subcommand without
+//! argument templates here, or an operation whose signature has a new kind of argument, fails the
+//! test until it is given one.
+
+use std::ffi::OsString;
+use std::io::Read;
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Wall-clock limit per call.
+const TIME_LIMIT: Duration = Duration::from_secs(10);
+/// Address-space limit per call (`ulimit -v`, KiB): 2 GB.
+const MEMORY_KB: u64 = 2_000_000;
+
+/// The binary under test: this build's `cute`, or `$CUTE_HOSTILE_BIN` (to run the same calls
+/// against another build).
+fn binary() -> String {
+    std::env::var("CUTE_HOSTILE_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_cute").to_string())
+}
+
+/// Arguments a new user might try, in every position of every command.
+fn hostile() -> Vec<String> {
+    let mut v: Vec<String> = [
+        // huge extents
+        "1099511627776:1",
+        "(1048576,1048576):(1,1048576)",
+        "(1099511627776,1):(1,0)",
+        "(32,1099511627776):(1,32)",
+        "((32,4),1099511627776):((1,32),128)",
+        "9223372036854775807:1",
+        "(3037000500,3037000500):(1,3037000500)",
+        "(2,2):(9223372036854775807,1)",
+        "(2,2):(-9223372036854775808,1)",
+        "4611686018427387904:-2",
+        "(65536,65536):(65536,1)",
+        "(65536,65536):(0,0)",
+        "(1099511627776)",
+        "(1048576,1048576)",
+        "<1099511627776:1,_>",
+        "<(1048576,1048576):(1,1048576),1099511627776>",
+        // i64 limits and negative numbers
+        "9223372036854775807",
+        "-9223372036854775808",
+        "9223372036854775808",
+        "-1",
+        "0",
+        "-4:1",
+        "(4,-8):(1,4)",
+        "(4,8):(-1,-4)",
+        "(-1,2)",
+        "-1/2",
+        "1/0",
+        "9223372036854775807/1",
+        // malformed text
+        "",
+        "(1,2)x",
+        "((((",
+        ":",
+        "=>",
+        "\t",
+        "4:1:2",
+        "(4,8:(1,4)",
+        "é",
+        "\u{2028}",
+        "<",
+        "<_,<_,<_>>>",
+        "_",
+        "--",
+        "-x",
+        // other notations
+        "Sw<3,3,3> o 0 o (8,64):(64,1)",
+        "Sw<99,99,99> o 0 o 8:1",
+        "Sw<3,3,3> o 9223372036854775807 o 1099511627776:1",
+        "(8,8):(F1,F9)",
+        "(1099511627776,2):(F1,F9)",
+        "(4,3):(1@0,8@0)",
+        "1099511627776:1@0",
+        "tmem_32x32b.x9223372036854775807",
+        "tmem_16x256b.x-1",
+        "tmem_32x32b.x1099511627776",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    v.push(format!("{}1{}", "(".repeat(70), ")".repeat(70)));
+    v.push(format!("({})", vec!["2"; 33].join(",")));
+    v.push(format!(
+        "({}):({})",
+        vec!["2"; 31].join(","),
+        vec!["0"; 31].join(",")
+    ));
+    v.push("(".repeat(100_000));
+    v
+}
+
+/// A valid-looking argument for a word of an operation's signature in `cute ops`.
+fn default_for(word: &str) -> &'static str {
+    match word
+        .trim_matches(|c| c == '[' || c == ']')
+        .trim_end_matches("...")
+    {
+        "LAYOUT" | "LAYOUT|TUPLE" | "SRC" | "DST" | "THR" | "VAL" | "TV" => "((4,8),2):((16,1),8)",
+        "TILER" => "<2,4>",
+        "SHAPE" | "TUPLE" => "(4,8)",
+        "COORD" => "(1,2)",
+        "STRIDE" => "(1,4)",
+        "ORDER" => "(1,0)",
+        "PROFILE" => "(_,1)",
+        "INT" | "INDEX" | "THREAD" | "MODE" | "SCALE" => "1",
+        "COTARGET" => "64",
+        "COMPOSED" => "Sw<3,3,3> o 0 o (8,64):(64,1)",
+        w => panic!(
+            "`cute ops` lists an argument kind {w:?} that this test has no value for: add one"
+        ),
+    }
+}
+
+/// One call: the name it must mention when it fails, and its arguments.
+struct Call {
+    name: String,
+    args: Vec<String>,
+}
+
+/// `cute name args…` (for a subcommand, `args` starts with its name).
+fn call(name: &str, args: &[&str]) -> Call {
+    Call {
+        name: name.to_string(),
+        args: args.iter().map(|s| s.to_string()).collect(),
+    }
+}
+
+/// `cute op args…`.
+fn op_call(op: &str, args: &[&str]) -> Call {
+    let mut v = vec![op];
+    v.extend_from_slice(args);
+    call(op, &v)
+}
+
+/// The operations and signatures `cute ops` prints.
+fn ops_table() -> Vec<(String, Vec<String>)> {
+    let o = Command::new(binary()).arg("ops").output().unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let text = String::from_utf8(o.stdout).unwrap();
+    let table: Vec<(String, Vec<String>)> = text
+        .lines()
+        .map(|l| {
+            let mut w = l.split_whitespace().map(str::to_string);
+            let name = w.next().unwrap();
+            (name, w.filter(|x| x != "(concatenation)").collect())
+        })
+        .collect();
+    let lib: Vec<&str> = cute_cli::ops::all_ops().map(|(n, _)| *n).collect();
+    let listed: Vec<&str> = table.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        listed, lib,
+        "`cute ops` and cute_cli::ops::all_ops() differ"
+    );
+    table
+}
+
+/// Every operation: the wrong number of arguments, each hostile value at each position (the
+/// others valid), and each hostile value at every position.
+fn op_calls(h: &[String]) -> Vec<Call> {
+    let mut calls = Vec::new();
+    for (name, sig) in ops_table() {
+        let variadic = sig.iter().any(|w| w.ends_with("..."));
+        let mut base: Vec<&str> = sig.iter().map(|w| default_for(w)).collect();
+        if variadic {
+            base.push(base[base.len() - 1]);
+        }
+        let required = sig.iter().filter(|w| !w.starts_with('[')).count();
+        if required > 0 {
+            calls.push(op_call(&name, &base[..required - 1]));
+        }
+        if !variadic {
+            let mut more = base.clone();
+            more.push("4:1");
+            calls.push(op_call(&name, &more));
+        }
+        for k in 0..base.len() {
+            for x in h {
+                let mut a = base.clone();
+                a[k] = x;
+                calls.push(op_call(&name, &a));
+            }
+        }
+        for x in h {
+            calls.push(op_call(&name, &vec![x.as_str(); base.len()]));
+        }
+    }
+    calls
+}
+
+/// The subcommands of the clap definition, each with its own templates.
+fn subcommand_calls(h: &[String], files: &[String]) -> Vec<Call> {
+    let mut calls = Vec::new();
+    let numbers = [
+        "9223372036854775807",
+        "-9223372036854775808",
+        "9223372036854775808",
+        "-1",
+        "0",
+        "-2",
+        "2",
+        "x",
+        "",
+    ];
+    for sub in cute_cli::cli::subcommands() {
+        let s = sub.as_str();
+        let mut add = |a: Vec<&str>| {
+            let mut v = vec![s];
+            v.extend(a);
+            calls.push(call(s, &v));
+        };
+        add(vec!["--frobnicate"]);
+        match s {
+            "eval" => {
+                add(vec![]);
+                add(vec!["(4,8):(1,4)", "(1,2)", "3"]);
+                for x in h {
+                    add(vec![x]);
+                    add(vec!["(4,8):(1,4)", x]);
+                    add(vec![x, "(1,2)"]);
+                    add(vec![x, x]);
+                }
+            }
+            "conformance" => {
+                add(vec![]);
+                add(vec!["a", "b"]);
+                for f in ["/nonexistent/cases.tsv", "/", "/dev/null", "/dev/zero"] {
+                    add(vec![f]);
+                }
+                for f in files {
+                    add(vec![f]);
+                }
+            }
+            "ops" => add(vec!["extra"]),
+            "paper" => {
+                add(vec![]);
+                add(vec!["--json"]);
+                add(vec!["extra"]);
+                add(vec!["--json", "--json"]);
+            }
+            "bench" => {
+                // a real run takes seconds (tests/bench.rs measures it); here only bad invocations
+                add(vec!["extra"]);
+                add(vec!["--json", "-1"]);
+                add(vec!["--wall=3"]);
+            }
+            "banks" | "swizzle-search" => {
+                let (smem, tv) = ("(8,64):(64,1)", "(32,8):(8,1)");
+                add(vec![smem, tv]);
+                add(vec![smem, tv, "--elem-bytes", "2"]);
+                add(vec![smem, "--elem-bytes", "2", "--vector", "8"]);
+                for x in h {
+                    add(vec![x, tv, "--elem-bytes", "2", "--vector", "8"]);
+                    add(vec![smem, x, "--elem-bytes", "2", "--vector", "8"]);
+                    add(vec![x, x, "--elem-bytes", "4", "--vector", "4"]);
+                }
+                for b in numbers {
+                    for v in numbers {
+                        add(vec![smem, tv, "--elem-bytes", b, "--vector", v]);
+                    }
+                }
+                if s == "swizzle-search" {
+                    for x in h.iter().take(12) {
+                        add(vec![smem, tv, x, x, "--elem-bytes", "2", "--vector", "8"]);
+                    }
+                } else {
+                    add(vec![
+                        smem,
+                        tv,
+                        "--elem-bytes",
+                        "2",
+                        "--vector",
+                        "8",
+                        "--addresses",
+                    ]);
+                    for x in h.iter().take(12) {
+                        add(vec![
+                            x,
+                            x,
+                            "--elem-bytes",
+                            "2",
+                            "--vector",
+                            "8",
+                            "--addresses",
+                            "--json",
+                        ]);
+                    }
+                }
+            }
+            "partition" => {
+                let (d, tv) = ("(8,8):(8,1)", "((4,8),2):((16,1),8)");
+                add(vec![d]);
+                add(vec![d, tv, "extra"]);
+                for x in h {
+                    add(vec![x, tv]);
+                    add(vec![d, x]);
+                    add(vec![x, x]);
+                    add(vec![x, x, "--thread", "0"]);
+                }
+                for t in numbers {
+                    add(vec![d, tv, "--thread", t]);
+                    add(vec![
+                        "(1048576,1048576):(1,1048576)",
+                        "(1099511627776,1):(1,0)",
+                        "--thread",
+                        t,
+                    ]);
+                }
+            }
+            "vector-width" | "contains" => {
+                let (a, b) = ("(4,4):(1,4)", "((2,2),4):((1,8),2)");
+                add(vec![a]);
+                add(vec![a, b, "extra"]);
+                for x in h {
+                    add(vec![x, b]);
+                    add(vec![a, x]);
+                    add(vec![x, x]);
+                }
+            }
+            other => panic!("subcommand `{other}` has no hostile-argument templates: add them"),
+        }
+    }
+    calls
+}
+
+/// Conformance files a new user might feed: not the format, odd lines, hostile cases.
+fn conformance_files(dir: &std::path::Path, h: &[String]) -> Vec<String> {
+    let mut texts: Vec<Vec<u8>> = [
+        "=>\n",
+        "\t=>\n",
+        "hello\n",
+        "coalesce\t8:1\n",
+        "# only a comment\n",
+        "",
+        "coalesce\t(2,4):(1,2)\t=>\n",
+        "coalesce\t(2,4):(1,2)\t=>\t8:1\tcpp\nnot a case\n",
+        "frobnicate\t1\t=>\tx\tcpp\n",
+        "\r\n\r\ncoalesce\t8:1\t=>\t8:1\tcpp\r\n",
+    ]
+    .iter()
+    .map(|s| s.as_bytes().to_vec())
+    .collect();
+    texts.push(b"coalesce\t(2,\xff):(1,2)\t=>\tx\tcpp\n".to_vec());
+    let mut cases = String::new();
+    for op in [
+        "eval_all",
+        "image",
+        "composition",
+        "complement",
+        "max_common_layout",
+    ] {
+        for x in h.iter().take(20) {
+            if !x.contains(['\t', '\n']) {
+                cases.push_str(&format!("{op}\t{x}\t{x}\t=>\tx\tcpp\n"));
+                cases.push_str(&format!("{op}\t{x}\t=>\tx\tcpp\n"));
+            }
+        }
+    }
+    texts.push(cases.into_bytes());
+    texts
+        .iter()
+        .enumerate()
+        .map(|(k, t)| {
+            let p = dir.join(format!("hostile-{k}.tsv"));
+            std::fs::write(&p, t).unwrap();
+            p.to_str().unwrap().to_string()
+        })
+        .collect()
+}
+
+/// Runs one call under the limits; `Err` describes a broken contract.
+fn check(c: &Call) -> Result<Duration, String> {
+    let shown: Vec<String> = c
+        .args
+        .iter()
+        .map(|a| a.chars().take(50).collect())
+        .collect();
+    let start = Instant::now();
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v {MEMORY_KB} && exec \"$0\" \"$@\""))
+        .arg(binary())
+        .args(c.args.iter().map(OsString::from))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("{shown:?}: cannot start: {e}"))?;
+    // read both pipes on threads, so that a large output cannot block the child
+    let mut so = child.stdout.take().unwrap();
+    let mut se = child.stderr.take().unwrap();
+    let out_t = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = so.read_to_end(&mut v);
+        v
+    });
+    let err_t = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = se.read_to_end(&mut v);
+        v
+    });
+    let status = loop {
+        if let Some(s) = child.try_wait().map_err(|e| e.to_string())? {
+            break s;
+        }
+        if start.elapsed() > TIME_LIMIT {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(format!(
+                "{shown:?}: still running after {TIME_LIMIT:?}, killed"
+            ));
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    let took = start.elapsed();
+    let out = out_t.join().unwrap();
+    let err = String::from_utf8_lossy(&err_t.join().unwrap()).into_owned();
+    let code = status.code();
+    if err.contains("panicked") || err.contains("memory allocation") {
+        return Err(format!("{shown:?}: exit {code:?}, stderr {err:?}"));
+    }
+    match code {
+        Some(0) => {
+            let summary = matches!(
+                c.args.first().map(String::as_str),
+                Some("conformance" | "paper")
+            );
+            let quiet = err.is_empty() || (summary && err.lines().count() == 1);
+            if !quiet {
+                return Err(format!("{shown:?}: exit 0 with stderr {err:?}"));
+            }
+            if out.len() > 8 << 20 {
+                return Err(format!("{shown:?}: {} bytes on stdout", out.len()));
+            }
+        }
+        Some(1 | 2) => {
+            if !out.is_empty() {
+                return Err(format!(
+                    "{shown:?}: exit {code:?} with stdout {:?}",
+                    String::from_utf8_lossy(&out[..out.len().min(200)])
+                ));
+            }
+            if err.lines().count() != 1 || !err.ends_with('\n') || !err.starts_with("error: ") {
+                return Err(format!(
+                    "{shown:?}: exit {code:?}, stderr not one `error: ` line: {err:?}"
+                ));
+            }
+            if !err.contains(c.name.as_str()) {
+                return Err(format!(
+                    "{shown:?}: the error does not name `{}`: {err:?}",
+                    c.name
+                ));
+            }
+            if err.len() > 2000 {
+                return Err(format!("{shown:?}: a {}-byte error line", err.len()));
+            }
+        }
+        _ => {
+            return Err(format!(
+                "{shown:?}: exit {code:?} (status {status}), stderr {err:?}"
+            ))
+        }
+    }
+    Ok(took)
+}
+
+#[test]
+fn every_subcommand_survives_hostile_arguments() {
+    let h = hostile();
+    let dir = std::env::temp_dir().join(format!("cute-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let files = conformance_files(&dir, &h);
+    let mut calls = subcommand_calls(&h, &files);
+    let n_sub = cute_cli::cli::subcommands().len();
+    let n_ops = cute_cli::ops::all_ops().count();
+    calls.extend(op_calls(&h));
+
+    let start = Instant::now();
+    let next = AtomicUsize::new(0);
+    let failures = Mutex::new(Vec::new());
+    let slowest = Mutex::new((Duration::ZERO, String::new()));
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get().min(4));
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| loop {
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                let Some(c) = calls.get(k) else { break };
+                match check(c) {
+                    Ok(t) => {
+                        let mut w = slowest.lock().unwrap();
+                        if t > w.0 {
+                            *w = (
+                                t,
+                                format!(
+                                    "{:?}",
+                                    c.args
+                                        .iter()
+                                        .map(|a| a.chars().take(50).collect::<String>())
+                                        .collect::<Vec<_>>()
+                                ),
+                            );
+                        }
+                    }
+                    Err(e) => failures.lock().unwrap().push(e),
+                }
+            });
+        }
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+    let failures = failures.into_inner().unwrap();
+    let (t, which) = slowest.into_inner().unwrap();
+    eprintln!(
+        "hostile: {} calls ({n_sub} subcommands, {n_ops} operations) in {:.1?}; slowest {t:.1?}: {which}",
+        calls.len(),
+        start.elapsed()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {} calls broke the contract:\n{}",
+        failures.len(),
+        calls.len(),
+        failures
+            .iter()
+            .take(40)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
