@@ -113,7 +113,7 @@ def stage1(path, fname, helpers, incs, work):
     src.append("int main() {")
     src.extend(f"  {a}_{b}();" for a, b in tests)
     src.append("}")
-    return run_cpp("\n".join(src), os.path.join(work, "rec_" + fname), incs)
+    return run_cpp("\n".join(src), os.path.join(work, "rec_" + fname[:-4]), incs)
 
 
 def run_cpp(src, stem, incs):
@@ -284,15 +284,10 @@ def image(lay):
     return [ev(lay, i) for i in range(size(lay[1]))]
 
 
-def congruent_or_weakly(b, r):
-    """shape of B is the shape of R (compatible for layouts printed by static CuTe)"""
-    return size(b) == size(r)
-
-
 def check(op, args, res):
     """None if the result satisfies the op's defining property, else the reason."""
     if res[0] != "layout":
-        return None if op in () else f"result is not a layout"
+        return "result is not a layout"
     R = res
     n = size(R[1])
     if op in ("compact_col_major", "compact_row_major"):
@@ -340,8 +335,6 @@ def check(op, args, res):
             return "not ordered"
         if len(ri) > 1 and any(x in img for x in ri[1:]):
             return "not disjoint"
-        if size(A[1]) * n < cot and not (len(ri) == 1):
-            pass
         full = sorted(a + r for a in img for r in ri)
         if len(set(full)) != len(full):
             return "(A,R) not injective"
