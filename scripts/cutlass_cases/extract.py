@@ -40,6 +40,9 @@ FILES = {
     "inverse_right.cpp": [("test_right_inverse", "right_inverse")],
     "nullspace.cpp": [("test_nullspace", "nullspace")],
     "domain_distribute.cpp": [("test_distribute", "domain_distribute")],
+    # test_evenly_divides(a, b) divides make_layout(shape(a)) by b where evenly_divides(a, b) is
+    # statically true
+    "int_tuple.cpp": [("test_evenly_divides", "evenly_divides")],
     # not helpers: CuTe functions called inside assertions; recorded where called with a shape only
     "compact_xmajor.cpp": [("compact_col_major", "compact_col_major"),
                            ("compact_row_major", "compact_row_major")],
@@ -88,6 +91,33 @@ template <class F, class... A> auto rec_wrap(const char* op, int line, F f, A co
   rec(op, line, a...);
   return f();
 }
+// a tiler: a tuple printed <...> at every depth, an integer n as n:1
+template <class T> struct AsTiler { T t; };
+template <class T> bool rec_arg(std::ostream& os, AsTiler<T> const& x) {
+  if constexpr (is_tuple<T>::value) {
+    bool ok = true; int k = 0;
+    os << "<";
+    for_each(x.t, [&](auto const& e) {
+      if (k++) os << ",";
+      using E = std::decay_t<decltype(e)>;
+      if constexpr (is_tuple<E>::value && !is_layout<E>::value) ok = ok && rec_arg(os, AsTiler<E>{e});
+      else ok = ok && rec_arg(os, e);
+    });
+    os << ">";
+    return ok;
+  } else if constexpr (is_integral<T>::value) {
+    return rec_arg(os, make_layout(x.t));
+  } else {
+    return rec_arg(os, x.t);
+  }
+}
+template <class A, class B> auto rec_evenly_divides(int line, A const& a, B const& b) {
+  auto result = evenly_divides(a, b);
+  if constexpr (is_constant<true, decltype(result)>::value) {
+    rec("logical_divide", line, make_layout(shape(a)), AsTiler<B>{b});
+  }
+  return result;
+}
 // test_complement(L) is test_complement(L, cosize(L)) upstream: record that cotarget
 template <class L> void rec_complement(int line, L const& l) { rec("complement", line, l, cosize(l)); }
 template <class L, class C> void rec_complement(int line, L const& l, C const& c) { rec("complement", line, l, c); }
@@ -104,12 +134,29 @@ def stage1(path, fname, helpers, incs, work):
     for h, op in helpers:
         if op in WRAPPED:
             src.append(f'#define {h}(...) rec_wrap("{op}", __LINE__, [&] {{ return cute::{h}(__VA_ARGS__); }}, __VA_ARGS__)')
+        elif op == "evenly_divides":
+            src.append(f"#define {h}(...) rec_evenly_divides(__LINE__, __VA_ARGS__)")
+            src.append("#undef EXPECT_TRUE")
+            src.append("#define EXPECT_TRUE(...) (void)(__VA_ARGS__)")
+            src.append("#define EXPECT_FALSE(...) (void)(__VA_ARGS__)")
         elif op == "complement":
             src.append(f"#define {h}(...) rec_complement(__LINE__, __VA_ARGS__)")
         else:
             src.append(f'#define {h}(...) rec("{op}", __LINE__, __VA_ARGS__)')
+    body = lines[first:]
+    # a helper defined between the TESTs is dropped (blanked, so line numbers stay)
+    names = [h for h, _ in helpers]
+    k = 0
+    while k < len(body):
+        if body[k].startswith("template") and any(
+                re.match(rf"^(\w+\s+)*{h}\(", x) for h in names for x in body[k + 1:k + 3]):
+            while body[k] != "}":
+                body[k] = ""
+                k += 1
+            body[k] = ""
+        k += 1
     src.append(f'#line {first + 1} "{fname}"')
-    src.extend(lines[first:])
+    src.extend(body)
     src.append("int main() {")
     src.extend(f"  {a}_{b}();" for a, b in tests)
     src.append("}")
@@ -408,6 +455,9 @@ def check(op, args, res):
 
 
 def mode(L, k):
+    if not is_tup(L[1]):
+        assert k == 0
+        return L  # an integer-shaped layout is its own mode 0, as in CuTe
     return ("layout", L[1][k], L[2][k])
 
 
