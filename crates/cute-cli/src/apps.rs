@@ -13,7 +13,7 @@ use crate::ops::EVAL_ALL_LIMIT as LIST_LIMIT;
 use cute::{Error, ErrorKind, Layout, Op, Operand};
 
 /// Argument `k` (from 1) of `cmd`, a layout.
-fn lay(cmd: &str, k: usize, s: &str) -> Result<Layout, String> {
+pub(crate) fn lay(cmd: &str, k: usize, s: &str) -> Result<Layout, String> {
     s.parse()
         .map_err(|e: Error| format!("error: {cmd}: argument {k} {}: {e}", crate::ops::quote(s)))
 }

@@ -14,6 +14,8 @@
 //! cute partition DATA TV [--thread T]    which elements each thread owns (DATA ∘ TV, sliced)
 //! cute vector-width SRC DST              the maximal common vector, its coordinates, the copy plan
 //! cute contains DATA INSTRUCTION         does DATA hold every offset of INSTRUCTION, and where
+//! cute show LAYOUT                        CuTe's print_layout table
+//! cute draw LAYOUT [--tv R C] [--thread T] [--format svg|tikz]   the layout (or TV layout) as a picture
 //! ```
 //!
 //! Exit status: 0 with the value on stdout; 1 when an argument is not CuTe notation or the algebra
@@ -23,7 +25,7 @@
 //! `error: <op> <operands>: <condition>` (the operation or subcommand first), and nothing on
 //! stdout. Positional arguments may start with `-` when they are numbers (`cute eval 4:1 -1`).
 
-use crate::{apps, banks, bench, conformance, ops, paper};
+use crate::{apps, banks, bench, conformance, draw, ops, paper};
 
 use clap::error::ErrorKind as ClapKind;
 use clap::{CommandFactory, Parser, Subcommand};
@@ -151,6 +153,30 @@ enum Cmd {
         #[arg(allow_negative_numbers = true)]
         instruction: String,
     },
+    /// CuTe C++'s `print_layout` table of LAYOUT (rank 1 as one row, higher ranks with modes 1..
+    /// folded into the columns). Example: `cute show '(4,8):(1,4)'`.
+    Show {
+        /// A layout with integer strides.
+        #[arg(allow_negative_numbers = true)]
+        layout: String,
+    },
+    /// LAYOUT as a picture on stdout: SVG (cells labelled with offsets, CuTe's greys) or TikZ.
+    /// With `--tv ROWS COLS`, LAYOUT maps (thread, value) to a coordinate of a ROWS x COLS tile and
+    /// the cells show T#/V#. Example: `cute draw '((4,8),(2,2)):((32,1),(16,8))' --tv 16 8 --thread 5 > c.svg`.
+    Draw {
+        /// A layout with integer strides.
+        #[arg(allow_negative_numbers = true)]
+        layout: String,
+        /// Draw a thread-value layout over a tile of ROWS x COLS.
+        #[arg(long, num_args = 2, value_names = ["ROWS", "COLS"], allow_negative_numbers = true)]
+        tv: Option<Vec<i64>>,
+        /// Outline this thread's cells (with --tv, SVG).
+        #[arg(long, allow_negative_numbers = true)]
+        thread: Option<i64>,
+        /// The picture's format.
+        #[arg(long, value_enum, default_value = "svg")]
+        format: draw::Format,
+    },
     /// Any operation of the algebra by its CuTe name: `cute OP ARG...` (see `cute ops`).
     #[command(external_subcommand)]
     Op(Vec<String>),
@@ -252,6 +278,13 @@ where
         Cmd::Partition { data, tv, thread } => emit(apps::partition(&data, &tv, thread), out, err),
         Cmd::VectorWidth { src, dst } => emit(apps::vector_width(&src, &dst), out, err),
         Cmd::Contains { data, instruction } => emit(apps::contains(&data, &instruction), out, err),
+        Cmd::Show { layout } => emit(draw::show(&layout), out, err),
+        Cmd::Draw {
+            layout,
+            tv,
+            thread,
+            format,
+        } => emit(draw::draw(&layout, tv.as_deref(), thread, format), out, err),
         Cmd::Ops => {
             let lines: Vec<String> = ops::all_ops()
                 .map(|(name, sig)| format!("{name} {sig}"))
@@ -264,6 +297,9 @@ where
         }
     }
 }
+
+/// The longest invocation error (in characters) before it is cut with `…`.
+const USAGE_LINE_LIMIT: usize = 240;
 
 /// Help and version print as clap writes them (exit 0); every other invocation error becomes one
 /// line on stderr (exit 2) instead of clap's multi-line usage text, naming the subcommand when
@@ -295,6 +331,10 @@ fn usage_error(e: &clap::Error, args: &[OsString], out: &mut dyn Write, err: &mu
             reason.chars().for_each(|c| ops::push_escaped(&mut line, c));
             if line.is_empty() {
                 line.push_str("invalid invocation");
+            }
+            // an argument echoed by clap may be arbitrarily long: one line stays readable
+            if line.chars().count() > USAGE_LINE_LIMIT {
+                line = line.chars().take(USAGE_LINE_LIMIT).collect::<String>() + "…";
             }
             // the subcommand, when the first argument that is not an option names one
             let sub = args

@@ -9,5 +9,6 @@ pub mod banks;
 pub mod bench;
 pub mod cli;
 pub mod conformance;
+pub mod draw;
 pub mod ops;
 pub mod paper;

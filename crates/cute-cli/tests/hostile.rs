@@ -331,6 +331,29 @@ fn subcommand_calls(h: &[String], files: &[String]) -> Vec<Call> {
                     add(vec![x, x]);
                 }
             }
+            "show" => {
+                add(vec![]);
+                add(vec!["(4,4):(1,4)", "extra"]);
+                for x in h {
+                    add(vec![x]);
+                }
+            }
+            "draw" => {
+                let tv = "((4,8),(2,2)):((32,1),(16,8))";
+                add(vec![]);
+                add(vec![tv, "--tv", "16"]);
+                add(vec![tv, "--format", "png"]);
+                for x in h {
+                    add(vec![x]);
+                    add(vec![x, "--format", "tikz"]);
+                    add(vec![x, "--tv", "16", "8"]);
+                    add(vec![tv, "--tv", x, "8"]);
+                }
+                for t in numbers {
+                    add(vec![tv, "--tv", t, t]);
+                    add(vec![tv, "--tv", "16", "8", "--thread", t]);
+                }
+            }
             other => panic!("subcommand `{other}` has no hostile-argument templates: add them"),
         }
     }

@@ -64,8 +64,8 @@ impl From<cute::Error> for DrawError {
     }
 }
 
-/// The most cells a picture may have (a 1024 × 1024 tile).
-pub const MAX_CELLS: i64 = 1 << 20;
+/// The most cells a picture may have (a 512 × 512 tile; an SVG of that many cells is about 60 MB).
+pub const MAX_CELLS: i64 = 1 << 18;
 
 /// A layout's values on its (rows × columns) grid.
 #[derive(Debug, Clone, PartialEq, Eq)]

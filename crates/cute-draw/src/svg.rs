@@ -181,6 +181,14 @@ pub fn tv_owners(tv: &Layout, rows: i64, cols: i64) -> Result<Vec<Owner>, DrawEr
     }
     let threads = tv.mode(0)?.size()?;
     let size = tv.size()?;
+    // every (thread, value) is visited once: bounded like the cells (a tile's TV layout may
+    // repeat each cell a few times, not without bound)
+    if size > 8 * crate::grid::MAX_CELLS {
+        return Err(DrawError::TooLarge {
+            layout: tv.to_string(),
+            cells: size,
+        });
+    }
     let mut owners: Vec<Owner> = vec![None; n as usize];
     for i in 0..size {
         let x = tv.eval(i)?;

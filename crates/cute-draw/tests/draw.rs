@@ -46,10 +46,10 @@ fn grid_refusals() {
         Grid::new(&l("(4,4):(1@0,1@1)")),
         Err(DrawError::NotIntegral(_))
     ));
-    let e = Grid::new(&l("(2048,1024):(1,2048)")).unwrap_err();
+    let e = Grid::new(&l("(1024,1024):(1,1024)")).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "draw (2048,1024):(1,2048): 2097152 cells exceed the limit of 1048576"
+        "draw (1024,1024):(1,1024): 1048576 cells exceed the limit of 262144"
     );
     let e = svg::tv_layout_svg(&l("(4,2):(2,1)"), 2, 2, None).unwrap_err();
     assert!(e.to_string().contains("outside the tile of 4 cells"), "{e}");
