@@ -244,6 +244,16 @@ pub enum ErrorKind {
         /// The extent covered by the modes before it.
         covered: i64,
     },
+    /// The operation needs an injective layout (after dropping its stride-0 modes, for a
+    /// complement); two distinct indices meet at the same offset.
+    Collision {
+        /// The smaller index.
+        first: i64,
+        /// The larger index.
+        second: i64,
+        /// The offset both reach.
+        offset: i64,
+    },
     /// A mode index is out of range.
     OutOfRange {
         /// The index asked for.
@@ -446,7 +456,7 @@ impl Error {
             | ErrorKind::NoCommonRefinement { .. }
             | ErrorKind::BinaryCarry { .. }
             | ErrorKind::BinaryOverlap { .. } => "Divisibility",
-            ErrorKind::NotInjective { .. } => "NotInjective",
+            ErrorKind::NotInjective { .. } | ErrorKind::Collision { .. } => "NotInjective",
             ErrorKind::OutOfRange { .. }
             | ErrorKind::OutOfStorage { .. }
             | ErrorKind::NotInDomain { .. } => "OutOfRange",
@@ -594,6 +604,13 @@ impl ErrorKind {
             ErrorKind::NotInjective { stride, covered } => put!(t;
                 "the layout is not injective: stride ", stride,
                 " falls inside the extent ", covered, " already covered by the smaller strides"),
+            ErrorKind::Collision {
+                first,
+                second,
+                offset,
+            } => put!(t;
+                "the layout is not injective: indices ", first, " and ", second,
+                " both reach the offset ", offset),
             ErrorKind::OutOfRange { index, rank } => put!(t;
                 "mode index ", index, " is out of range for rank ", rank),
             ErrorKind::ProfileMismatch { what, left, right } => put!(t;
