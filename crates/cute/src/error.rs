@@ -251,8 +251,6 @@ pub enum ErrorKind {
         first: i64,
         /// The larger index.
         second: i64,
-        /// The offset both reach.
-        offset: i64,
     },
     /// A mode index is out of range.
     OutOfRange {
@@ -604,13 +602,9 @@ impl ErrorKind {
             ErrorKind::NotInjective { stride, covered } => put!(t;
                 "the layout is not injective: stride ", stride,
                 " falls inside the extent ", covered, " already covered by the smaller strides"),
-            ErrorKind::Collision {
-                first,
-                second,
-                offset,
-            } => put!(t;
+            ErrorKind::Collision { first, second } => put!(t;
                 "the layout is not injective: indices ", first, " and ", second,
-                " both reach the offset ", offset),
+                " reach the same offset"),
             ErrorKind::OutOfRange { index, rank } => put!(t;
                 "mode index ", index, " is out of range for rank ", rank),
             ErrorKind::ProfileMismatch { what, left, right } => put!(t;

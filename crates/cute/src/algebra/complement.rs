@@ -46,7 +46,7 @@
 //! | `(4,8):(1,8)` | `64` | `2:4` |
 //! | `(2,5):(44,16)` | `10` | `4:1` |
 //! | `(2,4):(3,8)` | `64` | `(3,3):(1,32)` (CuTe: `(3,2):(1,32)`, short of 64) |
-//! | `(2,2):(1,1)` | — | error: indices 1 and 2 both reach the offset 1 |
+//! | `(2,2):(1,1)` | — | error: indices 1 and 2 reach the same offset |
 //!
 //! ```
 //! use cute::{complement, complement_to, Layout, IntTuple};
@@ -511,27 +511,24 @@ pub(crate) const fn find_collision(a: &Layout) -> Result<Option<Error>, Error> {
         enter = true;
     }
     // e is a solution: x − y = e (signs folded back), x and y its positive and negative parts.
-    let (mut x, mut y, mut off) = (0i128, 0i128, 0i128);
+    let (mut x, mut y) = (0i128, 0i128);
     let mut j = 0;
     while j < m {
         let c = if neg[j] { -e[j] } else { e[j] };
         if c > 0 {
             x += c * w[j];
-            off += c * if neg[j] { -d[j] } else { d[j] };
         } else {
             y -= c * w[j];
         }
         j += 1;
     }
-    // (the zero-stride modes contribute nothing: x and y are indices of `a` itself, and
-    // `off = a(x) = a(y)`)
+    // (the zero-stride modes contribute nothing: x and y are indices of `a` itself)
     let (first, second) = if x < y { (x, y) } else { (y, x) };
     Ok(Some(Error::new(
         op,
         ErrorKind::Collision {
             first: first as i64,
             second: second as i64,
-            offset: off as i64,
         },
     )))
 }

@@ -376,7 +376,7 @@ fn refusals_name_the_operation_operands_and_condition() {
     assert_eq!(e.category(), "NotInjective");
     assert!(
         e.to_string()
-            .contains("indices 2 and 4 both reach the offset 4"),
+            .contains("indices 2 and 4 reach the same offset"),
         "{e}"
     );
     // (an injective tile whose strides interleave is no longer refused as "not injective")
