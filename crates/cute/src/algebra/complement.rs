@@ -81,24 +81,6 @@ macro_rules! gaps {
             let a: &Layout = $a;
             // (integer strides: the callers check)
             let n = coalesce_into_int!(a.tree.len(), a.shape, a.stride, false, true, $s, $d);
-            // A mode `s:-d` reaches the offsets of `s:d` shifted by `-(s-1)·d`, and a shift of
-            // `L` changes neither (16) nor the injectivity of `(L, L*)`: the strides count by
-            // their magnitude.
-            let mut i = 0;
-            while i < n {
-                if $d[i] < 0 {
-                    if $d[i] == i64::MIN {
-                        break 'gaps Err(Error::new(
-                            Op::Complement,
-                            ErrorKind::Overflow {
-                                what: "the magnitude of a stride",
-                            },
-                        ));
-                    }
-                    $d[i] = -$d[i];
-                }
-                i += 1;
-            }
             // Stable insertion sort by stride. The mode being inserted is held in registers and
             // the larger ones are shifted up one by one: swapping neighbours instead lets the
             // compiler swap two shapes with one 16-byte load, which cannot be forwarded from
@@ -118,82 +100,29 @@ macro_rules! gaps {
                 }
                 i += 1;
             }
-            // The groups (see the module docs), a stack: `gg` the gcd of a group's strides, `gs`
-            // the largest offset its modes reach (`Σ (s-1)·d`), `ge` its extent `gs + gg`.
-            let (mut gg, mut gs, mut ge) = ([0i64; CAPACITY], [0i64; CAPACITY], [0i64; CAPACITY]);
-            let mut top = 0usize;
-            let mut interleaved = false;
+            // The chain of single-mode groups (every stride at least the extent before it), in
+            // place; a negative stride or one inside the extent leaves it for the groups.
+            let mut cur: i64 = 1;
+            let mut w = 0; // gaps written so far (w <= k: compaction in place)
             let mut k = 0;
             while k < n {
                 let (s, d) = ($s[k], $d[k]);
-                let reach = match mul(Op::Complement, s - 1, d) {
-                    Ok(v) => v,
-                    Err(e) => break 'gaps Err(e),
-                };
-                if top > 0 && d < ge[top - 1] {
-                    // The stride falls inside the extent of the group before it: the modes
-                    // interleave and join one group.
-                    interleaved = true;
-                    let t = top - 1;
-                    gg[t] = gcd(gg[t], d);
-                    gs[t] = match add(Op::Complement, gs[t], reach) {
-                        Ok(v) => v,
-                        Err(e) => break 'gaps Err(e),
-                    };
-                    ge[t] = match add(Op::Complement, gs[t], gg[t]) {
-                        Ok(v) => v,
-                        Err(e) => break 'gaps Err(e),
-                    };
-                    // A group whose gcd falls below the extent of the group before it takes
-                    // that group in too.
-                    while top >= 2 && gg[top - 1] < ge[top - 2] {
-                        let (b, t) = (top - 2, top - 1);
-                        gg[b] = gcd(gg[b], gg[t]);
-                        gs[b] = match add(Op::Complement, gs[b], gs[t]) {
-                            Ok(v) => v,
-                            Err(e) => break 'gaps Err(e),
-                        };
-                        ge[b] = match add(Op::Complement, gs[b], gg[b]) {
-                            Ok(v) => v,
-                            Err(e) => break 'gaps Err(e),
-                        };
-                        top -= 1;
-                    }
-                } else {
-                    gg[top] = d;
-                    gs[top] = reach;
-                    ge[top] = match mul(Op::Complement, d, s) {
-                        Ok(v) => v,
-                        Err(e) => break 'gaps Err(e),
-                    };
-                    top += 1;
+                if d < cur {
+                    break 'gaps grouped_gaps(a, &mut $s, &mut $d);
                 }
-                k += 1;
-            }
-            // The construction needs `filter(L)` injective, which a chain of groups of one mode
-            // each is; interleaved modes are searched for two indices that meet.
-            if interleaved {
-                match find_collision(a) {
-                    Ok(None) => {}
-                    Ok(Some(e)) => break 'gaps Err(e),
-                    Err(e) => break 'gaps Err(e),
-                }
-            }
-            // The gap before group `t`: `⌊g_t / e_{t-1}⌋ : e_{t-1}` (`e_{-1} = 1`). A gap of 1 is a
-            // size-1 mode, which the final coalesce drops: leaving it out keeps room for the
-            // trailing mode.
-            let mut cur: i64 = 1;
-            let mut w = 0;
-            let mut t = 0;
-            while t < top {
-                let gap = div_rem(gg[t], cur).0;
+                let gap = div_rem(d, cur).0;
+                // A gap of 1 is a size-1 mode, which the final coalesce drops: leaving it out keeps
+                // room for the trailing mode.
                 if gap > 1 {
                     $s[w] = gap;
                     $d[w] = cur;
                     w += 1;
                 }
-                cur = ge[t];
-                t += 1;
+                cur = match mul(Op::Complement, d, s) {
+                    Ok(v) => v,
+                    Err(e) => break 'gaps Err(e),
+                };
+                k += 1;
             }
             let g = w;
             while w < n {
@@ -213,6 +142,148 @@ macro_rules! gaps {
             Ok((g, cur))
         }
     };
+}
+
+/// [`gaps!`] for strides that interleave or are negative: the groups of the module docs, written
+/// to `s`, `d` (recomputed from `a`). Evaluates to the number of gaps and the last extent.
+const fn grouped_gaps(
+    a: &Layout,
+    s: &mut [i64; CAPACITY],
+    d: &mut [i64; CAPACITY],
+) -> Result<(usize, i64), Error> {
+    'gaps: {
+        let n = coalesce_into_int!(a.tree.len(), a.shape, a.stride, false, true, s, d);
+        // A mode `s:-d` reaches the offsets of `s:d` shifted by `-(s-1)·d`, and a shift of
+        // `L` changes neither (16) nor the injectivity of `(L, L*)`: the strides count by
+        // their magnitude.
+        let mut i = 0;
+        while i < n {
+            if d[i] < 0 {
+                if d[i] == i64::MIN {
+                    break 'gaps Err(Error::new(
+                        Op::Complement,
+                        ErrorKind::Overflow {
+                            what: "the magnitude of a stride",
+                        },
+                    ));
+                }
+                d[i] = -d[i];
+            }
+            i += 1;
+        }
+        // Stable insertion sort by stride. The mode being inserted is held in registers and
+        // the larger ones are shifted up one by one: swapping neighbours instead lets the
+        // compiler swap two shapes with one 16-byte load, which cannot be forwarded from
+        // the two 8-byte stores that just wrote them and waits for them to reach the cache.
+        let mut i = 1;
+        while i < n {
+            let (si, di) = (s[i], d[i]);
+            let mut j = i;
+            while j > 0 && d[j - 1] > di {
+                s[j] = s[j - 1];
+                d[j] = d[j - 1];
+                j -= 1;
+            }
+            if j < i {
+                s[j] = si;
+                d[j] = di;
+            }
+            i += 1;
+        }
+        // The groups (see the module docs), a stack: `gg` the gcd of a group's strides, `gs`
+        // the largest offset its modes reach (`Σ (s-1)·d`), `ge` its extent `gs + gg`.
+        let (mut gg, mut gs, mut ge) = ([0i64; CAPACITY], [0i64; CAPACITY], [0i64; CAPACITY]);
+        let mut top = 0usize;
+        let mut interleaved = false;
+        let mut k = 0;
+        while k < n {
+            let (sk, dk) = (s[k], d[k]);
+            let reach = match mul(Op::Complement, sk - 1, dk) {
+                Ok(v) => v,
+                Err(e) => break 'gaps Err(e),
+            };
+            if top > 0 && dk < ge[top - 1] {
+                // The stride falls inside the extent of the group before it: the modes
+                // interleave and join one group.
+                interleaved = true;
+                let t = top - 1;
+                gg[t] = gcd(gg[t], dk);
+                gs[t] = match add(Op::Complement, gs[t], reach) {
+                    Ok(v) => v,
+                    Err(e) => break 'gaps Err(e),
+                };
+                ge[t] = match add(Op::Complement, gs[t], gg[t]) {
+                    Ok(v) => v,
+                    Err(e) => break 'gaps Err(e),
+                };
+                // A group whose gcd falls below the extent of the group before it takes
+                // that group in too.
+                while top >= 2 && gg[top - 1] < ge[top - 2] {
+                    let (b, t) = (top - 2, top - 1);
+                    gg[b] = gcd(gg[b], gg[t]);
+                    gs[b] = match add(Op::Complement, gs[b], gs[t]) {
+                        Ok(v) => v,
+                        Err(e) => break 'gaps Err(e),
+                    };
+                    ge[b] = match add(Op::Complement, gs[b], gg[b]) {
+                        Ok(v) => v,
+                        Err(e) => break 'gaps Err(e),
+                    };
+                    top -= 1;
+                }
+            } else {
+                gg[top] = dk;
+                gs[top] = reach;
+                ge[top] = match mul(Op::Complement, dk, sk) {
+                    Ok(v) => v,
+                    Err(e) => break 'gaps Err(e),
+                };
+                top += 1;
+            }
+            k += 1;
+        }
+        // The construction needs `filter(L)` injective, which a chain of groups of one mode
+        // each is; interleaved modes are searched for two indices that meet.
+        if interleaved {
+            match find_collision(a) {
+                Ok(None) => {}
+                Ok(Some(e)) => break 'gaps Err(e),
+                Err(e) => break 'gaps Err(e),
+            }
+        }
+        // The gap before group `t`: `⌊g_t / e_{t-1}⌋ : e_{t-1}` (`e_{-1} = 1`). A gap of 1 is a
+        // size-1 mode, which the final coalesce drops: leaving it out keeps room for the
+        // trailing mode.
+        let mut cur: i64 = 1;
+        let mut w = 0;
+        let mut t = 0;
+        while t < top {
+            let gap = div_rem(gg[t], cur).0;
+            if gap > 1 {
+                s[w] = gap;
+                d[w] = cur;
+                w += 1;
+            }
+            cur = ge[t];
+            t += 1;
+        }
+        let g = w;
+        while w < n {
+            s[w] = 0;
+            d[w] = 0;
+            w += 1;
+        }
+        if g >= CAPACITY {
+            break 'gaps Err(Error::new(
+                Op::Complement,
+                ErrorKind::Capacity {
+                    what: "number of modes of a complement",
+                    limit: CAPACITY,
+                },
+            ));
+        }
+        Ok((g, cur))
+    }
 }
 
 /// Appends the mode `$s0:$d0` after the `$n` gaps in `$out` and coalesces the `$n + 1` modes in
