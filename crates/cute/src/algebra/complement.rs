@@ -108,7 +108,21 @@ macro_rules! gaps {
             while k < n {
                 let (s, d) = ($s[k], $d[k]);
                 if d < cur {
-                    break 'gaps grouped_gaps(a, &mut $s, &mut $d);
+                    // (built in arrays of its own and copied: handing the result's fields to a
+                    // function would keep them in memory on the chain path too)
+                    let (mut gs, mut gd) = ([0i64; CAPACITY], [0i64; CAPACITY]);
+                    match grouped_gaps(a, &mut gs, &mut gd) {
+                        Ok((g, c)) => {
+                            let mut i = 0;
+                            while i < n {
+                                $s[i] = gs[i];
+                                $d[i] = gd[i];
+                                i += 1;
+                            }
+                            break 'gaps Ok((g, c));
+                        }
+                        Err(e) => break 'gaps Err(e),
+                    }
                 }
                 let gap = div_rem(d, cur).0;
                 // A gap of 1 is a size-1 mode, which the final coalesce drops: leaving it out keeps
