@@ -250,6 +250,14 @@ pub enum ErrorKind {
         /// The extent covered by the modes before it.
         covered: i64,
     },
+    /// The operation needs an injective layout (after dropping its stride-0 modes, for a
+    /// complement); two distinct indices meet at the same offset.
+    Collision {
+        /// The smaller index.
+        first: i64,
+        /// The larger index.
+        second: i64,
+    },
     /// A mode index is out of range.
     OutOfRange {
         /// The index asked for.
@@ -453,7 +461,7 @@ impl Error {
             | ErrorKind::NoCommonRefinement { .. }
             | ErrorKind::BinaryCarry { .. }
             | ErrorKind::BinaryOverlap { .. } => "Divisibility",
-            ErrorKind::NotInjective { .. } => "NotInjective",
+            ErrorKind::NotInjective { .. } | ErrorKind::Collision { .. } => "NotInjective",
             ErrorKind::OutOfRange { .. }
             | ErrorKind::OutOfStorage { .. }
             | ErrorKind::NotInDomain { .. } => "OutOfRange",
@@ -601,6 +609,9 @@ impl ErrorKind {
             ErrorKind::NotInjective { stride, covered } => put!(t;
                 "the layout is not injective: stride ", stride,
                 " falls inside the extent ", covered, " already covered by the smaller strides"),
+            ErrorKind::Collision { first, second } => put!(t;
+                "the layout is not injective: indices ", first, " and ", second,
+                " reach the same offset"),
             ErrorKind::OutOfRange { index, rank } => put!(t;
                 "mode index ", index, " is out of range for rank ", rank),
             ErrorKind::ProfileMismatch { what, left, right } => put!(t;

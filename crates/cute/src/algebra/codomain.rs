@@ -100,15 +100,25 @@ pub(crate) const fn complement_to_semimodule(a: &Layout, m: &IntTuple) -> Result
         let code = (k + 1) as Code;
         // the axis's modes as an integer layout (`1:0` when none)
         let mut f = super::coalesce::Flat::EMPTY;
+        let mut w = [0i64; CAPACITY];
+        let mut pp: i64 = 1;
         let mut i = 0;
         while i < a.tree.len() {
             if a.stride[i] != 0 && a.basis[i] == code {
+                w[f.n] = pp;
                 f.push(a.shape[i], a.stride[i]);
             }
+            pp = pp.saturating_mul(a.shape[i]);
             i += 1;
         }
         let part = if k < axes {
-            tri!(super::complement::complement_to(&f.to_layout(), &mk))
+            match super::complement::complement_to(&f.to_layout(), &mk) {
+                Ok(p) => p,
+                Err(e) => {
+                    return Err(remap_collision(e, &f.s, &w, f.n)
+                        .with(Operand::Layout(*a), Operand::Tuple(*m)))
+                }
+            }
         } else {
             tri!(crate::layout::compact_col_major(&mk))
         };
@@ -406,13 +416,9 @@ const fn complement_axis(ax: &mut Axis, code: Code) -> Result<Layout, Error> {
         let (s, d) = (ax.s[k], ax.d[k]);
         if s != 1 {
             if d < cur {
-                return Err(Error::new(
-                    op,
-                    ErrorKind::NotInjective {
-                        stride: d,
-                        covered: cur,
-                    },
-                ));
+                // interleaved (or negative) coefficients: the integer construction, which
+                // groups them (see `complement`)
+                return complement_axis_general(ax, code);
             }
             if n + 1 >= CAPACITY {
                 return Err(capacity(op));
@@ -428,6 +434,62 @@ const fn complement_axis(ax: &mut Axis, code: Code) -> Result<Layout, Error> {
     rd[n] = cur;
     let l = flat(n + 1, &rs, &rd, code);
     Ok(coalesce_z(&l))
+}
+
+/// [`complement_axis`] for coefficients that interleave or are negative: the integer complement of
+/// the axis's modes, onto the axis's basis. A collision names indices of the axis's layout, which
+/// are mapped back to indices of the whole layout (its other coordinates 0).
+const fn complement_axis_general(ax: &Axis, code: Code) -> Result<Layout, Error> {
+    let mut f = Flat::EMPTY;
+    let mut w = [0i64; CAPACITY];
+    let mut i = 0;
+    while i < ax.n {
+        if ax.s[i] != 1 {
+            w[f.n] = ax.p[i];
+            f.push(ax.s[i], ax.d[i]);
+        }
+        i += 1;
+    }
+    let r = match super::complement::complement(&f.to_layout()) {
+        Ok(r) => r,
+        Err(e) => return Err(remap_collision(e, &f.s, &w, f.n)),
+    };
+    let mut l = r;
+    let mut j = 0;
+    while j < l.tree.len() {
+        if l.stride[j] != 0 {
+            l.basis[j] = code;
+        }
+        j += 1;
+    }
+    Ok(coalesce_z(&l))
+}
+
+/// A [`ErrorKind::Collision`] between indices of the flat layout with shapes `s` (`n` modes),
+/// mapped to the indices of the layout whose leaves they are, with index weights `w` (its other
+/// coordinates 0); any other error as it is. The operands are cleared (they named the part).
+pub(crate) const fn remap_collision(
+    e: Error,
+    s: &[i64; CAPACITY],
+    w: &[i64; CAPACITY],
+    n: usize,
+) -> Error {
+    let ErrorKind::Collision { first, second } = *e.kind() else {
+        return e;
+    };
+    let (mut a, mut b) = (0i64, 0i64);
+    let (mut x, mut y) = (first, second);
+    let mut k = 0;
+    while k < n {
+        // the last mode absorbs the rest (indices are below the size)
+        a += (x % s[k]) * w[k];
+        b += (y % s[k]) * w[k];
+        x /= s[k];
+        y /= s[k];
+        k += 1;
+    }
+    let (first, second) = if a < b { (a, b) } else { (b, a) };
+    Error::new(e.op(), ErrorKind::Collision { first, second })
 }
 
 /// The chained right inverse of one axis (integer coefficients).

@@ -1,26 +1,52 @@
 //! Complement (paper: 补集): the layout of the offsets a layout does not reach.
 //!
 //! The complement `L*` is weakly congruent to the codomain (15), disjoint from the image of `L` on
-//! the whole extended domain of `L*` (16), and ordered (17). It is built from the modes of
-//! `filter(L)` sorted by stride: each stride `d_k` leaves a gap `d_k / c` before it, where `c` is the
-//! extent covered so far (`c ← d_k·s_k`). A stride inside the covered extent means `L` is not
-//! injective.
+//! the whole extended domain of `L*` (16), and ordered (17). Conditions (15)-(17) admit many
+//! complements (`1:32` and `1:64` both complement `(4,8):(1,4)`); the one returned here fills the
+//! holes of the image as the divisible-chain construction does, and always keeps the copies of `L`
+//! disjoint: `(L, L*)` is injective on `Z(filter(L))` × the extended domain of `L*`, which (16)
+//! implies but does not require, and which a product `(A, A* ∘ B)` needs to be injective.
 //!
-//! Without a cotarget the paper's form is returned: the gaps followed by a trailing size-1 mode whose
-//! stride is the next value of the extended domain (`complement((4,8):(1,8)) = (2,1):(4,64)`; CuTe C++
-//! prints the image-only form `2:4`, which fails (16) past its size). With a cotarget (an integer or
-//! a shape) the result is CuTe's: the gaps and then enough repetitions of the covered extent to reach
-//! the cotarget; when `L` is not a divisible chain and the result cannot reach the cotarget, the
-//! complement does not exist and an error is returned.
+//! **Construction**, for every layout whose `filter` is injective (any order of strides; a stride
+//! `-d` counts as `d`, since the mode `s:-d` reaches the offsets of `s:d` shifted by `-(s-1)·d`, and
+//! a shift of `L` changes neither (16) nor the injectivity of `(L, L*)`). The modes of `filter(L)`,
+//! sorted by stride, are cut into *groups*: a mode starts a new group when its stride is at least
+//! the extent `e` of the group before it, and joins that group otherwise (its stride falls inside:
+//! the strides interleave). A group has the gcd `g` of its strides and the extent
+//! `e = Σ (s-1)·d + g` (`d·s` for a single mode); a group whose gcd falls below the extent of the
+//! group before it takes that group in too. Before each group the complement gets the gap
+//! `⌊g / e_prev⌋ : e_prev` (`e_prev = 1` before the first), and after the last the trailing mode
+//! `1 : e_last`. Everything before a group lies in `[0, e_prev)`, so with its gap in `[0, g)`;
+//! the group's offsets are multiples of `g` and distinct: each translate is disjoint, and the
+//! whole block lies in `[0, e)`. A chain of single-mode groups is the divisible-chain
+//! construction of CuTe and of the paper (then `(L, L*)` is a bijection onto an interval when each
+//! stride is a multiple of the extent before it). Inside an interleaved group only the residues
+//! modulo its gcd are filled (by the gap before it): a choice, made so that the rule stays one pass
+//! and exact, not a proof that no complement fills more. Whether an interleaved group is injective is
+//! decided by an exact bounded search ([`find_collision`]); a layout whose `filter` is not
+//! injective is refused with two indices that meet.
+//!
+//! Without a cotarget the paper's form is returned: the gaps followed by the trailing size-1 mode
+//! whose stride is the next value of the extended domain (`complement((4,8):(1,8)) = (2,1):(4,64)`;
+//! CuTe C++ prints the image-only form `2:4`, which fails (16) past its size). With a cotarget (an
+//! integer or a shape) the result is CuTe's: the gaps and then enough repetitions of the last extent
+//! to reach the cotarget (`cosize((L, L*)) ≥ |M|`); where CuTe's count falls short (strides that
+//! are not a divisible chain) the repetitions go on until it is reached.
 //!
 //! | `L` | cotarget | `L*` |
 //! |---|---|---|
 //! | `(4,8):(1,4)` | — | `1:32` |
 //! | `(4,8):(1,8)` | — | `(2,1):(4,64)` |
 //! | `((2,2),(2,4)):((0,2),(0,4))` | — | `(2,1):(1,16)` |
+//! | `(2,2):(3,2)` (interleaved) | — | `1:6` |
+//! | `(2,5):(44,16)` (interleaved, gcd 4) | — | `(4,1):(1,112)` |
+//! | `(2,2,8):(3,2,100)` | — | `(16,1):(6,800)` |
+//! | `(3,2):(2,-1)` | — | `1:6` |
 //! | `8:3` | `24` | `3:1` |
 //! | `(4,8):(1,8)` | `64` | `2:4` |
-//! | `(2,4):(3,8)` | `64` | error: `(L, L*)` reaches only 62 |
+//! | `(2,5):(44,16)` | `10` | `4:1` |
+//! | `(2,4):(3,8)` | `64` | `(3,3):(1,32)` (CuTe: `(3,2):(1,32)`, short of 64) |
+//! | `(2,2):(1,1)` | — | error: indices 1 and 2 reach the same offset |
 //!
 //! ```
 //! use cute::{complement, complement_to, Layout, IntTuple};
@@ -28,10 +54,17 @@
 //! assert_eq!(complement(&l).unwrap().to_string(), "(2,1):(4,64)");
 //! let l: Layout = "8:3".parse().unwrap();
 //! assert_eq!(complement_to(&l, &IntTuple::int(24)).unwrap().to_string(), "3:1");
+//! // interleaved strides: the image {0,3,2,5} is injective
+//! let l: Layout = "(2,2):(3,2)".parse().unwrap();
+//! assert_eq!(complement(&l).unwrap().to_string(), "1:6");
+//! let l: Layout = "(2,5):(44,16)".parse().unwrap();
+//! assert_eq!(complement_to(&l, &IntTuple::int(10)).unwrap().to_string(), "4:1");
+//! let l: Layout = "(2,2):(1,1)".parse().unwrap();
+//! assert_eq!(complement(&l).unwrap_err().category(), "NotInjective");
 //! ```
 
 use super::coalesce::{coalesce_into_int, set_coalesced_tree, BLANK};
-use super::composition::div_rem;
+use super::composition::{div_rem, gcd};
 use crate::error::{add, attempt, mul, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::{IntTuple, CAPACITY};
 use crate::layout::Layout;
@@ -67,29 +100,31 @@ macro_rules! gaps {
                 }
                 i += 1;
             }
+            // The chain of single-mode groups (every stride at least the extent before it), in
+            // place; a negative stride or one inside the extent leaves it for the groups.
             let mut cur: i64 = 1;
             let mut w = 0; // gaps written so far (w <= k: compaction in place)
             let mut k = 0;
             while k < n {
                 let (s, d) = ($s[k], $d[k]);
-                if d < 0 {
-                    break 'gaps Err(Error::new(
-                        Op::Complement,
-                        ErrorKind::Unsupported {
-                            what: "negative strides in a complement",
-                        },
-                    ));
+                if d < cur {
+                    // (built in arrays of its own and copied: handing the result's fields to a
+                    // function would keep them in memory on the chain path too)
+                    let (mut gs, mut gd) = ([0i64; CAPACITY], [0i64; CAPACITY]);
+                    match grouped_gaps(a, &mut gs, &mut gd) {
+                        Ok((g, c)) => {
+                            let mut i = 0;
+                            while i < n {
+                                $s[i] = gs[i];
+                                $d[i] = gd[i];
+                                i += 1;
+                            }
+                            break 'gaps Ok((g, c));
+                        }
+                        Err(e) => break 'gaps Err(e),
+                    }
                 }
                 let gap = div_rem(d, cur).0;
-                if gap == 0 {
-                    break 'gaps Err(Error::new(
-                        Op::Complement,
-                        ErrorKind::NotInjective {
-                            stride: d,
-                            covered: cur,
-                        },
-                    ));
-                }
                 // A gap of 1 is a size-1 mode, which the final coalesce drops: leaving it out keeps
                 // room for the trailing mode.
                 if gap > 1 {
@@ -103,14 +138,11 @@ macro_rules! gaps {
                 };
                 k += 1;
             }
+            let g = w;
             while w < n {
                 $s[w] = 0;
                 $d[w] = 0;
                 w += 1;
-            }
-            let mut g = 0;
-            while g < n && $s[g] != 0 {
-                g += 1;
             }
             if g >= CAPACITY {
                 break 'gaps Err(Error::new(
@@ -124,6 +156,148 @@ macro_rules! gaps {
             Ok((g, cur))
         }
     };
+}
+
+/// [`gaps!`] for strides that interleave or are negative: the groups of the module docs, written
+/// to `s`, `d` (recomputed from `a`). Evaluates to the number of gaps and the last extent.
+const fn grouped_gaps(
+    a: &Layout,
+    s: &mut [i64; CAPACITY],
+    d: &mut [i64; CAPACITY],
+) -> Result<(usize, i64), Error> {
+    'gaps: {
+        let n = coalesce_into_int!(a.tree.len(), a.shape, a.stride, false, true, s, d);
+        // A mode `s:-d` reaches the offsets of `s:d` shifted by `-(s-1)·d`, and a shift of
+        // `L` changes neither (16) nor the injectivity of `(L, L*)`: the strides count by
+        // their magnitude.
+        let mut i = 0;
+        while i < n {
+            if d[i] < 0 {
+                if d[i] == i64::MIN {
+                    break 'gaps Err(Error::new(
+                        Op::Complement,
+                        ErrorKind::Overflow {
+                            what: "the magnitude of a stride",
+                        },
+                    ));
+                }
+                d[i] = -d[i];
+            }
+            i += 1;
+        }
+        // Stable insertion sort by stride. The mode being inserted is held in registers and
+        // the larger ones are shifted up one by one: swapping neighbours instead lets the
+        // compiler swap two shapes with one 16-byte load, which cannot be forwarded from
+        // the two 8-byte stores that just wrote them and waits for them to reach the cache.
+        let mut i = 1;
+        while i < n {
+            let (si, di) = (s[i], d[i]);
+            let mut j = i;
+            while j > 0 && d[j - 1] > di {
+                s[j] = s[j - 1];
+                d[j] = d[j - 1];
+                j -= 1;
+            }
+            if j < i {
+                s[j] = si;
+                d[j] = di;
+            }
+            i += 1;
+        }
+        // The groups (see the module docs), a stack: `gg` the gcd of a group's strides, `gs`
+        // the largest offset its modes reach (`Σ (s-1)·d`), `ge` its extent `gs + gg`.
+        let (mut gg, mut gs, mut ge) = ([0i64; CAPACITY], [0i64; CAPACITY], [0i64; CAPACITY]);
+        let mut top = 0usize;
+        let mut interleaved = false;
+        let mut k = 0;
+        while k < n {
+            let (sk, dk) = (s[k], d[k]);
+            let reach = match mul(Op::Complement, sk - 1, dk) {
+                Ok(v) => v,
+                Err(e) => break 'gaps Err(e),
+            };
+            if top > 0 && dk < ge[top - 1] {
+                // The stride falls inside the extent of the group before it: the modes
+                // interleave and join one group.
+                interleaved = true;
+                let t = top - 1;
+                gg[t] = gcd(gg[t], dk);
+                gs[t] = match add(Op::Complement, gs[t], reach) {
+                    Ok(v) => v,
+                    Err(e) => break 'gaps Err(e),
+                };
+                ge[t] = match add(Op::Complement, gs[t], gg[t]) {
+                    Ok(v) => v,
+                    Err(e) => break 'gaps Err(e),
+                };
+                // A group whose gcd falls below the extent of the group before it takes
+                // that group in too.
+                while top >= 2 && gg[top - 1] < ge[top - 2] {
+                    let (b, t) = (top - 2, top - 1);
+                    gg[b] = gcd(gg[b], gg[t]);
+                    gs[b] = match add(Op::Complement, gs[b], gs[t]) {
+                        Ok(v) => v,
+                        Err(e) => break 'gaps Err(e),
+                    };
+                    ge[b] = match add(Op::Complement, gs[b], gg[b]) {
+                        Ok(v) => v,
+                        Err(e) => break 'gaps Err(e),
+                    };
+                    top -= 1;
+                }
+            } else {
+                gg[top] = dk;
+                gs[top] = reach;
+                ge[top] = match mul(Op::Complement, dk, sk) {
+                    Ok(v) => v,
+                    Err(e) => break 'gaps Err(e),
+                };
+                top += 1;
+            }
+            k += 1;
+        }
+        // The construction needs `filter(L)` injective, which a chain of groups of one mode
+        // each is; interleaved modes are searched for two indices that meet.
+        if interleaved {
+            match find_collision(a) {
+                Ok(None) => {}
+                Ok(Some(e)) => break 'gaps Err(e),
+                Err(e) => break 'gaps Err(e),
+            }
+        }
+        // The gap before group `t`: `⌊g_t / e_{t-1}⌋ : e_{t-1}` (`e_{-1} = 1`). A gap of 1 is a
+        // size-1 mode, which the final coalesce drops: leaving it out keeps room for the
+        // trailing mode.
+        let mut cur: i64 = 1;
+        let mut w = 0;
+        let mut t = 0;
+        while t < top {
+            let gap = div_rem(gg[t], cur).0;
+            if gap > 1 {
+                s[w] = gap;
+                d[w] = cur;
+                w += 1;
+            }
+            cur = ge[t];
+            t += 1;
+        }
+        let g = w;
+        while w < n {
+            s[w] = 0;
+            d[w] = 0;
+            w += 1;
+        }
+        if g >= CAPACITY {
+            break 'gaps Err(Error::new(
+                Op::Complement,
+                ErrorKind::Capacity {
+                    what: "number of modes of a complement",
+                    limit: CAPACITY,
+                },
+            ));
+        }
+        Ok((g, cur))
+    }
 }
 
 /// Appends the mode `$s0:$d0` after the `$n` gaps in `$out` and coalesces the `$n + 1` modes in
@@ -168,7 +342,10 @@ macro_rules! finish_gaps {
     }};
 }
 
-/// `complement(L)` in the paper's form (see the module docs).
+/// `complement(L)` in the paper's form (see the module docs), for every integer layout whose
+/// `filter` is injective, whatever the order and sign of its strides. Fails when `filter(L)` is not
+/// injective (`NotInjective`, naming two indices that meet), on overflow, or when the injectivity
+/// search of interleaved strides passes its bound (`Unsupported`).
 pub const fn complement(a: &Layout) -> Result<Layout, Error> {
     if !a.is_integral() {
         return super::codomain::complement_semimodule(a);
@@ -193,7 +370,9 @@ const fn complement_build(a: &Layout, err: &mut Result<(), Error>) -> Layout {
 }
 
 /// `complement(L, M)` for a cotarget `M` that is an integer or a shape (CuTe's form, see the module
-/// docs). Fails with a divisibility error when the complement cannot cover `M`.
+/// docs): `(L, L*)` reaches `|M|`. Fails when `filter(L)` is not injective (`NotInjective`, naming
+/// two indices that meet), on overflow, or when the injectivity search of interleaved strides
+/// passes its bound (`Unsupported`).
 pub const fn complement_to(a: &Layout, cotarget: &IntTuple) -> Result<Layout, Error> {
     if !a.is_integral() {
         return super::codomain::complement_to_semimodule(a, cotarget);
@@ -248,40 +427,38 @@ pub(crate) const fn complement_to_build(
         r = ceil_div(r, c);
         i += 1;
     }
+    // The concatenation (L, L*) must reach the cotarget: `cosize(L) + Σ (g_k − 1)·c_k` with the
+    // gaps, plus `(rest − 1)·cur`. A chain of divisible strides always reaches it with CuTe's
+    // rest; otherwise the rest takes as many more steps of `cur` as the cotarget needs (each
+    // step is a translate of the block `(L, gaps)`, disjoint from the others).
+    let a_cosize = attempt!(err, out, a.cosize());
+    let mut covered = a_cosize;
+    let mut k = 0;
+    while k < n {
+        let t = attempt!(
+            err,
+            out,
+            mul(Op::Complement, out.shape[k] - 1, out.stride[k])
+        );
+        covered = attempt!(err, out, add(Op::Complement, covered, t));
+        k += 1;
+    }
+    let t = attempt!(err, out, mul(Op::Complement, rest_shape - 1, cur));
+    covered = covered.saturating_add(t); // (past i64::MAX certainly reaches the cotarget)
+    if covered < target {
+        rest_shape = attempt!(
+            err,
+            out,
+            add(Op::Complement, rest_shape, ceil_div(target - covered, cur))
+        );
+        // (the rest's last offset, `(rest − 1)·cur`, must fit)
+        attempt!(err, out, mul(Op::Complement, rest_shape - 1, cur));
+    }
     // With `extended`, a rest of size 1 keeps its stride `cur` (the paper's trailing mode): the
     // complement is then also right past its size, where a composition (a product's `A* ∘ B`)
     // evaluates it. C++'s form drops it, which only agrees on `Z_|L*|`.
     let rest_stride = if rest_shape == 1 && !extended { 0 } else { cur };
     finish_gaps!(out, n, rest_shape, rest_stride, extended);
-    // The concatenation (L, L*) must reach the cotarget. (`cosize` of the result, read through its
-    // fields: see `coalesce_into`.)
-    let a_cosize = attempt!(err, out, a.cosize());
-    let mut out_cosize: i64 = 1;
-    let mut k = 0;
-    while k < out.tree.len() {
-        let t = attempt!(
-            err,
-            out,
-            mul(
-                Op::Eval,
-                out.shape[k] - 1,
-                out.stride[k].unsigned_abs() as i64
-            )
-        );
-        out_cosize = attempt!(err, out, add(Op::Eval, out_cosize, t));
-        k += 1;
-    }
-    // (saturating: a sum past i64::MAX certainly reaches the cotarget)
-    let covered = a_cosize.saturating_add(out_cosize - 1);
-    if covered < target {
-        *err = Err(Error::new(
-            Op::Complement,
-            ErrorKind::CannotCover {
-                reached: covered,
-                cotarget: target,
-            },
-        ));
-    }
     out
 }
 
@@ -289,4 +466,164 @@ pub(crate) const fn complement_to_build(
 const fn ceil_div(a: i64, b: i64) -> i64 {
     let (q, r) = div_rem(a, b);
     q + if r != 0 { 1 } else { 0 }
+}
+
+/// The bound on the search of [`find_collision`], in visited coefficient choices.
+const SEARCH_STEPS: u64 = 1 << 22;
+
+/// Two distinct indices of the integral layout `a` that reach the same offset, as the error
+/// ([`ErrorKind::Collision`]) naming them, or `None` when `a` without its stride-0 modes is
+/// injective.
+///
+/// Two coordinates `x ≠ y` meet iff `Σ e_i·d_i = 0` for `e = x − y`, `|e_i| < s_i`, not all zero,
+/// over the modes with a nonzero stride. The coefficients are chosen from the largest `|d_i|`
+/// down, each within the window that the smaller modes can still bring back to zero (a chain of
+/// strides leaves only `e_i = 0`, so the search visits interleaved modes alone), and `e` and `−e`
+/// are not both tried. Exact; fails with `Unsupported` (never a wrong answer) past
+/// [`SEARCH_STEPS`] choices.
+pub(crate) const fn find_collision(a: &Layout) -> Result<Option<Error>, Error> {
+    let op = Op::Complement;
+    // The modes with a nonzero stride: shape, |stride|, sign, weight in the index.
+    let (mut s, mut d, mut neg, mut w) = (
+        [0i128; CAPACITY],
+        [0i128; CAPACITY],
+        [false; CAPACITY],
+        [0i128; CAPACITY],
+    );
+    let mut m = 0;
+    let mut pp: i128 = 1;
+    let mut i = 0;
+    while i < a.tree.len() {
+        let (si, di) = (a.shape[i] as i128, a.stride[i] as i128);
+        if si > 1 && di != 0 {
+            s[m] = si;
+            d[m] = if di < 0 { -di } else { di };
+            neg[m] = di < 0;
+            w[m] = pp;
+            m += 1;
+        }
+        pp *= si; // a layout's size fits in an i64
+        i += 1;
+    }
+    // Sort by decreasing |d| (insertion sort, carrying the other arrays).
+    let mut i = 1;
+    while i < m {
+        let mut j = i;
+        while j > 0 && d[j - 1] < d[j] {
+            let (ts, td, tn, tw) = (s[j], d[j], neg[j], w[j]);
+            s[j] = s[j - 1];
+            d[j] = d[j - 1];
+            neg[j] = neg[j - 1];
+            w[j] = w[j - 1];
+            s[j - 1] = ts;
+            d[j - 1] = td;
+            neg[j - 1] = tn;
+            w[j - 1] = tw;
+            j -= 1;
+        }
+        i += 1;
+    }
+    // below[k]: the largest |Σ_{j>k} e_j·d_j|.
+    let mut below = [0i128; CAPACITY];
+    let mut k = m;
+    let mut acc: i128 = 0;
+    while k > 0 {
+        k -= 1;
+        below[k] = acc;
+        acc += (s[k] - 1) * d[k];
+    }
+    if m < 2 {
+        return Ok(None);
+    }
+    // Depth-first over e_0, e_1, ...: `p[k]` the partial sum before level k, `hi[k]` the last
+    // coefficient of the window at level k.
+    let mut e = [0i128; CAPACITY];
+    let mut hi = [0i128; CAPACITY];
+    let mut p = [0i128; CAPACITY];
+    let mut nz = [false; CAPACITY]; // a nonzero coefficient before level k
+    let mut steps: u64 = 0;
+    let mut k = 0;
+    let mut enter = true; // entering level k (else: advance e[k])
+    loop {
+        if enter {
+            // window: |p + e·d| ≤ below[k], |e| < s, e ≥ 0 while all before are zero
+            let lo_w = floor_div(-below[k] - p[k] + d[k] - 1, d[k]); // ⌈(−b − p)/d⌉
+            let hi_w = floor_div(below[k] - p[k], d[k]);
+            let mut lo = if lo_w > -(s[k] - 1) {
+                lo_w
+            } else {
+                -(s[k] - 1)
+            };
+            if !nz[k] && lo < 0 {
+                lo = 0;
+            }
+            hi[k] = if hi_w < s[k] - 1 { hi_w } else { s[k] - 1 };
+            e[k] = lo;
+        } else {
+            e[k] += 1;
+        }
+        steps += 1;
+        if steps > SEARCH_STEPS {
+            return Err(Error::new(
+                op,
+                ErrorKind::Unsupported {
+                    what:
+                        "deciding whether interleaved modes are injective (the search is bounded \
+                           at 2^22 steps)",
+                },
+            ));
+        }
+        if e[k] > hi[k] {
+            // window exhausted: back to the level above
+            if k == 0 {
+                return Ok(None);
+            }
+            k -= 1;
+            enter = false;
+            continue;
+        }
+        let q = p[k] + e[k] * d[k];
+        if k + 1 == m {
+            if q == 0 && (nz[k] || e[k] != 0) {
+                break;
+            }
+            enter = false;
+            continue;
+        }
+        p[k + 1] = q;
+        nz[k + 1] = nz[k] || e[k] != 0;
+        k += 1;
+        enter = true;
+    }
+    // e is a solution: x − y = e (signs folded back), x and y its positive and negative parts.
+    let (mut x, mut y) = (0i128, 0i128);
+    let mut j = 0;
+    while j < m {
+        let c = if neg[j] { -e[j] } else { e[j] };
+        if c > 0 {
+            x += c * w[j];
+        } else {
+            y -= c * w[j];
+        }
+        j += 1;
+    }
+    // (the zero-stride modes contribute nothing: x and y are indices of `a` itself)
+    let (first, second) = if x < y { (x, y) } else { (y, x) };
+    Ok(Some(Error::new(
+        op,
+        ErrorKind::Collision {
+            first: first as i64,
+            second: second as i64,
+        },
+    )))
+}
+
+/// `⌊a / b⌋` for `b > 0`.
+const fn floor_div(a: i128, b: i128) -> i128 {
+    let q = a / b;
+    if a % b != 0 && a < 0 {
+        q - 1
+    } else {
+        q
+    }
 }

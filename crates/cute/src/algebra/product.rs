@@ -27,6 +27,8 @@
 //! | `raked_product((3,4):(4,1), (2,5):(1,2))` | `((2,3),(5,4)):((12,4),(24,1))` (S-LP-6, Figure 11) |
 //! | `tiled_product((2,3):(3,1), (2,4):(4,1))` | `((2,3),2,4):((3,1),24,6)` |
 //! | `tile_to_shape((2,4):(4,1), (4,8))` | `((2,2),(4,2)):((4,8),(1,16))` |
+//! | `logical_product((2,2):(3,2), 3:1)` | `((2,2),3):((3,2),6)` (strides that interleave: `A* = 1:6`) |
+//! | `logical_product((4,8):(1,5), 2:1)` | `((4,8),2):((1,5),40)` (Table 7: `A* = 1:40`) |
 //! | `logical_product(4:2, 3:1)` | error: `complement(4:2, 12) = (2,2):(1,8)` cannot be composed with `3:1` |
 //!
 //! ```
@@ -57,9 +59,17 @@ use crate::tiler::Tiler;
 /// size(A)·cosize(B)) ∘ B)` for a layout tile, applied by mode for a by-mode tiler (`_` keeps the
 /// mode, `n` means `n:1`, modes of `A` beyond the tiler are kept).
 ///
-/// Fails when the complement cannot reach `size(A)·cosize(B)` or the composition is inadmissible
-/// (`Divisibility`), when `A` is not injective (`NotInjective`), or when the tiler has more modes
-/// than `A` (`ProfileMismatch`).
+/// Fails when the composition is inadmissible (`Divisibility`), when `A` without its stride-0
+/// modes is not injective (`NotInjective`, naming two indices that meet), or when the tiler has
+/// more modes than `A` (`ProfileMismatch`). Any order and sign of the strides of `A` is accepted
+/// (see [`complement`](crate::complement)).
+///
+/// ```
+/// use cute::{logical_product, Layout, Tiler};
+/// let a: Layout = "(2,2):(3,2)".parse().unwrap(); // image {0,3,2,5}: injective, not a chain
+/// let b: Layout = "3:1".parse().unwrap();
+/// assert_eq!(logical_product(&a, &Tiler::layout(b)).unwrap().to_string(), "((2,2),3):((3,2),6)");
+/// ```
 ///
 /// For coordinate strides (`A` with codomain `Z^S`) the second mode is PyCuTe's
 /// `complement(A) ∘ B`, the paper's complement without a cotarget (it extends along the last axis

@@ -371,9 +371,21 @@ fn refusals_name_the_operation_operands_and_condition() {
     let e = logical_divide(&l("(6,(12,16)):(1,(96,6))"), &t("<8:1,4:2>")).unwrap_err();
     assert_eq!(e.category(), "Divisibility");
     assert!(e.to_string().contains("(12,16):(96,6) ⊘ 4:2"), "{e}");
-    // Non-injective tile in a product.
-    let e = logical_product(&l("(4,2):(3,2)"), &t("((4,2)):((1,2))")).unwrap_err();
+    // Non-injective tile in a product: the indices that meet are named.
+    let e = logical_product(&l("(4,2):(2,4)"), &t("((4,2)):((1,2))")).unwrap_err();
     assert_eq!(e.category(), "NotInjective");
+    assert!(
+        e.to_string()
+            .contains("indices 2 and 4 reach the same offset"),
+        "{e}"
+    );
+    // (an injective tile whose strides interleave is no longer refused as "not injective")
+    assert_eq!(
+        logical_product(&l("(4,2):(3,2)"), &t("((4,2)):((1,2))"))
+            .unwrap()
+            .to_string(),
+        "((4,2),((4,2))):((3,2),((12,24)))"
+    );
 }
 
 #[test]
@@ -626,16 +638,17 @@ proptest! {
         }
     }
 
-    /// A ⊗ B = (A, complement(A, size(A)·cosize(B)) ∘ B): mode 0 is A, mode 1 evaluates as the
-    /// complement composed with B, and for injective A and B the copies of A are disjoint.
+    /// A ⊗ B = (A, A* ∘ B): mode 0 is A, mode 1 evaluates as the paper's complement composed with
+    /// B on its extended domain (C++'s `complement(A, size(A)·cosize(B))` is the same function on
+    /// its size, and drops a trailing size-1 mode that B may reach past), and for injective A and B
+    /// the copies of A are disjoint.
     #[test]
     fn logical_product_definition(a in arb_layout(3), b in arb_layout(2)) {
         let (a, b) = (a.0, b.0);
         if let Ok(r) = logical_product(&a, &Tiler::layout(b)) {
             prop_assert_eq!(r.rank(), 2);
             prop_assert_eq!(r.mode(0).unwrap(), a);
-            let n = a.size().unwrap() * b.cosize().unwrap();
-            let c = complement_to(&a, &IntTuple::int(n)).unwrap();
+            let c = complement(&a).unwrap();
             let g = r.mode(1).unwrap();
             prop_assert_eq!(g.size().unwrap(), b.size().unwrap());
             for j in 0..b.size().unwrap() {

@@ -5,6 +5,7 @@ mod admissibility;
 mod banks;
 mod basics;
 mod compile_fail;
+mod complement;
 mod consts;
 mod divide;
 mod eval;
