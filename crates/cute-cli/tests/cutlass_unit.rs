@@ -28,12 +28,6 @@ const KNOWN_EXCEPTIONS: &[(&str, &str)] = &[
          division (values 1, -512, -511); refused here as for line 563",
     ),
     (
-        "cpp:logical_product.cpp:212",
-        "non-divisible chain: A = ((4,6)):((1,6)) (4*1 does not divide 6); C++'s \
-         complement(A, 72) = 3:36 gives (A, 3:36), injective, mode 0 = A; this crate's \
-         complement refuses non-chain layouts (issue 14 item 2)",
-    ),
-    (
         "cpp:inverse_left.cpp:294",
         "negative stride: C++ answers (-1,4):(0,1), a layout with a negative extent that is a \
          left inverse only through truncating division at the negative offsets 0..-3 of \
