@@ -23,7 +23,7 @@
 //! stride is a multiple of the extent before it). Inside an interleaved group only the residues
 //! modulo its gcd are filled (by the gap before it): a choice, made so that the rule stays one pass
 //! and exact, not a proof that no complement fills more. Whether an interleaved group is injective is
-//! decided by an exact bounded search ([`find_collision`]); a layout whose `filter` is not
+//! decided by an exact bounded search (`find_collision`); a layout whose `filter` is not
 //! injective is refused with two indices that meet.
 //!
 //! Without a cotarget the paper's form is returned: the gaps followed by the trailing size-1 mode
@@ -468,7 +468,7 @@ const fn ceil_div(a: i64, b: i64) -> i64 {
     q + if r != 0 { 1 } else { 0 }
 }
 
-/// The bound on the search of [`find_collision`], in visited coefficient choices.
+/// The bound on the search of `find_collision`, in visited coefficient choices.
 const SEARCH_STEPS: u64 = 1 << 22;
 
 /// Two distinct indices of the integral layout `a` that reach the same offset, as the error
