@@ -50,45 +50,33 @@ struct Args {
     only: Option<String>,
 }
 
+/// Prints a text produced without a GPU, or its error (exit 1).
+fn report(r: Result<String, cute_cuda::GpuError>) -> ExitCode {
+    match r {
+        Ok(s) => {
+            print!("{s}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let args = Args::parse();
     if args.plan {
-        return match run::plan_report() {
-            Ok(s) => {
-                print!("{s}");
-                ExitCode::SUCCESS
-            }
-            Err(e) => {
-                eprintln!("error: {e}");
-                ExitCode::from(1)
-            }
-        };
+        return report(run::plan_report());
     }
     if let Some(dir) = &args.emit_ptx {
-        return match run::emit_ptx(dir) {
-            Ok(files) => {
-                for f in files {
-                    println!("{}", f.display());
-                }
-                ExitCode::SUCCESS
-            }
-            Err(e) => {
-                eprintln!("error: {e}");
-                ExitCode::from(1)
-            }
-        };
+        return report(
+            run::emit_ptx(dir)
+                .map(|files| files.iter().map(|f| format!("{}\n", f.display())).collect()),
+        );
     }
     if args.torch_cases {
-        return match run::torch_cases_json() {
-            Ok(s) => {
-                print!("{s}");
-                ExitCode::SUCCESS
-            }
-            Err(e) => {
-                eprintln!("error: {e}");
-                ExitCode::from(1)
-            }
-        };
+        return report(run::torch_cases_json());
     }
     let gpu = match Gpu::open() {
         Ok(g) => g,
