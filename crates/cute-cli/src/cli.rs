@@ -56,7 +56,8 @@ enum Cmd {
     },
     /// Runs every case of a conformance file and prints each case line with the computed result.
     Conformance {
-        /// A file in the format of shared/conformance/README.md.
+        /// A file in the conformance format (crates/cute-cli/tests/data/README.md): one case a line,
+        /// `op<TAB>args…<TAB>=><TAB>expected<TAB>source`.
         file: std::path::PathBuf,
     },
     /// Lists the operations and their arguments.

@@ -1,4 +1,4 @@
-//! `cute conformance FILE`: reads the conformance format (shared/conformance/README.md) and prints
+//! `cute conformance FILE`: reads the conformance format (`crates/cute-cli/tests/data/README.md`) and prints
 //! every case line back, in order, with the `expected` field replaced by the computed result or
 //! `ERROR <Category>`. A summary goes to stderr. This output is the contract the project is checked
 //! with: keep it stable.

@@ -1,8 +1,9 @@
-//! `cute paper`: the tour of the worked examples of "CuTe Layout Representation and Algebra".
+//! `cute paper`: the tour of the worked examples of "CuTe Layout Representation and Algebra"
+//! (Cris Cecka, arXiv:2603.02298).
 //!
-//! Every worked example of the paper in scope is one [`Row`] of a table ([`rows`]), identified by its
-//! id in `shared/paper/EXAMPLES.md` (`Tt.r` = Table t row r, `S-TOPIC-n` = text example, `Ff-n` =
-//! figure). A row is either
+//! Every worked example of the paper in scope is one [`Row`] of a table ([`rows`]), identified by
+//! where it stands in the paper (`Tt.r` = Table t row r, `S-TOPIC-n` = the n-th worked example of
+//! a topic in the text, `Ff-n` = figure f; the numbering of arXiv:2603.02298). A row is either
 //!
 //! * an **operation row**: an operation name and its textual arguments, run through the same
 //!   dispatcher as `cute OP ARG...` ([`crate::ops::run`]); the printed value must equal the paper's
@@ -41,7 +42,7 @@ pub use rows::rows;
 use crate::ops::{self, Outcome};
 use std::fmt::Write as _;
 
-/// The sections of the paper, in its order (the headings of `EXAMPLES.md`).
+/// The sections of the paper, in its order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[allow(missing_docs)]
 pub enum Section {
@@ -158,7 +159,7 @@ pub enum Run {
 
 /// One worked example.
 pub struct Row {
-    /// The id of `EXAMPLES.md`.
+    /// The example's id (`T2.3`, `S-COMP-2`, `F5-1`).
     pub id: &'static str,
     /// The paper's section.
     pub section: Section,
@@ -352,7 +353,7 @@ impl Status {
 /// The outcome of one row.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Report {
-    /// The id of `EXAMPLES.md`.
+    /// The example's id (`T2.3`, `S-COMP-2`, `F5-1`).
     pub id: &'static str,
     /// The paper's section.
     pub section: Section,
@@ -412,7 +413,7 @@ pub fn render_text(reports: &[Report]) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "CuTe Layout Representation and Algebra: the worked examples (ids of shared/paper/EXAMPLES.md)"
+        "CuTe Layout Representation and Algebra (arXiv:2603.02298): the worked examples (Tt.r = Table t row r, S-… = text, Ff-n = Figure f)"
     );
     let header = [
         ("id", wid),

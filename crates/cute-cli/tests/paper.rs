@@ -1,5 +1,5 @@
 //! The paper tour (`cute paper`), run in-process through the library: every worked example in scope
-//! agrees with the paper or is one of the known errata of `shared/paper/EXAMPLES.md`; the machinery
+//! agrees with the paper or is one of the paper's known errata; the machinery
 //! (comparison, erratum handling, table, JSON, summary, exit code) is checked on its own.
 
 use cute_cli::paper::{
@@ -7,14 +7,14 @@ use cute_cli::paper::{
 };
 use std::collections::{BTreeMap, BTreeSet};
 
-/// The suspected errata of EXAMPLES.md (T7.8 is the coordinate-stride one).
+/// The paper's suspected errata (T7.8 is the coordinate-stride one).
 const ERRATA: [&str; 5] = ["T3.6", "S-TILE-4", "T5.7", "T6.8", "T7.8"];
 
 fn errata() -> BTreeSet<&'static str> {
     ERRATA.into_iter().collect()
 }
 
-/// The worked examples of EXAMPLES.md in scope: integer strides (issue A) and the coordinate and
+/// The paper's worked examples in scope: integer strides (issue A) and the coordinate and
 /// binary rows of Tables 1, 4, 5, 6, 7 and the tiler section (issue B).
 fn scope() -> BTreeSet<String> {
     let mut ids = BTreeSet::new();

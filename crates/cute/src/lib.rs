@@ -2,7 +2,8 @@
 //!
 //! A Rust implementation of **CuTe**, the hierarchical layout representation and layout algebra
 //! behind NVIDIA CUTLASS 3/4 and the CuTe DSL, following the whitepaper "CuTe Layout Representation
-//! and Algebra". Results are exactly those of static CuTe C++ (the printed form included) wherever
+//! and Algebra" (Cris Cecka, arXiv:2603.02298; equation, table and figure numbers in these docs are
+//! that edition's). Results are exactly those of static CuTe C++ (the printed form included) wherever
 //! C++ is correct; where C++ silently returns a wrong layout, this crate returns an [`Error`] that
 //! names the violated condition of the paper.
 //!

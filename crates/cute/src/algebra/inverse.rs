@@ -30,7 +30,7 @@
 //! | `(3,2,2):(1,2,8)` | `1:0` | error: not injective (CuTe returns `(2,4,2):(1,3,6)`, wrong at `L(3)`) |
 //!
 //! (The paper's Tables 5 and 6 print `(2,2):(4,8)` for `((2,2),(2,4)):((0,1),(0,2))`; that value
-//! violates both laws, and `(2,4):(2,8)` is correct: see EXAMPLES.md, errata T5.7 and T6.8.)
+//! violates both laws, and `(2,4):(2,8)` is correct: `cute paper` shows them as errata T5.7 and T6.8.)
 //!
 //! ```
 //! use cute::{left_inverse, right_inverse, Layout};
