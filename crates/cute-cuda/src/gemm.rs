@@ -65,23 +65,21 @@ pub struct OperandPlan {
     pub lanes: Vec<(i64, i64)>,
 }
 
-/// A planned GPU GEMM.
+/// What every GEMM kernel plan shares: the problem (extents, the operands' modes and offset
+/// ranges, C's type, each operand's contiguous mode and vector) and the launch (grid, block,
+/// shared memory, the generated source).
 #[derive(Clone, Debug)]
-pub struct GpuGemmPlan {
+pub struct GemmKernel {
     /// `(M, N, K, L)`.
     pub extents: (i64, i64, i64, i64),
-    /// The MMA atom.
-    pub mma: MmaAtom,
-    /// Operand A.
-    pub a: OperandPlan,
-    /// Operand B.
-    pub b: OperandPlan,
-    /// C's modes `(M, N, L)`.
-    pub c_modes: (Layout, Layout, Layout),
+    /// The modes of A `(M, K, L)`, B `(N, K, L)` and C `(M, N, L)`.
+    pub modes: [(Layout, Layout, Layout); 3],
     /// C's element type (`F32`, or the operands' type).
     pub c_type: DType,
     /// Offset ranges of A, B, C.
     pub ranges: [(i64, i64); 3],
+    /// The contiguous mode and vector width of A and of B.
+    pub majors: [(Major, i64); 2],
     /// Launch: blocks along x (tiles) and y (batch).
     pub grid: (u32, u32),
     /// Threads per block.
@@ -92,6 +90,36 @@ pub struct GpuGemmPlan {
     pub name: String,
     /// The CUDA C++ source.
     pub source: String,
+}
+
+impl GemmKernel {
+    /// Floating-point operations: `2·M·N·K·L`.
+    ///
+    /// ```
+    /// use cute_cuda::{atom::DType, gemm::plan_gemm};
+    /// let a = "(256,64):(64,1)".parse().unwrap();
+    /// let b = "(128,64):(64,1)".parse().unwrap();
+    /// let c = "(256,128):(1,256)".parse().unwrap();
+    /// let p = plan_gemm(&a, &b, &c, DType::F16, DType::F32).unwrap();
+    /// assert_eq!(p.kernel.flops(), 2.0 * 256.0 * 128.0 * 64.0);
+    /// ```
+    pub fn flops(&self) -> f64 {
+        let (m, n, k, l) = self.extents;
+        2.0 * m as f64 * n as f64 * k as f64 * l as f64
+    }
+}
+
+/// A planned GPU GEMM (the portable kernel).
+#[derive(Clone, Debug)]
+pub struct GpuGemmPlan {
+    /// The MMA atom.
+    pub mma: MmaAtom,
+    /// Operand A.
+    pub a: OperandPlan,
+    /// Operand B.
+    pub b: OperandPlan,
+    /// The problem and the launch.
+    pub kernel: GemmKernel,
 }
 
 fn leaves(l: &Layout) -> Vec<(i64, i64)> {
@@ -347,21 +375,25 @@ pub fn plan_gemm(
             "too many tiles for one launch",
         ));
     }
-    let mut plan = GpuGemmPlan {
+    let kernel = GemmKernel {
         extents: (m, n, k, l),
-        mma,
-        a: pa,
-        b: pb,
-        c_modes: (c_m, c_n, c_l),
+        modes: [pa.modes, pb.modes, (c_m, c_n, c_l)],
         c_type,
         ranges,
+        majors: [(pa.major, pa.vector), (pb.major, pb.vector)],
         grid: (tiles as u32, l as u32),
         block: GEMM_THREADS as u32,
         smem_bytes: (STAGES * (bm + bn) * TILE.2 * ab.bytes()) as u32,
         name: "cute_gemm".into(),
         source: String::new(),
     };
-    plan.source = gemm_source(&plan)?;
+    let mut plan = GpuGemmPlan {
+        mma,
+        a: pa,
+        b: pb,
+        kernel,
+    };
+    plan.kernel.source = gemm_source(&plan)?;
     Ok(plan)
 }
 
@@ -462,8 +494,8 @@ fn emit_loads(c: &mut Code, p: &OperandPlan, rows: i64, ext: (i64, i64), base: i
 
 fn gemm_source(p: &GpuGemmPlan) -> Result<String, GpuError> {
     let (bm, bn, bk) = TILE;
-    let (m, n, k, _) = p.extents;
-    let it = index_type(m.max(n).max(k), &p.ranges);
+    let (m, n, k, _) = p.kernel.extents;
+    let it = index_type(m.max(n).max(k), &p.kernel.ranges);
     let ab = p.mma.ab_type;
     let mut c = Code::new();
     c.line(format!(
@@ -472,11 +504,11 @@ fn gemm_source(p: &GpuGemmPlan) -> Result<String, GpuError> {
         p.a.modes.1,
         p.b.modes.0,
         p.b.modes.1,
-        p.c_modes.0,
-        p.c_modes.1,
-        p.extents,
+        p.kernel.modes[2].0,
+        p.kernel.modes[2].1,
+        p.kernel.extents,
         ab,
-        p.c_type
+        p.kernel.c_type
     ));
     c.line(format!(
         "// MMA {} A {} B {} C {}",
@@ -522,8 +554,8 @@ fn gemm_source(p: &GpuGemmPlan) -> Result<String, GpuError> {
     c.line(tab("CN", &cn));
     c.line(format!(
         "extern \"C\" __global__ void __launch_bounds__({GEMM_THREADS}) {}(const unsigned short* __restrict__ ga, const unsigned short* __restrict__ gb, {}* __restrict__ gc) {{",
-        p.name,
-        if p.c_type == DType::F32 { "float" } else { "unsigned short" }
+        p.kernel.name,
+        if p.kernel.c_type == DType::F32 { "float" } else { "unsigned short" }
     ));
     c.line(format!("  typedef {it} idx;"));
     c.line("  extern __shared__ __align__(128) unsigned short smem[];");
@@ -535,8 +567,8 @@ fn gemm_source(p: &GpuGemmPlan) -> Result<String, GpuError> {
     // tile order: groups of 8 tile rows along M for L2 reuse
     let (tm, tn) = ((m + bm - 1) / bm, (n + bn - 1) / bn);
     emit_tile_order(&mut c, tm, tn, bm, bn);
-    emit_loads(&mut c, &p.a, bm, (m, k), -p.ranges[0].0);
-    emit_loads(&mut c, &p.b, bn, (n, k), -p.ranges[1].0);
+    emit_loads(&mut c, &p.a, bm, (m, k), -p.kernel.ranges[0].0);
+    emit_loads(&mut c, &p.b, bn, (n, k), -p.kernel.ranges[1].0);
     let kt_total = (k + bk - 1) / bk;
     c.line(format!("  const int KT = {kt_total};"));
     c.line("  #pragma unroll");
@@ -619,10 +651,10 @@ fn gemm_source(p: &GpuGemmPlan) -> Result<String, GpuError> {
     c.line("  }");
     c.line("  asm volatile(\"cp.async.wait_group 0;\" ::: \"memory\");");
     // epilogue: accumulator v of (i, j) sits at the C layout's (m, n) of (lane, v)
-    let (c_m, c_n, c_l) = &p.c_modes;
+    let (c_m, c_n, c_l) = &p.kernel.modes[2];
     c.line(format!(
         "  const idx c_base = {} + {};",
-        -p.ranges[2].0,
+        -p.kernel.ranges[2].0,
         layout_eval_expr(c_l, "(idx)blockIdx.y")
     ));
     c.line(format!("  #pragma unroll\n  for (int i = 0; i < {mi}; ++i)\n  #pragma unroll\n  for (int j = 0; j < {ni}; ++j)\n  #pragma unroll\n  for (int v = 0; v < 4; ++v) {{"));
@@ -634,7 +666,7 @@ fn gemm_source(p: &GpuGemmPlan) -> Result<String, GpuError> {
         layout_eval_expr(c_m, "mm"),
         layout_eval_expr(c_n, "nn")
     ));
-    match p.c_type {
+    match p.kernel.c_type {
         DType::F32 => c.line("      gc[o] = acc[i][j][v];"),
         t => {
             c.line("      unsigned short h;");
@@ -666,13 +698,13 @@ impl GpuGemmPlan {
     pub fn describe(&self) -> String {
         let mut s = format!(
             "gemm (M,N,K,L) = {:?}, {} x {} -> {}, tile {:?}, {} stages, {} threads\n  MMA {} ({})\n",
-            self.extents,
+            self.kernel.extents,
             self.mma.ab_type,
             self.mma.ab_type,
-            self.c_type,
+            self.kernel.c_type,
             TILE,
             STAGES,
-            self.block,
+            self.kernel.block,
             self.mma.name,
             self.mma.ptx
         );
@@ -694,13 +726,13 @@ impl GpuGemmPlan {
         }
         s += &format!(
             "  C: modes {} / {} / {}, {} accumulators per thread\n  launch {} x {} blocks, {} bytes of shared memory",
-            self.c_modes.0,
-            self.c_modes.1,
-            self.c_modes.2,
+            self.kernel.modes[2].0,
+            self.kernel.modes[2].1,
+            self.kernel.modes[2].2,
             (TILE.0 / WARPS.0) * (TILE.1 / WARPS.1) / 32,
-            self.grid.0,
-            self.grid.1,
-            self.smem_bytes
+            self.kernel.grid.0,
+            self.kernel.grid.1,
+            self.kernel.smem_bytes
         );
         s
     }
@@ -711,11 +743,5 @@ impl GpuGemmPlan {
             ComposedLayout::new(self.a.swizzle, 0, self.a.smem),
             ComposedLayout::new(self.b.swizzle, 0, self.b.smem),
         ]
-    }
-
-    /// Floating-point operations: `2·M·N·K·L`.
-    pub fn flops(&self) -> f64 {
-        let (m, n, k, l) = self.extents;
-        2.0 * m as f64 * n as f64 * k as f64 * l as f64
     }
 }

@@ -1045,60 +1045,13 @@ pub fn run_gemm(
     row
 }
 
-/// What the runner needs of either GEMM plan.
-struct GemmLaunch {
-    extents: (i64, i64, i64, i64),
-    ranges: [(i64, i64); 3],
-    a_modes: (Layout, Layout, Layout),
-    b_modes: (Layout, Layout, Layout),
-    c_modes: (Layout, Layout, Layout),
-    majors: (crate::atom::Major, i64, crate::atom::Major, i64),
-    grid: (u32, u32),
-    block: u32,
-    smem_bytes: u32,
-    name: String,
-    source: String,
-}
-
-impl GemmLaunch {
-    fn flops(&self) -> f64 {
-        let (m, n, k, l) = self.extents;
-        2.0 * m as f64 * n as f64 * k as f64 * l as f64
-    }
-}
-
-fn gemm_launch(case: &GemmCase, hopper: bool) -> Result<GemmLaunch, GpuError> {
-    if hopper {
-        let p = crate::wgmma::plan_gemm_wgmma(&case.a, &case.b, &case.c, case.ab, case.c_type)?;
-        Ok(GemmLaunch {
-            extents: p.extents,
-            ranges: p.ranges,
-            a_modes: p.a.modes,
-            b_modes: p.b.modes,
-            c_modes: p.c_modes,
-            majors: (p.a.major, p.a.vector, p.b.major, p.b.vector),
-            grid: p.grid,
-            block: p.block,
-            smem_bytes: p.smem_bytes,
-            name: p.name,
-            source: p.source,
-        })
+/// The kernel of the Hopper or the portable GEMM plan of `case`.
+fn gemm_launch(case: &GemmCase, hopper: bool) -> Result<crate::gemm::GemmKernel, GpuError> {
+    Ok(if hopper {
+        crate::wgmma::plan_gemm_wgmma(&case.a, &case.b, &case.c, case.ab, case.c_type)?.kernel
     } else {
-        let p = crate::gemm::plan_gemm(&case.a, &case.b, &case.c, case.ab, case.c_type)?;
-        Ok(GemmLaunch {
-            extents: p.extents,
-            ranges: p.ranges,
-            a_modes: p.a.modes,
-            b_modes: p.b.modes,
-            c_modes: p.c_modes,
-            majors: (p.a.major, p.a.vector, p.b.major, p.b.vector),
-            grid: p.grid,
-            block: p.block,
-            smem_bytes: p.smem_bytes,
-            name: p.name,
-            source: p.source,
-        })
-    }
+        crate::gemm::plan_gemm(&case.a, &case.b, &case.c, case.ab, case.c_type)?.kernel
+    })
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -1191,19 +1144,19 @@ fn run_gemm_inner(
         .collect();
     let (m, n, k, l) = p.extents;
     let (am, ak, al) = (
-        offsets(&p.a_modes.0)?,
-        offsets(&p.a_modes.1)?,
-        offsets(&p.a_modes.2)?,
+        offsets(&p.modes[0].0)?,
+        offsets(&p.modes[0].1)?,
+        offsets(&p.modes[0].2)?,
     );
     let (bn, bk, bl) = (
-        offsets(&p.b_modes.0)?,
-        offsets(&p.b_modes.1)?,
-        offsets(&p.b_modes.2)?,
+        offsets(&p.modes[1].0)?,
+        offsets(&p.modes[1].1)?,
+        offsets(&p.modes[1].2)?,
     );
     let (cm, cn, cl) = (
-        offsets(&p.c_modes.0)?,
-        offsets(&p.c_modes.1)?,
-        offsets(&p.c_modes.2)?,
+        offsets(&p.modes[2].0)?,
+        offsets(&p.modes[2].1)?,
+        offsets(&p.modes[2].2)?,
     );
     let (a0, b0, c0) = (-p.ranges[0].0, -p.ranges[1].0, -p.ranges[2].0);
     // every element of C written (no poison left in its image)
@@ -1273,18 +1226,18 @@ fn run_gemm_inner(
     let checked = format!(
         "{} of C checked, rel. error {rel:.2e}; {}-major A v{}, {}-major B v{}",
         points.len(),
-        if p.majors.0 == crate::atom::Major::K {
+        if p.majors[0].0 == crate::atom::Major::K {
             "K"
         } else {
             "MN"
         },
-        p.majors.1,
-        if p.majors.2 == crate::atom::Major::K {
+        p.majors[0].1,
+        if p.majors[1].0 == crate::atom::Major::K {
             "K"
         } else {
             "MN"
         },
-        p.majors.3
+        p.majors[1].1
     );
     if !bench {
         return Ok(checked);

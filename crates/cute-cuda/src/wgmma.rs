@@ -19,7 +19,7 @@ use cute::{ComposedLayout, Layout, Swizzle};
 use crate::atom::{gmma_smem_atom, wgmma_64xnx16, DType, GmmaSwizzle, Major, MmaAtom};
 use crate::codegen::{emit_tile_order, index_type, layout_eval_expr, swizzle_expr, Code};
 use crate::error::GpuError;
-use crate::gemm::contiguity;
+use crate::gemm::{contiguity, GemmKernel};
 
 /// CTA tile `(BM, BN, BK)`: two consumer warpgroups of `64 × BN` each.
 pub const WG_TILE: (i64, i64, i64) = (128, 256, 64);
@@ -58,30 +58,14 @@ pub struct WgOperand {
 /// A planned Hopper GEMM.
 #[derive(Clone, Debug)]
 pub struct WgGemmPlan {
-    /// `(M, N, K, L)`.
-    pub extents: (i64, i64, i64, i64),
     /// The atom `m64n{BN}k16`.
     pub mma: MmaAtom,
     /// A.
     pub a: WgOperand,
     /// B.
     pub b: WgOperand,
-    /// C's modes.
-    pub c_modes: (Layout, Layout, Layout),
-    /// C's element type.
-    pub c_type: DType,
-    /// Offset ranges of A, B, C.
-    pub ranges: [(i64, i64); 3],
-    /// Blocks (tiles, batch).
-    pub grid: (u32, u32),
-    /// Threads per block.
-    pub block: u32,
-    /// Dynamic shared memory.
-    pub smem_bytes: u32,
-    /// Kernel name.
-    pub name: String,
-    /// CUDA source.
-    pub source: String,
+    /// The problem and the launch.
+    pub kernel: GemmKernel,
 }
 
 fn operand(
@@ -163,11 +147,11 @@ pub fn plan_gemm_wgmma(
 ) -> Result<WgGemmPlan, GpuError> {
     // the checks and modes shared with the portable kernel
     let base = crate::gemm::plan_gemm(a, b, c, ab, c_type)?;
-    let (m, n, k, l) = base.extents;
+    let (m, n, k, l) = base.kernel.extents;
     let (bm, bn, bk) = WG_TILE;
     let mma = wgmma_64xnx16(bn, ab)?;
-    let pa = operand("A", base.a.modes, bm, (m, k), base.ranges[0].0, ab)?;
-    let pb = operand("B", base.b.modes, bn, (n, k), base.ranges[1].0, ab)?;
+    let pa = operand("A", base.a.modes, bm, (m, k), base.kernel.ranges[0].0, ab)?;
+    let pb = operand("B", base.b.modes, bn, (n, k), base.kernel.ranges[1].0, ab)?;
     for o in [&pa, &pb] {
         if o.vector != 8 {
             return Err(GpuError::unsupported(
@@ -177,22 +161,24 @@ pub fn plan_gemm_wgmma(
         }
     }
     let tiles = ((m + bm - 1) / bm) * ((n + bn - 1) / bn);
-    let mut p = WgGemmPlan {
-        extents: (m, n, k, l),
-        mma,
-        a: pa,
-        b: pb,
-        c_modes: base.c_modes,
-        c_type,
-        ranges: base.ranges,
+    let kernel = GemmKernel {
+        majors: [(pa.major, pa.vector), (pb.major, pb.vector)],
         grid: (tiles as u32, l as u32),
         block: WG_THREADS as u32,
         // one extra KiB to align the tiles to the 1024-byte swizzle period
         smem_bytes: (WG_STAGES * (bm + bn) * bk * ab.bytes() + 1024) as u32,
         name: "cute_gemm_wgmma".into(),
         source: String::new(),
+        c_type,
+        ..base.kernel
     };
-    p.source = source(&p)?;
+    let mut p = WgGemmPlan {
+        mma,
+        a: pa,
+        b: pb,
+        kernel,
+    };
+    p.kernel.source = source(&p)?;
     Ok(p)
 }
 
@@ -282,8 +268,8 @@ fn desc_expr(o: &WgOperand, addr: &str) -> String {
 
 fn source(p: &WgGemmPlan) -> Result<String, GpuError> {
     let (bm, bn, bk) = WG_TILE;
-    let (m, n, k, _) = p.extents;
-    let it = index_type(m.max(n).max(k), &p.ranges);
+    let (m, n, k, _) = p.kernel.extents;
+    let it = index_type(m.max(n).max(k), &p.kernel.ranges);
     let ab = p.mma.ab_type;
     let e = ab.bytes();
     let (sa, sb) = (bm * bk * e, bn * bk * e);
@@ -294,10 +280,10 @@ fn source(p: &WgGemmPlan) -> Result<String, GpuError> {
         p.a.modes.1,
         p.b.modes.0,
         p.b.modes.1,
-        p.c_modes.0,
-        p.c_modes.1,
-        p.extents,
-        p.c_type
+        p.kernel.modes[2].0,
+        p.kernel.modes[2].1,
+        p.kernel.extents,
+        p.kernel.c_type
     ));
     c.line(format!("// MMA {} m64n{bn}k16: C {}", p.mma.name, p.mma.c));
     for o in [&p.a, &p.b] {
@@ -350,8 +336,8 @@ fn source(p: &WgGemmPlan) -> Result<String, GpuError> {
     ));
     c.line(format!(
         "extern \"C\" __global__ void __launch_bounds__({WG_THREADS}, 1) {}(const unsigned short* __restrict__ ga, const unsigned short* __restrict__ gb, {}* __restrict__ gc) {{",
-        p.name,
-        if p.c_type == DType::F32 { "float" } else { "unsigned short" }
+        p.kernel.name,
+        if p.kernel.c_type == DType::F32 { "float" } else { "unsigned short" }
     ));
     c.line(format!("  typedef {it} idx;"));
     c.line("  extern __shared__ __align__(1024) unsigned short smem[];");
@@ -364,8 +350,8 @@ fn source(p: &WgGemmPlan) -> Result<String, GpuError> {
     ));
     let (tm, tn) = ((m + bm - 1) / bm, (n + bn - 1) / bn);
     emit_tile_order(&mut c, tm, tn, bm, bn);
-    emit_loads(&mut c, &p.a, bm, (m, k), -p.ranges[0].0, sa);
-    emit_loads(&mut c, &p.b, bn, (n, k), -p.ranges[1].0, sb);
+    emit_loads(&mut c, &p.a, bm, (m, k), -p.kernel.ranges[0].0, sa);
+    emit_loads(&mut c, &p.b, bn, (n, k), -p.kernel.ranges[1].0, sb);
     let kt_total = (k + bk - 1) / bk;
     let ahead = WG_STAGES - 2;
     c.line(format!("  const int KT = {kt_total};"));
@@ -426,10 +412,10 @@ fn source(p: &WgGemmPlan) -> Result<String, GpuError> {
     c.line("  asm volatile(\"wgmma.wait_group.sync.aligned 0;\" ::: \"memory\");");
     c.line("  asm volatile(\"cp.async.wait_group 0;\" ::: \"memory\");");
     // epilogue
-    let (c_m, c_n, c_l) = &p.c_modes;
+    let (c_m, c_n, c_l) = &p.kernel.modes[2];
     c.line(format!(
         "  const idx c_base = {} + {};",
-        -p.ranges[2].0,
+        -p.kernel.ranges[2].0,
         layout_eval_expr(c_l, "(idx)blockIdx.y")
     ));
     c.line("  const idx r0 = m0 + wg * 64 + C_ROW[t];");
@@ -448,7 +434,7 @@ fn source(p: &WgGemmPlan) -> Result<String, GpuError> {
     ));
     c.line("        #pragma unroll\n        for (int h = 0; h < 2; ++h) if (rok[h]) {");
     c.line("          const float x = d[4 * j + 2 * h + w];");
-    match p.c_type {
+    match p.kernel.c_type {
         DType::F32 => c.line("          gc[ro[h] + co] = x;"),
         t => {
             c.line(format!(
@@ -470,7 +456,7 @@ impl WgGemmPlan {
     pub fn describe(&self) -> String {
         let mut s = format!(
             "gemm (Hopper) (M,N,K,L) = {:?}, {} -> {}, tile {:?}, {} stages, {} threads\n  MMA {} C {}\n",
-            self.extents, self.mma.ab_type, self.c_type, WG_TILE, WG_STAGES, self.block, self.mma.ptx, self.mma.c
+            self.kernel.extents, self.mma.ab_type, self.kernel.c_type, WG_TILE, WG_STAGES, self.kernel.block, self.mma.ptx, self.mma.c
         );
         for o in [&self.a, &self.b] {
             s += &format!(
@@ -487,14 +473,8 @@ impl WgGemmPlan {
         }
         s += &format!(
             "  launch {} x {} blocks, {} bytes of shared memory",
-            self.grid.0, self.grid.1, self.smem_bytes
+            self.kernel.grid.0, self.kernel.grid.1, self.kernel.smem_bytes
         );
         s
-    }
-
-    /// `2·M·N·K·L`.
-    pub fn flops(&self) -> f64 {
-        let (m, n, k, l) = self.extents;
-        2.0 * m as f64 * n as f64 * k as f64 * l as f64
     }
 }

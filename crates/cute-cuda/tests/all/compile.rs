@@ -55,8 +55,8 @@ fn gemm_kernels_compile() {
                 let (a, b, c) = crate::gemm::blas(m, n, k, ta, tb);
                 for ct in [DType::F32, DType::Bf16] {
                     let p = plan_gemm(&a, &b, &c, DType::Bf16, ct).unwrap();
-                    let ptx = compile_ptx(&p.source, &p.name)
-                        .unwrap_or_else(|e| panic!("{e}\n{}", p.source));
+                    let ptx = compile_ptx(&p.kernel.source, &p.kernel.name)
+                        .unwrap_or_else(|e| panic!("{e}\n{}", p.kernel.source));
                     assert!(ptx.contains("mma.sync.aligned.m16n8k16"));
                     assert!(ptx.contains("ldmatrix.sync.aligned.m8n8.x4"));
                 }
@@ -119,8 +119,8 @@ fn wgmma_kernels_compile() {
             continue;
         };
         planned += 1;
-        let ptx = compile_ptx(&p.source, &p.name)
-            .unwrap_or_else(|e| panic!("{}: {e}\n{}", c.name, p.source));
+        let ptx = compile_ptx(&p.kernel.source, &p.kernel.name)
+            .unwrap_or_else(|e| panic!("{}: {e}\n{}", c.name, p.kernel.source));
         assert!(
             ptx.contains("wgmma.mma_async.sync.aligned.m64n256k16"),
             "{}",

@@ -51,7 +51,7 @@ fn ragged_extents_narrow_the_vector() {
     let (a, b, c) = blas(301, 203, 77, 'N', 'T');
     let p = plan(&a, &b, &c);
     assert_eq!((p.a.vector, p.b.vector), (1, 1));
-    assert_eq!(p.grid, (3 * 2, 1));
+    assert_eq!(p.kernel.grid, (3 * 2, 1));
 }
 
 #[test]
@@ -93,10 +93,10 @@ fn gett_by_folding() {
         c_str[0], c_str[3], c_str[2], c_str[1]
     ));
     let plan = plan_gemm(&a, &b, &c, DType::Bf16, DType::Bf16).unwrap();
-    assert_eq!(plan.extents, (s * p, q, u * r, t));
+    assert_eq!(plan.kernel.extents, (s * p, q, u * r, t));
     assert_eq!((plan.a.major, plan.b.major), (Major::MN, Major::MN));
-    assert_eq!(plan.grid.1, t as u32);
-    assert!(plan.source.contains("cvt.rn.bf16.f32"));
+    assert_eq!(plan.kernel.grid.1, t as u32);
+    assert!(plan.kernel.source.contains("cvt.rn.bf16.f32"));
 }
 
 #[test]
