@@ -5,12 +5,12 @@
 //!
 //! Every `Ok` result is checked against its defining law by brute force, with an independent
 //! reference evaluation in `i128` (so an overflow can't hide a wrong value); an `Err` must be a
-//! one-line message. Then every operation of `cute_cli::ops::all_ops()` (including those added
+//! one-line message. Then every operation of `cute::registry::all_ops()` (including those added
 //! later) is run on arguments built from its signature.
 #![no_main]
 
 use cute::{IntTuple, Layout, Tiler};
-use cute_cli::ops::{self, Outcome};
+use cute::registry::{self as ops, Outcome};
 use libfuzzer_sys::fuzz_target;
 use std::collections::BTreeSet;
 

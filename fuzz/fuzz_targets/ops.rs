@@ -1,9 +1,9 @@
-//! Arbitrary bytes through the textual dispatcher `cute_cli::ops::run`, as `cute OP ARG...` and
+//! Arbitrary bytes through the textual dispatcher `cute::registry::run`, as `cute OP ARG...` and
 //! `cute conformance` use it.
 //!
 //! Input: fields separated by TAB (the conformance file's separator, so its case lines are seeds):
 //! `selector<TAB>arg1[<TAB>arg2[<TAB>arg3[<TAB>arg4]]]`. The selector picks the operation among
-//! `cute_cli::ops::all_ops()` — every operation the dispatcher knows, including those added later —
+//! `cute::registry::all_ops()` — every operation the dispatcher knows, including those added later —
 //! by name when it is one, else by a hash of its bytes; it is also run as an operation name of its
 //! own (the unknown-operation path). 1 to 4 arguments (4 exercises the arity check).
 //!
@@ -11,7 +11,7 @@
 //! message is produced for every failure; the conformance runner's `compute` agrees with `run`.
 #![no_main]
 
-use cute_cli::ops::{self, Outcome};
+use cute::registry::{self as ops, Outcome};
 use libfuzzer_sys::fuzz_target;
 
 fn check(op: &str, args: &[&str]) {

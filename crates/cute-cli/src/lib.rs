@@ -10,5 +10,7 @@ pub mod bench;
 pub mod cli;
 pub mod conformance;
 pub mod draw;
-pub mod ops;
+/// The operation registry of the core crate ([`cute::registry`]), under the name the command line
+/// has always used.
+pub use cute::registry as ops;
 pub mod paper;

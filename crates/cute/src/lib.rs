@@ -108,6 +108,7 @@ pub mod layout;
 pub mod linear;
 mod parse;
 pub mod partition;
+pub mod registry;
 pub mod slice;
 pub mod static_layout;
 pub mod stride;

@@ -1,11 +1,11 @@
 //! The operations PyCuTe has and C++ lacks: coalesce_z, composition_mode, layout_add,
 //! greatest_common_domain.
 
-use super::{arg, arity, int, layout, tiler, tuple, Answer, Fail};
-use cute::{Error, ErrorKind, IntTuple, Op};
+use super::{arg, int, layout, tiler, tuple, Answer, Fail};
+use crate::{Error, ErrorKind, IntTuple, Op};
 
 /// The operations of this area and their arguments.
-pub(crate) const OPS: &[(&str, &str)] = &[
+pub(super) const OPS: &[(&str, &str)] = &[
     ("coalesce_z", "LAYOUT"),
     ("composition_mode", "LAYOUT MODE TILER"),
     ("layout_add", "LAYOUT LAYOUT"),
@@ -13,29 +13,23 @@ pub(crate) const OPS: &[(&str, &str)] = &[
 ];
 
 /// Runs `op` if it belongs to this area.
-pub(crate) fn run(op: &str, a: &[&str]) -> Option<Answer> {
-    let (lo, hi) = match op {
-        "coalesce_z" => (1, 1),
-        "composition_mode" => (3, 3),
-        "layout_add" | "greatest_common_domain" => (2, 2),
-        _ => return None,
-    };
-    if let Err(u) = arity(a, lo, hi, op) {
-        return Some(Err(u));
+pub(super) fn run(op: &str, a: &[&str]) -> Option<Answer> {
+    if !OPS.iter().any(|(n, _)| *n == op) {
+        return None;
     }
     let r: Result<String, Fail> = match op {
-        "coalesce_z" => arg(a, 0, layout).map(|l| cute::coalesce_z(&l).to_string()),
+        "coalesce_z" => arg(a, 0, layout).map(|l| crate::coalesce_z(&l).to_string()),
         "composition_mode" => (|| {
             let l = arg(a, 0, layout)?;
             let mode = arg(a, 1, mode_index)?;
-            Ok(cute::composition_mode(&l, mode, &arg(a, 2, tiler)?)?.to_string())
+            Ok(crate::composition_mode(&l, mode, &arg(a, 2, tiler)?)?.to_string())
         })(),
         "layout_add" => {
-            (|| Ok(cute::layout_add(&arg(a, 0, layout)?, &arg(a, 1, layout)?)?.to_string()))()
+            (|| Ok(crate::layout_add(&arg(a, 0, layout)?, &arg(a, 1, layout)?)?.to_string()))()
         }
         "greatest_common_domain" => (|| {
             Ok(
-                cute::greatest_common_domain(&arg(a, 0, shape_of)?, &arg(a, 1, shape_of)?)?
+                crate::greatest_common_domain(&arg(a, 0, shape_of)?, &arg(a, 1, shape_of)?)?
                     .to_string(),
             )
         })(),

@@ -5,11 +5,11 @@
 //! A slice or partition prints as the paper writes a tensor over the counting accessor:
 //! `{offset} ∘ layout`.
 
-use super::{arg, arity, int, layout, tiler, Answer, Fail};
-use cute::{Error, Layout, PartialCoord};
+use super::{arg, int, layout, tiler, Answer, Fail};
+use crate::{Error, Layout, PartialCoord};
 
 /// The operations of this area and their arguments.
-pub(crate) const OPS: &[(&str, &str)] = &[
+pub(super) const OPS: &[(&str, &str)] = &[
     ("slice", "LAYOUT COORD"),
     ("slice_offset", "LAYOUT COORD"),
     ("dice", "LAYOUT COORD"),
@@ -25,19 +25,19 @@ pub(crate) fn coord(s: &str) -> Result<PartialCoord, Error> {
 }
 
 /// `{offset} ∘ layout`, a tensor over the counting accessor.
-pub(crate) fn counting((l, off): (Layout, i64)) -> String {
+pub fn counting((l, off): (Layout, i64)) -> String {
     format!("{{{off}}} ∘ {l}")
 }
 
 /// An instruction's access layout: a layout, or a TMEM instruction name `tmem_32x32b[.xN]`,
 /// `tmem_16x256b[.xN]`.
-pub(crate) fn instruction(s: &str) -> Result<Layout, Error> {
+pub fn instruction(s: &str) -> Result<Layout, Error> {
     for (name, f) in [
         (
             "tmem_32x32b",
-            cute::tmem_32x32b as fn(i64) -> Result<Layout, Error>,
+            crate::tmem_32x32b as fn(i64) -> Result<Layout, Error>,
         ),
-        ("tmem_16x256b", cute::tmem_16x256b),
+        ("tmem_16x256b", crate::tmem_16x256b),
     ] {
         if let Some(rest) = s.strip_prefix(name) {
             let n = match rest.strip_prefix(".x") {
@@ -52,15 +52,7 @@ pub(crate) fn instruction(s: &str) -> Result<Layout, Error> {
 }
 
 /// Runs `op` if it belongs to this area.
-pub(crate) fn run(op: &str, a: &[&str]) -> Option<Answer> {
-    let n = match op {
-        "slice" | "slice_offset" | "dice" | "make_layout_tv" | "copy_plan" => 2,
-        "tv_partition" | "local_tile" | "local_partition" => 3,
-        _ => return None,
-    };
-    if let Err(u) = arity(a, n, n, op) {
-        return Some(Err(u));
-    }
+pub(super) fn run(op: &str, a: &[&str]) -> Option<Answer> {
     Some(Ok(eval(op, a)?))
 }
 
@@ -68,26 +60,26 @@ pub(crate) fn run(op: &str, a: &[&str]) -> Option<Answer> {
 fn eval(op: &str, a: &[&str]) -> Option<Result<String, Fail>> {
     let r = || -> Result<String, Fail> {
         Ok(match op {
-            "slice" => cute::slice(&arg(a, 0, layout)?, &arg(a, 1, coord)?)?.to_string(),
+            "slice" => crate::slice(&arg(a, 0, layout)?, &arg(a, 1, coord)?)?.to_string(),
             "slice_offset" => {
-                cute::slice_offset(&arg(a, 0, layout)?, &arg(a, 1, coord)?)?.to_string()
+                crate::slice_offset(&arg(a, 0, layout)?, &arg(a, 1, coord)?)?.to_string()
             }
-            "dice" => cute::dice(&arg(a, 0, layout)?, &arg(a, 1, coord)?)?.to_string(),
-            "tv_partition" => counting(cute::tv_partition(
+            "dice" => crate::dice(&arg(a, 0, layout)?, &arg(a, 1, coord)?)?.to_string(),
+            "tv_partition" => counting(crate::tv_partition(
                 &arg(a, 0, layout)?,
                 &arg(a, 1, layout)?,
                 arg(a, 2, int)?,
             )?),
             "make_layout_tv" => {
-                let (tiler, tv) = cute::make_layout_tv(&arg(a, 0, layout)?, &arg(a, 1, layout)?)?;
+                let (tiler, tv) = crate::make_layout_tv(&arg(a, 0, layout)?, &arg(a, 1, layout)?)?;
                 format!("{tiler} {tv}")
             }
-            "local_tile" => counting(cute::local_tile(
+            "local_tile" => counting(crate::local_tile(
                 &arg(a, 0, layout)?,
                 &arg(a, 1, tiler)?,
                 &arg(a, 2, coord)?,
             )?),
-            "local_partition" => counting(cute::local_partition(
+            "local_partition" => counting(crate::local_partition(
                 &arg(a, 0, layout)?,
                 &arg(a, 1, layout)?,
                 arg(a, 2, int)?,
@@ -95,7 +87,7 @@ fn eval(op: &str, a: &[&str]) -> Option<Result<String, Fail>> {
             // copy_plan
             _ => {
                 let (s, d) = (arg(a, 0, layout)?, arg(a, 1, layout)?);
-                match cute::copy_plan(&s, &d)? {
+                match crate::copy_plan(&s, &d)? {
                     None => "reference loop".to_string(),
                     Some(p) => plan_text(&p),
                 }
@@ -106,7 +98,7 @@ fn eval(op: &str, a: &[&str]) -> Option<Result<String, Fail>> {
 }
 
 /// `vector V, loops (n:src_stride:dst_stride, ...)`, innermost first.
-pub(crate) fn plan_text(p: &cute::CopyPlan) -> String {
+pub fn plan_text(p: &crate::CopyPlan) -> String {
     let loops: Vec<String> = p
         .modes
         .iter()

@@ -1,11 +1,11 @@
 //! Right and left inverse, nullspace, max common vector/layout, domain_distribute,
 //! upcast/downcast/recast.
 
-use super::{arg, arity, int, layout, tuple, Answer, Fail};
-use cute::{Error, ErrorKind, Op};
+use super::{arg, int, layout, tuple, Answer, Fail};
+use crate::{Error, ErrorKind, Op};
 
 /// The operations of this area and their arguments.
-pub(crate) const OPS: &[(&str, &str)] = &[
+pub(super) const OPS: &[(&str, &str)] = &[
     ("right_inverse", "LAYOUT"),
     ("left_inverse", "LAYOUT"),
     ("nullspace", "LAYOUT"),
@@ -18,35 +18,29 @@ pub(crate) const OPS: &[(&str, &str)] = &[
 ];
 
 /// Runs `op` if it belongs to this area.
-pub(crate) fn run(op: &str, a: &[&str]) -> Option<Answer> {
-    let (lo, hi) = match op {
-        "right_inverse" | "left_inverse" | "nullspace" => (1, 1),
-        "max_common_layout" | "max_common_vector" | "domain_distribute" | "upcast" | "downcast"
-        | "recast" => (2, 2),
-        _ => return None,
-    };
-    if let Err(u) = arity(a, lo, hi, op) {
-        return Some(Err(u));
+pub(super) fn run(op: &str, a: &[&str]) -> Option<Answer> {
+    if !OPS.iter().any(|(n, _)| *n == op) {
+        return None;
     }
     let r: Result<String, Fail> = (|| {
         Ok(match op {
-            "right_inverse" => cute::right_inverse(&arg(a, 0, layout)?)?.to_string(),
-            "left_inverse" => cute::left_inverse(&arg(a, 0, layout)?)?.to_string(),
-            "nullspace" => cute::nullspace(&arg(a, 0, layout)?)?.to_string(),
+            "right_inverse" => crate::right_inverse(&arg(a, 0, layout)?)?.to_string(),
+            "left_inverse" => crate::left_inverse(&arg(a, 0, layout)?)?.to_string(),
+            "nullspace" => crate::nullspace(&arg(a, 0, layout)?)?.to_string(),
             "max_common_layout" => {
-                cute::max_common_layout(&arg(a, 0, layout)?, &arg(a, 1, layout)?)?.to_string()
+                crate::max_common_layout(&arg(a, 0, layout)?, &arg(a, 1, layout)?)?.to_string()
             }
             "max_common_vector" => {
-                cute::max_common_vector(&arg(a, 0, layout)?, &arg(a, 1, layout)?)?.to_string()
+                crate::max_common_vector(&arg(a, 0, layout)?, &arg(a, 1, layout)?)?.to_string()
             }
             "domain_distribute" => {
-                cute::domain_distribute(&arg(a, 0, tuple)?, arg(a, 1, int)?)?.to_string()
+                crate::domain_distribute(&arg(a, 0, tuple)?, arg(a, 1, int)?)?.to_string()
             }
-            "upcast" => cute::upcast(&arg(a, 0, layout)?, arg(a, 1, int)?)?.to_string(),
-            "downcast" => cute::downcast(&arg(a, 0, layout)?, arg(a, 1, int)?)?.to_string(),
+            "upcast" => crate::upcast(&arg(a, 0, layout)?, arg(a, 1, int)?)?.to_string(),
+            "downcast" => crate::downcast(&arg(a, 0, layout)?, arg(a, 1, int)?)?.to_string(),
             "recast" => {
                 let (num, den) = arg(a, 1, scale)?;
-                cute::recast(&arg(a, 0, layout)?, num, den)?.to_string()
+                crate::recast(&arg(a, 0, layout)?, num, den)?.to_string()
             }
             _ => unreachable!("filtered above"),
         })

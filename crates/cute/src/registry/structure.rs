@@ -2,11 +2,11 @@
 //! stride, modes, flatten, image, concatenation, and the relations between shapes (congruence, weak
 //! congruence, compatibility) and `crd2crd`.
 
-use super::{arg, arity, int, layout, tuple, Answer, Fail};
-use cute::{Error, Layout};
+use super::{arg, int, layout, tuple, Answer, Fail};
+use crate::{Error, Layout};
 
 /// The operations of this area and their arguments.
-pub(crate) const OPS: &[(&str, &str)] = &[
+pub(super) const OPS: &[(&str, &str)] = &[
     ("size", "LAYOUT|TUPLE"),
     ("cosize", "LAYOUT"),
     ("rank", "LAYOUT|TUPLE"),
@@ -14,7 +14,7 @@ pub(crate) const OPS: &[(&str, &str)] = &[
     ("shape", "LAYOUT"),
     ("stride", "LAYOUT"),
     ("flatten", "LAYOUT|TUPLE"),
-    ("get", "LAYOUT|TUPLE INDEX..."),
+    ("get", "LAYOUT|TUPLE [INDEX...]"),
     ("image", "LAYOUT"),
     ("make_layout", "LAYOUT... (concatenation)"),
     ("congruent", "TUPLE TUPLE"),
@@ -27,7 +27,7 @@ pub(crate) const OPS: &[(&str, &str)] = &[
 #[allow(clippy::large_enum_variant)] // short-lived, on the stack
 enum Either {
     L(Layout),
-    T(cute::IntTuple),
+    T(crate::IntTuple),
 }
 
 fn either(s: &str) -> Result<Either, Error> {
@@ -39,17 +39,9 @@ fn either(s: &str) -> Result<Either, Error> {
 }
 
 /// Runs `op` if it belongs to this area.
-pub(crate) fn run(op: &str, a: &[&str]) -> Option<Answer> {
-    let (lo, hi) = match op {
-        "size" | "cosize" | "rank" | "depth" | "shape" | "stride" | "flatten" | "image" => (1, 1),
-        "congruent" | "weakly_congruent" | "compatible" => (2, 2),
-        "crd2crd" => (3, 3),
-        "get" => (1, usize::MAX),
-        "make_layout" => (1, usize::MAX),
-        _ => return None,
-    };
-    if let Err(u) = arity(a, lo, hi, op) {
-        return Some(Err(u));
+pub(super) fn run(op: &str, a: &[&str]) -> Option<Answer> {
+    if !OPS.iter().any(|(n, _)| *n == op) {
+        return None;
     }
     let yes_no = |b: bool| if b { "true" } else { "false" }.to_string();
     let r: Result<String, Fail> = (|| {
@@ -86,13 +78,13 @@ pub(crate) fn run(op: &str, a: &[&str]) -> Option<Answer> {
                 let l = arg(a, 0, layout)?;
                 if l.size()? > super::EVAL_ALL_LIMIT {
                     return Err(Error::new(
-                        cute::Op::Image,
-                        cute::ErrorKind::Capacity {
+                        crate::Op::Image,
+                        crate::ErrorKind::Capacity {
                             what: "the size of a layout whose image is listed",
                             limit: super::EVAL_ALL_LIMIT as usize,
                         },
                     )
-                    .with(cute::Operand::Layout(l), cute::Operand::None)
+                    .with(crate::Operand::Layout(l), crate::Operand::None)
                     .into());
                 }
                 let img = l.image()?;
@@ -108,9 +100,11 @@ pub(crate) fn run(op: &str, a: &[&str]) -> Option<Answer> {
             "congruent" => yes_no(arg(a, 0, tuple)?.congruent(&arg(a, 1, tuple)?)),
             "weakly_congruent" => yes_no(arg(a, 0, tuple)?.weakly_congruent(&arg(a, 1, tuple)?)),
             "compatible" => yes_no(arg(a, 0, tuple)?.compatible(&arg(a, 1, tuple)?)),
-            "crd2crd" => cute::crd2crd(&arg(a, 0, tuple)?, &arg(a, 1, tuple)?, &arg(a, 2, tuple)?)?
-                .to_string(),
-            _ => unreachable!("arity table and dispatch list the same operations"),
+            "crd2crd" => {
+                crate::crd2crd(&arg(a, 0, tuple)?, &arg(a, 1, tuple)?, &arg(a, 2, tuple)?)?
+                    .to_string()
+            }
+            _ => unreachable!("OPS and this match list the same operations"),
         })
     })();
     Some(Ok(r))

@@ -1,0 +1,344 @@
+//! The operation registry: every operation of the algebra by its CuTe name, with its signature,
+//! on textual arguments in CuTe notation. One table serves `cute OP ARG...`, `cute ops`,
+//! `cute conformance`, the paper tour, the fuzz targets and the bindings.
+//!
+//! Each area of the algebra has its own file with its operations (`OPS`: name and signature) and
+//! a `run(op, args)`; [`run`] finds the operation, checks the number of arguments against its
+//! signature ([`Operation::arity`]) and hands the arguments to its area.
+//!
+//! ```
+//! use cute::registry::{find, run, Outcome};
+//! let op = find("logical_divide").unwrap();
+//! assert_eq!((op.signature, op.arity()), ("LAYOUT TILER", (2, 2)));
+//! match run("logical_divide", &["(8,16):(20,1)", "<4:1,8:2>"]) {
+//!     Outcome::Value(v) => assert_eq!(v, "((4,2),(8,2)):((20,80),(2,1))"),
+//!     _ => unreachable!(),
+//! }
+//! assert!(matches!(run("logical_divide", &["8:1"]), Outcome::Usage(_)));
+//! ```
+
+mod basic;
+mod divide;
+mod extra;
+mod inverse;
+mod structure;
+pub mod tensor;
+
+use crate::{Error, IntTuple, Layout, Tiler};
+
+/// What running an operation gave: its printed value, or why it failed.
+pub enum Outcome {
+    /// The value, printed in CuTe notation.
+    Value(String),
+    /// The algebra refused (category and one-line reason).
+    Refused(Box<Error>),
+    /// Argument `index` (from 0) is not CuTe notation, or not the kind of value the operation
+    /// takes there (the reader's error).
+    BadArgument {
+        /// The position of the argument, from 0.
+        index: usize,
+        /// Why it could not be read.
+        error: Box<Error>,
+    },
+    /// Wrong number of arguments, or the operation is unknown.
+    Usage(String),
+}
+
+impl Outcome {
+    /// The error of a refusal or of an unreadable argument.
+    ///
+    /// ```
+    /// use cute::registry::{run, Outcome};
+    /// let o = run("eval_crd", &["(4,8):(1,4)", "(1,2)x"]);
+    /// assert!(matches!(o, Outcome::BadArgument { index: 1, .. }));
+    /// assert_eq!(o.error().unwrap().category(), "Syntax");
+    /// assert!(run("coalesce", &["(2,4):(1,2)"]).error().is_none());
+    /// ```
+    pub fn error(&self) -> Option<&Error> {
+        match self {
+            Outcome::Refused(e) | Outcome::BadArgument { error: e, .. } => Some(e),
+            Outcome::Value(_) | Outcome::Usage(_) => None,
+        }
+    }
+}
+
+/// Why an area's operation gave no value: argument `k` could not be read, or the algebra refused.
+pub(crate) enum Fail {
+    /// Argument `k` (from 0) and the reader's error.
+    Arg(usize, Error),
+    /// The algebra's refusal.
+    Alg(Error),
+}
+
+impl From<Error> for Fail {
+    fn from(e: Error) -> Fail {
+        Fail::Alg(e)
+    }
+}
+
+/// An area's answer: `Err(usage)` for wrong arguments, else the value or why there is none.
+pub(crate) type Answer = Result<Result<String, Fail>, Outcome>;
+
+/// Reads argument `k` of `a` with `read`; a failure records which argument it was.
+pub(crate) fn arg<T>(
+    a: &[&str],
+    k: usize,
+    read: impl FnOnce(&str) -> Result<T, Error>,
+) -> Result<T, Fail> {
+    read(a[k]).map_err(|e| Fail::Arg(k, e))
+}
+
+pub(crate) fn layout(s: &str) -> Result<Layout, Error> {
+    s.parse()
+}
+pub(crate) fn tuple(s: &str) -> Result<IntTuple, Error> {
+    s.parse()
+}
+pub(crate) fn tiler(s: &str) -> Result<Tiler, Error> {
+    s.parse()
+}
+pub(crate) fn int(s: &str) -> Result<i64, Error> {
+    let t: IntTuple = s.parse()?;
+    match t.as_int() {
+        Some(v) => Ok(v),
+        None => Err(Error::new(
+            crate::Op::Parse,
+            crate::ErrorKind::Syntax {
+                pos: 0,
+                expected: "an integer",
+            },
+        )),
+    }
+}
+
+/// The largest layout size `eval_all` lists (2^16 offsets): beyond it `eval_all` refuses with an
+/// error of category `Capacity` instead of printing (or spending minutes on) billions of offsets.
+pub const EVAL_ALL_LIMIT: i64 = 1 << 16;
+
+/// At most this many characters of an argument are quoted back in an error message.
+const QUOTE_LIMIT: usize = 40;
+
+/// `s` quoted for a one-line message: control characters escaped, cut after [`QUOTE_LIMIT`]
+/// characters (with the full length in bytes).
+pub fn quote(s: &str) -> String {
+    let mut out = String::from("`");
+    for (n, c) in s.chars().enumerate() {
+        if n == QUOTE_LIMIT {
+            out.push_str(&format!("…` ({} bytes)", s.len()));
+            return out;
+        }
+        push_escaped(&mut out, c);
+    }
+    out.push('`');
+    out
+}
+
+/// Appends `c`, escaped (`\n`, `\u{2028}`) when it is a control character or a line or paragraph
+/// separator, so that the text stays on one line.
+pub fn push_escaped(out: &mut String, c: char) {
+    if c.is_control() || c == '\u{2028}' || c == '\u{2029}' {
+        out.extend(c.escape_default());
+    } else {
+        out.push(c);
+    }
+}
+
+/// The one-line message `cute OP ARG...` prints on stderr when `run(op, args)` gave `o`: `None`
+/// for a value. It names the operation, the operands and the violated condition; for text that
+/// cannot be read it names the argument (its position, the text quoted with control characters
+/// escaped and cut after 40 characters) and the byte where reading stopped. When the algebra's
+/// error names another operation than `op` (one `op` is built from), `op` comes first:
+/// `error: zipped_divide: composition A ∘ B: …`.
+/// Never contains a line break.
+pub fn error_line(op: &str, args: &[&str], o: &Outcome) -> Option<String> {
+    let mut name = String::new();
+    op.chars().for_each(|c| push_escaped(&mut name, c));
+    match o {
+        Outcome::Value(_) => None,
+        Outcome::Usage(m) => Some(format!("error: {m}")),
+        Outcome::BadArgument { index, error } => Some(match args.get(*index) {
+            Some(a) => format!(
+                "error: {name}: argument {} {}: {error}",
+                index + 1,
+                quote(a)
+            ),
+            None => format!("error: {name}: {error}"),
+        }),
+        Outcome::Refused(e) => {
+            let text = e.to_string();
+            let prefix = if e.op().name() == op {
+                String::new()
+            } else {
+                format!("{name}: ")
+            };
+            Some(match (e.lhs(), text.split_once(": ")) {
+                // an error that records no operands: name the arguments as given
+                (crate::Operand::None, Some((inner, condition))) => {
+                    let quoted: Vec<String> = args.iter().map(|a| quote(a)).collect();
+                    format!("error: {prefix}{inner} {}: {condition}", quoted.join(" "))
+                }
+                _ => format!("error: {prefix}{text}"),
+            })
+        }
+    }
+}
+
+/// The areas of the algebra: their operations and the function that runs them.
+type Area = (
+    &'static [(&'static str, &'static str)],
+    fn(&str, &[&str]) -> Option<Answer>,
+);
+
+const AREAS: [Area; 6] = [
+    (basic::OPS, basic::run),
+    (inverse::OPS, inverse::run),
+    (divide::OPS, divide::run),
+    (extra::OPS, extra::run),
+    (structure::OPS, structure::run),
+    (tensor::OPS, tensor::run),
+];
+
+/// One operation of the registry.
+#[derive(Clone, Copy)]
+pub struct Operation {
+    /// Its CuTe name, e.g. `logical_divide`.
+    pub name: &'static str,
+    /// Its arguments as `cute ops` lists them: one word each (`LAYOUT`, `TILER`, `LAYOUT|TUPLE`
+    /// for either), `[X]` when it may be left out, `X...` for one or more, `[X...]` for any
+    /// number, and a trailing remark in parentheses.
+    pub signature: &'static str,
+    area: fn(&str, &[&str]) -> Option<Answer>,
+}
+
+impl core::fmt::Debug for Operation {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{} {}", self.name, self.signature)
+    }
+}
+
+impl Operation {
+    /// The least and the most number of arguments, read off the signature (`usize::MAX`: no
+    /// bound).
+    ///
+    /// ```
+    /// use cute::registry::find;
+    /// assert_eq!(find("complement").unwrap().arity(), (1, 2));
+    /// assert_eq!(find("make_layout").unwrap().arity(), (1, usize::MAX));
+    /// assert_eq!(find("get").unwrap().arity(), (1, usize::MAX));
+    /// ```
+    pub fn arity(&self) -> (usize, usize) {
+        let (mut lo, mut hi) = (0usize, 0usize);
+        for w in self.signature.split_whitespace() {
+            if w.starts_with('(') {
+                break; // a remark
+            }
+            let optional = w.starts_with('[');
+            if w.trim_end_matches(']').ends_with("...") {
+                hi = usize::MAX;
+            } else {
+                hi = hi.saturating_add(1);
+            }
+            if !optional {
+                lo += 1;
+            }
+        }
+        (lo, hi)
+    }
+
+    /// Runs the operation on `args` (as [`run`] does).
+    pub fn run(&self, args: &[&str]) -> Outcome {
+        let (lo, hi) = self.arity();
+        if args.len() < lo || args.len() > hi {
+            return Outcome::Usage(format!(
+                "{} takes {} ({} given)",
+                self.name,
+                self.signature,
+                args.len()
+            ));
+        }
+        let answer = (self.area)(self.name, args).unwrap_or_else(|| {
+            // (every name of an area's table is one its `run` answers: see the tests)
+            Err(Outcome::Usage(format!(
+                "operation {} is listed but not dispatched",
+                self.name
+            )))
+        });
+        match answer {
+            Ok(Ok(v)) => Outcome::Value(v),
+            Ok(Err(Fail::Alg(e))) => Outcome::Refused(Box::new(e)),
+            Ok(Err(Fail::Arg(index, e))) => Outcome::BadArgument {
+                index,
+                error: Box::new(e),
+            },
+            Err(o) => o,
+        }
+    }
+}
+
+/// Every operation of the registry, area by area.
+///
+/// ```
+/// assert!(cute::registry::operations().any(|o| o.name == "right_inverse"));
+/// ```
+pub fn operations() -> impl Iterator<Item = Operation> {
+    AREAS.iter().flat_map(|&(ops, area)| {
+        ops.iter().map(move |&(name, signature)| Operation {
+            name,
+            signature,
+            area,
+        })
+    })
+}
+
+/// The operation named `name`, if there is one.
+pub fn find(name: &str) -> Option<Operation> {
+    operations().find(|o| o.name == name)
+}
+
+/// Runs `op` on `args`: its value, the algebra's refusal, the argument that could not be read,
+/// or a usage message (wrong number of arguments, unknown operation).
+pub fn run(op: &str, args: &[&str]) -> Outcome {
+    match find(op) {
+        Some(o) => o.run(args),
+        None => Outcome::Usage(format!("unknown operation {} (see `cute ops`)", quote(op))),
+    }
+}
+
+/// Every operation with its argument list (name, signature), for `cute ops` and usage messages.
+pub fn all_ops() -> impl Iterator<Item = &'static (&'static str, &'static str)> {
+    AREAS.iter().flat_map(|(ops, _)| ops.iter())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{operations, Outcome};
+
+    #[test]
+    fn every_listed_operation_is_dispatched_by_its_area() {
+        for op in operations() {
+            let (lo, hi) = op.arity();
+            assert!(lo >= 1 && lo <= hi, "{op:?}: arity ({lo}, {hi})");
+            let args = vec!["4:1"; lo];
+            if let Outcome::Usage(m) = op.run(&args) {
+                panic!("{op:?} on {args:?}: usage message {m:?}");
+            }
+            if hi != usize::MAX {
+                let more = vec!["4:1"; hi + 1];
+                assert!(
+                    matches!(op.run(&more), Outcome::Usage(_)),
+                    "{op:?} accepts {} arguments",
+                    hi + 1
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn names_are_unique() {
+        let mut names: Vec<&str> = operations().map(|o| o.name).collect();
+        let n = names.len();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), n);
+    }
+}
