@@ -32,18 +32,6 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
-# The C++ bench prints these keys; the Rust figures come from `cute bench --json`.
-KEYS = [
-    "composition_tv",
-    "composition_6_12",
-    "logical_divide",
-    "right_inverse",
-    "complement",
-    "logical_product",
-    "blocked_product",
-    "coalesce",
-]
-
 # The `cute` command that computes each key's value (the operands of crates/cute-cli/src/bench.rs).
 OURS = {
     "composition_tv": ["composition", "(8,8):(8,1)", "((4,8),2):((16,1),8)"],
@@ -111,15 +99,14 @@ def main():
             sys.exit(2)
         cpp_out = subprocess.run([exe], capture_output=True, text=True, check=True).stdout
     ours_ns = json.loads(cute(binary, "bench", "--json"))
-    cpp = {}
+    cpp = {}  # in the order the C++ bench prints them
     for line in cpp_out.splitlines():
         key, ns, value = line.split(" ", 2)
         cpp[key] = (float(ns), value)
     rows = []
     print(f"cute: {binary}   C++: g++ -O2, run-time integers   clock: thread CPU time")
     print(f"{'operation':<18} {'C++ ns':>8} {'cute ns':>8} {'cute/C++':>9}  C++ result (same function?)")
-    for key in KEYS:
-        c_ns, c_val = cpp[key]
+    for key, (c_ns, c_val) in cpp.items():
         o_ns = ours_ns.get(key)
         ours_val = cute(binary, *OURS[key])
         same, why = same_function(binary, ours_val, c_val)

@@ -22,7 +22,7 @@
 //! (and the batch mode L) is an outer loop, each iteration one call of the GEMM kernel on a
 //! strided `m×k` times `k×n` piece, accumulating into an `m×n` piece of C.
 
-use cute::{coalesce, Error, ErrorKind, Layout, Op, Operand};
+use cute::{coalesce, geometry, Error, ErrorKind, Layout, Op, Operand};
 
 /// Operand indices.
 const A: usize = 0;
@@ -174,48 +174,67 @@ struct Opaque {
     layouts: [Option<Layout>; 3],
 }
 
-/// The joint sub-modes of one mode carried by `parts` (operand index, the operand's layout of the mode).
+/// The joint sub-modes of one mode carried by `parts` (operand index, the operand's layout of the
+/// mode): the common refinement of the coalesced layouts ([`cute::geometry::refine`]), and where it
+/// stops, the rest of each layout as one opaque sub-mode.
 fn refine(parts: &[(usize, Layout)]) -> Result<(Vec<Joint>, Option<Opaque>), Error> {
-    let mut queues: Vec<(usize, std::collections::VecDeque<(i64, i64)>)> = parts
+    match parts.len() {
+        1 => refine_k::<1>(parts),
+        2 => refine_k::<2>(parts),
+        _ => refine_k::<3>(parts),
+    }
+}
+
+/// [`refine`] for `K` operands (`parts.len() == K`).
+fn refine_k<const K: usize>(
+    parts: &[(usize, Layout)],
+) -> Result<(Vec<Joint>, Option<Opaque>), Error> {
+    let flat: Vec<(Vec<i64>, Vec<i64>)> = parts
         .iter()
-        .map(|(op, l)| {
+        .map(|(_, l)| {
             let c = coalesce(l);
-            let q = (0..c.leaf_count())
-                .map(|i| c.leaf_at(i))
-                .filter(|&(s, _)| s != 1)
-                .collect();
-            (*op, q)
+            (0..c.leaf_count()).map(|i| c.leaf_at(i)).unzip()
         })
         .collect();
-    let mut joints = Vec::new();
-    loop {
-        let fronts: Vec<Option<(i64, i64)>> =
-            queues.iter().map(|(_, q)| q.front().copied()).collect();
-        if fronts.iter().all(Option::is_none) {
-            return Ok((joints, None));
-        }
-        // equal sizes: the queues empty together
-        let e = fronts.iter().flatten().map(|&(s, _)| s).min().unwrap_or(1);
-        if fronts.iter().any(|f| f.is_none_or(|(s, _)| s % e != 0)) {
-            let mut layouts = [None, None, None];
-            let mut extent = 1;
-            for (op, q) in &queues {
-                let (s, d): (Vec<i64>, Vec<i64>) = q.iter().copied().unzip();
-                layouts[*op] = Some(Layout::flat(&s, &d)?);
-                extent = s.iter().product();
+    let r = geometry::refine::<K>(
+        core::array::from_fn(|k| &flat[k].0[..]),
+        core::array::from_fn(|k| &flat[k].1[..]),
+    );
+    let joints = (0..r.len())
+        .map(|j| {
+            let mut stride = [0i64; 3];
+            for (k, (op, _)) in parts.iter().enumerate() {
+                stride[*op] = r.strides(j)[k];
             }
-            return Ok((joints, Some(Opaque { extent, layouts })));
-        }
-        let mut stride = [0i64; 3];
-        for (op, q) in queues.iter_mut() {
-            let (s, d) = q.pop_front().unwrap_or((1, 0));
-            stride[*op] = d;
-            if s > e {
-                q.push_front((s / e, d * e));
+            Joint {
+                extent: r.extent(j),
+                stride,
             }
-        }
-        joints.push(Joint { extent: e, stride });
+        })
+        .collect();
+    if r.is_complete() {
+        return Ok((joints, None));
     }
+    let mut layouts = [None, None, None];
+    let mut extent = 1;
+    for (k, (op, _)) in parts.iter().enumerate() {
+        let (shape, stride) = &flat[k];
+        let at = r.rest()[k];
+        let (mut s, mut d) = (Vec::new(), Vec::new());
+        if at.extent > 1 {
+            s.push(at.extent);
+            d.push(at.stride);
+        }
+        for i in at.leaf + 1..shape.len() {
+            if shape[i] != 1 {
+                s.push(shape[i]);
+                d.push(stride[i]);
+            }
+        }
+        layouts[*op] = Some(Layout::flat(&s, &d)?);
+        extent = s.iter().product();
+    }
+    Ok((joints, Some(Opaque { extent, layouts })))
 }
 
 /// Sorts the joint sub-modes by the absolute stride in operand `key` and merges neighbours that
@@ -339,23 +358,11 @@ pub fn plan_gemm(a: &Layout, b: &Layout, c: &Layout) -> Result<GemmPlan, Error> 
 /// sorted by `|stride|` (each stride beyond the span of the smaller ones), then, if that test
 /// fails, the exact test on the sorted offsets.
 fn check_injective(c: &Layout) -> Result<(), Error> {
-    let mut leaves: Vec<(i64, i64)> = (0..c.leaf_count())
-        .map(|i| c.leaf_at(i))
-        .filter(|&(s, _)| s != 1)
-        .collect();
-    leaves.sort_by_key(|&(_, d)| d.unsigned_abs());
-    let mut covered: i64 = 0;
-    let mut failure = None;
-    for &(s, d) in &leaves {
-        if d.abs() <= covered {
-            failure = Some((d, covered + 1));
-            break;
-        }
-        covered += (s - 1) * d.abs();
-    }
-    let Some((stride, covered)) = failure else {
+    let (shape, stride): (Vec<i64>, Vec<i64>) = (0..c.leaf_count()).map(|i| c.leaf_at(i)).unzip();
+    let Err((stride, reach)) = geometry::mixed_radix_injective(&shape, &stride) else {
         return Ok(());
     };
+    let covered = reach.saturating_add(1);
     let mut offsets: Vec<i64> = Vec::with_capacity(c.size()? as usize);
     let flat = c.flatten();
     for i in 0..c.size()? {

@@ -22,6 +22,7 @@
 //! ```
 
 use crate::error::{Error, ErrorKind, Op, Operand};
+use crate::geometry::{mixed_radix_injective, refine, Odometer};
 use crate::layout::Layout;
 use crate::tensor::{Storage, StorageMut, Tensor};
 
@@ -134,16 +135,27 @@ pub fn copy_modes(src: &Layout, dst: &Layout) -> Result<Option<Vec<CopyMode>>, E
     src.require_integral(Op::Copy)?;
     dst.require_integral(Op::Copy)?;
     check_sizes(src, dst)?;
-    let leaves = |l: &Layout| -> Vec<(i64, i64)> {
-        (0..l.leaf_count())
-            .map(|k| l.leaf_at(k))
-            .filter(|&(n, _)| n > 1)
-            .collect()
-    };
-    let Some(mut modes) = refine(&leaves(src), &leaves(dst)) else {
+    // the leaves of each layout as (shapes, strides)
+    let leaves =
+        |l: &Layout| -> (Vec<i64>, Vec<i64>) { (0..l.leaf_count()).map(|k| l.leaf_at(k)).unzip() };
+    let ((ss, sd), (ds, dd)) = (leaves(src), leaves(dst));
+    let r = refine([&ss, &ds], [&sd, &dd]);
+    if !r.is_complete() {
         return Ok(None);
-    };
-    if !injective(&modes) {
+    }
+    let mut modes: Vec<CopyMode> = (0..r.len())
+        .map(|k| {
+            let [src_stride, dst_stride] = r.strides(k);
+            CopyMode {
+                n: r.extent(k),
+                src_stride,
+                dst_stride,
+            }
+        })
+        .collect();
+    let (extent, dst_stride): (Vec<i64>, Vec<i64>) =
+        modes.iter().map(|m| (m.n, m.dst_stride)).unzip();
+    if mixed_radix_injective(&extent, &dst_stride).is_err() {
         return Ok(None);
     }
     modes.sort_by_key(|m| (m.dst_stride.unsigned_abs(), m.src_stride.unsigned_abs()));
@@ -195,64 +207,6 @@ pub fn copy_plan(src: &Layout, dst: &Layout) -> Result<Option<CopyPlan>, Error> 
         vector,
         modes: merged,
     }))
-}
-
-/// The common refinement of two flat leaf lists of equal size, as joint modes; `None` when a leaf
-/// boundary of one does not fall on a divisor of the other's leaf.
-fn refine(a: &[(i64, i64)], b: &[(i64, i64)]) -> Option<Vec<CopyMode>> {
-    let (mut i, mut j) = (0, 0);
-    let (mut ra, mut rb) = (a.first().copied(), b.first().copied());
-    let mut out = Vec::new();
-    loop {
-        match (ra, rb) {
-            (None, None) => return Some(out),
-            (Some((na, da)), Some((nb, db))) => {
-                let g = na.min(nb);
-                if na % g != 0 || nb % g != 0 {
-                    return None;
-                }
-                out.push(CopyMode {
-                    n: g,
-                    src_stride: da,
-                    dst_stride: db,
-                });
-                ra = if na == g {
-                    i += 1;
-                    a.get(i).copied()
-                } else {
-                    Some((na / g, da.checked_mul(g)?))
-                };
-                rb = if nb == g {
-                    j += 1;
-                    b.get(j).copied()
-                } else {
-                    Some((nb / g, db.checked_mul(g)?))
-                };
-            }
-            _ => return None,
-        }
-    }
-}
-
-/// The mixed-radix criterion: sorted by `|dst_stride|`, each stride is larger than the largest
-/// offset distance the smaller modes reach, so no two coordinates meet.
-fn injective(modes: &[CopyMode]) -> bool {
-    let mut v: Vec<(u64, u64)> = modes
-        .iter()
-        .map(|m| (m.dst_stride.unsigned_abs(), m.n as u64))
-        .collect();
-    v.sort_unstable();
-    let mut reach: u64 = 0;
-    for (d, n) in v {
-        if d <= reach || d == 0 {
-            return false;
-        }
-        reach = match d.checked_mul(n - 1).and_then(|x| x.checked_add(reach)) {
-            Some(r) => r,
-            None => return false,
-        };
-    }
-    true
 }
 
 /// Blocks a transpose-like nest (modes sorted by destination stride): the destination's fastest
@@ -313,9 +267,14 @@ impl CopyPlan {
             (false, [a]) => (Some((*a, unit)), &[][..]),
             (false, [a, b, rest @ ..]) => (Some((*a, *b)), rest),
         };
-        let mut ctr = vec![0i64; outer.len()];
-        let (mut s, mut d) = (s0, d0);
+        let extent: Vec<i64> = outer.iter().map(|m| m.n).collect();
+        let src_stride: Vec<i64> = outer.iter().map(|m| m.src_stride).collect();
+        let dst_stride: Vec<i64> = outer.iter().map(|m| m.dst_stride).collect();
+        // the outer modes, by a walker over their coordinate
+        let mut walk = Odometer::new(&extent, [&src_stride, &dst_stride]);
         loop {
+            let [so, d_o] = walk.offsets();
+            let (s, d) = (s0 + so, d0 + d_o);
             match inner {
                 None => {
                     let (s, d) = (s as usize, d as usize);
@@ -328,22 +287,8 @@ impl CopyPlan {
                     }
                 }
             }
-            // odometer over the outer modes
-            let mut k = 0;
-            loop {
-                if k == outer.len() {
-                    return;
-                }
-                ctr[k] += 1;
-                s += outer[k].src_stride;
-                d += outer[k].dst_stride;
-                if ctr[k] < outer[k].n {
-                    break;
-                }
-                s -= outer[k].src_stride * outer[k].n;
-                d -= outer[k].dst_stride * outer[k].n;
-                ctr[k] = 0;
-                k += 1;
+            if !walk.step() {
+                return;
             }
         }
     }

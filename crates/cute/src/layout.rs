@@ -340,6 +340,11 @@ impl Layout {
     /// terms (CuTe's definition).
     pub const fn cosize(&self) -> Result<i64, Error> {
         tri!(self.require_integral(Op::Cosize));
+        self.integral_cosize()
+    }
+
+    /// [`Layout::cosize`] of a layout the caller knows to be integral (the check skipped).
+    pub(crate) const fn integral_cosize(&self) -> Result<i64, Error> {
         let mut c: i64 = 1;
         let mut i = 0;
         while i < self.tree.len() {

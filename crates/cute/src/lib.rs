@@ -98,11 +98,13 @@
 pub mod admissibility;
 pub mod algebra;
 pub mod algorithm;
+mod arith;
 pub mod banks;
 pub mod coord;
 pub mod error;
 pub mod eval;
 mod fmt;
+pub mod geometry;
 pub mod int_tuple;
 pub mod layout;
 pub mod linear;

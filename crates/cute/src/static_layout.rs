@@ -54,6 +54,7 @@ use core::marker::PhantomData;
 
 use crate::algebra::coalesce::coalesce_leaves;
 use crate::error::Error;
+use crate::geometry::{refine, Odometer};
 use crate::int_tuple::CAPACITY;
 use crate::layout::Layout;
 use crate::tensor::{Storage, StorageMut, Tensor};
@@ -437,35 +438,22 @@ fn walk<const M: usize>(
     }
 }
 
-/// [`walk`] for more than eight modes: an odometer over the coordinate.
+/// [`walk`] for more than eight modes: the walker of [`crate::geometry`].
 fn odometer<const M: usize>(
     n: usize,
     s: &[usize; CAPACITY],
     d: &[[i64; CAPACITY]; M],
     mut f: impl FnMut([i64; M]),
 ) {
-    let mut crd = [0usize; CAPACITY];
-    let mut o = [0i64; M];
+    let mut extent = [0i64; CAPACITY];
+    for (e, &x) in extent.iter_mut().zip(&s[..n]) {
+        *e = x as i64;
+    }
+    let mut w = Odometer::new(&extent[..n], core::array::from_fn(|m| &d[m][..n]));
     loop {
-        f(o);
-        let mut k = 0;
-        loop {
-            if k == n {
-                return;
-            }
-            crd[k] += 1;
-            if crd[k] < s[k] {
-                for (om, dm) in o.iter_mut().zip(d) {
-                    *om = om.wrapping_add(dm[k]);
-                }
-                break;
-            }
-            // back to 0 in mode k: subtract (s_k - 1)·d_k
-            for (om, dm) in o.iter_mut().zip(d) {
-                *om = om.wrapping_sub(((s[k] - 1) as i64).wrapping_mul(dm[k]));
-            }
-            crd[k] = 0;
-            k += 1;
+        f(w.offsets());
+        if !w.step() {
+            return;
         }
     }
 }
@@ -1075,54 +1063,46 @@ const fn copy_nest(a: &Modes, b: &Modes) -> CopyNest {
         shape: [0; CAPACITY],
         stride: [[0; CAPACITY]; 2],
     };
-    let (mut i, mut j) = (0, 0);
-    let (mut ra, mut rb) = (0usize, 0usize); // extents left in the current modes
-    let (mut da, mut db) = (0i64, 0i64); // their current strides
-    if a.n > 0 {
-        (ra, da) = (a.shape[0], a.stride[0]);
+    let (mut sa, mut sb) = ([0i64; CAPACITY], [0i64; CAPACITY]);
+    let mut i = 0;
+    while i < a.n {
+        sa[i] = a.shape[i] as i64;
+        i += 1;
     }
-    if b.n > 0 {
-        (rb, db) = (b.shape[0], b.stride[0]);
+    let mut i = 0;
+    while i < b.n {
+        sb[i] = b.shape[i] as i64;
+        i += 1;
     }
-    while i < a.n && j < b.n {
-        let g = if ra < rb { ra } else { rb };
-        if ra % g != 0 || rb % g != 0 {
-            return out;
-        }
-        // merge with the previous mode when both strides continue it
-        let k = out.n;
-        if k > 0
-            && out.stride[0][k - 1] * out.shape[k - 1] as i64 == da
-            && out.stride[1][k - 1] * out.shape[k - 1] as i64 == db
+    let r = refine(
+        [sa.split_at(a.n).0, sb.split_at(b.n).0],
+        [a.stride.split_at(a.n).0, b.stride.split_at(b.n).0],
+    );
+    if !r.is_complete() {
+        return out;
+    }
+    // adjacent joint modes merged where both strides continue the mode before
+    let mut k = 0;
+    while k < r.len() {
+        let (g, [da, db]) = (r.extent(k), r.strides(k));
+        let m = out.n;
+        if m > 0
+            && out.stride[0][m - 1] * out.shape[m - 1] as i64 == da
+            && out.stride[1][m - 1] * out.shape[m - 1] as i64 == db
         {
-            out.shape[k - 1] *= g;
+            out.shape[m - 1] *= g as usize;
         } else {
-            if k == CAPACITY {
+            if m == CAPACITY {
                 return out;
             }
-            out.shape[k] = g;
-            out.stride[0][k] = da;
-            out.stride[1][k] = db;
+            out.shape[m] = g as usize;
+            out.stride[0][m] = da;
+            out.stride[1][m] = db;
             out.n += 1;
         }
-        ra /= g;
-        rb /= g;
-        da *= g as i64;
-        db *= g as i64;
-        if ra == 1 {
-            i += 1;
-            if i < a.n {
-                (ra, da) = (a.shape[i], a.stride[i]);
-            }
-        }
-        if rb == 1 {
-            j += 1;
-            if j < b.n {
-                (rb, db) = (b.shape[j], b.stride[j]);
-            }
-        }
+        k += 1;
     }
-    out.ok = i == a.n && j == b.n;
+    out.ok = true;
     out
 }
 

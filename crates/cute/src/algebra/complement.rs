@@ -64,7 +64,7 @@
 //! ```
 
 use super::coalesce::{coalesce_into_int, set_coalesced_tree, BLANK};
-use super::composition::{div_rem, gcd};
+use crate::arith::{ceil_div, div_rem, gcd};
 use crate::error::{add, attempt, mul, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::{IntTuple, CAPACITY};
 use crate::layout::Layout;
@@ -379,7 +379,7 @@ pub const fn complement_to(a: &Layout, cotarget: &IntTuple) -> Result<Layout, Er
     }
     let mut err = Ok(());
     let leaves = cotarget.val.split_at(cotarget.tree.len()).0;
-    let mut r = Ok(complement_to_build(a, leaves, false, &mut err));
+    let mut r = Ok(integral_complement_to_build(a, leaves, false, &mut err));
     if let Err(e) = err {
         r = Err(e.or_with(Operand::Layout(*a), Operand::Tuple(*cotarget)));
     }
@@ -394,11 +394,21 @@ pub(crate) const fn complement_to_build(
     extended: bool,
     err: &mut Result<(), Error>,
 ) -> Layout {
-    let mut out = BLANK;
     if let Err(e) = a.require_integral(Op::Complement) {
         *err = Err(e);
-        return out;
+        return BLANK;
     }
+    integral_complement_to_build(a, cotarget, extended, err)
+}
+
+/// [`complement_to_build`] for a layout the caller knows to be integral.
+const fn integral_complement_to_build(
+    a: &Layout,
+    cotarget: &[i64],
+    extended: bool,
+    err: &mut Result<(), Error>,
+) -> Layout {
+    let mut out = BLANK;
     let mut target: i64 = 1; // the cotarget's size (`IntTuple::size`)
     let mut i = 0;
     while i < cotarget.len() {
@@ -431,7 +441,7 @@ pub(crate) const fn complement_to_build(
     // gaps, plus `(rest − 1)·cur`. A chain of divisible strides always reaches it with CuTe's
     // rest; otherwise the rest takes as many more steps of `cur` as the cotarget needs (each
     // step is a translate of the block `(L, gaps)`, disjoint from the others).
-    let a_cosize = attempt!(err, out, a.cosize());
+    let a_cosize = attempt!(err, out, a.integral_cosize());
     let mut covered = a_cosize;
     let mut k = 0;
     while k < n {
@@ -460,12 +470,6 @@ pub(crate) const fn complement_to_build(
     let rest_stride = if rest_shape == 1 && !extended { 0 } else { cur };
     finish_gaps!(out, n, rest_shape, rest_stride, extended);
     out
-}
-
-/// `⌈a / b⌉` for `a, b ≥ 1`, without overflow; the division skipped where [`div_rem`] can.
-const fn ceil_div(a: i64, b: i64) -> i64 {
-    let (q, r) = div_rem(a, b);
-    q + if r != 0 { 1 } else { 0 }
 }
 
 /// The bound on the search of `find_collision`, in visited coefficient choices.

@@ -32,6 +32,7 @@
 //! ```
 
 use super::coalesce::{coalesce_leaves, Flat, BLANK};
+use crate::arith::{ceil_div, div_rem, gcd};
 use crate::error::{attempt, mul, tri, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::{open_bracket, push_layout, IntTuple, CAPACITY};
 use crate::layout::{compact_col_major, mode_build, Layout};
@@ -636,33 +637,6 @@ const fn push(
     *on += 1;
 }
 
-/// `(a + b - 1) / b` (`⌈a / b⌉` for `a ≥ 0`, `b ≥ 1`), computed in `i128` so that it cannot
-/// overflow; the quotient fits in `i64`.
-const fn ceil_div(a: i64, b: i64) -> i64 {
-    ((a as i128 + b as i128 - 1) / b as i128) as i64
-}
-
-/// `(a / b, a % b)` for `a ≥ 0`, `b > 0`, avoiding the hardware divider (tens of cycles, and the
-/// base case divides several times per mode) when `b` is a power of two or the quotient is below 8.
-#[inline(always)]
-pub(crate) const fn div_rem(a: i64, b: i64) -> (i64, i64) {
-    if a < b {
-        (0, a)
-    } else if b & (b - 1) == 0 {
-        (a >> b.trailing_zeros(), a & (b - 1))
-    } else if a >> 3 < b {
-        // 1 ≤ a / b < 8: a few subtractions.
-        let (mut q, mut r) = (1, a - b);
-        while r >= b {
-            r -= b;
-            q += 1;
-        }
-        (q, r)
-    } else {
-        (a / b, a % b)
-    }
-}
-
 /// `S̄_k`, the product of the first `k` mode shapes of `a` (saturating; only used in messages and
 /// comparisons against values that fit).
 const fn prefix_product(a: &Modes, k: usize) -> i64 {
@@ -741,19 +715,6 @@ const fn max_residue(s: i64, d: i64, p: i64) -> i64 {
     match (s - 1).checked_mul(d) {
         Some(m) if m < p => m,
         _ => p - gcd(d, p),
-    }
-}
-
-pub(crate) const fn gcd(mut a: i64, mut b: i64) -> i64 {
-    while b != 0 {
-        let t = a % b;
-        a = b;
-        b = t;
-    }
-    if a < 0 {
-        -a
-    } else {
-        a
     }
 }
 

@@ -21,7 +21,7 @@
 //! ```
 
 use super::coalesce::{coalesce_flat, Flat};
-use super::composition::gcd;
+use crate::arith::gcd;
 use crate::error::{mul, tri, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::IntTuple;
 

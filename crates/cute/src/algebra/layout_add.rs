@@ -39,7 +39,7 @@
 //! ```
 
 use super::coalesce::{coalesce, coalesce_flat, Flat};
-use super::composition::gcd;
+use crate::arith::gcd;
 use crate::error::{add, mul, tri, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::{IntTuple, Tree, CAPACITY};
 use crate::layout::Layout;

@@ -37,13 +37,9 @@
 //! assert_eq!(recast(&l, 1, 2).unwrap().to_string(), "(10,4):(1,10)");
 //! ```
 
+use crate::arith::ceil_div;
 use crate::error::{mul, tri, Error, ErrorKind, Op, Operand};
 use crate::layout::Layout;
-
-/// `⌈a/b⌉` for `a ≥ 0`, `b ≥ 1`.
-const fn ceil_div(a: i64, b: i64) -> i64 {
-    a / b + if a % b != 0 { 1 } else { 0 }
-}
 
 const fn nonpositive_factor(op: Op) -> Error {
     Error::new(
@@ -211,7 +207,7 @@ const fn recast_impl(a: &Layout, num: i64, den: i64) -> Result<Layout, Error> {
     if num < 1 || den < 1 {
         return Err(nonpositive_factor(op));
     }
-    let g = super::composition::gcd(num, den);
+    let g = crate::arith::gcd(num, den);
     let (num, den) = (num / g, den / g);
     let mut out = *a;
     let mut i = 0;
