@@ -135,6 +135,16 @@ impl Tree {
         }
     }
 
+    /// The leaf index of mode `k` when that mode is a single leaf (an integer, not a tuple).
+    pub(crate) const fn single_leaf(&self, k: usize) -> Option<usize> {
+        match self.mode_range(k) {
+            Some((lo, hi)) if hi == lo + 1 && self.open[lo] == self.mode_adjust(lo, hi).0 => {
+                Some(lo)
+            }
+            _ => None,
+        }
+    }
+
     /// Adjustments `(first_open, last_close)` to subtract from leaf `lo`'s opens and leaf `hi-1`'s
     /// closes to get the own brackets of the top-level mode `[lo,hi)`.
     pub(crate) const fn mode_adjust(&self, lo: usize, hi: usize) -> (u8, u8) {

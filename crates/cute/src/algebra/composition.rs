@@ -837,12 +837,7 @@ const fn compose_tiler_build(a: &Layout, t: &Tiler, err: &mut Result<(), Error>)
 
 /// The tile index when mode `k` of the by-mode tiler `t` is one tile (not a nested tiler).
 pub(crate) const fn single_tile_mode(t: &Tiler, k: usize) -> Option<usize> {
-    match t.tree.mode_range(k) {
-        Some((lo, hi)) if hi == lo + 1 && t.tree.open[lo] == t.tree.mode_adjust(lo, hi).0 => {
-            Some(lo)
-        }
-        _ => None,
-    }
+    t.tree.single_leaf(k)
 }
 
 /// `A.with_shape(S) = A ∘ make_layout(S)`: `A` reshaped to the (compatible-size) shape `S`.

@@ -50,6 +50,7 @@ use super::composition::{compose_build, scaled, single_tile_mode};
 use crate::error::{attempt, tri, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::{open_bracket, push_layout, Builder};
 use crate::layout::{concat_pair_build, mode_build, Layout};
+use crate::stride::Code;
 use crate::tiler::{Tile, Tiler};
 
 /// Which base operation a by-mode traversal applies at the tiles.
@@ -114,6 +115,65 @@ pub const fn flat_divide(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
     }
 }
 
+/// [`divide_build`]'s fast path for `A` one leaf `s:d` (whose basis code is `code`), given by its
+/// parts so that a mode of a layout divided by mode need not be copied out first.
+const fn divide_leaf_build(
+    s: i64,
+    d: i64,
+    code: Code,
+    b: &Layout,
+    err: &mut Result<(), Error>,
+) -> Layout {
+    let rest = complement_to_build(b, &[s], false, err);
+    if let Err(e) = *err {
+        *err = Err(e.with(
+            Operand::Layout(leaf_layout(s, d, code)),
+            Operand::Layout(*b),
+        ));
+        return rest;
+    }
+    let mut out = concat_pair_build(b, &rest, err);
+    if err.is_err() {
+        return out;
+    }
+    let mut used: u64 = 0;
+    let mut i = 0;
+    while i < out.tree.len() {
+        if out.stride[i] != 0 {
+            (out.stride[i], out.basis[i]) = match scaled(
+                out.stride[i],
+                d,
+                code,
+                out.shape[i],
+                i,
+                core::slice::from_mut(&mut used),
+                0,
+            ) {
+                Ok(v) => v,
+                Err(e) => {
+                    *err = Err(e.with(
+                        Operand::Layout(leaf_layout(s, d, code)),
+                        Operand::Layout(*b),
+                    ));
+                    return out;
+                }
+            };
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The layout `s:d` with the basis code `code` (for the operands of an error).
+#[cold]
+const fn leaf_layout(s: i64, d: i64, code: Code) -> Layout {
+    let mut l = Layout::TRIVIAL;
+    l.shape[0] = s;
+    l.stride[0] = d;
+    l.basis[0] = code;
+    l
+}
+
 /// `A ⊘ B = A ∘ (B, complement(B, shape(coalesce(A))))` for a layout tile `B`, or the error
 /// (with the operands `A` and `B`) in `err`. Each step is built in place: the complement, the
 /// concatenation `(B, B*)`, and the composition straight into the return place.
@@ -125,39 +185,7 @@ pub const fn flat_divide(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
 /// composition (an overflowing product, in leaf order).
 const fn divide_build(a: &Layout, b: &Layout, err: &mut Result<(), Error>) -> Layout {
     if a.tree.len() == 1 {
-        let rest = complement_to_build(b, a.shape.split_at(1).0, false, err);
-        if let Err(e) = *err {
-            *err = Err(e.with(Operand::Layout(*a), Operand::Layout(*b)));
-            return rest;
-        }
-        let mut out = concat_pair_build(b, &rest, err);
-        if err.is_err() {
-            return out;
-        }
-        let (da, code) = (a.stride[0], a.basis[0]);
-        let mut used: u64 = 0;
-        let mut i = 0;
-        while i < out.tree.len() {
-            if out.stride[i] != 0 {
-                (out.stride[i], out.basis[i]) = match scaled(
-                    out.stride[i],
-                    da,
-                    code,
-                    out.shape[i],
-                    i,
-                    core::slice::from_mut(&mut used),
-                    0,
-                ) {
-                    Ok(v) => v,
-                    Err(e) => {
-                        *err = Err(e.with(Operand::Layout(*a), Operand::Layout(*b)));
-                        return out;
-                    }
-                };
-            }
-            i += 1;
-        }
-        return out;
+        return divide_leaf_build(a.shape[0], a.stride[0], a.basis[0], b, err);
     }
     let target = coalesce(a);
     let rest = complement_to_build(b, target.shape.split_at(target.tree.len()).0, false, err);
@@ -247,6 +275,20 @@ pub(crate) const fn by_mode_build(
     );
     let mut k = 0;
     while k < ar {
+        // A leaf mode divided by a layout tile: the leaf is read in place, not copied out.
+        if let (Some(lo), Some(j), Apply::Divide) =
+            (single_tile_mode(t, k), a.tree.single_leaf(k), f)
+        {
+            if let Tile::Layout(b) = &t.tiles[lo] {
+                let r = divide_leaf_build(a.shape[j], a.stride[j], a.basis[j], b, err);
+                if err.is_err() {
+                    return out;
+                }
+                push_layout!(Op::LogicalDivide, out, err, n, pending, depth, &r);
+                k += 1;
+                continue;
+            }
+        }
         let m = mode_build(a, k, err);
         if let Err(e) = *err {
             *err = Err(e.or_with(Operand::Layout(*a), Operand::None));

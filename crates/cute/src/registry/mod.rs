@@ -118,7 +118,7 @@ pub const EVAL_ALL_LIMIT: i64 = 1 << 16;
 /// At most this many characters of an argument are quoted back in an error message.
 const QUOTE_LIMIT: usize = 40;
 
-/// `s` quoted for a one-line message: control characters escaped, cut after [`QUOTE_LIMIT`]
+/// `s` quoted for a one-line message: control characters escaped, cut after 40
 /// characters (with the full length in bytes).
 pub fn quote(s: &str) -> String {
     let mut out = String::from("`");
