@@ -187,8 +187,8 @@ pub fn filter_zeros(layout: &Bound<'_, PyAny>) -> L {
 /// PyCuTe's coalesce that also drops stride-0 modes from the coalesced form.
 ///
 /// >>> from cute_algebra import Layout, coalesce_z
-/// >>> print(coalesce_z(Layout((2, 4, 3), (1, 0, 2))))
-/// (2,3):(1,2)
+/// >>> coalesce_z(Layout((2, 1, 6, 1), (1, 7, 8, 0)))
+/// Layout((2,6,1),(1,8,0))
 #[pyfunction]
 pub fn coalesce_z(layout: &Bound<'_, PyAny>) -> L {
     Ok(PyLayout(cute::coalesce_z(&lay(layout, "coalesce_z")?)))
@@ -199,8 +199,8 @@ pub fn coalesce_z(layout: &Bound<'_, PyAny>) -> L {
 /// (giving a `ComposedLayout`) or a `ComposedLayout`.
 ///
 /// >>> from cute_algebra import Layout, composition
-/// >>> composition(Layout((4, 6), (6, 1)), Layout(8, 3))
-/// Layout((2,4),(18,1))
+/// >>> composition(Layout((6, 2), (8, 2)), Layout((4, 3), (3, 1)))
+/// Layout(((2,2),3),((24,2),8))
 /// >>> composition(Layout((8, 16), (20, 1)), (Layout(4, 1), Layout(8, 2)))
 /// Layout((4,8),(20,2))
 #[pyfunction]
@@ -352,7 +352,7 @@ by_tiler!(
     ///
     /// >>> from cute_algebra import Layout, zipped_product
     /// >>> zipped_product(Layout((2, 5), (5, 1)), (Layout(3, 1), Layout(4, 1)))
-    /// Layout(((2,5),(3,4)),((5,1),(10,30)))
+    /// Layout(((2,5),(3,4)),((5,1),(1,5)))
     zipped_product,
     cute::zipped_product
 );
@@ -361,7 +361,7 @@ by_tiler!(
     ///
     /// >>> from cute_algebra import Layout, tiled_product
     /// >>> tiled_product(Layout((2, 5), (5, 1)), (Layout(3, 1), Layout(4, 1)))
-    /// Layout(((2,5),3,4),((5,1),10,30))
+    /// Layout(((2,5),3,4),((5,1),1,5))
     tiled_product,
     cute::tiled_product
 );
@@ -370,7 +370,7 @@ by_tiler!(
     ///
     /// >>> from cute_algebra import Layout, flat_product
     /// >>> flat_product(Layout((2, 5), (5, 1)), (Layout(3, 1), Layout(4, 1)))
-    /// Layout((2,5,3,4),(5,1,10,30))
+    /// Layout((2,5,3,4),(5,1,1,5))
     flat_product,
     cute::flat_product
 );
@@ -459,7 +459,7 @@ pub fn nullspace(layout: &Bound<'_, PyAny>) -> L {
 ///
 /// >>> from cute_algebra import domain_distribute
 /// >>> domain_distribute((4, 8), 8)
-/// Layout((4,2),(1,4))
+/// Layout(8,1)
 #[pyfunction]
 pub fn domain_distribute(shape: &Bound<'_, PyAny>, n: &Bound<'_, PyAny>) -> L {
     cute::domain_distribute(
@@ -539,7 +539,7 @@ pub fn composition_mode(
 ///
 /// >>> from cute_algebra import Layout, layout_add
 /// >>> layout_add(Layout((4, 8), (1, 0)), Layout((4, 8), (0, 4)))
-/// Layout((4,8),(1,4))
+/// Layout(32,1)
 #[pyfunction]
 pub fn layout_add(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> L {
     cute::layout_add(&lay(a, "layout_add")?, &lay(b, "layout_add")?)
@@ -573,8 +573,8 @@ pub fn greatest_common_domain(s: &Bound<'_, PyAny>, t: &Bound<'_, PyAny>) -> L {
 ///
 /// >>> from cute_algebra import make_identity_layout
 /// >>> L = make_identity_layout((4, 6))
-/// >>> print(L), L(9)
-/// (4,6):(1@0,1@1) (1, 2)
+/// >>> str(L), L(9)
+/// ('(4,6):(1@0,1@1)', (1, 2))
 #[pyfunction]
 pub fn make_identity_layout(shape: &Bound<'_, PyAny>) -> L {
     cute::make_identity_layout(&tuple(shape, "make_identity_layout")?)
@@ -862,7 +862,7 @@ pub fn tv_partition(
 ///
 /// >>> from cute_algebra import Layout, make_layout_tv
 /// >>> make_layout_tv(Layout((4, 8), (1, 4)), Layout((2, 1)))
-/// ((8, 8), Layout(((4,8),(2,1)),((2,8),(1,0))))
+/// ((8, 8), Layout((32,2),(2,1)))
 #[pyfunction]
 pub fn make_layout_tv(
     py: Python<'_>,
@@ -960,7 +960,7 @@ pub fn swizzle_search(
 ///
 /// >>> from cute_algebra import tmem_32x32b
 /// >>> tmem_32x32b(4).size()
-/// 128
+/// 512
 #[pyfunction]
 pub fn tmem_32x32b(n: i64) -> L {
     cute::tmem_32x32b(n).py().map(PyLayout)

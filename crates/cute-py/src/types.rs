@@ -38,8 +38,8 @@ fn index(k: isize, n: usize, what: &str) -> PyResult<usize> {
 /// >>> L = Layout((4, 8), (1, 4))
 /// >>> L(5), L((1, 1)), L(1, 1)
 /// (5, 5, 5)
-/// >>> print(L), L
-/// (4,8):(1,4) Layout((4,8),(1,4))
+/// >>> str(L), L
+/// ('(4,8):(1,4)', Layout((4,8),(1,4)))
 /// >>> Layout(((2, 2), 3))
 /// Layout(((2,2),3),((1,2),4))
 #[pyclass(frozen, module = "cute_algebra", name = "Layout")]
@@ -381,8 +381,8 @@ impl PyE {
 ///
 /// >>> from cute_algebra import F2, Layout
 /// >>> L = Layout((8, 8), (F2(1), F2(9)))
-/// >>> print(L), L(9)
-/// (8,8):(F1,F9) 8
+/// >>> str(L), L(9)
+/// ('(8,8):(F1,F9)', 8)
 #[pyclass(frozen, module = "cute_algebra", name = "F2")]
 #[derive(Clone, Copy)]
 pub struct PyF2(pub Stride);
@@ -438,8 +438,8 @@ impl PyF2 {
 ///
 /// >>> from cute_algebra import Swizzle
 /// >>> sw = Swizzle(3, 4, 3)
-/// >>> print(sw), sw, sw(0b1010000000)
-/// Sw<3,4,3> Swizzle(3,4,3) 528
+/// >>> str(sw), sw, sw(0b1010000000)
+/// ('Sw<3,4,3>', Swizzle(3,4,3), 720)
 #[pyclass(frozen, module = "cute_algebra", name = "Swizzle")]
 #[derive(Clone, Copy)]
 pub struct PySwizzle(pub Swizzle);
@@ -571,8 +571,8 @@ impl PySwizzle {
 ///
 /// >>> from cute_algebra import ComposedLayout, Swizzle, Layout
 /// >>> C = ComposedLayout(Swizzle(3, 0, 3), 0, Layout((8, 8), (8, 1)))
-/// >>> print(C), C(9), C((1, 1)), C.size()
-/// Sw<3,0,3> o 0 o (8,8):(8,1) 10 10 64
+/// >>> str(C), C(9), C((1, 1)), C.size()
+/// ('Sw<3,0,3> o 0 o (8,8):(8,1)', 8, 8, 64)
 #[pyclass(frozen, module = "cute_algebra", name = "ComposedLayout")]
 #[derive(Clone, Copy)]
 pub struct PyComposedLayout(pub ComposedLayout);
