@@ -9,7 +9,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyList, PyString, PyTuple};
 
-use crate::types::{PyComposedLayout, PyLayout, PyE, PyF2};
+use crate::types::{PyComposedLayout, PyE, PyF2, PyLayout};
 
 pyo3::create_exception!(
     cute_algebra,
@@ -205,7 +205,10 @@ fn strides(obj: &Bound<'_, PyAny>, out: &mut Vec<Stride>, depth: usize) -> PyRes
 }
 
 /// `Layout(shape, stride)` from Python values; `stride=None` is the compact column-major stride.
-pub fn make_layout(shape: &Bound<'_, PyAny>, stride: Option<&Bound<'_, PyAny>>) -> PyResult<Layout> {
+pub fn make_layout(
+    shape: &Bound<'_, PyAny>,
+    stride: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Layout> {
     let s = tuple(shape, "Layout shape")?;
     let Some(stride) = stride else {
         return cute::compact_col_major(&s).py();
@@ -298,7 +301,10 @@ impl Acc {
         match self {
             Acc::Int(x) => Ok(x.into_pyobject(py)?.into_any().unbind()),
             Acc::Tup(items) => {
-                let v = items.iter().map(|a| a.py(py)).collect::<PyResult<Vec<_>>>()?;
+                let v = items
+                    .iter()
+                    .map(|a| a.py(py))
+                    .collect::<PyResult<Vec<_>>>()?;
                 Ok(PyTuple::new(py, v)?.into_any().unbind())
             }
         }

@@ -6,12 +6,10 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use crate::conv::{
-    self, err, int, kind_of, layout_arg, partial_coord, seq, smem_arg, tiler_arg, tuple,
-    tuple_py, OrRaise, Smem,
+    self, err, int, kind_of, layout_arg, partial_coord, seq, smem_arg, tiler_arg, tuple, tuple_py,
+    OrRaise, Smem,
 };
-use crate::types::{
-    PyBankReport, PyComposedLayout, PyLayout, PySwizzle, PySwizzleSearch,
-};
+use crate::types::{PyBankReport, PyComposedLayout, PyLayout, PySwizzle, PySwizzleSearch};
 
 type L = PyResult<PyLayout>;
 
@@ -204,7 +202,11 @@ pub fn coalesce_z(layout: &Bound<'_, PyAny>) -> L {
 /// >>> composition(Layout((8, 16), (20, 1)), (Layout(4, 1), Layout(8, 2)))
 /// Layout((4,8),(20,2))
 #[pyfunction]
-pub fn composition(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+pub fn composition(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+) -> PyResult<PyObject> {
     if let Ok(sw) = a.downcast::<PySwizzle>() {
         let l = lay(b, "composition")?;
         return Ok(Py::new(
@@ -244,9 +246,12 @@ pub fn composition(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -
 /// Layout((4,6),(2,8))
 #[pyfunction]
 pub fn with_shape(layout: &Bound<'_, PyAny>, shape: &Bound<'_, PyAny>) -> L {
-    cute::with_shape(&lay(layout, "with_shape")?, &tuple(shape, "with_shape shape")?)
-        .py()
-        .map(PyLayout)
+    cute::with_shape(
+        &lay(layout, "with_shape")?,
+        &tuple(shape, "with_shape shape")?,
+    )
+    .py()
+    .map(PyLayout)
 }
 
 /// The complement of `L` (up to `cotarget`, an int or a shape; by default `cosize(L)`): the
@@ -421,11 +426,7 @@ pub fn tile_to_shape(layout: &Bound<'_, PyAny>, shape: &Bound<'_, PyAny>) -> L {
 /// 4
 #[pyfunction]
 pub fn max_common_vector(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<i64> {
-    cute::max_common_vector(
-        &lay(a, "max_common_vector")?,
-        &lay(b, "max_common_vector")?,
-    )
-    .py()
+    cute::max_common_vector(&lay(a, "max_common_vector")?, &lay(b, "max_common_vector")?).py()
 }
 
 /// The layout of the largest common contiguous part of two layouts' coordinates.
@@ -435,12 +436,9 @@ pub fn max_common_vector(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult
 /// Layout(4,1)
 #[pyfunction]
 pub fn max_common_layout(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> L {
-    cute::max_common_layout(
-        &lay(a, "max_common_layout")?,
-        &lay(b, "max_common_layout")?,
-    )
-    .py()
-    .map(PyLayout)
+    cute::max_common_layout(&lay(a, "max_common_layout")?, &lay(b, "max_common_layout")?)
+        .py()
+        .map(PyLayout)
 }
 
 /// The kernel of a layout: the coordinates it maps to 0, as a layout into `L`'s domain.
@@ -521,11 +519,7 @@ pub fn recast(
 /// >>> composition_mode(Layout((4, 8), (1, 4)), 1, Layout(4, 2))
 /// Layout((4,4),(1,8))
 #[pyfunction]
-pub fn composition_mode(
-    layout: &Bound<'_, PyAny>,
-    mode: usize,
-    tiler: &Bound<'_, PyAny>,
-) -> L {
+pub fn composition_mode(layout: &Bound<'_, PyAny>, mode: usize, tiler: &Bound<'_, PyAny>) -> L {
     cute::composition_mode(
         &lay(layout, "composition_mode")?,
         mode,
@@ -627,8 +621,16 @@ pub fn make_ordered_layout(shape: &Bound<'_, PyAny>, order: &Bound<'_, PyAny>) -
 /// >>> idx2crd(9, (4, 8)), idx2crd((9, 1), ((2, 5), 8))
 /// ((1, 2), ((1, 4), 1))
 #[pyfunction]
-pub fn idx2crd(py: Python<'_>, idx: &Bound<'_, PyAny>, shape: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-    let r = cute::idx2crd(&tuple(idx, "idx2crd index")?, &tuple(shape, "idx2crd shape")?).py()?;
+pub fn idx2crd(
+    py: Python<'_>,
+    idx: &Bound<'_, PyAny>,
+    shape: &Bound<'_, PyAny>,
+) -> PyResult<PyObject> {
+    let r = cute::idx2crd(
+        &tuple(idx, "idx2crd index")?,
+        &tuple(shape, "idx2crd shape")?,
+    )
+    .py()?;
     tuple_py(py, &r)
 }
 
@@ -787,7 +789,10 @@ pub fn dice(layout: &Bound<'_, PyAny>, coord: &Bound<'_, PyAny>) -> L {
 /// >>> slice_and_offset(Layout((4, 8), (1, 4)), (None, 3))
 /// (Layout((4,),(1,)), 12)
 #[pyfunction]
-pub fn slice_and_offset(layout: &Bound<'_, PyAny>, coord: &Bound<'_, PyAny>) -> PyResult<(PyLayout, i64)> {
+pub fn slice_and_offset(
+    layout: &Bound<'_, PyAny>,
+    coord: &Bound<'_, PyAny>,
+) -> PyResult<(PyLayout, i64)> {
     let (l, o) = cute::slice_and_offset(
         &lay(layout, "slice_and_offset")?,
         &partial_coord(coord, "slice_and_offset")?,
@@ -869,8 +874,8 @@ pub fn make_layout_tv(
     thr: &Bound<'_, PyAny>,
     val: &Bound<'_, PyAny>,
 ) -> PyResult<(PyObject, PyLayout)> {
-    let (s, l) = cute::make_layout_tv(&lay(thr, "make_layout_tv")?, &lay(val, "make_layout_tv")?)
-        .py()?;
+    let (s, l) =
+        cute::make_layout_tv(&lay(thr, "make_layout_tv")?, &lay(val, "make_layout_tv")?).py()?;
     Ok((tuple_py(py, &s)?, PyLayout(l)))
 }
 
@@ -881,7 +886,10 @@ pub fn make_layout_tv(
 /// (1, 1)
 #[pyfunction]
 pub fn thread_coord(py: Python<'_>, thr: &Bound<'_, PyAny>, index: i64) -> PyResult<PyObject> {
-    tuple_py(py, &cute::thread_coord(&lay(thr, "thread_coord")?, index).py()?)
+    tuple_py(
+        py,
+        &cute::thread_coord(&lay(thr, "thread_coord")?, index).py()?,
+    )
 }
 
 /// Shared-memory bank conflicts of one warp-wide access pattern: `smem` (a `Layout` or a

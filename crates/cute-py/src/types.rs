@@ -250,7 +250,10 @@ impl PyLayout {
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> PyObject {
         let py = other.py();
         match other.downcast::<PyLayout>() {
-            Ok(o) => (self.0 == o.get().0).into_pyobject(py).map(|b| b.to_owned().into_any().unbind()).unwrap_or_else(|_| py.NotImplemented()),
+            Ok(o) => (self.0 == o.get().0)
+                .into_pyobject(py)
+                .map(|b| b.to_owned().into_any().unbind())
+                .unwrap_or_else(|_| py.NotImplemented()),
             Err(_) => py.NotImplemented(),
         }
     }
@@ -272,7 +275,10 @@ impl PyLayout {
         let l = slf.get().0;
         Ok((
             py.get_type::<PyLayout>().into_any().unbind(),
-            (conv::tuple_py(py, &l.shape())?, conv::layout_stride_py(py, &l)?),
+            (
+                conv::tuple_py(py, &l.shape())?,
+                conv::layout_stride_py(py, &l)?,
+            ),
         ))
     }
 }
@@ -441,13 +447,17 @@ impl PyF2 {
 /// >>> str(sw), sw, sw(0b1010000000)
 /// ('Sw<3,4,3>', Swizzle(3,4,3), 720)
 #[pyclass(frozen, module = "cute_algebra", name = "Swizzle")]
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub struct PySwizzle(pub Swizzle);
 
 #[pymethods]
 impl PySwizzle {
     #[new]
-    fn new(bits: &Bound<'_, PyAny>, base: &Bound<'_, PyAny>, shift: &Bound<'_, PyAny>) -> PyResult<Self> {
+    fn new(
+        bits: &Bound<'_, PyAny>,
+        base: &Bound<'_, PyAny>,
+        shift: &Bound<'_, PyAny>,
+    ) -> PyResult<Self> {
         Swizzle::new(
             int(bits, "Swizzle bits")?,
             int(base, "Swizzle base")?,
@@ -574,13 +584,17 @@ impl PySwizzle {
 /// >>> str(C), C(9), C((1, 1)), C.size()
 /// ('Sw<3,0,3> o 0 o (8,8):(8,1)', 8, 8, 64)
 #[pyclass(frozen, module = "cute_algebra", name = "ComposedLayout")]
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub struct PyComposedLayout(pub ComposedLayout);
 
 #[pymethods]
 impl PyComposedLayout {
     #[new]
-    fn new(swizzle: PySwizzle, offset: &Bound<'_, PyAny>, layout: &Bound<'_, PyAny>) -> PyResult<Self> {
+    fn new(
+        swizzle: PySwizzle,
+        offset: &Bound<'_, PyAny>,
+        layout: &Bound<'_, PyAny>,
+    ) -> PyResult<Self> {
         let o = int(offset, "ComposedLayout offset")?;
         let l = conv::layout_arg(layout, "ComposedLayout layout")?;
         Ok(PyComposedLayout(ComposedLayout::new(swizzle.0, o, l)))
