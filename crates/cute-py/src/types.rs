@@ -342,6 +342,27 @@ impl PyE {
         PyTuple::new(py, p[..n].iter().copied())
     }
 
+    /// `v·E(path)` (for pickling).
+    #[staticmethod]
+    #[pyo3(signature = (value, *path))]
+    fn _scaled(value: i64, path: &Bound<'_, PyTuple>) -> PyResult<PyObject> {
+        let py = path.py();
+        let e = PyE::new(path)?;
+        let s = e.0.scale(value, Op::MakeLayout).py()?;
+        conv::stride_py(py, s)
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(PyObject, Bound<'py, PyTuple>)> {
+        let py = slf.py();
+        let (p, n) = slf.get().0.path();
+        let mut args: Vec<i64> = vec![slf.get().0.value()];
+        args.extend(p[..n].iter().map(|&x| x as i64));
+        Ok((
+            py.get_type::<PyE>().getattr("_scaled")?.unbind(),
+            PyTuple::new(py, args)?,
+        ))
+    }
+
     fn __mul__(&self, c: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         let py = c.py();
         let Ok(c) = int(c, "E * c") else {
@@ -436,6 +457,14 @@ impl PyF2 {
 
     fn __repr__(&self) -> String {
         format!("F2({})", self.0.value())
+    }
+
+    fn __reduce__(slf: &Bound<'_, Self>) -> PyResult<(PyObject, (i64,))> {
+        let py = slf.py();
+        Ok((
+            py.get_type::<PyF2>().into_any().unbind(),
+            (slf.get().0.value(),),
+        ))
     }
 }
 
@@ -565,6 +594,14 @@ impl PySwizzle {
 
     fn __str__(&self) -> String {
         self.0.to_string()
+    }
+
+    fn __reduce__(slf: &Bound<'_, Self>) -> PyResult<(PyObject, (i64, i64, i64))> {
+        let sw = slf.get().0;
+        Ok((
+            slf.py().get_type::<PySwizzle>().into_any().unbind(),
+            (sw.bits(), sw.base(), sw.shift()),
+        ))
     }
 
     fn __repr__(&self) -> String {
@@ -713,6 +750,14 @@ impl PyComposedLayout {
 
     fn __str__(&self) -> String {
         self.0.to_string()
+    }
+
+    fn __reduce__(slf: &Bound<'_, Self>) -> PyResult<(PyObject, (PySwizzle, i64, PyLayout))> {
+        let c = slf.get().0;
+        Ok((
+            slf.py().get_type::<PyComposedLayout>().into_any().unbind(),
+            (PySwizzle(c.swizzle), c.offset, PyLayout(c.layout)),
+        ))
     }
 
     fn __repr__(&self) -> String {
