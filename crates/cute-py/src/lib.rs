@@ -11,6 +11,7 @@
 
 mod conv;
 mod ops;
+mod tensor;
 mod types;
 
 use pyo3::prelude::*;
@@ -93,5 +94,11 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ops::swizzle_search, m)?)?;
     m.add_function(wrap_pyfunction!(ops::tmem_32x32b, m)?)?;
     m.add_function(wrap_pyfunction!(ops::tmem_16x256b, m)?)?;
+    m.add_function(wrap_pyfunction!(tensor::array_layout, m)?)?;
+    m.add_function(wrap_pyfunction!(tensor::tensor_get, m)?)?;
+    m.add_function(wrap_pyfunction!(tensor::tensor_set, m)?)?;
+    m.add_function(wrap_pyfunction!(tensor::tensor_copy, m)?)?;
+    m.add_function(wrap_pyfunction!(tensor::tensor_gemm, m)?)?;
+    m.add_function(wrap_pyfunction!(tensor::tensor_contract, m)?)?;
     Ok(())
 }

@@ -13,5 +13,7 @@ the operands and the violated condition; wrong kinds of arguments raise `TypeErr
 
 from . import _native
 from ._native import *  # noqa: F401,F403
+from .tensor import Tensor, contract, copy, gemm, local_partition, local_tile, make_tensor, partition
+from . import tensor as _tensor
 
-__all__ = [name for name in dir(_native) if not name.startswith("_")]
+__all__ = sorted(set(_native.__all__) | set(_tensor.__all__))
