@@ -3,11 +3,11 @@
 
 use cute::{
     ArithTuple, Error, ErrorKind, IntTuple, Layout, Op, Operand, PartialCoord, Semimodule, Stride,
-    Tiler, Value,
+    Tile, Tiler, Value,
 };
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyInt, PyList, PyString, PyTuple};
 
 use crate::types::{PyComposedLayout, PyE, PyF2, PyLayout};
 
@@ -109,6 +109,11 @@ fn too_deep(_what: &str) -> PyErr {
     ))
 }
 
+/// True for a Python `int` (exactly, not `bool`).
+fn is_plain_int(x: &Bound<'_, PyAny>) -> bool {
+    x.is_exact_instance_of::<PyInt>()
+}
+
 /// An HTuple (an int or a nested tuple/list of ints).
 pub fn tuple(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<IntTuple> {
     tuple_at(obj, what, 0)
@@ -120,6 +125,15 @@ fn tuple_at(obj: &Bound<'_, PyAny>, what: &str, depth: usize) -> PyResult<IntTup
     }
     match seq(obj) {
         Some(items) => {
+            // a flat tuple of ints (the common case) in one step
+            if !items.is_empty() && items.len() <= cute::CAPACITY && items.iter().all(is_plain_int)
+            {
+                let vals = items
+                    .iter()
+                    .map(|x| x.extract::<i64>())
+                    .collect::<PyResult<Vec<_>>>()?;
+                return IntTuple::flat(&vals).py();
+            }
             let modes = items
                 .iter()
                 .map(|x| tuple_at(x, what, depth + 1))
@@ -209,10 +223,28 @@ pub fn make_layout(
     shape: &Bound<'_, PyAny>,
     stride: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Layout> {
-    let s = tuple(shape, "Layout shape")?;
     let Some(stride) = stride else {
-        return cute::compact_col_major(&s).py();
+        return cute::compact_col_major(&tuple(shape, "Layout shape")?).py();
     };
+    // flat shape and flat integer stride (the common case) in one step
+    if let (Some(ss), Some(ds)) = (seq(shape), seq(stride)) {
+        if !ss.is_empty()
+            && ss.len() == ds.len()
+            && ss.len() <= cute::CAPACITY
+            && ss.iter().chain(ds.iter()).all(is_plain_int)
+        {
+            let sv = ss
+                .iter()
+                .map(|x| x.extract::<i64>())
+                .collect::<PyResult<Vec<_>>>()?;
+            let dv = ds
+                .iter()
+                .map(|x| x.extract::<i64>())
+                .collect::<PyResult<Vec<_>>>()?;
+            return Layout::flat(&sv, &dv).py();
+        }
+    }
+    let s = tuple(shape, "Layout shape")?;
     let mut leaves = Vec::new();
     let d = strides(stride, &mut leaves, 0)?;
     if !s.congruent(&d) {
@@ -347,7 +379,24 @@ pub fn tiler_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Tiler> {
     if let Ok(l) = obj.downcast::<PyLayout>() {
         return Ok(Tiler::layout(l.get().0));
     }
-    if seq(obj).is_some() {
+    if let Some(items) = seq(obj) {
+        if !items.is_empty() && items.len() <= cute::MAX_TILES {
+            let mut tiles = Vec::with_capacity(items.len());
+            for x in &items {
+                if x.is_none() {
+                    tiles.push(Tile::Whole);
+                } else if let Ok(l) = x.downcast::<PyLayout>() {
+                    tiles.push(Tile::Layout(l.get().0));
+                } else if is_plain_int(x) {
+                    tiles.push(Tile::Int(x.extract::<i64>()?));
+                } else {
+                    break;
+                }
+            }
+            if tiles.len() == items.len() {
+                return Tiler::tiles(&tiles).py();
+            }
+        }
         let mut text = String::new();
         tiler_text(obj, what, &mut text, 0)?;
         return text.parse::<Tiler>().py();
