@@ -9,6 +9,9 @@
 //! failure of the algebra is raised as `cute_algebra.LayoutError` (a `ValueError`) with the core
 //! crate's one-line message and its category; wrong kinds of arguments raise `TypeError`.
 
+// The core's errors are plain `Copy` values carrying their operands (see the `cute` crate).
+#![allow(clippy::result_large_err)]
+
 mod conv;
 mod ops;
 mod tensor;
@@ -94,6 +97,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ops::swizzle_search, m)?)?;
     m.add_function(wrap_pyfunction!(ops::tmem_32x32b, m)?)?;
     m.add_function(wrap_pyfunction!(ops::tmem_16x256b, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::print_layout, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::layout_svg, m)?)?;
     m.add_function(wrap_pyfunction!(tensor::array_layout, m)?)?;
     m.add_function(wrap_pyfunction!(tensor::tensor_get, m)?)?;
     m.add_function(wrap_pyfunction!(tensor::tensor_set, m)?)?;

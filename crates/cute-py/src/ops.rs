@@ -983,3 +983,37 @@ pub fn tmem_32x32b(n: i64) -> L {
 pub fn tmem_16x256b(n: i64) -> L {
     cute::tmem_16x256b(n).py().map(PyLayout)
 }
+
+fn draw_err(e: cute_draw::DrawError, what: &str) -> PyErr {
+    match e {
+        cute_draw::DrawError::Layout(e) => err(*e),
+        other => pyo3::exceptions::PyValueError::new_err(format!("{what}: {other}")),
+    }
+}
+
+/// The layout as CuTe C++'s `print_layout` table (offsets by coordinate).
+///
+/// >>> from cute_algebra import Layout, print_layout
+/// >>> print(print_layout(Layout((2, 2), (1, 2))), end="")
+/// (2,2):(1,2)
+///       0   1
+///     +---+---+
+///  0  | 0 | 2 |
+///     +---+---+
+///  1  | 1 | 3 |
+///     +---+---+
+#[pyfunction]
+pub fn print_layout(layout: &Bound<'_, PyAny>) -> PyResult<String> {
+    cute_draw::table::print_layout(&lay(layout, "print_layout")?)
+        .map_err(|e| draw_err(e, "print_layout"))
+}
+
+/// The layout as an SVG picture (one cell per coordinate, labelled with its offset).
+///
+/// >>> from cute_algebra import Layout, layout_svg
+/// >>> layout_svg(Layout((4, 8), (1, 4))).startswith("<svg")
+/// True
+#[pyfunction]
+pub fn layout_svg(layout: &Bound<'_, PyAny>) -> PyResult<String> {
+    cute_draw::svg::layout_svg(&lay(layout, "layout_svg")?).map_err(|e| draw_err(e, "layout_svg"))
+}

@@ -106,7 +106,7 @@ fn view(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<View> {
             st
         }
     };
-    if shape.iter().any(|&n| n == 0) {
+    if shape.contains(&0) {
         return Ok(View {
             lo: ptr,
             len: 0,
@@ -122,7 +122,9 @@ fn view(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<View> {
                 "{what}: a stride of {s} bytes is not a multiple of the element size {isz}"
             )));
         }
-        let ext = (n - 1) * s;
+        let ext = (n - 1).checked_mul(s).ok_or_else(|| {
+            PyValueError::new_err(format!("{what}: the array's extent overflows"))
+        })?;
         if ext < 0 {
             lo += ext;
         } else {
@@ -180,7 +182,7 @@ unsafe impl Send for Span {}
 
 /// The storage index of the tensor's offset 0 in the array's span.
 fn base_of(v: &View, offset: i64, l: &Layout) -> PyResult<usize> {
-    let b = v.base as i64 + offset;
+    let b = (v.base as i64).checked_add(offset).unwrap_or(-1);
     if b < 0 || b as usize >= v.len.max(1) {
         return Err(conv::err(
             Error::new(
@@ -307,7 +309,7 @@ fn element_offset(a: &Arg, coord: &Bound<'_, PyAny>) -> PyResult<usize> {
     } else {
         a.layout.eval(int(coord, "tensor index")?).py()?
     };
-    let i = a.base as i64 + off;
+    let i = (a.base as i64).checked_add(off).unwrap_or(-1);
     if i < 0 || i as usize >= a.view.len {
         return Err(conv::err(
             Error::new(

@@ -270,6 +270,16 @@ impl PyLayout {
         layout_repr(&self.0)
     }
 
+    /// The picture of the layout as SVG (notebook display; `None` when it cannot be drawn, e.g.
+    /// too many cells).
+    ///
+    /// >>> from cute_algebra import Layout
+    /// >>> Layout((4, 8), (1, 4))._repr_svg_().count('class="cell"')
+    /// 32
+    fn _repr_svg_(&self) -> Option<String> {
+        cute_draw::svg::layout_svg(&self.0).ok()
+    }
+
     fn __reduce__(slf: &Bound<'_, Self>) -> PyResult<(PyObject, (PyObject, PyObject))> {
         let py = slf.py();
         let l = slf.get().0;

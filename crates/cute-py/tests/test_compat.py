@@ -70,8 +70,12 @@ def test_legacy_asserts_become_clear_errors():
         Q.elem_scale((1, 2), 3)
     with pytest.raises(LayoutError):
         Q.Swizzle(3, 0, 2)
-    with pytest.raises(LayoutError):
+    with pytest.raises(LayoutError) as e:
         Q.coalesce(Q.Layout((2, 2)), (None, None, None))
+    assert e.value.category == "ProfileMismatch" and e.value.op == "coalesce"
+    with pytest.raises(LayoutError) as e:
+        Q.hier_unzip(Q.logical_divide, Q.Layout(4), (Q.Layout(2), Q.Layout(2)))
+    assert e.value.category == "ProfileMismatch"
 
 
 def test_legacy_wrong_layouts_become_errors():

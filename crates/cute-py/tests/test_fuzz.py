@@ -70,6 +70,26 @@ def test_functions_under_junk():
         call(L.__getitem__, junk(rng))
 
 
+def test_tensor_functions_under_junk():
+    import numpy as np
+
+    rng = random.Random(14)
+    arrays = [np.zeros(8), np.zeros((3, 4), dtype=np.float32)[:, ::-1], np.zeros(0),
+              np.zeros(4, dtype=np.int8), "array", None, 3]
+    for _ in range(3000):
+        arr = rng.choice(arrays)
+        lay = rng.choice([Layout(4, 1), Layout(4, -1), Layout((2, 2), (1, 4)), junk(rng)])
+        off = rng.choice([0, 1, -1, 3, 2**62, -(2**63)])
+        call(C.tensor_get, arr, lay, off, junk(rng))
+        call(C.tensor_set, arr, lay, off, junk(rng), rng.choice([1.0, "x", None]))
+        call(C.tensor_copy, arr, lay, off, rng.choice(arrays), lay, off)
+        call(C.tensor_contract, rng.choice(["mk,kn->mn", "a,a->", "", "->"]), arr, lay, off,
+             arr, lay, off, rng.choice(arrays), lay, off, None)
+        call(C.array_layout, arr)
+        call(C.contract, rng.choice(["mk,kn->mn", "x"]), arr, rng.choice(arrays))
+        call(C.Tensor, arr, rng.choice([None, lay]), off)
+
+
 def test_huge_values_refused_cleanly():
     import pytest
 

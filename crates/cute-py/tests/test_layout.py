@@ -137,3 +137,18 @@ def test_shape_helpers():
     assert C.make_layout(Layout(4, 1), Layout(8, 4)) == Layout((4, 8), (1, 4))
     assert C.make_layout([Layout(4, 1), Layout(8, 4)]) == Layout((4, 8), (1, 4))
     assert C.image(Layout((2, 3), (3, 0))) == [0, 3]
+
+
+def test_drawing():
+    L = Layout((2, 2), (1, 2))
+    table = C.print_layout(L)
+    assert table.splitlines()[0] == "(2,2):(1,2)" and "| 0 | 2 |" in table and "| 1 | 3 |" in table
+    svg = C.layout_svg(Layout((4, 8), (1, 4)))
+    assert svg.startswith("<svg") and svg.count('class="cell"') == 32
+    assert L._repr_svg_().count('class="cell"') == 4
+    huge = Layout((1 << 20, 1 << 20))
+    assert huge._repr_svg_() is None
+    with pytest.raises(ValueError):
+        C.layout_svg(huge)
+    with pytest.raises(TypeError):
+        C.print_layout("2:1")

@@ -113,8 +113,9 @@ def test_contract_against_einsum():
     x = rng.standard_normal((8, 10))[::2, ::-1]
     y = rng.standard_normal((10, 3))
     assert np.allclose(C.contract("mk,kn->mn", x, y), x @ y)
-    with pytest.raises(LayoutError):
+    with pytest.raises(LayoutError) as e:
         C.contract("mk,kn", x, y)
+    assert e.value.category == "ProfileMismatch" and e.value.op == "contract"
     with pytest.raises(LayoutError):
         C.contract("mkz,kn->mn", x, y)
     with pytest.raises(LayoutError):

@@ -19,6 +19,13 @@ import re
 from . import _native
 from ._native import Layout, LayoutError, array_layout
 
+
+def _fail(message):
+    e = LayoutError(f"contract: {message}")
+    e.category = "ProfileMismatch"
+    e.op = "contract"
+    return e
+
 __all__ = ["Tensor", "make_tensor", "partition", "local_tile", "local_partition", "copy", "gemm",
            "contract"]
 
@@ -250,19 +257,19 @@ def contract(spec, a, b, out=None, accumulate=False):
 
     m = _SPEC.match(spec)
     if not m:
-        raise LayoutError(f"contract: {spec!r} is not of the form 'ab,bc->ac'")
+        raise _fail(f"{spec!r} is not of the form 'ab,bc->ac'")
     ta, tb = _tensor(a, "contract A"), _tensor(b, "contract B")
     if out is None:
         extents = {}
         for letters, t in ((m.group(1), ta), (m.group(2), tb)):
             if len(letters) != t.layout.rank():
-                raise LayoutError(f"contract {spec!r}: {letters!r} names {len(letters)} modes, "
-                                  f"the operand has {t.layout.rank()}")
+                raise _fail(f"{spec!r}: {letters!r} names {len(letters)} modes, "
+                            f"the operand has {t.layout.rank()}")
             for k, ch in enumerate(letters):
                 extents.setdefault(ch, t.layout[k].size())
         missing = [ch for ch in m.group(3) if ch not in extents]
         if missing:
-            raise LayoutError(f"contract {spec!r}: output letters {missing} are in neither operand")
+            raise _fail(f"{spec!r}: output letters {missing} are in neither operand")
         out = np.zeros(tuple(extents[ch] for ch in m.group(3)), dtype=ta.dtype)
         accumulate = True  # zeros already
     tc = _tensor(out, "contract out")

@@ -17,7 +17,7 @@ Layout((2, 3),(1, 8))
 
 from .. import _native
 from .._native import LayoutError
-from .int_tuple import crd2idx, flatten, has_none, is_int, is_tuple, prefix_product, product, slice_
+from .int_tuple import _fail, crd2idx, has_none, is_int, is_tuple, prefix_product, product, slice_
 
 __all__ = [
     "LayoutBase", "is_layout", "Layout", "make_layout", "size", "cosize", "coalesce", "filter",
@@ -149,8 +149,8 @@ def cosize(layout):
 
 def _by_mode(op, f, layout, profile):
     if len(layout) < len(profile):
-        raise LayoutError(f"{op}: profile {profile} has more modes ({len(profile)}) than "
-                          f"{layout} ({len(layout)})")
+        raise _fail(op, "ProfileMismatch", f"profile {profile} has more modes "
+                    f"({len(profile)}) than {layout} ({len(layout)})")
     n = len(profile)
     return make_layout([f(layout[i], profile[i]) for i in range(n)]
                        + [layout[i] for i in range(n, len(layout))])
@@ -256,8 +256,8 @@ def hier_unzip(splitter, layoutA, layoutB):
         return make_layout(Layout(1, 0), layoutA)
     if is_tuple(layoutB):
         if len(layoutA) < len(layoutB):
-            raise LayoutError(f"hier_unzip: tiler {layoutB} has more modes ({len(layoutB)}) "
-                              f"than {layoutA} ({len(layoutA)})")
+            raise _fail("hier_unzip", "ProfileMismatch", f"tiler {layoutB} has more modes "
+                        f"({len(layoutB)}) than {layoutA} ({len(layoutA)})")
         n = len(layoutB)
         split = [hier_unzip(splitter, layoutA[i], layoutB[i]) for i in range(n)]
         return make_layout(make_layout([s[0] for s in split]),
