@@ -93,6 +93,11 @@ fn view(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<View> {
     let readonly: bool = data.get_item(1)?.extract()?;
     let shape: Vec<i64> = get("shape")?.extract()?;
     let isz = dtype.size() as i64;
+    if !ptr.is_multiple_of(dtype.size()) {
+        return Err(PyValueError::new_err(format!(
+            "{what}: the array's data is not aligned to its {isz}-byte elements"
+        )));
+    }
     let strides: Vec<i64> = match ai.get_item("strides")? {
         Some(s) if !s.is_none() => s.extract()?,
         _ => {

@@ -79,6 +79,10 @@ def test_out_of_memory_layouts_refused():
         Tensor(np.zeros(3, dtype=np.complex64))
     with pytest.raises(TypeError):
         Tensor(a, "4:1")
+    unaligned = np.frombuffer(bytearray(72), dtype=np.float64, count=8, offset=1)
+    with pytest.raises(ValueError) as e:
+        Tensor(unaligned)
+    assert "not aligned" in str(e.value)
 
 
 def test_gemm():
