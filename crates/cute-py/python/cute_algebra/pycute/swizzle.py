@@ -1,0 +1,121 @@
+"""Legacy pycute's ``Swizzle`` and ``ComposedLayout``.
+
+>>> from cute_algebra.pycute import Swizzle, ComposedLayout, Layout
+>>> sw = Swizzle(3, 4, 3)
+>>> str(sw), sw, sw(0b1010000000), sw.size()
+('SW_3_4_3', Swizzle(3,4,3), 720, 1024)
+>>> C = ComposedLayout(Swizzle(3, 0, 3), 0, Layout((8, 8), (8, 1)))
+>>> C(9), len(C), C.size()
+(8, 2, 64)
+"""
+
+from .. import _native
+from .layout import LayoutBase, cosize, size
+
+__all__ = ["shiftr", "shiftl", "Swizzle", "ComposedLayout"]
+
+
+def shiftr(a, s):
+    """``a >> s``, or ``a << -s`` for a negative ``s``.
+
+    >>> shiftr(16, 2), shiftr(1, -3)
+    (4, 8)
+    """
+    return a >> s if s > 0 else a << -s
+
+
+def shiftl(a, s):
+    """``a << s``, or ``a >> -s`` for a negative ``s``.
+
+    >>> shiftl(1, 3), shiftl(16, -2)
+    (8, 4)
+    """
+    return a << s if s > 0 else a >> -s
+
+
+class Swizzle:
+    """``Sw<bits,base,shift>``: XORs ``bits`` bits at ``base + max(0, shift)`` into the bits at
+    ``base - min(0, shift)``. Invalid parameters raise ``LayoutError`` (legacy: ``assert``).
+
+    >>> Swizzle(2, 0, -3)(0b0000110)
+    22
+    """
+
+    def __init__(self, bits, base, shift):
+        self._sw = _native.Swizzle(bits, base, shift)
+        self.bits = bits
+        self.base = base
+        self.shift = shift
+        self.yyy_msk = self._sw.yyy_mask
+        self.zzz_msk = self._sw.zzz_mask
+
+    def __call__(self, offset):
+        return offset ^ shiftr(offset & self.yyy_msk, self.shift)
+
+    def __eq__(self, other):
+        if not isinstance(other, Swizzle):
+            return NotImplemented
+        return (self.bits, self.base, self.shift) == (other.bits, other.base, other.shift)
+
+    def __hash__(self):
+        return hash((self.bits, self.base, self.shift))
+
+    def size(self):
+        """The size of the domain, ``2^(bits + base + |shift|)``."""
+        return 1 << (self.bits + self.base + abs(self.shift))
+
+    def cosize(self):
+        """The size of the codomain (equal to the domain's)."""
+        return self.size()
+
+    def __str__(self):
+        return f"SW_{self.bits}_{self.base}_{self.shift}"
+
+    def __repr__(self):
+        return f"Swizzle({self.bits},{self.base},{self.shift})"
+
+
+class ComposedLayout(LayoutBase):
+    """``layoutB o offset o layoutA``: ``C(c) = layoutB(offset + layoutA(c))``.
+
+    >>> from cute_algebra.pycute import Layout
+    >>> print(ComposedLayout(Swizzle(1, 0, 1), 2, Layout(4, 1)))
+    SW_1_0_1 o 2 o 4:1
+    """
+
+    def __init__(self, layoutB, offset, layoutA):
+        self.layoutB = layoutB
+        self.offset = offset
+        self.layoutA = layoutA
+
+    def __eq__(self, other):
+        if not isinstance(other, ComposedLayout):
+            return NotImplemented
+        return (self.layoutB == other.layoutB and self.offset == other.offset
+                and self.layoutA == other.layoutA)
+
+    def __hash__(self):
+        return hash((self.layoutB, self.offset, self.layoutA))
+
+    def __len__(self):
+        return len(self.layoutA)
+
+    def __call__(self, *args):
+        return self.layoutB(self.offset + self.layoutA(*args))
+
+    def __getitem__(self, i):
+        return ComposedLayout(self.layoutB, self.offset, self.layoutA[i])
+
+    def size(self):
+        """The size of the inner layout's domain."""
+        return size(self.layoutA)
+
+    def cosize(self):
+        """The size of the outer function's codomain."""
+        return cosize(self.layoutB)
+
+    def __str__(self):
+        return f"{self.layoutB} o {self.offset} o {self.layoutA}"
+
+    def __repr__(self):
+        return f"ComposedLayout({self.layoutB!r},{self.offset!r},{self.layoutA!r})"

@@ -1,0 +1,514 @@
+//! Conversions between Python values and the core crate's values, and the mapping of the core's
+//! errors onto Python exceptions.
+
+use cute::{
+    ArithTuple, Error, ErrorKind, IntTuple, Layout, Op, Operand, PartialCoord, Semimodule, Stride,
+    Tile, Tiler, Value,
+};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyInt, PyList, PyString, PyTuple};
+
+use crate::types::{PyComposedLayout, PyE, PyF2, PyLayout};
+
+pyo3::create_exception!(
+    cute_algebra,
+    LayoutError,
+    PyValueError,
+    "An inadmissible operation of the layout algebra.\n\n\
+     The message is the core crate's one-line message: it names the operation, the operands and \
+     the violated condition. `category` is the conformance category (`Divisibility`, \
+     `NotInjective`, `OutOfRange`, `ProfileMismatch`, `Unsupported`, `InvalidShape`, `Overflow`, \
+     `Capacity` or `Syntax`) and `op` the name of the operation that refused.\n\n\
+     >>> from cute_algebra import Layout, composition, LayoutError\n\
+     >>> try:\n\
+     ...     composition(Layout((4, 6, 8), (2, 3, 5)), Layout(6, 3))\n\
+     ... except LayoutError as e:\n\
+     ...     print(e.category, e.op)\n\
+     Divisibility composition"
+);
+
+/// The Python exception for a core error: a [`LayoutError`] carrying the message, the category
+/// and the operation's name.
+pub fn err(e: Error) -> PyErr {
+    Python::with_gil(|py| {
+        let ty = py.get_type::<LayoutError>();
+        match ty.call1((e.to_string(),)) {
+            Ok(inst) => {
+                if let Err(x) = inst.setattr("category", e.category()) {
+                    return x;
+                }
+                if let Err(x) = inst.setattr("op", e.op().name()) {
+                    return x;
+                }
+                PyErr::from_value(inst)
+            }
+            Err(x) => x,
+        }
+    })
+}
+
+/// `Result<T, Error>` to `PyResult<T>`.
+pub trait OrRaise<T> {
+    /// Maps the core's error to a [`LayoutError`].
+    fn py(self) -> PyResult<T>;
+}
+
+impl<T> OrRaise<T> for Result<T, Error> {
+    fn py(self) -> PyResult<T> {
+        self.map_err(err)
+    }
+}
+
+/// A short description of a Python value's type for messages.
+pub fn kind_of(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "?".to_string())
+}
+
+/// An integer (anything with `__index__`, but not `bool`).
+pub fn int(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<i64> {
+    if obj.is_instance_of::<PyBool>() {
+        return Err(PyTypeError::new_err(format!(
+            "{what}: expected an integer, got bool"
+        )));
+    }
+    match obj.extract::<i64>() {
+        Ok(v) => Ok(v),
+        Err(e) if e.is_instance_of::<PyTypeError>(obj.py()) => Err(PyTypeError::new_err(format!(
+            "{what}: expected an integer, got {}",
+            kind_of(obj)
+        ))),
+        Err(e) => Err(e),
+    }
+}
+
+/// The elements of a tuple or list, or `None` for any other value.
+pub fn seq<'py>(obj: &Bound<'py, PyAny>) -> Option<Vec<Bound<'py, PyAny>>> {
+    if let Ok(t) = obj.downcast::<PyTuple>() {
+        Some(t.iter().collect())
+    } else if let Ok(l) = obj.downcast::<PyList>() {
+        Some(l.iter().collect())
+    } else {
+        None
+    }
+}
+
+/// How deep a Python value may nest before it is refused (the core's own limit is far lower).
+const MAX_NEST: usize = 64;
+
+fn too_deep(_what: &str) -> PyErr {
+    err(Error::new(
+        Op::Parse,
+        ErrorKind::Capacity {
+            what: "nesting depth of a Python tuple",
+            limit: MAX_NEST,
+        },
+    ))
+}
+
+/// True for a Python `int` (exactly, not `bool`).
+fn is_plain_int(x: &Bound<'_, PyAny>) -> bool {
+    x.is_exact_instance_of::<PyInt>()
+}
+
+/// An HTuple (an int or a nested tuple/list of ints).
+pub fn tuple(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<IntTuple> {
+    tuple_at(obj, what, 0)
+}
+
+fn tuple_at(obj: &Bound<'_, PyAny>, what: &str, depth: usize) -> PyResult<IntTuple> {
+    if depth > MAX_NEST {
+        return Err(too_deep(what));
+    }
+    match seq(obj) {
+        Some(items) => {
+            // a flat tuple of ints (the common case) in one step
+            if !items.is_empty() && items.len() <= cute::CAPACITY && items.iter().all(is_plain_int)
+            {
+                let vals = items
+                    .iter()
+                    .map(|x| x.extract::<i64>())
+                    .collect::<PyResult<Vec<_>>>()?;
+                return IntTuple::flat(&vals).py();
+            }
+            let modes = items
+                .iter()
+                .map(|x| tuple_at(x, what, depth + 1))
+                .collect::<PyResult<Vec<_>>>()?;
+            IntTuple::tuple(&modes).py()
+        }
+        None => {
+            if obj.is_none() {
+                return Err(PyTypeError::new_err(format!(
+                    "{what}: expected an integer or a tuple of integers, got None"
+                )));
+            }
+            Ok(IntTuple::int(int(obj, what).map_err(|e| {
+                if e.is_instance_of::<PyTypeError>(obj.py()) {
+                    PyTypeError::new_err(format!(
+                        "{what}: expected an integer or a tuple of integers, got {}",
+                        kind_of(obj)
+                    ))
+                } else {
+                    e
+                }
+            })?))
+        }
+    }
+}
+
+/// An HTuple as a Python int or nested tuple.
+pub fn tuple_py(py: Python<'_>, t: &IntTuple) -> PyResult<PyObject> {
+    if let Some(v) = t.as_int() {
+        return Ok(v.into_pyobject(py)?.into_any().unbind());
+    }
+    let mut items = Vec::with_capacity(t.rank());
+    for k in 0..t.rank() {
+        items.push(tuple_py(py, &t.get(k).py()?)?);
+    }
+    Ok(PyTuple::new(py, items)?.into_any().unbind())
+}
+
+/// One stride: an int, an `E` basis or an `F2` polynomial.
+fn stride_leaf(obj: &Bound<'_, PyAny>) -> PyResult<Stride> {
+    if let Ok(e) = obj.downcast::<PyE>() {
+        return Ok(e.get().0);
+    }
+    if let Ok(f) = obj.downcast::<PyF2>() {
+        return Ok(f.get().0);
+    }
+    if obj.is_none() {
+        return Err(PyTypeError::new_err(
+            "Layout stride: expected an integer, E(...) or F2(...), got None",
+        ));
+    }
+    int(obj, "Layout stride").map(Stride::int).map_err(|e| {
+        if e.is_instance_of::<PyTypeError>(obj.py()) {
+            PyTypeError::new_err(format!(
+                "Layout stride: expected an integer, E(...) or F2(...), got {}",
+                kind_of(obj)
+            ))
+        } else {
+            e
+        }
+    })
+}
+
+/// A stride tree: its shape (each leaf replaced by its value, for congruence) and its leaves.
+fn strides(obj: &Bound<'_, PyAny>, out: &mut Vec<Stride>, depth: usize) -> PyResult<IntTuple> {
+    if depth > MAX_NEST {
+        return Err(too_deep("Layout stride"));
+    }
+    match seq(obj) {
+        Some(items) => {
+            let modes = items
+                .iter()
+                .map(|x| strides(x, out, depth + 1))
+                .collect::<PyResult<Vec<_>>>()?;
+            IntTuple::tuple(&modes).py()
+        }
+        None => {
+            let s = stride_leaf(obj)?;
+            out.push(s);
+            Ok(IntTuple::int(s.value()))
+        }
+    }
+}
+
+/// `Layout(shape, stride)` from Python values; `stride=None` is the compact column-major stride.
+pub fn make_layout(
+    shape: &Bound<'_, PyAny>,
+    stride: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Layout> {
+    let Some(stride) = stride else {
+        return cute::compact_col_major(&tuple(shape, "Layout shape")?).py();
+    };
+    // flat shape and flat integer stride (the common case) in one step
+    if let (Some(ss), Some(ds)) = (seq(shape), seq(stride)) {
+        if !ss.is_empty()
+            && ss.len() == ds.len()
+            && ss.len() <= cute::CAPACITY
+            && ss.iter().chain(ds.iter()).all(is_plain_int)
+        {
+            let sv = ss
+                .iter()
+                .map(|x| x.extract::<i64>())
+                .collect::<PyResult<Vec<_>>>()?;
+            let dv = ds
+                .iter()
+                .map(|x| x.extract::<i64>())
+                .collect::<PyResult<Vec<_>>>()?;
+            return Layout::flat(&sv, &dv).py();
+        }
+    }
+    let s = tuple(shape, "Layout shape")?;
+    let mut leaves = Vec::new();
+    let d = strides(stride, &mut leaves, 0)?;
+    if !s.congruent(&d) {
+        return Err(err(Error::new(Op::MakeLayout, ErrorKind::NotCongruent)
+            .with(Operand::Tuple(s), Operand::Tuple(d))));
+    }
+    if leaves
+        .iter()
+        .all(|x| matches!(x.semimodule(), None | Some(Semimodule::Integer)))
+    {
+        return Layout::new(&s, &d).py();
+    }
+    Layout::from_strides(&s, &leaves).py()
+}
+
+/// One stride as a Python value.
+pub fn stride_py(py: Python<'_>, s: Stride) -> PyResult<PyObject> {
+    Ok(match s.semimodule() {
+        None | Some(Semimodule::Integer) => s.value().into_pyobject(py)?.into_any().unbind(),
+        Some(Semimodule::Coordinate) => Py::new(py, PyE(s))?.into_any(),
+        Some(Semimodule::Binary) => Py::new(py, PyF2(s))?.into_any(),
+    })
+}
+
+/// The strides of `l`, nested as its shape.
+pub fn layout_stride_py(py: Python<'_>, l: &Layout) -> PyResult<PyObject> {
+    fn walk(py: Python<'_>, l: &Layout, t: &IntTuple, next: &mut usize) -> PyResult<PyObject> {
+        if t.is_int() {
+            let s = l.stride_at(*next);
+            *next += 1;
+            return stride_py(py, s);
+        }
+        let mut items = Vec::with_capacity(t.rank());
+        for k in 0..t.rank() {
+            items.push(walk(py, l, &t.get(k).py()?, next)?);
+        }
+        Ok(PyTuple::new(py, items)?.into_any().unbind())
+    }
+    walk(py, l, &l.shape(), &mut 0)
+}
+
+/// A value of a layout as a Python value: an int (integer or F2 bits) or, for coordinate strides,
+/// a nested tuple of ints.
+pub fn value_py(py: Python<'_>, v: &Value) -> PyResult<PyObject> {
+    match v {
+        Value::Int(x) => Ok(x.into_pyobject(py)?.into_any().unbind()),
+        Value::F2(b) => Ok(b.into_pyobject(py)?.into_any().unbind()),
+        Value::Coord(a) => arith_py(py, a),
+    }
+}
+
+/// A nested accumulator for the terms of an arithmetic tuple.
+enum Acc {
+    Int(i64),
+    Tup(Vec<Acc>),
+}
+
+impl Acc {
+    fn add(&mut self, path: &[usize], v: i64) {
+        match path.split_first() {
+            None => match self {
+                Acc::Int(x) => *x += v,
+                Acc::Tup(items) => {
+                    // a scalar added to a tuple goes to its first leaf
+                    if let Some(first) = items.first_mut() {
+                        first.add(&[], v)
+                    }
+                }
+            },
+            Some((&i, rest)) => {
+                if let Acc::Int(x) = self {
+                    let x = *x;
+                    *self = Acc::Tup(vec![Acc::Int(x)]);
+                }
+                if let Acc::Tup(items) = self {
+                    while items.len() <= i {
+                        items.push(Acc::Int(0));
+                    }
+                    items[i].add(rest, v);
+                }
+            }
+        }
+    }
+
+    fn py(&self, py: Python<'_>) -> PyResult<PyObject> {
+        match self {
+            Acc::Int(x) => Ok(x.into_pyobject(py)?.into_any().unbind()),
+            Acc::Tup(items) => {
+                let v = items
+                    .iter()
+                    .map(|a| a.py(py))
+                    .collect::<PyResult<Vec<_>>>()?;
+                Ok(PyTuple::new(py, v)?.into_any().unbind())
+            }
+        }
+    }
+}
+
+fn arith_py(py: Python<'_>, a: &ArithTuple) -> PyResult<PyObject> {
+    let mut acc = Acc::Tup(Vec::new());
+    for i in 0..a.terms() {
+        let (v, path, n) = a.term(i);
+        acc.add(&path[..n], v);
+    }
+    if let Acc::Tup(items) = &acc {
+        if items.is_empty() {
+            return Ok(0i64.into_pyobject(py)?.into_any().unbind());
+        }
+    }
+    acc.py(py)
+}
+
+/// A layout argument: a `Layout`, or an int `n` for `n:1`.
+pub fn layout_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Layout> {
+    if let Ok(l) = obj.downcast::<PyLayout>() {
+        return Ok(l.get().0);
+    }
+    if seq(obj).is_none() && !obj.is_none() && !obj.is_instance_of::<PyString>() {
+        if let Ok(n) = int(obj, what) {
+            return Layout::leaf(n, 1).py();
+        }
+    }
+    Err(PyTypeError::new_err(format!(
+        "{what}: expected a Layout, got {}",
+        kind_of(obj)
+    )))
+}
+
+/// A tiler: a `Layout`, an int `n` (the layout `n:1`), or a tuple (by mode) of tilers and `None`
+/// (keep the mode whole).
+pub fn tiler_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Tiler> {
+    if let Ok(l) = obj.downcast::<PyLayout>() {
+        return Ok(Tiler::layout(l.get().0));
+    }
+    if let Some(items) = seq(obj) {
+        if !items.is_empty() && items.len() <= cute::MAX_TILES {
+            let mut tiles = Vec::with_capacity(items.len());
+            for x in &items {
+                if x.is_none() {
+                    tiles.push(Tile::Whole);
+                } else if let Ok(l) = x.downcast::<PyLayout>() {
+                    tiles.push(Tile::Layout(l.get().0));
+                } else if is_plain_int(x) {
+                    tiles.push(Tile::Int(x.extract::<i64>()?));
+                } else {
+                    break;
+                }
+            }
+            if tiles.len() == items.len() {
+                return Tiler::tiles(&tiles).py();
+            }
+        }
+        let mut text = String::new();
+        tiler_text(obj, what, &mut text, 0)?;
+        return text.parse::<Tiler>().py();
+    }
+    Ok(Tiler::layout(layout_arg(obj, what).map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{what}: expected a tiler (a Layout, an int, or a tuple of those and None), got {}",
+            kind_of(obj)
+        ))
+    })?))
+}
+
+fn tiler_text(obj: &Bound<'_, PyAny>, what: &str, out: &mut String, depth: usize) -> PyResult<()> {
+    if depth > MAX_NEST {
+        return Err(too_deep(what));
+    }
+    if obj.is_none() {
+        out.push('_');
+        return Ok(());
+    }
+    if let Some(items) = seq(obj) {
+        if items.is_empty() {
+            return Err(PyTypeError::new_err(format!(
+                "{what}: an empty tuple is not a tiler"
+            )));
+        }
+        out.push('<');
+        for (k, x) in items.iter().enumerate() {
+            if k > 0 {
+                out.push(',');
+            }
+            tiler_text(x, what, out, depth + 1)?;
+        }
+        out.push('>');
+        return Ok(());
+    }
+    if let Ok(l) = obj.downcast::<PyLayout>() {
+        out.push_str(&l.get().0.to_string());
+        return Ok(());
+    }
+    match int(obj, what) {
+        Ok(n) => {
+            out.push_str(&n.to_string());
+            Ok(())
+        }
+        Err(e) if e.is_instance_of::<PyTypeError>(obj.py()) => Err(PyTypeError::new_err(format!(
+            "{what}: a tile must be a Layout, an int or None, got {}",
+            kind_of(obj)
+        ))),
+        Err(e) => Err(e),
+    }
+}
+
+/// A partial coordinate: ints, `None` for a free entry (CuTe's `_`), nested tuples.
+pub fn partial_coord(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<PartialCoord> {
+    partial_at(obj, what, 0)
+}
+
+fn partial_at(obj: &Bound<'_, PyAny>, what: &str, depth: usize) -> PyResult<PartialCoord> {
+    if depth > MAX_NEST {
+        return Err(too_deep(what));
+    }
+    if obj.is_none() {
+        return Ok(PartialCoord::FREE);
+    }
+    match seq(obj) {
+        Some(items) => {
+            let modes = items
+                .iter()
+                .map(|x| partial_at(x, what, depth + 1))
+                .collect::<PyResult<Vec<_>>>()?;
+            PartialCoord::tuple(&modes).py()
+        }
+        None => Ok(PartialCoord::fixed(&IntTuple::int(int(obj, what)?))),
+    }
+}
+
+/// True when `obj` is `None` or a (nested) tuple/list containing `None`.
+pub fn has_none(obj: &Bound<'_, PyAny>) -> bool {
+    fn walk(obj: &Bound<'_, PyAny>, depth: usize) -> bool {
+        if obj.is_none() {
+            return true;
+        }
+        if depth > MAX_NEST {
+            return false;
+        }
+        match seq(obj) {
+            Some(items) => items.iter().any(|x| walk(x, depth + 1)),
+            None => false,
+        }
+    }
+    walk(obj, 0)
+}
+
+/// A layout or a composed (swizzled) layout, for the bank-conflict analysis.
+pub enum Smem {
+    /// A plain layout.
+    Plain(Layout),
+    /// `Sw ∘ offset ∘ L`.
+    Composed(cute::ComposedLayout),
+}
+
+/// A shared-memory layout argument.
+pub fn smem_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Smem> {
+    if let Ok(c) = obj.downcast::<PyComposedLayout>() {
+        return Ok(Smem::Composed(c.get().0));
+    }
+    if let Ok(l) = obj.downcast::<PyLayout>() {
+        return Ok(Smem::Plain(l.get().0));
+    }
+    Err(PyTypeError::new_err(format!(
+        "{what}: expected a Layout or a ComposedLayout, got {}",
+        kind_of(obj)
+    )))
+}

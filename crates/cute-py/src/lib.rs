@@ -1,0 +1,109 @@
+//! # cute-py — the CuTe layout algebra as the Python module `cute_algebra`
+//!
+//! PyO3 bindings (stable ABI, Python ≥ 3.9) of the core crate `cute`: layouts, the algebra under
+//! CuTe's names, swizzles, bank-conflict analysis and the swizzle search. The Python package
+//! (`python/cute_algebra`) re-exports this extension module (`cute_algebra._native`) and adds
+//! `cute_algebra.pycute`, a drop-in for NVIDIA's legacy `pycute`.
+//!
+//! Build with maturin (`scripts/test-python.sh` builds it and runs the pytest suite). Every
+//! failure of the algebra is raised as `cute_algebra.LayoutError` (a `ValueError`) with the core
+//! crate's one-line message and its category; wrong kinds of arguments raise `TypeError`.
+
+// The core's errors are plain `Copy` values carrying their operands (see the `cute` crate).
+#![allow(clippy::result_large_err)]
+
+mod conv;
+mod ops;
+mod tensor;
+mod types;
+
+use pyo3::prelude::*;
+
+pub use conv::LayoutError;
+
+/// The extension module `cute_algebra._native`.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("LayoutError", py.get_type::<LayoutError>())?;
+    m.add_class::<types::PyLayout>()?;
+    m.add_class::<types::PyE>()?;
+    m.add_class::<types::PyF2>()?;
+    m.add_class::<types::PySwizzle>()?;
+    m.add_class::<types::PyComposedLayout>()?;
+    m.add_class::<types::PyBankReport>()?;
+    m.add_class::<types::PySwizzleSearch>()?;
+    m.add_function(wrap_pyfunction!(ops::size, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::cosize, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::rank, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::depth, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::shape, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::stride, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::flatten, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::make_layout, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::coalesce, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::filter, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::filter_zeros, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::coalesce_z, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::composition, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::with_shape, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::complement, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::right_inverse, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::left_inverse, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::logical_divide, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::zipped_divide, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::tiled_divide, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::flat_divide, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::logical_product, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::zipped_product, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::tiled_product, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::flat_product, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::blocked_product, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::raked_product, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::tile_to_shape, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::max_common_vector, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::max_common_layout, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::nullspace, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::domain_distribute, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::upcast, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::downcast, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::recast, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::composition_mode, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::layout_add, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::greatest_common_domain, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::make_identity_layout, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::compact_col_major, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::compact_row_major, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::make_ordered_layout, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::idx2crd, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::crd2idx, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::crd2crd, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::congruent, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::weakly_congruent, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::compatible, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::product, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::product_each, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::prefix_product, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::image, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::slice, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::dice, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::slice_and_offset, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::local_tile, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::local_partition, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::tv_partition, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::make_layout_tv, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::thread_coord, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::bank_conflicts, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::swizzle_search, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::tmem_32x32b, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::tmem_16x256b, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::print_layout, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::layout_svg, m)?)?;
+    m.add_function(wrap_pyfunction!(tensor::array_layout, m)?)?;
+    m.add_function(wrap_pyfunction!(tensor::tensor_get, m)?)?;
+    m.add_function(wrap_pyfunction!(tensor::tensor_set, m)?)?;
+    m.add_function(wrap_pyfunction!(tensor::tensor_copy, m)?)?;
+    m.add_function(wrap_pyfunction!(tensor::tensor_gemm, m)?)?;
+    m.add_function(wrap_pyfunction!(tensor::tensor_contract, m)?)?;
+    Ok(())
+}

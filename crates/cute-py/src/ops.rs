@@ -1,0 +1,1019 @@
+//! The module functions: every operation of the core crate under its CuTe name.
+
+use cute::{Error, ErrorKind, IntTuple, Layout, Op, Operand};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+use crate::conv::{
+    self, err, int, kind_of, layout_arg, partial_coord, seq, smem_arg, tiler_arg, tuple, tuple_py,
+    OrRaise, Smem,
+};
+use crate::types::{PyBankReport, PyComposedLayout, PyLayout, PySwizzle, PySwizzleSearch};
+
+type L = PyResult<PyLayout>;
+
+fn lay(obj: &Bound<'_, PyAny>, op: &str) -> PyResult<Layout> {
+    layout_arg(obj, op)
+}
+
+/// The size of a layout, a composed layout, or a shape (the product of its leaves).
+///
+/// >>> from cute_algebra import Layout, size
+/// >>> size(Layout((4, 8))), size((2, (3, 4))), size(7)
+/// (32, 24, 7)
+#[pyfunction]
+pub fn size(x: &Bound<'_, PyAny>) -> PyResult<i64> {
+    if let Ok(l) = x.downcast::<PyLayout>() {
+        return l.get().0.size().py();
+    }
+    if let Ok(c) = x.downcast::<PyComposedLayout>() {
+        return c.get().0.size().py();
+    }
+    tuple(x, "size")?.size().py()
+}
+
+/// The size of a layout's codomain.
+///
+/// >>> from cute_algebra import Layout, cosize
+/// >>> cosize(Layout((4, 8), (1, 8)))
+/// 60
+#[pyfunction]
+pub fn cosize(x: &Bound<'_, PyAny>) -> PyResult<i64> {
+    if let Ok(c) = x.downcast::<PyComposedLayout>() {
+        return c.get().0.cosize().py();
+    }
+    lay(x, "cosize")?.cosize().py()
+}
+
+/// The number of top-level modes of a layout or a tuple (1 for an int).
+///
+/// >>> from cute_algebra import Layout, rank
+/// >>> rank(Layout((4, (2, 3)))), rank((1, 2, 3)), rank(5)
+/// (2, 3, 1)
+#[pyfunction]
+pub fn rank(x: &Bound<'_, PyAny>) -> PyResult<usize> {
+    if let Ok(l) = x.downcast::<PyLayout>() {
+        return Ok(l.get().0.rank());
+    }
+    Ok(tuple(x, "rank")?.rank())
+}
+
+/// The nesting depth of a layout's shape or of a tuple (0 for an int).
+///
+/// >>> from cute_algebra import Layout, depth
+/// >>> depth(Layout((4, (2, 3)))), depth((1, 2)), depth(5)
+/// (2, 1, 0)
+#[pyfunction]
+pub fn depth(x: &Bound<'_, PyAny>) -> PyResult<usize> {
+    if let Ok(l) = x.downcast::<PyLayout>() {
+        return Ok(l.get().0.depth());
+    }
+    Ok(tuple(x, "depth")?.depth())
+}
+
+/// The shape of a layout.
+///
+/// >>> from cute_algebra import Layout, shape
+/// >>> shape(Layout((4, (2, 3))))
+/// (4, (2, 3))
+#[pyfunction]
+pub fn shape(py: Python<'_>, l: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    tuple_py(py, &lay(l, "shape")?.shape())
+}
+
+/// The stride of a layout.
+///
+/// >>> from cute_algebra import Layout, stride
+/// >>> stride(Layout((4, (2, 3))))
+/// (1, (4, 8))
+#[pyfunction]
+pub fn stride(py: Python<'_>, l: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    conv::layout_stride_py(py, &lay(l, "stride")?)
+}
+
+/// Flattens a layout (every leaf its own mode) or a tuple.
+///
+/// >>> from cute_algebra import Layout, flatten
+/// >>> flatten(Layout((4, (2, 3)))), flatten(((1, 2), (3, (4,))))
+/// (Layout((4,2,3),(1,4,8)), (1, 2, 3, 4))
+#[pyfunction]
+pub fn flatten(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    if let Ok(l) = x.downcast::<PyLayout>() {
+        return Ok(Py::new(py, PyLayout(l.get().0.flatten()))?.into_any());
+    }
+    tuple_py(py, &tuple(x, "flatten")?.flatten())
+}
+
+/// The concatenation of layouts, each one mode of the result (`make_layout(A, B)`; a single list
+/// or tuple of layouts works too).
+///
+/// >>> from cute_algebra import Layout, make_layout
+/// >>> make_layout(Layout(4, 1), Layout((2, 3), (4, 8)))
+/// Layout((4,(2,3)),(1,(4,8)))
+#[pyfunction]
+#[pyo3(signature = (*layouts))]
+pub fn make_layout(layouts: &Bound<'_, PyTuple>) -> L {
+    let items: Vec<Bound<'_, PyAny>> = if layouts.len() == 1 {
+        let only = layouts.get_item(0)?;
+        match seq(&only) {
+            Some(v) => v,
+            None => vec![only],
+        }
+    } else {
+        layouts.iter().collect()
+    };
+    if items.is_empty() {
+        return Err(PyTypeError::new_err(
+            "make_layout: expected at least one Layout, got none",
+        ));
+    }
+    let ls = items
+        .iter()
+        .map(|x| lay(x, "make_layout"))
+        .collect::<PyResult<Vec<_>>>()?;
+    Layout::concat(&ls).py().map(PyLayout)
+}
+
+/// Coalesce: the shortest flat layout with the same function, or, with a profile (a tuple of
+/// `None` / ints), coalescing only the modes the profile names.
+///
+/// >>> from cute_algebra import Layout, coalesce
+/// >>> coalesce(Layout((2, (1, 6)), (1, (6, 2))))
+/// Layout(12,1)
+/// >>> coalesce(Layout(((2, 2), (2, 2)), ((1, 2), (4, 8))), (None, 1))
+/// Layout(((2,2),4),((1,2),4))
+#[pyfunction]
+#[pyo3(signature = (layout, profile=None))]
+pub fn coalesce(layout: &Bound<'_, PyAny>, profile: Option<&Bound<'_, PyAny>>) -> L {
+    let l = lay(layout, "coalesce")?;
+    match profile {
+        None => Ok(PyLayout(cute::coalesce(&l))),
+        Some(p) => cute::coalesce_profile(&l, &tiler_arg(p, "coalesce profile")?)
+            .py()
+            .map(PyLayout),
+    }
+}
+
+/// Filter: coalesce after dropping stride-0 and size-1 modes (with a profile: by mode).
+///
+/// >>> from cute_algebra import Layout, filter
+/// >>> filter(Layout((4, 2, 3), (1, 0, 4)))
+/// Layout(12,1)
+#[pyfunction]
+#[pyo3(signature = (layout, profile=None))]
+pub fn filter(layout: &Bound<'_, PyAny>, profile: Option<&Bound<'_, PyAny>>) -> L {
+    let l = lay(layout, "filter")?;
+    match profile {
+        None => Ok(PyLayout(cute::filter(&l))),
+        Some(p) => cute::filter_profile(&l, &tiler_arg(p, "filter profile")?)
+            .py()
+            .map(PyLayout),
+    }
+}
+
+/// Replaces stride-0 modes by size 1, keeping the shape's profile.
+///
+/// >>> from cute_algebra import Layout, filter_zeros
+/// >>> filter_zeros(Layout((4, 2), (1, 0)))
+/// Layout((4,1),(1,0))
+#[pyfunction]
+pub fn filter_zeros(layout: &Bound<'_, PyAny>) -> L {
+    Ok(PyLayout(cute::filter_zeros(&lay(layout, "filter_zeros")?)))
+}
+
+/// PyCuTe's coalesce that also drops stride-0 modes from the coalesced form.
+///
+/// >>> from cute_algebra import Layout, coalesce_z
+/// >>> coalesce_z(Layout((2, 1, 6, 1), (1, 7, 8, 0)))
+/// Layout((2,6,1),(1,8,0))
+#[pyfunction]
+pub fn coalesce_z(layout: &Bound<'_, PyAny>) -> L {
+    Ok(PyLayout(cute::coalesce_z(&lay(layout, "coalesce_z")?)))
+}
+
+/// Functional composition `A ∘ B` (`R(c) = A(B(c))`). `B` is a tiler: a layout, an int `n`
+/// (`n:1`), or a tuple applied by mode with `None` to keep a mode. `A` may also be a `Swizzle`
+/// (giving a `ComposedLayout`) or a `ComposedLayout`.
+///
+/// >>> from cute_algebra import Layout, composition
+/// >>> composition(Layout((6, 2), (8, 2)), Layout((4, 3), (3, 1)))
+/// Layout(((2,2),3),((24,2),8))
+/// >>> composition(Layout((8, 16), (20, 1)), (Layout(4, 1), Layout(8, 2)))
+/// Layout((4,8),(20,2))
+#[pyfunction]
+pub fn composition(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+) -> PyResult<PyObject> {
+    if let Ok(sw) = a.downcast::<PySwizzle>() {
+        let l = lay(b, "composition")?;
+        return Ok(Py::new(
+            py,
+            PyComposedLayout(cute::ComposedLayout::new(sw.get().0, 0, l)),
+        )?
+        .into_any());
+    }
+    if let Ok(c) = a.downcast::<PyComposedLayout>() {
+        let c = c.get().0;
+        let inner = if b.is_none() {
+            c.layout
+        } else {
+            cute::composition_tiler(&c.layout, &tiler_arg(b, "composition")?).py()?
+        };
+        return Ok(Py::new(
+            py,
+            PyComposedLayout(cute::ComposedLayout::new(c.swizzle, c.offset, inner)),
+        )?
+        .into_any());
+    }
+    let a = lay(a, "composition")?;
+    let r = if b.is_none() {
+        a
+    } else if let Ok(bl) = b.downcast::<PyLayout>() {
+        cute::composition(&a, &bl.get().0).py()?
+    } else {
+        cute::composition_tiler(&a, &tiler_arg(b, "composition")?).py()?
+    };
+    Ok(Py::new(py, PyLayout(r))?.into_any())
+}
+
+/// `A` reshaped to `shape`: `composition(A, make_layout(shape))`.
+///
+/// >>> from cute_algebra import Layout, with_shape
+/// >>> with_shape(Layout(24, 2), (4, 6))
+/// Layout((4,6),(2,8))
+#[pyfunction]
+pub fn with_shape(layout: &Bound<'_, PyAny>, shape: &Bound<'_, PyAny>) -> L {
+    cute::with_shape(
+        &lay(layout, "with_shape")?,
+        &tuple(shape, "with_shape shape")?,
+    )
+    .py()
+    .map(PyLayout)
+}
+
+/// The complement of `L` (up to `cotarget`, an int or a shape; by default `cosize(L)`): the
+/// layout of the offsets `L` does not reach, ordered.
+///
+/// >>> from cute_algebra import Layout, complement
+/// >>> complement(Layout(4, 2), 24)
+/// Layout((2,3),(1,8))
+#[pyfunction]
+#[pyo3(signature = (layout, cotarget=None))]
+pub fn complement(layout: &Bound<'_, PyAny>, cotarget: Option<&Bound<'_, PyAny>>) -> L {
+    let l = lay(layout, "complement")?;
+    match cotarget {
+        None => cute::complement(&l),
+        Some(c) => cute::complement_to(&l, &tuple(c, "complement cotarget")?),
+    }
+    .py()
+    .map(PyLayout)
+}
+
+/// The right inverse `R` with `L(R(i)) = i` of the largest size.
+///
+/// >>> from cute_algebra import Layout, right_inverse
+/// >>> right_inverse(Layout((4, 8), (8, 1)))
+/// Layout((8,4),(4,1))
+#[pyfunction]
+pub fn right_inverse(layout: &Bound<'_, PyAny>) -> L {
+    cute::right_inverse(&lay(layout, "right_inverse")?)
+        .py()
+        .map(PyLayout)
+}
+
+/// The left inverse `R` with `R(L(i)) = i` (`L` injective).
+///
+/// >>> from cute_algebra import Layout, left_inverse
+/// >>> left_inverse(Layout((4, 8), (8, 1)))
+/// Layout((8,4),(4,1))
+#[pyfunction]
+pub fn left_inverse(layout: &Bound<'_, PyAny>) -> L {
+    cute::left_inverse(&lay(layout, "left_inverse")?)
+        .py()
+        .map(PyLayout)
+}
+
+macro_rules! by_tiler {
+    ($(#[$doc:meta])* $name:ident, $f:path) => {
+        $(#[$doc])*
+        #[pyfunction]
+        pub fn $name(layout: &Bound<'_, PyAny>, tiler: &Bound<'_, PyAny>) -> L {
+            let op = stringify!($name);
+            $f(&lay(layout, op)?, &tiler_arg(tiler, op)?).py().map(PyLayout)
+        }
+    };
+}
+
+by_tiler!(
+    /// Logical divide `A ⊘ B = A ∘ (B, B*)`: splits each mode into the tile and the rest.
+    ///
+    /// >>> from cute_algebra import Layout, logical_divide
+    /// >>> logical_divide(Layout((8, 16), (20, 1)), (Layout(4, 1), Layout(8, 2)))
+    /// Layout(((4,2),(8,2)),((20,80),(2,1)))
+    logical_divide,
+    cute::logical_divide
+);
+by_tiler!(
+    /// Zipped divide: the tiles gathered in mode 0, the rest in mode 1.
+    ///
+    /// >>> from cute_algebra import Layout, zipped_divide
+    /// >>> zipped_divide(Layout((8, 16), (20, 1)), (Layout(4, 1), Layout(8, 2)))
+    /// Layout(((4,8),(2,2)),((20,2),(80,1)))
+    zipped_divide,
+    cute::zipped_divide
+);
+by_tiler!(
+    /// Tiled divide: the tile in mode 0, each rest mode a mode of its own.
+    ///
+    /// >>> from cute_algebra import Layout, tiled_divide
+    /// >>> tiled_divide(Layout((8, 16), (20, 1)), (4, 8))
+    /// Layout(((4,8),2,2),((20,1),80,8))
+    tiled_divide,
+    cute::tiled_divide
+);
+by_tiler!(
+    /// Flat divide: the tile's modes, then the rest's modes, all at the top level.
+    ///
+    /// >>> from cute_algebra import Layout, flat_divide
+    /// >>> flat_divide(Layout((8, 16), (20, 1)), (4, 8))
+    /// Layout((4,8,2,2),(20,1,80,8))
+    flat_divide,
+    cute::flat_divide
+);
+by_tiler!(
+    /// Logical product `A ⊗ B = (A, A* ∘ B)`: `A` repeated as `B` says.
+    ///
+    /// >>> from cute_algebra import Layout, logical_product
+    /// >>> logical_product(Layout((2, 2), (4, 1)), Layout(6, 1))
+    /// Layout(((2,2),(2,3)),((4,1),(2,8)))
+    logical_product,
+    cute::logical_product
+);
+by_tiler!(
+    /// Zipped product: `A` in mode 0, the repetition in mode 1 (by mode for a tuple tiler).
+    ///
+    /// >>> from cute_algebra import Layout, zipped_product
+    /// >>> zipped_product(Layout((2, 5), (5, 1)), (Layout(3, 1), Layout(4, 1)))
+    /// Layout(((2,5),(3,4)),((5,1),(1,5)))
+    zipped_product,
+    cute::zipped_product
+);
+by_tiler!(
+    /// Tiled product: `A` in mode 0, each repetition mode a mode of its own.
+    ///
+    /// >>> from cute_algebra import Layout, tiled_product
+    /// >>> tiled_product(Layout((2, 5), (5, 1)), (Layout(3, 1), Layout(4, 1)))
+    /// Layout(((2,5),3,4),((5,1),1,5))
+    tiled_product,
+    cute::tiled_product
+);
+by_tiler!(
+    /// Flat product: every mode of `A` and of the repetition at the top level.
+    ///
+    /// >>> from cute_algebra import Layout, flat_product
+    /// >>> flat_product(Layout((2, 5), (5, 1)), (Layout(3, 1), Layout(4, 1)))
+    /// Layout((2,5,3,4),(5,1,1,5))
+    flat_product,
+    cute::flat_product
+);
+
+/// Blocked product: `A` as the block, laid out as `B` says, mode by mode.
+///
+/// >>> from cute_algebra import Layout, blocked_product
+/// >>> blocked_product(Layout((2, 5), (5, 1)), Layout((3, 4), (1, 3)))
+/// Layout(((2,3),(5,4)),((5,10),(1,30)))
+#[pyfunction]
+pub fn blocked_product(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> L {
+    cute::blocked_product(&lay(a, "blocked_product")?, &lay(b, "blocked_product")?)
+        .py()
+        .map(PyLayout)
+}
+
+/// Raked product: `A`'s elements interleaved with the repetition, mode by mode.
+///
+/// >>> from cute_algebra import Layout, raked_product
+/// >>> raked_product(Layout((2, 5), (5, 1)), Layout((3, 4), (1, 3)))
+/// Layout(((3,2),(4,5)),((10,5),(30,1)))
+#[pyfunction]
+pub fn raked_product(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> L {
+    cute::raked_product(&lay(a, "raked_product")?, &lay(b, "raked_product")?)
+        .py()
+        .map(PyLayout)
+}
+
+/// Repeats a block layout until it covers `shape`.
+///
+/// >>> from cute_algebra import Layout, tile_to_shape
+/// >>> tile_to_shape(Layout((2, 2), (1, 2)), (4, 6))
+/// Layout(((2,2),(2,3)),((1,4),(2,8)))
+#[pyfunction]
+pub fn tile_to_shape(layout: &Bound<'_, PyAny>, shape: &Bound<'_, PyAny>) -> L {
+    cute::tile_to_shape(
+        &lay(layout, "tile_to_shape")?,
+        &tuple(shape, "tile_to_shape shape")?,
+    )
+    .py()
+    .map(PyLayout)
+}
+
+/// The number of elements that both layouts map contiguously (vectorization width).
+///
+/// >>> from cute_algebra import Layout, max_common_vector
+/// >>> max_common_vector(Layout((4, 8), (1, 4)), Layout((4, 8), (1, 8)))
+/// 4
+#[pyfunction]
+pub fn max_common_vector(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<i64> {
+    cute::max_common_vector(&lay(a, "max_common_vector")?, &lay(b, "max_common_vector")?).py()
+}
+
+/// The layout of the largest common contiguous part of two layouts' coordinates.
+///
+/// >>> from cute_algebra import Layout, max_common_layout
+/// >>> max_common_layout(Layout((4, 8), (1, 4)), Layout((4, 8), (1, 8)))
+/// Layout(4,1)
+#[pyfunction]
+pub fn max_common_layout(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> L {
+    cute::max_common_layout(&lay(a, "max_common_layout")?, &lay(b, "max_common_layout")?)
+        .py()
+        .map(PyLayout)
+}
+
+/// The kernel of a layout: the coordinates it maps to 0, as a layout into `L`'s domain.
+///
+/// >>> from cute_algebra import Layout, nullspace
+/// >>> nullspace(Layout((4, 2, 3), (1, 0, 4)))
+/// Layout(2,4)
+#[pyfunction]
+pub fn nullspace(layout: &Bound<'_, PyAny>) -> L {
+    cute::nullspace(&lay(layout, "nullspace")?)
+        .py()
+        .map(PyLayout)
+}
+
+/// Distributes `n` elements over a shape from the left.
+///
+/// >>> from cute_algebra import domain_distribute
+/// >>> domain_distribute((4, 8), 8)
+/// Layout(8,1)
+#[pyfunction]
+pub fn domain_distribute(shape: &Bound<'_, PyAny>, n: &Bound<'_, PyAny>) -> L {
+    cute::domain_distribute(
+        &tuple(shape, "domain_distribute shape")?,
+        int(n, "domain_distribute n")?,
+    )
+    .py()
+    .map(PyLayout)
+}
+
+/// The layout for elements `n` times wider.
+///
+/// >>> from cute_algebra import Layout, upcast
+/// >>> upcast(Layout((4, 8), (1, 4)), 2)
+/// Layout((2,8),(1,2))
+#[pyfunction]
+pub fn upcast(layout: &Bound<'_, PyAny>, n: &Bound<'_, PyAny>) -> L {
+    cute::upcast(&lay(layout, "upcast")?, int(n, "upcast n")?)
+        .py()
+        .map(PyLayout)
+}
+
+/// The layout for elements `n` times narrower.
+///
+/// >>> from cute_algebra import Layout, downcast
+/// >>> downcast(Layout((4, 8), (1, 4)), 2)
+/// Layout((8,8),(1,8))
+#[pyfunction]
+pub fn downcast(layout: &Bound<'_, PyAny>, n: &Bound<'_, PyAny>) -> L {
+    cute::downcast(&lay(layout, "downcast")?, int(n, "downcast n")?)
+        .py()
+        .map(PyLayout)
+}
+
+/// The layout for a change of element size by `num/den` (new size / old size).
+///
+/// >>> from cute_algebra import Layout, recast
+/// >>> recast(Layout((4, 8), (1, 4)), 2), recast(Layout((4, 8), (1, 4)), 1, 2)
+/// (Layout((2,8),(1,2)), Layout((8,8),(1,8)))
+#[pyfunction]
+#[pyo3(signature = (layout, num, den=None))]
+pub fn recast(
+    layout: &Bound<'_, PyAny>,
+    num: &Bound<'_, PyAny>,
+    den: Option<&Bound<'_, PyAny>>,
+) -> L {
+    let d = match den {
+        None => 1,
+        Some(d) => int(d, "recast den")?,
+    };
+    cute::recast(&lay(layout, "recast")?, int(num, "recast num")?, d)
+        .py()
+        .map(PyLayout)
+}
+
+/// PyCuTe's `composition` of one mode: mode `mode` of `L` composed with the tiler.
+///
+/// >>> from cute_algebra import Layout, composition_mode
+/// >>> composition_mode(Layout((4, 8), (1, 4)), 1, Layout(4, 2))
+/// Layout((4,4),(1,8))
+#[pyfunction]
+pub fn composition_mode(layout: &Bound<'_, PyAny>, mode: usize, tiler: &Bound<'_, PyAny>) -> L {
+    cute::composition_mode(
+        &lay(layout, "composition_mode")?,
+        mode,
+        &tiler_arg(tiler, "composition_mode")?,
+    )
+    .py()
+    .map(PyLayout)
+}
+
+/// PyCuTe's layout sum: `(A + B)(c) = A(c) + B(c)` over a common domain.
+///
+/// >>> from cute_algebra import Layout, layout_add
+/// >>> layout_add(Layout((4, 8), (1, 0)), Layout((4, 8), (0, 4)))
+/// Layout(32,1)
+#[pyfunction]
+pub fn layout_add(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> L {
+    cute::layout_add(&lay(a, "layout_add")?, &lay(b, "layout_add")?)
+        .py()
+        .map(PyLayout)
+}
+
+fn shape_of(x: &Bound<'_, PyAny>, what: &str) -> PyResult<IntTuple> {
+    if let Ok(l) = x.downcast::<PyLayout>() {
+        return Ok(l.get().0.shape());
+    }
+    tuple(x, what)
+}
+
+/// PyCuTe's greatest common domain of two shapes (or layouts' shapes).
+///
+/// >>> from cute_algebra import greatest_common_domain
+/// >>> greatest_common_domain((4, 6), (8, 3))
+/// Layout((4,2,3),(1,4,8))
+#[pyfunction]
+pub fn greatest_common_domain(s: &Bound<'_, PyAny>, t: &Bound<'_, PyAny>) -> L {
+    cute::greatest_common_domain(
+        &shape_of(s, "greatest_common_domain")?,
+        &shape_of(t, "greatest_common_domain")?,
+    )
+    .py()
+    .map(PyLayout)
+}
+
+/// The identity layout of a shape: `(s0,s1,…):(E(0),E(1),…)`.
+///
+/// >>> from cute_algebra import make_identity_layout
+/// >>> L = make_identity_layout((4, 6))
+/// >>> str(L), L(9)
+/// ('(4,6):(1@0,1@1)', (1, 2))
+#[pyfunction]
+pub fn make_identity_layout(shape: &Bound<'_, PyAny>) -> L {
+    cute::make_identity_layout(&tuple(shape, "make_identity_layout")?)
+        .py()
+        .map(PyLayout)
+}
+
+/// The compact column-major layout of a shape.
+///
+/// >>> from cute_algebra import compact_col_major
+/// >>> compact_col_major((4, (2, 3)))
+/// Layout((4,(2,3)),(1,(4,8)))
+#[pyfunction]
+pub fn compact_col_major(shape: &Bound<'_, PyAny>) -> L {
+    cute::compact_col_major(&tuple(shape, "compact_col_major")?)
+        .py()
+        .map(PyLayout)
+}
+
+/// The compact row-major layout of a shape.
+///
+/// >>> from cute_algebra import compact_row_major
+/// >>> compact_row_major((4, (2, 3)))
+/// Layout((4,(2,3)),(6,(3,1)))
+#[pyfunction]
+pub fn compact_row_major(shape: &Bound<'_, PyAny>) -> L {
+    cute::compact_row_major(&tuple(shape, "compact_row_major")?)
+        .py()
+        .map(PyLayout)
+}
+
+/// The compact layout whose modes increase in stride in the given order.
+///
+/// >>> from cute_algebra import make_ordered_layout
+/// >>> make_ordered_layout((4, 8, 2), (1, 2, 0))
+/// Layout((4,8,2),(2,8,1))
+#[pyfunction]
+pub fn make_ordered_layout(shape: &Bound<'_, PyAny>, order: &Bound<'_, PyAny>) -> L {
+    cute::make_ordered_layout(
+        &tuple(shape, "make_ordered_layout shape")?,
+        &tuple(order, "make_ordered_layout order")?,
+    )
+    .py()
+    .map(PyLayout)
+}
+
+/// The coordinate of an index (or of a coarser coordinate) in a shape, colexicographic.
+///
+/// >>> from cute_algebra import idx2crd
+/// >>> idx2crd(9, (4, 8)), idx2crd((9, 1), ((2, 5), 8))
+/// ((1, 2), ((1, 4), 1))
+#[pyfunction]
+pub fn idx2crd(
+    py: Python<'_>,
+    idx: &Bound<'_, PyAny>,
+    shape: &Bound<'_, PyAny>,
+) -> PyResult<PyObject> {
+    let r = cute::idx2crd(
+        &tuple(idx, "idx2crd index")?,
+        &tuple(shape, "idx2crd shape")?,
+    )
+    .py()?;
+    tuple_py(py, &r)
+}
+
+/// The index of a coordinate: with `stride`, the inner product; without, colexicographic in
+/// `shape`.
+///
+/// >>> from cute_algebra import crd2idx
+/// >>> crd2idx((1, 2), (4, 8)), crd2idx((1, 2), (4, 8), (8, 1))
+/// (9, 10)
+#[pyfunction]
+#[pyo3(signature = (crd, shape, stride=None))]
+pub fn crd2idx(
+    crd: &Bound<'_, PyAny>,
+    shape: &Bound<'_, PyAny>,
+    stride: Option<&Bound<'_, PyAny>>,
+) -> PyResult<i64> {
+    let c = tuple(crd, "crd2idx coordinate")?;
+    let s = tuple(shape, "crd2idx shape")?;
+    match stride {
+        None => cute::crd2idx_compact(&c, &s),
+        Some(d) => cute::crd2idx(&c, &s, &tuple(d, "crd2idx stride")?),
+    }
+    .py()
+}
+
+/// A coordinate of shape `src` as a coordinate of the compatible shape `dst`.
+///
+/// >>> from cute_algebra import crd2crd
+/// >>> crd2crd((1, 2), (4, 8), 32)
+/// 9
+#[pyfunction]
+pub fn crd2crd(
+    py: Python<'_>,
+    crd: &Bound<'_, PyAny>,
+    src: &Bound<'_, PyAny>,
+    dst: &Bound<'_, PyAny>,
+) -> PyResult<PyObject> {
+    let r = cute::crd2crd(
+        &tuple(crd, "crd2crd coordinate")?,
+        &tuple(src, "crd2crd source shape")?,
+        &tuple(dst, "crd2crd target shape")?,
+    )
+    .py()?;
+    tuple_py(py, &r)
+}
+
+/// True when two tuples have the same profile.
+///
+/// >>> from cute_algebra import congruent
+/// >>> congruent((1, (2, 3)), (4, (5, 6))), congruent((1, 2), 3)
+/// (True, False)
+#[pyfunction]
+pub fn congruent(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<bool> {
+    Ok(tuple(a, "congruent")?.congruent(&tuple(b, "congruent")?))
+}
+
+/// True when `a`'s profile is a coarsening of `b`'s (an int matches anything).
+///
+/// >>> from cute_algebra import weakly_congruent
+/// >>> weakly_congruent(1, (2, 3)), weakly_congruent((1, 2), 3)
+/// (True, False)
+#[pyfunction]
+pub fn weakly_congruent(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<bool> {
+    Ok(tuple(a, "weakly_congruent")?.weakly_congruent(&tuple(b, "weakly_congruent")?))
+}
+
+/// True when every coordinate of shape `a` is a coordinate of shape `b` (sizes agree mode by
+/// mode).
+///
+/// >>> from cute_algebra import compatible
+/// >>> compatible(24, (4, 6)), compatible((4, 6), 24)
+/// (True, False)
+#[pyfunction]
+pub fn compatible(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<bool> {
+    Ok(tuple(a, "compatible")?.compatible(&tuple(b, "compatible")?))
+}
+
+/// The product of the leaves of a tuple.
+///
+/// >>> from cute_algebra import product
+/// >>> product(((2, 3), 4))
+/// 24
+#[pyfunction]
+pub fn product(t: &Bound<'_, PyAny>) -> PyResult<i64> {
+    tuple(t, "product")?.product().py()
+}
+
+/// The product of each top-level mode.
+///
+/// >>> from cute_algebra import product_each
+/// >>> product_each(((2, 3), 4))
+/// (6, 4)
+#[pyfunction]
+pub fn product_each(py: Python<'_>, t: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    tuple_py(py, &tuple(t, "product_each")?.product_each().py()?)
+}
+
+/// The exclusive prefix products of the leaves, nested as the tuple.
+///
+/// >>> from cute_algebra import prefix_product
+/// >>> prefix_product(((2, 3), 4))
+/// ((1, 2), 6)
+#[pyfunction]
+pub fn prefix_product(py: Python<'_>, t: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    tuple_py(py, &tuple(t, "prefix_product")?.prefix_product().py()?)
+}
+
+/// The set of offsets a layout reaches, sorted.
+///
+/// >>> from cute_algebra import Layout, image
+/// >>> image(Layout((2, 3), (3, 0)))
+/// [0, 3]
+#[pyfunction]
+pub fn image(layout: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
+    let l = lay(layout, "image")?;
+    if l.size().py()? > 1 << 24 {
+        return Err(err(Error::new(
+            Op::Image,
+            ErrorKind::Capacity {
+                what: "the size of a layout whose image is listed",
+                limit: 1 << 24,
+            },
+        )
+        .with(Operand::Layout(l), Operand::None)));
+    }
+    l.image().py()
+}
+
+/// The sub-layout of the free (`None`) modes of a partial coordinate.
+///
+/// >>> from cute_algebra import Layout, slice
+/// >>> slice(Layout((4, 8), (1, 4)), (2, None))
+/// Layout((8,),(4,))
+#[pyfunction]
+pub fn slice(layout: &Bound<'_, PyAny>, coord: &Bound<'_, PyAny>) -> L {
+    cute::slice(&lay(layout, "slice")?, &partial_coord(coord, "slice")?)
+        .py()
+        .map(PyLayout)
+}
+
+/// The sub-layout of the fixed modes of a partial coordinate (the complement of `slice`).
+///
+/// >>> from cute_algebra import Layout, dice
+/// >>> dice(Layout((4, 8), (1, 4)), (2, None))
+/// Layout((4,),(1,))
+#[pyfunction]
+pub fn dice(layout: &Bound<'_, PyAny>, coord: &Bound<'_, PyAny>) -> L {
+    cute::dice(&lay(layout, "dice")?, &partial_coord(coord, "dice")?)
+        .py()
+        .map(PyLayout)
+}
+
+/// `(slice(L, c), L(fixed part of c))`.
+///
+/// >>> from cute_algebra import Layout, slice_and_offset
+/// >>> slice_and_offset(Layout((4, 8), (1, 4)), (None, 3))
+/// (Layout((4,),(1,)), 12)
+#[pyfunction]
+pub fn slice_and_offset(
+    layout: &Bound<'_, PyAny>,
+    coord: &Bound<'_, PyAny>,
+) -> PyResult<(PyLayout, i64)> {
+    let (l, o) = cute::slice_and_offset(
+        &lay(layout, "slice_and_offset")?,
+        &partial_coord(coord, "slice_and_offset")?,
+    )
+    .py()?;
+    Ok((PyLayout(l), o))
+}
+
+/// The tile of `zipped_divide(L, tiler)` at tile coordinate `coord` (trailing modes free): its
+/// layout and the offset of its first element.
+///
+/// >>> from cute_algebra import Layout, local_tile
+/// >>> local_tile(Layout((8, 16), (16, 1)), (4, 8), (1, 1))
+/// (Layout((4,8),(16,1)), 72)
+#[pyfunction]
+pub fn local_tile(
+    layout: &Bound<'_, PyAny>,
+    tiler: &Bound<'_, PyAny>,
+    coord: &Bound<'_, PyAny>,
+) -> PyResult<(PyLayout, i64)> {
+    let (l, o) = cute::local_tile(
+        &lay(layout, "local_tile")?,
+        &tiler_arg(tiler, "local_tile")?,
+        &partial_coord(coord, "local_tile")?,
+    )
+    .py()?;
+    Ok((PyLayout(l), o))
+}
+
+/// The elements thread `index` of the thread layout `thr` owns in every tile: layout and offset.
+///
+/// >>> from cute_algebra import Layout, local_partition
+/// >>> local_partition(Layout((8, 8), (1, 8)), Layout((4, 2), (1, 4)), 5)
+/// (Layout((2,4),(4,16)), 9)
+#[pyfunction]
+pub fn local_partition(
+    layout: &Bound<'_, PyAny>,
+    thr: &Bound<'_, PyAny>,
+    index: i64,
+) -> PyResult<(PyLayout, i64)> {
+    let (l, o) = cute::local_partition(
+        &lay(layout, "local_partition")?,
+        &lay(thr, "local_partition")?,
+        index,
+    )
+    .py()?;
+    Ok((PyLayout(l), o))
+}
+
+/// Thread `thread`'s values of a data layout under a thread-value layout (the paper's Table 4):
+/// layout and offset.
+///
+/// >>> from cute_algebra import Layout, tv_partition
+/// >>> tv_partition(Layout((8, 8), (8, 1)), Layout(((4, 8), 2), ((16, 1), 8)), 1)
+/// (Layout((2,),(1,)), 2)
+#[pyfunction]
+pub fn tv_partition(
+    data: &Bound<'_, PyAny>,
+    tv: &Bound<'_, PyAny>,
+    thread: i64,
+) -> PyResult<(PyLayout, i64)> {
+    let (l, o) = cute::tv_partition(
+        &lay(data, "tv_partition")?,
+        &lay(tv, "tv_partition")?,
+        thread,
+    )
+    .py()?;
+    Ok((PyLayout(l), o))
+}
+
+/// CuTe's `make_layout_tv(thr, val)`: the tile shape and the thread-value layout.
+///
+/// >>> from cute_algebra import Layout, make_layout_tv
+/// >>> make_layout_tv(Layout((4, 8), (1, 4)), Layout((2, 1)))
+/// ((8, 8), Layout((32,2),(2,1)))
+#[pyfunction]
+pub fn make_layout_tv(
+    py: Python<'_>,
+    thr: &Bound<'_, PyAny>,
+    val: &Bound<'_, PyAny>,
+) -> PyResult<(PyObject, PyLayout)> {
+    let (s, l) =
+        cute::make_layout_tv(&lay(thr, "make_layout_tv")?, &lay(val, "make_layout_tv")?).py()?;
+    Ok((tuple_py(py, &s)?, PyLayout(l)))
+}
+
+/// The coordinate of thread `index` in a thread layout.
+///
+/// >>> from cute_algebra import Layout, thread_coord
+/// >>> thread_coord(Layout((4, 8), (8, 1)), 9)
+/// (1, 1)
+#[pyfunction]
+pub fn thread_coord(py: Python<'_>, thr: &Bound<'_, PyAny>, index: i64) -> PyResult<PyObject> {
+    tuple_py(
+        py,
+        &cute::thread_coord(&lay(thr, "thread_coord")?, index).py()?,
+    )
+}
+
+/// Shared-memory bank conflicts of one warp-wide access pattern: `smem` (a `Layout` or a
+/// `ComposedLayout`) maps coordinates to element offsets, `tv` maps (thread, value) to
+/// coordinates (thread mode of size 32), each access moves `vector` elements of `elem_bytes`.
+///
+/// >>> from cute_algebra import Layout, bank_conflicts
+/// >>> smem = Layout((32, 32), (32, 1))
+/// >>> r = bank_conflicts(smem, Layout((32, 1), (1, 0)), 4, 1)   # a column: 32-way
+/// >>> r.total, r.ideal_total, r.conflict_free
+/// (32, 1, False)
+#[pyfunction]
+#[pyo3(signature = (smem, tv, elem_bytes, vector=1))]
+pub fn bank_conflicts(
+    smem: &Bound<'_, PyAny>,
+    tv: &Bound<'_, PyAny>,
+    elem_bytes: i64,
+    vector: i64,
+) -> PyResult<PyBankReport> {
+    let tv = lay(tv, "bank_conflicts")?;
+    let r = match smem_arg(smem, "bank_conflicts")? {
+        Smem::Plain(l) => cute::bank_conflicts(&l, &tv, elem_bytes, vector),
+        Smem::Composed(c) => cute::bank_conflicts(&c, &tv, elem_bytes, vector),
+    }
+    .py()?;
+    Ok(PyBankReport::from(&r))
+}
+
+/// Searches `Sw<B,M,S>` for the swizzle that makes every access pattern conflict-free (or, if
+/// none does, has the fewest wavefronts).
+///
+/// >>> from cute_algebra import Layout, swizzle_search
+/// >>> s = swizzle_search(Layout((32, 32), (32, 1)), [Layout((32, 1), (1, 0))], 4, 1)
+/// >>> s.conflict_free, str(s.swizzle)
+/// (True, 'Sw<5,0,5>')
+#[pyfunction]
+#[pyo3(signature = (smem, patterns, elem_bytes, vector=1))]
+pub fn swizzle_search(
+    py: Python<'_>,
+    smem: &Bound<'_, PyAny>,
+    patterns: &Bound<'_, PyAny>,
+    elem_bytes: i64,
+    vector: i64,
+) -> PyResult<PySwizzleSearch> {
+    let pats: Vec<Layout> = match seq(patterns) {
+        Some(v) => v
+            .iter()
+            .map(|x| lay(x, "swizzle_search pattern"))
+            .collect::<PyResult<_>>()?,
+        None => vec![lay(patterns, "swizzle_search pattern").map_err(|_| {
+            PyTypeError::new_err(format!(
+                "swizzle_search: patterns must be a Layout or a list of Layouts, got {}",
+                kind_of(patterns)
+            ))
+        })?],
+    };
+    let s = match smem_arg(smem, "swizzle_search")? {
+        Smem::Plain(l) => cute::swizzle_search(&l, &pats, elem_bytes, vector),
+        Smem::Composed(c) => cute::swizzle_search(&c, &pats, elem_bytes, vector),
+    }
+    .py()?;
+    Ok(PySwizzleSearch {
+        swizzle: PySwizzle(s.swizzle),
+        layout: PyComposedLayout(s.layout),
+        reports: s
+            .reports
+            .iter()
+            .map(|r| Py::new(py, PyBankReport::from(r)))
+            .collect::<PyResult<_>>()?,
+        conflict_free: s.conflict_free,
+        tried: s.tried,
+    })
+}
+
+/// The TMEM layout of the `tcgen05.ld/st .32x32b` access for `n` columns.
+///
+/// >>> from cute_algebra import tmem_32x32b
+/// >>> tmem_32x32b(4).size()
+/// 512
+#[pyfunction]
+pub fn tmem_32x32b(n: i64) -> L {
+    cute::tmem_32x32b(n).py().map(PyLayout)
+}
+
+/// The TMEM layout of the `tcgen05.ld/st .16x256b` access for `n` repetitions.
+///
+/// >>> from cute_algebra import tmem_16x256b
+/// >>> tmem_16x256b(1).size() > 0
+/// True
+#[pyfunction]
+pub fn tmem_16x256b(n: i64) -> L {
+    cute::tmem_16x256b(n).py().map(PyLayout)
+}
+
+fn draw_err(e: cute_draw::DrawError, what: &str) -> PyErr {
+    match e {
+        cute_draw::DrawError::Layout(e) => err(*e),
+        other => pyo3::exceptions::PyValueError::new_err(format!("{what}: {other}")),
+    }
+}
+
+/// The layout as CuTe C++'s `print_layout` table (offsets by coordinate).
+///
+/// >>> from cute_algebra import Layout, print_layout
+/// >>> print(print_layout(Layout((2, 2), (1, 2))), end="")
+/// (2,2):(1,2)
+///       0   1
+///     +---+---+
+///  0  | 0 | 2 |
+///     +---+---+
+///  1  | 1 | 3 |
+///     +---+---+
+#[pyfunction]
+pub fn print_layout(layout: &Bound<'_, PyAny>) -> PyResult<String> {
+    cute_draw::table::print_layout(&lay(layout, "print_layout")?)
+        .map_err(|e| draw_err(e, "print_layout"))
+}
+
+/// The layout as an SVG picture (one cell per coordinate, labelled with its offset).
+///
+/// >>> from cute_algebra import Layout, layout_svg
+/// >>> layout_svg(Layout((4, 8), (1, 4))).startswith("<svg")
+/// True
+#[pyfunction]
+pub fn layout_svg(layout: &Bound<'_, PyAny>) -> PyResult<String> {
+    cute_draw::svg::layout_svg(&lay(layout, "layout_svg")?).map_err(|e| draw_err(e, "layout_svg"))
+}

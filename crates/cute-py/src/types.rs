@@ -1,0 +1,851 @@
+//! The Python classes: `Layout`, `E`, `F2`, `Swizzle`, `ComposedLayout`, `BankReport`,
+//! `SwizzleSearch`.
+
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+
+use cute::{ComposedLayout, Layout, Op, Stride, Swizzle};
+use pyo3::exceptions::{PyIndexError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::types::{PySlice, PyTuple};
+
+use crate::conv::{self, err, has_none, int, OrRaise};
+
+fn hash_of<T: Hash>(x: &T) -> u64 {
+    let mut h = DefaultHasher::new();
+    x.hash(&mut h);
+    h.finish()
+}
+
+/// The index `k` of a sequence of length `n`, negative from the end.
+fn index(k: isize, n: usize, what: &str) -> PyResult<usize> {
+    let i = if k < 0 { k + n as isize } else { k };
+    if i < 0 || i as usize >= n {
+        return Err(PyIndexError::new_err(format!(
+            "{what}: mode index {k} out of range for rank {n}"
+        )));
+    }
+    Ok(i as usize)
+}
+
+/// A CuTe layout `shape:stride`: a function from coordinates (or indices) to offsets.
+///
+/// `Layout(shape, stride=None)` takes nested tuples of ints (a shape) and a congruent stride;
+/// strides may be ints, scaled coordinate bases `E(i)` or binary polynomials `F2(bits)`, all of one
+/// kind. Without a stride the layout is compact column-major.
+///
+/// >>> from cute_algebra import Layout
+/// >>> L = Layout((4, 8), (1, 4))
+/// >>> L(5), L((1, 1)), L(1, 1)
+/// (5, 5, 5)
+/// >>> str(L), L
+/// ('(4,8):(1,4)', Layout((4,8),(1,4)))
+/// >>> Layout(((2, 2), 3))
+/// Layout(((2,2),3),((1,2),4))
+#[pyclass(frozen, module = "cute_algebra", name = "Layout")]
+#[derive(Clone, Copy)]
+pub struct PyLayout(pub Layout);
+
+/// Wraps a layout as a Python object.
+pub fn new_layout(py: Python<'_>, l: Layout) -> PyResult<Py<PyLayout>> {
+    Py::new(py, PyLayout(l))
+}
+
+/// The Python expression that rebuilds `l` (`Layout(shape,stride)`).
+pub fn layout_repr(l: &Layout) -> String {
+    Python::with_gil(|py| -> PyResult<String> {
+        let shape = conv::tuple_py(py, &l.shape())?;
+        let stride = conv::layout_stride_py(py, l)?;
+        Ok(format!(
+            "Layout({},{})",
+            compact_repr(shape.bind(py))?,
+            compact_repr(stride.bind(py))?
+        ))
+    })
+    .unwrap_or_else(|_| format!("Layout.parse({:?})", l.to_string()))
+}
+
+/// `repr` of a nested tuple without spaces (`(2,(3,4))`, `(4,)` for a 1-tuple).
+fn compact_repr(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    if let Ok(t) = obj.downcast::<PyTuple>() {
+        let items = t
+            .iter()
+            .map(|x| compact_repr(&x))
+            .collect::<PyResult<Vec<_>>>()?;
+        if items.len() == 1 {
+            return Ok(format!("({},)", items[0]));
+        }
+        return Ok(format!("({})", items.join(",")));
+    }
+    Ok(obj.repr()?.to_string())
+}
+
+#[pymethods]
+impl PyLayout {
+    #[new]
+    #[pyo3(signature = (shape, stride=None))]
+    fn new(shape: &Bound<'_, PyAny>, stride: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        conv::make_layout(shape, stride).map(PyLayout)
+    }
+
+    /// Reads a layout in CuTe notation.
+    ///
+    /// >>> from cute_algebra import Layout
+    /// >>> Layout.parse("((2,2),8):((1,16),2)")
+    /// Layout(((2,2),8),((1,16),2))
+    /// >>> Layout.parse("(4,6):(1@0,1@1)")(5)
+    /// (1, 1)
+    #[staticmethod]
+    fn parse(text: &str) -> PyResult<Self> {
+        text.parse::<Layout>().py().map(PyLayout)
+    }
+
+    /// The shape, as an int or a nested tuple of ints.
+    ///
+    /// >>> from cute_algebra import Layout
+    /// >>> Layout((4, (2, 3)), (1, (4, 8))).shape
+    /// (4, (2, 3))
+    #[getter]
+    fn shape(&self, py: Python<'_>) -> PyResult<PyObject> {
+        conv::tuple_py(py, &self.0.shape())
+    }
+
+    /// The stride, nested as the shape; leaves are ints, `E` or `F2` values.
+    ///
+    /// >>> from cute_algebra import Layout
+    /// >>> Layout((4, (2, 3)), (1, (4, 8))).stride
+    /// (1, (4, 8))
+    #[getter]
+    fn stride(&self, py: Python<'_>) -> PyResult<PyObject> {
+        conv::layout_stride_py(py, &self.0)
+    }
+
+    /// The size of the domain, `size(shape)`.
+    ///
+    /// >>> from cute_algebra import Layout
+    /// >>> Layout((4, 8), (8, 1)).size()
+    /// 32
+    fn size(&self) -> PyResult<i64> {
+        self.0.size().py()
+    }
+
+    /// The size of the codomain: `L(size - 1) + 1` for non-negative strides, in general one past
+    /// the largest offset.
+    ///
+    /// >>> from cute_algebra import Layout
+    /// >>> Layout((4, 8), (1, 8)).cosize()
+    /// 60
+    fn cosize(&self) -> PyResult<i64> {
+        self.0.cosize().py()
+    }
+
+    /// The number of top-level modes (1 for an integer shape).
+    ///
+    /// >>> from cute_algebra import Layout
+    /// >>> Layout((4, (2, 3))).rank(), Layout(8).rank()
+    /// (2, 1)
+    fn rank(&self) -> usize {
+        self.0.rank()
+    }
+
+    /// The nesting depth of the shape (0 for an integer).
+    ///
+    /// >>> from cute_algebra import Layout
+    /// >>> Layout((4, (2, 3))).depth(), Layout(8).depth()
+    /// (2, 0)
+    fn depth(&self) -> usize {
+        self.0.depth()
+    }
+
+    /// The layout with a flat shape (every leaf its own mode).
+    ///
+    /// >>> from cute_algebra import Layout
+    /// >>> Layout((4, (2, 3)), (1, (4, 8))).flatten()
+    /// Layout((4,2,3),(1,4,8))
+    fn flatten(&self) -> PyLayout {
+        PyLayout(self.0.flatten())
+    }
+
+    /// Evaluates the layout: `L(i)` at an index, `L(c)` or `L(c0, c1, ...)` at a coordinate. A
+    /// coordinate containing `None` slices instead (CuTe's `_`) and returns the sub-layout of the
+    /// free modes.
+    ///
+    /// >>> from cute_algebra import Layout
+    /// >>> L = Layout((4, 8), (1, 4))
+    /// >>> L(9), L((1, 2)), L(2, None)
+    /// (9, 9, Layout((8,),(4,)))
+    #[pyo3(signature = (*args))]
+    fn __call__(&self, py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<PyObject> {
+        let arg = match args.len() {
+            0 => {
+                return Err(PyTypeError::new_err(
+                    "Layout(...): expected an index or a coordinate, got no argument",
+                ))
+            }
+            1 => args.get_item(0)?,
+            _ => args.clone().into_any(),
+        };
+        if has_none(&arg) {
+            let c = conv::partial_coord(&arg, "Layout slice")?;
+            let l = cute::slice(&self.0, &c).py()?;
+            return Ok(new_layout(py, l)?.into_any());
+        }
+        let v = if conv::seq(&arg).is_some() {
+            let c = conv::tuple(&arg, "Layout coordinate")?;
+            self.0.eval_crd_value(&c).py()?
+        } else {
+            let i = int(&arg, "Layout index").map_err(|e| {
+                if e.is_instance_of::<PyTypeError>(py) {
+                    PyTypeError::new_err(format!(
+                        "Layout(...): expected an index, a coordinate tuple or None, got {}",
+                        conv::kind_of(&arg)
+                    ))
+                } else {
+                    e
+                }
+            })?;
+            self.0.eval_value(i).py()?
+        };
+        conv::value_py(py, &v)
+    }
+
+    /// Mode `k` (negative from the end), or the modes of a slice `L[b:e]`.
+    ///
+    /// >>> from cute_algebra import Layout
+    /// >>> L = Layout((4, (2, 3)), (1, (4, 8)))
+    /// >>> L[1], L[-1][0], L[0:1]
+    /// (Layout((2,3),(4,8)), Layout(2,4), Layout((4,),(1,)))
+    fn __getitem__(&self, py: Python<'_>, k: &Bound<'_, PyAny>) -> PyResult<Py<PyLayout>> {
+        let n = self.0.rank();
+        if let Ok(s) = k.downcast::<PySlice>() {
+            let ix = s.indices(n as isize)?;
+            if ix.step != 1 {
+                return Err(PyIndexError::new_err(format!(
+                    "Layout[b:e]: only step 1 is supported, got step {}",
+                    ix.step
+                )));
+            }
+            let (b, e) = (ix.start as usize, (ix.stop.max(ix.start)) as usize);
+            return new_layout(py, self.0.take(b, e).py()?);
+        }
+        let k: isize = int(k, "Layout[k]")? as isize;
+        let i = index(k, n, "Layout[k]")?;
+        new_layout(py, self.0.mode(i).py()?)
+    }
+
+    fn __len__(&self) -> usize {
+        self.0.rank()
+    }
+
+    fn __iter__(&self, py: Python<'_>) -> PyResult<PyObject> {
+        let modes = (0..self.0.rank())
+            .map(|k| self.0.mode(k).py().and_then(|l| new_layout(py, l)))
+            .collect::<PyResult<Vec<_>>>()?;
+        Ok(PyTuple::new(py, modes)?
+            .into_any()
+            .call_method0("__iter__")?
+            .unbind())
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> PyObject {
+        let py = other.py();
+        match other.downcast::<PyLayout>() {
+            Ok(o) => (self.0 == o.get().0)
+                .into_pyobject(py)
+                .map(|b| b.to_owned().into_any().unbind())
+                .unwrap_or_else(|_| py.NotImplemented()),
+            Err(_) => py.NotImplemented(),
+        }
+    }
+
+    fn __hash__(&self) -> u64 {
+        hash_of(&self.0)
+    }
+
+    fn __str__(&self) -> String {
+        self.0.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        layout_repr(&self.0)
+    }
+
+    /// The picture of the layout as SVG (notebook display; `None` when it cannot be drawn, e.g.
+    /// too many cells).
+    ///
+    /// >>> from cute_algebra import Layout
+    /// >>> Layout((4, 8), (1, 4))._repr_svg_().count('class="cell"')
+    /// 32
+    fn _repr_svg_(&self) -> Option<String> {
+        cute_draw::svg::layout_svg(&self.0).ok()
+    }
+
+    fn __reduce__(slf: &Bound<'_, Self>) -> PyResult<(PyObject, (PyObject, PyObject))> {
+        let py = slf.py();
+        let l = slf.get().0;
+        Ok((
+            py.get_type::<PyLayout>().into_any().unbind(),
+            (
+                conv::tuple_py(py, &l.shape())?,
+                conv::layout_stride_py(py, &l)?,
+            ),
+        ))
+    }
+}
+
+/// A scaled coordinate basis stride `v·E(p1, …, pk)` (CuTe's `E<p1,…,pk>`, printed `v@pk@…@p1`).
+///
+/// >>> from cute_algebra import E, Layout
+/// >>> str(E(1)), str(3 * E(0)), repr(2 * E(0, 1))
+/// ('1@1', '3@0', '2*E(0,1)')
+/// >>> Layout((4, 6), (E(0), E(1)))(9)
+/// (1, 2)
+#[pyclass(frozen, module = "cute_algebra", name = "E")]
+#[derive(Clone, Copy)]
+pub struct PyE(pub Stride);
+
+#[pymethods]
+impl PyE {
+    #[new]
+    #[pyo3(signature = (*path))]
+    fn new(path: &Bound<'_, PyTuple>) -> PyResult<Self> {
+        let p = path
+            .iter()
+            .map(|x| {
+                let v = int(&x, "E(path)")?;
+                usize::try_from(v).map_err(|_| {
+                    err(cute::Error::new(
+                        Op::MakeLayout,
+                        cute::ErrorKind::Unsupported {
+                            what: "a negative basis index in E(...)",
+                        },
+                    ))
+                })
+            })
+            .collect::<PyResult<Vec<usize>>>()?;
+        if p.is_empty() {
+            return Err(PyTypeError::new_err(
+                "E(path): expected at least one basis index, got none",
+            ));
+        }
+        Stride::basis(1, &p).py().map(PyE)
+    }
+
+    /// The coefficient `v`.
+    ///
+    /// >>> from cute_algebra import E
+    /// >>> (3 * E(1)).value
+    /// 3
+    #[getter]
+    fn value(&self) -> i64 {
+        self.0.value()
+    }
+
+    /// The basis path `(p1, …, pk)`.
+    ///
+    /// >>> from cute_algebra import E
+    /// >>> E(0, 2).path
+    /// (0, 2)
+    #[getter]
+    fn path<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let (p, n) = self.0.path();
+        PyTuple::new(py, p[..n].iter().copied())
+    }
+
+    /// `v·E(path)` (for pickling).
+    #[staticmethod]
+    #[pyo3(signature = (value, *path))]
+    fn _scaled(value: i64, path: &Bound<'_, PyTuple>) -> PyResult<PyObject> {
+        let py = path.py();
+        let e = PyE::new(path)?;
+        let s = e.0.scale(value, Op::MakeLayout).py()?;
+        conv::stride_py(py, s)
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(PyObject, Bound<'py, PyTuple>)> {
+        let py = slf.py();
+        let (p, n) = slf.get().0.path();
+        let mut args: Vec<i64> = vec![slf.get().0.value()];
+        args.extend(p[..n].iter().map(|&x| x as i64));
+        Ok((
+            py.get_type::<PyE>().getattr("_scaled")?.unbind(),
+            PyTuple::new(py, args)?,
+        ))
+    }
+
+    fn __mul__(&self, c: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        let py = c.py();
+        let Ok(c) = int(c, "E * c") else {
+            return Ok(py.NotImplemented());
+        };
+        let s = self.0.scale(c, Op::MakeLayout).py()?;
+        conv::stride_py(py, s)
+    }
+
+    fn __rmul__(&self, c: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.__mul__(c)
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .downcast::<PyE>()
+            .map(|o| o.get().0 == self.0)
+            .unwrap_or(false)
+    }
+
+    fn __hash__(&self) -> u64 {
+        hash_of(&self.0)
+    }
+
+    fn __str__(&self) -> String {
+        self.0.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        let (p, n) = self.0.path();
+        let path: Vec<String> = p[..n].iter().map(|x| x.to_string()).collect();
+        let e = format!("E({})", path.join(","));
+        if self.0.value() == 1 {
+            e
+        } else {
+            format!("{}*{e}", self.0.value())
+        }
+    }
+}
+
+/// A binary stride: the polynomial over F2 whose coefficients are the bits of `bits` (CuTe
+/// notation `F<bits>`). Layouts with F2 strides add offsets by XOR.
+///
+/// >>> from cute_algebra import F2, Layout
+/// >>> L = Layout((8, 8), (F2(1), F2(9)))
+/// >>> str(L), L(9)
+/// ('(8,8):(F1,F9)', 8)
+#[pyclass(frozen, module = "cute_algebra", name = "F2")]
+#[derive(Clone, Copy)]
+pub struct PyF2(pub Stride);
+
+#[pymethods]
+impl PyF2 {
+    #[new]
+    fn new(bits: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let b = int(bits, "F2(bits)")?;
+        let b = u64::try_from(b).map_err(|_| {
+            err(cute::Error::new(
+                Op::MakeLayout,
+                cute::ErrorKind::Unsupported {
+                    what: "negative bits in F2(...)",
+                },
+            ))
+        })?;
+        Stride::f2(b).py().map(PyF2)
+    }
+
+    /// The coefficient bits.
+    ///
+    /// >>> from cute_algebra import F2
+    /// >>> F2(9).bits
+    /// 9
+    #[getter]
+    fn bits(&self) -> i64 {
+        self.0.value()
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .downcast::<PyF2>()
+            .map(|o| o.get().0 == self.0)
+            .unwrap_or(false)
+    }
+
+    fn __hash__(&self) -> u64 {
+        hash_of(&self.0)
+    }
+
+    fn __str__(&self) -> String {
+        self.0.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("F2({})", self.0.value())
+    }
+
+    fn __reduce__(slf: &Bound<'_, Self>) -> PyResult<(PyObject, (i64,))> {
+        let py = slf.py();
+        Ok((
+            py.get_type::<PyF2>().into_any().unbind(),
+            (slf.get().0.value(),),
+        ))
+    }
+}
+
+/// The swizzle functor `Sw<B,M,S>`: XORs the `B` bits at `M + max(0,S)` into the bits at
+/// `M - min(0,S)`.
+///
+/// >>> from cute_algebra import Swizzle
+/// >>> sw = Swizzle(3, 4, 3)
+/// >>> str(sw), sw, sw(0b1010000000)
+/// ('Sw<3,4,3>', Swizzle(3,4,3), 720)
+#[pyclass(frozen, module = "cute_algebra", name = "Swizzle")]
+#[derive(Clone)]
+pub struct PySwizzle(pub Swizzle);
+
+#[pymethods]
+impl PySwizzle {
+    #[new]
+    fn new(
+        bits: &Bound<'_, PyAny>,
+        base: &Bound<'_, PyAny>,
+        shift: &Bound<'_, PyAny>,
+    ) -> PyResult<Self> {
+        Swizzle::new(
+            int(bits, "Swizzle bits")?,
+            int(base, "Swizzle base")?,
+            int(shift, "Swizzle shift")?,
+        )
+        .py()
+        .map(PySwizzle)
+    }
+
+    /// Reads `Sw<B,M,S>`.
+    ///
+    /// >>> from cute_algebra import Swizzle
+    /// >>> Swizzle.parse("Sw<2,0,3>")
+    /// Swizzle(2,0,3)
+    #[staticmethod]
+    fn parse(text: &str) -> PyResult<Self> {
+        text.parse::<Swizzle>().py().map(PySwizzle)
+    }
+
+    /// `B`, the number of bits moved.
+    ///
+    /// >>> from cute_algebra import Swizzle
+    /// >>> Swizzle(3, 4, 3).bits
+    /// 3
+    #[getter]
+    fn bits(&self) -> i64 {
+        self.0.bits()
+    }
+
+    /// `M`, the number of low bits kept.
+    ///
+    /// >>> from cute_algebra import Swizzle
+    /// >>> Swizzle(3, 4, 3).base
+    /// 4
+    #[getter]
+    fn base(&self) -> i64 {
+        self.0.base()
+    }
+
+    /// `S`, the distance the mask moves.
+    ///
+    /// >>> from cute_algebra import Swizzle
+    /// >>> Swizzle(3, 4, 3).shift
+    /// 3
+    #[getter]
+    fn shift(&self) -> i64 {
+        self.0.shift()
+    }
+
+    /// The mask of the bits read (`yyy`).
+    ///
+    /// >>> from cute_algebra import Swizzle
+    /// >>> bin(Swizzle(2, 1, 3).yyy_mask)
+    /// '0b110000'
+    #[getter]
+    fn yyy_mask(&self) -> i64 {
+        self.0.yyy_mask()
+    }
+
+    /// The mask of the bits changed (`zzz`).
+    ///
+    /// >>> from cute_algebra import Swizzle
+    /// >>> bin(Swizzle(2, 1, 3).zzz_mask)
+    /// '0b110'
+    #[getter]
+    fn zzz_mask(&self) -> i64 {
+        self.0.zzz_mask()
+    }
+
+    /// The swizzle on `[0, 2^n)` as a layout with F2 strides.
+    ///
+    /// >>> from cute_algebra import Swizzle
+    /// >>> print(Swizzle(3, 0, 3).to_f2_layout(6))
+    /// (8,8):(F1,F9)
+    fn to_f2_layout(&self, n: u32) -> PyResult<PyLayout> {
+        self.0.to_f2_layout(n).py().map(PyLayout)
+    }
+
+    /// The cheapest swizzle equal to an F2-strided layout.
+    ///
+    /// >>> from cute_algebra import Swizzle, Layout
+    /// >>> Swizzle.from_f2_layout(Layout.parse("(8,8):(F1,F9)"))
+    /// Swizzle(3,0,3)
+    #[staticmethod]
+    fn from_f2_layout(l: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let l = conv::layout_arg(l, "Swizzle.from_f2_layout")?;
+        Swizzle::from_f2_layout(&l).py().map(PySwizzle)
+    }
+
+    /// Applies the swizzle to an offset.
+    fn __call__(&self, offset: &Bound<'_, PyAny>) -> PyResult<i64> {
+        Ok(self.0.apply(int(offset, "Swizzle(offset)")?))
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .downcast::<PySwizzle>()
+            .map(|o| o.get().0 == self.0)
+            .unwrap_or(false)
+    }
+
+    fn __hash__(&self) -> u64 {
+        hash_of(&self.0)
+    }
+
+    fn __str__(&self) -> String {
+        self.0.to_string()
+    }
+
+    fn __reduce__(slf: &Bound<'_, Self>) -> PyResult<(PyObject, (i64, i64, i64))> {
+        let sw = slf.get().0;
+        Ok((
+            slf.py().get_type::<PySwizzle>().into_any().unbind(),
+            (sw.bits(), sw.base(), sw.shift()),
+        ))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Swizzle({},{},{})",
+            self.0.bits(),
+            self.0.base(),
+            self.0.shift()
+        )
+    }
+}
+
+/// `Sw ∘ offset ∘ L`: a swizzled layout, `C(c) = Sw(offset + L(c))`.
+///
+/// >>> from cute_algebra import ComposedLayout, Swizzle, Layout
+/// >>> C = ComposedLayout(Swizzle(3, 0, 3), 0, Layout((8, 8), (8, 1)))
+/// >>> str(C), C(9), C((1, 1)), C.size()
+/// ('Sw<3,0,3> o 0 o (8,8):(8,1)', 8, 8, 64)
+#[pyclass(frozen, module = "cute_algebra", name = "ComposedLayout")]
+#[derive(Clone)]
+pub struct PyComposedLayout(pub ComposedLayout);
+
+#[pymethods]
+impl PyComposedLayout {
+    #[new]
+    fn new(
+        swizzle: PySwizzle,
+        offset: &Bound<'_, PyAny>,
+        layout: &Bound<'_, PyAny>,
+    ) -> PyResult<Self> {
+        let o = int(offset, "ComposedLayout offset")?;
+        let l = conv::layout_arg(layout, "ComposedLayout layout")?;
+        Ok(PyComposedLayout(ComposedLayout::new(swizzle.0, o, l)))
+    }
+
+    /// Reads `Sw<B,M,S> o offset o layout`.
+    ///
+    /// >>> from cute_algebra import ComposedLayout
+    /// >>> ComposedLayout.parse("Sw<3,0,3> o 0 o (8,8):(8,1)")
+    /// ComposedLayout(Swizzle(3,0,3),0,Layout((8,8),(8,1)))
+    #[staticmethod]
+    fn parse(text: &str) -> PyResult<Self> {
+        text.parse::<ComposedLayout>().py().map(PyComposedLayout)
+    }
+
+    /// The swizzle.
+    ///
+    /// >>> from cute_algebra import ComposedLayout
+    /// >>> ComposedLayout.parse("Sw<3,0,3> o 0 o (8,8):(8,1)").swizzle
+    /// Swizzle(3,0,3)
+    #[getter]
+    fn swizzle(&self) -> PySwizzle {
+        PySwizzle(self.0.swizzle)
+    }
+
+    /// The offset added before the swizzle.
+    ///
+    /// >>> from cute_algebra import ComposedLayout
+    /// >>> ComposedLayout.parse("Sw<3,0,3> o 4 o (8,8):(8,1)").offset
+    /// 4
+    #[getter]
+    fn offset(&self) -> i64 {
+        self.0.offset
+    }
+
+    /// The inner layout.
+    ///
+    /// >>> from cute_algebra import ComposedLayout
+    /// >>> ComposedLayout.parse("Sw<3,0,3> o 0 o (8,8):(8,1)").layout
+    /// Layout((8,8),(8,1))
+    #[getter]
+    fn layout(&self) -> PyLayout {
+        PyLayout(self.0.layout)
+    }
+
+    /// The size of the domain.
+    ///
+    /// >>> from cute_algebra import ComposedLayout
+    /// >>> ComposedLayout.parse("Sw<3,0,3> o 0 o (8,8):(8,1)").size()
+    /// 64
+    fn size(&self) -> PyResult<i64> {
+        self.0.size().py()
+    }
+
+    /// One past the largest offset.
+    ///
+    /// >>> from cute_algebra import ComposedLayout
+    /// >>> ComposedLayout.parse("Sw<3,0,3> o 0 o (8,8):(8,1)").cosize()
+    /// 64
+    fn cosize(&self) -> PyResult<i64> {
+        self.0.cosize().py()
+    }
+
+    /// The rank of the inner layout.
+    ///
+    /// >>> from cute_algebra import ComposedLayout
+    /// >>> ComposedLayout.parse("Sw<3,0,3> o 0 o (8,8):(8,1)").rank()
+    /// 2
+    fn rank(&self) -> usize {
+        self.0.layout.rank()
+    }
+
+    /// `Sw ∘ L` as one layout with F2 strides.
+    ///
+    /// >>> from cute_algebra import ComposedLayout
+    /// >>> print(ComposedLayout.parse("Sw<3,0,3> o 0 o (8,8):(1,8)").to_f2_layout())
+    /// (8,8):(F1,F9)
+    fn to_f2_layout(&self) -> PyResult<PyLayout> {
+        self.0.to_f2_layout().py().map(PyLayout)
+    }
+
+    /// Evaluates at an index or a coordinate.
+    #[pyo3(signature = (*args))]
+    fn __call__(&self, args: &Bound<'_, PyTuple>) -> PyResult<i64> {
+        let arg = match args.len() {
+            0 => {
+                return Err(PyTypeError::new_err(
+                    "ComposedLayout(...): expected an index or a coordinate, got no argument",
+                ))
+            }
+            1 => args.get_item(0)?,
+            _ => args.clone().into_any(),
+        };
+        if conv::seq(&arg).is_some() {
+            let c = conv::tuple(&arg, "ComposedLayout coordinate")?;
+            self.0.eval_crd(&c).py()
+        } else {
+            self.0.eval(int(&arg, "ComposedLayout index")?).py()
+        }
+    }
+
+    fn __len__(&self) -> usize {
+        self.0.layout.rank()
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .downcast::<PyComposedLayout>()
+            .map(|o| o.get().0 == self.0)
+            .unwrap_or(false)
+    }
+
+    fn __hash__(&self) -> u64 {
+        hash_of(&(self.0.swizzle, self.0.offset, self.0.layout))
+    }
+
+    fn __str__(&self) -> String {
+        self.0.to_string()
+    }
+
+    fn __reduce__(slf: &Bound<'_, Self>) -> PyResult<(PyObject, (PySwizzle, i64, PyLayout))> {
+        let c = slf.get().0;
+        Ok((
+            slf.py().get_type::<PyComposedLayout>().into_any().unbind(),
+            (PySwizzle(c.swizzle), c.offset, PyLayout(c.layout)),
+        ))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "ComposedLayout({},{},{})",
+            PySwizzle(self.0.swizzle).__repr__(),
+            self.0.offset,
+            layout_repr(&self.0.layout)
+        )
+    }
+}
+
+/// The shared-memory wavefronts of one access pattern (see `bank_conflicts`).
+#[pyclass(frozen, module = "cute_algebra", name = "BankReport", get_all)]
+pub struct PyBankReport {
+    /// The number of instructions.
+    pub instructions: usize,
+    /// Wavefronts per instruction.
+    pub wavefronts: Vec<u32>,
+    /// The conflict-free number of wavefronts per instruction.
+    pub ideal: Vec<u32>,
+    /// The sum of the wavefronts.
+    pub total: u64,
+    /// The sum of the ideal wavefronts.
+    pub ideal_total: u64,
+    /// True when every instruction reaches its ideal.
+    pub conflict_free: bool,
+}
+
+impl From<&cute::BankReport> for PyBankReport {
+    fn from(r: &cute::BankReport) -> Self {
+        PyBankReport {
+            instructions: r.instructions,
+            wavefronts: r.wavefronts.clone(),
+            ideal: r.ideal.clone(),
+            total: r.total(),
+            ideal_total: r.ideal_total(),
+            conflict_free: r.is_conflict_free(),
+        }
+    }
+}
+
+#[pymethods]
+impl PyBankReport {
+    fn __repr__(&self) -> String {
+        format!(
+            "BankReport(instructions={}, total={}, ideal_total={}, conflict_free={})",
+            self.instructions,
+            self.total,
+            self.ideal_total,
+            if self.conflict_free { "True" } else { "False" }
+        )
+    }
+}
+
+/// The result of `swizzle_search`.
+#[pyclass(frozen, module = "cute_algebra", name = "SwizzleSearch", get_all)]
+pub struct PySwizzleSearch {
+    /// The swizzle chosen.
+    pub swizzle: PySwizzle,
+    /// The swizzled layout.
+    pub layout: PyComposedLayout,
+    /// One report per access pattern, under the chosen swizzle.
+    pub reports: Vec<Py<PyBankReport>>,
+    /// True when every pattern is conflict-free.
+    pub conflict_free: bool,
+    /// How many candidate swizzles were tried.
+    pub tried: usize,
+}
+
+#[pymethods]
+impl PySwizzleSearch {
+    fn __repr__(&self) -> String {
+        format!(
+            "SwizzleSearch(swizzle={}, conflict_free={}, tried={})",
+            self.swizzle.__repr__(),
+            if self.conflict_free { "True" } else { "False" },
+            self.tried
+        )
+    }
+}

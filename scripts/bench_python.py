@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""Times the Python module cute_algebra against NVIDIA's legacy pycute on the same operands.
+
+Usage: scripts/bench_python.py [--wall] [--json OUT.json]
+
+Run it in the environment scripts/test-python.sh makes (target/pyenv: cute_algebra built with
+`maturin develop --release`, legacy pycute from nvidia-cutlass). Both sides get their operands
+built once, before timing; each figure is the median, over 31 samples of at least 2 ms, of the
+time per call, on the thread's CPU time (`time.thread_time`; `--wall`: `time.perf_counter`).
+The operations are `cute bench`'s algebra set (the operands of scripts/bench_pycute.py); legacy
+pycute has no blocked_product, so there it is built from its logical_product and make_layout as
+CuTe C++ defines it for operands of equal rank. Separately: the cost of building a Layout from
+nested tuples, and of one evaluation `L(i)`.
+
+Then `contract` on the GEMM-shaped case (`mk,kn->mn`, 2048x2048 float32) and the paper's 5-mode
+case (`stupr,qtru->stqp`, the shapes of scripts/bench_contract.py) against
+`numpy.einsum(..., optimize=True)` on the same arrays, best of a few runs, wall clock.
+
+Targets (issue [F]): every operation at least 20x faster than legacy pycute, the median at least
+40x; contract at least as fast as numpy.einsum. The exit status is 1 when a target is missed.
+"""
+
+import json
+import statistics
+import sys
+import time
+import timeit
+
+import pycute as P
+
+import cute_algebra as C
+
+OP_MIN, MEDIAN_MIN = 20.0, 40.0
+
+
+def p_blocked_product(a, b):
+    r = P.logical_product(a, b)
+    return P.make_layout(*(P.make_layout(r[0][i], r[1][i]) for i in range(len(a))))
+
+
+# key -> (statement, shapes/strides of the operands: name -> (shape, stride) or a tiler tuple)
+OPS = {
+    "composition_tv": ("composition(A, B)", {"A": ((8, 8), (8, 1)), "B": (((4, 8), 2), ((16, 1), 8))}),
+    "composition_6_12": ("composition(A, B)", {"A": ((4, 6, 8, 10), (2, 3, 5, 7)), "B": (6, 12)}),
+    "logical_divide": ("logical_divide(A, T)", {"A": ((8, 16), (20, 1)), "T": [(4, 1), (8, 2)]}),
+    "right_inverse": ("right_inverse(A)", {"A": (((2, 2), (4, 2)), ((1, 8), (2, 16)))}),
+    "complement": ("complement(A, 64)", {"A": ((4, 8), (1, 8))}),
+    "logical_product": ("logical_product(A, B)", {"A": ((3, 4), (4, 1)), "B": ((2, 5), (1, 2))}),
+    "blocked_product": ("blocked_product(A, B)", {"A": ((3, 4), (4, 1)), "B": ((2, 5), (1, 2))}),
+    "coalesce": ("coalesce(A)", {"A": (((2, (1, 4)), (3, 1)), ((1, (7, 2)), (8, 0)))}),
+}
+
+
+def operands(mod, spec):
+    out = {}
+    for name, v in spec.items():
+        if isinstance(v, list):
+            out[name] = tuple(mod.Layout(s, d) for s, d in v)
+        else:
+            out[name] = mod.Layout(*v)
+    return out
+
+
+def median_time(stmt, env, timer, samples=31, min_sample_s=0.002):
+    t = timeit.Timer(stmt, timer=timer, globals=env)
+    number = 1
+    while t.timeit(number) < min_sample_s:
+        number *= 2
+    return statistics.median(t.timeit(number) / number for _ in range(samples))
+
+
+def main():
+    wall = "--wall" in sys.argv
+    timer = time.perf_counter if wall else time.thread_time
+    env_p = {n: getattr(P, n) for n in ("composition", "logical_divide", "right_inverse",
+                                         "complement", "logical_product", "coalesce", "Layout")}
+    env_p["blocked_product"] = p_blocked_product
+    env_c = {n: getattr(C, n) for n in ("composition", "logical_divide", "right_inverse",
+                                         "complement", "logical_product", "blocked_product",
+                                         "coalesce", "Layout")}
+    rows, report, ok = [], {}, True
+    for key, (stmt, spec) in OPS.items():
+        tp = median_time(stmt, {**env_p, **operands(P, spec)}, timer)
+        tc = median_time(stmt, {**env_c, **operands(C, spec)}, timer)
+        # both sides compute the same function
+        rp, rc = eval(stmt, {**env_p, **operands(P, spec)}), eval(stmt, {**env_c, **operands(C, spec)})
+        assert [rp(i) for i in range(P.size(rp))] == [rc(i) for i in range(rc.size())], key
+        ratio = tp / tc
+        ok &= ratio >= OP_MIN
+        rows.append((key, tp, tc, ratio))
+        report[key] = {"pycute_ns": tp * 1e9, "cute_algebra_ns": tc * 1e9, "ratio": ratio}
+    med = statistics.median(r[3] for r in rows)
+    ok &= med >= MEDIAN_MIN
+    extra = {
+        "build Layout(((2,2),(4,2)),((1,8),(2,16)))": "Layout(((2, 2), (4, 2)), ((1, 8), (2, 16)))",
+        "build Layout((8,8),(8,1))": "Layout((8, 8), (8, 1))",
+        "evaluate L(37)": "L(37)",
+        "evaluate L((3,(1,2)))": "L((3, (1, 2)))",
+    }
+    ext_rows = []
+    for name, stmt in extra.items():
+        lp = P.Layout((8, (4, 4)), (1, (8, 32)))
+        lc = C.Layout((8, (4, 4)), (1, (8, 32)))
+        tp = median_time(stmt, {"Layout": P.Layout, "L": lp}, timer)
+        tc = median_time(stmt, {"Layout": C.Layout, "L": lc}, timer)
+        ext_rows.append((name, tp, tc, tp / tc))
+        report[name] = {"pycute_ns": tp * 1e9, "cute_algebra_ns": tc * 1e9, "ratio": tp / tc}
+    clock = "wall clock" if wall else "thread CPU time"
+    print(f"cute_algebra against legacy pycute {getattr(P, '__version__', '')}({clock}, median ns per call)")
+    print(f"{'operation':<46} {'pycute':>10} {'cute_algebra':>13} {'ratio':>8}")
+    for key, tp, tc, r in rows:
+        print(f"{key:<46} {tp * 1e9:>10.0f} {tc * 1e9:>13.0f} {r:>7.1f}x")
+    print(f"{'median ratio (target >= 40x, each >= 20x)':<46} {'':>10} {'':>13} {med:>7.1f}x")
+    for key, tp, tc, r in ext_rows:
+        print(f"{key:<46} {tp * 1e9:>10.0f} {tc * 1e9:>13.0f} {r:>7.1f}x")
+    report["median_ratio"] = med
+    import numpy as np
+
+    def best(reps, f):
+        f()
+        times = []
+        for _ in range(reps):
+            t0 = time.perf_counter()
+            f()
+            times.append(time.perf_counter() - t0)
+        return min(times)
+
+    rng = np.random.default_rng(0)
+    n = 2048
+    a = rng.standard_normal((n, n), dtype=np.float32)
+    b = rng.standard_normal((n, n), dtype=np.float32)
+    out = np.empty((n, n), dtype=np.float32)
+    cases = [("mk,kn->mn", a, b, out, 2.0 * n**3)]
+    s_, t_, u_, p_, r_, q_ = 16, 4, 64, 48, 32, 128
+    a5 = rng.standard_normal((s_, t_, u_, p_, r_), dtype=np.float32)
+    b5 = rng.standard_normal((q_, t_, r_, u_), dtype=np.float32)
+    out5 = np.empty((s_, t_, q_, p_), dtype=np.float32)
+    cases.append(("stupr,qtru->stqp", a5, b5, out5, 2.0 * s_ * t_ * u_ * p_ * r_ * q_))
+    print(f"{'contract (wall clock, best run)':<46} {'einsum ms':>10} {'cute ms':>13} {'ratio':>8}")
+    for spec, x, y, o, flops in cases:
+        te = best(3, lambda: np.einsum(spec, x, y, optimize=True))
+        tc = best(3, lambda: C.contract(spec, x, y, out=o))
+        ref = np.einsum(spec, x, y, optimize=True)
+        assert np.allclose(o, ref, rtol=1e-3, atol=1e-2), spec
+        ok &= tc <= te
+        print(f"{spec:<46} {te * 1e3:>10.1f} {tc * 1e3:>13.1f} {te / tc:>7.2f}x"
+              f"   ({flops / tc / 1e9:.0f} GFLOP/s)")
+        report["contract " + spec] = {"einsum_s": te, "cute_algebra_s": tc, "ratio": te / tc}
+    if "--json" in sys.argv:
+        with open(sys.argv[sys.argv.index("--json") + 1], "w") as f:
+            json.dump(report, f, indent=1)
+    print("all targets met" if ok else "TARGET MISSED")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
