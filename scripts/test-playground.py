@@ -71,6 +71,11 @@ class Browser:
             "--no-first-run",
             "--no-default-browser-check",
             "--disable-extensions",
+            # this machine's network is closed: no background connections to refuse
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--disable-quic",
             "--hide-scrollbars",
             "--force-device-scale-factor=1",
             "--force-color-profile=srgb",
@@ -385,6 +390,12 @@ def main():
         check("the 64x64 composition gives (64,64):(64,1)", text("value") == "(64,64):(64,1)", text("value"))
         dims = browser.js("(() => { const c = document.querySelector('#picture canvas'); return c ? [+c.dataset.rows, +c.dataset.cols] : null; })()")
         check("the 64x64 picture has 64 x 64 cells", dims == [64, 64], repr(dims))
+        hover = browser.js(
+            "(() => { const c = document.querySelector('#picture canvas'); const u = +c.dataset.unit;"
+            " c.dispatchEvent(new MouseEvent('mousemove', {clientX: c.getBoundingClientRect().x + (40 + 40 * 5 + 20) * u,"
+            " clientY: c.getBoundingClientRect().y + (60 + 40 * 3 + 20) * u})); return c.title; })()"
+        )
+        check("hovering cell (3, 5) of the 64x64 picture shows its offset", hover == "row 3, column 5: 197", repr(hover))
         box = browser.js(
             "(() => { const c = document.querySelector('#picture canvas'); const b = c.getBoundingClientRect();"
             " return [b.x, b.y, +c.dataset.unit]; })()"

@@ -131,13 +131,11 @@ fn connection(mut s: TcpStream, port: u16) {
 /// forever; each connection on its own thread.
 pub fn serve_on(listener: &TcpListener, limit: Option<usize>) -> std::io::Result<()> {
     let port = listener.local_addr()?.port();
-    let mut served = 0;
-    for stream in listener.incoming() {
+    for (k, stream) in listener.incoming().enumerate() {
         if let Ok(s) = stream {
             std::thread::spawn(move || connection(s, port));
         }
-        served += 1;
-        if limit.is_some_and(|l| served >= l) {
+        if limit.is_some_and(|l| k + 1 >= l) {
             break;
         }
     }

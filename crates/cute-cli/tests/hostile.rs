@@ -360,7 +360,7 @@ fn subcommand_calls(h: &[String], files: &[String]) -> Vec<Call> {
                 add(vec!["extra"]);
                 add(vec!["--port"]);
                 add(vec!["--no-open=3"]);
-                for p in numbers.iter().chain(h.iter().map(String::as_str)) {
+                for p in numbers.iter().copied().chain(h.iter().map(String::as_str)) {
                     if p.parse::<u16>().is_err() {
                         add(vec!["--port", p, "--no-open"]);
                     }

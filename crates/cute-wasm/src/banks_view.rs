@@ -237,7 +237,7 @@ fn answer(a: &[&str], force_svg: bool) -> Result<String, String> {
             ("conflict_free", found.conflict_free.to_string()),
             (
                 "wavefronts",
-                json::numbers(&found.reports.first().map_or(&[][..], |r| &r.wavefronts[..])),
+                json::numbers(found.reports.first().map_or(&[][..], |r| &r.wavefronts[..])),
             ),
             ("tried", found.tried.to_string()),
         ]),
