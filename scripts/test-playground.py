@@ -250,6 +250,10 @@ def main():
         results.append(ok)
         print(("ok   " if ok else "FAIL ") + name + ("" if ok else f": {detail}"), flush=True)
 
+    if not os.access(opts.cute, os.X_OK):
+        print(f"FAIL no `cute` binary at {opts.cute} (cargo build --release -p cute-cli, or --cute PATH)")
+        print("0 passed, 1 failed")
+        return 1
     server = subprocess.Popen(
         [opts.cute, "playground", "--port", "0", "--no-open"],
         stdin=subprocess.DEVNULL,

@@ -358,3 +358,57 @@ pub extern "C" fn cute_answer() -> usize {
 pub extern "C" fn cute_answer_ptr() -> *const u8 {
     ANSWER.with(|b| b.borrow().as_ptr())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::handle;
+
+    #[test]
+    fn every_operation_is_listed_with_its_arity() {
+        let a = handle("ops");
+        let n = cute::registry::operations().count();
+        assert_eq!(a.matches("\"name\":").count(), n);
+        assert!(
+            a.contains(r#"{"name":"complement","signature":"LAYOUT [COTARGET]","min":1,"max":2}"#)
+        );
+        assert!(a.contains(r#""name":"make_layout","signature":"#));
+        assert!(a.contains(r#""min":1,"max":null"#));
+    }
+
+    #[test]
+    fn failures_are_answers_not_panics() {
+        let unknown = handle("frobnicate\nx");
+        assert!(unknown.starts_with(r#"{"error":{"message":"error: unknown request `frobnicate`"#));
+        let usage = handle("run\ncomposition\n8:1");
+        assert!(
+            usage.contains(r#""message":"error: composition takes"#),
+            "{usage}"
+        );
+        assert!(usage.contains(r#""arg":null"#));
+        assert!(handle("run").contains("no operation given"));
+        let big = format!("run\ncoalesce\n{}", "(".repeat(super::MAX_REQUEST));
+        assert!(handle(&big).contains("more than the limit"));
+        // a multi-byte character before the error: the span counts characters, not bytes
+        let e = handle("run\ncoalesce\n(4,8):(1,4)\u{e9}");
+        assert!(e.contains(r#""arg":0,"start":11,"end":12"#), "{e}");
+        let t = handle("tv\n((4,8),(2,2)):((32,1),(16,8))\n16\n0\n");
+        assert!(t.contains(r#""arg":2,"start":0,"end":1"#), "{t}");
+        let t = handle("tv\n((4,8),(2,2)):((32,1),(16,8))\n4\n4\n");
+        assert!(t.contains("outside the tile"), "{t}");
+    }
+
+    #[test]
+    fn values_come_with_their_picture_or_a_note() {
+        let v = handle("run\nsize\n(4,8):(1,4)");
+        assert!(v.starts_with(r#"{"value":"32","note":"#), "{v}");
+        let small = handle("draw\n(32,32):(1,32)");
+        assert!(small.contains(r#""svg":"<svg"#) && !small.contains(r#""cells":"#));
+        let large = handle("draw\n(32,33):(1,32)");
+        assert!(large.contains(r#""cells":{"title":"(32,33):(1,32)","rows":32,"cols":33"#));
+        assert!(!large.contains(r#""svg":"#));
+        let forced = handle("draw:svg\n(32,33):(1,32)");
+        assert_eq!(forced.matches("class=\\\"cell\\\"").count(), 32 * 33);
+        let tv = handle("tv\n((4,8),(2,2)):((32,1),(16,8))\n16\n8\n5");
+        assert_eq!(tv.matches("stroke=\\\"#d00000\\\"").count(), 4);
+    }
+}
