@@ -9,7 +9,8 @@
 //! option-like first arguments are driven too. The other fields follow as they are.
 //! `conformance` gets a file instead: the input after its first field, written to a temporary
 //! file whose path is the argument. `bench` and `paper` are skipped (they take no argument but
-//! flags and run for tens of milliseconds to seconds).
+//! flags and run for tens of milliseconds to seconds), and so is `playground` (it serves until
+//! stopped).
 //!
 //! Checks, besides "no panic, no hang, no huge allocation" (libFuzzer's `-timeout` and
 //! `-rss_limit_mb`): the exit status is 0, 1 or 2; a failure writes nothing to stdout and exactly
@@ -51,7 +52,7 @@ fuzz_target!(|data: &[u8]| {
             None => first.clone(),
         }
     };
-    if name == "bench" || name == "paper" {
+    if name == "bench" || name == "paper" || name == "playground" {
         return;
     }
     let mut args: Vec<String> = vec!["cute".to_string(), name.clone()];

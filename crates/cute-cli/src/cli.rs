@@ -16,6 +16,7 @@
 //! cute contains DATA INSTRUCTION         does DATA hold every offset of INSTRUCTION, and where
 //! cute show LAYOUT                        CuTe's print_layout table
 //! cute draw LAYOUT [--tv R C] [--thread T] [--format svg|tikz]   the layout (or TV layout) as a picture
+//! cute playground [--port N] [--no-open]   the layout playground in the browser, on localhost
 //! ```
 //!
 //! Exit status: 0 with the value on stdout; 1 when an argument is not CuTe notation or the algebra
@@ -25,7 +26,7 @@
 //! `error: <op> <operands>: <condition>` (the operation or subcommand first), and nothing on
 //! stdout. Positional arguments may start with `-` when they are numbers (`cute eval 4:1 -1`).
 
-use crate::{apps, banks, bench, conformance, draw, ops, paper};
+use crate::{apps, banks, bench, conformance, draw, ops, paper, playground};
 
 use clap::error::ErrorKind as ClapKind;
 use clap::{CommandFactory, Parser, Subcommand};
@@ -178,6 +179,18 @@ enum Cmd {
         #[arg(long, value_enum, default_value = "svg")]
         format: draw::Format,
     },
+    /// Serves the layout playground on 127.0.0.1 (the page and the WebAssembly module are in the
+    /// binary) until stopped: type layouts, pick an operation, see the value, its picture, bank
+    /// conflicts and TV layouts; the link reproduces the state. Example: `cute playground --port 0
+    /// --no-open`.
+    Playground {
+        /// The port (0: any free port; the address is printed).
+        #[arg(long, default_value_t = 8000)]
+        port: u16,
+        /// Do not open the page in the desktop's browser.
+        #[arg(long)]
+        no_open: bool,
+    },
     /// Any operation of the algebra by its CuTe name: `cute OP ARG...` (see `cute ops`).
     #[command(external_subcommand)]
     Op(Vec<String>),
@@ -286,6 +299,11 @@ where
             thread,
             format,
         } => emit(draw::draw(&layout, tv.as_deref(), thread, format), out, err),
+        Cmd::Playground { port, no_open } => emit(
+            playground::serve(port, !no_open, out).map(|()| String::new()),
+            out,
+            err,
+        ),
         Cmd::Ops => {
             let lines: Vec<String> = ops::all_ops()
                 .map(|(name, sig)| format!("{name} {sig}"))

@@ -14,3 +14,4 @@ pub mod draw;
 /// has always used.
 pub use cute::registry as ops;
 pub mod paper;
+pub mod playground;

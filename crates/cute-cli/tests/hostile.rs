@@ -354,6 +354,18 @@ fn subcommand_calls(h: &[String], files: &[String]) -> Vec<Call> {
                     add(vec![tv, "--tv", "16", "8", "--thread", t]);
                 }
             }
+            "playground" => {
+                // a valid invocation serves until stopped (scripts/test-playground.py drives
+                // it); here only invocations that must fail at once
+                add(vec!["extra"]);
+                add(vec!["--port"]);
+                add(vec!["--no-open=3"]);
+                for p in numbers.iter().copied().chain(h.iter().map(String::as_str)) {
+                    if p.parse::<u16>().is_err() {
+                        add(vec!["--port", p, "--no-open"]);
+                    }
+                }
+            }
             other => panic!("subcommand `{other}` has no hostile-argument templates: add them"),
         }
     }

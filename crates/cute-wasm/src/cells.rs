@@ -1,0 +1,242 @@
+//! Pictures as cells for the page to paint on a canvas, when an SVG would be too slow to show.
+//!
+//! Chromium lays out an inline SVG of a 64 × 64 layout (4096 cells, 4096 text labels) in 100 ms
+//! and more on a 2-core machine (BENCHMARKS.md), past the playground's 50 ms budget for an
+//! operation and its redraw. Pictures of more than [`INLINE_SVG_CELLS`] cells therefore go to the
+//! page as their cells — the same grid, fills, labels and outlines as the SVG, computed by
+//! `cute-draw` ([`cute_draw::Grid`], [`cute_draw::svg::grey`], [`cute_draw::svg::tv_owners`],
+//! [`cute_draw::svg::thread_colour`]) — and the page paints them on a canvas with the SVG's
+//! geometry ([`cute_draw::svg::CELL`]); the SVG itself is one request away (`…:svg`).
+
+use crate::json;
+use cute::Layout;
+use cute_draw::svg::{grey, thread_colour, tv_owners};
+use cute_draw::{DrawError, Grid};
+
+/// Pictures with at most this many cells are sent as SVG and shown inline.
+pub const INLINE_SVG_CELLS: i64 = 1024;
+
+/// How a cell is outlined.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outline {
+    /// A thin black line (every cell).
+    Plain,
+    /// A thick black line (an access of the bank view).
+    Strong,
+    /// A thick red line (a highlighted thread, a conflicting access).
+    Red,
+}
+
+/// A picture's cells: row `r`, column `c` at index `r * cols + c`.
+pub struct Cells {
+    /// The title above the grid.
+    pub title: String,
+    /// Rows.
+    pub rows: i64,
+    /// Columns.
+    pub cols: i64,
+    /// Fill colours.
+    pub fill: Vec<(u8, u8, u8)>,
+    /// Labels, one line per `\n`-separated part (empty: none).
+    pub label: Vec<String>,
+    /// Outlines.
+    pub outline: Vec<Outline>,
+}
+
+impl Cells {
+    /// A layout's cells as `cute_draw::svg::layout_svg` draws them: its offsets on CuTe's greys.
+    ///
+    /// ```
+    /// let c = cute_wasm::cells::Cells::layout(&"(2,3):(3,1)".parse().unwrap()).unwrap();
+    /// assert_eq!((c.rows, c.cols, c.label[1].as_str()), (2, 3, "1"));
+    /// ```
+    pub fn layout(l: &Layout) -> Result<Cells, DrawError> {
+        let g = Grid::new(l)?;
+        Ok(Cells {
+            title: l.to_string(),
+            rows: g.rows,
+            cols: g.cols,
+            fill: g.values.iter().map(|&v| grey(v)).collect(),
+            label: g.values.iter().map(i64::to_string).collect(),
+            outline: vec![Outline::Plain; g.values.len()],
+        })
+    }
+
+    /// A thread-value layout's cells as `cute_draw::svg::tv_layout_svg` draws them.
+    pub fn tv(
+        tv: &Layout,
+        rows: i64,
+        cols: i64,
+        highlight: Option<i64>,
+    ) -> Result<Cells, DrawError> {
+        let owners = tv_owners(tv, rows, cols)?;
+        let n = (rows * cols) as usize;
+        let mut c = Cells {
+            title: format!("{tv} over {rows}x{cols}"),
+            rows,
+            cols,
+            fill: Vec::with_capacity(n),
+            label: Vec::with_capacity(n),
+            outline: Vec::with_capacity(n),
+        };
+        for r in 0..rows {
+            for k in 0..cols {
+                match owners[(r + rows * k) as usize] {
+                    Some((t, v, more)) => {
+                        c.fill.push(thread_colour(t));
+                        c.label
+                            .push(format!("T{t}{}\nV{v}", if more { "+" } else { "" }));
+                        c.outline.push(if highlight == Some(t) {
+                            Outline::Red
+                        } else {
+                            Outline::Plain
+                        });
+                    }
+                    None => {
+                        c.fill.push((255, 255, 255));
+                        c.label.push(String::new());
+                        c.outline.push(Outline::Plain);
+                    }
+                }
+            }
+        }
+        Ok(c)
+    }
+
+    /// The cells as an SVG in the geometry and classes of `cute_draw::svg` (`rect.cell` with
+    /// `data-row`/`data-col`, `text.label`); outlined cells also get the class `access` (strong)
+    /// or `conflict` (red). For the bank view, which `cute-draw` does not draw yet.
+    pub fn to_svg(&self) -> String {
+        use std::fmt::Write;
+        const CELL: i64 = cute_draw::svg::CELL;
+        let (w, h) = ((self.cols + 1) * CELL, (self.rows + 1) * CELL + 20);
+        let mut out = String::with_capacity(self.label.len() * 200 + 512);
+        let _ = writeln!(
+            out,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"monospace\" font-size=\"12\" text-anchor=\"middle\" dominant-baseline=\"central\">"
+        );
+        let title = escape(&self.title);
+        let _ = writeln!(out, "<title>{title}</title>");
+        let _ = writeln!(out, "<text x=\"{}\" y=\"10\">{title}</text>", w / 2);
+        let (x0, y0) = (CELL, CELL + 20);
+        for c in 0..self.cols {
+            let _ = writeln!(
+                out,
+                "<text x=\"{}\" y=\"{}\" class=\"col\">{c}</text>",
+                x0 + c * CELL + CELL / 2,
+                y0 - CELL / 2
+            );
+        }
+        for r in 0..self.rows {
+            let _ = writeln!(
+                out,
+                "<text x=\"{}\" y=\"{}\" class=\"row\">{r}</text>",
+                x0 - CELL / 2,
+                y0 + r * CELL + CELL / 2
+            );
+            for c in 0..self.cols {
+                let k = (r * self.cols + c) as usize;
+                let (x, y) = (x0 + c * CELL, y0 + r * CELL);
+                let (fr, fg, fb) = self.fill[k];
+                let (class, stroke, width) = match self.outline[k] {
+                    Outline::Plain => ("cell", "#000000", 1),
+                    Outline::Strong => ("cell access", "#000000", 3),
+                    Outline::Red => ("cell conflict", "#d00000", 3),
+                };
+                let _ = writeln!(
+                    out,
+                    "<rect class=\"{class}\" data-row=\"{r}\" data-col=\"{c}\" x=\"{x}\" y=\"{y}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"#{fr:02x}{fg:02x}{fb:02x}\" stroke=\"{stroke}\" stroke-width=\"{width}\"/>"
+                );
+                let lines: Vec<&str> = self.label[k]
+                    .split('\n')
+                    .filter(|l| !l.is_empty())
+                    .collect();
+                let n = lines.len() as i64;
+                for (i, line) in lines.iter().enumerate() {
+                    let dy = (2 * i as i64 - (n - 1)) * 7;
+                    let _ = writeln!(
+                        out,
+                        "<text class=\"label\" x=\"{}\" y=\"{}\">{}</text>",
+                        x + CELL / 2,
+                        y + CELL / 2 + dy,
+                        escape(line)
+                    );
+                }
+            }
+        }
+        out.push_str("</svg>\n");
+        out
+    }
+
+    /// The cells as one JSON object: `title`, `rows`, `cols`, `fill` (`0xRRGGBB` numbers),
+    /// `label` (strings, lines separated by `\n`), `outline` (0 plain, 1 strong, 2 red).
+    pub fn to_json(&self) -> String {
+        let fill: Vec<u32> = self
+            .fill
+            .iter()
+            .map(|&(r, g, b)| (r as u32) << 16 | (g as u32) << 8 | b as u32)
+            .collect();
+        let labels: Vec<String> = self.label.iter().map(|l| json::string(l)).collect();
+        let outline: Vec<u8> = self
+            .outline
+            .iter()
+            .map(|o| match o {
+                Outline::Plain => 0,
+                Outline::Strong => 1,
+                Outline::Red => 2,
+            })
+            .collect();
+        json::object(&[
+            ("title", json::string(&self.title)),
+            ("rows", self.rows.to_string()),
+            ("cols", self.cols.to_string()),
+            ("fill", json::numbers(&fill)),
+            ("label", format!("[{}]", labels.join(","))),
+            ("outline", json::numbers(&outline)),
+        ])
+    }
+}
+
+fn escape(t: &str) -> String {
+    t.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The cells carry what the SVG of cute-draw shows: same count, labels and fills.
+    #[test]
+    fn cells_match_the_svg() {
+        let l: Layout = "((4,8),2):((2,8),1)".parse().unwrap();
+        let c = Cells::layout(&l).unwrap();
+        let svg = cute_draw::svg::layout_svg(&l).unwrap();
+        assert_eq!(
+            svg.matches("class=\"cell\"").count() as i64,
+            c.rows * c.cols
+        );
+        for (k, lab) in c.label.iter().enumerate() {
+            let (r, col) = (k as i64 / c.cols, k as i64 % c.cols);
+            let (fr, fg, fb) = c.fill[k];
+            let rect = format!("data-row=\"{r}\" data-col=\"{col}\"");
+            let at = svg.find(&rect).unwrap();
+            let tail = &svg[at..];
+            let line = tail.split('\n').next().unwrap();
+            assert!(
+                line.contains(&format!("fill=\"#{fr:02x}{fg:02x}{fb:02x}\"")),
+                "{line}"
+            );
+            let text_at = tail.find("<text").unwrap();
+            assert!(tail[text_at..].starts_with("<text class=\"label\""));
+            assert!(tail[text_at..].contains(&format!(">{lab}</text>")));
+        }
+        let tv: Layout = "((4,8),(2,2)):((32,1),(16,8))".parse().unwrap();
+        let c = Cells::tv(&tv, 16, 8, Some(5)).unwrap();
+        assert_eq!(c.outline.iter().filter(|&&o| o == Outline::Red).count(), 4);
+        assert_eq!(c.label[0], "T0\nV0");
+        assert_eq!(c.fill[0], thread_colour(0));
+        assert!(c.to_json().starts_with(r#"{"title":"((4,8),(2,2)):((32,1),(16,8)) over 16x8","rows":16,"cols":8,"fill":[11513855,"#));
+    }
+}

@@ -1,0 +1,414 @@
+//! # cute-wasm — the engine of the layout playground
+//!
+//! `cute playground` serves one page that runs the CuTe core and `cute-draw` in the browser,
+//! compiled to WebAssembly from this crate (`scripts/build-playground.sh`). Everything the page
+//! asks goes through one entry point, [`handle`]: a request of text fields separated by line
+//! breaks, the first naming what to do, and an answer that is one JSON object.
+//!
+//! | request | answer |
+//! |---|---|
+//! | `ops` | `{"ops": [{"name", "signature", "min", "max"}]}` (`max` null: no bound) |
+//! | `run`, OP, ARG... | `{"value", "table", "svg"}`: any operation of [`cute::registry`] |
+//! | `draw`, LAYOUT | `{"value", "table", "svg"}` |
+//! | `tv`, TV, ROWS, COLS, THREAD | `{"svg"}`: a thread-value layout over a ROWS × COLS tile |
+//! | `banks`, SMEM, TV, B, V, J | `{"instructions", "wavefronts", "ideal", "search", "svg", …}` |
+//!
+//! A value that is not a layout (or has no offsets to draw) comes with a `note` instead of the
+//! table and picture. A picture of more than [`cells::INLINE_SVG_CELLS`] cells comes as `cells`
+//! instead of `svg`, for the page to paint on a canvas (see [`cells`] for why); the request's
+//! name with `:svg` appended (`run:svg`) asks for the SVG whatever the size.
+//!
+//! A failure is `{"error": {"message", "arg", "start", "end", "category"}}`: the one-line message
+//! of the command line (`error: op: argument 1 …`), and when an argument could not be read, its
+//! index `arg` (from 0, counting the fields after OP for `run`, after the request's name
+//! otherwise) and the span `start..end` that caused it, in characters (Unicode scalar values) of
+//! that argument: the character where the parser stopped ([`cute::ErrorKind::Syntax`]'s byte
+//! position), or the whole argument for other errors.
+//!
+//! ```
+//! let a = cute_wasm::handle("run\ncomposition\n(8,8):(8,1)\n((4,8),2):((16,1),8)");
+//! assert!(a.starts_with(r#"{"value":"((4,8),2):((2,8),1)""#));
+//! let e = cute_wasm::handle("run\ncoalesce\n(2,4):(1,2");
+//! assert!(e.contains(r#""arg":0,"start":10,"end":10"#));
+//! ```
+//!
+//! The WebAssembly module exports three functions and its memory, so that the page needs no
+//! generated glue: `cute_request(len)` makes room for a request of `len` bytes of UTF-8 and
+//! returns where to write it, `cute_answer()` handles it and returns the length of the answer, and
+//! `cute_answer_ptr()` where the answer lies. No `unsafe` code: the buffers are owned here and
+//! only their addresses leave.
+
+#![allow(clippy::result_large_err)] // cute::Error is a large plain value, see DESIGN.md
+
+pub mod banks_view;
+pub mod cells;
+pub mod json;
+
+use cute::registry::{self, Outcome};
+use cute::{Error, ErrorKind, Layout};
+use cute_draw::DrawError;
+use std::cell::RefCell;
+
+/// The largest request [`handle`] reads (1 MiB): longer ones are refused with a message.
+pub const MAX_REQUEST: usize = 1 << 20;
+
+/// Answers a request (see the [crate] documentation): always one JSON object, never a
+/// panic.
+pub fn handle(request: &str) -> String {
+    if request.len() > MAX_REQUEST {
+        return failure(
+            format!(
+                "error: the request has {} bytes, more than the limit of {MAX_REQUEST}",
+                request.len()
+            ),
+            None,
+            None,
+        );
+    }
+    let mut fields = request.split('\n');
+    let first = fields.next().unwrap_or("");
+    let args: Vec<&str> = fields.collect();
+    // `NAME:svg`: the picture as SVG whatever its size
+    let (name, svg) = match first.strip_suffix(":svg") {
+        Some(n) => (n, true),
+        None => (first, false),
+    };
+    match name {
+        "ops" => ops(),
+        "run" => run(&args, svg),
+        "draw" => draw(&args, svg),
+        "tv" => tv(&args, svg),
+        "banks" => banks_view::banks(&args, svg),
+        _ => failure(
+            format!(
+                "error: unknown request {} (ops, run, draw, tv, banks)",
+                registry::quote(first)
+            ),
+            None,
+            None,
+        ),
+    }
+}
+
+/// `{"ops": [...]}`: every operation of the registry with its signature and arity.
+fn ops() -> String {
+    let items: Vec<String> = registry::operations()
+        .map(|o| {
+            let (lo, hi) = o.arity();
+            json::object(&[
+                ("name", json::string(o.name)),
+                ("signature", json::string(o.signature)),
+                ("min", lo.to_string()),
+                (
+                    "max",
+                    if hi == usize::MAX {
+                        "null".to_string()
+                    } else {
+                        hi.to_string()
+                    },
+                ),
+            ])
+        })
+        .collect();
+    format!("{{\"ops\":[{}]}}", items.join(","))
+}
+
+/// Where an argument that could not be read went wrong: `(start, end)` in characters of `text`.
+/// A syntax error marks the character at its byte position (an empty span at the end when the
+/// text ended too soon); any other error marks the whole argument.
+///
+/// ```
+/// let e: cute::Error = "(4,8):(1,4".parse::<cute::Layout>().unwrap_err();
+/// assert_eq!(cute_wasm::span("(4,8):(1,4", &e), (10, 10));
+/// let e: cute::Error = "(4,8)x(1,4)".parse::<cute::Layout>().unwrap_err();
+/// assert_eq!(cute_wasm::span("(4,8)x(1,4)", &e), (5, 6));
+/// let e: cute::Error = "(0,8):(1,4)".parse::<cute::Layout>().unwrap_err();
+/// assert_eq!(cute_wasm::span("(0,8):(1,4)", &e), (0, 11));
+/// ```
+pub fn span(text: &str, e: &Error) -> (usize, usize) {
+    let chars = text.chars().count();
+    match *e.kind() {
+        ErrorKind::Syntax { pos, .. } => {
+            // the character that contains byte `pos` (positions past the end mark the end)
+            let mut start = chars;
+            for (k, (b, c)) in text.char_indices().enumerate() {
+                if pos < b + c.len_utf8() {
+                    start = k;
+                    break;
+                }
+            }
+            (start, (start + 1).min(chars))
+        }
+        _ => (0, chars),
+    }
+}
+
+/// The answer for a failure: the message, and for an argument that could not be read its index
+/// and the error (whose span is marked).
+fn failure(message: String, arg: Option<(usize, &str)>, error: Option<&Error>) -> String {
+    let (index, start, end) = match (arg, error) {
+        (Some((k, text)), Some(e)) => {
+            let (s, t) = span(text, e);
+            (k.to_string(), s.to_string(), t.to_string())
+        }
+        (Some((k, text)), None) => (
+            k.to_string(),
+            "0".to_string(),
+            text.chars().count().to_string(),
+        ),
+        _ => ("null".into(), "null".into(), "null".into()),
+    };
+    let inner = json::object(&[
+        ("message", json::string(&message)),
+        ("arg", index),
+        ("start", start),
+        ("end", end),
+        ("category", json::opt_string(error.map(Error::category))),
+    ]);
+    format!("{{\"error\":{inner}}}")
+}
+
+/// The picture field of an answer: `("svg", …)` for a picture of at most
+/// [`INLINE_SVG_CELLS`](cells::INLINE_SVG_CELLS) cells or when `svg` asks for it, else
+/// `("cells", …)` for the page to paint (see [`cells`]).
+pub(crate) fn picture_field(c: &cells::Cells, svg: bool) -> (&'static str, String) {
+    if svg || c.rows * c.cols <= cells::INLINE_SVG_CELLS {
+        ("svg", json::string(&c.to_svg()))
+    } else {
+        ("cells", c.to_json())
+    }
+}
+
+/// A layout's picture field: `cute_draw::svg::layout_svg`, or its cells.
+fn layout_picture(l: &Layout, svg: bool) -> Result<(&'static str, String), DrawError> {
+    if svg || l.size()? <= cells::INLINE_SVG_CELLS {
+        Ok(("svg", json::string(&cute_draw::svg::layout_svg(l)?)))
+    } else {
+        Ok(("cells", cells::Cells::layout(l)?.to_json()))
+    }
+}
+
+/// The answer for a value: the value, and when it is a layout with offsets to draw its
+/// `print_layout` table and its picture; else a note saying why there is no picture.
+fn value_answer(value: &str, svg: bool) -> String {
+    let mut fields = vec![("value", json::string(value))];
+    match value.parse::<Layout>() {
+        Err(_) => fields.push((
+            "note",
+            json::string("the value is not a layout: no picture"),
+        )),
+        Ok(l) => match (cute_draw::table::print_layout(&l), layout_picture(&l, svg)) {
+            (Ok(t), Ok(p)) => {
+                fields.push(("table", json::string(&t)));
+                fields.push(p);
+            }
+            (_, Err(e)) | (Err(e), _) => {
+                fields.push(("note", json::string(&format!("no picture: {e}"))))
+            }
+        },
+    }
+    json::object(&fields)
+}
+
+/// `run`, OP, ARG...: the registry's operation, its value and the value's picture.
+fn run(a: &[&str], svg: bool) -> String {
+    let Some((op, args)) = a.split_first() else {
+        return failure("error: run: no operation given".into(), None, None);
+    };
+    let o = registry::run(op, args);
+    let line = registry::error_line(op, args, &o);
+    match (o, line) {
+        (Outcome::Value(v), _) => value_answer(&v, svg),
+        (Outcome::BadArgument { index, error }, line) => failure(
+            line.unwrap_or_else(|| format!("error: {op}: {error}")),
+            args.get(index).map(|t| (index, *t)),
+            Some(&error),
+        ),
+        (Outcome::Refused(error), line) => failure(
+            line.unwrap_or_else(|| format!("error: {op}: {error}")),
+            None,
+            Some(&error),
+        ),
+        (Outcome::Usage(m), _) => failure(format!("error: {m}"), None, None),
+    }
+}
+
+/// Reads argument `k` of a request as a layout.
+pub(crate) fn layout_arg(request: &str, a: &[&str], k: usize) -> Result<Layout, String> {
+    let text = a.get(k).copied().unwrap_or("");
+    text.parse::<Layout>().map_err(|e| {
+        failure(
+            format!(
+                "error: {request}: argument {} {}: {e}",
+                k + 1,
+                registry::quote(text)
+            ),
+            Some((k, text)),
+            Some(&e),
+        )
+    })
+}
+
+/// Reads argument `k` of a request as an integer in `lo..=hi`; an empty field is `None`.
+pub(crate) fn int_arg(
+    request: &str,
+    a: &[&str],
+    k: usize,
+    what: &str,
+    (lo, hi): (i64, i64),
+) -> Result<Option<i64>, String> {
+    let text = a.get(k).copied().unwrap_or("");
+    if text.trim().is_empty() {
+        return Ok(None);
+    }
+    match text.trim().parse::<i64>() {
+        Ok(v) if (lo..=hi).contains(&v) => Ok(Some(v)),
+        _ => Err(failure(
+            format!(
+                "error: {request}: argument {} {}: {what} must be an integer from {lo} to {hi}",
+                k + 1,
+                registry::quote(text)
+            ),
+            Some((k, text)),
+            None,
+        )),
+    }
+}
+
+/// Like [`int_arg`], for a field that must be given.
+pub(crate) fn required_int(
+    request: &str,
+    a: &[&str],
+    k: usize,
+    what: &str,
+    range: (i64, i64),
+) -> Result<i64, String> {
+    int_arg(request, a, k, what, range)?.ok_or_else(|| {
+        failure(
+            format!("error: {request}: argument {}: {what} is missing", k + 1),
+            Some((k, "")),
+            None,
+        )
+    })
+}
+
+/// `draw`, LAYOUT: the layout's table and picture.
+fn draw(a: &[&str], svg: bool) -> String {
+    match layout_arg("draw", a, 0) {
+        Ok(l) => value_answer(&l.to_string(), svg),
+        Err(e) => e,
+    }
+}
+
+/// The largest tile side of the TV view.
+const MAX_SIDE: i64 = 4096;
+
+/// `tv`, TV, ROWS, COLS, THREAD: the thread-value layout's picture, one thread outlined (THREAD
+/// may be empty).
+fn tv(a: &[&str], svg: bool) -> String {
+    let r = (|| {
+        let l = layout_arg("tv", a, 0)?;
+        let rows = required_int("tv", a, 1, "the tile's rows", (1, MAX_SIDE))?;
+        let cols = required_int("tv", a, 2, "the tile's columns", (1, MAX_SIDE))?;
+        let thread = int_arg("tv", a, 3, "the highlighted thread", (0, i64::MAX))?;
+        let fail = |e: DrawError| failure(format!("error: tv: {e}"), None, None);
+        if svg || rows * cols <= cells::INLINE_SVG_CELLS {
+            let s = cute_draw::svg::tv_layout_svg(&l, rows, cols, thread).map_err(fail)?;
+            Ok(("svg", json::string(&s)))
+        } else {
+            let c = cells::Cells::tv(&l, rows, cols, thread).map_err(fail)?;
+            Ok(("cells", c.to_json()))
+        }
+    })();
+    match r {
+        Ok(picture) => json::object(&[picture]),
+        Err(e) => e,
+    }
+}
+
+thread_local! {
+    static REQUEST: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    static ANSWER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Makes room for a request of `len` bytes (UTF-8) and returns the address to write it to.
+#[no_mangle]
+pub extern "C" fn cute_request(len: usize) -> *mut u8 {
+    REQUEST.with(|b| {
+        let mut b = b.borrow_mut();
+        b.clear();
+        b.resize(len, 0);
+        b.as_mut_ptr()
+    })
+}
+
+/// Answers the request written after [`cute_request`] (see [`handle`]) and returns the length in
+/// bytes of the answer, which [`cute_answer_ptr`] locates. Invalid UTF-8 is replaced, not refused.
+#[no_mangle]
+pub extern "C" fn cute_answer() -> usize {
+    let request = REQUEST.with(|b| String::from_utf8_lossy(&b.borrow()).into_owned());
+    let answer = handle(&request).into_bytes();
+    let n = answer.len();
+    ANSWER.with(|b| *b.borrow_mut() = answer);
+    n
+}
+
+/// The address of the last answer.
+#[no_mangle]
+pub extern "C" fn cute_answer_ptr() -> *const u8 {
+    ANSWER.with(|b| b.borrow().as_ptr())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::handle;
+
+    #[test]
+    fn every_operation_is_listed_with_its_arity() {
+        let a = handle("ops");
+        let n = cute::registry::operations().count();
+        assert_eq!(a.matches("\"name\":").count(), n);
+        assert!(
+            a.contains(r#"{"name":"complement","signature":"LAYOUT [COTARGET]","min":1,"max":2}"#)
+        );
+        assert!(a.contains(r#""name":"make_layout","signature":"#));
+        assert!(a.contains(r#""min":1,"max":null"#));
+    }
+
+    #[test]
+    fn failures_are_answers_not_panics() {
+        let unknown = handle("frobnicate\nx");
+        assert!(unknown.starts_with(r#"{"error":{"message":"error: unknown request `frobnicate`"#));
+        let usage = handle("run\ncomposition\n8:1");
+        assert!(
+            usage.contains(r#""message":"error: composition takes"#),
+            "{usage}"
+        );
+        assert!(usage.contains(r#""arg":null"#));
+        assert!(handle("run").contains("no operation given"));
+        let big = format!("run\ncoalesce\n{}", "(".repeat(super::MAX_REQUEST));
+        assert!(handle(&big).contains("more than the limit"));
+        // a multi-byte character before the error: the span counts characters, not bytes
+        let e = handle("run\ncoalesce\n(4,8):(1,4)\u{e9}");
+        assert!(e.contains(r#""arg":0,"start":11,"end":12"#), "{e}");
+        let t = handle("tv\n((4,8),(2,2)):((32,1),(16,8))\n16\n0\n");
+        assert!(t.contains(r#""arg":2,"start":0,"end":1"#), "{t}");
+        let t = handle("tv\n((4,8),(2,2)):((32,1),(16,8))\n4\n4\n");
+        assert!(t.contains("outside the tile"), "{t}");
+    }
+
+    #[test]
+    fn values_come_with_their_picture_or_a_note() {
+        let v = handle("run\nsize\n(4,8):(1,4)");
+        assert!(v.starts_with(r#"{"value":"32","note":"#), "{v}");
+        let small = handle("draw\n(32,32):(1,32)");
+        assert!(small.contains(r#""svg":"<svg"#) && !small.contains(r#""cells":"#));
+        let large = handle("draw\n(32,33):(1,32)");
+        assert!(large.contains(r#""cells":{"title":"(32,33):(1,32)","rows":32,"cols":33"#));
+        assert!(!large.contains(r#""svg":"#));
+        let forced = handle("draw:svg\n(32,33):(1,32)");
+        assert_eq!(forced.matches("class=\\\"cell\\\"").count(), 32 * 33);
+        let tv = handle("tv\n((4,8),(2,2)):((32,1),(16,8))\n16\n8\n5");
+        assert_eq!(tv.matches("stroke=\\\"#d00000\\\"").count(), 4);
+    }
+}
