@@ -15,7 +15,7 @@
 //!     matched wherever C++ answers correctly.
 //!   - Some stride negative (C++ then returns `1:0` or a short chain): modes are added while the
 //!     next offset `P` (the size so far) has a coordinate `u` inside the room that the modes before
-//!     left in `L`'s domain (found by an exact bounded search, [`preimage`]); the mode is the longest
+//!     left in `L`'s domain (found by an exact bounded search); the mode is the longest
 //!     run `r:idx(u)` with `(r−1)·u` still inside the room, so that the coordinates of the result's
 //!     modes add without carry and `L(R(k)) = k` holds by linearity. For `(3,2):(2,-1)` the
 //!     coordinate of 1 is `(1,1)` (index 4), then that of 2 is `(1,0)` (index 1): `(2,2):(4,1)`.
@@ -641,11 +641,7 @@ const fn right_inverse_signed(a: &Layout) -> Result<Layout, Error> {
     let mut out = Flat::EMPTY;
     let mut p: i64 = 1;
     let mut steps: u64 = 0; // shared by the searches: one bound for the whole inverse
-    loop {
-        let u = match tri!(preimage(&c, &room, p, &mut steps)) {
-            Some(u) => u,
-            None => break,
-        };
+    while let Some(u) = tri!(preimage(&c, &room, p, &mut steps)) {
         // the longest run: (r − 1)·u ≤ room (u ≠ 0, as P ≠ 0; u ≤ room, so r ≥ 2)
         let mut r = i64::MAX;
         let mut e: i64 = 0; // the index of coordinate u: below |L|
@@ -811,6 +807,7 @@ const fn solve_integer(
 const RADIX_STEPS: u32 = 1 << 14;
 
 /// What the radix search of [`left_inverse_radix`] ended with.
+#[allow(clippy::large_enum_variant)] // layouts are stored inline: no heap
 enum Radix {
     /// A left inverse.
     Found(Layout),
