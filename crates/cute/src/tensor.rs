@@ -372,34 +372,11 @@ impl CountingTensor {
 
     /// CuTe's `make_identity_tensor(shape)`: `{0} ∘ make_identity_layout(shape)`, whose element at
     /// each coordinate is that coordinate (as an arithmetic tuple).
-    ///
-    /// Every element prints in one form, the full coordinate: the origin is the zero of the
-    /// shape's positions (`(0,0)` for a rank-2 shape), so that `(0,0)`, `(1,0)` and `(0,1)` do not
-    /// print as `0`, `1@0` and `1@1`. An integer shape gives integers.
-    ///
-    /// ```
-    /// use cute::tensor::CountingTensor;
-    /// use cute::IntTuple;
-    /// let id = CountingTensor::identity(&IntTuple::try_from((2, 3)).unwrap()).unwrap();
-    /// let all: Vec<String> = id.values().unwrap().iter().map(|v| v.to_string()).collect();
-    /// assert_eq!(all, ["(0,0)", "(1,0)", "(0,1)", "(1,1)", "(0,2)", "(1,2)"]);
-    /// let id = CountingTensor::identity(&IntTuple::try_from(((2, 2), 3)).unwrap()).unwrap();
-    /// assert_eq!(id.get(0).unwrap().to_string(), "((0,0),0)");
-    /// assert_eq!(id.get(5).unwrap().to_string(), "((1,0),1)");
-    /// let id = CountingTensor::identity(&IntTuple::int(4)).unwrap();
-    /// assert_eq!(id.get(3).unwrap().to_string(), "3");
-    /// ```
     pub fn identity(shape: &IntTuple) -> Result<CountingTensor, Error> {
-        let layout = crate::layout::make_identity_layout(shape)?;
-        let mut origin = Value::Int(0);
-        if !layout.is_integral() {
-            let mut zero = crate::stride::ArithTuple::ZERO;
-            for &code in &layout.basis[..layout.leaf_count()] {
-                zero = zero.add_term(0, code, Op::Tensor)?;
-            }
-            origin = Value::Coord(zero);
-        }
-        Ok(CountingTensor { origin, layout })
+        Ok(CountingTensor {
+            origin: Value::Int(0),
+            layout: crate::layout::make_identity_layout(shape)?,
+        })
     }
 
     /// The layout `L`.
