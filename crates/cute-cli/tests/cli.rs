@@ -470,14 +470,14 @@ fn regression_partition_is_bounded_and_checks_the_thread() {
             &["partition", "(8,8):(8,1)", "((4,8),2):((16,1),8)", "--thread", t],
             b"",
             1,
-            &format!("error: partition (8,8):(8,1), ((4,8),2):((16,1),8): coordinate {t} is outside the domain Z_32"),
+            &format!("error: partition: tv_partition (8,8):(8,1), ((4,8),2):((16,1),8): coordinate {t} is outside the domain Z_32"),
         );
     }
-    // and the library's tv_partition says the same
+    // the error is the library's tv_partition's, named so
     let d: cute::Layout = "(8,8):(8,1)".parse().unwrap();
     let t: cute::Layout = "((4,8),2):((16,1),8)".parse().unwrap();
     let e = cute::tv_partition(&d, &t, i64::MAX).unwrap_err();
-    assert_eq!(e.op(), cute::Op::Partition);
+    assert_eq!(e.op(), cute::Op::TvPartition);
     assert_eq!(e.category(), "OutOfRange");
 }
 

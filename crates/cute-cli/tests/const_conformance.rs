@@ -482,7 +482,8 @@ fn scope_lines() -> Vec<&'static str> {
 fn compile_time_and_run_time_results_are_identical() {
     let lines = scope_lines();
     assert_eq!(lines.len(), N);
-    const { assert!(N >= 3068, "fewer integer-stride cases than the set has") };
+    // (3068 before the two left_inverse cases C++ refuses, now answered, became `# removed` lines)
+    const { assert!(N >= 3066, "fewer integer-stride cases than the set has") };
     let mut values = 0;
     for (k, line) in lines.iter().enumerate() {
         // the same functions at run time

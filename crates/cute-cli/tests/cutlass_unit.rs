@@ -31,7 +31,8 @@ const KNOWN_EXCEPTIONS: &[(&str, &str)] = &[
         "cpp:inverse_left.cpp:294",
         "negative stride: C++ answers (-1,4):(0,1), a layout with a negative extent that is a \
          left inverse only through truncating division at the negative offsets 0..-3 of \
-         (4):(-1); this crate refuses negative strides in a left inverse",
+         (4):(-1); this crate refuses it: index 1 goes to the offset -1, outside the domain of \
+         every layout (NegativeOffset)",
     ),
 ];
 

@@ -74,12 +74,30 @@ fn fold(t: &Layout, term: &str, letters: &[char]) -> Result<Layout, Error> {
 ///
 /// Errors (operation `contract`):
 /// * `Syntax`: not `"<letters>,<letters>-><letters>"`, with the byte position;
-/// * `ProfileMismatch`: a tensor whose rank differs from its term's number of letters (operands:
-///   the tensor's layout and the number of letters), or one letter whose modes differ in size
-///   between two tensors (operands: the two tensors' layouts);
+/// * `ProfileMismatch`: a tensor whose rank differs from its term's number of letters (operand:
+///   the tensor's layout), or one letter whose modes differ in size between two tensors
+///   ([`ErrorKind::ContractSizes`], naming the letter, both terms and both sizes; operands: the two
+///   tensors' layouts);
 /// * `Unsupported`: a letter repeated within one term (a diagonal), or a letter in one term only
-///   (a free sum, or a broadcast of the output) — operands: the tensor's layout and the position
-///   of the letter in its term.
+///   (a free sum, or a broadcast of the output): [`ErrorKind::ContractLetter`], naming the letter,
+///   its term and its position there (operand: the tensor's layout).
+///
+/// ```
+/// use cute::{ErrorKind, Layout};
+/// use cute_gemm::contract_modes;
+/// let l = |s: &str| s.parse::<Layout>().unwrap();
+/// let e = contract_modes("mk,kn->mn", &l("(2,3):(1,2)"), &l("(4,5):(1,4)"), &l("(2,5):(1,2)"))
+///     .unwrap_err();
+/// assert_eq!(
+///     e.to_string(),
+///     "contract (2,3):(1,2), (4,5):(1,4): letter 'k' names a mode of size 3 in A and a mode of \
+///      size 4 in B"
+/// );
+/// let e = contract_modes("mm,mn->mn", &l("(2,2):(1,2)"), &l("(2,5):(1,2)"), &l("(2,5):(1,2)"))
+///     .unwrap_err();
+/// assert!(matches!(e.kind(), ErrorKind::ContractLetter { letter: b'm', term: 0, position: 1, .. }));
+/// assert_eq!(e.category(), "Unsupported");
+/// ```
 pub fn contract_modes(
     spec: &str,
     a: &Layout,
@@ -109,13 +127,15 @@ pub fn contract_modes(
             if t[..p].contains(ch) {
                 return Err(Error::new(
                     Op::Contract,
-                    ErrorKind::Unsupported {
-                        what:
-                            "the letter at this position of the tensor's term repeats an earlier \
-                               letter of the same term (a diagonal), which is not a GETT mode",
+                    ErrorKind::ContractLetter {
+                        letter: ch as u8,
+                        term: i as u8,
+                        position: p,
+                        what: "it repeats an earlier letter of the same term (a diagonal), which \
+                               is not a GETT mode",
                     },
                 )
-                .with(Operand::Layout(*tensors[i]), Operand::Int(p as i64)));
+                .with(Operand::Layout(*tensors[i]), Operand::None));
             }
         }
     }
@@ -127,14 +147,15 @@ pub fn contract_modes(
             if inn.iter().filter(|&&x| x).count() == 1 {
                 return Err(Error::new(
                     Op::Contract,
-                    ErrorKind::Unsupported {
-                        what:
-                            "the letter at this position of the tensor's term occurs in no other \
-                               term; a GETT letter is a row (A and C), column (B and C), reduction \
-                               (A and B) or batch (all three) mode",
+                    ErrorKind::ContractLetter {
+                        letter: ch as u8,
+                        term: i as u8,
+                        position: p,
+                        what: "it occurs in no other term; a GETT letter is a row (A and C), \
+                               column (B and C), reduction (A and B) or batch (all three) mode",
                     },
                 )
-                .with(Operand::Layout(*tensors[i]), Operand::Int(p as i64)));
+                .with(Operand::Layout(*tensors[i]), Operand::None));
             }
         }
     }
@@ -158,10 +179,12 @@ pub fn contract_modes(
             let i = sizes[0].0;
             return Err(Error::new(
                 Op::Contract,
-                ErrorKind::ProfileMismatch {
-                    what: "one letter names modes of different sizes in these two tensors",
-                    left: sizes[0].1,
-                    right: sj,
+                ErrorKind::ContractSizes {
+                    letter: ch as u8,
+                    term: i as u8,
+                    size: sizes[0].1,
+                    other_term: j as u8,
+                    other_size: sj,
                 },
             )
             .with(Operand::Layout(*tensors[i]), Operand::Layout(*tensors[j])));

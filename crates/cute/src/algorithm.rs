@@ -334,7 +334,10 @@ fn strided<T: Clone>(src: &[T], s: i64, ds: i64, dst: &mut [T], d: i64, dd: i64,
 /// im2col layout); the loop visits the integer coordinates of each mode. The preconditions
 /// `size<0>(A) == size<0>(C)` (M), `size<0>(B) == size<1>(C)` (N), `size<1>(A) == size<1>(B)` (K)
 /// and, for the batched form, equal `L` are checked (`ProfileMismatch` otherwise). The three
-/// tensors must have the same rank, 2 or 3.
+/// tensors must have the same rank, 2 or 3. `C` must be injective on its `(M,N[,L])` domain: two
+/// coordinates of `C` at one element would accumulate into it, which `cute_gemm::gemm` refuses too;
+/// both refuse it (`NotInjective`; here a [`ErrorKind::Collision`] naming two indices of `C` that
+/// meet), before `C` is touched.
 ///
 /// ```
 /// use cute::{gemm, Layout, Tensor};
@@ -346,6 +349,12 @@ fn strided<T: Clone>(src: &[T], s: i64, ds: i64, dst: &mut [T], d: i64, dd: i64,
 /// let tb = Tensor::new(&b[..], "(2,3):(1,2)".parse::<Layout>().unwrap()).unwrap();
 /// let mut tc = Tensor::new(&mut c[..], "(2,2):(1,2)".parse::<Layout>().unwrap()).unwrap();
 /// gemm(&ta, &tb, &mut tc).unwrap();
+/// assert_eq!(c, [6, 8, 8, 10]);
+/// // a C whose two columns share their elements (stride 0) is refused, and left untouched
+/// let mut tc = Tensor::new(&mut c[..], "(2,2):(1,0)".parse::<Layout>().unwrap()).unwrap();
+/// let e = gemm(&ta, &tb, &mut tc).unwrap_err();
+/// assert_eq!(e.category(), "NotInjective");
+/// assert_eq!(e.to_string(), "gemm (2,2):(1,0): the layout is not injective: indices 0 and 2 reach the same offset");
 /// assert_eq!(c, [6, 8, 8, 10]);
 /// ```
 pub fn gemm<SA, SB, SC, P>(a: &Tensor<SA>, b: &Tensor<SB>, c: &mut Tensor<SC>) -> Result<(), Error>
@@ -366,6 +375,7 @@ where
     let (am, ak, al) = (table(&am)?, table(&ak)?, table(&al)?);
     let (bn, bk, bl) = (table(&bn)?, table(&bk)?, table(&bl)?);
     let (cm, cn, cl) = (table(&cm)?, table(&cn)?, table(&cl)?);
+    check_output_injective(c.layout(), &cm, &cn, &cl)?;
     let (sa, sb) = (a.storage().items(), b.storage().items());
     let (ba, bb, bc) = (a.base(), b.base(), c.base());
     let sc = c.storage_mut().items_mut();
@@ -385,6 +395,39 @@ where
         }
     }
     Ok(())
+}
+
+/// Refuses an output `C` whose `(M,N,L)` coordinates are not all at distinct offsets (`cm`, `cn`,
+/// `cl`: each mode's offsets): two of them would accumulate into one element. The same policy as
+/// `cute_gemm::gemm` (`NotInjective` of `gemm`, naming `C`); this error names two indices of `C`
+/// that meet ([`ErrorKind::Collision`]).
+fn check_output_injective(
+    c: &Layout,
+    cm: &[usize],
+    cn: &[usize],
+    cl: &[usize],
+) -> Result<(), Error> {
+    let mut offs = Vec::with_capacity(cm.len() * cn.len() * cl.len());
+    for (l, &ol) in cl.iter().enumerate() {
+        for (n, &on) in cn.iter().enumerate() {
+            for (m, &om) in cm.iter().enumerate() {
+                let index = (m + cm.len() * (n + cn.len() * l)) as i64;
+                offs.push((ol.wrapping_add(on).wrapping_add(om) as i64, index));
+            }
+        }
+    }
+    offs.sort_unstable();
+    match offs.windows(2).find(|w| w[0].0 == w[1].0) {
+        None => Ok(()),
+        Some(w) => Err(Error::new(
+            Op::Gemm,
+            ErrorKind::Collision {
+                first: w[0].1.min(w[1].1),
+                second: w[0].1.max(w[1].1),
+            },
+        )
+        .with(Operand::Layout(*c), Operand::None)),
+    }
 }
 
 /// The modes of a GEMM's operands, `(M,K,L)`, `(N,K,L)`, `(M,N,L)` (with `L = 1:0` when the tensors

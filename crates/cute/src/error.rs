@@ -76,6 +76,13 @@ pub enum Op {
     Copy,
     Gemm,
     Partition,
+    /// [`tv_partition`](crate::tv_partition) (and [`Tensor::partition_tv`](crate::Tensor::partition_tv)).
+    ///
+    /// ```
+    /// use cute::Op;
+    /// assert_eq!(Op::TvPartition.name(), "tv_partition");
+    /// ```
+    TvPartition,
     MakeLayoutTv,
     LocalTile,
     LocalPartition,
@@ -145,6 +152,7 @@ impl Op {
             Op::Copy => "copy",
             Op::Gemm => "gemm",
             Op::Partition => "partition",
+            Op::TvPartition => "tv_partition",
             Op::MakeLayoutTv => "make_layout_tv",
             Op::LocalTile => "local_tile",
             Op::LocalPartition => "local_partition",
@@ -320,6 +328,67 @@ pub enum ErrorKind {
         /// The size of the domain.
         size: i64,
     },
+    /// The layout sends an index to a negative offset, which lies outside the domain `Z_n` of every
+    /// layout (so no layout can be evaluated there, e.g. by a left inverse).
+    ///
+    /// ```
+    /// use cute::{left_inverse, ErrorKind, Layout};
+    /// let e = left_inverse(&"(3,2):(2,-1)".parse::<Layout>().unwrap()).unwrap_err();
+    /// assert_eq!(*e.kind(), ErrorKind::NegativeOffset { index: 3, offset: -1 });
+    /// assert_eq!(e.category(), "OutOfRange");
+    /// ```
+    NegativeOffset {
+        /// The index.
+        index: i64,
+        /// Its (negative) offset.
+        offset: i64,
+    },
+    /// `contract`: a letter of the spec is no GETT mode (repeated within its term, a diagonal; or
+    /// in one term only). Category `Unsupported`.
+    ///
+    /// ```
+    /// use cute::{Error, ErrorKind, Op};
+    /// let e = Error::new(
+    ///     Op::Contract,
+    ///     ErrorKind::ContractLetter { letter: b'x', term: 0, position: 2, what: "it occurs in no other term" },
+    /// );
+    /// assert_eq!(e.to_string(), "contract: unsupported: letter 'x' at position 2 of term A: it occurs in no other term");
+    /// assert_eq!(e.category(), "Unsupported");
+    /// ```
+    ContractLetter {
+        /// The letter (an ASCII letter).
+        letter: u8,
+        /// Its term: 0 for A, 1 for B, 2 for C (the output).
+        term: u8,
+        /// Its position in the term.
+        position: usize,
+        /// The rule it breaks, in words.
+        what: &'static str,
+    },
+    /// `contract`: one letter names modes of different sizes in two tensors. Category
+    /// `ProfileMismatch`.
+    ///
+    /// ```
+    /// use cute::{Error, ErrorKind, Op};
+    /// let e = Error::new(
+    ///     Op::Contract,
+    ///     ErrorKind::ContractSizes { letter: b'k', term: 0, size: 3, other_term: 1, other_size: 4 },
+    /// );
+    /// assert_eq!(e.to_string(), "contract: letter 'k' names a mode of size 3 in A and a mode of size 4 in B");
+    /// assert_eq!(e.category(), "ProfileMismatch");
+    /// ```
+    ContractSizes {
+        /// The letter (an ASCII letter).
+        letter: u8,
+        /// The first term that has it: 0 for A, 1 for B, 2 for C.
+        term: u8,
+        /// The size of its mode there.
+        size: i64,
+        /// A later term where its mode has another size.
+        other_term: u8,
+        /// That size.
+        other_size: i64,
+    },
     /// A tensor's layout reaches offsets outside its storage.
     OutOfStorage {
         /// The storage index of the smallest offset.
@@ -464,9 +533,13 @@ impl Error {
             ErrorKind::NotInjective { .. } | ErrorKind::Collision { .. } => "NotInjective",
             ErrorKind::OutOfRange { .. }
             | ErrorKind::OutOfStorage { .. }
-            | ErrorKind::NotInDomain { .. } => "OutOfRange",
-            ErrorKind::ProfileMismatch { .. } | ErrorKind::NotCongruent => "ProfileMismatch",
+            | ErrorKind::NotInDomain { .. }
+            | ErrorKind::NegativeOffset { .. } => "OutOfRange",
+            ErrorKind::ProfileMismatch { .. }
+            | ErrorKind::NotCongruent
+            | ErrorKind::ContractSizes { .. } => "ProfileMismatch",
             ErrorKind::Unsupported { .. }
+            | ErrorKind::ContractLetter { .. }
             | ErrorKind::MixedSemimodules { .. }
             | ErrorKind::NeedsIntegerStrides { .. } => "Unsupported",
             ErrorKind::InvalidShape { .. } => "InvalidShape",
@@ -569,6 +642,15 @@ macro_rules! put {
     }};
 }
 
+/// The name of a `contract` term: `A`, `B` or `C` (the output).
+const fn term_name(term: u8) -> &'static str {
+    match term {
+        0 => "A",
+        1 => "B",
+        _ => "C (the output)",
+    }
+}
+
 impl ErrorKind {
     /// Writes the violated condition, in `const` context.
     const fn push(&self, t: &mut Text) {
@@ -638,6 +720,31 @@ impl ErrorKind {
                 "; the integer sum carries, so the XOR of the composed strides differs from A(B(c))"),
             ErrorKind::NotInDomain { coord, size } => put!(t;
                 "coordinate ", coord, " is outside the domain Z_", size),
+            ErrorKind::ContractLetter {
+                letter,
+                term,
+                position,
+                what,
+            } => {
+                t.push_str("unsupported: letter '");
+                t.push_ascii(letter);
+                put!(t; "' at position ", position, " of term ", str(term_name(term)), ": ", str(what))
+            }
+            ErrorKind::ContractSizes {
+                letter,
+                term,
+                size,
+                other_term,
+                other_size,
+            } => {
+                t.push_str("letter '");
+                t.push_ascii(letter);
+                put!(t; "' names a mode of size ", size, " in ", str(term_name(term)),
+                    " and a mode of size ", other_size, " in ", str(term_name(other_term)))
+            }
+            ErrorKind::NegativeOffset { index, offset } => put!(t;
+                "index ", index, " goes to the negative offset ", offset,
+                ", outside the domain Z_n of every layout"),
             ErrorKind::OutOfStorage { first, last, len } => put!(t;
                 "the layout reaches storage indices ", first, " to ", last,
                 ", outside a storage of ", len, " elements"),

@@ -100,6 +100,7 @@ pub mod algebra;
 pub mod algorithm;
 mod arith;
 pub mod banks;
+mod convert;
 pub mod coord;
 pub mod error;
 pub mod eval;
@@ -142,6 +143,7 @@ pub use algorithm::{
     copy, copy_generic, copy_modes, copy_plan, gemm, gemm_modes, CopyMode, CopyPlan, GemmModes,
 };
 pub use banks::{bank_conflicts, swizzle_search, BankReport, SmemLayout};
+pub use convert::IntoIntTuple;
 pub use coord::{crd2crd, crd2idx, crd2idx_compact, idx2crd};
 pub use error::{unwrap, Error, ErrorKind, Op, Operand};
 pub use eval::{IndexEvaluator, Offsets};

@@ -36,12 +36,23 @@ use crate::tiler::Tiler;
 
 /// `slice((thread, _), data ∘ tv)`: the values of one thread of the thread-value layout `tv`
 /// (`(thread, value) → coordinate of data`), as a layout of the values and the offset of the
-/// thread's first value. `tv` must have rank 2 and `0 ≤ thread < size<0>(tv)` (else an
-/// `OutOfRange` error of `partition` naming both layouts).
+/// thread's first value. `tv` must have rank 2 (else a `ProfileMismatch` error) and
+/// `0 ≤ thread < size<0>(tv)` (else an `OutOfRange` error); both errors name `tv_partition` and
+/// both layouts.
+///
+/// ```
+/// use cute::{tv_partition, Layout, Op};
+/// let data: Layout = "(8,8):(8,1)".parse().unwrap();
+/// let tv: Layout = "((4,8),2):((16,1),8)".parse().unwrap();
+/// let (vals, off) = tv_partition(&data, &tv, 1).unwrap();
+/// assert_eq!((vals.to_string(), off), ("(2):(1)".to_string(), 2));
+/// let e = tv_partition(&data, &tv, 32).unwrap_err();
+/// assert_eq!((e.op(), e.category()), (Op::TvPartition, "OutOfRange"));
+/// ```
 pub fn tv_partition(data: &Layout, tv: &Layout, thread: i64) -> Result<(Layout, i64), Error> {
     if tv.rank() != 2 {
         return Err(Error::new(
-            Op::Partition,
+            Op::TvPartition,
             ErrorKind::ProfileMismatch {
                 what: "a thread-value layout has rank 2, (thread, value)",
                 left: tv.rank() as i64,
@@ -53,7 +64,7 @@ pub fn tv_partition(data: &Layout, tv: &Layout, thread: i64) -> Result<(Layout, 
     let threads = tv.mode(0)?.size()?;
     if !(0..threads).contains(&thread) {
         return Err(Error::new(
-            Op::Partition,
+            Op::TvPartition,
             ErrorKind::NotInDomain {
                 coord: thread,
                 size: threads,

@@ -1192,13 +1192,32 @@ impl<A: StaticLayout, B: StaticLayout, C: StaticLayout> GemmFacts<A, B, C> {
             <Mode<A, 1>>::SIZE == <Mode<B, 1>>::SIZE,
             "static_gemm: precondition K fails: size<1>(A) != size<1>(B)"
         );
+        assert!(
+            injective_output(&C::LAYOUT),
+            "static_gemm: C must be injective: two coordinates of C would accumulate into one \
+             element (gemm refuses it too)"
+        );
     };
+}
+
+/// Whether the layout of a GEMM's output is injective on its domain (no stride-0 mode of size
+/// greater than 1, and no two indices at one offset; a search past its bound counts as not).
+const fn injective_output(c: &Layout) -> bool {
+    let mut i = 0;
+    while i < c.leaf_count() {
+        let (s, d) = c.leaf_at(i);
+        if s > 1 && d == 0 {
+            return false;
+        }
+        i += 1;
+    }
+    matches!(crate::algebra::complement::find_collision(c), Ok(None))
 }
 
 /// The paper's GEMM over static tensors: `C(m,n) += Σ_k A(m,k)·B(n,k)` for `A (M,K)`, `B (N,K)`,
 /// `C (M,N)`, the reference loop with every extent and stride a constant (each mode evaluated by
-/// its own static layout, [`Mode`]). The preconditions are checked by the compiler; the result is
-/// that of [`gemm`](crate::gemm) on the same layouts.
+/// its own static layout, [`Mode`]). The preconditions, an injective `C` among them, are checked by
+/// the compiler; the result is that of [`gemm`](crate::gemm) on the same layouts.
 ///
 /// ```
 /// use cute::{static_gemm, static_layout, StaticTensor};
@@ -1217,6 +1236,15 @@ impl<A: StaticLayout, B: StaticLayout, C: StaticLayout> GemmFacts<A, B, C> {
 /// let b = StaticTensor::<B, _>::new([0; 8]).unwrap();
 /// let mut c = StaticTensor::<C, _>::new([0; 4]).unwrap();
 /// static_gemm(&a, &b, &mut c); // K: 3 against 4, a compile error
+/// ```
+///
+/// ```compile_fail
+/// use cute::{static_gemm, static_layout, StaticTensor};
+/// static_layout!(A = "(2,3):(1,2)"; B = "(2,3):(1,2)"; C = "(2,2):(1,0)");
+/// let a = StaticTensor::<A, _>::new([0; 6]).unwrap();
+/// let b = StaticTensor::<B, _>::new([0; 6]).unwrap();
+/// let mut c = StaticTensor::<C, _>::new([0; 2]).unwrap();
+/// static_gemm(&a, &b, &mut c); // C's two columns share their elements: a compile error
 /// ```
 #[inline(always)]
 pub fn static_gemm<LA, LB, LC, SA, SB, SC, P>(

@@ -232,7 +232,19 @@ impl<S: Storage> Tensor<S> {
         self.reshaped(composition(&self.layout, b)?, 0)
     }
 
-    /// Thread `thread`'s values under the thread-value layout `tv` ([`tv_partition`]).
+    /// Thread `thread`'s values under the thread-value layout `tv` ([`tv_partition`], whose errors
+    /// it returns: a thread outside `size<0>(tv)` is an `OutOfRange` error of `tv_partition`).
+    ///
+    /// ```
+    /// use cute::{Layout, Op, Tensor};
+    /// let data: Vec<i64> = (0..64).collect();
+    /// let t = Tensor::new(&data[..], "(8,8):(8,1)".parse::<Layout>().unwrap()).unwrap();
+    /// let tv: Layout = "((4,8),2):((16,1),8)".parse().unwrap();
+    /// let part = t.partition_tv(&tv, 1).unwrap();
+    /// assert_eq!((*part.get(0).unwrap(), *part.get(1).unwrap()), (2, 3));
+    /// let e = t.partition_tv(&tv, 32).unwrap_err();
+    /// assert_eq!((e.op(), e.category()), (Op::TvPartition, "OutOfRange"));
+    /// ```
     pub fn partition_tv(&self, tv: &Layout, thread: i64) -> Result<Tensor<&[S::Item]>, Error> {
         let (l, off) = tv_partition(&self.layout, tv, thread)?;
         self.reshaped(l, off)

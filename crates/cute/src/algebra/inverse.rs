@@ -1,20 +1,56 @@
 //! Right and left inverse (paper: 右逆 `L‡`, 左逆 `L†`): layouts from offsets back to coordinates.
 //!
-//! * The **right inverse** `R = L‡` is injective and satisfies `L(R(k)) = k` for every `k < |R|`
-//!   (paper eq. (13) over `Z`). The result is CuTe's: `L` is coalesced, its modes are taken in
-//!   increasing stride order, and a mode joins the chain exactly when its stride equals the extent
-//!   covered so far (`1`, then `s₀·d₀`, ...). Each chained mode `s:d` contributes the mode
-//!   `s : S̄` of the result, where `S̄` is the prefix product of the shapes before it in `L`, i.e. the
-//!   weight of that mode's coordinate in `L`'s integer domain. The result is coalesced.
-//! * The **left inverse** `R = L†` satisfies `L(R(L(k))) = L(k)` for every `k < |L|`. The result is
-//!   CuTe's: the non-zero strides `d₀ < d₁ < …` of `coalesce(L)` must each divide the next (else a
-//!   divisibility error, C++'s "Left inverse divisibility condition"); the gaps become modes of the
-//!   result, `(d₀, d₁/d₀, …, d_m/d_{m-1}, s_m) : (0, S̄₀, …, S̄_m)`, which is then coalesced.
+//! * The **right inverse** `R = L‡` is an injective layout into `Z_|L|` with `L(R(k)) = k` for
+//!   every `k < |R|` (paper eq. (13) over `Z`), as large as possible.
+//!   - Strides all non-negative: CuTe's result. `L` is coalesced, its modes are taken in
+//!     increasing stride order, and a mode joins the chain exactly when its stride equals the
+//!     extent covered so far (`1`, then `s₀·d₀`, ...). Each chained mode `s:d` contributes the mode
+//!     `s : S̄` of the result, where `S̄` is the prefix product of the shapes before it in `L`, i.e.
+//!     the weight of that mode's coordinate in `L`'s integer domain. The result is coalesced. For
+//!     an injective `L` this is the largest right inverse: offset 1 has the unit-stride mode
+//!     `s₀:1` as its only preimage, and the offset `s₀` is reached only by a mode of stride `s₀`
+//!     (every other stride is above `s₀` or would meet the first mode), and so on up the chain.
+//!     For a non-injective `L` it is CuTe's value, a right inverse that may be smaller than the
+//!     largest (`(4,3):(1,3)` gives `4:1`; `(3,3):(1,4)` is larger): kept, so that the C++ text is
+//!     matched wherever C++ answers correctly.
+//!   - Some stride negative (C++ then returns `1:0` or a short chain): modes are added while the
+//!     next offset `P` (the size so far) has a coordinate `u` inside the room that the modes before
+//!     left in `L`'s domain (found by an exact bounded search); the mode is the longest
+//!     run `r:idx(u)` with `(r−1)·u` still inside the room, so that the coordinates of the result's
+//!     modes add without carry and `L(R(k)) = k` holds by linearity. For `(3,2):(2,-1)` the
+//!     coordinate of 1 is `(1,1)` (index 4), then that of 2 is `(1,0)` (index 1): `(2,2):(4,1)`.
+//!     For an injective `L` the coordinates are forced and the result was the largest right inverse
+//!     in every case the property tests tried (brute force over every prefix of `L⁻¹`); this is
+//!     checked, not proven. For a non-injective `L` the first coordinate in the search order is
+//!     taken (a choice; the result is a right inverse, not always the largest).
+//! * The **left inverse** `R = L†` satisfies `L(R(L(k))) = L(k)` for every `k < |L|`.
+//!   - A mode of size above 1 with a negative stride `d` sends the index `S̄` of its unit
+//!     coordinate to the offset `d < 0`, outside the domain `Z_n` of every layout, so no layout is
+//!     a left inverse: a `NegativeOffset` error naming that index and offset. (C++ answers
+//!     `(-1,4):(0,1)` for `4:-1`, a shape with a negative extent evaluated with truncating
+//!     division: see COMPARE.md.)
+//!   - Non-zero strides `d₀ < d₁ < …` of `coalesce(L)` that each divide the next: CuTe's result,
+//!     the gaps as modes, `(d₀, d₁/d₀, …, d_m/d_{m-1}, s_m) : (0, S̄₀, …, S̄_m)`, coalesced.
+//!   - Otherwise (C++'s "Left inverse divisibility condition" fails) a **mixed-radix** left inverse
+//!     `(ρ₀, …, ρ_{m−1}, T) : (e₀, …, e_m)`: each radix must be carry-free over the image, i.e.
+//!     `Σ (s_j − 1)·(d_j mod ρ) < ρ` for what is left of the strides `d_j` (then the digits of
+//!     `L(c)` are `Σ c_j·v_j` with `v_j` the digits of `d_j`, the last digit unbounded), and the
+//!     digit strides solve `Σ_k v_{j,k}·e_k = S̄_j` for every mode `j` over the integers (exact:
+//!     column Hermite form). Then `R(L(c)) = Σ c_j·S̄_j`, the index of `c`. **Choice**: the radix
+//!     sequences are tried by increasing length and then increasing radices, so the result has the
+//!     fewest modes, then the smallest radices; the unknowns the system leaves free are 0; `T`
+//!     covers the largest offset. `(2,2):(3,2)` gives `(2,3):(-1,2)` (the digits of 3 in radix 2
+//!     are `(1,1)`, of 2 `(0,1)`: `e₁ = 2`, `e₀ + e₁ = 1`). The search is bounded (2^14 radices).
+//!     When no sequence works (which needs an injective `L`: `R(L(c)) = c` forces it), the
+//!     refusal is CuTe's `Divisibility` error, whose text says whether the radix search was
+//!     exhausted, stopped at its bound, or not applicable (two indices of `L` meet). That no
+//!     carry-free radix works does not prove that no left inverse exists (one whose digits carry
+//!     could); the property tests count these refusals.
 //!
-//! For an injective `L` the left inverse is exact. For a non-injective `L` CuTe returns the same
-//! formula, which satisfies the law for some layouts and not for others; where it would not, this
-//! crate returns a `NotInjective` error instead of a wrong layout (see [`left_inverse`] for the
-//! exact criterion).
+//! For an injective `L` the left inverse is exact. For a non-injective `L` with a divisible chain
+//! CuTe returns the same formula, which satisfies the law for some layouts and not for others;
+//! where it would not, this crate returns a `NotInjective` error instead of a wrong layout (see
+//! [`left_inverse`] for the exact criterion).
 //!
 //! | `L` | `L‡` | `L†` |
 //! |---|---|---|
@@ -26,8 +62,13 @@
 //! | `((2,2),(4,2)):((1,8),(2,16))` | `(2,4,2,2):(1,4,2,16)` | `(2,4,2,2):(1,4,2,16)` |
 //! | `((2,2),(2,4)):((0,1),(0,2))` | `(2,4):(2,8)` | `(2,4):(2,8)` |
 //! | `((2,2),(2,4)):((0,2),(0,4))` | `1:0` | `(2,2,4):(0,2,8)` |
-//! | `(2,(6,8)):(24,(16,6))` | `1:0` | error: 6 does not divide 16 |
+//! | `(2,(6,8)):(24,(16,6))` | `1:0` | error: 6 does not divide 16 (two indices meet) |
 //! | `(3,2,2):(1,2,8)` | `1:0` | error: not injective (CuTe returns `(2,4,2):(1,3,6)`, wrong at `L(3)`) |
+//! | `(2,2):(3,2)` (interleaved) | `1:0` | `(2,3):(-1,2)` |
+//! | `(2,5):(22,7)` | `1:0` | `(7,8):(-5,2)` |
+//! | `(3,2):(13,5)` | `1:0` | `(4,8):(4,-1)` (radix 4 is no stride) |
+//! | `(3,2):(2,-1)` | `(2,2):(4,1)` | error: index 3 goes to the negative offset -1 |
+//! | `4:-1` | `1:0` | error: index 1 goes to the negative offset -1 |
 //!
 //! (The paper's Tables 5 and 6 print `(2,2):(4,8)` for `((2,2),(2,4)):((0,1),(0,2))`; that value
 //! violates both laws, and `(2,4):(2,8)` is correct: `cute paper` shows them as errata T5.7 and T6.8.)
@@ -44,6 +85,15 @@
 //! assert_eq!(left_inverse(&l).unwrap().to_string(), "(5,8):(1,4)");
 //! let l: Layout = "(3,2,2):(1,2,8)".parse().unwrap();
 //! assert_eq!(left_inverse(&l).unwrap_err().category(), "NotInjective");
+//! // negative and interleaved strides
+//! let l: Layout = "(3,2):(2,-1)".parse().unwrap();
+//! assert_eq!(right_inverse(&l).unwrap().to_string(), "(2,2):(4,1)");
+//! let l: Layout = "(2,2):(3,2)".parse().unwrap();
+//! let r = left_inverse(&l).unwrap();
+//! assert_eq!(r.to_string(), "(2,3):(-1,2)");
+//! for k in 0..4 {
+//!     assert_eq!(r.eval(l.eval(k).unwrap()).unwrap(), k);
+//! }
 //! ```
 
 use super::coalesce::{coalesce_flat, coalesce_into_int, set_coalesced_tree, Flat, BLANK};
@@ -117,11 +167,25 @@ const fn push_mode(f: &mut Flat, op: Op, s: i64, d: i64) -> Result<(), Error> {
     Ok(())
 }
 
-/// `right_inverse(L)`: CuTe's largest chained right inverse `R`, with `L(R(k)) = k` for every
-/// `k < |R|` (`1:0` when `L` does not reach offset 1 from 0 by a unit stride).
+/// `right_inverse(L)`: a right inverse `R`, with `L(R(k)) = k` for every `k < |R|` and `R` into
+/// `Z_|L|`: CuTe's largest chained one when no stride is negative (`1:0` when `L` does not reach
+/// offset 1 from 0 by a unit stride), else the carry-free construction of the
+/// [module docs](self). For an injective `L` it is the largest right inverse (see there).
 ///
-/// The law holds for every layout, so this never fails for a layout built by this crate (the
-/// intermediate products cannot overflow, being bounded by `|L|`). Proof: the chained modes
+/// ```
+/// use cute::{right_inverse, Layout};
+/// let l: Layout = "(3,2):(2,-1)".parse().unwrap();
+/// let r = right_inverse(&l).unwrap();
+/// assert_eq!(r.to_string(), "(2,2):(4,1)");
+/// for k in 0..4 {
+///     assert_eq!(l.eval(r.eval(k).unwrap()).unwrap(), k);
+/// }
+/// ```
+///
+/// With integer strides it fails only where the coordinate search of the negative-stride
+/// construction passes its bound (`Unsupported`, 2^22 steps), never for a chain. The law holds
+/// for every layout (the intermediate products cannot overflow, being bounded by `|L|`). Proof for
+/// the chain: the chained modes
 /// `s_j:d_j` of `coalesce(L)` have `d_0 = 1` and `d_{j+1} = s_j·d_j`, so they are a compact
 /// column-major layout of `Z_|R|` in the stride order. `R(k)` writes the mixed-radix digits of `k`
 /// as coordinates of those modes (weight `S̄_i` in `L`'s domain, all other coordinates 0), so
@@ -129,6 +193,12 @@ const fn push_mode(f: &mut Flat, op: Op, s: i64, d: i64) -> Result<(), Error> {
 pub const fn right_inverse(a: &Layout) -> Result<Layout, Error> {
     if !a.is_integral() {
         return super::codomain::right_inverse_semimodule(a);
+    }
+    if has_negative_stride(a) {
+        return match right_inverse_signed(a) {
+            Ok(l) => Ok(l),
+            Err(e) => Err(e.or_with(Operand::Layout(*a), Operand::None)),
+        };
     }
     // Built in the return place (see `coalesce_into`).
     let mut err = Ok(());
@@ -182,11 +252,30 @@ const fn right_inverse_build(a: &Layout, err: &mut Result<(), Error>) -> Layout 
 /// `left_inverse(L)`: CuTe's left inverse `R`, with `L(R(L(k))) = L(k)` for every `k < |L|`
 /// (evaluated as everywhere in this crate: past its size, a layout extends its last mode).
 ///
+/// Where the non-zero strides of `coalesce(L)` do not each divide the next, the mixed-radix
+/// construction of the [module docs](self) answers instead of C++'s error.
+///
+/// ```
+/// use cute::{left_inverse, Layout};
+/// let l: Layout = "(2,5):(22,7)".parse().unwrap();
+/// let r = left_inverse(&l).unwrap();
+/// assert_eq!(r.to_string(), "(7,8):(-5,2)");
+/// for k in 0..10 {
+///     assert_eq!(r.eval(l.eval(k).unwrap()).unwrap(), k);
+/// }
+/// let l: Layout = "4:-1".parse().unwrap();
+/// assert_eq!(left_inverse(&l).unwrap_err().category(), "OutOfRange");
+/// ```
+///
 /// Errors:
+/// * `NegativeOffset` (category `OutOfRange`) when a mode of size above 1 has a negative stride:
+///   the index named goes to a negative offset, in no layout's domain;
 /// * `Divisibility` when a non-zero stride of `coalesce(L)` is not a multiple of the next smaller
-///   one (C++: "Left inverse divisibility condition");
+///   one (C++: "Left inverse divisibility condition") and the mixed-radix construction finds no
+///   radix (its text says why: none exists, the search stopped at its bound, or `L` is not
+///   injective);
 /// * `NotInjective` when `L` is not injective and CuTe's formula would violate the law;
-/// * `Unsupported` for negative strides (CuTe's formula would produce a negative shape).
+/// * `Overflow` when the result's size would not fit in `i64` (`(2,2):(1,2^62)`).
 ///
 /// **Criterion for non-injective layouts** (exact, and cheap enough for `const`). Let the non-zero
 /// strides of `C = coalesce(L)` in CuTe's order be `d_0 ≤ … ≤ d_m` with shapes `s_j`, and
@@ -222,6 +311,21 @@ const fn left_inverse_impl(a: &Layout) -> Result<Layout, Error> {
     let mut pp = [0i64; CAPACITY];
     tri!(prefix_products(c.n, &c.s, op, &mut pp));
     let order = stride_order(c.n, &c.d);
+    // A negative stride anywhere refuses first (the offset is outside every domain), whatever
+    // the order of the strides.
+    let mut i = 0;
+    while i < c.n {
+        if c.d[i] < 0 {
+            return Err(Error::new(
+                op,
+                ErrorKind::NegativeOffset {
+                    index: pp[i],
+                    offset: c.d[i],
+                },
+            ));
+        }
+        i += 1;
+    }
 
     // CuTe's formula: the gaps between the sorted non-zero strides, then the last shape.
     let mut out = Flat::EMPTY;
@@ -231,24 +335,40 @@ const fn left_inverse_impl(a: &Layout) -> Result<Layout, Error> {
     while k < c.n {
         let i = order[k] as usize;
         let d = c.d[i];
-        if d < 0 {
-            return Err(Error::new(
-                op,
-                ErrorKind::Unsupported {
-                    what: "negative strides in a left inverse",
-                },
-            ));
-        }
         if d != 0 {
             if d % covered != 0 {
+                // Not CuTe's chain: the mixed-radix construction, else CuTe's error.
+                // A mixed-radix left inverse gives R(L(c)) = c, so L must be injective (stride-0
+                // modes aside): two indices that meet skip the search.
+                let meet = matches!(super::complement::find_collision(a), Ok(Some(_)));
+                let bounded = !meet
+                    && match tri!(left_inverse_radix(&c, &pp)) {
+                        Radix::Found(r) => return Ok(r),
+                        Radix::None => false,
+                        Radix::Bounded => true,
+                    };
+                let injective = !meet;
                 return Err(Error::new(
                     op,
                     ErrorKind::Divisibility {
                         mode: i,
                         value: d,
                         divisor: covered,
-                        what: "left inverse divisibility condition (the sorted strides of the \
-                               coalesced layout must each divide the next)",
+                        what: if injective && bounded {
+                            "left inverse divisibility condition (CuTe's construction needs the \
+                             sorted strides of the coalesced layout to divide each other; the \
+                             search for a carry-free mixed radix with an integer solution, bounded \
+                             at 2^14 radices, found none)"
+                        } else if injective {
+                            "left inverse divisibility condition (CuTe's construction needs the \
+                             sorted strides of the coalesced layout to divide each other, and no \
+                             carry-free mixed radix has an integer solution)"
+                        } else {
+                            "left inverse divisibility condition (CuTe's construction needs the \
+                             sorted strides of the coalesced layout to divide each other; the \
+                             construction for other strides needs an injective layout, and two \
+                             indices of this one meet)"
+                        },
                     },
                 ));
             }
@@ -268,6 +388,24 @@ const fn left_inverse_impl(a: &Layout) -> Result<Layout, Error> {
     // The law, for layouts where CuTe's formula can fail.
     let extends = coalesce_flat(&Flat::of(a), true).n == c.n;
     tri!(check_left_law(&c, &order, extends));
+    // The size of the result, `d_max·s`, can pass i64 where the cosize of L does not
+    // (`(2,2):(1,2^62)`).
+    let mut size: i64 = 1;
+    let mut k = 0;
+    while k < out.n {
+        size = match size.checked_mul(out.s[k]) {
+            Some(v) => v,
+            None => {
+                return Err(Error::new(
+                    op,
+                    ErrorKind::Overflow {
+                        what: "the size of the left inverse",
+                    },
+                ))
+            }
+        };
+        k += 1;
+    }
     Ok(coalesce_flat(&out, false).to_layout())
 }
 
@@ -342,4 +480,458 @@ const fn overlap_error(c: &Flat, nz: &[usize; CAPACITY], m: usize) -> Error {
             covered: reached,
         },
     )
+}
+
+/// Whether a leaf of `a` of size greater than 1 has a negative stride.
+const fn has_negative_stride(a: &Layout) -> bool {
+    let mut i = 0;
+    while i < a.tree.len() {
+        if a.shape[i] > 1 && a.stride[i] < 0 {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// The bound on the searches of [`preimage`] for one right inverse, in visited coefficient
+/// choices.
+const PREIMAGE_STEPS: u64 = 1 << 22;
+
+/// `⌊a / b⌋` for `b ≠ 0`.
+const fn floor_div(a: i128, b: i128) -> i128 {
+    let q = a / b;
+    if a % b != 0 && ((a < 0) != (b < 0)) {
+        q - 1
+    } else {
+        q
+    }
+}
+
+/// `⌈a / b⌉` for `b ≠ 0`.
+const fn ceil_div(a: i128, b: i128) -> i128 {
+    -floor_div(-a, b)
+}
+
+/// A coordinate `u` over the modes of `c` with `0 ≤ u_i ≤ room_i` and `Σ u_i·d_i = target`: the
+/// first one met when the coefficients are chosen from the largest `|d_i|` down, smallest first,
+/// each within the window the remaining modes can still bring to `target`; `None` when there is
+/// none. Exact; fails with `Unsupported` (never a wrong answer) once `steps` passes
+/// [`PREIMAGE_STEPS`].
+const fn preimage(
+    c: &Flat,
+    room: &[i64; CAPACITY],
+    target: i64,
+    steps: &mut u64,
+) -> Result<Option<[i64; CAPACITY]>, Error> {
+    // The modes that can move: nonzero stride and room left, by decreasing |d|.
+    let mut ix = [0usize; CAPACITY];
+    let mut m = 0;
+    let mut i = 0;
+    while i < c.n {
+        if c.d[i] != 0 && room[i] > 0 {
+            let mut j = m;
+            while j > 0 && c.d[ix[j - 1]].unsigned_abs() < c.d[i].unsigned_abs() {
+                ix[j] = ix[j - 1];
+                j -= 1;
+            }
+            ix[j] = i;
+            m += 1;
+        }
+        i += 1;
+    }
+    if m == 0 {
+        return Ok(None);
+    }
+    // [lo_rest[k], hi_rest[k]]: the sums the modes after level k can reach.
+    let (mut lo_rest, mut hi_rest) = ([0i128; CAPACITY], [0i128; CAPACITY]);
+    let (mut lo, mut hi) = (0i128, 0i128);
+    let mut k = m;
+    while k > 0 {
+        k -= 1;
+        lo_rest[k] = lo;
+        hi_rest[k] = hi;
+        let reach = room[ix[k]] as i128 * c.d[ix[k]] as i128;
+        if reach < 0 {
+            lo += reach;
+        } else {
+            hi += reach;
+        }
+    }
+    let t = target as i128;
+    let mut u = [0i128; CAPACITY];
+    let mut last = [0i128; CAPACITY];
+    let mut p = [0i128; CAPACITY]; // the partial sum before level k
+    let mut k = 0;
+    let mut enter = true;
+    loop {
+        if enter {
+            // u·d ∈ [t − p − hi_rest, t − p − lo_rest], 0 ≤ u ≤ room
+            let d = c.d[ix[k]] as i128;
+            let (a, b) = (t - p[k] - hi_rest[k], t - p[k] - lo_rest[k]);
+            let (mut first, mut end) = if d > 0 {
+                (ceil_div(a, d), floor_div(b, d))
+            } else {
+                (ceil_div(b, d), floor_div(a, d))
+            };
+            if first < 0 {
+                first = 0;
+            }
+            if end > room[ix[k]] as i128 {
+                end = room[ix[k]] as i128;
+            }
+            u[k] = first;
+            last[k] = end;
+        } else {
+            u[k] += 1;
+        }
+        *steps += 1;
+        if *steps > PREIMAGE_STEPS {
+            return Err(Error::new(
+                Op::RightInverse,
+                ErrorKind::Unsupported {
+                    what: "finding the coordinate of an offset (the search is bounded at 2^22 \
+                           steps)",
+                },
+            ));
+        }
+        if u[k] > last[k] {
+            if k == 0 {
+                return Ok(None);
+            }
+            k -= 1;
+            enter = false;
+            continue;
+        }
+        let q = p[k] + u[k] * c.d[ix[k]] as i128;
+        if k + 1 == m {
+            if q == t {
+                break;
+            }
+            enter = false;
+            continue;
+        }
+        p[k + 1] = q;
+        k += 1;
+        enter = true;
+    }
+    let mut out = [0i64; CAPACITY];
+    let mut j = 0;
+    while j < m {
+        out[ix[j]] = u[j] as i64;
+        j += 1;
+    }
+    Ok(Some(out))
+}
+
+/// The right inverse of an integral layout with a negative stride (see the module docs): modes are
+/// added while the offset `P` (the size so far) has a coordinate `u` within the room the modes
+/// before left in `L`'s domain; the mode takes the longest run `r` with `(r−1)·u` within that room.
+const fn right_inverse_signed(a: &Layout) -> Result<Layout, Error> {
+    let op = Op::RightInverse;
+    let c = coalesce_flat(&Flat::of(a), false);
+    let mut w = [0i64; CAPACITY];
+    tri!(prefix_products(c.n, &c.s, op, &mut w));
+    let mut room = [0i64; CAPACITY];
+    let mut i = 0;
+    while i < c.n {
+        room[i] = c.s[i] - 1;
+        i += 1;
+    }
+    let mut out = Flat::EMPTY;
+    let mut p: i64 = 1;
+    let mut steps: u64 = 0; // shared by the searches: one bound for the whole inverse
+    while let Some(u) = tri!(preimage(&c, &room, p, &mut steps)) {
+        // the longest run: (r − 1)·u ≤ room (u ≠ 0, as P ≠ 0; u ≤ room, so r ≥ 2)
+        let mut r = i64::MAX;
+        let mut e: i64 = 0; // the index of coordinate u: below |L|
+        let mut i = 0;
+        while i < c.n {
+            if u[i] > 0 {
+                let q = room[i] / u[i] + 1;
+                if q < r {
+                    r = q;
+                }
+                e += u[i] * w[i];
+            }
+            i += 1;
+        }
+        tri!(push_mode(&mut out, op, r, e));
+        let mut i = 0;
+        while i < c.n {
+            room[i] -= (r - 1) * u[i];
+            i += 1;
+        }
+        p = tri!(mul(op, p, r));
+    }
+    Ok(coalesce_flat(&out, false).to_layout())
+}
+
+/// An `n × m` integer matrix of at most `CAPACITY` rows and columns.
+type Matrix = [[i128; CAPACITY]; CAPACITY];
+
+/// Whether `x` fits in an `i64`.
+const fn fits(x: i128) -> bool {
+    x as i64 as i128 == x
+}
+
+const fn overflow() -> Error {
+    Error::new(
+        Op::LeftInverse,
+        ErrorKind::Overflow {
+            what: "an entry of the mixed-radix system",
+        },
+    )
+}
+
+/// `a·x + b·y`, overflow-checked.
+const fn lin(a: i128, x: i128, b: i128, y: i128) -> Result<i128, Error> {
+    match (a.checked_mul(x), b.checked_mul(y)) {
+        (Some(p), Some(q)) => match p.checked_add(q) {
+            Some(v) => Ok(v),
+            None => Err(overflow()),
+        },
+        _ => Err(overflow()),
+    }
+}
+
+/// `(g, x, y)` with `g = gcd(a, b) > 0` and `a·x + b·y = g`, for `(a, b) ≠ (0, 0)`.
+const fn ext_gcd(a: i128, b: i128) -> (i128, i128, i128) {
+    let (mut r0, mut r1) = (a, b);
+    let (mut x0, mut x1) = (1i128, 0i128);
+    let (mut y0, mut y1) = (0i128, 1i128);
+    while r1 != 0 {
+        let q = r0 / r1;
+        (r0, r1) = (r1, r0 - q * r1);
+        (x0, x1) = (x1, x0 - q * x1);
+        (y0, y1) = (y1, y0 - q * y1);
+    }
+    if r0 < 0 {
+        (-r0, -x0, -y0)
+    } else {
+        (r0, x0, y0)
+    }
+}
+
+/// An integer solution `e` of `V·e = w` (`n` equations, `m` unknowns), or `None` when there is
+/// none. Exact: unimodular column operations (`V·U` in column echelon form, the Hermite form up to
+/// the reduction of the entries left of each pivot) and forward substitution; `e = U·y` with the
+/// unknowns that no pivot fixes set to 0.
+const fn solve_integer(
+    v: &mut Matrix,
+    n: usize,
+    m: usize,
+    w: &[i128; CAPACITY],
+) -> Result<Option<[i128; CAPACITY]>, Error> {
+    let mut u: Matrix = [[0; CAPACITY]; CAPACITY];
+    let mut j = 0;
+    while j < m {
+        u[j][j] = 1;
+        j += 1;
+    }
+    const NONE: usize = usize::MAX;
+    let mut pivot = [NONE; CAPACITY];
+    let mut pc = 0;
+    let mut i = 0;
+    while i < n && pc < m {
+        let mut j = pc + 1;
+        while j < m {
+            let (a, b) = (v[i][pc], v[i][j]);
+            if b != 0 {
+                // columns (pc, j) ← (pc, j)·[[x, −b/g], [y, a/g]] (determinant 1)
+                let (g, x, y) = ext_gcd(a, b);
+                let (bg, ag) = (b / g, a / g);
+                let mut r = 0;
+                while r < n {
+                    let (p, q) = (v[r][pc], v[r][j]);
+                    v[r][pc] = tri!(lin(x, p, y, q));
+                    v[r][j] = tri!(lin(-bg, p, ag, q));
+                    r += 1;
+                }
+                let mut r = 0;
+                while r < m {
+                    let (p, q) = (u[r][pc], u[r][j]);
+                    u[r][pc] = tri!(lin(x, p, y, q));
+                    u[r][j] = tri!(lin(-bg, p, ag, q));
+                    r += 1;
+                }
+            }
+            j += 1;
+        }
+        if v[i][pc] != 0 {
+            pivot[i] = pc;
+            pc += 1;
+        }
+        i += 1;
+    }
+    // Row i has nonzero entries only left of its pivot (or of `pc` at its turn), all fixed by the
+    // rows before it.
+    let mut y = [0i128; CAPACITY];
+    let mut i = 0;
+    while i < n {
+        let end = if pivot[i] == NONE { m } else { pivot[i] };
+        let mut acc: i128 = 0;
+        let mut j = 0;
+        while j < end {
+            acc = tri!(lin(1, acc, v[i][j], y[j]));
+            j += 1;
+        }
+        let rest = tri!(lin(1, w[i], -1, acc));
+        if pivot[i] == NONE {
+            if rest != 0 {
+                return Ok(None);
+            }
+        } else {
+            let p = v[i][pivot[i]];
+            if rest % p != 0 {
+                return Ok(None);
+            }
+            y[pivot[i]] = rest / p;
+        }
+        i += 1;
+    }
+    let mut e = [0i128; CAPACITY];
+    let mut r = 0;
+    while r < m {
+        let mut j = 0;
+        while j < m {
+            e[r] = tri!(lin(1, e[r], u[r][j], y[j]));
+            j += 1;
+        }
+        r += 1;
+    }
+    Ok(Some(e))
+}
+
+/// The bound on the radix search of [`left_inverse_radix`], in radices tried.
+const RADIX_STEPS: u32 = 1 << 14;
+
+/// What the radix search of [`left_inverse_radix`] ended with.
+#[allow(clippy::large_enum_variant)] // layouts are stored inline: no heap
+enum Radix {
+    /// A left inverse.
+    Found(Layout),
+    /// No radix sequence works (every one was tried).
+    None,
+    /// No radix sequence tried within [`RADIX_STEPS`] works.
+    Bounded,
+}
+
+/// The mixed-radix left inverse of a coalesced layout `c` with non-negative strides that are not a
+/// divisible chain (`pp`: the prefix products of its shapes); see the module docs. Radix sequences
+/// `ρ_0, ρ_1, …` are tried by increasing length, each radix from 2 up to the largest stride left
+/// (so the first found has the fewest digits, then the smallest radices); a radix must be
+/// carry-free over the image (`Σ (s_j − 1)·(d_j mod ρ) < ρ` for the strides `d_j` left), and the
+/// strides left after the last go to the unbounded top digit. The digit strides `e` then solve
+/// `V·e = S̄` over the integers, or the sequence is rejected.
+const fn left_inverse_radix(c: &Flat, pp: &[i64; CAPACITY]) -> Result<Radix, Error> {
+    let op = Op::LeftInverse;
+    // The modes with a nonzero stride: shape, stride, weight in L's index.
+    let (mut s, mut w) = ([0i128; CAPACITY], [0i128; CAPACITY]);
+    // rem[k][j]: what is left of stride j before digit k
+    let mut rem: Matrix = [[0; CAPACITY]; CAPACITY];
+    let mut n = 0;
+    let mut top: i128 = 0; // the largest offset
+    let mut i = 0;
+    while i < c.n {
+        if c.d[i] != 0 {
+            s[n] = c.s[i] as i128;
+            rem[0][n] = c.d[i] as i128;
+            w[n] = pp[i] as i128;
+            top += (s[n] - 1) * rem[0][n];
+            n += 1;
+        }
+        i += 1;
+    }
+    let mut v: Matrix = [[0; CAPACITY]; CAPACITY]; // v[j][k]: digit k of stride j
+    let mut radix = [1i128; CAPACITY]; // the radix tried at each level
+    let mut steps: u32 = 0;
+    let mut limit = 0; // the number of digits below the top one
+    let mut deeper = true; // some sequence of this length leaves a stride ≥ 2
+    let (found, m) = 'search: loop {
+        if !deeper || limit + 1 >= CAPACITY {
+            return Ok(Radix::None);
+        }
+        deeper = false;
+        let mut k = 0;
+        loop {
+            steps += 1;
+            if steps > RADIX_STEPS {
+                return Ok(Radix::Bounded);
+            }
+            if k == limit {
+                // a full sequence: the strides left go to the top digit
+                let mut sys = v;
+                let mut j = 0;
+                while j < n {
+                    sys[j][k] = rem[k][j];
+                    if rem[k][j] >= 2 {
+                        deeper = true;
+                    }
+                    j += 1;
+                }
+                if let Some(e) = tri!(solve_integer(&mut sys, n, k + 1, &w)) {
+                    break 'search (e, k);
+                }
+                if k == 0 {
+                    break;
+                }
+                k -= 1;
+                continue;
+            }
+            // the next radix at level k
+            radix[k] += 1;
+            let mut most: i128 = 0;
+            let mut j = 0;
+            while j < n {
+                if rem[k][j] > most {
+                    most = rem[k][j];
+                }
+                j += 1;
+            }
+            if radix[k] > most {
+                radix[k] = 1;
+                if k == 0 {
+                    break;
+                }
+                k -= 1;
+                continue;
+            }
+            let rho = radix[k];
+            let mut carry: i128 = 0;
+            let mut j = 0;
+            while j < n {
+                carry += (s[j] - 1) * (rem[k][j] % rho);
+                j += 1;
+            }
+            if carry >= rho {
+                continue;
+            }
+            let mut j = 0;
+            while j < n {
+                v[j][k] = rem[k][j] % rho;
+                rem[k + 1][j] = rem[k][j] / rho;
+                j += 1;
+            }
+            k += 1;
+        }
+        limit += 1;
+    };
+    let mut span: i128 = 1; // the product of the radices, at most the largest stride
+    let mut k = 0;
+    while k < m {
+        span *= radix[k];
+        k += 1;
+    }
+    let mut out = Flat::EMPTY;
+    let mut p = 0;
+    while p <= m {
+        let size = if p < m { radix[p] } else { top / span + 1 };
+        if !fits(found[p]) || !fits(span * (top / span + 1)) {
+            return Err(overflow());
+        }
+        tri!(push_mode(&mut out, op, size as i64, found[p] as i64));
+        p += 1;
+    }
+    Ok(Radix::Found(coalesce_flat(&out, false).to_layout()))
 }

@@ -140,15 +140,27 @@ fn table6_erratum_t6_8_paper_value_is_not_a_left_inverse() {
 
 #[test]
 fn left_inverse_errors() {
-    // C++ "Left inverse divisibility condition".
-    for l in [
-        "(2,(6,8)):(24,(16,6))",
-        "(8,(2,5)):(16,(24,1))",
-        "(1,4,2):(0,32,24)",
+    // C++ "Left inverse divisibility condition", and the layout is not injective, so no
+    // mixed-radix left inverse either.
+    let l = lay("(2,(6,8)):(24,(16,6))");
+    assert!(!injective(&l));
+    let e = left_inverse(&l).unwrap_err();
+    assert_eq!(e.category(), "Divisibility", "{l}: {e}");
+    assert!(e.to_string().contains("left inverse divisibility"), "{e}");
+    assert!(
+        e.to_string().contains("two indices of this one meet"),
+        "{e}"
+    );
+    // C++ refuses these two (conformance cases once), but they are injective and have a
+    // mixed-radix left inverse.
+    for (l, want) in [
+        ("(8,(2,5)):(16,(24,1))", "(8,2,9):(16,7,1)"),
+        ("(1,4,2):(0,32,24)", "(16,2,4):(0,4,1)"),
     ] {
-        let e = left_inverse(&lay(l)).unwrap_err();
-        assert_eq!(e.category(), "Divisibility", "{l}: {e}");
-        assert!(e.to_string().contains("left inverse divisibility"), "{e}");
+        let l = lay(l);
+        let r = left_inverse(&l).unwrap();
+        assert_eq!(r.to_string(), want);
+        assert!(injective(&l) && left_law(&l, &r), "{l} -> {r}");
     }
     // CuTe's formula gives (2,4,2):(1,3,6) here, and L(R(L(3))) = L(6) = 8 != 4 = L(3).
     let l = lay("(3,2,2):(1,2,8)");
@@ -435,16 +447,28 @@ proptest! {
         prop_assert!((0..size(&r)).all(|k| (0..size(&l)).contains(&ev(&r, k))));
     }
 
-    /// Exactly CuTe's formula where it satisfies the law, a NotInjective error where it does not,
-    /// a Divisibility error where the formula is undefined; never a violating layout.
+    /// Exactly CuTe's formula where it satisfies the law, a NotInjective error where it does not;
+    /// where the formula is undefined, a mixed-radix left inverse (`R(L(i)) = i` for an injective
+    /// layout) or a Divisibility error; never a violating layout.
     #[test]
     fn left_inverse_law_and_exactness(l in prop_oneof![layouts(), chain_layouts()]) {
         let got = left_inverse(&l);
         match left_inverse_model(&l) {
-            None => {
-                let e = got.unwrap_err();
-                prop_assert_eq!(e.category(), "Divisibility");
-            }
+            None => match got {
+                Ok(r) => {
+                    prop_assert!(left_law(&l, &r), "{} -> {}", l, r);
+                    // (a stride-0 mode aside, the layout is injective and R undoes it)
+                    if injective(&l) {
+                        prop_assert!(
+                            (0..size(&l)).all(|i| ev(&r, ev(&l, i)) == i),
+                            "{} -> {}",
+                            l,
+                            r
+                        );
+                    }
+                }
+                Err(e) => prop_assert_eq!(e.category(), "Divisibility"),
+            },
             Some(m) if left_law(&l, &m) => {
                 let r = got.unwrap();
                 prop_assert_eq!(r, m);
