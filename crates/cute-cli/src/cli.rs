@@ -8,6 +8,7 @@
 //! cute conformance FILE           run a conformance file, print the computed lines
 //! cute ops                        list the operations
 //! cute paper [--json]             reproduce the paper's worked examples (exit code 1 if one disagrees)
+//! cute paper --gallery DIR        write the paper's figures, reconstructed, as SVG, PNG and index.html
 //! cute bench [--json] [--wall]    time the benchmark set in-process (median ns per call)
 //! cute banks SMEM TV --elem-bytes B --vector V [--json] [--addresses]   shared-memory bank conflicts
 //! cute swizzle-search SMEM TV [TV ...] --elem-bytes B --vector V [--json]   the cheapest swizzle
@@ -65,10 +66,18 @@ enum Cmd {
     Ops,
     /// Reproduces every worked example of the paper: id, what it computes, the paper's value, the
     /// computed value and ✓, ✗ or erratum. Exits with 1 if any example disagrees.
+    #[command(after_help = "Examples:
+  cute paper
+  cute paper --json | head -3
+  cute paper --gallery figures/   # then open figures/index.html")]
     Paper {
         /// Print one JSON object per example (id, section, op, args, paper, computed, status).
         #[arg(long)]
         json: bool,
+        /// Instead of the tour, write the paper's figures reconstructed from the algebra to DIR
+        /// (SVG, PNG and index.html with each figure next to its caption).
+        #[arg(long, value_name = "DIR", conflicts_with = "json")]
+        gallery: Option<std::path::PathBuf>,
     },
     /// Times the benchmark set in-process: median ns per call (per element for `eval_*`).
     Bench {
@@ -272,7 +281,10 @@ where
             report("eval", op, &a, out, err)
         }
         Cmd::Conformance { file } => conformance::run(&file, out, err),
-        Cmd::Paper { json } => {
+        Cmd::Paper {
+            gallery: Some(dir), ..
+        } => emit(paper::gallery::write(&dir), out, err),
+        Cmd::Paper { json, .. } => {
             let (text, summary, code) = paper::report(json);
             let c = print(text.strip_suffix('\n').unwrap_or(&text), out, err);
             if let Some(s) = summary {
