@@ -38,8 +38,18 @@ pub fn scale(scene: &Scene) -> f64 {
     SCALE.min((MAX_PIXELS / area).sqrt())
 }
 
+/// The smallest font size, in pixels, at which cell labels are drawn in a PNG.
+pub const MIN_LABEL_PX: f64 = 6.0;
+
+/// Whether the PNG of `scene` shows the cells' labels: when the font (12 units) is at least
+/// [`MIN_LABEL_PX`] pixels at [`scale`]; below that the glyphs are unreadable and only the
+/// colours are drawn (titles and headers stay).
+pub fn shows_labels(scene: &Scene) -> bool {
+    12.0 * scale(scene) >= MIN_LABEL_PX
+}
+
 /// The PNG of `scene` at [`scale`]: the cell at SVG position `(x, y)` is at pixel
-/// `(x·scale, y·scale)`.
+/// `(x·scale, y·scale)`; cell labels as [`shows_labels`] says.
 ///
 /// ```
 /// use cute_draw::scene::{Cell, Panel, Scene};
@@ -48,7 +58,7 @@ pub fn scale(scene: &Scene) -> f64 {
 /// assert_eq!(&png[1..4], b"PNG");
 /// ```
 pub fn render(scene: &Scene) -> Result<Vec<u8>, DrawError> {
-    render_svg(&scene.svg(), scale(scene))
+    render_svg(&scene.svg_with(shows_labels(scene)), scale(scene))
 }
 
 /// Rasterises an SVG document (as [`Scene::svg`] writes it) at `scale` pixels per unit.

@@ -214,6 +214,12 @@ impl Scene {
     /// assert!(svg.contains("<text class=\"label\" x=\"100\" y=\"80\">1</text>"));
     /// ```
     pub fn svg(&self) -> String {
+        self.svg_with(true)
+    }
+
+    /// The SVG document, with or without the cells' labels (titles and headers are always drawn):
+    /// [`crate::png::render`] leaves them out where they would be too small to read.
+    pub fn svg_with(&self, labels: bool) -> String {
         use std::fmt::Write as _;
         let (w, h) = (self.width(), self.height());
         let mut s = String::with_capacity(200 + 200 * self.cells() as usize);
@@ -276,7 +282,7 @@ impl Scene {
                         );
                     }
                     let n = cell.label.len() as i64;
-                    for (i, line) in cell.label.iter().enumerate() {
+                    for (i, line) in cell.label.iter().enumerate().filter(|_| labels) {
                         let dy = (2 * i as i64 - (n - 1)) * 7;
                         let _ = writeln!(
                             s,
