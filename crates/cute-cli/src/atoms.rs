@@ -96,7 +96,7 @@ fn ld_st(name: &str, num: i64, src: &str, dst: &str) -> Option<Atom> {
 
 /// The names `--atom` accepts, in the order `cute draw --atom list` prints them; `SM90_64xNx16_*`
 /// stands for every N that wgmma accepts (multiples of 8 up to 256).
-pub const NAMES: [&str; 17] = [
+pub const NAMES: [&str; 18] = [
     "SM80_16x8x16_F32F16F16F32_TN",
     "SM80_16x8x16_F32BF16BF16F32_TN",
     "SM80_16x8x8_F32TF32TF32F32_TN",
@@ -113,6 +113,7 @@ pub const NAMES: [&str; 17] = [
     "SM90_U32x4_STSM_N",
     "SM90_U16x2_STSM_T",
     "SM90_U16x4_STSM_T",
+    "SM90_U16x8_STSM_T",
     "SM80_CP_ASYNC_CACHEGLOBAL_16B",
 ];
 
