@@ -257,6 +257,13 @@ pub fn tile_scene(op: TileOp, a: &Layout, with: &str) -> Result<Scene, String> {
             let t: Tiler = with
                 .parse()
                 .map_err(|e| err(format!("--with {}: {e}", crate::ops::quote(with))))?;
+            let cells = a.size().map_err(algebra)?;
+            if cells > cute_draw::grid::MAX_CELLS {
+                return Err(fail(cute_draw::DrawError::TooLarge {
+                    layout: a.to_string(),
+                    cells,
+                }));
+            }
             let tiles = divide_tiles(a, &t).map_err(algebra)?;
             let (rows, _) = split2(a).map_err(algebra)?;
             let title = format!("{a} divided by {t}");
@@ -316,6 +323,18 @@ pub fn divide_tiles(a: &Layout, t: &Tiler) -> Result<Vec<i64>, cute::Error> {
     let z = cute::zipped_divide(&index, t)?;
     let tile = z.mode(0)?.size()?;
     let n = z.size()?;
+    // the divide of a layout holds its cells (a tiler longer than a mode pads it): walking more
+    // than a few times the cells is refused
+    let limit = 4 * a.size()?.max(1);
+    if n > limit {
+        return Err(cute::Error::new(
+            cute::Op::ZippedDivide,
+            cute::ErrorKind::Unsupported {
+                what: "the tiler is far larger than the layout: its tiles would not be drawn",
+            },
+        )
+        .with(cute::Operand::Layout(*a), cute::Operand::None));
+    }
     let mut v = vec![-1; a.size()? as usize];
     for k in 0..n {
         let cell = z.eval(k)?;

@@ -460,12 +460,13 @@ pub fn slice_cells(l: &Layout, c: &PartialCoord) -> Result<Vec<i64>, DrawError> 
 /// ```
 pub fn slice(l: &Layout, c: &PartialCoord) -> Result<Scene, DrawError> {
     let g = Grid::new(l)?;
+    // the slice of `l` itself first, so that a refusal names `l` (not its index layout)
+    let (s, off) = cute::slice_and_offset(l, c)?;
     let cells = slice_cells(l, c)?;
     let mut on = vec![false; (g.rows * g.cols) as usize];
     for &i in &cells {
         on[i as usize] = true;
     }
-    let (s, off) = cute::slice_and_offset(l, c)?;
     let title = format!("{l} sliced at {c}: {off} + {s}");
     Ok(Scene::single(Panel::new(title, g.rows, g.cols, |r, col| {
         let v = g.at(r, col);

@@ -311,7 +311,7 @@ impl Scene {
     pub fn tikz(&self) -> String {
         use std::fmt::Write as _;
         let mut s = format!("% Layout: {}\n", self.title.replace('\n', " "));
-        s.push_str("\\documentclass[convert]{standalone}\n\\usepackage{tikz}\n\n\\begin{document}\n\\begin{tikzpicture}[x={(0cm,-1cm)},y={(1cm,0cm)},every node/.style={minimum size=1cm, outer sep=0pt}]\n\n");
+        s.push_str("\\documentclass[convert]{standalone}\n\\usepackage{tikz}\n\\usetikzlibrary{shapes.misc}\n\n\\begin{document}\n\\begin{tikzpicture}[x={(0cm,-1cm)},y={(1cm,0cm)},every node/.style={minimum size=1cm, outer sep=0pt}]\n\n");
         for p in &self.panels {
             let scoped = p.x != 0 || p.y != 0;
             if scoped {
