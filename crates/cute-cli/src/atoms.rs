@@ -192,7 +192,10 @@ pub fn atom(name: &str) -> Option<Atom> {
                 return None;
             }
             let n: i64 = n.parse().ok()?;
-            if !(8..=256).contains(&n) || n % 8 != 0 || n.to_string() != rest[..rest.len() - ty.len() - 4] {
+            if !(8..=256).contains(&n)
+                || n % 8 != 0
+                || n.to_string() != rest[..rest.len() - ty.len() - 4]
+            {
                 return None;
             }
             mma(

@@ -104,15 +104,11 @@ fn fail(e: cute_draw::DrawError) -> String {
 /// The smem argument: a layout, or a swizzled layout `Sw<B,M,S> o OFF o L`.
 fn parse_smem(text: &str) -> Result<ComposedLayout, String> {
     if text.trim_start().starts_with("Sw<") {
-        text.parse::<ComposedLayout>().map_err(|e| {
-            format!(
-                "error: draw: argument 1 {}: {e}",
-                crate::ops::quote(text)
-            )
-        })
+        text.parse::<ComposedLayout>()
+            .map_err(|e| format!("error: draw: argument 1 {}: {e}", crate::ops::quote(text)))
     } else {
         let l = parse("draw", 1, text)?;
-        let id = cute::Swizzle::new(0, 0, 0).map_err(|e| err(e))?;
+        let id = cute::Swizzle::new(0, 0, 0).map_err(err)?;
         Ok(ComposedLayout::new(id, 0, l))
     }
 }
@@ -125,7 +121,9 @@ fn plain(c: &ComposedLayout) -> Option<Layout> {
 pub fn scene(a: &DrawArgs) -> Result<Scene, String> {
     let conflicting = |flag: &str, with: &[(&str, bool)]| -> Result<(), String> {
         match with.iter().find(|(_, on)| *on) {
-            Some((other, _)) => Err(err(format!("{flag} and {other} draw different pictures: give one"))),
+            Some((other, _)) => Err(err(format!(
+                "{flag} and {other} draw different pictures: give one"
+            ))),
             None => Ok(()),
         }
     };
@@ -158,13 +156,19 @@ pub fn scene(a: &DrawArgs) -> Result<Scene, String> {
         ));
     };
     if a.thread.is_some() && a.tv.is_none() {
-        return Err(err("--thread outlines a thread of a TV layout: it needs --tv ROWS COLS"));
+        return Err(err(
+            "--thread outlines a thread of a TV layout: it needs --tv ROWS COLS",
+        ));
     }
     if a.with.is_some() && a.op.is_none() {
-        return Err(err("--with gives the second operand of --op: it needs --op"));
+        return Err(err(
+            "--with gives the second operand of --op: it needs --op",
+        ));
     }
     if (a.elem_bytes.is_some() || a.vector.is_some()) && !a.banks && a.access.is_none() {
-        return Err(err("--elem-bytes and --vector belong to --banks or --access"));
+        return Err(err(
+            "--elem-bytes and --vector belong to --banks or --access",
+        ));
     }
     if let Some(tv) = &a.tv {
         conflicting(
@@ -211,9 +215,9 @@ pub fn scene(a: &DrawArgs) -> Result<Scene, String> {
     if let Some(c) = &a.slice {
         conflicting("--slice", &[("--op", a.op.is_some())])?;
         let l = parse("draw", 1, text)?;
-        let pc: PartialCoord = c.parse().map_err(|e| {
-            err(format!("--slice {}: {e}", crate::ops::quote(c)))
-        })?;
+        let pc: PartialCoord = c
+            .parse()
+            .map_err(|e| err(format!("--slice {}: {e}", crate::ops::quote(c))))?;
         return pictures::slice(&l, &pc).map_err(fail);
     }
     if let Some(op) = a.op {
@@ -274,16 +278,19 @@ pub fn tile_scene(op: TileOp, a: &Layout, with: &str) -> Result<Scene, String> {
             if op != TileOp::LogicalProduct && (a.rank() != 2 || b.rank() != 2) {
                 return Err(err(format!(
                     "--op {}: the tiles are coloured for rank-2 A and B, not ranks {} and {}",
-                    if op == TileOp::BlockedProduct { "blocked_product" } else { "raked_product" },
+                    if op == TileOp::BlockedProduct {
+                        "blocked_product"
+                    } else {
+                        "raked_product"
+                    },
                     a.rank(),
                     b.rank()
                 )));
             }
             let (r, title) = match op {
-                TileOp::LogicalProduct => (
-                    cute::logical_product(a, &Tiler::from(b)),
-                    "logical_product",
-                ),
+                TileOp::LogicalProduct => {
+                    (cute::logical_product(a, &Tiler::from(b)), "logical_product")
+                }
                 TileOp::BlockedProduct => (cute::blocked_product(a, &b), "blocked_product"),
                 _ => (cute::raked_product(a, &b), "raked_product"),
             };
@@ -356,9 +363,7 @@ fn atom_scene(name: &str, thread: Option<i64>) -> Result<Scene, String> {
     match atom {
         Atom::Mma(m) => pictures::mma(&m.name, &m.a, &m.b, &m.c, m.mnk, thread).map_err(fail),
         Atom::Copy(c) => {
-            let (s, d) = c
-                .tile_layouts()
-                .map_err(|e| format!("error: draw: {e}"))?;
+            let (s, d) = c.tile_layouts().map_err(|e| format!("error: draw: {e}"))?;
             let title = format!("{} (16-bit elements, {} x {} tile)", c.name, c.rows, c.cols);
             pictures::copy(&title, &s, &d, c.rows, c.cols, thread).map_err(fail)
         }
@@ -403,7 +408,9 @@ pub fn draw(a: &DrawArgs) -> Result<String, String> {
         Format::Png => cute_draw::png::render(&s).map_err(fail)?,
     };
     match &a.output {
-        None => Ok(String::from_utf8_lossy(&bytes).trim_end_matches('\n').to_string()),
+        None => Ok(String::from_utf8_lossy(&bytes)
+            .trim_end_matches('\n')
+            .to_string()),
         Some(p) => {
             std::fs::write(p, &bytes).map_err(|e| {
                 err(format!(

@@ -52,7 +52,10 @@ fn output_format_follows_the_extension() {
     for (name, want) in [("a.svg", &stdout_svg), ("a.tex", &stdout_tex)] {
         let p = tmp(name);
         let said = ok(&["draw", l, "-o", p.to_str().unwrap()]);
-        assert!(said.starts_with("wrote ") && said.contains("32 cells"), "{said}");
+        assert!(
+            said.starts_with("wrote ") && said.contains("32 cells"),
+            "{said}"
+        );
         let got = std::fs::read_to_string(&p).unwrap();
         assert_eq!(got.trim_end(), want.trim_end());
     }
@@ -82,7 +85,10 @@ fn output_format_follows_the_extension() {
 fn format_and_output_errors() {
     let l = "(4,8):(1,4)";
     let jpg = tmp("a.jpg");
-    fails(&["draw", l, "-o", jpg.to_str().unwrap()], &["-o", ".svg, .png or .tex"]);
+    fails(
+        &["draw", l, "-o", jpg.to_str().unwrap()],
+        &["-o", ".svg, .png or .tex"],
+    );
     let svg = tmp("b.png");
     fails(
         &["draw", l, "--format", "svg", "-o", svg.to_str().unwrap()],
@@ -101,13 +107,29 @@ fn option_combinations_are_checked() {
     fails(&["draw"], &["give a LAYOUT"]);
     fails(&["draw", l, "--thread", "3"], &["--thread", "--tv"]);
     fails(&["draw", l, "--banks"], &["--banks needs --elem-bytes"]);
-    fails(&["draw", l, "--banks", "--elem-bytes", "3"], &["--elem-bytes 3"]);
-    fails(&["draw", l, "--elem-bytes", "4"], &["belong to --banks or --access"]);
-    fails(&["draw", l, "--tv", "8", "8", "--banks"], &["--tv and --banks"]);
+    fails(
+        &["draw", l, "--banks", "--elem-bytes", "3"],
+        &["--elem-bytes 3"],
+    );
+    fails(
+        &["draw", l, "--elem-bytes", "4"],
+        &["belong to --banks or --access"],
+    );
+    fails(
+        &["draw", l, "--tv", "8", "8", "--banks"],
+        &["--tv and --banks"],
+    );
     fails(&["draw", l, "--with", "2:1"], &["--with", "--op"]);
     fails(&["draw", l, "--op", "blocked_product"], &["--with B"]);
     fails(
-        &["draw", "(2,2,2):(1,2,4)", "--op", "raked_product", "--with", "(2,2):(1,2)"],
+        &[
+            "draw",
+            "(2,2,2):(1,2,4)",
+            "--op",
+            "raked_product",
+            "--with",
+            "(2,2):(1,2)",
+        ],
         &["rank-2"],
     );
     fails(&["draw", l, "--slice", "(9,_)"], &[]);
@@ -116,7 +138,10 @@ fn option_combinations_are_checked() {
         &["draw", "--atom", "SM80_16x8x16_F32F16F16F32_TN", l],
         &["no LAYOUT"],
     );
-    fails(&["draw", "--atom", "nope"], &["no such atom", "SM75_U32x4_LDSM_N"]);
+    fails(
+        &["draw", "--atom", "nope"],
+        &["no such atom", "SM75_U32x4_LDSM_N"],
+    );
     fails(
         &["draw", l, "--access", "(32,2):(2,1)", "--elem-bytes", "4"],
         &["--vector"],
@@ -131,7 +156,16 @@ fn pictures_from_the_command() {
     assert_eq!(svg.matches("class=\"cell\"").count(), 64);
     // --access: the unswizzled ldmatrix pattern conflicts everywhere; Sw<3,3,3> removes them
     let tv = "((8,4),(8,2)):((1,64),(8,256))";
-    let bad = ok(&["draw", "(8,64):(64,1)", "--access", tv, "--elem-bytes", "2", "--vector", "8"]);
+    let bad = ok(&[
+        "draw",
+        "(8,64):(64,1)",
+        "--access",
+        tv,
+        "--elem-bytes",
+        "2",
+        "--vector",
+        "8",
+    ]);
     assert!(bad.contains("64 wavefronts, ideal 8"), "{}", &bad[..400]);
     assert_eq!(bad.matches("class=\"conflict\"").count(), 512);
     let good = ok(&[
@@ -150,13 +184,40 @@ fn pictures_from_the_command() {
     let s = ok(&["draw", "(4,8):(1,4)", "--slice", "(2,_)"]);
     assert_eq!(s.matches("stroke=\"#d00000\"").count(), 8);
     // --op: a divide and a product, one colour per tile
-    let d = ok(&["draw", "(8,16):(20,1)", "--op", "divide", "--with", "<4:1,8:2>"]);
+    let d = ok(&[
+        "draw",
+        "(8,16):(20,1)",
+        "--op",
+        "divide",
+        "--with",
+        "<4:1,8:2>",
+    ]);
     assert_eq!(d.matches("class=\"cell\"").count(), 128);
-    let p = ok(&["draw", "(3,4):(4,1)", "--op", "blocked_product", "--with", "(2,5):(1,2)"]);
-    assert!(p.contains("= ((3,2),(4,5)):((4,12),(1,24))"), "{}", &p[..400]);
+    let p = ok(&[
+        "draw",
+        "(3,4):(4,1)",
+        "--op",
+        "blocked_product",
+        "--with",
+        "(2,5):(1,2)",
+    ]);
+    assert!(
+        p.contains("= ((3,2),(4,5)):((4,12),(1,24))"),
+        "{}",
+        &p[..400]
+    );
     // --atom: A, B and C; the highlighted thread owns 8 + 4 + 4 cells
-    let m = ok(&["draw", "--atom", "SM80_16x8x16_F32F16F16F32_TN", "--thread", "7"]);
-    assert_eq!(m.matches("class=\"cell\"").count(), 16 * 16 + 8 * 16 + 16 * 8);
+    let m = ok(&[
+        "draw",
+        "--atom",
+        "SM80_16x8x16_F32F16F16F32_TN",
+        "--thread",
+        "7",
+    ]);
+    assert_eq!(
+        m.matches("class=\"cell\"").count(),
+        16 * 16 + 8 * 16 + 16 * 8
+    );
     assert_eq!(m.matches("stroke=\"#d00000\"").count(), 16);
     let c = ok(&["draw", "--atom", "SM75_U32x4_LDSM_N", "--thread", "0"]);
     // source: thread 0 supplies row 0 (8 elements); destination: 8 elements in 4 registers
@@ -170,18 +231,40 @@ fn pictures_from_the_command() {
 fn atoms_table_matches_the_cuda_crate() {
     use cute_cuda::atom as cuda;
     let mmas = [
-        ("SM80_16x8x16_F32F16F16F32_TN", cuda::mma_sm80_16x8x16(cuda::DType::F16).unwrap()),
-        ("SM80_16x8x16_F32BF16BF16F32_TN", cuda::mma_sm80_16x8x16(cuda::DType::Bf16).unwrap()),
-        ("SM80_16x8x8_F32TF32TF32F32_TN", cuda::mma_sm80_16x8x8_tf32().unwrap()),
-        ("SM90_64x128x16_F32F16F16_SS", cuda::wgmma_64xnx16(128, cuda::DType::F16).unwrap()),
-        ("SM90_64x8x16_F32BF16BF16_SS", cuda::wgmma_64xnx16(8, cuda::DType::Bf16).unwrap()),
-        ("SM90_64x256x16_F32BF16BF16_SS", cuda::wgmma_64xnx16(256, cuda::DType::Bf16).unwrap()),
+        (
+            "SM80_16x8x16_F32F16F16F32_TN",
+            cuda::mma_sm80_16x8x16(cuda::DType::F16).unwrap(),
+        ),
+        (
+            "SM80_16x8x16_F32BF16BF16F32_TN",
+            cuda::mma_sm80_16x8x16(cuda::DType::Bf16).unwrap(),
+        ),
+        (
+            "SM80_16x8x8_F32TF32TF32F32_TN",
+            cuda::mma_sm80_16x8x8_tf32().unwrap(),
+        ),
+        (
+            "SM90_64x128x16_F32F16F16_SS",
+            cuda::wgmma_64xnx16(128, cuda::DType::F16).unwrap(),
+        ),
+        (
+            "SM90_64x8x16_F32BF16BF16_SS",
+            cuda::wgmma_64xnx16(8, cuda::DType::Bf16).unwrap(),
+        ),
+        (
+            "SM90_64x256x16_F32BF16BF16_SS",
+            cuda::wgmma_64xnx16(256, cuda::DType::Bf16).unwrap(),
+        ),
     ];
     for (name, want) in mmas {
         let Some(Atom::Mma(m)) = atoms::atom(name) else {
             panic!("{name} missing")
         };
-        assert_eq!((m.a, m.b, m.c, m.mnk), (want.a, want.b, want.c, want.shape_mnk), "{name}");
+        assert_eq!(
+            (m.a, m.b, m.c, m.mnk),
+            (want.a, want.b, want.c, want.shape_mnk),
+            "{name}"
+        );
     }
     let mut copies = Vec::new();
     for num in [1, 2, 4] {

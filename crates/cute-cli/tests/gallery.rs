@@ -73,7 +73,12 @@ fn fig2_coordinates() {
             assert_eq!(label(p, 0, i), i.to_string());
             // the natural coordinate maps back to i (equation (2), colexicographic)
             let crd: cute::IntTuple = label(p, natural, i).parse().unwrap();
-            assert_eq!(cute::crd2idx_compact(&crd, &shape).unwrap(), i, "{}", p.title);
+            assert_eq!(
+                cute::crd2idx_compact(&crd, &shape).unwrap(),
+                i,
+                "{}",
+                p.title
+            );
         }
     }
     // equation (1) for the flat shape (4,2): (i mod 4, i / 4)
@@ -168,7 +173,10 @@ fn fig7_tilers() {
     let p = &f.scene.panels;
     let rows_cols: [(Vec<i64>, Vec<i64>); 3] = [
         ((0..4).collect(), (0..8).collect()),
-        ((0..4).map(|i| 2 * i).collect(), (0..8).map(|j| 2 * j).collect()),
+        (
+            (0..4).map(|i| 2 * i).collect(),
+            (0..8).map(|j| 2 * j).collect(),
+        ),
         (vec![0, 1, 4, 5], vec![0, 1, 2, 3, 8, 9, 10, 11]),
     ];
     for (k, (rs, cs)) in rows_cols.iter().enumerate() {
@@ -186,7 +194,9 @@ fn fig7_tilers() {
         // the sublayout: L(rows[i], cols[j])
         let sub = &p[2 * k + 1];
         assert_eq!((sub.rows, sub.cols), (4, 8));
-        labels_are(sub, |i, j| (20 * rs[i as usize] + cs[j as usize]).to_string());
+        labels_are(sub, |i, j| {
+            (20 * rs[i as usize] + cs[j as usize]).to_string()
+        });
     }
 }
 
@@ -235,7 +245,9 @@ fn fig10_and_fig11_products() {
     let blocked = fig(10);
     let p = &blocked.scene.panels[2];
     assert_eq!((p.rows, p.cols), (6, 20));
-    labels_are(p, |r, c| (a(r % 3, c % 4) + 12 * b(r / 3, c / 4)).to_string());
+    labels_are(p, |r, c| {
+        (a(r % 3, c % 4) + 12 * b(r / 3, c / 4)).to_string()
+    });
     for r in 0..6 {
         for c in 0..20 {
             assert_eq!(p.cell(r, c).fill, tile_colour(r / 3 + 2 * (c / 4)));
@@ -244,7 +256,9 @@ fn fig10_and_fig11_products() {
     let raked = fig(11);
     let p = &raked.scene.panels[2];
     assert_eq!((p.rows, p.cols), (6, 20));
-    labels_are(p, |r, c| (a(r / 2, c / 5) + 12 * b(r % 2, c % 5)).to_string());
+    labels_are(p, |r, c| {
+        (a(r / 2, c / 5) + 12 * b(r % 2, c % 5)).to_string()
+    });
     for r in 0..6 {
         for c in 0..20 {
             assert_eq!(p.cell(r, c).fill, tile_colour(r % 2 + 2 * (c % 5)));

@@ -367,12 +367,30 @@ fn subcommand_calls(h: &[String], files: &[String]) -> Vec<Call> {
                 add(vec![tv, "--tv", "16", "8", "--thread", "5", "-o", &png]);
                 add(vec![tv, "--tv", "16", "8", "-o", &tex]);
                 add(vec![l8, "--banks", "--elem-bytes", "4", "-o", &svg]);
-                add(vec![l8, "--banks", "--access", ldm, "--elem-bytes", "2", "--vector", "8"]);
+                add(vec![
+                    l8,
+                    "--banks",
+                    "--access",
+                    ldm,
+                    "--elem-bytes",
+                    "2",
+                    "--vector",
+                    "8",
+                ]);
                 add(vec![l8, "--op", "frobnicate", "--with", "2:1"]);
-                add(vec![l8, "--slice", "(_,1)", "--op", "divide", "--with", "<2,2>"]);
+                add(vec![
+                    l8, "--slice", "(_,1)", "--op", "divide", "--with", "<2,2>",
+                ]);
                 add(vec!["--atom"]);
                 add(vec!["--atom", "list", "-o", &svg]);
-                add(vec!["--atom", "SM75_U16x8_LDSM_T", "--thread", "3", "-o", &png]);
+                add(vec![
+                    "--atom",
+                    "SM75_U16x8_LDSM_T",
+                    "--thread",
+                    "3",
+                    "-o",
+                    &png,
+                ]);
                 add(vec!["--atom", "SM90_64x256x16_F32F16F16_SS", "-o", &tex]);
                 for x in h {
                     add(vec![x]);
@@ -383,8 +401,24 @@ fn subcommand_calls(h: &[String], files: &[String]) -> Vec<Call> {
                     add(vec!["--atom", x]);
                     add(vec![x, "--atom", "SM80_16x8x16_F32F16F16F32_TN"]);
                     add(vec![x, "--banks", "--elem-bytes", "2"]);
-                    add(vec![x, "--access", ldm, "--elem-bytes", "2", "--vector", "8"]);
-                    add(vec![smem, "--access", x, "--elem-bytes", "2", "--vector", "8"]);
+                    add(vec![
+                        x,
+                        "--access",
+                        ldm,
+                        "--elem-bytes",
+                        "2",
+                        "--vector",
+                        "8",
+                    ]);
+                    add(vec![
+                        smem,
+                        "--access",
+                        x,
+                        "--elem-bytes",
+                        "2",
+                        "--vector",
+                        "8",
+                    ]);
                     add(vec![l8, "--slice", x]);
                     add(vec![x, "--slice", "(_,1)"]);
                     add(vec![x, "--op", "divide", "--with", "<2,2>"]);
@@ -397,8 +431,21 @@ fn subcommand_calls(h: &[String], files: &[String]) -> Vec<Call> {
                     add(vec![tv, "--tv", t, t]);
                     add(vec![tv, "--tv", "16", "8", "--thread", t]);
                     add(vec![l8, "--banks", "--elem-bytes", t]);
-                    add(vec![smem, "--access", ldm, "--elem-bytes", t, "--vector", t]);
-                    add(vec!["--atom", "SM80_16x8x16_F32F16F16F32_TN", "--thread", t]);
+                    add(vec![
+                        smem,
+                        "--access",
+                        ldm,
+                        "--elem-bytes",
+                        t,
+                        "--vector",
+                        t,
+                    ]);
+                    add(vec![
+                        "--atom",
+                        "SM80_16x8x16_F32F16F16F32_TN",
+                        "--thread",
+                        t,
+                    ]);
                     add(vec!["--atom", &format!("SM90_64x{t}x16_F32F16F16_SS")]);
                 }
             }

@@ -124,7 +124,9 @@ fn title_of(c: &ComposedLayout) -> String {
 /// ```
 pub fn layout(l: &Layout) -> Result<Scene, DrawError> {
     let g = Grid::new(l)?;
-    Ok(grid_scene(&l.to_string(), &g, |v| Cell::text(grey(v), v.to_string())))
+    Ok(grid_scene(&l.to_string(), &g, |v| {
+        Cell::text(grey(v), v.to_string())
+    }))
 }
 
 fn grid_scene(title: &str, g: &Grid, cell: impl Fn(i64) -> Cell) -> Scene {
@@ -268,7 +270,11 @@ pub fn tv_owners(tv: &Layout, cells: i64) -> Result<Vec<Owner>, DrawError> {
     if !tv.is_integral() {
         return Err(DrawError::NotIntegral(tv.to_string()));
     }
-    let threads = if tv.rank() == 1 { 1 } else { tv.mode(0)?.size()? };
+    let threads = if tv.rank() == 1 {
+        1
+    } else {
+        tv.mode(0)?.size()?
+    };
     let size = tv.size()?;
     // every (thread, value) is visited once: bounded like the cells (a tile's TV layout may
     // repeat each cell a few times, not without bound)
@@ -311,7 +317,10 @@ fn owner_cell(o: &Owner, highlight: Option<i64>) -> Cell {
     match o {
         Some((t, v, more)) => Cell {
             fill: thread_colour(*t),
-            label: vec![format!("T{t}{}", if *more { "+" } else { "" }), format!("V{v}")],
+            label: vec![
+                format!("T{t}{}", if *more { "+" } else { "" }),
+                format!("V{v}"),
+            ],
             mark: if highlight == Some(*t) {
                 Mark::Outline
             } else {
@@ -443,9 +452,10 @@ pub fn slice_cells(l: &Layout, c: &PartialCoord) -> Result<Vec<i64>, DrawError> 
             cells: n,
         });
     }
-    let mut v = (0..n)
-        .map(|j| Ok(off + s.eval(j)?))
-        .collect::<Result<Vec<i64>, cute::Error>>()?;
+    let mut v = Vec::with_capacity(n as usize);
+    for j in 0..n {
+        v.push(off + s.eval(j)?);
+    }
     v.sort_unstable();
     Ok(v)
 }
@@ -468,22 +478,27 @@ pub fn slice(l: &Layout, c: &PartialCoord) -> Result<Scene, DrawError> {
         on[i as usize] = true;
     }
     let title = format!("{l} sliced at {c}: {off} + {s}");
-    Ok(Scene::single(Panel::new(title, g.rows, g.cols, |r, col| {
-        let v = g.at(r, col);
-        Cell {
-            fill: if on[(r + g.rows * col) as usize] {
-                (255, 210, 160)
-            } else {
-                grey(v)
-            },
-            label: vec![v.to_string()],
-            mark: if on[(r + g.rows * col) as usize] {
-                Mark::Outline
-            } else {
-                Mark::Plain
-            },
-        }
-    })))
+    Ok(Scene::single(Panel::new(
+        title,
+        g.rows,
+        g.cols,
+        |r, col| {
+            let v = g.at(r, col);
+            Cell {
+                fill: if on[(r + g.rows * col) as usize] {
+                    (255, 210, 160)
+                } else {
+                    grey(v)
+                },
+                label: vec![v.to_string()],
+                mark: if on[(r + g.rows * col) as usize] {
+                    Mark::Outline
+                } else {
+                    Mark::Plain
+                },
+            }
+        },
+    )))
 }
 
 /// A layout coloured tile by tile: cell `(r, c)` of `l`'s grid labelled with its offset and filled
@@ -496,11 +511,7 @@ pub fn slice(l: &Layout, c: &PartialCoord) -> Result<Scene, DrawError> {
 /// let s = cute_draw::pictures::tiles(&l.to_string(), &l, |_, c| c / 2).unwrap();
 /// assert_eq!(s.panels[0].cell(0, 2).fill, cute_draw::pictures::tile_colour(1));
 /// ```
-pub fn tiles(
-    title: &str,
-    l: &Layout,
-    tile: impl Fn(i64, i64) -> i64,
-) -> Result<Scene, DrawError> {
+pub fn tiles(title: &str, l: &Layout, tile: impl Fn(i64, i64) -> i64) -> Result<Scene, DrawError> {
     let g = Grid::new(l)?;
     Ok(Scene::single(Panel::new(title, g.rows, g.cols, |r, c| {
         Cell::text(tile_colour(tile(r, c)), g.at(r, c).to_string())

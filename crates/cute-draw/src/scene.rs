@@ -228,7 +228,10 @@ impl Scene {
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"DejaVu Sans Mono, monospace\" font-size=\"12\" text-anchor=\"middle\" dominant-baseline=\"central\">"
         );
         let _ = writeln!(s, "<title>{}</title>", escape(&self.title));
-        let _ = writeln!(s, "<rect x=\"0\" y=\"0\" width=\"{w}\" height=\"{h}\" fill=\"#ffffff\"/>");
+        let _ = writeln!(
+            s,
+            "<rect x=\"0\" y=\"0\" width=\"{w}\" height=\"{h}\" fill=\"#ffffff\"/>"
+        );
         for (k, p) in self.panels.iter().enumerate() {
             let cw = p.cell_w;
             let _ = writeln!(
@@ -315,12 +318,7 @@ impl Scene {
         for p in &self.panels {
             let scoped = p.x != 0 || p.y != 0;
             if scoped {
-                let _ = writeln!(
-                    s,
-                    "\\begin{{scope}}[shift={{({},{})}}]",
-                    cm(p.y),
-                    cm(p.x)
-                );
+                let _ = writeln!(s, "\\begin{{scope}}[shift={{({},{})}}]", cm(p.y), cm(p.x));
             }
             let _ = writeln!(
                 s,

@@ -43,11 +43,14 @@ pub fn tv_layout_svg(
 
 /// For each coordinate of the `rows × cols` tile, its [`Owner`] under `tv`.
 pub fn tv_owners(tv: &Layout, rows: i64, cols: i64) -> Result<Vec<Owner>, DrawError> {
-    let n = rows.checked_mul(cols).filter(|_| rows >= 1 && cols >= 1).ok_or_else(|| {
-        DrawError::Argument(format!(
+    let n = rows
+        .checked_mul(cols)
+        .filter(|_| rows >= 1 && cols >= 1)
+        .ok_or_else(|| {
+            DrawError::Argument(format!(
             "tile {rows} x {cols}: the rows and columns must be positive and their product an i64"
         ))
-    })?;
+        })?;
     pictures::tv_owners(tv, n)
 }
 

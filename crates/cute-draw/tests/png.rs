@@ -2,9 +2,9 @@
 //! the picture gives that cell (not pixel snapshots). The font is the one compiled into the crate,
 //! so this holds on a machine without fonts.
 
+use ::png as pngcrate;
 use cute::Layout;
 use cute_draw::{pictures, png, Scene};
-use ::png as pngcrate;
 
 fn l(s: &str) -> Layout {
     s.parse().unwrap()
@@ -24,7 +24,12 @@ fn decode(bytes: &[u8]) -> (u32, u32, Vec<u8>) {
 }
 
 /// The colour at SVG position `(x + dx, y + dy)` of the rendered scene.
-fn pixel(s: &Scene, img: &(u32, u32, Vec<u8>), (x, y): (f64, f64), (dx, dy): (f64, f64)) -> (u8, u8, u8) {
+fn pixel(
+    s: &Scene,
+    img: &(u32, u32, Vec<u8>),
+    (x, y): (f64, f64),
+    (dx, dy): (f64, f64),
+) -> (u8, u8, u8) {
     let k = png::scale(s);
     let (px, py) = (((x + dx) * k) as u32, ((y + dy) * k) as u32);
     assert!(px < img.0 && py < img.1);
@@ -50,7 +55,11 @@ fn layout_cells_have_their_grey() {
     );
     for (r, c) in [(0, 0), (1, 0), (3, 1), (2, 5), (3, 7)] {
         let v = r + 4 * c;
-        assert_eq!(fill_at(&s, &img, 0, r, c), pictures::grey(v), "cell ({r},{c})");
+        assert_eq!(
+            fill_at(&s, &img, 0, r, c),
+            pictures::grey(v),
+            "cell ({r},{c})"
+        );
     }
 }
 
@@ -69,7 +78,10 @@ fn labels_are_drawn_with_the_shipped_font() {
             img.2[i] < 100
         })
         .count();
-    assert!(dark > 5, "no glyph at the centre of cell (0,0): {dark} dark pixels");
+    assert!(
+        dark > 5,
+        "no glyph at the centre of cell (0,0): {dark} dark pixels"
+    );
     assert_eq!(fill_at(&s, &img, 0, 0, 0), (255, 255, 255));
 }
 

@@ -63,7 +63,15 @@ fn atoms_svg_and_tikz() {
     )
     .unwrap();
     check("mma_16x8x8.tex", &s.tikz());
-    let s = pictures::copy("cp.async 16 B", &l("(1,8):(0,1)"), &l("(1,8):(0,1)"), 1, 8, Some(0)).unwrap();
+    let s = pictures::copy(
+        "cp.async 16 B",
+        &l("(1,8):(0,1)"),
+        &l("(1,8):(0,1)"),
+        1,
+        8,
+        Some(0),
+    )
+    .unwrap();
     check("copy_cp_async.svg", &s.svg());
 }
 

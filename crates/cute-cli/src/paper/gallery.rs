@@ -59,7 +59,11 @@ pub fn arrange(panels: Vec<Panel>, per_row: usize) -> Vec<Panel> {
 
 fn layout_panel(title: &str, l: &Layout) -> R<Panel> {
     let s = pictures::layout(l).map_err(e)?;
-    let mut p = s.panels.into_iter().next().ok_or_else(|| e("empty picture"))?;
+    let mut p = s
+        .panels
+        .into_iter()
+        .next()
+        .ok_or_else(|| e("empty picture"))?;
     p.title = title.to_string();
     Ok(p)
 }
@@ -102,8 +106,13 @@ fn fig2() -> R<Figure> {
     for s in FIG2_SHAPES {
         let shape: IntTuple = s.parse().map_err(e)?;
         let n = shape.size().map_err(e)?;
-        let s0 = if shape.is_int() { n } else { shape.get(0).map_err(e)?.size().map_err(e)? };
-        let mut rows: Vec<(String, Vec<String>)> = vec![("1-D".into(), (0..n).map(|i| i.to_string()).collect())];
+        let s0 = if shape.is_int() {
+            n
+        } else {
+            shape.get(0).map_err(e)?.size().map_err(e)?
+        };
+        let mut rows: Vec<(String, Vec<String>)> =
+            vec![("1-D".into(), (0..n).map(|i| i.to_string()).collect())];
         if !shape.is_int() {
             rows.push((
                 "2-D".into(),
@@ -112,7 +121,11 @@ fn fig2() -> R<Figure> {
         }
         let mut nat = Vec::new();
         for i in 0..n {
-            nat.push(cute::idx2crd(&IntTuple::int(i), &shape).map_err(e)?.to_string());
+            nat.push(
+                cute::idx2crd(&IntTuple::int(i), &shape)
+                    .map_err(e)?
+                    .to_string(),
+            );
         }
         rows.push(("natural".into(), nat));
         let mut p = Panel::new(format!("S = {s}"), rows.len() as i64, n, |r, c| {
@@ -200,7 +213,10 @@ fn fig4() -> R<Figure> {
         }
         panels.push(
             Panel::new(s, rows, cols, |r, c| {
-                Cell::text(tile_colour(r + rows * c), labels[(r + rows * c) as usize].clone())
+                Cell::text(
+                    tile_colour(r + rows * c),
+                    labels[(r + rows * c) as usize].clone(),
+                )
             })
             .with_cell_width(56),
         );
@@ -225,7 +241,11 @@ fn fig5() -> R<Figure> {
     for c in FIG5_SLICES {
         let pc: PartialCoord = c.parse().map_err(e)?;
         let s = pictures::slice(&l, &pc).map_err(e)?;
-        let mut p = s.panels.into_iter().next().ok_or_else(|| e("empty picture"))?;
+        let mut p = s
+            .panels
+            .into_iter()
+            .next()
+            .ok_or_else(|| e("empty picture"))?;
         let (sl, off) = cute::slice_and_offset(&l, &pc).map_err(e)?;
         p.title = format!("A{c} = {{{off}}} ∘ {sl}");
         panels.push(p);
@@ -459,7 +479,8 @@ fn fig12() -> R<Figure> {
         tiles[(r + rows * c) as usize]
     })
     .map_err(e)?;
-    let right = pictures::tiles(&format!("zipped_divide(L, {t}) = {z}"), &z, |_, c| c).map_err(e)?;
+    let right =
+        pictures::tiles(&format!("zipped_divide(L, {t}) = {z}"), &z, |_, c| c).map_err(e)?;
     let panels = left
         .panels
         .into_iter()
@@ -500,7 +521,10 @@ fn html_escape(s: &str) -> String {
 /// file written.
 pub fn write(dir: &Path) -> R<String> {
     std::fs::create_dir_all(dir).map_err(|err| {
-        e(format!("cannot create {}: {err}", crate::ops::quote(&dir.to_string_lossy())))
+        e(format!(
+            "cannot create {}: {err}",
+            crate::ops::quote(&dir.to_string_lossy())
+        ))
     })?;
     let figs = figures()?;
     let mut html = String::from("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>CuTe Layout Representation and Algebra: the figures, reconstructed</title>\n<style>body{font-family:sans-serif;max-width:1400px;margin:auto}figure{border-top:1px solid #ccc;padding:1em 0;margin:0}figure img{max-width:100%;height:auto}figcaption p{margin:.3em 0}.note{color:#555;font-size:90%}</style>\n</head>\n<body>\n<h1>The figures of “CuTe Layout Representation and Algebra” (arXiv:2603.02298), reconstructed from the algebra</h1>\n<p>Each figure is computed by this project's layout algebra (<code>cute paper --gallery</code>); the notes say which layouts the text names and which were chosen.</p>\n");
@@ -508,7 +532,10 @@ pub fn write(dir: &Path) -> R<String> {
     let write_file = |name: &str, bytes: &[u8]| -> R<()> {
         let p = dir.join(name);
         std::fs::write(&p, bytes).map_err(|err| {
-            e(format!("cannot write {}: {err}", crate::ops::quote(&p.to_string_lossy())))
+            e(format!(
+                "cannot write {}: {err}",
+                crate::ops::quote(&p.to_string_lossy())
+            ))
         })
     };
     for f in &figs {
