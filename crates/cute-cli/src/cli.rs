@@ -8,6 +8,7 @@
 //! cute conformance FILE           run a conformance file, print the computed lines
 //! cute ops                        list the operations
 //! cute paper [--json]             reproduce the paper's worked examples (exit code 1 if one disagrees)
+//! cute paper --gallery DIR        write the paper's figures, reconstructed, as SVG, PNG and index.html
 //! cute bench [--json] [--wall]    time the benchmark set in-process (median ns per call)
 //! cute banks SMEM TV --elem-bytes B --vector V [--json] [--addresses]   shared-memory bank conflicts
 //! cute swizzle-search SMEM TV [TV ...] --elem-bytes B --vector V [--json]   the cheapest swizzle
@@ -15,7 +16,8 @@
 //! cute vector-width SRC DST              the maximal common vector, its coordinates, the copy plan
 //! cute contains DATA INSTRUCTION         does DATA hold every offset of INSTRUCTION, and where
 //! cute show LAYOUT                        CuTe's print_layout table
-//! cute draw LAYOUT [--tv R C] [--thread T] [--format svg|tikz]   the layout (or TV layout) as a picture
+//! cute draw LAYOUT [-o FILE.svg|.png|.tex] [--tv R C [--thread T]] [--banks] [--access TV] [--slice C] [--op OP --with B]
+//! cute draw --atom NAME [--thread T] [-o FILE]   an MMA or copy atom as a picture
 //! cute playground [--port N] [--no-open]   the layout playground in the browser, on localhost
 //! ```
 //!
@@ -65,10 +67,18 @@ enum Cmd {
     Ops,
     /// Reproduces every worked example of the paper: id, what it computes, the paper's value, the
     /// computed value and ✓, ✗ or erratum. Exits with 1 if any example disagrees.
+    #[command(after_help = "Examples:
+  cute paper
+  cute paper --json | head -3
+  cute paper --gallery figures/   # then open figures/index.html")]
     Paper {
         /// Print one JSON object per example (id, section, op, args, paper, computed, status).
         #[arg(long)]
         json: bool,
+        /// Instead of the tour, write the paper's figures reconstructed from the algebra to DIR
+        /// (SVG, PNG and index.html with each figure next to its caption).
+        #[arg(long, value_name = "DIR", conflicts_with = "json")]
+        gallery: Option<std::path::PathBuf>,
     },
     /// Times the benchmark set in-process: median ns per call (per element for `eval_*`).
     Bench {
@@ -162,22 +172,62 @@ enum Cmd {
         #[arg(allow_negative_numbers = true)]
         layout: String,
     },
-    /// LAYOUT as a picture on stdout: SVG (cells labelled with offsets, CuTe's greys) or TikZ.
-    /// With `--tv ROWS COLS`, LAYOUT maps (thread, value) to a coordinate of a ROWS x COLS tile and
-    /// the cells show T#/V#. Example: `cute draw '((4,8),(2,2)):((32,1),(16,8))' --tv 16 8 --thread 5 > c.svg`.
+    /// LAYOUT as a picture: SVG or TikZ on stdout, or SVG, PNG or TikZ in a file (-o, the format from
+    /// the extension). Cells show offsets in CuTe's 8 greys; --tv draws a thread-value layout
+    /// (T#/V#), --banks colours by shared-memory bank, --access marks the bank conflicts of a warp's
+    /// accesses, --slice outlines a slice, --op colours a product's or divide's tiles, --atom draws
+    /// an MMA atom (A, B, C as CuTe's print_latex) or a copy atom (source, destination).
+    #[command(after_help = "Examples:
+  cute draw '(4,8):(1,4)' -o layout.png
+  cute draw '((4,8),(2,2)):((32,1),(16,8))' --tv 16 8 --thread 5 -o c.svg
+  cute draw 'Sw<3,3,3> o 0 o (8,64):(64,1)' --banks --elem-bytes 2 -o banks.png
+  cute draw '(8,64):(64,1)' --access '((8,4),(8,2)):((1,64),(8,256))' --elem-bytes 2 --vector 8 -o conflicts.svg
+  cute draw '(6,12):(12,1)' --slice '(_,3)' -o slice.svg
+  cute draw '(3,4):(4,1)' --op blocked_product --with '(2,5):(1,2)' -o blocked.png
+  cute draw '(8,16):(20,1)' --op divide --with '<4:1,8:2>' -o divide.png
+  cute draw --atom SM80_16x8x16_F32F16F16F32_TN --thread 0 -o mma.tex
+  cute draw --atom list")]
     Draw {
-        /// A layout with integer strides.
+        /// A layout, or a swizzled layout `Sw<B,M,S> o OFF o L` (not with --atom).
         #[arg(allow_negative_numbers = true)]
-        layout: String,
+        layout: Option<String>,
         /// Draw a thread-value layout over a tile of ROWS x COLS.
         #[arg(long, num_args = 2, value_names = ["ROWS", "COLS"], allow_negative_numbers = true)]
         tv: Option<Vec<i64>>,
-        /// Outline this thread's cells (with --tv, SVG).
+        /// Outline this thread's cells (with --tv or --atom).
         #[arg(long, allow_negative_numbers = true)]
         thread: Option<i64>,
-        /// The picture's format.
-        #[arg(long, value_enum, default_value = "svg")]
-        format: draw::Format,
+        /// The picture's format (default: from the extension of -o, else svg).
+        #[arg(long, value_enum)]
+        format: Option<draw::Format>,
+        /// Write the picture to FILE (.svg, .png or .tex) instead of stdout.
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: Option<std::path::PathBuf>,
+        /// Colour the cells by shared-memory bank (needs --elem-bytes).
+        #[arg(long)]
+        banks: bool,
+        /// Bytes per element, for --banks and --access.
+        #[arg(long, allow_negative_numbers = true)]
+        elem_bytes: Option<i64>,
+        /// A warp's access pattern, (thread, value) -> tile coordinate: the tile by bank with the
+        /// conflicting accesses marked (needs --elem-bytes and --vector).
+        #[arg(long, allow_negative_numbers = true)]
+        access: Option<String>,
+        /// Values per access (V), for --access; V·B must be 4, 8 or 16 bytes.
+        #[arg(long, allow_negative_numbers = true)]
+        vector: Option<i64>,
+        /// Outline the cells of the slice at this partial coordinate, e.g. `(_,3)` or `(2,_)`.
+        #[arg(long, allow_negative_numbers = true)]
+        slice: Option<String>,
+        /// Colour the tiles of a product or divide of LAYOUT by --with.
+        #[arg(long, value_enum)]
+        op: Option<draw::TileOp>,
+        /// The second operand of --op: a layout (products) or a tiler (divide).
+        #[arg(long, allow_negative_numbers = true)]
+        with: Option<String>,
+        /// Draw a GPU atom by CUTLASS's name (`list` lists them).
+        #[arg(long)]
+        atom: Option<String>,
     },
     /// Serves the layout playground on 127.0.0.1 (the page and the WebAssembly module are in the
     /// binary) until stopped: type layouts, pick an operation, see the value, its picture, bank
@@ -244,7 +294,10 @@ where
             report("eval", op, &a, out, err)
         }
         Cmd::Conformance { file } => conformance::run(&file, out, err),
-        Cmd::Paper { json } => {
+        Cmd::Paper {
+            gallery: Some(dir), ..
+        } => emit(paper::gallery::write(&dir), out, err),
+        Cmd::Paper { json, .. } => {
             let (text, summary, code) = paper::report(json);
             let c = print(text.strip_suffix('\n').unwrap_or(&text), out, err);
             if let Some(s) = summary {
@@ -298,7 +351,33 @@ where
             tv,
             thread,
             format,
-        } => emit(draw::draw(&layout, tv.as_deref(), thread, format), out, err),
+            output,
+            banks,
+            elem_bytes,
+            access,
+            vector,
+            slice,
+            op,
+            with,
+            atom,
+        } => {
+            let a = draw::DrawArgs {
+                layout,
+                tv,
+                thread,
+                format,
+                output,
+                banks,
+                elem_bytes,
+                access,
+                vector,
+                slice,
+                op,
+                with,
+                atom,
+            };
+            emit(draw::draw(&a), out, err)
+        }
         Cmd::Playground { port, no_open } => emit(
             playground::serve(port, !no_open, out).map(|()| String::new()),
             out,

@@ -1,15 +1,18 @@
 //! `cute show` and `cute draw`: pictures of layouts from `cute-draw`.
 
-use cute::Layout;
+use crate::atoms::{self, Atom};
+use cute::{ComposedLayout, Layout, PartialCoord, Tiler};
+use cute_draw::{pictures, Scene};
+use std::path::{Path, PathBuf};
 
-fn parse(what: &str, text: &str) -> Result<Layout, String> {
-    crate::apps::lay(what, 1, text)
+fn parse(what: &str, k: usize, text: &str) -> Result<Layout, String> {
+    crate::apps::lay(what, k, text)
 }
 
 /// `cute show LAYOUT`: CuTe's `print_layout` table (rank 2 as CuTe prints it, rank 1 as one row,
 /// higher ranks folded into the columns).
 pub fn show(layout: &str) -> Result<String, String> {
-    let l = parse("show", layout)?;
+    let l = parse("show", 1, layout)?;
     let t = cute_draw::table::print_layout(&l).map_err(|e| format!("error: show: {e}"))?;
     Ok(t.trim_end_matches('\n').to_string())
 }
@@ -21,43 +24,407 @@ pub enum Format {
     Svg,
     /// A standalone TikZ (LaTeX) document.
     Tikz,
+    /// PNG (only with `-o FILE`).
+    Png,
 }
 
-/// `cute draw LAYOUT [--tv ROWS COLS] [--thread T] [--format svg|tikz]`: the picture as text. With
-/// `--tv`, LAYOUT is a thread-value layout over a `ROWS × COLS` tile; `--thread` outlines one
-/// thread's cells (SVG).
-pub fn draw(
-    layout: &str,
-    tv: Option<&[i64]>,
-    thread: Option<i64>,
-    format: Format,
-) -> Result<String, String> {
-    let l = parse("draw", layout)?;
-    let fail = |e: cute_draw::DrawError| format!("error: draw: {e}");
-    let text = match tv {
-        None => match format {
-            Format::Svg => cute_draw::svg::layout_svg(&l).map_err(fail)?,
-            Format::Tikz => cute_draw::tikz::layout_tikz(&l).map_err(fail)?,
-        },
-        Some(&[rows, cols]) => {
-            if rows < 1 || cols < 1 || rows.checked_mul(cols).is_none() {
-                return Err(format!(
-                    "error: draw: --tv {rows} {cols}: the tile's rows and columns must be positive and their product an i64"
-                ));
-            }
-            match format {
-                Format::Svg => {
-                    cute_draw::svg::tv_layout_svg(&l, rows, cols, thread).map_err(fail)?
-                }
-                Format::Tikz => cute_draw::tikz::tv_layout_tikz(&l, rows, cols).map_err(fail)?,
-            }
+impl Format {
+    /// The format a file name asks for by its extension (`.svg`, `.png`, `.tex`), if any.
+    pub fn from_path(p: &Path) -> Option<Format> {
+        match p.extension()?.to_str()?.to_ascii_lowercase().as_str() {
+            "svg" => Some(Format::Svg),
+            "png" => Some(Format::Png),
+            "tex" => Some(Format::Tikz),
+            _ => None,
         }
-        Some(other) => {
-            return Err(format!(
-                "error: draw: --tv takes two numbers, ROWS and COLS, not {}",
-                other.len()
-            ))
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Format::Svg => "svg",
+            Format::Tikz => "tikz",
+            Format::Png => "png",
+        }
+    }
+}
+
+/// The products and divides `cute draw LAYOUT --op OP --with B` colours tile by tile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[value(rename_all = "snake_case")]
+pub enum TileOp {
+    /// `logical_product(A, B)`: one column per copy of A.
+    LogicalProduct,
+    /// `blocked_product(A, B)`: A's copies as blocks.
+    BlockedProduct,
+    /// `raked_product(A, B)`: A's copies interleaved.
+    RakedProduct,
+    /// `zipped_divide(A, T)` (and `logical_divide`): A's cells coloured by the tile of T.
+    Divide,
+}
+
+/// Everything `cute draw` was asked.
+#[derive(Clone, Debug, Default)]
+pub struct DrawArgs {
+    /// The layout (or swizzled layout `Sw<B,M,S> o OFF o L`), unless `atom` is given.
+    pub layout: Option<String>,
+    /// `--tv ROWS COLS`.
+    pub tv: Option<Vec<i64>>,
+    /// `--thread T`.
+    pub thread: Option<i64>,
+    /// `--format`.
+    pub format: Option<Format>,
+    /// `-o FILE`.
+    pub output: Option<PathBuf>,
+    /// `--banks`.
+    pub banks: bool,
+    /// `--elem-bytes B`.
+    pub elem_bytes: Option<i64>,
+    /// `--access TV`.
+    pub access: Option<String>,
+    /// `--vector V`.
+    pub vector: Option<i64>,
+    /// `--slice COORD`.
+    pub slice: Option<String>,
+    /// `--atom NAME`.
+    pub atom: Option<String>,
+    /// `--op OP`.
+    pub op: Option<TileOp>,
+    /// `--with B`.
+    pub with: Option<String>,
+}
+
+fn err(m: impl std::fmt::Display) -> String {
+    format!("error: draw: {m}")
+}
+
+fn fail(e: cute_draw::DrawError) -> String {
+    err(e)
+}
+
+/// The smem argument: a layout, or a swizzled layout `Sw<B,M,S> o OFF o L`.
+fn parse_smem(text: &str) -> Result<ComposedLayout, String> {
+    if text.trim_start().starts_with("Sw<") {
+        text.parse::<ComposedLayout>()
+            .map_err(|e| format!("error: draw: argument 1 {}: {e}", crate::ops::quote(text)))
+    } else {
+        let l = parse("draw", 1, text)?;
+        let id = cute::Swizzle::new(0, 0, 0).map_err(err)?;
+        Ok(ComposedLayout::new(id, 0, l))
+    }
+}
+
+fn plain(c: &ComposedLayout) -> Option<Layout> {
+    (c.swizzle.is_identity() && c.offset == 0).then_some(c.layout)
+}
+
+/// The scene `cute draw` was asked for.
+pub fn scene(a: &DrawArgs) -> Result<Scene, String> {
+    let conflicting = |flag: &str, with: &[(&str, bool)]| -> Result<(), String> {
+        match with.iter().find(|(_, on)| *on) {
+            Some((other, _)) => Err(err(format!(
+                "{flag} and {other} draw different pictures: give one"
+            ))),
+            None => Ok(()),
         }
     };
-    Ok(text.trim_end_matches('\n').to_string())
+    let needs = |flag: &str, v: bool, what: &str| -> Result<(), String> {
+        if v {
+            Ok(())
+        } else {
+            Err(err(format!("{flag} needs {what}")))
+        }
+    };
+    if let Some(name) = &a.atom {
+        if a.layout.is_some() {
+            return Err(err("--atom draws an atom: give no LAYOUT with it"));
+        }
+        conflicting(
+            "--atom",
+            &[
+                ("--tv", a.tv.is_some()),
+                ("--banks", a.banks),
+                ("--access", a.access.is_some()),
+                ("--slice", a.slice.is_some()),
+                ("--op", a.op.is_some()),
+            ],
+        )?;
+        return atom_scene(name, a.thread);
+    }
+    let Some(text) = a.layout.as_deref() else {
+        return Err(err(
+            "give a LAYOUT, or --atom NAME (`cute draw --atom list` lists the atoms)",
+        ));
+    };
+    if a.thread.is_some() && a.tv.is_none() {
+        return Err(err(
+            "--thread outlines a thread of a TV layout: it needs --tv ROWS COLS",
+        ));
+    }
+    if a.with.is_some() && a.op.is_none() {
+        return Err(err(
+            "--with gives the second operand of --op: it needs --op",
+        ));
+    }
+    if (a.elem_bytes.is_some() || a.vector.is_some()) && !a.banks && a.access.is_none() {
+        return Err(err(
+            "--elem-bytes and --vector belong to --banks or --access",
+        ));
+    }
+    if let Some(tv) = &a.tv {
+        conflicting(
+            "--tv",
+            &[
+                ("--banks", a.banks),
+                ("--access", a.access.is_some()),
+                ("--slice", a.slice.is_some()),
+                ("--op", a.op.is_some()),
+            ],
+        )?;
+        let l = parse("draw", 1, text)?;
+        let &[rows, cols] = tv.as_slice() else {
+            return Err(err(format!(
+                "--tv takes two numbers, ROWS and COLS, not {}",
+                tv.len()
+            )));
+        };
+        return pictures::tv_layout(&l, rows, cols, a.thread).map_err(fail);
+    }
+    if let Some(acc) = &a.access {
+        conflicting(
+            "--access",
+            &[("--slice", a.slice.is_some()), ("--op", a.op.is_some())],
+        )?;
+        let smem = parse_smem(text)?;
+        let tv = parse("draw", 2, acc)?;
+        needs("--access", a.elem_bytes.is_some(), "--elem-bytes B")?;
+        needs("--access", a.vector.is_some(), "--vector V")?;
+        let (b, v) = (a.elem_bytes.unwrap_or(0), a.vector.unwrap_or(0));
+        return pictures::swizzle_conflicts(&smem, &tv, b, v)
+            .map(|p| p.scene)
+            .map_err(fail);
+    }
+    if a.banks {
+        conflicting(
+            "--banks",
+            &[("--slice", a.slice.is_some()), ("--op", a.op.is_some())],
+        )?;
+        let smem = parse_smem(text)?;
+        needs("--banks", a.elem_bytes.is_some(), "--elem-bytes B")?;
+        return pictures::banks(&smem, a.elem_bytes.unwrap_or(0)).map_err(fail);
+    }
+    if let Some(c) = &a.slice {
+        conflicting("--slice", &[("--op", a.op.is_some())])?;
+        let l = parse("draw", 1, text)?;
+        let pc: PartialCoord = c
+            .parse()
+            .map_err(|e| err(format!("--slice {}: {e}", crate::ops::quote(c))))?;
+        return pictures::slice(&l, &pc).map_err(fail);
+    }
+    if let Some(op) = a.op {
+        let l = parse("draw", 1, text)?;
+        let Some(w) = &a.with else {
+            return Err(err("--op needs its second operand: --with B"));
+        };
+        return tile_scene(op, &l, w);
+    }
+    let smem = parse_smem(text)?;
+    match plain(&smem) {
+        Some(l) => pictures::layout(&l).map_err(fail),
+        None => {
+            // a swizzled layout by offset: CuTe's greys of the swizzled offsets
+            let g = cute_draw::Grid::composed(&smem).map_err(fail)?;
+            Ok(Scene::single(cute_draw::Panel::new(
+                smem.to_string(),
+                g.rows,
+                g.cols,
+                |r, c| {
+                    let v = g.at(r, c);
+                    cute_draw::Cell::text(pictures::grey(v), v.to_string())
+                },
+            )))
+        }
+    }
+}
+
+/// The size of mode 0 and of the rest (rank 1: the whole layout and 1).
+fn split2(l: &Layout) -> Result<(i64, i64), cute::Error> {
+    let n = l.size()?;
+    let r0 = if l.rank() == 1 { n } else { l.mode(0)?.size()? };
+    Ok((r0, if r0 == 0 { 0 } else { n / r0 }))
+}
+
+/// Products and divides, each tile coloured (the paper's Figures 10–12).
+pub fn tile_scene(op: TileOp, a: &Layout, with: &str) -> Result<Scene, String> {
+    let algebra = |e: cute::Error| format!("error: draw: {e}");
+    match op {
+        TileOp::Divide => {
+            let t: Tiler = with
+                .parse()
+                .map_err(|e| err(format!("--with {}: {e}", crate::ops::quote(with))))?;
+            let cells = a.size().map_err(algebra)?;
+            if cells > cute_draw::grid::MAX_CELLS {
+                return Err(fail(cute_draw::DrawError::TooLarge {
+                    layout: a.to_string(),
+                    cells,
+                }));
+            }
+            let tiles = divide_tiles(a, &t).map_err(algebra)?;
+            let (rows, _) = split2(a).map_err(algebra)?;
+            let title = format!("{a} divided by {t}");
+            pictures::tiles(&title, a, |r, c| tiles[(r + rows * c) as usize]).map_err(fail)
+        }
+        _ => {
+            let b = parse("draw", 2, with)?;
+            if op != TileOp::LogicalProduct && (a.rank() != 2 || b.rank() != 2) {
+                return Err(err(format!(
+                    "--op {}: the tiles are coloured for rank-2 A and B, not ranks {} and {}",
+                    if op == TileOp::BlockedProduct {
+                        "blocked_product"
+                    } else {
+                        "raked_product"
+                    },
+                    a.rank(),
+                    b.rank()
+                )));
+            }
+            let (r, title) = match op {
+                TileOp::LogicalProduct => {
+                    (cute::logical_product(a, &Tiler::from(b)), "logical_product")
+                }
+                TileOp::BlockedProduct => (cute::blocked_product(a, &b), "blocked_product"),
+                _ => (cute::raked_product(a, &b), "raked_product"),
+            };
+            let r = r.map_err(algebra)?;
+            let am = split2(a).map_err(algebra)?;
+            let bm = split2(&b).map_err(algebra)?;
+            let title = format!("{title}({a}, {b}) = {r}");
+            pictures::tiles(&title, &r, |i, j| product_tile(op, am, bm, i, j)).map_err(fail)
+        }
+    }
+}
+
+/// Which copy of A cell `(i, j)` of a product's grid belongs to, for A of mode sizes `(a0, a1)`
+/// and B of `(b0, b1)`: logical_product `(A, B')` has one column per copy; blocked_product
+/// `((a0,b0),(a1,b1))` has copy `(i/a0, j/a1)`; raked_product `((b0,a0),(b1,a1))` copy
+/// `(i mod b0, j mod b1)`; copy `(x, y)` is numbered `x + b0·y`.
+///
+/// ```
+/// use cute_cli::draw::{product_tile, TileOp};
+/// assert_eq!(product_tile(TileOp::BlockedProduct, (3, 4), (2, 5), 4, 9), 1 + 2 * 2);
+/// assert_eq!(product_tile(TileOp::RakedProduct, (3, 4), (2, 5), 4, 9), 2 * 4);
+/// ```
+pub fn product_tile(op: TileOp, (a0, a1): (i64, i64), (b0, b1): (i64, i64), i: i64, j: i64) -> i64 {
+    let (a0, a1, b0, b1) = (a0.max(1), a1.max(1), b0.max(1), b1.max(1));
+    match op {
+        TileOp::LogicalProduct => j,
+        TileOp::BlockedProduct => i / a0 + b0 * (j / a1),
+        _ => i % b0 + b0 * (j % b1),
+    }
+}
+
+/// The tile of the tiler `t` that each cell of `a` falls in (cell index `m + rows·n`): the rest
+/// coordinate of `zipped_divide` of `a`'s compact column-major index layout (a bijection from
+/// coordinates to cell indices), so the tiles come from the algebra.
+pub fn divide_tiles(a: &Layout, t: &Tiler) -> Result<Vec<i64>, cute::Error> {
+    let index = cute::compact_col_major(&a.shape())?;
+    let z = cute::zipped_divide(&index, t)?;
+    let tile = z.mode(0)?.size()?;
+    let n = z.size()?;
+    // the divide of a layout holds its cells (a tiler longer than a mode pads it): walking more
+    // than a few times the cells is refused
+    let limit = 4 * a.size()?.max(1);
+    if n > limit {
+        return Err(cute::Error::new(
+            cute::Op::ZippedDivide,
+            cute::ErrorKind::Unsupported {
+                what: "the tiler is far larger than the layout: its tiles would not be drawn",
+            },
+        )
+        .with(cute::Operand::Layout(*a), cute::Operand::None));
+    }
+    let mut v = vec![-1; a.size()? as usize];
+    for k in 0..n {
+        let cell = z.eval(k)?;
+        if let Some(slot) = v.get_mut(cell as usize) {
+            *slot = k / tile.max(1);
+        }
+    }
+    Ok(v)
+}
+
+fn atom_scene(name: &str, thread: Option<i64>) -> Result<Scene, String> {
+    let Some(atom) = atoms::atom(name) else {
+        return Err(err(format!(
+            "--atom {}: no such atom; the atoms are {} (N: a multiple of 8 up to 256)",
+            crate::ops::quote(name),
+            atoms::NAMES.join(", ")
+        )));
+    };
+    match atom {
+        Atom::Mma(m) => pictures::mma(&m.name, &m.a, &m.b, &m.c, m.mnk, thread).map_err(fail),
+        Atom::Copy(c) => {
+            let (s, d) = c.tile_layouts().map_err(|e| format!("error: draw: {e}"))?;
+            let title = format!("{} (16-bit elements, {} x {} tile)", c.name, c.rows, c.cols);
+            pictures::copy(&title, &s, &d, c.rows, c.cols, thread).map_err(fail)
+        }
+    }
+}
+
+/// `cute draw …`: the picture as text on stdout (SVG or TikZ), or written to `-o FILE` (SVG, PNG
+/// or TikZ by the extension, or `--format`), then a line saying what was written.
+pub fn draw(a: &DrawArgs) -> Result<String, String> {
+    if a.atom.as_deref() == Some("list") {
+        return Ok(format!(
+            "{}\n(SM90_64xNx16: N a multiple of 8 up to 256, e.g. SM90_64x128x16_F32F16F16_SS)",
+            atoms::NAMES.join("\n")
+        ));
+    }
+    let from_ext = match &a.output {
+        Some(p) => Some(Format::from_path(p).ok_or_else(|| {
+            err(format!(
+                "-o {}: the file name must end in .svg, .png or .tex",
+                crate::ops::quote(&p.to_string_lossy())
+            ))
+        })?),
+        None => None,
+    };
+    let format = match (a.format, from_ext) {
+        (Some(f), Some(e)) if f != e => {
+            return Err(err(format!(
+                "--format {} disagrees with the extension of -o (a {} file)",
+                f.name(),
+                e.name()
+            )))
+        }
+        (f, e) => f.or(e).unwrap_or(Format::Svg),
+    };
+    if format == Format::Png && a.output.is_none() {
+        return Err(err("--format png writes a binary image: give -o FILE.png"));
+    }
+    let s = scene(a)?;
+    let bytes = match format {
+        Format::Svg => s.svg().into_bytes(),
+        Format::Tikz => s.tikz().into_bytes(),
+        Format::Png => cute_draw::png::render(&s).map_err(fail)?,
+    };
+    match &a.output {
+        None => Ok(String::from_utf8_lossy(&bytes)
+            .trim_end_matches('\n')
+            .to_string()),
+        Some(p) => {
+            std::fs::write(p, &bytes).map_err(|e| {
+                err(format!(
+                    "-o {}: cannot write: {e}",
+                    crate::ops::quote(&p.to_string_lossy())
+                ))
+            })?;
+            Ok(format!(
+                "wrote {} ({}, {} cells, {} bytes)",
+                p.display(),
+                format.name(),
+                s.cells(),
+                bytes.len()
+            ))
+        }
+    }
 }

@@ -5,6 +5,7 @@
 #![allow(clippy::result_large_err)] // cute::Error is a large plain value, see DESIGN.md
 
 pub mod apps;
+pub mod atoms;
 pub mod banks;
 pub mod bench;
 pub mod cli;

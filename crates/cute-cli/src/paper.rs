@@ -35,6 +35,7 @@
 
 mod apps;
 mod checks;
+pub mod gallery;
 mod rows;
 
 pub use rows::rows;

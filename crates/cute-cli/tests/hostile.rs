@@ -216,6 +216,12 @@ fn subcommand_calls(h: &[String], files: &[String]) -> Vec<Call> {
         "x",
         "",
     ];
+    // files that `draw -o` and `paper --gallery` write go next to the conformance files
+    let dir = std::path::Path::new(&files[0])
+        .parent()
+        .expect("the files' folder")
+        .to_path_buf();
+    let out = |name: &str| dir.join(name).to_string_lossy().into_owned();
     for sub in cute_cli::cli::subcommands() {
         let s = sub.as_str();
         let mut add = |a: Vec<&str>| {
@@ -251,6 +257,12 @@ fn subcommand_calls(h: &[String], files: &[String]) -> Vec<Call> {
                 add(vec!["--json"]);
                 add(vec!["extra"]);
                 add(vec!["--json", "--json"]);
+                add(vec!["--gallery"]);
+                add(vec!["--gallery", ""]);
+                add(vec!["--gallery", "/dev/null/gallery"]);
+                add(vec!["--gallery", &out("gallery"), "--json"]);
+                add(vec!["--gallery", &out("gallery")]);
+                add(vec!["--gallery", &files[0]]);
             }
             "bench" => {
                 // a real run takes seconds (tests/bench.rs measures it); here only bad invocations
@@ -340,18 +352,101 @@ fn subcommand_calls(h: &[String], files: &[String]) -> Vec<Call> {
             }
             "draw" => {
                 let tv = "((4,8),(2,2)):((32,1),(16,8))";
+                let ldm = "((8,4),(8,2)):((1,64),(8,256))";
+                let (l8, smem) = ("(8,8):(8,1)", "(8,64):(64,1)");
+                let (png, svg, tex) = (out("d.png"), out("d.svg"), out("d.tex"));
                 add(vec![]);
                 add(vec![tv, "--tv", "16"]);
                 add(vec![tv, "--format", "png"]);
+                add(vec![tv, "--format", "jpeg"]);
+                add(vec![tv, "-o", ""]);
+                add(vec![tv, "-o", "/dev/null/x.svg"]);
+                add(vec![tv, "-o", &out("d.jpg")]);
+                add(vec![tv, "-o", &out("")]);
+                add(vec![tv, "-o", &png, "--format", "tikz"]);
+                add(vec![tv, "--tv", "16", "8", "--thread", "5", "-o", &png]);
+                add(vec![tv, "--tv", "16", "8", "-o", &tex]);
+                add(vec![l8, "--banks", "--elem-bytes", "4", "-o", &svg]);
+                add(vec![
+                    l8,
+                    "--banks",
+                    "--access",
+                    ldm,
+                    "--elem-bytes",
+                    "2",
+                    "--vector",
+                    "8",
+                ]);
+                add(vec![l8, "--op", "frobnicate", "--with", "2:1"]);
+                add(vec![
+                    l8, "--slice", "(_,1)", "--op", "divide", "--with", "<2,2>",
+                ]);
+                add(vec!["--atom"]);
+                add(vec!["--atom", "list", "-o", &svg]);
+                add(vec![
+                    "--atom",
+                    "SM75_U16x8_LDSM_T",
+                    "--thread",
+                    "3",
+                    "-o",
+                    &png,
+                ]);
+                add(vec!["--atom", "SM90_64x256x16_F32F16F16_SS", "-o", &tex]);
                 for x in h {
                     add(vec![x]);
                     add(vec![x, "--format", "tikz"]);
+                    add(vec![x, "-o", &png]);
                     add(vec![x, "--tv", "16", "8"]);
                     add(vec![tv, "--tv", x, "8"]);
+                    add(vec!["--atom", x]);
+                    add(vec![x, "--atom", "SM80_16x8x16_F32F16F16F32_TN"]);
+                    add(vec![x, "--banks", "--elem-bytes", "2"]);
+                    add(vec![
+                        x,
+                        "--access",
+                        ldm,
+                        "--elem-bytes",
+                        "2",
+                        "--vector",
+                        "8",
+                    ]);
+                    add(vec![
+                        smem,
+                        "--access",
+                        x,
+                        "--elem-bytes",
+                        "2",
+                        "--vector",
+                        "8",
+                    ]);
+                    add(vec![l8, "--slice", x]);
+                    add(vec![x, "--slice", "(_,1)"]);
+                    add(vec![x, "--op", "divide", "--with", "<2,2>"]);
+                    add(vec![l8, "--op", "divide", "--with", x]);
+                    add(vec![l8, "--op", "blocked_product", "--with", x]);
+                    add(vec![x, "--op", "raked_product", "--with", "(2,2):(1,2)"]);
+                    add(vec![x, "--op", "logical_product", "--with", "(2,2):(1,2)"]);
                 }
                 for t in numbers {
                     add(vec![tv, "--tv", t, t]);
                     add(vec![tv, "--tv", "16", "8", "--thread", t]);
+                    add(vec![l8, "--banks", "--elem-bytes", t]);
+                    add(vec![
+                        smem,
+                        "--access",
+                        ldm,
+                        "--elem-bytes",
+                        t,
+                        "--vector",
+                        t,
+                    ]);
+                    add(vec![
+                        "--atom",
+                        "SM80_16x8x16_F32F16F16F32_TN",
+                        "--thread",
+                        t,
+                    ]);
+                    add(vec!["--atom", &format!("SM90_64x{t}x16_F32F16F16_SS")]);
                 }
             }
             "playground" => {

@@ -30,6 +30,10 @@ pub enum DrawError {
     },
     /// The layout's strides are not integers (coordinate or F2 strides have no offsets to draw).
     NotIntegral(String),
+    /// An argument of a picture is out of its range (the message names it and the condition).
+    Argument(String),
+    /// The image could not be rendered (the message says why).
+    Render(String),
 }
 
 impl core::fmt::Display for DrawError {
@@ -52,6 +56,8 @@ impl core::fmt::Display for DrawError {
             DrawError::NotIntegral(l) => {
                 write!(f, "draw {l}: only layouts with integer strides have offsets to draw")
             }
+            DrawError::Argument(m) => write!(f, "draw: {m}"),
+            DrawError::Render(m) => write!(f, "draw: render: {m}"),
         }
     }
 }
@@ -116,6 +122,24 @@ impl Grid {
             cols,
             values,
         })
+    }
+
+    /// The grid of a swizzled layout `Sw ∘ offset ∘ L`: the rows and columns of `L` (as
+    /// [`Grid::new`]), each cell the composed layout's value there; [`Grid::layout`] is `L`.
+    ///
+    /// ```
+    /// let c: cute::ComposedLayout = "Sw<1,0,1> o 0 o (2,2):(2,1)".parse().unwrap();
+    /// let g = cute_draw::Grid::composed(&c).unwrap();
+    /// assert_eq!(g.values, vec![0, 1, 3, 2]);
+    /// ```
+    pub fn composed(c: &cute::ComposedLayout) -> Result<Grid, DrawError> {
+        let mut g = Grid::new(&c.layout)?;
+        for r in 0..g.rows {
+            for k in 0..g.cols {
+                g.values[(r * g.cols + k) as usize] = c.eval(r + g.rows * k)?;
+            }
+        }
+        Ok(g)
     }
 
     /// The value at row `r`, column `c`.

@@ -8,7 +8,12 @@
 //! * [`svg`]: SVG of a layout (cells labelled with offsets, filled with CuTe's 8-level grey by
 //!   offset) and of a thread-value layout (`T#`/`V#` in each cell, coloured by thread, one thread
 //!   highlighted on request);
-//! * [`tikz`]: the same pictures as TikZ, as CuTe's `print_latex` writes them.
+//! * [`tikz`]: the same pictures as TikZ, as CuTe's `print_latex` writes them;
+//! * [`pictures`]: every picture as a [`scene::Scene`] of panels of cells — layouts by offset or
+//!   by bank, TV layouts, MMA and copy atoms, swizzled tiles with bank conflicts marked, slices,
+//!   products and divides tile by tile — rendered by [`scene::Scene::svg`],
+//!   [`scene::Scene::tikz`] and [`png::render`] (resvg with the font shipped in this crate, so
+//!   images are identical on machines without fonts).
 //!
 //! ```
 //! let l: cute::Layout = "(2,3):(3,1)".parse().unwrap();
@@ -20,8 +25,12 @@
 #![deny(missing_docs)]
 
 pub mod grid;
+pub mod pictures;
+pub mod png;
+pub mod scene;
 pub mod svg;
 pub mod table;
 pub mod tikz;
 
 pub use grid::{DrawError, Grid};
+pub use scene::{Cell, Mark, Panel, Scene};

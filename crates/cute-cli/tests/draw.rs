@@ -1,0 +1,311 @@
+//! `cute show` and `cute draw`: files by extension, formats, the atoms table, and the errors.
+
+use cute_cli::atoms::{self, Atom};
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn cute(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cute"))
+        .args(args)
+        .output()
+        .expect("run cute")
+}
+
+fn ok(args: &[&str]) -> String {
+    let o = cute(args);
+    assert_eq!(o.status.code(), Some(0), "{args:?}: {o:?}");
+    assert!(o.stderr.is_empty(), "{args:?}: {o:?}");
+    String::from_utf8(o.stdout).unwrap()
+}
+
+/// Runs a failing call: exit 1, nothing on stdout, one `error: draw: …` line with every needle.
+fn fails(args: &[&str], needles: &[&str]) {
+    let o = cute(args);
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+    assert!(o.stdout.is_empty());
+    assert_eq!(err.lines().count(), 1, "{err:?}");
+    assert!(err.starts_with("error: draw"), "{err:?}");
+    for n in needles {
+        assert!(err.contains(n), "{args:?}: {err:?} lacks {n:?}");
+    }
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("cute-draw-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d.join(name)
+}
+
+#[test]
+fn show_prints_cutes_print_layout() {
+    // CuTe C++'s print_layout of (2,4):(4,1), character for character
+    let want = "(2,4):(4,1)\n      0   1   2   3 \n    +---+---+---+---+\n 0  | 0 | 1 | 2 | 3 |\n    +---+---+---+---+\n 1  | 4 | 5 | 6 | 7 |\n    +---+---+---+---+\n";
+    assert_eq!(ok(&["show", "(2,4):(4,1)"]), want);
+}
+
+#[test]
+fn output_format_follows_the_extension() {
+    let l = "(4,8):(1,4)";
+    let stdout_svg = ok(&["draw", l]);
+    let stdout_tex = ok(&["draw", l, "--format", "tikz"]);
+    for (name, want) in [("a.svg", &stdout_svg), ("a.tex", &stdout_tex)] {
+        let p = tmp(name);
+        let said = ok(&["draw", l, "-o", p.to_str().unwrap()]);
+        assert!(
+            said.starts_with("wrote ") && said.contains("32 cells"),
+            "{said}"
+        );
+        let got = std::fs::read_to_string(&p).unwrap();
+        assert_eq!(got.trim_end(), want.trim_end());
+    }
+    // .png: decoded, the colour at the top of cell (1,0) is CuTe's grey of offset 1
+    let p = tmp("a.png");
+    ok(&["draw", l, "-o", p.to_str().unwrap()]);
+    let bytes = std::fs::read(&p).unwrap();
+    let mut d = png::Decoder::new(std::io::Cursor::new(bytes))
+        .read_info()
+        .unwrap();
+    let mut buf = vec![0; d.output_buffer_size().unwrap()];
+    let info = d.next_frame(&mut buf).unwrap();
+    let s = cute_draw::pictures::layout(&l.parse().unwrap()).unwrap();
+    let k = cute_draw::png::scale(&s);
+    let (x, y) = s.cell_centre(0, 1, 0);
+    let (px, py) = (((x - 12.0) * k) as u32, ((y - 16.0) * k) as u32);
+    let i = ((py * info.width + px) * 4) as usize;
+    assert_eq!(
+        (buf[i], buf[i + 1], buf[i + 2]),
+        cute_draw::pictures::grey(1)
+    );
+    // --format agreeing with the extension is fine
+    ok(&["draw", l, "--format", "png", "-o", p.to_str().unwrap()]);
+}
+
+#[test]
+fn format_and_output_errors() {
+    let l = "(4,8):(1,4)";
+    let jpg = tmp("a.jpg");
+    fails(
+        &["draw", l, "-o", jpg.to_str().unwrap()],
+        &["-o", ".svg, .png or .tex"],
+    );
+    let svg = tmp("b.png");
+    fails(
+        &["draw", l, "--format", "svg", "-o", svg.to_str().unwrap()],
+        &["--format svg", "png"],
+    );
+    fails(&["draw", l, "--format", "png"], &["-o FILE.png"]);
+    fails(
+        &["draw", l, "-o", "/nonexistent-dir/x.svg"],
+        &["cannot write"],
+    );
+}
+
+#[test]
+fn option_combinations_are_checked() {
+    let l = "(8,8):(8,1)";
+    fails(&["draw"], &["give a LAYOUT"]);
+    fails(&["draw", l, "--thread", "3"], &["--thread", "--tv"]);
+    fails(&["draw", l, "--banks"], &["--banks needs --elem-bytes"]);
+    fails(
+        &["draw", l, "--banks", "--elem-bytes", "3"],
+        &["--elem-bytes 3"],
+    );
+    fails(
+        &["draw", l, "--elem-bytes", "4"],
+        &["belong to --banks or --access"],
+    );
+    fails(
+        &["draw", l, "--tv", "8", "8", "--banks"],
+        &["--tv and --banks"],
+    );
+    fails(&["draw", l, "--with", "2:1"], &["--with", "--op"]);
+    fails(&["draw", l, "--op", "blocked_product"], &["--with B"]);
+    fails(
+        &[
+            "draw",
+            "(2,2,2):(1,2,4)",
+            "--op",
+            "raked_product",
+            "--with",
+            "(2,2):(1,2)",
+        ],
+        &["rank-2"],
+    );
+    fails(&["draw", l, "--slice", "(9,_)"], &[]);
+    fails(&["draw", l, "--slice", "(("], &["--slice"]);
+    fails(
+        &["draw", "--atom", "SM80_16x8x16_F32F16F16F32_TN", l],
+        &["no LAYOUT"],
+    );
+    fails(
+        &["draw", "--atom", "nope"],
+        &["no such atom", "SM75_U32x4_LDSM_N"],
+    );
+    fails(
+        &["draw", l, "--access", "(32,2):(2,1)", "--elem-bytes", "4"],
+        &["--vector"],
+    );
+}
+
+#[test]
+fn pictures_from_the_command() {
+    // --banks: 4-byte elements of a row-major 8×8: offset 9 is bank 9
+    let svg = ok(&["draw", "(8,8):(8,1)", "--banks", "--elem-bytes", "4"]);
+    assert!(svg.contains(">b9</text>"));
+    assert_eq!(svg.matches("class=\"cell\"").count(), 64);
+    // --access: the unswizzled ldmatrix pattern conflicts everywhere; Sw<3,3,3> removes them
+    let tv = "((8,4),(8,2)):((1,64),(8,256))";
+    let bad = ok(&[
+        "draw",
+        "(8,64):(64,1)",
+        "--access",
+        tv,
+        "--elem-bytes",
+        "2",
+        "--vector",
+        "8",
+    ]);
+    assert!(bad.contains("64 wavefronts, ideal 8"), "{}", &bad[..400]);
+    assert_eq!(bad.matches("class=\"conflict\"").count(), 512);
+    let good = ok(&[
+        "draw",
+        "Sw<3,3,3> o 0 o (8,64):(64,1)",
+        "--access",
+        tv,
+        "--elem-bytes",
+        "2",
+        "--vector",
+        "8",
+    ]);
+    assert!(good.contains("8 wavefronts, ideal 8"));
+    assert_eq!(good.matches("class=\"conflict\"").count(), 0);
+    // --slice: one row of 8 outlined
+    let s = ok(&["draw", "(4,8):(1,4)", "--slice", "(2,_)"]);
+    assert_eq!(s.matches("stroke=\"#d00000\"").count(), 8);
+    // --op: a divide and a product, one colour per tile
+    let d = ok(&[
+        "draw",
+        "(8,16):(20,1)",
+        "--op",
+        "divide",
+        "--with",
+        "<4:1,8:2>",
+    ]);
+    assert_eq!(d.matches("class=\"cell\"").count(), 128);
+    let p = ok(&[
+        "draw",
+        "(3,4):(4,1)",
+        "--op",
+        "blocked_product",
+        "--with",
+        "(2,5):(1,2)",
+    ]);
+    assert!(
+        p.contains("= ((3,2),(4,5)):((4,12),(1,24))"),
+        "{}",
+        &p[..400]
+    );
+    // --atom: A, B and C; the highlighted thread owns 8 + 4 + 4 cells
+    let m = ok(&[
+        "draw",
+        "--atom",
+        "SM80_16x8x16_F32F16F16F32_TN",
+        "--thread",
+        "7",
+    ]);
+    assert_eq!(
+        m.matches("class=\"cell\"").count(),
+        16 * 16 + 8 * 16 + 16 * 8
+    );
+    assert_eq!(m.matches("stroke=\"#d00000\"").count(), 16);
+    let c = ok(&["draw", "--atom", "SM75_U32x4_LDSM_N", "--thread", "0"]);
+    // source: thread 0 supplies row 0 (8 elements); destination: 8 elements in 4 registers
+    assert_eq!(c.matches("stroke=\"#d00000\"").count(), 16);
+    let list = ok(&["draw", "--atom", "list"]);
+    assert_eq!(list.lines().count(), atoms::NAMES.len() + 1);
+}
+
+/// The table of `--atom` holds the same layouts as `cute_cuda::atom`.
+#[test]
+fn atoms_table_matches_the_cuda_crate() {
+    use cute_cuda::atom as cuda;
+    let mmas = [
+        (
+            "SM80_16x8x16_F32F16F16F32_TN",
+            cuda::mma_sm80_16x8x16(cuda::DType::F16).unwrap(),
+        ),
+        (
+            "SM80_16x8x16_F32BF16BF16F32_TN",
+            cuda::mma_sm80_16x8x16(cuda::DType::Bf16).unwrap(),
+        ),
+        (
+            "SM80_16x8x8_F32TF32TF32F32_TN",
+            cuda::mma_sm80_16x8x8_tf32().unwrap(),
+        ),
+        (
+            "SM90_64x128x16_F32F16F16_SS",
+            cuda::wgmma_64xnx16(128, cuda::DType::F16).unwrap(),
+        ),
+        (
+            "SM90_64x8x16_F32BF16BF16_SS",
+            cuda::wgmma_64xnx16(8, cuda::DType::Bf16).unwrap(),
+        ),
+        (
+            "SM90_64x256x16_F32BF16BF16_SS",
+            cuda::wgmma_64xnx16(256, cuda::DType::Bf16).unwrap(),
+        ),
+    ];
+    for (name, want) in mmas {
+        let Some(Atom::Mma(m)) = atoms::atom(name) else {
+            panic!("{name} missing")
+        };
+        assert_eq!(
+            (m.a, m.b, m.c, m.mnk),
+            (want.a, want.b, want.c, want.shape_mnk),
+            "{name}"
+        );
+    }
+    let mut copies = Vec::new();
+    for num in [1, 2, 4] {
+        for trans in [false, true] {
+            copies.push(cuda::ldmatrix(num, trans).unwrap());
+            copies.push(cuda::stmatrix(num, trans).unwrap());
+        }
+    }
+    copies.push(cuda::cp_async_16b().unwrap());
+    for want in copies {
+        let name = if want.name.starts_with("SM80_CP_ASYNC") {
+            "SM80_CP_ASYNC_CACHEGLOBAL_16B"
+        } else {
+            want.name
+        };
+        let Some(Atom::Copy(c)) = atoms::atom(name) else {
+            panic!("{name} missing")
+        };
+        assert_eq!((c.src_bits, c.dst_bits), (want.src, want.dst), "{name}");
+        // every element of the moved data lands on a cell of the tile: on the side that holds
+        // registers exactly once; ldmatrix's x1/x2 sources (stmatrix's destinations) repeat the
+        // addresses of the first threads (stride 0) and cover each cell at least once
+        let (s, d) = c.tile_layouts().unwrap();
+        for (l, exact) in [
+            (s, !name.contains("LDSM") || c.rows == 32),
+            (d, !name.contains("STSM") || c.rows == 32),
+        ] {
+            let mut seen = vec![0; (c.rows * c.cols) as usize];
+            for i in 0..l.size().unwrap() {
+                seen[l.eval(i).unwrap() as usize] += 1;
+            }
+            assert!(seen.iter().all(|&k| k >= 1), "{name}: {l}");
+            if exact {
+                assert!(seen.iter().all(|&k| k == 1), "{name}: {l}");
+            }
+        }
+    }
+    // every listed name resolves (N = 64 for wgmma)
+    for n in atoms::NAMES {
+        assert!(atoms::atom(&n.replace("xNx", "x64x")).is_some(), "{n}");
+    }
+    assert!(atoms::atom("SM90_64x0128x16_F32F16F16_SS").is_none());
+    assert!(atoms::atom("SM90_64x264x16_F32F16F16_SS").is_none());
+}

@@ -1,0 +1,519 @@
+//! The pictures, as [`Scene`]s: a layout coloured by offset or by shared-memory bank, a
+//! thread-value layout, an MMA atom (A, B and C around each other), a copy atom (source next to
+//! destination), a swizzled tile with its conflicting accesses marked, a slice highlighted inside
+//! its layout, and a layout coloured tile by tile (products and divides).
+//!
+//! Every function takes layouts: which instruction or operation they come from is the caller's
+//! business (the `cute` command keeps a small table of atoms; the paper gallery computes products
+//! and divides with the core crate).
+
+use crate::grid::{DrawError, Grid, MAX_CELLS};
+use crate::scene::{Cell, Mark, Panel, Rgb, Scene, GAP};
+use cute::{ComposedLayout, Layout, PartialCoord};
+
+/// CuTe's 8-level grey for offset `i` (`TikzColor_BWx8`: `black!00`, `black!40`, `black!20`,
+/// `black!60`, `black!10`, `black!50`, `black!30`, `black!70` by `i mod 8`), as an RGB value.
+///
+/// ```
+/// assert_eq!(cute_draw::pictures::grey(0), (255, 255, 255));
+/// assert_eq!(cute_draw::pictures::grey(3), (102, 102, 102));
+/// assert_eq!(cute_draw::pictures::grey(8), (255, 255, 255));
+/// ```
+pub fn grey(i: i64) -> Rgb {
+    const BLACK_PERCENT: [u32; 8] = [0, 40, 20, 60, 10, 50, 30, 70];
+    let p = BLACK_PERCENT[i.rem_euclid(8) as usize];
+    let v = (255 * (100 - p) / 100) as u8;
+    (v, v, v)
+}
+
+/// CuTe's thread colours (`TikzColor_TV`, by thread mod 8), as RGB values.
+///
+/// ```
+/// assert_eq!(cute_draw::pictures::thread_colour(0), (175, 175, 255));
+/// assert_eq!(cute_draw::pictures::thread_colour(9), (175, 255, 175));
+/// ```
+pub fn thread_colour(t: i64) -> Rgb {
+    const MAP: [Rgb; 8] = [
+        (175, 175, 255),
+        (175, 255, 175),
+        (255, 255, 175),
+        (255, 175, 175),
+        (210, 210, 255),
+        (210, 255, 210),
+        (255, 255, 210),
+        (255, 210, 210),
+    ];
+    MAP[t.rem_euclid(8) as usize]
+}
+
+/// The colour of tile `i` in pictures of products and divides: 12 distinct light colours, by
+/// `i mod 12`.
+///
+/// ```
+/// use cute_draw::pictures::tile_colour;
+/// assert_ne!(tile_colour(0), tile_colour(1));
+/// assert_eq!(tile_colour(12), tile_colour(0));
+/// ```
+pub fn tile_colour(i: i64) -> Rgb {
+    const MAP: [Rgb; 12] = [
+        (141, 211, 199),
+        (255, 255, 179),
+        (190, 186, 218),
+        (251, 128, 114),
+        (128, 177, 211),
+        (253, 180, 98),
+        (179, 222, 105),
+        (252, 205, 229),
+        (217, 217, 217),
+        (188, 128, 189),
+        (204, 235, 197),
+        (255, 237, 111),
+    ];
+    MAP[i.rem_euclid(12) as usize]
+}
+
+/// The colour of shared-memory bank `b` (32 banks): light colours around the hue circle, with
+/// neighbouring banks far apart (bank `b` takes hue step `7·b mod 32`).
+///
+/// ```
+/// use cute_draw::pictures::bank_colour;
+/// let all: std::collections::HashSet<_> = (0..32).map(bank_colour).collect();
+/// assert_eq!(all.len(), 32);
+/// assert_eq!(bank_colour(32), bank_colour(0));
+/// ```
+pub fn bank_colour(b: i64) -> Rgb {
+    let step = (7 * b.rem_euclid(32)) % 32;
+    let h = step as f64 * (360.0 / 32.0);
+    // HSV with saturation 0.45 and value 1: pastel, labels stay readable
+    let (s, v) = (0.45, 1.0);
+    let c = v * s;
+    let hp = h / 60.0;
+    let x = c * (1.0 - (hp % 2.0 - 1.0).abs());
+    let (r, g, b) = match hp as i64 {
+        0 => (c, x, 0.0),
+        1 => (x, c, 0.0),
+        2 => (0.0, c, x),
+        3 => (0.0, x, c),
+        4 => (x, 0.0, c),
+        _ => (c, 0.0, x),
+    };
+    let m = v - c;
+    let q = |t: f64| ((t + m) * 255.0).round() as u8;
+    (q(r), q(g), q(b))
+}
+
+/// The bank of element offset `e` for elements of `elem_bytes` bytes (32 banks of 4 bytes; an
+/// element wider than 4 bytes is given its first bank).
+pub fn bank_of(e: i64, elem_bytes: i64) -> i64 {
+    (e.saturating_mul(elem_bytes) / 4).rem_euclid(32)
+}
+
+fn title_of(c: &ComposedLayout) -> String {
+    if c.swizzle.is_identity() && c.offset == 0 {
+        c.layout.to_string()
+    } else {
+        c.to_string()
+    }
+}
+
+/// A layout (`l`, integer strides): each cell labelled with its offset and filled with [`grey`].
+///
+/// ```
+/// let s = cute_draw::pictures::layout(&"(4,8):(1,4)".parse().unwrap()).unwrap();
+/// assert_eq!(s.panels[0].cell(1, 2).label, vec!["9".to_string()]);
+/// ```
+pub fn layout(l: &Layout) -> Result<Scene, DrawError> {
+    let g = Grid::new(l)?;
+    Ok(grid_scene(&l.to_string(), &g, |v| {
+        Cell::text(grey(v), v.to_string())
+    }))
+}
+
+fn grid_scene(title: &str, g: &Grid, cell: impl Fn(i64) -> Cell) -> Scene {
+    Scene::single(Panel::new(title, g.rows, g.cols, |r, c| cell(g.at(r, c))))
+}
+
+fn check_elem_bytes(elem_bytes: i64) -> Result<(), DrawError> {
+    if !matches!(elem_bytes, 1 | 2 | 4 | 8 | 16) {
+        return Err(DrawError::Argument(format!(
+            "--elem-bytes {elem_bytes}: an element is 1, 2, 4, 8 or 16 bytes"
+        )));
+    }
+    Ok(())
+}
+
+/// A shared-memory layout (a layout or a swizzled layout) coloured by bank: each cell labelled
+/// with its element offset and its bank (`b#`) for elements of `elem_bytes` bytes, filled with
+/// [`bank_colour`].
+///
+/// ```
+/// let c: cute::ComposedLayout = "Sw<0,0,0> o 0 o (8,8):(8,1)".parse().unwrap();
+/// let s = cute_draw::pictures::banks(&c, 4).unwrap();
+/// assert_eq!(s.panels[0].cell(1, 0).label, vec!["8".to_string(), "b8".to_string()]);
+/// ```
+pub fn banks(smem: &ComposedLayout, elem_bytes: i64) -> Result<Scene, DrawError> {
+    check_elem_bytes(elem_bytes)?;
+    let g = Grid::composed(smem)?;
+    let title = format!("{} ({elem_bytes}-byte elements, by bank)", title_of(smem));
+    Ok(grid_scene(&title, &g, |v| {
+        let b = bank_of(v, elem_bytes);
+        Cell {
+            fill: bank_colour(b),
+            label: vec![v.to_string(), format!("b{b}")],
+            mark: Mark::Plain,
+        }
+    }))
+}
+
+/// What [`swizzle_conflicts`] found: the picture and, per instruction, the wavefronts of each of
+/// its phases.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConflictPicture {
+    /// The tile coloured by bank, the cells accessed in a conflicting phase marked
+    /// ([`Mark::Conflict`]).
+    pub scene: Scene,
+    /// `phases[j][p]`: the wavefronts of phase `p` of instruction `j`.
+    pub phases: Vec<Vec<u32>>,
+}
+
+/// A shared-memory tile coloured by bank with the accesses of the warp pattern `tv` ((thread,
+/// value) ↦ tile coordinate, 32 threads; `vector` values of `elem_bytes` bytes per access) that
+/// fall in a bank conflict marked: a cell is marked when a thread reads it in a phase where its
+/// bank holds more than one distinct 4-byte word. The bank model is the core crate's
+/// ([`cute::banks`]): the wavefronts of each instruction are the sum over its phases.
+///
+/// ```
+/// let smem: cute::ComposedLayout = "Sw<0,0,0> o 0 o (8,64):(64,1)".parse().unwrap();
+/// let ldm: cute::Layout = "((8,4),(8,2)):((1,64),(8,256))".parse().unwrap();
+/// let p = cute_draw::pictures::swizzle_conflicts(&smem, &ldm, 2, 8).unwrap();
+/// assert_eq!(p.phases, vec![vec![8, 8, 8, 8], vec![8, 8, 8, 8]]);
+/// let sw: cute::ComposedLayout = "Sw<3,3,3> o 0 o (8,64):(64,1)".parse().unwrap();
+/// let p = cute_draw::pictures::swizzle_conflicts(&sw, &ldm, 2, 8).unwrap();
+/// assert_eq!(p.phases, vec![vec![1, 1, 1, 1], vec![1, 1, 1, 1]]);
+/// ```
+pub fn swizzle_conflicts(
+    smem: &ComposedLayout,
+    tv: &Layout,
+    elem_bytes: i64,
+    vector: i64,
+) -> Result<ConflictPicture, DrawError> {
+    check_elem_bytes(elem_bytes)?;
+    let g = Grid::composed(smem)?;
+    let addrs = cute::banks::access_addresses(smem, tv, elem_bytes, vector)?;
+    let access = cute::banks::Access::new(elem_bytes, vector)?;
+    let (width, tpp) = (access.width(), access.threads_per_phase());
+    let mut conflict = vec![false; (g.rows * g.cols) as usize];
+    let mut phases = Vec::with_capacity(addrs.len());
+    for (j, a) in addrs.iter().enumerate() {
+        let mut per = Vec::new();
+        for p in 0..access.phases() {
+            let threads = p * tpp..(p + 1) * tpp;
+            // the distinct words of each bank in this phase
+            let mut words: Vec<Vec<i64>> = vec![Vec::new(); 32];
+            for t in threads.clone() {
+                for w in 0..width / 4 {
+                    let word = a[t] / 4 + w;
+                    let bank = word.rem_euclid(32) as usize;
+                    if !words[bank].contains(&word) {
+                        words[bank].push(word);
+                    }
+                }
+            }
+            per.push(words.iter().map(Vec::len).max().unwrap_or(0).max(1) as u32);
+            for t in threads {
+                let clash =
+                    (0..width / 4).any(|w| words[(a[t] / 4 + w).rem_euclid(32) as usize].len() > 1);
+                if clash {
+                    for k in 0..vector {
+                        let idx = tv.eval(t as i64 + 32 * (j as i64 * vector + k))?;
+                        conflict[idx as usize] = true;
+                    }
+                }
+            }
+        }
+        phases.push(per);
+    }
+    let total: u32 = phases.iter().flatten().sum();
+    let ideal = (addrs.len() * access.phases()) as u32;
+    let title = format!(
+        "{} with {tv} ({vector}x{elem_bytes} B): {total} wavefronts, ideal {ideal}",
+        title_of(smem)
+    );
+    let scene = Scene::single(Panel::new(title, g.rows, g.cols, |r, c| {
+        let v = g.at(r, c);
+        let b = bank_of(v, elem_bytes);
+        Cell {
+            fill: bank_colour(b),
+            label: vec![v.to_string(), format!("b{b}")],
+            mark: if conflict[(r + g.rows * c) as usize] {
+                Mark::Conflict
+            } else {
+                Mark::Plain
+            },
+        }
+    }));
+    Ok(ConflictPicture { scene, phases })
+}
+
+/// Who owns a cell of a thread-value layout's tile: the first `(thread, value)` that maps to it
+/// and whether another does too; `None` when no thread does.
+pub type Owner = Option<(i64, i64, bool)>;
+
+/// For each coordinate index of a tile of `cells` cells, its [`Owner`] under `tv`.
+pub fn tv_owners(tv: &Layout, cells: i64) -> Result<Vec<Owner>, DrawError> {
+    if cells > MAX_CELLS {
+        return Err(DrawError::TooLarge {
+            layout: tv.to_string(),
+            cells,
+        });
+    }
+    if !tv.is_integral() {
+        return Err(DrawError::NotIntegral(tv.to_string()));
+    }
+    let threads = if tv.rank() == 1 {
+        1
+    } else {
+        tv.mode(0)?.size()?
+    };
+    let size = tv.size()?;
+    // every (thread, value) is visited once: bounded like the cells (a tile's TV layout may
+    // repeat each cell a few times, not without bound)
+    if size > 8 * MAX_CELLS {
+        return Err(DrawError::TooLarge {
+            layout: tv.to_string(),
+            cells: size,
+        });
+    }
+    let mut owners: Vec<Owner> = vec![None; cells.max(0) as usize];
+    for i in 0..size {
+        let x = tv.eval(i)?;
+        if !(0..cells).contains(&x) {
+            return Err(DrawError::OutsideTile {
+                layout: tv.to_string(),
+                index: i,
+                coordinate: x,
+                cells,
+            });
+        }
+        let (t, v) = (i % threads, i / threads);
+        match &mut owners[x as usize] {
+            Some((_, _, more)) => *more = true,
+            slot @ None => *slot = Some((t, v, false)),
+        }
+    }
+    Ok(owners)
+}
+
+fn tile_dims(what: &str, rows: i64, cols: i64) -> Result<i64, DrawError> {
+    match rows.checked_mul(cols) {
+        Some(n) if rows >= 1 && cols >= 1 => Ok(n),
+        _ => Err(DrawError::Argument(format!(
+            "{what} {rows} x {cols}: the tile's rows and columns must be positive and their product an i64"
+        ))),
+    }
+}
+
+fn owner_cell(o: &Owner, highlight: Option<i64>) -> Cell {
+    match o {
+        Some((t, v, more)) => Cell {
+            fill: thread_colour(*t),
+            label: vec![
+                format!("T{t}{}", if *more { "+" } else { "" }),
+                format!("V{v}"),
+            ],
+            mark: if highlight == Some(*t) {
+                Mark::Outline
+            } else {
+                Mark::Plain
+            },
+        },
+        None => Cell::blank(),
+    }
+}
+
+/// A thread-value layout `tv: (thread, value) ↦ coordinate` of a `rows × cols` tile (coordinate
+/// index `m + rows·n`): each cell holds the thread and value that own it, coloured by
+/// [`thread_colour`]; the cells of thread `highlight` are outlined. A cell owned by no thread
+/// stays white; a cell owned by several shows the first owner and a `+`.
+///
+/// ```
+/// let tv: cute::Layout = "((4,8),(2,2)):((32,1),(16,8))".parse().unwrap();
+/// let s = cute_draw::pictures::tv_layout(&tv, 16, 8, Some(5)).unwrap();
+/// assert_eq!(s.panels[0].cell(0, 2).label, vec!["T1".to_string(), "V0".to_string()]);
+/// ```
+pub fn tv_layout(
+    tv: &Layout,
+    rows: i64,
+    cols: i64,
+    highlight: Option<i64>,
+) -> Result<Scene, DrawError> {
+    let n = tile_dims("--tv", rows, cols)?;
+    let owners = tv_owners(tv, n)?;
+    let title = format!("{tv} over {rows}x{cols}");
+    Ok(Scene::single(Panel::new(title, rows, cols, |r, c| {
+        owner_cell(&owners[(r + rows * c) as usize], highlight)
+    })))
+}
+
+/// An MMA atom `D = A·B + C` of shape `(M, N, K)` as CuTe's `print_latex` draws a `TiledMMA`: C
+/// (`M × N`) at the bottom right, A (`M × K`) to its left, B transposed (`K × N`) above it, every
+/// cell holding the thread and value that own it; `a`, `b` and `c` map (thread, value) to the
+/// coordinate indices `m + M·k`, `n + N·k` and `m + M·n`. Thread `highlight` is outlined in all
+/// three. Panels: 0 = B, 1 = A, 2 = C.
+///
+/// ```
+/// // mma.sync m16n8k16: thread 0 holds A(0,0), B(0,0) and C(0,0)
+/// let l = |s: &str| s.parse::<cute::Layout>().unwrap();
+/// let s = cute_draw::pictures::mma(
+///     "SM80_16x8x16_F32F16F16F32_TN", &l("((4,8),(2,2,2)):((32,1),(16,8,128))"),
+///     &l("((4,8),(2,2)):((16,1),(8,64))"), &l("((4,8),(2,2)):((32,1),(16,8))"), (16, 8, 16), Some(0),
+/// ).unwrap();
+/// assert_eq!(s.panels.len(), 3);
+/// assert_eq!(s.panels[2].cell(0, 0).label[0], "T0");
+/// ```
+pub fn mma(
+    name: &str,
+    a: &Layout,
+    b: &Layout,
+    c: &Layout,
+    (m, n, k): (i64, i64, i64),
+    highlight: Option<i64>,
+) -> Result<Scene, DrawError> {
+    let mk = tile_dims("A", m, k)?;
+    let nk = tile_dims("B", n, k)?;
+    let mn = tile_dims("C", m, n)?;
+    let (oa, ob, oc) = (tv_owners(a, mk)?, tv_owners(b, nk)?, tv_owners(c, mn)?);
+    let pb = Panel::new(format!("B {b}"), k, n, |r, col| {
+        owner_cell(&ob[(col + n * r) as usize], highlight)
+    });
+    let pa = Panel::new(format!("A {a}"), m, k, |r, col| {
+        owner_cell(&oa[(r + m * col) as usize], highlight)
+    });
+    let pc = Panel::new(format!("C {c}"), m, n, |r, col| {
+        owner_cell(&oc[(r + m * col) as usize], highlight)
+    });
+    let (x, y) = (pa.width() + GAP, pb.height() + GAP);
+    Ok(Scene {
+        title: format!("{name} (M,N,K) = ({m},{n},{k})"),
+        panels: vec![pb.at(x, 0), pa.at(0, y), pc.at(x, y)],
+    })
+}
+
+/// A copy atom as CuTe's `print_latex` draws a `TiledCopy`: the source tile next to the
+/// destination tile (both `rows × cols`), each cell holding the source (resp. destination) thread
+/// and value that own it; thread `highlight` is outlined on both sides. Panels: 0 = source,
+/// 1 = destination.
+///
+/// ```
+/// let l = |s: &str| s.parse::<cute::Layout>().unwrap();
+/// // one thread moving 8 elements in a row
+/// let s = cute_draw::pictures::copy("v8", &l("(1,8):(0,1)"), &l("(1,8):(0,1)"), 1, 8, None).unwrap();
+/// assert_eq!(s.panels[1].cell(0, 7).label, vec!["T0".to_string(), "V7".to_string()]);
+/// ```
+pub fn copy(
+    name: &str,
+    src: &Layout,
+    dst: &Layout,
+    rows: i64,
+    cols: i64,
+    highlight: Option<i64>,
+) -> Result<Scene, DrawError> {
+    let cells = tile_dims("the copy tile", rows, cols)?;
+    let (os, od) = (tv_owners(src, cells)?, tv_owners(dst, cells)?);
+    let ps = Panel::new(format!("source {src}"), rows, cols, |r, c| {
+        owner_cell(&os[(r + rows * c) as usize], highlight)
+    });
+    let pd = Panel::new(format!("destination {dst}"), rows, cols, |r, c| {
+        owner_cell(&od[(r + rows * c) as usize], highlight)
+    });
+    let x = ps.width() + GAP;
+    Ok(Scene {
+        title: name.to_string(),
+        panels: vec![ps, pd.at(x, 0)],
+    })
+}
+
+/// The coordinate indices (colexicographic, `m + rows·n` for rank 2) of the cells of `l` that the
+/// partial coordinate `c` selects: the image of the slice of `l`'s compact column-major layout
+/// (a bijection from coordinates to indices), so the answer comes from the algebra's `slice`.
+///
+/// ```
+/// let l: cute::Layout = "(4,3):(3,1)".parse().unwrap();
+/// let cells = cute_draw::pictures::slice_cells(&l, &"(_,1)".parse().unwrap()).unwrap();
+/// assert_eq!(cells, vec![4, 5, 6, 7]);
+/// ```
+pub fn slice_cells(l: &Layout, c: &PartialCoord) -> Result<Vec<i64>, DrawError> {
+    let index = cute::compact_col_major(&l.shape())?;
+    let (s, off) = cute::slice_and_offset(&index, c)?;
+    let n = s.size()?;
+    if n > MAX_CELLS {
+        return Err(DrawError::TooLarge {
+            layout: s.to_string(),
+            cells: n,
+        });
+    }
+    let mut v = Vec::with_capacity(n as usize);
+    for j in 0..n {
+        v.push(off + s.eval(j)?);
+    }
+    v.sort_unstable();
+    Ok(v)
+}
+
+/// A layout with the cells of a slice outlined: `l` as in [`layout`], the cells that `c` selects
+/// ([`slice_cells`]) outlined; the title names the slice's layout and offset.
+///
+/// ```
+/// let l: cute::Layout = "(4,3):(3,1)".parse().unwrap();
+/// let s = cute_draw::pictures::slice(&l, &"(2,_)".parse().unwrap()).unwrap();
+/// assert_eq!(s.panels[0].cells.iter().filter(|c| c.mark == cute_draw::scene::Mark::Outline).count(), 3);
+/// ```
+pub fn slice(l: &Layout, c: &PartialCoord) -> Result<Scene, DrawError> {
+    let g = Grid::new(l)?;
+    // the slice of `l` itself first, so that a refusal names `l` (not its index layout)
+    let (s, off) = cute::slice_and_offset(l, c)?;
+    let cells = slice_cells(l, c)?;
+    let mut on = vec![false; (g.rows * g.cols) as usize];
+    for &i in &cells {
+        on[i as usize] = true;
+    }
+    let title = format!("{l} sliced at {c}: {off} + {s}");
+    Ok(Scene::single(Panel::new(
+        title,
+        g.rows,
+        g.cols,
+        |r, col| {
+            let v = g.at(r, col);
+            Cell {
+                fill: if on[(r + g.rows * col) as usize] {
+                    (255, 210, 160)
+                } else {
+                    grey(v)
+                },
+                label: vec![v.to_string()],
+                mark: if on[(r + g.rows * col) as usize] {
+                    Mark::Outline
+                } else {
+                    Mark::Plain
+                },
+            }
+        },
+    )))
+}
+
+/// A layout coloured tile by tile: cell `(r, c)` of `l`'s grid labelled with its offset and filled
+/// with [`tile_colour`] of `tile(r, c)` (the products' and divides' pictures: which copy of the
+/// tile, or which tile of the tiler, a cell belongs to).
+///
+/// ```
+/// // blocked_product((2,2):(1,2), (1,2):(0,1)) = ((2,1),(2,2)):((1,0),(2,4)): two tiles side by side
+/// let l: cute::Layout = "((2,1),(2,2)):((1,0),(2,4))".parse().unwrap();
+/// let s = cute_draw::pictures::tiles(&l.to_string(), &l, |_, c| c / 2).unwrap();
+/// assert_eq!(s.panels[0].cell(0, 2).fill, cute_draw::pictures::tile_colour(1));
+/// ```
+pub fn tiles(title: &str, l: &Layout, tile: impl Fn(i64, i64) -> i64) -> Result<Scene, DrawError> {
+    let g = Grid::new(l)?;
+    Ok(Scene::single(Panel::new(title, g.rows, g.cols, |r, c| {
+        Cell::text(tile_colour(tile(r, c)), g.at(r, c).to_string())
+    })))
+}

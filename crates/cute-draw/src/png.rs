@@ -1,0 +1,90 @@
+//! PNG through resvg, with the font shipped in this crate (DejaVu Sans Mono, `fonts/`, under its
+//! own permissive licence `fonts/LICENSE_DEJAVU`): the font database holds that font alone, loaded
+//! from the bytes compiled into the binary and never from the system, so an image looks the same
+//! on every machine, with or without fonts installed.
+
+use crate::grid::DrawError;
+use crate::scene::Scene;
+use resvg::{tiny_skia, usvg};
+use std::sync::{Arc, OnceLock};
+
+/// DejaVu Sans Mono, compiled in.
+pub const FONT: &[u8] = include_bytes!("../fonts/DejaVuSansMono.ttf");
+/// The font's family name.
+pub const FONT_FAMILY: &str = "DejaVu Sans Mono";
+
+/// The most pixels a PNG may have (4096 × 4096); larger scenes are scaled down to fit.
+pub const MAX_PIXELS: f64 = 16_777_216.0;
+/// The scale of a scene small enough to fit [`MAX_PIXELS`] at it: 2 pixels per SVG unit.
+pub const SCALE: f64 = 2.0;
+
+fn fonts() -> Arc<usvg::fontdb::Database> {
+    static DB: OnceLock<Arc<usvg::fontdb::Database>> = OnceLock::new();
+    DB.get_or_init(|| {
+        let mut db = usvg::fontdb::Database::new();
+        db.load_font_data(FONT.to_vec());
+        db.set_monospace_family(FONT_FAMILY);
+        db.set_sans_serif_family(FONT_FAMILY);
+        db.set_serif_family(FONT_FAMILY);
+        Arc::new(db)
+    })
+    .clone()
+}
+
+/// Pixels per SVG unit of the PNG of `scene`: [`SCALE`], or less so that the image has at most
+/// [`MAX_PIXELS`] pixels.
+pub fn scale(scene: &Scene) -> f64 {
+    let area = (scene.width().max(1) as f64) * (scene.height().max(1) as f64);
+    SCALE.min((MAX_PIXELS / area).sqrt())
+}
+
+/// The smallest font size, in pixels, at which cell labels are drawn in a PNG.
+pub const MIN_LABEL_PX: f64 = 6.0;
+
+/// Whether the PNG of `scene` shows the cells' labels: when the font (12 units) is at least
+/// [`MIN_LABEL_PX`] pixels at [`scale`]; below that the glyphs are unreadable and only the
+/// colours are drawn (titles and headers stay).
+pub fn shows_labels(scene: &Scene) -> bool {
+    12.0 * scale(scene) >= MIN_LABEL_PX
+}
+
+/// The PNG of `scene` at [`scale`]: the cell at SVG position `(x, y)` is at pixel
+/// `(x·scale, y·scale)`; cell labels as [`shows_labels`] says.
+///
+/// ```
+/// use cute_draw::scene::{Cell, Panel, Scene};
+/// let s = Scene::single(Panel::new("t", 1, 1, |_, _| Cell::text((255, 0, 0), "7")));
+/// let png = cute_draw::png::render(&s).unwrap();
+/// assert_eq!(&png[1..4], b"PNG");
+/// ```
+pub fn render(scene: &Scene) -> Result<Vec<u8>, DrawError> {
+    render_svg(&scene.svg_with(shows_labels(scene)), scale(scene))
+}
+
+/// Rasterises an SVG document (as [`Scene::svg`] writes it) at `scale` pixels per unit.
+pub fn render_svg(svg: &str, scale: f64) -> Result<Vec<u8>, DrawError> {
+    let opt = usvg::Options {
+        font_family: FONT_FAMILY.to_string(),
+        fontdb: fonts(),
+        ..usvg::Options::default()
+    };
+    let tree = usvg::Tree::from_str(svg, &opt)
+        .map_err(|e| DrawError::Render(format!("the SVG does not parse: {e}")))?;
+    let size = tree.size();
+    let (w, h) = (
+        (size.width() as f64 * scale).ceil() as u32,
+        (size.height() as f64 * scale).ceil() as u32,
+    );
+    let mut pixmap = tiny_skia::Pixmap::new(w.max(1), h.max(1)).ok_or_else(|| {
+        DrawError::Render(format!("cannot allocate an image of {w} x {h} pixels"))
+    })?;
+    let s = scale as f32;
+    resvg::render(
+        &tree,
+        tiny_skia::Transform::from_scale(s, s),
+        &mut pixmap.as_mut(),
+    );
+    pixmap
+        .encode_png()
+        .map_err(|e| DrawError::Render(format!("cannot encode the PNG: {e}")))
+}

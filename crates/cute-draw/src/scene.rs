@@ -1,0 +1,426 @@
+//! What every picture is made of: a [`Scene`] of [`Panel`]s, each a grid of [`Cell`]s with row and
+//! column headers and a title, placed at a pixel position. The scene renders to SVG
+//! ([`Scene::svg`]), TikZ ([`Scene::tikz`]) and PNG ([`crate::png::render`]) from the same data, so
+//! the three formats always show the same cells, labels and colours.
+//!
+//! Geometry (SVG units, 1 unit = 1 pixel at scale 1): a panel at `(x, y)` has a 20-unit title band,
+//! then a header row of [`CELL`] units and a header column of `cell_w` units; cell `(r, c)` has its
+//! top-left corner at `(x + cell_w·(c+1), y + 20 + CELL·(r+1))` and is `cell_w × CELL`.
+
+/// Cell height (and default width) in SVG units.
+pub const CELL: i64 = 40;
+/// Height of a panel's title band.
+pub const TITLE: i64 = 20;
+/// Space between panels placed next to each other.
+pub const GAP: i64 = 20;
+
+/// Space right of and below the panels.
+pub const MARGIN: i64 = 10;
+
+/// An RGB colour.
+pub type Rgb = (u8, u8, u8);
+
+/// How a cell is marked beyond its fill.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mark {
+    /// A thin black border.
+    Plain,
+    /// A thick red border: the highlighted thread, slice or tile.
+    Outline,
+    /// A thick red border and a red diagonal: an access in a bank conflict.
+    Conflict,
+}
+
+/// One cell: its fill, its label (one or two lines) and its mark.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cell {
+    /// The fill.
+    pub fill: Rgb,
+    /// The label, one entry per line (empty: no label).
+    pub label: Vec<String>,
+    /// The border.
+    pub mark: Mark,
+}
+
+impl Cell {
+    /// A plain cell with a one-line label.
+    pub fn text(fill: Rgb, label: impl Into<String>) -> Cell {
+        Cell {
+            fill,
+            label: vec![label.into()],
+            mark: Mark::Plain,
+        }
+    }
+
+    /// An empty white cell.
+    pub fn blank() -> Cell {
+        Cell {
+            fill: (255, 255, 255),
+            label: Vec::new(),
+            mark: Mark::Plain,
+        }
+    }
+}
+
+/// A titled grid of cells at a position of its scene.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Panel {
+    /// The title, above the grid.
+    pub title: String,
+    /// Left edge (SVG units).
+    pub x: i64,
+    /// Top edge (SVG units).
+    pub y: i64,
+    /// Rows of cells.
+    pub rows: i64,
+    /// Columns of cells.
+    pub cols: i64,
+    /// Cell width (SVG units); the height is [`CELL`].
+    pub cell_w: i64,
+    /// The header of each row (the row index unless set otherwise).
+    pub row_labels: Vec<String>,
+    /// The header of each column (the column index unless set otherwise).
+    pub col_labels: Vec<String>,
+    /// `cells[r * cols + c]`.
+    pub cells: Vec<Cell>,
+}
+
+impl Panel {
+    /// A panel of `rows × cols` cells made by `cell(r, c)`, at `(0, 0)`, headers the indices.
+    pub fn new(
+        title: impl Into<String>,
+        rows: i64,
+        cols: i64,
+        mut cell: impl FnMut(i64, i64) -> Cell,
+    ) -> Panel {
+        let mut cells = Vec::with_capacity((rows * cols).max(0) as usize);
+        for r in 0..rows {
+            for c in 0..cols {
+                cells.push(cell(r, c));
+            }
+        }
+        Panel {
+            title: title.into(),
+            x: 0,
+            y: 0,
+            rows,
+            cols,
+            cell_w: CELL,
+            row_labels: (0..rows).map(|r| r.to_string()).collect(),
+            col_labels: (0..cols).map(|c| c.to_string()).collect(),
+            cells,
+        }
+    }
+
+    /// The same panel moved to `(x, y)`.
+    pub fn at(mut self, x: i64, y: i64) -> Panel {
+        self.x = x;
+        self.y = y;
+        self
+    }
+
+    /// The same panel with cells `w` units wide (for long labels).
+    pub fn with_cell_width(mut self, w: i64) -> Panel {
+        self.cell_w = w;
+        self
+    }
+
+    /// Width in SVG units (header column included).
+    pub fn width(&self) -> i64 {
+        (self.cols + 1) * self.cell_w
+    }
+
+    /// Height in SVG units (title band and header row included).
+    pub fn height(&self) -> i64 {
+        (self.rows + 1) * CELL + TITLE
+    }
+
+    /// The cell at row `r`, column `c`.
+    pub fn cell(&self, r: i64, c: i64) -> &Cell {
+        &self.cells[(r * self.cols + c) as usize]
+    }
+
+    /// The top-left corner of cell `(r, c)` in SVG units.
+    pub fn cell_origin(&self, r: i64, c: i64) -> (i64, i64) {
+        (
+            self.x + self.cell_w * (c + 1),
+            self.y + TITLE + CELL * (r + 1),
+        )
+    }
+}
+
+/// Pictures of layouts: panels and a title.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scene {
+    /// The title (the SVG `<title>`, the TikZ comment).
+    pub title: String,
+    /// The panels, each at its own position.
+    pub panels: Vec<Panel>,
+}
+
+impl Scene {
+    /// A scene of one panel, titled like it.
+    pub fn single(p: Panel) -> Scene {
+        Scene {
+            title: p.title.clone(),
+            panels: vec![p],
+        }
+    }
+
+    /// Width in SVG units (the panels and a margin of [`MARGIN`] on the right).
+    pub fn width(&self) -> i64 {
+        self.panels
+            .iter()
+            .map(|p| p.x + p.width())
+            .max()
+            .unwrap_or(0)
+            + MARGIN
+    }
+
+    /// Height in SVG units (the panels and a margin of [`MARGIN`] below).
+    pub fn height(&self) -> i64 {
+        self.panels
+            .iter()
+            .map(|p| p.y + p.height())
+            .max()
+            .unwrap_or(0)
+            + MARGIN
+    }
+
+    /// The number of cells of all panels.
+    pub fn cells(&self) -> i64 {
+        self.panels.iter().map(|p| p.rows * p.cols).sum()
+    }
+
+    /// The centre of cell `(r, c)` of panel `panel` in SVG units (for checking rendered images).
+    pub fn cell_centre(&self, panel: usize, r: i64, c: i64) -> (f64, f64) {
+        let p = &self.panels[panel];
+        let (x, y) = p.cell_origin(r, c);
+        (
+            x as f64 + p.cell_w as f64 / 2.0,
+            y as f64 + CELL as f64 / 2.0,
+        )
+    }
+
+    /// The scene as an SVG document. Cells are `<rect class="cell">` with `data-panel`,
+    /// `data-row` and `data-col`; labels `<text class="label">`; a conflict mark is a
+    /// `<path class="conflict">`.
+    ///
+    /// ```
+    /// use cute_draw::scene::{Cell, Panel, Scene};
+    /// let s = Scene::single(Panel::new("t", 1, 2, |_, c| Cell::text((255, 255, 255), c.to_string())));
+    /// let svg = s.svg();
+    /// assert_eq!(svg.matches("class=\"cell\"").count(), 2);
+    /// assert!(svg.contains("<text class=\"label\" x=\"100\" y=\"80\">1</text>"));
+    /// ```
+    pub fn svg(&self) -> String {
+        self.svg_with(true)
+    }
+
+    /// The SVG document, with or without the cells' labels (titles and headers are always drawn):
+    /// [`crate::png::render`] leaves them out where they would be too small to read.
+    pub fn svg_with(&self, labels: bool) -> String {
+        use std::fmt::Write as _;
+        let (w, h) = (self.width(), self.height());
+        let mut s = String::with_capacity(200 + 200 * self.cells() as usize);
+        let _ = writeln!(
+            s,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"DejaVu Sans Mono, monospace\" font-size=\"12\" text-anchor=\"middle\" dominant-baseline=\"central\">"
+        );
+        let _ = writeln!(s, "<title>{}</title>", escape(&self.title));
+        let _ = writeln!(
+            s,
+            "<rect x=\"0\" y=\"0\" width=\"{w}\" height=\"{h}\" fill=\"#ffffff\"/>"
+        );
+        for (k, p) in self.panels.iter().enumerate() {
+            let cw = p.cell_w;
+            let _ = writeln!(
+                s,
+                "<text class=\"title\" x=\"{}\" y=\"{}\">{}</text>",
+                p.x + p.width() / 2,
+                p.y + TITLE / 2,
+                escape(&p.title)
+            );
+            for (c, l) in p.col_labels.iter().enumerate() {
+                let (x, y) = p.cell_origin(0, c as i64);
+                let _ = writeln!(
+                    s,
+                    "<text class=\"col\" x=\"{}\" y=\"{}\">{}</text>",
+                    x + cw / 2,
+                    y - CELL / 2,
+                    escape(l)
+                );
+            }
+            for r in 0..p.rows {
+                if let Some(l) = p.row_labels.get(r as usize) {
+                    let (x, y) = p.cell_origin(r, 0);
+                    let _ = writeln!(
+                        s,
+                        "<text class=\"row\" x=\"{}\" y=\"{}\">{}</text>",
+                        x - cw / 2,
+                        y + CELL / 2,
+                        escape(l)
+                    );
+                }
+                for c in 0..p.cols {
+                    let cell = p.cell(r, c);
+                    let (x, y) = p.cell_origin(r, c);
+                    let (stroke, sw) = match cell.mark {
+                        Mark::Plain => ("#000000", 1),
+                        Mark::Outline | Mark::Conflict => ("#d00000", 3),
+                    };
+                    let _ = writeln!(
+                        s,
+                        "<rect class=\"cell\" data-panel=\"{k}\" data-row=\"{r}\" data-col=\"{c}\" x=\"{x}\" y=\"{y}\" width=\"{cw}\" height=\"{CELL}\" fill=\"{}\" stroke=\"{stroke}\" stroke-width=\"{sw}\"/>",
+                        hex(cell.fill)
+                    );
+                    if cell.mark == Mark::Conflict {
+                        let _ = writeln!(
+                            s,
+                            "<path class=\"conflict\" d=\"M{} {} L{} {}\" stroke=\"#d00000\" stroke-width=\"2\"/>",
+                            x + 3,
+                            y + CELL - 3,
+                            x + 12,
+                            y + CELL - 12
+                        );
+                    }
+                    let n = cell.label.len() as i64;
+                    for (i, line) in cell.label.iter().enumerate().filter(|_| labels) {
+                        let dy = (2 * i as i64 - (n - 1)) * 7;
+                        let _ = writeln!(
+                            s,
+                            "<text class=\"label\" x=\"{}\" y=\"{}\">{}</text>",
+                            x + cw / 2,
+                            y + CELL / 2 + dy,
+                            escape(line)
+                        );
+                    }
+                }
+            }
+        }
+        s.push_str("</svg>\n");
+        s
+    }
+
+    /// The scene as a standalone TikZ document in the form of CuTe's `print_latex`
+    /// (`x={(0cm,-1cm)}, y={(1cm,0cm)}`: a node at `(row, column)`, 1 cm per cell), each panel in
+    /// a `scope` shifted to its place (one cell = 1 cm; a panel at the origin has no scope).
+    ///
+    /// ```
+    /// use cute_draw::scene::{Cell, Panel, Scene};
+    /// let s = Scene::single(Panel::new("t", 1, 2, |_, c| Cell::text((255, 255, 255), c.to_string())));
+    /// assert!(s.tikz().contains("\\node[fill={rgb,255:red,255;green,255;blue,255}] at (0,1) {1};"));
+    /// ```
+    pub fn tikz(&self) -> String {
+        use std::fmt::Write as _;
+        let mut s = format!("% Layout: {}\n", self.title.replace('\n', " "));
+        s.push_str("\\documentclass[convert]{standalone}\n\\usepackage{tikz}\n\\usetikzlibrary{shapes.misc}\n\n\\begin{document}\n\\begin{tikzpicture}[x={(0cm,-1cm)},y={(1cm,0cm)},every node/.style={minimum size=1cm, outer sep=0pt}]\n\n");
+        for p in &self.panels {
+            let scoped = p.x != 0 || p.y != 0;
+            if scoped {
+                let _ = writeln!(s, "\\begin{{scope}}[shift={{({},{})}}]", cm(p.y), cm(p.x));
+            }
+            let _ = writeln!(
+                s,
+                "\\node[anchor=west] at (-1.5,-0.5) {{\\texttt{{{}}}}};",
+                tex_escape(&p.title)
+            );
+            for r in 0..p.rows {
+                for c in 0..p.cols {
+                    let cell = p.cell(r, c);
+                    let label = match cell.label.len() {
+                        0 => String::new(),
+                        1 => tex_escape(&cell.label[0]),
+                        _ => format!(
+                            "\\shortstack{{{}}}",
+                            cell.label
+                                .iter()
+                                .map(|l| tex_escape(l))
+                                .collect::<Vec<_>>()
+                                .join(" \\\\ ")
+                        ),
+                    };
+                    let style = match cell.mark {
+                        Mark::Plain => String::new(),
+                        Mark::Outline => ",draw=red,very thick".to_string(),
+                        Mark::Conflict => ",draw=red,very thick,cross out".to_string(),
+                    };
+                    let _ = writeln!(
+                        s,
+                        "\\node[fill={}{style}] at ({r},{c}) {{{label}}};",
+                        rgb(cell.fill)
+                    );
+                }
+            }
+            let _ = writeln!(
+                s,
+                "\\draw[color=black,thick,shift={{(-0.5,-0.5)}}] (0,0) grid ({},{});\n",
+                p.rows, p.cols
+            );
+            for (r, l) in p.row_labels.iter().enumerate() {
+                let _ = writeln!(s, "\\node at ({r},-1) {{\\texttt{{{}}}}};", tex_escape(l));
+            }
+            for (c, l) in p.col_labels.iter().enumerate() {
+                let _ = writeln!(s, "\\node at (-1,{c}) {{\\texttt{{{}}}}};", tex_escape(l));
+            }
+            if scoped {
+                s.push_str("\\end{scope}\n");
+            }
+        }
+        s.push_str("\\end{tikzpicture}\n\\end{document}\n");
+        s
+    }
+}
+
+/// SVG units as TikZ centimetres (one cell height = 1 cm).
+fn cm(units: i64) -> String {
+    let v = units as f64 / CELL as f64;
+    let t = format!("{v:.3}");
+    t.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// `#rrggbb`.
+pub fn hex((r, g, b): Rgb) -> String {
+    format!("#{r:02x}{g:02x}{b:02x}")
+}
+
+fn rgb((r, g, b): Rgb) -> String {
+    format!("{{rgb,255:red,{r};green,{g};blue,{b}}}")
+}
+
+/// Escapes text for SVG.
+pub fn escape(t: &str) -> String {
+    let mut s = String::with_capacity(t.len());
+    for ch in t.chars() {
+        match ch {
+            '&' => s.push_str("&amp;"),
+            '<' => s.push_str("&lt;"),
+            '>' => s.push_str("&gt;"),
+            '"' => s.push_str("&quot;"),
+            c if c.is_control() => s.push(' '),
+            c => s.push(c),
+        }
+    }
+    s
+}
+
+/// Escapes text for LaTeX.
+fn tex_escape(t: &str) -> String {
+    let mut s = String::with_capacity(t.len());
+    for ch in t.chars() {
+        match ch {
+            '\\' => s.push_str("\\textbackslash{}"),
+            '{' | '}' | '_' | '#' | '%' | '&' | '$' => {
+                s.push('\\');
+                s.push(ch);
+            }
+            '^' => s.push_str("\\^{}"),
+            '~' => s.push_str("\\~{}"),
+            '<' => s.push_str("\\textless{}"),
+            '>' => s.push_str("\\textgreater{}"),
+            c if c.is_control() => s.push(' '),
+            c => s.push(c),
+        }
+    }
+    s
+}
