@@ -17,35 +17,11 @@
 //! operands and the violated condition.
 
 use crate::ops::quote;
-use cute::banks::{access_addresses, Access, SmemLayout};
-use cute::{bank_conflicts, swizzle_search, BankReport, ComposedLayout, Error, Layout};
+use cute::banks::{access_addresses, Access};
+use cute::{bank_conflicts, swizzle_search, BankReport, Error, Layout};
 use std::fmt::Write;
 
-/// The shared-memory layout of the command line: a layout or a swizzled composed layout.
-pub enum Smem {
-    /// `(8,64):(64,1)`
-    Plain(Layout),
-    /// `Sw<3,3,3> o 0 o (8,64):(64,1)`
-    Composed(ComposedLayout),
-}
-
-impl Smem {
-    /// Parses either form (a composed layout starts with `Sw`).
-    pub fn parse(text: &str) -> Result<Smem, Error> {
-        if text.trim_start().starts_with("Sw") {
-            text.parse().map(Smem::Composed)
-        } else {
-            text.parse().map(Smem::Plain)
-        }
-    }
-
-    fn as_dyn(&self) -> &dyn SmemLayout {
-        match self {
-            Smem::Plain(l) => l,
-            Smem::Composed(c) => c,
-        }
-    }
-}
+pub use cute::banks::Smem;
 
 /// The message for an argument that is not CuTe notation.
 fn bad_argument(cmd: &str, k: usize, text: &str, e: &Error) -> String {

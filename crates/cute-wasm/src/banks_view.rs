@@ -8,47 +8,15 @@
 
 use crate::cells::{Cells, Outline};
 use crate::{failure, json, layout_arg, required_int};
-use cute::banks::{access_addresses, SmemLayout};
+use cute::banks::access_addresses;
 use cute::registry::quote;
-use cute::{bank_conflicts, swizzle_search, ComposedLayout, Error, Layout};
+use cute::{bank_conflicts, swizzle_search, Error};
 use std::collections::HashMap;
 
 /// The most cells the view draws.
 pub const MAX_CELLS: i64 = 1 << 16;
 
-/// A shared-memory layout: plain, or swizzled (`Sw<B,M,S> o OFFSET o LAYOUT`).
-pub enum Smem {
-    /// `(8,64):(64,1)`
-    Plain(Layout),
-    /// `Sw<3,3,3> o 0 o (8,64):(64,1)`
-    Composed(ComposedLayout),
-}
-
-impl Smem {
-    /// Reads either form (a swizzled layout starts with `Sw`).
-    pub fn parse(text: &str) -> Result<Smem, Error> {
-        if text.trim_start().starts_with("Sw") {
-            text.parse().map(Smem::Composed)
-        } else {
-            text.parse().map(Smem::Plain)
-        }
-    }
-
-    fn as_dyn(&self) -> &dyn SmemLayout {
-        match self {
-            Smem::Plain(l) => l,
-            Smem::Composed(c) => c,
-        }
-    }
-
-    /// The layout whose modes give the rows (mode 0) and columns (the rest).
-    fn shape_layout(&self) -> &Layout {
-        match self {
-            Smem::Plain(l) => l,
-            Smem::Composed(c) => &c.layout,
-        }
-    }
-}
+pub use cute::banks::Smem;
 
 /// The colour of bank `b` (of 32): light hues around the circle, neighbouring banks far apart.
 ///
@@ -151,7 +119,7 @@ pub fn cells(smem: &Smem, elem_bytes: i64, acc: &Accesses, title: &str) -> Resul
             "error: banks: the SMEM layout has {n} cells, more than the {MAX_CELLS} this view draws"
         ));
     }
-    let l = smem.shape_layout();
+    let l = smem.layout();
     let rows = if l.rank() == 1 {
         1
     } else {
@@ -256,6 +224,7 @@ fn answer(a: &[&str], force_svg: bool) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use cute::Layout;
 
     /// The picture's model agrees with the core's wavefront count, instruction by instruction.
     #[test]

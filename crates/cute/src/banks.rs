@@ -135,6 +135,50 @@ impl SmemLayout for ComposedLayout {
     }
 }
 
+/// A shared-memory layout as a command line or a text field gives it: a layout, or a swizzled
+/// composed layout (`Sw<B,M,S> o OFFSET o LAYOUT`).
+///
+/// ```
+/// use cute::banks::Smem;
+/// assert!(matches!(Smem::parse("(8,64):(64,1)").unwrap(), Smem::Plain(_)));
+/// let s = Smem::parse("Sw<3,3,3> o 0 o (8,64):(64,1)").unwrap();
+/// assert_eq!(s.layout().to_string(), "(8,64):(64,1)");
+/// ```
+#[allow(clippy::large_enum_variant)] // both variants are layouts, held briefly
+pub enum Smem {
+    /// `(8,64):(64,1)`
+    Plain(Layout),
+    /// `Sw<3,3,3> o 0 o (8,64):(64,1)`
+    Composed(ComposedLayout),
+}
+
+impl Smem {
+    /// Reads either form (a composed layout starts with `Sw`).
+    pub fn parse(text: &str) -> Result<Smem, Error> {
+        if text.trim_start().starts_with("Sw") {
+            text.parse().map(Smem::Composed)
+        } else {
+            text.parse().map(Smem::Plain)
+        }
+    }
+
+    /// The layout as the bank model takes it.
+    pub fn as_dyn(&self) -> &dyn SmemLayout {
+        match self {
+            Smem::Plain(l) => l,
+            Smem::Composed(c) => c,
+        }
+    }
+
+    /// The layout whose modes give the element coordinates (the composed layout's inner layout).
+    pub fn layout(&self) -> &Layout {
+        match self {
+            Smem::Plain(l) => l,
+            Smem::Composed(c) => &c.layout,
+        }
+    }
+}
+
 /// The width of every access: `V` values of `B` bytes, `W = V·B` in {4, 8, 16}.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Access {
