@@ -187,48 +187,7 @@ enum Cmd {
   cute draw '(8,16):(20,1)' --op divide --with '<4:1,8:2>' -o divide.png
   cute draw --atom SM80_16x8x16_F32F16F16F32_TN --thread 0 -o mma.tex
   cute draw --atom list")]
-    Draw {
-        /// A layout, or a swizzled layout `Sw<B,M,S> o OFF o L` (not with --atom).
-        #[arg(allow_negative_numbers = true)]
-        layout: Option<String>,
-        /// Draw a thread-value layout over a tile of ROWS x COLS.
-        #[arg(long, num_args = 2, value_names = ["ROWS", "COLS"], allow_negative_numbers = true)]
-        tv: Option<Vec<i64>>,
-        /// Outline this thread's cells (with --tv or --atom).
-        #[arg(long, allow_negative_numbers = true)]
-        thread: Option<i64>,
-        /// The picture's format (default: from the extension of -o, else svg).
-        #[arg(long, value_enum)]
-        format: Option<draw::Format>,
-        /// Write the picture to FILE (.svg, .png or .tex) instead of stdout.
-        #[arg(short = 'o', long = "output", value_name = "FILE")]
-        output: Option<std::path::PathBuf>,
-        /// Colour the cells by shared-memory bank (needs --elem-bytes).
-        #[arg(long)]
-        banks: bool,
-        /// Bytes per element, for --banks and --access.
-        #[arg(long, allow_negative_numbers = true)]
-        elem_bytes: Option<i64>,
-        /// A warp's access pattern, (thread, value) -> tile coordinate: the tile by bank with the
-        /// conflicting accesses marked (needs --elem-bytes and --vector).
-        #[arg(long, allow_negative_numbers = true)]
-        access: Option<String>,
-        /// Values per access (V), for --access; V·B must be 4, 8 or 16 bytes.
-        #[arg(long, allow_negative_numbers = true)]
-        vector: Option<i64>,
-        /// Outline the cells of the slice at this partial coordinate, e.g. `(_,3)` or `(2,_)`.
-        #[arg(long, allow_negative_numbers = true)]
-        slice: Option<String>,
-        /// Colour the tiles of a product or divide of LAYOUT by --with.
-        #[arg(long, value_enum)]
-        op: Option<draw::TileOp>,
-        /// The second operand of --op: a layout (products) or a tiler (divide).
-        #[arg(long, allow_negative_numbers = true)]
-        with: Option<String>,
-        /// Draw a GPU atom by CUTLASS's name (`list` lists them).
-        #[arg(long)]
-        atom: Option<String>,
-    },
+    Draw(draw::DrawArgs),
     /// Serves the layout playground on 127.0.0.1 (the page and the WebAssembly module are in the
     /// binary) until stopped: type layouts, pick an operation, see the value, its picture, bank
     /// conflicts and TV layouts; the link reproduces the state. Example: `cute playground --port 0
@@ -346,38 +305,7 @@ where
         Cmd::VectorWidth { src, dst } => emit(apps::vector_width(&src, &dst), out, err),
         Cmd::Contains { data, instruction } => emit(apps::contains(&data, &instruction), out, err),
         Cmd::Show { layout } => emit(draw::show(&layout), out, err),
-        Cmd::Draw {
-            layout,
-            tv,
-            thread,
-            format,
-            output,
-            banks,
-            elem_bytes,
-            access,
-            vector,
-            slice,
-            op,
-            with,
-            atom,
-        } => {
-            let a = draw::DrawArgs {
-                layout,
-                tv,
-                thread,
-                format,
-                output,
-                banks,
-                elem_bytes,
-                access,
-                vector,
-                slice,
-                op,
-                with,
-                atom,
-            };
-            emit(draw::draw(&a), out, err)
-        }
+        Cmd::Draw(a) => emit(draw::draw(&a), out, err),
         Cmd::Playground { port, no_open } => emit(
             playground::serve(port, !no_open, out).map(|()| String::new()),
             out,

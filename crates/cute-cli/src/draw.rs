@@ -63,34 +63,48 @@ pub enum TileOp {
 }
 
 /// Everything `cute draw` was asked.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, clap::Args)]
 pub struct DrawArgs {
-    /// The layout (or swizzled layout `Sw<B,M,S> o OFF o L`), unless `atom` is given.
+    /// A layout, or a swizzled layout `Sw<B,M,S> o OFF o L` (not with --atom).
+    #[arg(allow_negative_numbers = true)]
     pub layout: Option<String>,
-    /// `--tv ROWS COLS`.
+    /// Draw a thread-value layout over a tile of ROWS x COLS.
+    #[arg(long, num_args = 2, value_names = ["ROWS", "COLS"], allow_negative_numbers = true)]
     pub tv: Option<Vec<i64>>,
-    /// `--thread T`.
+    /// Outline this thread's cells (with --tv or --atom).
+    #[arg(long, allow_negative_numbers = true)]
     pub thread: Option<i64>,
-    /// `--format`.
+    /// The picture's format (default: from the extension of -o, else svg).
+    #[arg(long, value_enum)]
     pub format: Option<Format>,
-    /// `-o FILE`.
+    /// Write the picture to FILE (.svg, .png or .tex) instead of stdout.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// `--banks`.
+    /// Colour the cells by shared-memory bank (needs --elem-bytes).
+    #[arg(long)]
     pub banks: bool,
-    /// `--elem-bytes B`.
+    /// Bytes per element, for --banks and --access.
+    #[arg(long, allow_negative_numbers = true)]
     pub elem_bytes: Option<i64>,
-    /// `--access TV`.
+    /// A warp's access pattern, (thread, value) -> tile coordinate: the tile by bank with the
+    /// conflicting accesses marked (needs --elem-bytes and --vector).
+    #[arg(long, allow_negative_numbers = true)]
     pub access: Option<String>,
-    /// `--vector V`.
+    /// Values per access (V), for --access; V·B must be 4, 8 or 16 bytes.
+    #[arg(long, allow_negative_numbers = true)]
     pub vector: Option<i64>,
-    /// `--slice COORD`.
+    /// Outline the cells of the slice at this partial coordinate, e.g. `(_,3)` or `(2,_)`.
+    #[arg(long, allow_negative_numbers = true)]
     pub slice: Option<String>,
-    /// `--atom NAME`.
-    pub atom: Option<String>,
-    /// `--op OP`.
+    /// Colour the tiles of a product or divide of LAYOUT by --with.
+    #[arg(long, value_enum)]
     pub op: Option<TileOp>,
-    /// `--with B`.
+    /// The second operand of --op: a layout (products) or a tiler (divide).
+    #[arg(long, allow_negative_numbers = true)]
     pub with: Option<String>,
+    /// Draw a GPU atom by CUTLASS's name (`list` lists them).
+    #[arg(long)]
+    pub atom: Option<String>,
 }
 
 fn err(m: impl std::fmt::Display) -> String {
