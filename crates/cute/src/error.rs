@@ -235,13 +235,16 @@ pub enum ErrorKind {
         /// Which condition, in words.
         what: &'static str,
     },
-    /// A complement with a cotarget cannot reach it: the strides are not a divisible chain, so the
-    /// concatenation `(L, L*)` stops at `reached`, short of `cotarget`.
-    CannotCover {
-        /// The cosize of `(L, L*)`.
-        reached: i64,
-        /// The size of the cotarget.
-        cotarget: i64,
+    /// A logical divide `A ⊘ B` needs `B★ = (B, B*)` onto `Z_|A|` (paper §5.5.2, "we require
+    /// B★ ... onto Z_|A|"): no coordinate of `(B, B*)` reaches the offset `missing`. With a tiler
+    /// whose modes collide with their own translates (`(2,3):(24,32)` meets itself shifted by 8),
+    /// no complement can fill the hole; CuTe C++ returns a layout that leaves those elements of `A`
+    /// out.
+    NotOnto {
+        /// The smallest offset in `[0, size)` that `(B, B*)` does not reach.
+        missing: i64,
+        /// `|A|`, the size of the interval `(B, B*)` must cover.
+        size: i64,
     },
     /// `layout_add`: the coalesced operands have no common refinement of their domain, so no layout
     /// evaluates to their sum (PyCuTe refuses the same inputs).
@@ -526,7 +529,7 @@ impl Error {
             | ErrorKind::ShapeDivisibility { .. }
             | ErrorKind::Distributivity { .. }
             | ErrorKind::Divisibility { .. }
-            | ErrorKind::CannotCover { .. }
+            | ErrorKind::NotOnto { .. }
             | ErrorKind::NoCommonRefinement { .. }
             | ErrorKind::BinaryCarry { .. }
             | ErrorKind::BinaryOverlap { .. } => "Divisibility",
@@ -682,9 +685,9 @@ impl ErrorKind {
                 what,
             } => put!(t;
                 str(what), " at mode ", mode, ": ", divisor, " does not divide ", value),
-            ErrorKind::CannotCover { reached, cotarget } => put!(t;
-                "the strides do not form a divisible chain, so (L, L*) reaches only ", reached,
-                " offsets, short of the cotarget ", cotarget),
+            ErrorKind::NotOnto { missing, size } => put!(t;
+                "(B, B*) is not onto Z_", size, " as the divide requires: no coordinate reaches the offset ",
+                missing),
             ErrorKind::NoCommonRefinement { common, size } => put!(t;
                 "the coalesced shapes have no common refinement: their greatest common domain has size ",
                 common, ", not ", size),

@@ -355,28 +355,93 @@ impl<S: StorageMut> Tensor<S> {
 /// let col = id.slice(&"(_,3)".parse::<PartialCoord>().unwrap()).unwrap();
 /// assert_eq!(col.get(2).unwrap().to_string(), "(2,3)");
 /// ```
+///
+/// A value of the coordinate semimodule prints sparsely, as the paper's `e_i` sums and PyCuTe do
+/// (`0`, `1@0`, `(1,1)`); [`coord`](Self::coord) gives an identity tensor's element in one form,
+/// the coordinate congruent to the shape, as CuTe C++ prints an identity tensor:
+///
+/// ```
+/// use cute::tensor::CountingTensor;
+/// let id = CountingTensor::identity(&"(4,6)".parse().unwrap()).unwrap();
+/// let sparse: Vec<String> = (0..3).map(|i| id.get(i).unwrap().to_string()).collect();
+/// assert_eq!(sparse, ["0", "1@0", "2@0"]);
+/// let dense: Vec<String> = (0..3).map(|i| id.coord(i).unwrap().to_string()).collect();
+/// assert_eq!(dense, ["(0,0)", "(1,0)", "(2,0)"]);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CountingTensor {
     origin: Value,
     layout: Layout,
+    /// The shape of an identity tensor (its values are coordinates of it), else `None`.
+    codomain: Option<IntTuple>,
 }
 
 impl CountingTensor {
     /// `{origin} ∘ L`.
+    ///
+    /// ```
+    /// use cute::tensor::CountingTensor;
+    /// let t = CountingTensor::new(5, "(2,3):(1,2)".parse().unwrap());
+    /// assert_eq!(t.get(3).unwrap().to_string(), "8"); // 5 + 1·1 + 1·2
+    /// ```
     pub fn new(origin: i64, layout: Layout) -> CountingTensor {
         CountingTensor {
             origin: Value::Int(origin),
             layout,
+            codomain: None,
         }
     }
 
     /// CuTe's `make_identity_tensor(shape)`: `{0} ∘ make_identity_layout(shape)`, whose element at
-    /// each coordinate is that coordinate (as an arithmetic tuple).
+    /// each coordinate is that coordinate (as an arithmetic tuple; [`coord`](Self::coord) gives it
+    /// congruent to `shape`).
+    ///
+    /// ```
+    /// use cute::tensor::CountingTensor;
+    /// let id = CountingTensor::identity(&"((2,2),3)".parse().unwrap()).unwrap();
+    /// assert_eq!(id.layout().to_string(), "((2,2),3):((1@0@0,1@1@0),1@1)");
+    /// assert_eq!(id.coord(7).unwrap().to_string(), "((1,1),1)");
+    /// ```
     pub fn identity(shape: &IntTuple) -> Result<CountingTensor, Error> {
         Ok(CountingTensor {
             origin: Value::Int(0),
             layout: crate::layout::make_identity_layout(shape)?,
+            codomain: Some(*shape),
         })
+    }
+
+    /// For an identity tensor (and its slices and compositions), the element at the integer
+    /// coordinate `i` as the coordinate of the identity's shape that it is, congruent to that
+    /// shape: `(0,0)`, `(1,0)`, … where [`get`](Self::get) prints `0`, `1@0`, …. `None` outside the
+    /// domain, or for a tensor made by [`new`](Self::new) (its elements are integers: use `get`).
+    ///
+    /// ```
+    /// use cute::tensor::CountingTensor;
+    /// use cute::PartialCoord;
+    /// let id = CountingTensor::identity(&"(4,6)".parse().unwrap()).unwrap();
+    /// let row = id.slice(&"(2,_)".parse::<PartialCoord>().unwrap()).unwrap();
+    /// assert_eq!(row.coord(0).unwrap().to_string(), "(2,0)");
+    /// assert_eq!(row.coord(5).unwrap().to_string(), "(2,5)");
+    /// assert_eq!(row.coord(6), None);
+    /// ```
+    pub fn coord(&self, i: i64) -> Option<IntTuple> {
+        let shape = self.codomain.as_ref()?;
+        let t = match self.get(i)? {
+            Value::Coord(t) => t,
+            // (the identity layout of an integer shape `n` is `n:1`)
+            Value::Int(v) if shape.is_int() => return Some(IntTuple::int(v)),
+            Value::Int(0) => return Some(zeros(shape)),
+            _ => return None,
+        };
+        let paths = crate::layout::leaf_paths(&shape.tree, Op::Tensor).ok()?;
+        let mut leaves = [0i64; crate::int_tuple::CAPACITY];
+        for (k, leaf) in leaves.iter_mut().enumerate().take(shape.leaf_count()) {
+            let (p, n) = crate::stride::decode_path(paths[k]);
+            *leaf = t.get(&p[..n]);
+        }
+        IntTuple::flat(&leaves[..shape.leaf_count()])
+            .and_then(|f| f.unflatten(shape))
+            .ok()
     }
 
     /// The layout `L`.
@@ -415,6 +480,7 @@ impl CountingTensor {
         Ok(CountingTensor {
             origin: self.origin.add(off, Op::Slice)?,
             layout,
+            codomain: self.codomain,
         })
     }
 
@@ -423,6 +489,7 @@ impl CountingTensor {
         Ok(CountingTensor {
             origin: self.origin,
             layout: composition(&self.layout, b)?,
+            codomain: self.codomain,
         })
     }
 
@@ -432,6 +499,13 @@ impl CountingTensor {
             .map(|i| self.origin.add(self.layout.eval_value(i)?, Op::Tensor))
             .collect()
     }
+}
+
+/// The tuple congruent to `s` with every leaf 0.
+fn zeros(s: &IntTuple) -> IntTuple {
+    let mut z = *s;
+    z.val = [0; crate::int_tuple::CAPACITY];
+    z
 }
 
 /// True when `c` is a coordinate of the shape `s`: weakly congruent, and each integer entry below

@@ -7,6 +7,15 @@
 //! the composition, so every admissibility condition of [`composition`] and [`complement_to`]
 //! applies, and the division is refused when they fail.
 //!
+//! The paper also requires `(B, B*)` onto `Z_|A|` (every element of `A` lands in the tile or
+//! the rest), which CuTe C++ does not check: a tiler whose translates collide leaves holes no
+//! complement fills (`(8,7):(1,2) ⊘ (2,3):(24,32)`: `B` shifted by 8 meets itself at 32, so the
+//! offset 8 is in neither mode), and the division is refused (`NotOnto`, naming the smallest
+//! offset missed) where C++ returns a layout that drops those elements. A tiler with negative
+//! strides reaches below 0, so its complement is asked to cover `|A|` plus that reach (the paper's
+//! "extend `B*`"): `8:1 ⊘ (2,2):(-1,4)` is `((2,2),(2,2)):((-1,4),(2,8))`, onto `Z_8`, where
+//! C++'s `((2,2),2):((-1,4),2)` misses the offset 7.
+//!
 //! A by-mode [`Tiler`] divides mode `k` of `A` by tile `k` (`_` keeps the mode, an integer `n` is
 //! `n:1`, a nested tiler recurses); the modes of `A` beyond the tiler's rank are kept. A tiler with
 //! more modes than `A` is refused.
@@ -28,6 +37,8 @@
 //! | `(8,16):(20,1)` | `<4:1,8:2>` | `flat_divide` | `(4,8,2,2):(20,2,80,1)` |
 //! | `(16,8):(1,16)` | `<_,2:1>` | `logical_divide` | `(16,(2,4)):(1,(16,32))` |
 //! | `(4,8):(8,1)` | `<_,8>` | `zipped_divide` | error: `_` over the integer mode `4:8` |
+//! | `8:1` | `(2,2):(-1,4)` | `logical_divide` | `((2,2),(2,2)):((-1,4),(2,8))` |
+//! | `(8,7):(1,2)` | `(2,3):(24,32)` | `logical_divide` | error: `(B, B*)` misses the offset 8 |
 //!
 //! ```
 //! use cute::{logical_divide, zipped_divide, Layout, Tiler};
@@ -39,6 +50,16 @@
 //! let a: Layout = "24:3".parse().unwrap();
 //! let b: Layout = "8:3".parse().unwrap();
 //! assert_eq!(logical_divide(&a, &Tiler::layout(b)).unwrap().to_string(), "(8,3):(9,3)");
+//!
+//! // (B, B*) must be onto Z_|A|
+//! let a: Layout = "8:1".parse().unwrap();
+//! let b: Layout = "(2,2):(-1,4)".parse().unwrap();
+//! let r = logical_divide(&a, &Tiler::layout(b)).unwrap();
+//! assert_eq!(r.to_string(), "((2,2),(2,2)):((-1,4),(2,8))");
+//! let a: Layout = "(8,7):(1,2)".parse().unwrap();
+//! let b: Layout = "(2,3):(24,32)".parse().unwrap();
+//! let e = logical_divide(&a, &Tiler::layout(b)).unwrap_err();
+//! assert!(e.to_string().ends_with("no coordinate reaches the offset 8"), "{e}");
 //! ```
 //!
 //! [`composition`]: crate::composition
@@ -47,8 +68,8 @@
 use super::coalesce::{coalesce, BLANK};
 use super::complement::complement_to_build;
 use super::composition::{compose_build, scaled, single_tile_mode};
-use crate::error::{attempt, tri, Error, ErrorKind, Op, Operand};
-use crate::int_tuple::{open_bracket, push_layout, Builder};
+use crate::error::{add, attempt, tri, Error, ErrorKind, Op, Operand};
+use crate::int_tuple::{open_bracket, push_layout, Builder, CAPACITY};
 use crate::layout::{concat_pair_build, mode_build, Layout};
 use crate::stride::Code;
 use crate::tiler::{Tile, Tiler};
@@ -66,7 +87,8 @@ pub(crate) enum Apply {
 /// shape(coalesce(A))))` for a layout tile, applied by mode for a by-mode tiler (`_` keeps the mode,
 /// `n` means `n:1`, modes of `A` beyond the tiler are kept).
 ///
-/// Fails when a composition or complement condition fails (`Divisibility`) or when the tiler has
+/// Fails when a composition or complement condition fails or `(B, B*)` is not onto `Z_|A|`
+/// (`Divisibility`), or when the tiler has
 /// more modes than `A` (`ProfileMismatch`).
 pub const fn logical_divide(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
     // Built in the return place (see `coalesce_into`).
@@ -124,7 +146,13 @@ const fn divide_leaf_build(
     b: &Layout,
     err: &mut Result<(), Error>,
 ) -> Layout {
-    let rest = complement_to_build(b, &[s], false, err);
+    let below = attempt!(err, BLANK, below_zero(b));
+    let rest = if below == 0 {
+        complement_to_build(b, &[s], false, err)
+    } else {
+        let n = attempt!(err, BLANK, add(Op::LogicalDivide, s, below));
+        complement_to_build(b, &[n], false, err)
+    };
     if let Err(e) = *err {
         *err = Err(e.with(
             Operand::Layout(leaf_layout(s, d, code)),
@@ -134,6 +162,13 @@ const fn divide_leaf_build(
     }
     let mut out = concat_pair_build(b, &rest, err);
     if err.is_err() {
+        return out;
+    }
+    if let Err(e) = check_onto(&out, s) {
+        *err = Err(e.with(
+            Operand::Layout(leaf_layout(s, d, code)),
+            Operand::Layout(*b),
+        ));
         return out;
     }
     let mut used: u64 = 0;
@@ -188,7 +223,20 @@ const fn divide_build(a: &Layout, b: &Layout, err: &mut Result<(), Error>) -> La
         return divide_leaf_build(a.shape[0], a.stride[0], a.basis[0], b, err);
     }
     let target = coalesce(a);
-    let rest = complement_to_build(b, target.shape.split_at(target.tree.len()).0, false, err);
+    let below = attempt!(err, BLANK, below_zero(b));
+    let rest = if below == 0 {
+        complement_to_build(b, target.shape.split_at(target.tree.len()).0, false, err)
+    } else {
+        // The cotarget `|A| + below` (see `below_zero`).
+        let mut size: i64 = 1;
+        let mut i = 0;
+        while i < target.tree.len() {
+            size *= target.shape[i];
+            i += 1;
+        }
+        let n = attempt!(err, BLANK, add(Op::LogicalDivide, size, below));
+        complement_to_build(b, &[n], false, err)
+    };
     if let Err(e) = *err {
         *err = Err(e.with(Operand::Layout(*a), Operand::Layout(*b)));
         return rest;
@@ -197,11 +245,166 @@ const fn divide_build(a: &Layout, b: &Layout, err: &mut Result<(), Error>) -> La
     if err.is_err() {
         return bb;
     }
+    let mut size: i64 = 1; // |A| (a layout's size fits in an i64)
+    let mut i = 0;
+    while i < target.tree.len() {
+        size *= target.shape[i];
+        i += 1;
+    }
+    if let Err(e) = check_onto(&bb, size) {
+        *err = Err(e.with(Operand::Layout(*a), Operand::Layout(*b)));
+        return bb;
+    }
     let out = compose_build(a, &bb, err);
     if let Err(e) = *err {
         *err = Err(e.with(Operand::Layout(*a), Operand::Layout(*b)));
     }
     out
+}
+
+/// How far below 0 the offsets of `b` reach: `−Σ (s−1)·d` over its modes of negative stride.
+///
+/// Its complement is asked to cover `|A| + below` rather than `|A|`: the image of `b` is that of
+/// its absolute strides shifted down by `below`, so the copies of `(b, gaps)` that reach `|A|`
+/// from 0 up must reach `|A| + below` in the unshifted count (the paper extends `B*` until
+/// `(B, B*)` is onto `Z_|A|`). `(2,2):(-1,4)` reaches 1 below 0, so `8:1 ⊘ (2,2):(-1,4)` takes the
+/// complement `(2,2):(2,8)` up to 9, not CuTe's `2:2` which misses the offset 7.
+const fn below_zero(b: &Layout) -> Result<i64, Error> {
+    let mut below: i128 = 0;
+    let mut i = 0;
+    while i < b.tree.len() {
+        if b.stride[i] < 0 {
+            below -= (b.shape[i] as i128 - 1) * b.stride[i] as i128;
+        }
+        i += 1;
+    }
+    if below > i64::MAX as i128 {
+        return Err(Error::new(
+            Op::LogicalDivide,
+            ErrorKind::Overflow {
+                what: "the reach below 0 of the tiler",
+            },
+        ));
+    }
+    Ok(below as i64)
+}
+
+/// The most points [`check_onto`] walks when negative strides leave the answer open.
+const ONTO_WALK: i128 = 1 << 16;
+
+/// The paper's requirement on `A ⊘ B` (§5.5.2): `B★ = (B, B*)` is onto `Z_n`, `n = |A|`. `Ok`
+/// when every offset of `[0, n)` is reached; otherwise `NotOnto` with the smallest offset
+/// missed, or `Unsupported` when negative strides leave the question open past [`ONTO_WALK`]
+/// points.
+///
+/// `bb` is injective on its modes of nonzero stride (the complement checks `B` and fills only
+/// the holes of its image). With non-negative strides, sorted by stride: the modes from stride
+/// 1 on that each begin where the ones before end (`d = P`, then `P ← P·s`) reach exactly
+/// `[0, P)`; the next stride `d` is larger than `P` (a smaller one would meet those offsets), and
+/// every offset reached with a nonzero coordinate in it or in a later mode is at least `d`, so
+/// `P` is the smallest offset missed. A mode `s:−d` reaches the offsets of `s:d` shifted by
+/// `−(s−1)·d`, so with negative strides the image is that of the absolute strides shifted by
+/// `m = Σ (s−1)·d` over the negative modes, and `[0, n)` is covered when `[−m, −m + n)` lies in
+/// `[0, P)`; other cases are decided by walking the image.
+///
+/// ```text
+/// (8,3):(3,1)        onto Z_24 (the chain 1, 3 reaches [0, 24))
+/// ((2,3),8):((24,32),1)   not onto Z_56: 8 is missed (8 + 24 = 32 meets the mode of stride 32)
+/// ```
+const fn check_onto(bb: &Layout, n: i64) -> Result<(), Error> {
+    // The modes that move: |stride| sorted ascending (with the sign), the shift m.
+    let (mut s, mut d, mut neg) = ([0i128; CAPACITY], [0i128; CAPACITY], [false; CAPACITY]);
+    let (mut k, mut shift, mut points) = (0, 0i128, 1i128);
+    let mut i = 0;
+    while i < bb.tree.len() {
+        let (si, di) = (bb.shape[i] as i128, bb.stride[i] as i128);
+        if si > 1 && di != 0 {
+            let ad = if di < 0 { -di } else { di };
+            if di < 0 {
+                shift += (si - 1) * di;
+            }
+            let mut j = k;
+            while j > 0 && d[j - 1] > ad {
+                s[j] = s[j - 1];
+                d[j] = d[j - 1];
+                neg[j] = neg[j - 1];
+                j -= 1;
+            }
+            s[j] = si;
+            d[j] = ad;
+            neg[j] = di < 0;
+            k += 1;
+            points *= si;
+        }
+        i += 1;
+    }
+    // The prefix [0, P) that the chain from stride 1 reaches.
+    let mut p: i128 = 1;
+    let mut j = 0;
+    while j < k && d[j] == p {
+        p *= s[j];
+        j += 1;
+    }
+    let (lo, n128) = (-shift, n as i128);
+    if lo + n128 <= p {
+        return Ok(());
+    }
+    if shift == 0 {
+        return Err(Error::new(
+            Op::LogicalDivide,
+            ErrorKind::NotOnto {
+                missing: p as i64,
+                size: n,
+            },
+        ));
+    }
+    // Negative strides and the window [−m, −m + n) past the prefix: walk the image.
+    if points > ONTO_WALK || n128 > ONTO_WALK {
+        return Err(Error::new(
+            Op::LogicalDivide,
+            ErrorKind::Unsupported {
+                what: "deciding whether (B, B*) is onto Z_|A| for a tiler with negative strides past 2^16 points",
+            },
+        ));
+    }
+    let mut seen = [0u64; (ONTO_WALK / 64) as usize];
+    let mut c = [0i128; CAPACITY];
+    let mut off: i128 = 0;
+    loop {
+        if off >= 0 && off < n128 {
+            seen[(off / 64) as usize] |= 1 << (off % 64);
+        }
+        // next coordinate (the order does not matter), the offset kept in step
+        let mut m = 0;
+        while m < k {
+            let dm = if neg[m] { -d[m] } else { d[m] };
+            if c[m] + 1 < s[m] {
+                c[m] += 1;
+                off += dm;
+                break;
+            }
+            off -= c[m] * dm;
+            c[m] = 0;
+            m += 1;
+        }
+        if m == k {
+            break;
+        }
+    }
+    let mut x = 0;
+    while x < n {
+        if seen[(x / 64) as usize] & (1 << (x % 64)) == 0 {
+            return Err(Error::new(
+                Op::LogicalDivide,
+                ErrorKind::NotOnto {
+                    missing: x,
+                    size: n,
+                },
+            ));
+        }
+        x += 1;
+    }
+    Ok(())
 }
 
 /// Applies `f` (divide or product) at the tiles of `t`, by mode: a layout tile applies it to the

@@ -327,6 +327,39 @@ fn identity_tensors_give_coordinates() {
     assert_eq!(s.get(3).unwrap().to_string(), "(2,(1,1))");
 }
 
+/// `coord` prints every element of an identity tensor in one form: the coordinate congruent to
+/// the shape, equal to `idx2crd(i, shape)` (zero and one-term values included), also after
+/// slicing and composing; `None` past the domain and for an integer counting tensor.
+#[test]
+fn identity_tensor_coordinates_in_one_form() {
+    for shape in [
+        "4",
+        "(3)",
+        "(4,6)",
+        "((2,2),3)",
+        "(1,(2,1),3)",
+        "((2,(3,2)),(1,4))",
+    ] {
+        let shape: cute::IntTuple = shape.parse().unwrap();
+        let id = CountingTensor::identity(&shape).unwrap();
+        let n = shape.size().unwrap();
+        for i in 0..n {
+            let want = cute::idx2crd(&cute::IntTuple::int(i), &shape).unwrap();
+            assert_eq!(id.coord(i), Some(want), "{shape} at {i}");
+        }
+        assert_eq!(id.coord(n), None);
+    }
+    let id = CountingTensor::identity(&"(4,(2,3))".parse().unwrap()).unwrap();
+    let s = id.slice(&pc("(_,(1,_))")).unwrap();
+    let got: Vec<String> = (0..12).map(|i| s.coord(i).unwrap().to_string()).collect();
+    assert_eq!(got[0], "(0,(1,0))");
+    assert_eq!(got[5], "(1,(1,1))");
+    let t = id.compose(&l("(2,6):(1,4)")).unwrap();
+    assert_eq!(t.coord(0).unwrap().to_string(), "(0,(0,0))");
+    assert_eq!(t.coord(7).unwrap().to_string(), "(1,(1,1))");
+    assert_eq!(CountingTensor::new(0, l("4:1")).coord(1), None);
+}
+
 #[test]
 fn tensor_slices_write_through() {
     let mut buf = [0i32; 32];
