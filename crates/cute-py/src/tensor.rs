@@ -438,7 +438,7 @@ enum Kind {
 
 fn gemm_typed<T>(a: &Arg, b: &Arg, c: &Arg, kind: Kind, py: Python<'_>) -> PyResult<()>
 where
-    T: cute_gemm::Element + Default + PartialEq + Send + FromF64,
+    T: cute_gemm::Element + Send + FromF64,
 {
     let (sa, sb, sc) = (a.span(), b.span(), c.span());
     let (la, ba, lb, bb, lc, bc) = (a.layout, a.base, b.layout, b.base, c.layout, c.base);

@@ -270,8 +270,8 @@ def contract(spec, a, b, out=None, accumulate=False):
         missing = [ch for ch in m.group(3) if ch not in extents]
         if missing:
             raise _fail(f"{spec!r}: output letters {missing} are in neither operand")
-        out = np.zeros(tuple(extents[ch] for ch in m.group(3)), dtype=ta.dtype)
-        accumulate = True  # zeros already
+        out = np.empty(tuple(extents[ch] for ch in m.group(3)), dtype=ta.dtype)
+        accumulate = False  # beta = 0: the kernel writes every element without reading it
     tc = _tensor(out, "contract out")
     _native.tensor_contract(spec, ta.array, ta.layout, ta.offset, tb.array, tb.layout,
                             tb.offset, tc.array, tc.layout, tc.offset,
