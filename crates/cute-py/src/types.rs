@@ -17,6 +17,37 @@ fn hash_of<T: Hash>(x: &T) -> u64 {
     h.finish()
 }
 
+/// `__eq__` of the value classes: `other` is a `T` whose wrapped value (`inner`) equals `mine`.
+fn same_value<T, V>(other: &Bound<'_, PyAny>, mine: &V, inner: fn(&T) -> &V) -> bool
+where
+    T: pyo3::PyClass<Frozen = pyo3::pyclass::boolean_struct::True> + Sync,
+    V: PartialEq,
+{
+    other
+        .downcast::<T>()
+        .map(|o| inner(o.get()) == mine)
+        .unwrap_or(false)
+}
+
+/// `#[pymethods] impl $ty { … }` that begins with read-only integer properties forwarding to the
+/// wrapped value's method of the same name (`name;`, each after its doc comment and example),
+/// followed by the other methods as written.
+macro_rules! pymethods_with_int_getters {
+    ($ty:ident { $($(#[doc = $doc:literal])+ $name:ident;)+ } $($methods:tt)*) => {
+        #[pymethods]
+        impl $ty {
+            $(
+                $(#[doc = $doc])+
+                #[getter]
+                fn $name(&self) -> i64 {
+                    self.0.$name()
+                }
+            )+
+            $($methods)*
+        }
+    };
+}
+
 /// The index `k` of a sequence of length `n`, negative from the end.
 fn index(k: isize, n: usize, what: &str) -> PyResult<usize> {
     let i = if k < 0 { k + n as isize } else { k };
@@ -387,10 +418,7 @@ impl PyE {
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other
-            .downcast::<PyE>()
-            .map(|o| o.get().0 == self.0)
-            .unwrap_or(false)
+        same_value(other, &self.0, |o: &PyE| &o.0)
     }
 
     fn __hash__(&self) -> u64 {
@@ -451,10 +479,7 @@ impl PyF2 {
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other
-            .downcast::<PyF2>()
-            .map(|o| o.get().0 == self.0)
-            .unwrap_or(false)
+        same_value(other, &self.0, |o: &PyF2| &o.0)
     }
 
     fn __hash__(&self) -> u64 {
@@ -489,8 +514,44 @@ impl PyF2 {
 #[derive(Clone)]
 pub struct PySwizzle(pub Swizzle);
 
-#[pymethods]
-impl PySwizzle {
+pymethods_with_int_getters! {
+PySwizzle {
+    /// `B`, the number of bits moved.
+    ///
+    /// >>> from cute_algebra import Swizzle
+    /// >>> Swizzle(3, 4, 3).bits
+    /// 3
+    bits;
+
+    /// `M`, the number of low bits kept.
+    ///
+    /// >>> from cute_algebra import Swizzle
+    /// >>> Swizzle(3, 4, 3).base
+    /// 4
+    base;
+
+    /// `S`, the distance the mask moves.
+    ///
+    /// >>> from cute_algebra import Swizzle
+    /// >>> Swizzle(3, 4, 3).shift
+    /// 3
+    shift;
+
+    /// The mask of the bits read (`yyy`).
+    ///
+    /// >>> from cute_algebra import Swizzle
+    /// >>> bin(Swizzle(2, 1, 3).yyy_mask)
+    /// '0b110000'
+    yyy_mask;
+
+    /// The mask of the bits changed (`zzz`).
+    ///
+    /// >>> from cute_algebra import Swizzle
+    /// >>> bin(Swizzle(2, 1, 3).zzz_mask)
+    /// '0b110'
+    zzz_mask;
+}
+
     #[new]
     fn new(
         bits: &Bound<'_, PyAny>,
@@ -514,56 +575,6 @@ impl PySwizzle {
     #[staticmethod]
     fn parse(text: &str) -> PyResult<Self> {
         text.parse::<Swizzle>().py().map(PySwizzle)
-    }
-
-    /// `B`, the number of bits moved.
-    ///
-    /// >>> from cute_algebra import Swizzle
-    /// >>> Swizzle(3, 4, 3).bits
-    /// 3
-    #[getter]
-    fn bits(&self) -> i64 {
-        self.0.bits()
-    }
-
-    /// `M`, the number of low bits kept.
-    ///
-    /// >>> from cute_algebra import Swizzle
-    /// >>> Swizzle(3, 4, 3).base
-    /// 4
-    #[getter]
-    fn base(&self) -> i64 {
-        self.0.base()
-    }
-
-    /// `S`, the distance the mask moves.
-    ///
-    /// >>> from cute_algebra import Swizzle
-    /// >>> Swizzle(3, 4, 3).shift
-    /// 3
-    #[getter]
-    fn shift(&self) -> i64 {
-        self.0.shift()
-    }
-
-    /// The mask of the bits read (`yyy`).
-    ///
-    /// >>> from cute_algebra import Swizzle
-    /// >>> bin(Swizzle(2, 1, 3).yyy_mask)
-    /// '0b110000'
-    #[getter]
-    fn yyy_mask(&self) -> i64 {
-        self.0.yyy_mask()
-    }
-
-    /// The mask of the bits changed (`zzz`).
-    ///
-    /// >>> from cute_algebra import Swizzle
-    /// >>> bin(Swizzle(2, 1, 3).zzz_mask)
-    /// '0b110'
-    #[getter]
-    fn zzz_mask(&self) -> i64 {
-        self.0.zzz_mask()
     }
 
     /// The swizzle on `[0, 2^n)` as a layout with F2 strides.
@@ -592,10 +603,7 @@ impl PySwizzle {
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other
-            .downcast::<PySwizzle>()
-            .map(|o| o.get().0 == self.0)
-            .unwrap_or(false)
+        same_value(other, &self.0, |o: &PySwizzle| &o.0)
     }
 
     fn __hash__(&self) -> u64 {
@@ -748,10 +756,7 @@ impl PyComposedLayout {
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other
-            .downcast::<PyComposedLayout>()
-            .map(|o| o.get().0 == self.0)
-            .unwrap_or(false)
+        same_value(other, &self.0, |o: &PyComposedLayout| &o.0)
     }
 
     fn __hash__(&self) -> u64 {

@@ -80,11 +80,13 @@ def test_tensor_functions_under_junk():
         arr = rng.choice(arrays)
         lay = rng.choice([Layout(4, 1), Layout(4, -1), Layout((2, 2), (1, 4)), junk(rng)])
         off = rng.choice([0, 1, -1, 3, 2**62, -(2**63)])
-        call(C.tensor_get, arr, lay, off, junk(rng))
-        call(C.tensor_set, arr, lay, off, junk(rng), rng.choice([1.0, "x", None]))
-        call(C.tensor_copy, arr, lay, off, rng.choice(arrays), lay, off)
-        call(C.tensor_contract, rng.choice(["mk,kn->mn", "a,a->", "", "->"]), arr, lay, off,
-             arr, lay, off, rng.choice(arrays), lay, off, None)
+        t = (arr, lay, off)
+        call(C.tensor_get, t, junk(rng))
+        call(C.tensor_set, t, junk(rng), rng.choice([1.0, "x", None]))
+        call(C.tensor_copy, t, (rng.choice(arrays), lay, off))
+        call(C.tensor_contract, rng.choice(["mk,kn->mn", "a,a->", "", "->"]), t, t,
+             (rng.choice(arrays), lay, off), None)
+        call(C.tensor_gemm, t, t, (rng.choice(arrays), lay, off))
         call(C.array_layout, arr)
         call(C.contract, rng.choice(["mk,kn->mn", "x"]), arr, rng.choice(arrays))
         call(C.Tensor, arr, rng.choice([None, lay]), off)
