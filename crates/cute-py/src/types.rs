@@ -785,20 +785,56 @@ impl PyComposedLayout {
     }
 }
 
-/// The shared-memory wavefronts of one access pattern (see `bank_conflicts`).
+/// The shared-memory wavefronts of one access pattern (see `bank_conflicts`); below, two
+/// instructions that each read a column of a row-major 32×32 float tile (32-way conflicts).
+///
+/// >>> from cute_algebra import Layout, bank_conflicts
+/// >>> r = bank_conflicts(Layout((32, 32), (32, 1)), Layout((32, 2), (1, 32)), 4)
+/// >>> r
+/// BankReport(instructions=2, total=64, ideal_total=2, conflict_free=False)
 #[pyclass(frozen, module = "cute_algebra", name = "BankReport", get_all)]
 pub struct PyBankReport {
     /// The number of instructions.
+    ///
+    /// >>> from cute_algebra import Layout, bank_conflicts
+    /// >>> r = bank_conflicts(Layout((32, 32), (32, 1)), Layout((32, 2), (1, 32)), 4)
+    /// >>> r.instructions
+    /// 2
     pub instructions: usize,
     /// Wavefronts per instruction.
+    ///
+    /// >>> from cute_algebra import Layout, bank_conflicts
+    /// >>> r = bank_conflicts(Layout((32, 32), (32, 1)), Layout((32, 2), (1, 32)), 4)
+    /// >>> r.wavefronts
+    /// [32, 32]
     pub wavefronts: Vec<u32>,
     /// The conflict-free number of wavefronts per instruction.
+    ///
+    /// >>> from cute_algebra import Layout, bank_conflicts
+    /// >>> r = bank_conflicts(Layout((32, 32), (32, 1)), Layout((32, 2), (1, 32)), 4)
+    /// >>> r.ideal
+    /// [1, 1]
     pub ideal: Vec<u32>,
     /// The sum of the wavefronts.
+    ///
+    /// >>> from cute_algebra import Layout, bank_conflicts
+    /// >>> r = bank_conflicts(Layout((32, 32), (32, 1)), Layout((32, 2), (1, 32)), 4)
+    /// >>> r.total
+    /// 64
     pub total: u64,
     /// The sum of the ideal wavefronts.
+    ///
+    /// >>> from cute_algebra import Layout, bank_conflicts
+    /// >>> r = bank_conflicts(Layout((32, 32), (32, 1)), Layout((32, 2), (1, 32)), 4)
+    /// >>> r.ideal_total
+    /// 2
     pub ideal_total: u64,
     /// True when every instruction reaches its ideal.
+    ///
+    /// >>> from cute_algebra import Layout, bank_conflicts
+    /// >>> r = bank_conflicts(Layout((32, 32), (32, 1)), Layout((32, 2), (1, 32)), 4)
+    /// >>> r.conflict_free
+    /// False
     pub conflict_free: bool,
 }
 
@@ -828,18 +864,48 @@ impl PyBankReport {
     }
 }
 
-/// The result of `swizzle_search`.
+/// The result of `swizzle_search`; below, the swizzle that makes a column read of a row-major
+/// 32×32 float tile conflict-free.
+///
+/// >>> from cute_algebra import Layout, swizzle_search
+/// >>> swizzle_search(Layout((32, 32), (32, 1)), Layout((32, 1), (1, 0)), 4)
+/// SwizzleSearch(swizzle=Swizzle(5,0,5), conflict_free=True, tried=274)
 #[pyclass(frozen, module = "cute_algebra", name = "SwizzleSearch", get_all)]
 pub struct PySwizzleSearch {
     /// The swizzle chosen.
+    ///
+    /// >>> from cute_algebra import Layout, swizzle_search
+    /// >>> s = swizzle_search(Layout((32, 32), (32, 1)), Layout((32, 1), (1, 0)), 4)
+    /// >>> s.swizzle
+    /// Swizzle(5,0,5)
     pub swizzle: PySwizzle,
     /// The swizzled layout.
+    ///
+    /// >>> from cute_algebra import Layout, swizzle_search
+    /// >>> s = swizzle_search(Layout((32, 32), (32, 1)), Layout((32, 1), (1, 0)), 4)
+    /// >>> print(s.layout)
+    /// Sw<5,0,5> o 0 o (32,32):(32,1)
     pub layout: PyComposedLayout,
     /// One report per access pattern, under the chosen swizzle.
+    ///
+    /// >>> from cute_algebra import Layout, swizzle_search
+    /// >>> s = swizzle_search(Layout((32, 32), (32, 1)), Layout((32, 1), (1, 0)), 4)
+    /// >>> s.reports
+    /// [BankReport(instructions=1, total=1, ideal_total=1, conflict_free=True)]
     pub reports: Vec<Py<PyBankReport>>,
     /// True when every pattern is conflict-free.
+    ///
+    /// >>> from cute_algebra import Layout, swizzle_search
+    /// >>> s = swizzle_search(Layout((32, 32), (32, 1)), Layout((32, 1), (1, 0)), 4)
+    /// >>> s.conflict_free
+    /// True
     pub conflict_free: bool,
     /// How many candidate swizzles were tried.
+    ///
+    /// >>> from cute_algebra import Layout, swizzle_search
+    /// >>> s = swizzle_search(Layout((32, 32), (32, 1)), Layout((32, 1), (1, 0)), 4)
+    /// >>> s.tried
+    /// 274
     pub tried: usize,
 }
 

@@ -49,7 +49,29 @@ class Tensor:
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 7.0, 0.0]
     """
 
-    __slots__ = ("array", "layout", "offset")
+    __slots__ = {
+        "array": """The numpy array whose memory the tensor views.
+
+        >>> import numpy as np
+        >>> from cute_algebra import Tensor
+        >>> Tensor(np.arange(4.0)).array.tolist()
+        [0.0, 1.0, 2.0, 3.0]
+        """,
+        "layout": """The layout: coordinate to element offset (from ``offset``).
+
+        >>> import numpy as np
+        >>> from cute_algebra import Tensor
+        >>> Tensor(np.zeros((2, 3))).layout
+        Layout((2,3),(3,1))
+        """,
+        "offset": """The element offset, from the array's data pointer, of coordinate 0.
+
+        >>> import numpy as np
+        >>> from cute_algebra import Tensor, Layout
+        >>> Tensor(np.zeros(8), Layout(4, 1), 2).offset
+        2
+        """,
+    }
 
     def __init__(self, array, layout=None, offset=0):
         if isinstance(array, Tensor):
@@ -75,16 +97,34 @@ class Tensor:
 
     @property
     def dtype(self):
-        """The element type of the array."""
+        """The element type of the array.
+
+        >>> import numpy as np
+        >>> from cute_algebra import Tensor
+        >>> Tensor(np.zeros(4, dtype=np.float32)).dtype
+        dtype('float32')
+        """
         return self.array.dtype
 
     @property
     def shape(self):
-        """The layout's shape."""
+        """The layout's shape.
+
+        >>> import numpy as np
+        >>> from cute_algebra import Tensor
+        >>> Tensor(np.zeros((2, 3))).shape
+        (2, 3)
+        """
         return self.layout.shape
 
     def size(self):
-        """The number of elements of the tensor's domain."""
+        """The number of elements of the tensor's domain.
+
+        >>> import numpy as np
+        >>> from cute_algebra import Tensor, Layout
+        >>> Tensor(np.zeros(16), Layout((2, 3), (1, 4))).size()
+        6
+        """
         return self.layout.size()
 
     def __len__(self):
