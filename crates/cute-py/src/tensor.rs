@@ -354,27 +354,23 @@ pub fn tensor_set(
     let o = element_offset(&a, coord)?;
     let sp = a.span();
     match a.view.dtype {
-        Dtype::F32 => {
-            let v: f32 = value.extract()?;
-            // SAFETY: the array's own writable memory; no other reference to it is live
-            unsafe { slice_mut::<f32>(sp)[o] = v }
-        }
-        Dtype::F64 => {
-            let v: f64 = value.extract()?;
-            // SAFETY: as above
-            unsafe { slice_mut::<f64>(sp)[o] = v }
-        }
-        Dtype::I32 => {
-            let v: i32 = value.extract()?;
-            // SAFETY: as above
-            unsafe { slice_mut::<i32>(sp)[o] = v }
-        }
-        Dtype::I64 => {
-            let v: i64 = value.extract()?;
-            // SAFETY: as above
-            unsafe { slice_mut::<i64>(sp)[o] = v }
-        }
+        Dtype::F32 => store::<f32>(sp, o, value),
+        Dtype::F64 => store::<f64>(sp, o, value),
+        Dtype::I32 => store::<i32>(sp, o, value),
+        Dtype::I64 => store::<i64>(sp, o, value),
     }
+}
+
+/// Writes `value`, converted to `T`, at index `o` of a writable array's span (`o` checked).
+fn store<T: for<'py> FromPyObject<'py>>(
+    sp: Span,
+    o: usize,
+    value: &Bound<'_, PyAny>,
+) -> PyResult<()> {
+    let v: T = value.extract()?;
+    // SAFETY: the span is the array's own writable memory (the caller checked the flag and the
+    // index), alive while the caller holds the array; no other reference to it is live
+    unsafe { slice_mut::<T>(sp)[o] = v }
     Ok(())
 }
 
@@ -466,26 +462,16 @@ pub trait FromF64 {
     /// `x` as this type (truncated for integers).
     fn from_f64(x: f64) -> Self;
 }
-impl FromF64 for f32 {
-    fn from_f64(x: f64) -> Self {
-        x as f32
-    }
+macro_rules! from_f64 {
+    ($($t:ty),*) => {$(
+        impl FromF64 for $t {
+            fn from_f64(x: f64) -> Self {
+                x as $t
+            }
+        }
+    )*};
 }
-impl FromF64 for f64 {
-    fn from_f64(x: f64) -> Self {
-        x
-    }
-}
-impl FromF64 for i32 {
-    fn from_f64(x: f64) -> Self {
-        x as i32
-    }
-}
-impl FromF64 for i64 {
-    fn from_f64(x: f64) -> Self {
-        x as i64
-    }
-}
+from_f64!(f32, f64, i32, i64);
 
 /// Checks the three tensors of a GEMM-like call and runs it on their element type.
 fn dispatch(
