@@ -1,6 +1,6 @@
 //! Einsum-style GETT: `contract("stupr,qtru->stqp", A, B, C)`.
 
-use crate::gemm::{gemm, Element};
+use crate::gemm::{gemm_beta, Element};
 use cute::{Error, ErrorKind, Layout, Op, Operand, Storage, StorageMut, Tensor};
 
 /// The classification of a contraction's letters and the folded GEMM layouts (views of the same
@@ -231,17 +231,7 @@ where
     SB: Storage<Item = T>,
     SC: StorageMut<Item = T>,
 {
-    let modes = contract_modes(spec, a.layout(), b.layout(), c.layout())?;
-    let retag = |e: Error| Error::new(Op::Contract, *e.kind()).with(*e.lhs(), *e.rhs());
-    let ta = Tensor::with_base(a.storage().items(), a.base(), modes.a).map_err(retag)?;
-    let tb = Tensor::with_base(b.storage().items(), b.base(), modes.b).map_err(retag)?;
-    let (base_c, c_layout) = (c.base(), *c.layout());
-    let mut tc = Tensor::with_base(c.storage_mut().items_mut(), base_c, modes.c).map_err(retag)?;
-    gemm(&ta, &tb, &mut tc).map_err(|e| match e.kind() {
-        // name C as the caller wrote it, not its folded view
-        ErrorKind::NotInjective { .. } => retag(e).with(Operand::Layout(c_layout), Operand::None),
-        _ => retag(e),
-    })
+    contract_beta(spec, a, b, T::ONE, c)
 }
 
 /// `contract_beta(spec, A, B, β, C)`: `C[out] = Σ A[first]·B[second] + β·C[out]`, BLAS's β. With
@@ -249,7 +239,9 @@ where
 /// not propagate); with `β = 1` it is [`contract`].
 ///
 /// The arguments are checked (the spec, the extents, an injective C) before C is touched, so an
-/// error leaves C as it was.
+/// error leaves C as it was. For `f32` and `f64` β is applied by the kernel itself, in its first
+/// call for each piece of C, so no separate pass over C is made (the integer types, which run
+/// the reference loop, scale C first).
 ///
 /// ```
 /// use cute::{Layout, Tensor};
@@ -270,23 +262,20 @@ pub fn contract_beta<T, SA, SB, SC>(
     c: &mut Tensor<SC>,
 ) -> Result<(), Error>
 where
-    T: Element + Default + PartialEq,
+    T: Element,
     SA: Storage<Item = T>,
     SB: Storage<Item = T>,
     SC: StorageMut<Item = T>,
 {
     let modes = contract_modes(spec, a.layout(), b.layout(), c.layout())?;
-    // every refusal of `contract` happens before C is scaled: the plan checks that C is injective
-    crate::plan::plan_gemm(&modes.a, &modes.b, &modes.c).map_err(|e| {
-        Error::new(Op::Contract, *e.kind()).with(Operand::Layout(*c.layout()), Operand::None)
-    })?;
-    let zero = T::default();
-    if beta != T::ONE {
-        for i in 0..c.size() {
-            if let Some(x) = c.get_mut(i) {
-                *x = if beta == zero { zero } else { *x * beta };
-            }
-        }
-    }
-    contract(spec, a, b, c)
+    let retag = |e: Error| Error::new(Op::Contract, *e.kind()).with(*e.lhs(), *e.rhs());
+    let ta = Tensor::with_base(a.storage().items(), a.base(), modes.a).map_err(retag)?;
+    let tb = Tensor::with_base(b.storage().items(), b.base(), modes.b).map_err(retag)?;
+    let (base_c, c_layout) = (c.base(), *c.layout());
+    let mut tc = Tensor::with_base(c.storage_mut().items_mut(), base_c, modes.c).map_err(retag)?;
+    gemm_beta(&ta, &tb, beta, &mut tc).map_err(|e| match e.kind() {
+        // name C as the caller wrote it, not its folded view
+        ErrorKind::NotInjective { .. } => retag(e).with(Operand::Layout(c_layout), Operand::None),
+        _ => retag(e),
+    })
 }

@@ -12,18 +12,22 @@ mod sealed {
 /// multithreaded kernel; the integer types run [`cute::gemm`]'s reference loop (exact, wrapping
 /// never: overflow panics in debug builds as the reference loop does).
 pub trait Element:
-    sealed::Sealed + Copy + core::ops::Mul<Output = Self> + core::ops::AddAssign + 'static
+    sealed::Sealed + Copy + PartialEq + core::ops::Mul<Output = Self> + core::ops::AddAssign + 'static
 {
     /// The multiplicative identity.
     const ONE: Self;
+    /// The additive identity.
+    const ZERO: Self;
 
-    /// Runs `C += A·B` on the storages; `Ok(false)` when the type has no fast kernel.
+    /// Runs `C = β·C + A·B` on the storages; `false` (C untouched) when the type has no fast
+    /// kernel.
     #[doc(hidden)]
     fn fast(
         plan: &crate::GemmPlan,
         a: (&[Self], usize),
         b: (&[Self], usize),
         c: (&mut [Self], usize),
+        beta: Self,
     ) -> bool;
 }
 
@@ -32,13 +36,15 @@ macro_rules! fast_element {
         impl sealed::Sealed for $t {}
         impl Element for $t {
             const ONE: $t = 1 as $t;
+            const ZERO: $t = 0 as $t;
             fn fast(
                 plan: &crate::GemmPlan,
                 a: (&[Self], usize),
                 b: (&[Self], usize),
                 c: (&mut [Self], usize),
+                beta: Self,
             ) -> bool {
-                kernel::execute(plan, a, b, c);
+                kernel::execute(plan, a, b, c, beta);
                 true
             }
         }
@@ -50,11 +56,13 @@ macro_rules! reference_element {
         impl sealed::Sealed for $t {}
         impl Element for $t {
             const ONE: $t = 1 as $t;
+            const ZERO: $t = 0 as $t;
             fn fast(
                 _: &crate::GemmPlan,
                 _: (&[Self], usize),
                 _: (&[Self], usize),
                 _: (&mut [Self], usize),
+                _: Self,
             ) -> bool {
                 false
             }
@@ -101,6 +109,24 @@ where
     SB: Storage<Item = T>,
     SC: StorageMut<Item = T>,
 {
+    gemm_beta(a, b, T::ONE, c)
+}
+
+/// [`gemm()`] with BLAS's β: `C = β·C + A·B`. The fast kernel applies β in its first call for
+/// each piece of C (with `β = 0` it does not read C); the reference loop's types scale C first.
+/// Every refusal happens before C is touched.
+pub(crate) fn gemm_beta<T, SA, SB, SC>(
+    a: &Tensor<SA>,
+    b: &Tensor<SB>,
+    beta: T,
+    c: &mut Tensor<SC>,
+) -> Result<(), Error>
+where
+    T: Element,
+    SA: Storage<Item = T>,
+    SB: Storage<Item = T>,
+    SC: StorageMut<Item = T>,
+{
     let plan = plan_gemm(a.layout(), b.layout(), c.layout())?;
     let base_c = c.base();
     let done = T::fast(
@@ -108,8 +134,16 @@ where
         (a.storage().items(), a.base()),
         (b.storage().items(), b.base()),
         (c.storage_mut().items_mut(), base_c),
+        beta,
     );
     if !done {
+        if beta != T::ONE {
+            for i in 0..c.size() {
+                if let Some(x) = c.get_mut(i) {
+                    *x = if beta == T::ZERO { T::ZERO } else { *x * beta };
+                }
+            }
+        }
         cute::gemm(a, b, c)?;
     }
     Ok(())

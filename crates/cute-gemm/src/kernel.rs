@@ -13,16 +13,19 @@
 use crate::plan::GemmPlan;
 
 /// Element types the `gemm` crate multiplies (f32 and f64 here).
-pub(crate) trait Kernel: Copy + Send + Sync + 'static {
+pub(crate) trait Kernel: Copy + PartialEq + Send + Sync + 'static {
     const ONE: Self;
+    const ZERO: Self;
 }
 
 impl Kernel for f32 {
     const ONE: f32 = 1.0;
+    const ZERO: f32 = 0.0;
 }
 
 impl Kernel for f64 {
     const ONE: f64 = 1.0;
+    const ZERO: f64 = 0.0;
 }
 
 /// Below this many multiply-adds a piece runs single-threaded and the outer loop is split among
@@ -68,7 +71,11 @@ fn piece_in_bounds(origin: i64, dims: [(i64, i64); 3], len: usize) -> bool {
     lo >= 0 && hi < len as i64
 }
 
-/// Runs `plan` on the storages: `c[base_c + …] += a[base_a + …]·b[base_b + …]` for every piece.
+/// Runs `plan` on the storages: `c[base_c + …] = beta·c[base_c + …] + Σ a[base_a + …]·b[base_b + …]`
+/// for every piece. β applies once per element of C: in the first kernel call of each piece of C
+/// (its reduction loops at coordinate 0; the kernel's own `alpha`, and with `β = 0` the kernel
+/// does not read C, so NaNs there do not propagate); the piece's later calls accumulate. So
+/// `β = 1` is `C += A·B` and `β = 0` overwrites, with no separate pass over C.
 ///
 /// Panics (an internal error, never expected) if a piece would reach outside a slice.
 pub(crate) fn execute<T: Kernel>(
@@ -76,6 +83,7 @@ pub(crate) fn execute<T: Kernel>(
     a: (&[T], usize),
     b: (&[T], usize),
     c: (&mut [T], usize),
+    beta: T,
 ) {
     let mut plan = plan.clone();
     let (m, n, k) = (plan.m, plan.n, plan.k);
@@ -87,7 +95,11 @@ pub(crate) fn execute<T: Kernel>(
         SharedPtr(b.0.as_ptr()),
         SendPtr(c.0.as_mut_ptr()),
     );
-    let run = |off: [i64; 3], par: gemm::Parallelism| {
+    let run = |off: [i64; 3], first: bool, par: gemm::Parallelism| {
+        let (read_c, scale_c) = match first {
+            true => (beta != T::ZERO, beta),
+            false => (true, T::ONE),
+        };
         let (oa, ob, oc) = (
             a.1 as i64 + off[0],
             b.1 as i64 + off[1],
@@ -122,14 +134,14 @@ pub(crate) fn execute<T: Kernel>(
                 pc.0.wrapping_offset(oc as isize),
                 n.stride[2] as isize,
                 m.stride[2] as isize,
-                true,
+                read_c,
                 pa.0.wrapping_offset(oa as isize),
                 k.stride[0] as isize,
                 m.stride[0] as isize,
                 pb.0.wrapping_offset(ob as isize),
                 n.stride[1] as isize,
                 k.stride[1] as isize,
-                T::ONE,
+                scale_c,
                 T::ONE,
                 false,
                 false,
@@ -144,7 +156,9 @@ pub(crate) fn execute<T: Kernel>(
         None
     };
     match split {
-        None => plan.for_each_piece(0..usize::MAX, |off| run(off, gemm::Parallelism::Rayon(0))),
+        None => plan.for_each_piece(0..usize::MAX, |off, first| {
+            run(off, first, gemm::Parallelism::Rayon(0))
+        }),
         Some(extent) => {
             let t = threads.min(extent);
             let plan = &plan;
@@ -153,7 +167,9 @@ pub(crate) fn execute<T: Kernel>(
                 for w in 0..t {
                     let range = extent * w / t..extent * (w + 1) / t;
                     s.spawn(move || {
-                        plan.for_each_piece(range, |off| run(off, gemm::Parallelism::None))
+                        plan.for_each_piece(range, |off, first| {
+                            run(off, first, gemm::Parallelism::None)
+                        })
                     });
                 }
             });

@@ -106,16 +106,20 @@ impl GemmPlan {
     }
 
     /// Calls `f` with the offsets `[a, b, c]` of every outer iteration whose first outer loop
-    /// (if any) has its coordinate in `range` (the whole loop nest when `range` covers it).
+    /// (if any) has its coordinate in `range` (the whole loop nest when `range` covers it), and
+    /// whether the iteration is the first of its piece of C: every reduction (K) loop at its
+    /// coordinate 0. For each piece of C that iteration comes before the piece's other ones (the
+    /// loops run as an odometer, so with the M, N and L coordinates fixed the K coordinates
+    /// increase lexicographically from all zeros).
     pub(crate) fn for_each_piece(
         &self,
         range: core::ops::Range<usize>,
-        mut f: impl FnMut([i64; 3]),
+        mut f: impl FnMut([i64; 3], bool),
     ) {
         let d = self.outer.len();
         if d == 0 {
             if range.start == 0 && !range.is_empty() {
-                f([0; 3]);
+                f([0; 3], true);
             }
             return;
         }
@@ -126,13 +130,15 @@ impl GemmPlan {
         }
         loop {
             let mut off = [0i64; 3];
+            let mut first = true;
             for (o, &i) in self.outer.iter().zip(&idx) {
                 let t = o.offsets[i];
                 for (x, y) in off.iter_mut().zip(t) {
                     *x += y;
                 }
+                first &= o.mode != Mode::K || i == 0;
             }
-            f(off);
+            f(off, first);
             // odometer, the last loop fastest, the first restricted to `range`
             let mut j = d;
             loop {

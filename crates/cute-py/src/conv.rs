@@ -134,29 +134,9 @@ fn tuple_at(obj: &Bound<'_, PyAny>, what: &str, depth: usize) -> PyResult<IntTup
                     .collect::<PyResult<Vec<_>>>()?;
                 return IntTuple::flat(&vals).py();
             }
-            let modes = items
-                .iter()
-                .map(|x| tuple_at(x, what, depth + 1))
-                .collect::<PyResult<Vec<_>>>()?;
-            IntTuple::tuple(&modes).py()
+            tuple_of(&items, |x| tuple_at(x, what, depth + 1))
         }
-        None => {
-            if obj.is_none() {
-                return Err(PyTypeError::new_err(format!(
-                    "{what}: expected an integer or a tuple of integers, got None"
-                )));
-            }
-            Ok(IntTuple::int(int(obj, what).map_err(|e| {
-                if e.is_instance_of::<PyTypeError>(obj.py()) {
-                    PyTypeError::new_err(format!(
-                        "{what}: expected an integer or a tuple of integers, got {}",
-                        kind_of(obj)
-                    ))
-                } else {
-                    e
-                }
-            })?))
-        }
+        None => int_leaf(obj, what, "an integer or a tuple of integers").map(IntTuple::int),
     }
 }
 
@@ -180,21 +160,39 @@ fn stride_leaf(obj: &Bound<'_, PyAny>) -> PyResult<Stride> {
     if let Ok(f) = obj.downcast::<PyF2>() {
         return Ok(f.get().0);
     }
+    int_leaf(obj, "Layout stride", "an integer, E(...) or F2(...)").map(Stride::int)
+}
+
+/// An integer leaf of a tree argument: a wrong kind (None included) is a `TypeError` that says
+/// what the leaf may be (`expected`); an integer out of range stays an `OverflowError`.
+fn int_leaf(obj: &Bound<'_, PyAny>, what: &str, expected: &str) -> PyResult<i64> {
+    let wrong = || {
+        let got = if obj.is_none() {
+            "None".to_string()
+        } else {
+            kind_of(obj)
+        };
+        PyTypeError::new_err(format!("{what}: expected {expected}, got {got}"))
+    };
     if obj.is_none() {
-        return Err(PyTypeError::new_err(
-            "Layout stride: expected an integer, E(...) or F2(...), got None",
-        ));
+        return Err(wrong());
     }
-    int(obj, "Layout stride").map(Stride::int).map_err(|e| {
+    int(obj, what).map_err(|e| {
         if e.is_instance_of::<PyTypeError>(obj.py()) {
-            PyTypeError::new_err(format!(
-                "Layout stride: expected an integer, E(...) or F2(...), got {}",
-                kind_of(obj)
-            ))
+            wrong()
         } else {
             e
         }
     })
+}
+
+/// The tuple of the trees `f` reads from `items`.
+fn tuple_of<'py>(
+    items: &[Bound<'py, PyAny>],
+    f: impl FnMut(&Bound<'py, PyAny>) -> PyResult<IntTuple>,
+) -> PyResult<IntTuple> {
+    let modes = items.iter().map(f).collect::<PyResult<Vec<_>>>()?;
+    IntTuple::tuple(&modes).py()
 }
 
 /// A stride tree: its shape (each leaf replaced by its value, for congruence) and its leaves.
@@ -203,13 +201,7 @@ fn strides(obj: &Bound<'_, PyAny>, out: &mut Vec<Stride>, depth: usize) -> PyRes
         return Err(too_deep("Layout stride"));
     }
     match seq(obj) {
-        Some(items) => {
-            let modes = items
-                .iter()
-                .map(|x| strides(x, out, depth + 1))
-                .collect::<PyResult<Vec<_>>>()?;
-            IntTuple::tuple(&modes).py()
-        }
+        Some(items) => tuple_of(&items, |x| strides(x, out, depth + 1)),
         None => {
             let s = stride_leaf(obj)?;
             out.push(s);
@@ -491,21 +483,14 @@ pub fn has_none(obj: &Bound<'_, PyAny>) -> bool {
     walk(obj, 0)
 }
 
-/// A layout or a composed (swizzled) layout, for the bank-conflict analysis.
-pub enum Smem {
-    /// A plain layout.
-    Plain(Layout),
-    /// `Sw ∘ offset ∘ L`.
-    Composed(cute::ComposedLayout),
-}
-
-/// A shared-memory layout argument.
-pub fn smem_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Smem> {
+/// A shared-memory layout argument: a `Layout` or a `ComposedLayout` (the core's
+/// [`cute::banks::Smem`], as the CLI and the playground read it from text).
+pub fn smem_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<cute::banks::Smem> {
     if let Ok(c) = obj.downcast::<PyComposedLayout>() {
-        return Ok(Smem::Composed(c.get().0));
+        return Ok(cute::banks::Smem::Composed(c.get().0));
     }
     if let Ok(l) = obj.downcast::<PyLayout>() {
-        return Ok(Smem::Plain(l.get().0));
+        return Ok(cute::banks::Smem::Plain(l.get().0));
     }
     Err(PyTypeError::new_err(format!(
         "{what}: expected a Layout or a ComposedLayout, got {}",

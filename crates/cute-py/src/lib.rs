@@ -1,7 +1,8 @@
 //! # cute-py — the CuTe layout algebra as the Python module `cute_algebra`
 //!
-//! PyO3 bindings (stable ABI, Python ≥ 3.9) of the core crate `cute`: layouts, the algebra under
-//! CuTe's names, swizzles, bank-conflict analysis and the swizzle search. The Python package
+//! PyO3 bindings (stable ABI, Python ≥ 3.10, whose limited API has the fast call protocol) of
+//! the core crate `cute`: layouts, the algebra under CuTe's names, swizzles, bank-conflict
+//! analysis and the swizzle search. The Python package
 //! (`python/cute_algebra`) re-exports this extension module (`cute_algebra._native`) and adds
 //! `cute_algebra.pycute`, a drop-in for NVIDIA's legacy `pycute`.
 //!

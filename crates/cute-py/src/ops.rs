@@ -7,11 +7,17 @@ use pyo3::types::PyTuple;
 
 use crate::conv::{
     self, err, int, kind_of, layout_arg, partial_coord, seq, smem_arg, tiler_arg, tuple, tuple_py,
-    OrRaise, Smem,
+    OrRaise,
 };
 use crate::types::{PyBankReport, PyComposedLayout, PyLayout, PySwizzle, PySwizzleSearch};
 
 type L = PyResult<PyLayout>;
+
+/// A layout with the offset of its first element, as Python gets it.
+fn with_offset(r: Result<(Layout, i64), Error>) -> PyResult<(PyLayout, i64)> {
+    let (l, o) = r.py()?;
+    Ok((PyLayout(l), o))
+}
 
 fn lay(obj: &Bound<'_, PyAny>, op: &str) -> PyResult<Layout> {
     layout_arg(obj, op)
@@ -793,12 +799,10 @@ pub fn slice_and_offset(
     layout: &Bound<'_, PyAny>,
     coord: &Bound<'_, PyAny>,
 ) -> PyResult<(PyLayout, i64)> {
-    let (l, o) = cute::slice_and_offset(
+    with_offset(cute::slice_and_offset(
         &lay(layout, "slice_and_offset")?,
         &partial_coord(coord, "slice_and_offset")?,
-    )
-    .py()?;
-    Ok((PyLayout(l), o))
+    ))
 }
 
 /// The tile of `zipped_divide(L, tiler)` at tile coordinate `coord` (trailing modes free): its
@@ -813,13 +817,11 @@ pub fn local_tile(
     tiler: &Bound<'_, PyAny>,
     coord: &Bound<'_, PyAny>,
 ) -> PyResult<(PyLayout, i64)> {
-    let (l, o) = cute::local_tile(
+    with_offset(cute::local_tile(
         &lay(layout, "local_tile")?,
         &tiler_arg(tiler, "local_tile")?,
         &partial_coord(coord, "local_tile")?,
-    )
-    .py()?;
-    Ok((PyLayout(l), o))
+    ))
 }
 
 /// The elements thread `index` of the thread layout `thr` owns in every tile: layout and offset.
@@ -833,13 +835,11 @@ pub fn local_partition(
     thr: &Bound<'_, PyAny>,
     index: i64,
 ) -> PyResult<(PyLayout, i64)> {
-    let (l, o) = cute::local_partition(
+    with_offset(cute::local_partition(
         &lay(layout, "local_partition")?,
         &lay(thr, "local_partition")?,
         index,
-    )
-    .py()?;
-    Ok((PyLayout(l), o))
+    ))
 }
 
 /// Thread `thread`'s values of a data layout under a thread-value layout (the paper's Table 4):
@@ -854,13 +854,11 @@ pub fn tv_partition(
     tv: &Bound<'_, PyAny>,
     thread: i64,
 ) -> PyResult<(PyLayout, i64)> {
-    let (l, o) = cute::tv_partition(
+    with_offset(cute::tv_partition(
         &lay(data, "tv_partition")?,
         &lay(tv, "tv_partition")?,
         thread,
-    )
-    .py()?;
-    Ok((PyLayout(l), o))
+    ))
 }
 
 /// CuTe's `make_layout_tv(thr, val)`: the tile shape and the thread-value layout.
@@ -910,11 +908,8 @@ pub fn bank_conflicts(
     vector: i64,
 ) -> PyResult<PyBankReport> {
     let tv = lay(tv, "bank_conflicts")?;
-    let r = match smem_arg(smem, "bank_conflicts")? {
-        Smem::Plain(l) => cute::bank_conflicts(&l, &tv, elem_bytes, vector),
-        Smem::Composed(c) => cute::bank_conflicts(&c, &tv, elem_bytes, vector),
-    }
-    .py()?;
+    let smem = smem_arg(smem, "bank_conflicts")?;
+    let r = cute::bank_conflicts(smem.as_dyn(), &tv, elem_bytes, vector).py()?;
     Ok(PyBankReport::from(&r))
 }
 
@@ -946,11 +941,8 @@ pub fn swizzle_search(
             ))
         })?],
     };
-    let s = match smem_arg(smem, "swizzle_search")? {
-        Smem::Plain(l) => cute::swizzle_search(&l, &pats, elem_bytes, vector),
-        Smem::Composed(c) => cute::swizzle_search(&c, &pats, elem_bytes, vector),
-    }
-    .py()?;
+    let smem = smem_arg(smem, "swizzle_search")?;
+    let s = cute::swizzle_search(smem.as_dyn(), &pats, elem_bytes, vector).py()?;
     Ok(PySwizzleSearch {
         swizzle: PySwizzle(s.swizzle),
         layout: PyComposedLayout(s.layout),

@@ -1,8 +1,8 @@
 //! Tensors over numpy arrays (or any object with `__array_interface__`): element access, COPY,
 //! GEMM and `contract`, on the array's memory without copies, the GIL released during the work.
 //!
-//! A tensor is `(array, layout, offset)`: the element at coordinate `c` lies `offset + layout(c)`
-//! elements from the array's data pointer. The memory an array may reach is the span of its own
+//! A tensor is `(array, layout, offset)`, passed as that 3-tuple: the element at coordinate `c`
+//! lies `offset + layout(c)` elements from the array's data pointer. The memory an array may reach is the span of its own
 //! elements (from its lowest to its highest addressed element, whatever its strides, negative
 //! included): one allocation. Every access is checked against that span by the core crate
 //! ([`cute::Tensor::with_base`]), so a layout can never reach outside it.
@@ -211,14 +211,21 @@ struct Arg {
     base: usize,
 }
 
-fn arg(
-    array: &Bound<'_, PyAny>,
-    layout: &Bound<'_, PyAny>,
-    offset: i64,
-    what: &str,
-) -> PyResult<Arg> {
-    let view = view(array, what)?;
-    let layout = layout_arg(layout, what)?;
+/// A tensor argument: the tuple `(array, layout, offset)`.
+fn arg(tensor: &Bound<'_, PyAny>, what: &str) -> PyResult<Arg> {
+    let parts = tensor
+        .downcast::<PyTuple>()
+        .ok()
+        .filter(|t| t.len() == 3)
+        .ok_or_else(|| {
+            PyTypeError::new_err(format!(
+                "{what}: expected a tensor as the tuple (array, layout, offset), got {}",
+                kind_of(tensor)
+            ))
+        })?;
+    let view = view(&parts.get_item(0)?, what)?;
+    let layout = layout_arg(&parts.get_item(1)?, what)?;
+    let offset = int(&parts.get_item(2)?, what)?;
     let base = base_of(&view, offset, &layout)?;
     Ok(Arg { view, layout, base })
 }
@@ -281,17 +288,15 @@ fn same_dtype(a: &Arg, b: &Arg, what: &str) -> PyResult<()> {
 /// >>> import numpy as np
 /// >>> from cute_algebra import Layout, tensor_get
 /// >>> a = np.arange(12.0).reshape(3, 4)
-/// >>> tensor_get(a, Layout((4, 3), (1, 4)), 0, (1, 2))
+/// >>> tensor_get((a, Layout((4, 3), (1, 4)), 0), (1, 2))
 /// 9.0
 #[pyfunction]
 pub fn tensor_get(
     py: Python<'_>,
-    array: &Bound<'_, PyAny>,
-    layout: &Bound<'_, PyAny>,
-    offset: i64,
+    tensor: &Bound<'_, PyAny>,
     coord: &Bound<'_, PyAny>,
 ) -> PyResult<PyObject> {
-    let a = arg(array, layout, offset, "tensor_get")?;
+    let a = arg(tensor, "tensor_get")?;
     let o = element_offset(&a, coord)?;
     let sp = a.span();
     // SAFETY: the span is the array's own memory (kept alive by `array`), read only here
@@ -336,42 +341,36 @@ fn element_offset(a: &Arg, coord: &Bound<'_, PyAny>) -> PyResult<usize> {
 /// >>> import numpy as np
 /// >>> from cute_algebra import Layout, tensor_set
 /// >>> a = np.zeros((3, 4))
-/// >>> tensor_set(a, Layout((4, 3), (1, 4)), 0, (1, 2), 5.0); float(a[2, 1])
+/// >>> tensor_set((a, Layout((4, 3), (1, 4)), 0), (1, 2), 5.0); float(a[2, 1])
 /// 5.0
 #[pyfunction]
 pub fn tensor_set(
-    array: &Bound<'_, PyAny>,
-    layout: &Bound<'_, PyAny>,
-    offset: i64,
+    tensor: &Bound<'_, PyAny>,
     coord: &Bound<'_, PyAny>,
     value: &Bound<'_, PyAny>,
 ) -> PyResult<()> {
-    let a = arg(array, layout, offset, "tensor_set")?;
+    let a = arg(tensor, "tensor_set")?;
     check_writable(&a, "tensor_set")?;
     let o = element_offset(&a, coord)?;
     let sp = a.span();
     match a.view.dtype {
-        Dtype::F32 => {
-            let v: f32 = value.extract()?;
-            // SAFETY: the array's own writable memory; no other reference to it is live
-            unsafe { slice_mut::<f32>(sp)[o] = v }
-        }
-        Dtype::F64 => {
-            let v: f64 = value.extract()?;
-            // SAFETY: as above
-            unsafe { slice_mut::<f64>(sp)[o] = v }
-        }
-        Dtype::I32 => {
-            let v: i32 = value.extract()?;
-            // SAFETY: as above
-            unsafe { slice_mut::<i32>(sp)[o] = v }
-        }
-        Dtype::I64 => {
-            let v: i64 = value.extract()?;
-            // SAFETY: as above
-            unsafe { slice_mut::<i64>(sp)[o] = v }
-        }
+        Dtype::F32 => store::<f32>(sp, o, value),
+        Dtype::F64 => store::<f64>(sp, o, value),
+        Dtype::I32 => store::<i32>(sp, o, value),
+        Dtype::I64 => store::<i64>(sp, o, value),
     }
+}
+
+/// Writes `value`, converted to `T`, at index `o` of a writable array's span (`o` checked).
+fn store<T: for<'py> FromPyObject<'py>>(
+    sp: Span,
+    o: usize,
+    value: &Bound<'_, PyAny>,
+) -> PyResult<()> {
+    let v: T = value.extract()?;
+    // SAFETY: the span is the array's own writable memory (the caller checked the flag and the
+    // index), alive while the caller holds the array; no other reference to it is live
+    unsafe { slice_mut::<T>(sp)[o] = v }
     Ok(())
 }
 
@@ -405,21 +404,12 @@ fn copy_typed<T: Copy + Send>(src: &Arg, dst: &Arg, py: Python<'_>) -> PyResult<
 /// >>> import numpy as np
 /// >>> from cute_algebra import Layout, tensor_copy
 /// >>> a, b = np.arange(6.0).reshape(2, 3), np.zeros((3, 2))
-/// >>> tensor_copy(a, Layout((2, 3), (3, 1)), 0, b, Layout((2, 3), (1, 2)), 0); b.tolist()
+/// >>> tensor_copy((a, Layout((2, 3), (3, 1)), 0), (b, Layout((2, 3), (1, 2)), 0)); b.tolist()
 /// [[0.0, 3.0], [1.0, 4.0], [2.0, 5.0]]
 #[pyfunction]
-#[allow(clippy::too_many_arguments)]
-pub fn tensor_copy(
-    py: Python<'_>,
-    src: &Bound<'_, PyAny>,
-    src_layout: &Bound<'_, PyAny>,
-    src_offset: i64,
-    dst: &Bound<'_, PyAny>,
-    dst_layout: &Bound<'_, PyAny>,
-    dst_offset: i64,
-) -> PyResult<()> {
-    let s = arg(src, src_layout, src_offset, "copy source")?;
-    let d = arg(dst, dst_layout, dst_offset, "copy destination")?;
+pub fn tensor_copy(py: Python<'_>, src: &Bound<'_, PyAny>, dst: &Bound<'_, PyAny>) -> PyResult<()> {
+    let s = arg(src, "copy source")?;
+    let d = arg(dst, "copy destination")?;
     same_dtype(&s, &d, "copy")?;
     check_writable(&d, "copy")?;
     match s.view.dtype {
@@ -438,7 +428,7 @@ enum Kind {
 
 fn gemm_typed<T>(a: &Arg, b: &Arg, c: &Arg, kind: Kind, py: Python<'_>) -> PyResult<()>
 where
-    T: cute_gemm::Element + Default + PartialEq + Send + FromF64,
+    T: cute_gemm::Element + Send + FromF64,
 {
     let (sa, sb, sc) = (a.span(), b.span(), c.span());
     let (la, ba, lb, bb, lc, bc) = (a.layout, a.base, b.layout, b.base, c.layout, c.base);
@@ -472,43 +462,28 @@ pub trait FromF64 {
     /// `x` as this type (truncated for integers).
     fn from_f64(x: f64) -> Self;
 }
-impl FromF64 for f32 {
-    fn from_f64(x: f64) -> Self {
-        x as f32
-    }
+macro_rules! from_f64 {
+    ($($t:ty),*) => {$(
+        impl FromF64 for $t {
+            fn from_f64(x: f64) -> Self {
+                x as $t
+            }
+        }
+    )*};
 }
-impl FromF64 for f64 {
-    fn from_f64(x: f64) -> Self {
-        x
-    }
-}
-impl FromF64 for i32 {
-    fn from_f64(x: f64) -> Self {
-        x as i32
-    }
-}
-impl FromF64 for i64 {
-    fn from_f64(x: f64) -> Self {
-        x as i64
-    }
-}
+from_f64!(f32, f64, i32, i64);
 
-fn three(
-    a: (&Bound<'_, PyAny>, &Bound<'_, PyAny>, i64),
-    b: (&Bound<'_, PyAny>, &Bound<'_, PyAny>, i64),
-    c: (&Bound<'_, PyAny>, &Bound<'_, PyAny>, i64),
+/// Checks the three tensors of a GEMM-like call and runs it on their element type.
+fn dispatch(
+    py: Python<'_>,
+    [a, b, c]: [&Bound<'_, PyAny>; 3],
+    kind: Kind,
     what: &str,
-) -> PyResult<(Arg, Arg, Arg)> {
-    let a = arg(a.0, a.1, a.2, what)?;
-    let b = arg(b.0, b.1, b.2, what)?;
-    let c = arg(c.0, c.1, c.2, what)?;
-    same_dtype(&a, &b, what)?;
-    same_dtype(&a, &c, what)?;
-    check_writable(&c, what)?;
-    Ok((a, b, c))
-}
-
-fn dispatch(a: &Arg, b: &Arg, c: &Arg, kind: Kind, py: Python<'_>) -> PyResult<()> {
+) -> PyResult<()> {
+    let (a, b, c) = (&arg(a, what)?, &arg(b, what)?, &arg(c, what)?);
+    same_dtype(a, b, what)?;
+    same_dtype(a, c, what)?;
+    check_writable(c, what)?;
     match a.view.dtype {
         Dtype::F32 => gemm_typed::<f32>(a, b, c, kind, py),
         Dtype::F64 => gemm_typed::<f64>(a, b, c, kind, py),
@@ -524,30 +499,17 @@ fn dispatch(a: &Arg, b: &Arg, c: &Arg, kind: Kind, py: Python<'_>) -> PyResult<(
 /// >>> import numpy as np
 /// >>> from cute_algebra import Layout, tensor_gemm
 /// >>> a, b, c = np.ones((2, 3)), np.ones((2, 3)), np.zeros((2, 2))
-/// >>> tensor_gemm(a, Layout((2, 3), (3, 1)), 0, b, Layout((2, 3), (3, 1)), 0,
-/// ...             c, Layout((2, 2), (2, 1)), 0); c.tolist()
+/// >>> tensor_gemm((a, Layout((2, 3), (3, 1)), 0), (b, Layout((2, 3), (3, 1)), 0),
+/// ...             (c, Layout((2, 2), (2, 1)), 0)); c.tolist()
 /// [[3.0, 3.0], [3.0, 3.0]]
 #[pyfunction]
-#[allow(clippy::too_many_arguments)]
 pub fn tensor_gemm(
     py: Python<'_>,
     a: &Bound<'_, PyAny>,
-    a_layout: &Bound<'_, PyAny>,
-    a_offset: i64,
     b: &Bound<'_, PyAny>,
-    b_layout: &Bound<'_, PyAny>,
-    b_offset: i64,
     c: &Bound<'_, PyAny>,
-    c_layout: &Bound<'_, PyAny>,
-    c_offset: i64,
 ) -> PyResult<()> {
-    let (a, b, c) = three(
-        (a, a_layout, a_offset),
-        (b, b_layout, b_offset),
-        (c, c_layout, c_offset),
-        "gemm",
-    )?;
-    dispatch(&a, &b, &c, Kind::Gemm, py)
+    dispatch(py, [a, b, c], Kind::Gemm, "gemm")
 }
 
 /// The einsum-style GETT `C[out] = Σ A[first]·B[second] + β·C[out]` (`beta=None`: accumulate,
@@ -557,31 +519,23 @@ pub fn tensor_gemm(
 /// >>> import numpy as np
 /// >>> from cute_algebra import Layout, tensor_contract
 /// >>> a, b, c = np.arange(6.0).reshape(2, 3), np.ones(3), np.zeros(2)
-/// >>> tensor_contract("mk,k->m", a, Layout((2, 3), (3, 1)), 0, b, Layout(3, 1), 0,
-/// ...                 c, Layout(2, 1), 0, 0.0); c.tolist()
+/// >>> tensor_contract("mk,k->m", (a, Layout((2, 3), (3, 1)), 0), (b, Layout(3, 1), 0),
+/// ...                 (c, Layout(2, 1), 0), 0.0); c.tolist()
 /// [3.0, 12.0]
 #[pyfunction]
-#[pyo3(signature = (spec, a, a_layout, a_offset, b, b_layout, b_offset, c, c_layout, c_offset, beta=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (spec, a, b, c, beta=None))]
 pub fn tensor_contract(
     py: Python<'_>,
     spec: &str,
     a: &Bound<'_, PyAny>,
-    a_layout: &Bound<'_, PyAny>,
-    a_offset: i64,
     b: &Bound<'_, PyAny>,
-    b_layout: &Bound<'_, PyAny>,
-    b_offset: i64,
     c: &Bound<'_, PyAny>,
-    c_layout: &Bound<'_, PyAny>,
-    c_offset: i64,
     beta: Option<f64>,
 ) -> PyResult<()> {
-    let (a, b, c) = three(
-        (a, a_layout, a_offset),
-        (b, b_layout, b_offset),
-        (c, c_layout, c_offset),
+    dispatch(
+        py,
+        [a, b, c],
+        Kind::Contract(spec.to_string(), beta),
         "contract",
-    )?;
-    dispatch(&a, &b, &c, Kind::Contract(spec.to_string(), beta), py)
+    )
 }

@@ -17,6 +17,37 @@ fn hash_of<T: Hash>(x: &T) -> u64 {
     h.finish()
 }
 
+/// `__eq__` of the value classes: `other` is a `T` whose wrapped value (`inner`) equals `mine`.
+fn same_value<T, V>(other: &Bound<'_, PyAny>, mine: &V, inner: fn(&T) -> &V) -> bool
+where
+    T: pyo3::PyClass<Frozen = pyo3::pyclass::boolean_struct::True> + Sync,
+    V: PartialEq,
+{
+    other
+        .downcast::<T>()
+        .map(|o| inner(o.get()) == mine)
+        .unwrap_or(false)
+}
+
+/// `#[pymethods] impl $ty { … }` that begins with read-only integer properties forwarding to the
+/// wrapped value's method of the same name (`name;`, each after its doc comment and example),
+/// followed by the other methods as written.
+macro_rules! pymethods_with_int_getters {
+    ($ty:ident { $($(#[doc = $doc:literal])+ $name:ident;)+ } $($methods:tt)*) => {
+        #[pymethods]
+        impl $ty {
+            $(
+                $(#[doc = $doc])+
+                #[getter]
+                fn $name(&self) -> i64 {
+                    self.0.$name()
+                }
+            )+
+            $($methods)*
+        }
+    };
+}
+
 /// The index `k` of a sequence of length `n`, negative from the end.
 fn index(k: isize, n: usize, what: &str) -> PyResult<usize> {
     let i = if k < 0 { k + n as isize } else { k };
@@ -387,10 +418,7 @@ impl PyE {
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other
-            .downcast::<PyE>()
-            .map(|o| o.get().0 == self.0)
-            .unwrap_or(false)
+        same_value(other, &self.0, |o: &PyE| &o.0)
     }
 
     fn __hash__(&self) -> u64 {
@@ -451,10 +479,7 @@ impl PyF2 {
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other
-            .downcast::<PyF2>()
-            .map(|o| o.get().0 == self.0)
-            .unwrap_or(false)
+        same_value(other, &self.0, |o: &PyF2| &o.0)
     }
 
     fn __hash__(&self) -> u64 {
@@ -489,8 +514,44 @@ impl PyF2 {
 #[derive(Clone)]
 pub struct PySwizzle(pub Swizzle);
 
-#[pymethods]
-impl PySwizzle {
+pymethods_with_int_getters! {
+PySwizzle {
+    /// `B`, the number of bits moved.
+    ///
+    /// >>> from cute_algebra import Swizzle
+    /// >>> Swizzle(3, 4, 3).bits
+    /// 3
+    bits;
+
+    /// `M`, the number of low bits kept.
+    ///
+    /// >>> from cute_algebra import Swizzle
+    /// >>> Swizzle(3, 4, 3).base
+    /// 4
+    base;
+
+    /// `S`, the distance the mask moves.
+    ///
+    /// >>> from cute_algebra import Swizzle
+    /// >>> Swizzle(3, 4, 3).shift
+    /// 3
+    shift;
+
+    /// The mask of the bits read (`yyy`).
+    ///
+    /// >>> from cute_algebra import Swizzle
+    /// >>> bin(Swizzle(2, 1, 3).yyy_mask)
+    /// '0b110000'
+    yyy_mask;
+
+    /// The mask of the bits changed (`zzz`).
+    ///
+    /// >>> from cute_algebra import Swizzle
+    /// >>> bin(Swizzle(2, 1, 3).zzz_mask)
+    /// '0b110'
+    zzz_mask;
+}
+
     #[new]
     fn new(
         bits: &Bound<'_, PyAny>,
@@ -514,56 +575,6 @@ impl PySwizzle {
     #[staticmethod]
     fn parse(text: &str) -> PyResult<Self> {
         text.parse::<Swizzle>().py().map(PySwizzle)
-    }
-
-    /// `B`, the number of bits moved.
-    ///
-    /// >>> from cute_algebra import Swizzle
-    /// >>> Swizzle(3, 4, 3).bits
-    /// 3
-    #[getter]
-    fn bits(&self) -> i64 {
-        self.0.bits()
-    }
-
-    /// `M`, the number of low bits kept.
-    ///
-    /// >>> from cute_algebra import Swizzle
-    /// >>> Swizzle(3, 4, 3).base
-    /// 4
-    #[getter]
-    fn base(&self) -> i64 {
-        self.0.base()
-    }
-
-    /// `S`, the distance the mask moves.
-    ///
-    /// >>> from cute_algebra import Swizzle
-    /// >>> Swizzle(3, 4, 3).shift
-    /// 3
-    #[getter]
-    fn shift(&self) -> i64 {
-        self.0.shift()
-    }
-
-    /// The mask of the bits read (`yyy`).
-    ///
-    /// >>> from cute_algebra import Swizzle
-    /// >>> bin(Swizzle(2, 1, 3).yyy_mask)
-    /// '0b110000'
-    #[getter]
-    fn yyy_mask(&self) -> i64 {
-        self.0.yyy_mask()
-    }
-
-    /// The mask of the bits changed (`zzz`).
-    ///
-    /// >>> from cute_algebra import Swizzle
-    /// >>> bin(Swizzle(2, 1, 3).zzz_mask)
-    /// '0b110'
-    #[getter]
-    fn zzz_mask(&self) -> i64 {
-        self.0.zzz_mask()
     }
 
     /// The swizzle on `[0, 2^n)` as a layout with F2 strides.
@@ -592,10 +603,7 @@ impl PySwizzle {
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other
-            .downcast::<PySwizzle>()
-            .map(|o| o.get().0 == self.0)
-            .unwrap_or(false)
+        same_value(other, &self.0, |o: &PySwizzle| &o.0)
     }
 
     fn __hash__(&self) -> u64 {
@@ -748,10 +756,7 @@ impl PyComposedLayout {
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other
-            .downcast::<PyComposedLayout>()
-            .map(|o| o.get().0 == self.0)
-            .unwrap_or(false)
+        same_value(other, &self.0, |o: &PyComposedLayout| &o.0)
     }
 
     fn __hash__(&self) -> u64 {
@@ -780,20 +785,56 @@ impl PyComposedLayout {
     }
 }
 
-/// The shared-memory wavefronts of one access pattern (see `bank_conflicts`).
+/// The shared-memory wavefronts of one access pattern (see `bank_conflicts`); below, two
+/// instructions that each read a column of a row-major 32×32 float tile (32-way conflicts).
+///
+/// >>> from cute_algebra import Layout, bank_conflicts
+/// >>> r = bank_conflicts(Layout((32, 32), (32, 1)), Layout((32, 2), (1, 32)), 4)
+/// >>> r
+/// BankReport(instructions=2, total=64, ideal_total=2, conflict_free=False)
 #[pyclass(frozen, module = "cute_algebra", name = "BankReport", get_all)]
 pub struct PyBankReport {
     /// The number of instructions.
+    ///
+    /// >>> from cute_algebra import Layout, bank_conflicts
+    /// >>> r = bank_conflicts(Layout((32, 32), (32, 1)), Layout((32, 2), (1, 32)), 4)
+    /// >>> r.instructions
+    /// 2
     pub instructions: usize,
     /// Wavefronts per instruction.
+    ///
+    /// >>> from cute_algebra import Layout, bank_conflicts
+    /// >>> r = bank_conflicts(Layout((32, 32), (32, 1)), Layout((32, 2), (1, 32)), 4)
+    /// >>> r.wavefronts
+    /// [32, 32]
     pub wavefronts: Vec<u32>,
     /// The conflict-free number of wavefronts per instruction.
+    ///
+    /// >>> from cute_algebra import Layout, bank_conflicts
+    /// >>> r = bank_conflicts(Layout((32, 32), (32, 1)), Layout((32, 2), (1, 32)), 4)
+    /// >>> r.ideal
+    /// [1, 1]
     pub ideal: Vec<u32>,
     /// The sum of the wavefronts.
+    ///
+    /// >>> from cute_algebra import Layout, bank_conflicts
+    /// >>> r = bank_conflicts(Layout((32, 32), (32, 1)), Layout((32, 2), (1, 32)), 4)
+    /// >>> r.total
+    /// 64
     pub total: u64,
     /// The sum of the ideal wavefronts.
+    ///
+    /// >>> from cute_algebra import Layout, bank_conflicts
+    /// >>> r = bank_conflicts(Layout((32, 32), (32, 1)), Layout((32, 2), (1, 32)), 4)
+    /// >>> r.ideal_total
+    /// 2
     pub ideal_total: u64,
     /// True when every instruction reaches its ideal.
+    ///
+    /// >>> from cute_algebra import Layout, bank_conflicts
+    /// >>> r = bank_conflicts(Layout((32, 32), (32, 1)), Layout((32, 2), (1, 32)), 4)
+    /// >>> r.conflict_free
+    /// False
     pub conflict_free: bool,
 }
 
@@ -823,18 +864,48 @@ impl PyBankReport {
     }
 }
 
-/// The result of `swizzle_search`.
+/// The result of `swizzle_search`; below, the swizzle that makes a column read of a row-major
+/// 32×32 float tile conflict-free.
+///
+/// >>> from cute_algebra import Layout, swizzle_search
+/// >>> swizzle_search(Layout((32, 32), (32, 1)), Layout((32, 1), (1, 0)), 4)
+/// SwizzleSearch(swizzle=Swizzle(5,0,5), conflict_free=True, tried=274)
 #[pyclass(frozen, module = "cute_algebra", name = "SwizzleSearch", get_all)]
 pub struct PySwizzleSearch {
     /// The swizzle chosen.
+    ///
+    /// >>> from cute_algebra import Layout, swizzle_search
+    /// >>> s = swizzle_search(Layout((32, 32), (32, 1)), Layout((32, 1), (1, 0)), 4)
+    /// >>> s.swizzle
+    /// Swizzle(5,0,5)
     pub swizzle: PySwizzle,
     /// The swizzled layout.
+    ///
+    /// >>> from cute_algebra import Layout, swizzle_search
+    /// >>> s = swizzle_search(Layout((32, 32), (32, 1)), Layout((32, 1), (1, 0)), 4)
+    /// >>> print(s.layout)
+    /// Sw<5,0,5> o 0 o (32,32):(32,1)
     pub layout: PyComposedLayout,
     /// One report per access pattern, under the chosen swizzle.
+    ///
+    /// >>> from cute_algebra import Layout, swizzle_search
+    /// >>> s = swizzle_search(Layout((32, 32), (32, 1)), Layout((32, 1), (1, 0)), 4)
+    /// >>> s.reports
+    /// [BankReport(instructions=1, total=1, ideal_total=1, conflict_free=True)]
     pub reports: Vec<Py<PyBankReport>>,
     /// True when every pattern is conflict-free.
+    ///
+    /// >>> from cute_algebra import Layout, swizzle_search
+    /// >>> s = swizzle_search(Layout((32, 32), (32, 1)), Layout((32, 1), (1, 0)), 4)
+    /// >>> s.conflict_free
+    /// True
     pub conflict_free: bool,
     /// How many candidate swizzles were tried.
+    ///
+    /// >>> from cute_algebra import Layout, swizzle_search
+    /// >>> s = swizzle_search(Layout((32, 32), (32, 1)), Layout((32, 1), (1, 0)), 4)
+    /// >>> s.tried
+    /// 274
     pub tried: usize,
 }
 

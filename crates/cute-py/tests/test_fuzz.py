@@ -1,5 +1,8 @@
 """The boundary under random and hostile arguments: every call returns a value or raises
-TypeError / ValueError (LayoutError) / OverflowError / IndexError; never a panic or a crash."""
+TypeError / ValueError (LayoutError) / OverflowError / IndexError; never a panic (PyO3's
+PanicException is not an Exception, so it fails the test) or a crash. Every exported callable of
+cute_algebra is called (test_every_exported_callable_is_fuzzed checks the list), the methods of
+its classes' instances, and the compat package's callables."""
 
 import random
 
@@ -29,45 +32,80 @@ def call(f, *args):
         pass
 
 
-FUNCS_1 = ["size", "cosize", "rank", "depth", "shape", "stride", "flatten", "coalesce", "filter",
-           "filter_zeros", "coalesce_z", "complement", "right_inverse", "left_inverse", "nullspace",
-           "make_identity_layout", "compact_col_major", "compact_row_major", "product",
-           "product_each", "prefix_product", "image", "make_layout"]
-FUNCS_2 = ["composition", "with_shape", "complement", "logical_divide", "zipped_divide",
-           "tiled_divide", "flat_divide", "logical_product", "zipped_product", "tiled_product",
-           "flat_product", "blocked_product", "raked_product", "tile_to_shape",
-           "max_common_vector", "max_common_layout", "domain_distribute", "upcast", "downcast",
-           "recast", "layout_add", "greatest_common_domain", "make_ordered_layout", "idx2crd",
-           "crd2idx", "congruent", "weakly_congruent", "compatible", "slice", "dice",
-           "slice_and_offset", "coalesce", "filter", "make_layout", "thread_coord"]
-FUNCS_3 = ["crd2idx", "crd2crd", "local_tile", "local_partition", "tv_partition",
-           "composition_mode", "bank_conflicts", "swizzle_search", "recast"]
+def callables(module):
+    """The exported names of a module that can be called (functions and classes)."""
+    return sorted(n for n in module.__all__ if callable(getattr(module, n)))
 
 
-def test_constructors_under_junk():
-    rng = random.Random(11)
-    for _ in range(4000):
-        call(Layout, junk(rng))
-        call(Layout, junk(rng), junk(rng))
-        call(Layout.parse, str(junk(rng)))
-        call(E, *[junk(rng) for _ in range(rng.randint(0, 3))])
-        call(F2, junk(rng))
-        call(C.Swizzle, junk(rng), junk(rng), junk(rng))
-        call(C.ComposedLayout, junk(rng), junk(rng), junk(rng))
+# every exported callable of cute_algebra, with how many arguments it takes at the most
+NATIVE = callables(C)
+NOT_ARGS = {"Tensor", "make_tensor", "partition", "local_tile", "local_partition", "copy", "gemm",
+            "contract", "tensor_get", "tensor_set", "tensor_copy", "tensor_gemm",
+            "tensor_contract", "array_layout"}  # arrays: test_tensor_functions_under_junk
+
+
+def test_every_exported_callable_is_fuzzed():
+    import cute_algebra.pycute as P
+
+    assert len(NATIVE) > 80 and {"composition", "Layout", "swizzle_search"} <= set(NATIVE)
+    assert NOT_ARGS <= set(NATIVE)
+    # the tensor test calls each of NOT_ARGS (its source names them)
+    import inspect
+
+    src = inspect.getsource(test_tensor_functions_under_junk)
+    assert [n for n in NOT_ARGS if f"C.{n}," not in src] == []
+    assert len(callables(P)) > 35
 
 
 def test_functions_under_junk():
+    """Every exported callable of cute_algebra (but the array ones) with 0 to 4 junk arguments,
+    and with a layout first."""
     rng = random.Random(12)
     L = Layout((4, 8), (1, 4))
-    for _ in range(1500):
-        for name in FUNCS_1:
-            call(getattr(C, name), junk(rng))
-        for name in FUNCS_2:
-            call(getattr(C, name), rng.choice([L, junk(rng)]), junk(rng))
-        for name in FUNCS_3:
-            call(getattr(C, name), rng.choice([L, junk(rng)]), junk(rng), junk(rng))
-        call(L, junk(rng))
-        call(L.__getitem__, junk(rng))
+    for _ in range(300):
+        for name in NATIVE:
+            if name in NOT_ARGS:
+                continue
+            f = getattr(C, name)
+            for n in range(5):
+                call(f, *[junk(rng) for _ in range(n)])
+            for n in range(4):
+                call(f, L, *[junk(rng) for _ in range(n)])
+
+
+def test_methods_under_junk():
+    """Every public method and dunder of the classes' instances with junk arguments."""
+    rng = random.Random(15)
+    objects = [Layout((4, 8), (1, 4)), Layout(4, 2 * E(1)), Layout((2, 2), (F2(1), F2(2))), E(0, 1),
+               F2(5), C.Swizzle(2, 1, 3), C.ComposedLayout(C.Swizzle(1, 0, 1), 2, Layout(4, 1)),
+               C.bank_conflicts(Layout((32, 32), (32, 1)), Layout((32, 1), (1, 0)), 4)]
+    names = ["__call__", "__getitem__", "__eq__", "__hash__", "__len__", "__iter__", "__mul__",
+             "__rmul__", "__repr__", "__str__", "__reduce__", "_repr_svg_"]
+    for _ in range(400):
+        for obj in objects:
+            for name in [n for n in dir(obj) if not n.startswith("_")] + names:
+                f = getattr(obj, name, None)
+                if callable(f):
+                    for n in range(3):
+                        call(f, *[junk(rng) for _ in range(n)])
+
+
+def test_pycute_under_junk():
+    """The compat package's callables: pure Python, so a wrong argument may raise any Exception
+    (as legacy pycute's would) but never crash the interpreter."""
+    import cute_algebra.pycute as P
+
+    rng = random.Random(16)
+    L = P.Layout((4, 8), (1, 4))
+    for _ in range(200):
+        for name in callables(P):
+            f = getattr(P, name)
+            for args in ([junk(rng) for _ in range(rng.randint(0, 3))],
+                         [L] + [junk(rng) for _ in range(rng.randint(0, 2))]):
+                try:
+                    f(*args)
+                except Exception:
+                    pass
 
 
 def test_tensor_functions_under_junk():
@@ -76,18 +114,38 @@ def test_tensor_functions_under_junk():
     rng = random.Random(14)
     arrays = [np.zeros(8), np.zeros((3, 4), dtype=np.float32)[:, ::-1], np.zeros(0),
               np.zeros(4, dtype=np.int8), "array", None, 3]
+    tensors = [C.Tensor(np.zeros((4, 4))), C.Tensor(np.zeros(8, dtype=np.float32), Layout(4, -2), 7),
+               C.Tensor(np.zeros((2, 3), dtype=np.int64)[:, ::-1])]
     for _ in range(3000):
         arr = rng.choice(arrays)
         lay = rng.choice([Layout(4, 1), Layout(4, -1), Layout((2, 2), (1, 4)), junk(rng)])
         off = rng.choice([0, 1, -1, 3, 2**62, -(2**63)])
-        call(C.tensor_get, arr, lay, off, junk(rng))
-        call(C.tensor_set, arr, lay, off, junk(rng), rng.choice([1.0, "x", None]))
-        call(C.tensor_copy, arr, lay, off, rng.choice(arrays), lay, off)
-        call(C.tensor_contract, rng.choice(["mk,kn->mn", "a,a->", "", "->"]), arr, lay, off,
-             arr, lay, off, rng.choice(arrays), lay, off, None)
+        t = (arr, lay, off)
+        call(C.tensor_get, t, junk(rng))
+        call(C.tensor_set, t, junk(rng), rng.choice([1.0, "x", None]))
+        call(C.tensor_copy, t, (rng.choice(arrays), lay, off))
+        call(C.tensor_contract, rng.choice(["mk,kn->mn", "a,a->", "", "->"]), t, t,
+             (rng.choice(arrays), lay, off), None)
+        call(C.tensor_gemm, t, t, (rng.choice(arrays), lay, off))
         call(C.array_layout, arr)
         call(C.contract, rng.choice(["mk,kn->mn", "x"]), arr, rng.choice(arrays))
         call(C.Tensor, arr, rng.choice([None, lay]), off)
+        call(C.make_tensor, arr, rng.choice([None, lay, junk(rng)]), rng.choice([off, junk(rng)]))
+        x = rng.choice([arr, junk(rng)] + tensors)
+        call(C.partition, x, rng.choice([lay, junk(rng)]), junk(rng))
+        call(C.local_tile, x, junk(rng), junk(rng))
+        call(C.local_partition, x, rng.choice([lay, junk(rng)]), junk(rng))
+        call(C.copy, x, rng.choice([arr, junk(rng)] + tensors))
+        call(C.gemm, x, rng.choice(tensors + [arr]), rng.choice(tensors + [junk(rng)]))
+        call(C.contract, rng.choice(["mk,kn->mn", "m,m->", junk(rng)]), x,
+             rng.choice(tensors + [arr]), rng.choice([None, arr, junk(rng)]),
+             rng.choice([False, True, junk(rng)]))
+        for tensor in tensors:
+            call(tensor, junk(rng))
+            call(tensor.__getitem__, junk(rng))
+            call(tensor.__setitem__, junk(rng), rng.choice([2.0, junk(rng)]))
+            call(tensor.compose, junk(rng))
+            call(tensor.to_numpy)
 
 
 def test_huge_values_refused_cleanly():

@@ -343,3 +343,56 @@ fn beta_scales_or_overwrites_c_and_errors_leave_c_untouched() {
     .unwrap();
     assert_eq!(ci, [324, 657]);
 }
+
+/// β is applied once per element of C even when the plan splits K into several kernel calls per
+/// piece of C (outer reduction loops) and when small pieces are spread over threads: with β = 0
+/// C's old values (NaN here) are never read, with β = 2 they count twice, exactly once.
+#[test]
+fn beta_once_per_element_with_outer_reduction_loops() {
+    let l = |s: &str| s.parse::<Layout>().unwrap();
+    let at = |l: &Layout, i: i64, j: i64| {
+        l.eval_crd(&cute::IntTuple::flat(&[i, j]).unwrap()).unwrap() as usize
+    };
+    // K = (4,3) whose two sub-modes merge in neither operand (A: 8·4 ≠ 100, B: 6·4 ≠ 50), and
+    // M = (8,5) whose sub-modes do not merge in C: outer loops over K and over M
+    let la = l("((8,5),(4,3)):((1,1000),(8,100))");
+    let lb = l("(6,(4,3)):(1,(6,50))");
+    let lc = l("((8,5),6):((1,64),8)");
+    let m = cute_gemm::contract_modes("mk,nk->mn", &la, &lb, &lc).unwrap();
+    let plan = cute_gemm::plan_gemm(&m.a, &m.b, &m.c).unwrap();
+    let loops = plan.outer_loops();
+    assert!(loops.iter().any(|l| l.0 == cute_gemm::Mode::K), "{loops:?}");
+    assert!(loops.iter().any(|l| l.0 == cute_gemm::Mode::M), "{loops:?}");
+    let mut rng = Rng::new(41);
+    let a: Vec<f64> = random_ints(&mut rng, 5000)
+        .into_iter()
+        .map(|x| x as f64)
+        .collect();
+    let b: Vec<f64> = random_ints(&mut rng, 200)
+        .into_iter()
+        .map(|x| x as f64)
+        .collect();
+    let ta = Tensor::new(&a[..], la).unwrap();
+    let tb = Tensor::new(&b[..], lb).unwrap();
+    // the sum by the loop over every coordinate
+    let mut ab = vec![0.0f64; 64 * 5];
+    for i in 0..40 {
+        for j in 0..6 {
+            for k in 0..12 {
+                ab[at(&lc, i, j)] += a[at(&la, i, k)] * b[at(&lb, j, k)];
+            }
+        }
+    }
+    for (beta, old) in [(0.0, f64::NAN), (2.0, 3.0), (1.0, -1.0)] {
+        let mut c = vec![old; 64 * 5];
+        let mut tc = Tensor::new(&mut c[..], lc).unwrap();
+        cute_gemm::contract_beta("mk,nk->mn", &ta, &tb, beta, &mut tc).unwrap();
+        for i in 0..40 {
+            for j in 0..6 {
+                let o = at(&lc, i, j);
+                let want = ab[o] + if beta == 0.0 { 0.0 } else { beta * old };
+                assert_eq!(c[o], want, "beta {beta} at ({i},{j})");
+            }
+        }
+    }
+}

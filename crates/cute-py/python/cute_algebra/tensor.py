@@ -49,7 +49,29 @@ class Tensor:
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 7.0, 0.0]
     """
 
-    __slots__ = ("array", "layout", "offset")
+    __slots__ = {
+        "array": """The numpy array whose memory the tensor views.
+
+        >>> import numpy as np
+        >>> from cute_algebra import Tensor
+        >>> Tensor(np.arange(4.0)).array.tolist()
+        [0.0, 1.0, 2.0, 3.0]
+        """,
+        "layout": """The layout: coordinate to element offset (from ``offset``).
+
+        >>> import numpy as np
+        >>> from cute_algebra import Tensor
+        >>> Tensor(np.zeros((2, 3))).layout
+        Layout((2,3),(3,1))
+        """,
+        "offset": """The element offset, from the array's data pointer, of coordinate 0.
+
+        >>> import numpy as np
+        >>> from cute_algebra import Tensor, Layout
+        >>> Tensor(np.zeros(8), Layout(4, 1), 2).offset
+        2
+        """,
+    }
 
     def __init__(self, array, layout=None, offset=0):
         if isinstance(array, Tensor):
@@ -60,8 +82,12 @@ class Tensor:
             raise TypeError(f"Tensor layout: expected a Layout, got {type(self.layout).__name__}")
         self.offset = int(offset)
         # check every offset against the array's memory now
-        _native.tensor_get(array, Layout(1, 0), self.offset + self._lowest(), 0)
-        _native.tensor_get(array, Layout(1, 0), self.offset + self._highest(), 0)
+        _native.tensor_get((array, Layout(1, 0), self.offset + self._lowest()), 0)
+        _native.tensor_get((array, Layout(1, 0), self.offset + self._highest()), 0)
+
+    def _parts(self):
+        """The tensor as the native functions take it: ``(array, layout, offset)``."""
+        return (self.array, self.layout, self.offset)
 
     def _lowest(self):
         return sum(min(0, (s - 1) * d) for s, d in _leaves(self.layout))
@@ -71,16 +97,34 @@ class Tensor:
 
     @property
     def dtype(self):
-        """The element type of the array."""
+        """The element type of the array.
+
+        >>> import numpy as np
+        >>> from cute_algebra import Tensor
+        >>> Tensor(np.zeros(4, dtype=np.float32)).dtype
+        dtype('float32')
+        """
         return self.array.dtype
 
     @property
     def shape(self):
-        """The layout's shape."""
+        """The layout's shape.
+
+        >>> import numpy as np
+        >>> from cute_algebra import Tensor
+        >>> Tensor(np.zeros((2, 3))).shape
+        (2, 3)
+        """
         return self.layout.shape
 
     def size(self):
-        """The number of elements of the tensor's domain."""
+        """The number of elements of the tensor's domain.
+
+        >>> import numpy as np
+        >>> from cute_algebra import Tensor, Layout
+        >>> Tensor(np.zeros(16), Layout((2, 3), (1, 4))).size()
+        6
+        """
         return self.layout.size()
 
     def __len__(self):
@@ -91,13 +135,13 @@ class Tensor:
         if _has_none(c):
             lay, off = _native.slice_and_offset(self.layout, c)
             return Tensor(self.array, lay, self.offset + off)
-        return _native.tensor_get(self.array, self.layout, self.offset, c)
+        return _native.tensor_get(self._parts(), c)
 
     def __getitem__(self, coord):
         return self(coord)
 
     def __setitem__(self, coord, value):
-        _native.tensor_set(self.array, self.layout, self.offset, coord, value)
+        _native.tensor_set(self._parts(), coord, value)
 
     def compose(self, layout):
         """The tensor ``T o L``: the same memory through ``composition(self.layout, layout)``.
@@ -122,7 +166,7 @@ class Tensor:
 
         n = self.size()
         out = np.empty(n, dtype=self.array.dtype)
-        _native.tensor_copy(self.array, self.layout, self.offset, out, Layout(n, 1), 0)
+        _native.tensor_copy(self._parts(), (out, Layout(n, 1), 0))
         shape = _native.product_each(self.layout.shape)
         if isinstance(shape, tuple) and len(shape) > 1:
             return out.reshape(shape, order="F")
@@ -220,7 +264,7 @@ def copy(src, dst):
     [[0.0, 3.0], [1.0, 4.0], [2.0, 5.0]]
     """
     s, d = _tensor(src, "copy source"), _tensor(dst, "copy destination")
-    _native.tensor_copy(s.array, s.layout, s.offset, d.array, d.layout, d.offset)
+    _native.tensor_copy(s._parts(), d._parts())
 
 
 def gemm(a, b, c):
@@ -234,8 +278,7 @@ def gemm(a, b, c):
     [3.0, 3.0, 3.0, 3.0]
     """
     ta, tb, tc = _tensor(a, "gemm A"), _tensor(b, "gemm B"), _tensor(c, "gemm C")
-    _native.tensor_gemm(ta.array, ta.layout, ta.offset, tb.array, tb.layout, tb.offset,
-                        tc.array, tc.layout, tc.offset)
+    _native.tensor_gemm(ta._parts(), tb._parts(), tc._parts())
 
 
 _SPEC = re.compile(r"^\s*([A-Za-z]*)\s*,\s*([A-Za-z]*)\s*->\s*([A-Za-z]*)\s*$")
@@ -270,10 +313,9 @@ def contract(spec, a, b, out=None, accumulate=False):
         missing = [ch for ch in m.group(3) if ch not in extents]
         if missing:
             raise _fail(f"{spec!r}: output letters {missing} are in neither operand")
-        out = np.zeros(tuple(extents[ch] for ch in m.group(3)), dtype=ta.dtype)
-        accumulate = True  # zeros already
+        out = np.empty(tuple(extents[ch] for ch in m.group(3)), dtype=ta.dtype)
+        accumulate = False  # beta = 0: the kernel writes every element without reading it
     tc = _tensor(out, "contract out")
-    _native.tensor_contract(spec, ta.array, ta.layout, ta.offset, tb.array, tb.layout,
-                            tb.offset, tc.array, tc.layout, tc.offset,
+    _native.tensor_contract(spec, ta._parts(), tb._parts(), tc._parts(),
                             None if accumulate else 0.0)
     return out

@@ -178,6 +178,16 @@ def prefix_product(a, init=1):
     return init
 
 
+def _modes(op, what, x, shape, stride):
+    """The triples ``(x_i, shape_i, stride_i)`` of a tuple ``x`` (an index or a coordinate) over a
+    shape and a stride of its rank; a ``LayoutError`` of ``op`` otherwise."""
+    if not is_tuple(shape):
+        raise _fail(op, "ProfileMismatch", f"{what} {x} is a tuple but shape {shape} is not")
+    _same_rank(op, x, shape)
+    _same_rank(op, shape, stride)
+    return zip(x, shape, stride)
+
+
 def idx2crd(idx, shape, stride=None):
     """The coordinate of an index in a shape (colexicographic, or by ``stride``).
 
@@ -187,12 +197,7 @@ def idx2crd(idx, shape, stride=None):
     if stride is None:
         stride = prefix_product(shape)
     if is_tuple(idx):
-        if not is_tuple(shape):
-            raise _fail("idx2crd", "ProfileMismatch",
-                        f"index {idx} is a tuple but shape {shape} is not")
-        _same_rank("idx2crd", idx, shape)
-        _same_rank("idx2crd", shape, stride)
-        return tuple(idx2crd(i, s, d) for i, s, d in zip(idx, shape, stride))
+        return tuple(idx2crd(i, s, d) for i, s, d in _modes("idx2crd", "index", idx, shape, stride))
     if is_tuple(shape):
         _same_rank("idx2crd", shape, stride)
         return tuple(idx2crd(idx, s, d) for s, d in zip(shape, stride))
@@ -209,12 +214,7 @@ def crd2idx(crd, shape, stride=None):
     if stride is None:
         stride = prefix_product(shape)
     if is_tuple(crd):
-        if not is_tuple(shape):
-            raise _fail("crd2idx", "ProfileMismatch",
-                        f"coordinate {crd} is a tuple but shape {shape} is not")
-        _same_rank("crd2idx", crd, shape)
-        _same_rank("crd2idx", shape, stride)
-        return sum(crd2idx(c, s, d) for c, s, d in zip(crd, shape, stride))
+        return sum(crd2idx(c, s, d) for c, s, d in _modes("crd2idx", "coordinate", crd, shape, stride))
     if crd is None:
         crd = 0
     if is_tuple(shape):

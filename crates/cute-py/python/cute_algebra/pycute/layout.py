@@ -28,7 +28,14 @@ __all__ = [
 
 
 class LayoutBase:
-    """The common base of ``Layout`` and ``ComposedLayout``."""
+    """The common base of ``Layout`` and ``ComposedLayout``.
+
+    >>> from cute_algebra.pycute import ComposedLayout, Swizzle
+    >>> isinstance(Layout(4), LayoutBase)
+    True
+    >>> isinstance(ComposedLayout(Swizzle(1, 0, 1), 0, Layout(4)), LayoutBase)
+    True
+    """
 
 
 def is_layout(x):
@@ -102,11 +109,21 @@ class Layout(LayoutBase):
         return Layout(self.shape, self.stride)
 
     def size(self):
-        """The size of the domain."""
+        """The size of the domain.
+
+        >>> Layout((4, (2, 3)), (1, (8, 16))).size()
+        24
+        """
         return product(self.shape)
 
     def cosize(self):
-        """One past the largest offset (exact for any strides, unlike ``L(size-1)+1``)."""
+        """One past the largest offset (exact for any strides, unlike ``L(size-1)+1``).
+
+        >>> Layout((4, 2), (2, 1)).cosize(), Layout((4, 2), (2, 1))(7) + 1
+        (8, 8)
+        >>> Layout((2, 2), (-1, 4)).cosize()
+        6
+        """
         return _native_of(self).cosize()
 
     def __str__(self):

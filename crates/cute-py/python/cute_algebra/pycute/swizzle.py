@@ -61,11 +61,19 @@ class Swizzle:
         return hash((self.bits, self.base, self.shift))
 
     def size(self):
-        """The size of the domain, ``2^(bits + base + |shift|)``."""
+        """The size of the domain, ``2^(bits + base + |shift|)``.
+
+        >>> Swizzle(3, 4, 3).size()
+        1024
+        """
         return 1 << (self.bits + self.base + abs(self.shift))
 
     def cosize(self):
-        """The size of the codomain (equal to the domain's)."""
+        """The size of the codomain (equal to the domain's).
+
+        >>> Swizzle(2, 0, -3).cosize()
+        32
+        """
         return self.size()
 
     def __str__(self):
@@ -107,11 +115,21 @@ class ComposedLayout(LayoutBase):
         return ComposedLayout(self.layoutB, self.offset, self.layoutA[i])
 
     def size(self):
-        """The size of the inner layout's domain."""
+        """The size of the inner layout's domain.
+
+        >>> from cute_algebra.pycute import Layout
+        >>> ComposedLayout(Swizzle(3, 0, 3), 0, Layout((8, 4), (8, 1))).size()
+        32
+        """
         return size(self.layoutA)
 
     def cosize(self):
-        """The size of the outer function's codomain."""
+        """The size of the outer function's codomain.
+
+        >>> from cute_algebra.pycute import Layout
+        >>> ComposedLayout(Swizzle(3, 0, 3), 0, Layout((8, 4), (8, 1))).cosize()
+        64
+        """
         return cosize(self.layoutB)
 
     def __str__(self):
