@@ -32,7 +32,7 @@ use crate::layout::Layout;
 /// assert_eq!(idx2crd(&IntTuple::int(5), &shape).unwrap().to_string(), "(1,(2,0))");
 /// assert_eq!(idx2crd(&"(1,5)".parse().unwrap(), &shape).unwrap().to_string(), "(1,(2,1))");
 /// let e = idx2crd(&"(1,2,3)".parse().unwrap(), &shape).unwrap_err();
-/// assert_eq!(e.to_string(), "?");
+/// assert_eq!(e.to_string(), "idx2crd (1,2,3), (2,(3,4)): the coordinate is not weakly congruent to the shape (3 vs 2)");
 /// ```
 pub const fn idx2crd(c: &IntTuple, shape: &IntTuple) -> Result<IntTuple, Error> {
     if !c.weakly_congruent(shape) {

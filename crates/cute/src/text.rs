@@ -231,7 +231,7 @@ impl core::fmt::Display for Text {
 /// use cute::{text::literal_panic, Layout};
 /// let e = Layout::parse_const("(4,8):(1,4").unwrap_err();
 /// let p = std::panic::catch_unwind(|| literal_panic("layout", "(4,8):(1,4", &e)).unwrap_err();
-/// assert_eq!(p.downcast_ref::<String>().unwrap(), "?");
+/// assert_eq!(p.downcast_ref::<String>().unwrap(), "layout!(\"(4,8):(1,4\"): parse: at byte 10: expected ',' or ')'");
 /// ```
 pub const fn literal_panic(what: &str, literal: &str, e: &crate::Error) -> ! {
     let mut t = Text::new();

@@ -354,7 +354,7 @@ macro_rules! finish_gaps {
 /// let l: Layout = "(4,8):(1,4)".parse().unwrap();
 /// assert_eq!(complement(&l).unwrap().to_string(), "1:32");
 /// let e = complement(&"(2,2):(1,1)".parse().unwrap()).unwrap_err();
-/// assert_eq!(e.to_string(), "?");
+/// assert_eq!(e.to_string(), "complement (2,2):(1,1): the layout is not injective: indices 1 and 2 reach the same offset");
 /// ```
 pub const fn complement(a: &Layout) -> Result<Layout, Error> {
     if !a.is_integral() {

@@ -52,7 +52,7 @@ use crate::tiler::{Tile, Tiler};
 /// assert_eq!(composition(&a, &b).unwrap().to_string(), "(3,5):(66,33)");
 /// let a: Layout = "(4,6,8):(2,3,5)".parse().unwrap();
 /// let e = composition(&a, &"6:1".parse().unwrap()).unwrap_err();
-/// assert_eq!(e.to_string(), "?");
+/// assert_eq!(e.to_string(), "composition (4,6,8):(2,3,5) ∘ 6:1: shape-divisibility condition (10) fails at mode 1 of the coalesced left operand: ⌈S\u{304}_1/d⌉ = 4 does not divide the shape 6");
 /// ```
 pub const fn composition(a: &Layout, b: &Layout) -> Result<Layout, Error> {
     // `r` is the only value returned and is never borrowed, so it is the return place, and the

@@ -34,7 +34,7 @@ use crate::int_tuple::IntTuple;
 /// assert_eq!(domain_distribute(&s, 1024).unwrap().to_string(), "(64,16):(1,192)");
 /// let s: IntTuple = "(128,2)".parse().unwrap();
 /// assert_eq!(domain_distribute(&s, 512).unwrap().to_string(), "256:1");
-/// assert_eq!(domain_distribute(&s, 0).unwrap_err().to_string(), "?");
+/// assert_eq!(domain_distribute(&s, 0).unwrap_err().to_string(), "domain_distribute (128,2), 0: shape entries must be positive integers, found 0");
 /// ```
 pub const fn domain_distribute(shape: &IntTuple, n: i64) -> Result<crate::layout::Layout, Error> {
     match distribute_flat(shape, n) {

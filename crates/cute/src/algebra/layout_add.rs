@@ -182,7 +182,7 @@ const fn common_domain(
 /// let b: Layout = "(10,6):(1,10)".parse().unwrap();
 /// assert_eq!(layout_add(&a, &b).unwrap().to_string(), "60:2");
 /// let e = layout_add(&"4:1".parse().unwrap(), &"8:1".parse().unwrap()).unwrap_err();
-/// assert_eq!(e.to_string(), "?");
+/// assert_eq!(e.to_string(), "layout_add 4:1, 8:1: the sizes differ (4 vs 8)");
 /// ```
 pub const fn layout_add(a: &Layout, b: &Layout) -> Result<Layout, Error> {
     if let Err(e) = a.require_integral(crate::error::Op::LayoutAdd) {
