@@ -159,7 +159,8 @@ impl Smem {
     /// use cute::banks::Smem;
     /// let s = Smem::parse("Sw<3,3,3> o 0 o (8,64):(64,1)").unwrap();
     /// assert!(matches!(s, Smem::Composed(_)));
-    /// assert_eq!(Smem::parse("(8,64):(64,1").unwrap_err().to_string(), "?");
+    /// let e = Smem::parse("(8,64):(64,1").err().unwrap();
+    /// assert_eq!(e.to_string(), "parse: at byte 12: expected ',' or ')'");
     /// ```
     pub fn parse(text: &str) -> Result<Smem, Error> {
         if text.trim_start().starts_with("Sw") {
@@ -216,7 +217,7 @@ impl Access {
     /// use cute::banks::Access;
     /// let a = Access::new(2, 8).unwrap(); // 8 halves: 16 bytes per thread
     /// assert_eq!((a.width(), a.phases(), a.threads_per_phase()), (16, 4, 8));
-    /// assert_eq!(Access::new(2, 3).unwrap_err().to_string(), "?");
+    /// assert_eq!(Access::new(2, 3).unwrap_err().to_string(), "bank_conflicts: the access width V·B = 3·2 = 6 bytes must be 4, 8 or 16 bytes");
     /// ```
     pub const fn new(elem_bytes: i64, vector: i64) -> Result<Access, Error> {
         let ok = elem_bytes > 0
@@ -542,7 +543,7 @@ fn report(g: &Gathered, acc: Access, map: impl Fn(i64) -> i64 + Copy) -> Result<
 /// assert_eq!(bank_conflicts(&smem, &column, 4, 1).unwrap().wavefronts, vec![32]);
 /// let padded: Layout = "(32,32):(33,1)".parse().unwrap();
 /// assert_eq!(bank_conflicts(&padded, &column, 4, 1).unwrap().wavefronts, vec![1]);
-/// assert_eq!(bank_conflicts(&smem, &column, 4, 3).unwrap_err().to_string(), "?");
+/// assert_eq!(bank_conflicts(&smem, &column, 4, 3).unwrap_err().to_string(), "bank_conflicts (32,32):(32,1), (32,1):(1,0): the access width V·B = 3·4 = 12 bytes must be 4, 8 or 16 bytes");
 /// ```
 pub fn bank_conflicts<S: SmemLayout + ?Sized>(
     smem: &S,

@@ -167,7 +167,7 @@ impl IndexEvaluator {
     /// let ev = IndexEvaluator::new(&"(4,8):(8,1)".parse::<Layout>().unwrap()).unwrap();
     /// assert_eq!(ev.eval(5), 9);
     /// let id = make_identity_layout(&"(4,6)".parse().unwrap()).unwrap();
-    /// assert_eq!(IndexEvaluator::new(&id).unwrap_err().to_string(), "?");
+    /// assert_eq!(IndexEvaluator::new(&id).unwrap_err().to_string(), "eval (4,6):(1@0,1@1): this operation is defined for integer strides, and the layout has coordinate (E) strides");
     /// ```
     pub const fn new(l: &Layout) -> Result<IndexEvaluator, Error> {
         if let Err(e) = l.require_integral(Op::Eval) {

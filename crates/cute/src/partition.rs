@@ -87,11 +87,15 @@ pub fn tv_partition(data: &Layout, tv: &Layout, thread: i64) -> Result<(Layout, 
 /// shape(layout_mn))`. The defining law: `layout_mn(tv(t, v)) = t + size(thr)·v`.
 ///
 /// ```
-/// use cute::{make_layout_tv, Layout};
-/// let thr: Layout = "(2,2):(1,2)".parse().unwrap();
-/// let val: Layout = "(2,1):(1,0)".parse().unwrap();
+/// use cute::{make_layout_tv, raked_product, Layout};
+/// let thr: Layout = "(2,2):(1,2)".parse().unwrap(); // 4 threads
+/// let val: Layout = "(2,1):(1,0)".parse().unwrap(); // 2 values each
 /// let (tiler, tv) = make_layout_tv(&thr, &val).unwrap();
-/// assert_eq!((tiler.to_string(), tv.to_string()), ("?".to_string(), "".to_string()));
+/// assert_eq!((tiler.to_string(), tv.to_string()), ("(4,2)".to_string(), "(4,2):(2,1)".to_string()));
+/// let mn = raked_product(&thr, &val).unwrap();
+/// for i in 0..8 {
+///     assert_eq!(mn.eval(tv.eval(i).unwrap()).unwrap(), i); // layout_mn(tv(t, v)) = t + 4·v
+/// }
 /// ```
 pub fn make_layout_tv(thr: &Layout, val: &Layout) -> Result<(IntTuple, Layout), Error> {
     let with = |e: Error| e.or_with(Operand::Layout(*thr), Operand::Layout(*val));
@@ -184,7 +188,7 @@ pub fn local_tile(
 /// let thr: Layout = "(2,2):(1,2)".parse().unwrap(); // 2x2 threads
 /// let (mine, off) = local_partition(&data, &thr, 3).unwrap(); // (1,1) of every 2x2 tile
 /// assert_eq!((mine.to_string(), off), ("(4,4):(16,2)".to_string(), 9));
-/// assert_eq!(local_partition(&data, &thr, 4).unwrap_err().to_string(), "?");
+/// assert_eq!(local_partition(&data, &thr, 4).unwrap_err().to_string(), "local_partition (8,8):(8,1), (2,2):(1,2): coordinate 4 is outside the domain Z_4");
 /// ```
 pub fn local_partition(data: &Layout, thr: &Layout, index: i64) -> Result<(Layout, i64), Error> {
     let n = thr.size()?;

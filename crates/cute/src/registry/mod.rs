@@ -171,7 +171,7 @@ pub fn push_escaped(out: &mut String, c: char) {
 /// use cute::registry::{error_line, run};
 /// let args = ["(4,6,8):(2,3,5)", "6:3"];
 /// let o = run("composition", &args);
-/// assert_eq!(error_line("composition", &args, &o).unwrap(), "?");
+/// assert_eq!(error_line("composition", &args, &o).unwrap(), "error: composition (4,6,8):(2,3,5) ∘ 6:3: stride-divisibility condition (9) fails at mode 1 of the coalesced left operand: stride 3 and prefix product 4 divide neither way");
 /// assert_eq!(error_line("coalesce", &["12:1"], &run("coalesce", &["12:1"])), None);
 /// ```
 pub fn error_line(op: &str, args: &[&str], o: &Outcome) -> Option<String> {
@@ -325,7 +325,7 @@ pub fn operations() -> impl Iterator<Item = Operation> {
 ///
 /// ```
 /// use cute::registry::find;
-/// assert_eq!(find("logical_divide").unwrap().signature, "?");
+/// assert_eq!(find("logical_divide").unwrap().signature, "LAYOUT TILER");
 /// assert!(find("no_such_operation").is_none());
 /// ```
 pub fn find(name: &str) -> Option<Operation> {
@@ -339,7 +339,7 @@ pub fn find(name: &str) -> Option<Operation> {
 /// use cute::registry::{run, Outcome};
 /// assert!(matches!(run("right_inverse", &["(4,8):(8,1)"]), Outcome::Value(v) if v == "(8,4):(4,1)"));
 /// let Outcome::Usage(u) = run("no_such_operation", &[]) else { unreachable!() };
-/// assert_eq!(u, "?");
+/// assert_eq!(u, "unknown operation `no_such_operation` (see `cute ops`)");
 /// ```
 pub fn run(op: &str, args: &[&str]) -> Outcome {
     match find(op) {
