@@ -62,6 +62,14 @@ pub struct Containment {
 
 impl Containment {
     /// True when every offset of the instruction lies in the image of the data layout.
+    ///
+    /// ```
+    /// use cute::{contains, tmem_32x32b, Layout, TMEM_LANE_STRIDE};
+    /// let m64: Layout = "(64,256):(16384,1)".parse().unwrap(); // 64 rows in lanes 0..63
+    /// let c = contains(&m64, &tmem_32x32b(1).unwrap()).unwrap();
+    /// assert!(!c.contained());
+    /// assert_eq!(c.missing, Some((64, 64 * TMEM_LANE_STRIDE))); // thread 64 reads lane 64
+    /// ```
     pub fn contained(&self) -> bool {
         self.missing.is_none()
     }
@@ -71,6 +79,15 @@ impl Containment {
 /// `a(a†(t(i))) = t(i)` for every `i` (paper, admissibility example). Both layouts need integer
 /// strides; `a` must have a left inverse (errors of [`left_inverse`] otherwise, e.g. a layout that
 /// is not injective on its domain in a way no left inverse can undo).
+///
+/// ```
+/// use cute::{contains, tmem_32x32b, Layout};
+/// let acc: Layout = "(128,256):(16384,1)".parse().unwrap(); // a row per lane
+/// let c = contains(&acc, &tmem_32x32b(1).unwrap()).unwrap();
+/// assert!(c.contained());
+/// assert_eq!(&c.coords[..3], &[0, 1, 2]); // thread t reads row t, column 0
+/// assert_eq!(c.layout.unwrap().to_string(), "((32,4),1):((1,32),1)");
+/// ```
 pub fn contains(a: &Layout, t: &Layout) -> Result<Containment, Error> {
     a.require_integral(Op::Contains)?;
     t.require_integral(Op::Contains)?;
@@ -123,6 +140,13 @@ pub fn contains(a: &Layout, t: &Layout) -> Result<Containment, Error> {
 /// The TMEM offsets of `tcgen05.{ld,st}.32x32b.x{n}`: thread `t` of warp `w` reads lane `32w + t`,
 /// `n` consecutive columns: `((32,4),n):((S,32·S),1)` with `S` = [`TMEM_LANE_STRIDE`]
 /// (`(thread, value) → offset`; reconstructed from the PTX ISA's description of the shape).
+///
+/// ```
+/// use cute::tmem_32x32b;
+/// let t = tmem_32x32b(2).unwrap(); // TMEM_LANE_STRIDE = 16384
+/// assert_eq!(t.to_string(), "((32,4),2):((16384,524288),1)");
+/// assert_eq!(t.eval(33).unwrap(), 33 * 16384); // thread 33 (warp 1) reads lane 33, column 0
+/// ```
 pub fn tmem_32x32b(n: i64) -> Result<Layout, Error> {
     let s = TMEM_LANE_STRIDE;
     format!("((32,4),{n}):(({s},{}),1)", 32 * s).parse()
@@ -132,6 +156,13 @@ pub fn tmem_32x32b(n: i64) -> Result<Layout, Error> {
 /// columns), repeated `n` times along the columns; thread `t = t0 + 4·t1` holds columns
 /// `2·t0, 2·t0+1` of lanes `t1` and `t1 + 8`: `(((4,8),4),(2,2,n)):(((2,S),32·S),(1,8·S,8))`
 /// (reconstructed from the PTX ISA's fragment figure of the shape).
+///
+/// ```
+/// use cute::tmem_16x256b;
+/// let t = tmem_16x256b(1).unwrap();
+/// assert_eq!(t.to_string(), "(((4,8),4),(2,2,1)):(((2,16384),524288),(1,131072,8))");
+/// assert_eq!(t.eval(128 + 1).unwrap(), 3); // thread 1's second value: column 3 of lane 0
+/// ```
 pub fn tmem_16x256b(n: i64) -> Result<Layout, Error> {
     let s = TMEM_LANE_STRIDE;
     format!(

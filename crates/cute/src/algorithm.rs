@@ -32,6 +32,16 @@ use crate::tensor::{Storage, StorageMut, Tensor};
 /// along different modes (a transpose). The result is exactly that of [`copy_generic`]: when the
 /// destination is not provably injective (so the order of writes could matter) the reference loop
 /// runs. The domains must have the same size (`ProfileMismatch` otherwise).
+///
+/// ```
+/// use cute::{copy, Layout, Tensor};
+/// let src = Tensor::new([0, 1, 2, 3, 4, 5], "(2,3):(1,2)".parse::<Layout>().unwrap()).unwrap();
+/// let mut dst = Tensor::new([0; 6], "(2,3):(3,1)".parse::<Layout>().unwrap()).unwrap(); // transpose
+/// copy(&src, &mut dst).unwrap();
+/// assert_eq!(dst.storage(), &[0, 2, 4, 1, 3, 5]);
+/// let mut small = Tensor::new([0; 4], "4:1".parse::<Layout>().unwrap()).unwrap();
+/// assert_eq!(copy(&src, &mut small).unwrap_err().to_string(), "copy (2,3):(1,2), 4:1: copy needs source and destination domains of the same size (6 vs 4)");
+/// ```
 pub fn copy<S, D>(src: &Tensor<S>, dst: &mut Tensor<D>) -> Result<(), Error>
 where
     S: Storage,
@@ -53,6 +63,15 @@ where
 
 /// The reference COPY of the paper: `for i < |dst|: dst(i) = src(i)`, in the order of `i`. A
 /// destination that is not injective receives the last value written to each of its elements.
+///
+/// ```
+/// use cute::{copy_generic, Layout, Tensor};
+/// let src = Tensor::new([0, 1, 2, 3, 4, 5], "6:1".parse::<Layout>().unwrap()).unwrap();
+/// // not injective: the two rows of the destination are the same 3 elements
+/// let mut dst = Tensor::new([0; 3], "(2,3):(0,1)".parse::<Layout>().unwrap()).unwrap();
+/// copy_generic(&src, &mut dst).unwrap();
+/// assert_eq!(dst.storage(), &[1, 3, 5]); // the last value written wins
+/// ```
 pub fn copy_generic<S, D>(src: &Tensor<S>, dst: &mut Tensor<D>) -> Result<(), Error>
 where
     S: Storage,
@@ -189,6 +208,17 @@ pub fn copy_modes(src: &Layout, dst: &Layout) -> Result<Option<Vec<CopyMode>>, E
 /// 4. Without a vector, when the source's and the destination's fastest modes differ, both are
 ///    divided into blocks of [`COPY_BLOCK`] (`logical_divide` by `COPY_BLOCK:1`) and the two
 ///    block-inner loops go innermost: a cache-blocked transpose.
+///
+/// ```
+/// use cute::{copy_plan, CopyMode, Layout};
+/// let src: Layout = "(4,8):(1,4)".parse().unwrap(); // compact 4x8
+/// let dst: Layout = "(4,8):(1,8)".parse().unwrap(); // columns padded to 8
+/// let plan = copy_plan(&src, &dst).unwrap().unwrap();
+/// assert_eq!(plan.vector, 4);
+/// assert_eq!(plan.modes, vec![CopyMode { n: 8, src_stride: 4, dst_stride: 8 }]);
+/// let bcast: Layout = "(4,8):(1,0)".parse().unwrap(); // not injective: no plan
+/// assert!(copy_plan(&src, &bcast).unwrap().is_none());
+/// ```
 pub fn copy_plan(src: &Layout, dst: &Layout) -> Result<Option<CopyPlan>, Error> {
     let Some(mut merged) = copy_modes(src, dst)? else {
         return Ok(None);
@@ -442,6 +472,16 @@ pub struct GemmModes {
 
 /// Splits the layouts of a GEMM's `A (M,K[,L])`, `B (N,K[,L])`, `C (M,N[,L])` into their modes and
 /// checks the GEMM preconditions (equal ranks of 2 or 3, matching extents).
+///
+/// ```
+/// use cute::{gemm_modes, Layout};
+/// let a: Layout = "(2,3):(1,2)".parse().unwrap(); // (M,K)
+/// let b: Layout = "(4,3):(1,4)".parse().unwrap(); // (N,K)
+/// let c: Layout = "(2,4):(1,2)".parse().unwrap(); // (M,N)
+/// assert_eq!(gemm_modes(&a, &b, &c).unwrap().extents, (2, 4, 3, 1));
+/// let e = gemm_modes(&a, &b, &"(2,5):(1,2)".parse().unwrap()).unwrap_err();
+/// assert_eq!(e.to_string(), "gemm (4,3):(1,4), (2,5):(1,2): gemm precondition N: size<0>(B) == size<1>(C) (4 vs 5)");
+/// ```
 pub fn gemm_modes(a: &Layout, b: &Layout, c: &Layout) -> Result<GemmModes, Error> {
     let r = a.rank();
     let bad_rank = |x: &Layout| {

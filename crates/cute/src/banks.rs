@@ -154,6 +154,14 @@ pub enum Smem {
 
 impl Smem {
     /// Reads either form (a composed layout starts with `Sw`).
+    ///
+    /// ```
+    /// use cute::banks::Smem;
+    /// let s = Smem::parse("Sw<3,3,3> o 0 o (8,64):(64,1)").unwrap();
+    /// assert!(matches!(s, Smem::Composed(_)));
+    /// let e = Smem::parse("(8,64):(64,1").err().unwrap();
+    /// assert_eq!(e.to_string(), "parse: at byte 12: expected ',' or ')'");
+    /// ```
     pub fn parse(text: &str) -> Result<Smem, Error> {
         if text.trim_start().starts_with("Sw") {
             text.parse().map(Smem::Composed)
@@ -163,6 +171,15 @@ impl Smem {
     }
 
     /// The layout as the bank model takes it.
+    ///
+    /// ```
+    /// use cute::banks::{bank_conflicts, Smem};
+    /// let ldm = "((8,4),(8,2)):((1,64),(8,256))".parse().unwrap();
+    /// let plain = Smem::parse("(8,64):(64,1)").unwrap();
+    /// let swizzled = Smem::parse("Sw<3,3,3> o 0 o (8,64):(64,1)").unwrap();
+    /// assert_eq!(bank_conflicts(plain.as_dyn(), &ldm, 2, 8).unwrap().wavefronts, vec![32, 32]);
+    /// assert_eq!(bank_conflicts(swizzled.as_dyn(), &ldm, 2, 8).unwrap().wavefronts, vec![4, 4]);
+    /// ```
     pub fn as_dyn(&self) -> &dyn SmemLayout {
         match self {
             Smem::Plain(l) => l,
@@ -171,6 +188,12 @@ impl Smem {
     }
 
     /// The layout whose modes give the element coordinates (the composed layout's inner layout).
+    ///
+    /// ```
+    /// use cute::banks::Smem;
+    /// let s = Smem::parse("(8,64):(64,1)").unwrap();
+    /// assert_eq!(s.layout().to_string(), "(8,64):(64,1)");
+    /// ```
     pub fn layout(&self) -> &Layout {
         match self {
             Smem::Plain(l) => l,
@@ -189,6 +212,13 @@ pub struct Access {
 impl Access {
     /// `V = vector` values of `B = elem_bytes` bytes per thread and instruction. Fails with
     /// [`ErrorKind::AccessWidth`] unless both are positive and `V·B` is 4, 8 or 16.
+    ///
+    /// ```
+    /// use cute::banks::Access;
+    /// let a = Access::new(2, 8).unwrap(); // 8 halves: 16 bytes per thread
+    /// assert_eq!((a.width(), a.phases(), a.threads_per_phase()), (16, 4, 8));
+    /// assert_eq!(Access::new(2, 3).unwrap_err().to_string(), "bank_conflicts: the access width V·B = 3·2 = 6 bytes must be 4, 8 or 16 bytes");
+    /// ```
     pub const fn new(elem_bytes: i64, vector: i64) -> Result<Access, Error> {
         let ok = elem_bytes > 0
             && vector > 0
@@ -204,22 +234,50 @@ impl Access {
         Ok(Access { elem_bytes, vector })
     }
     /// `B`, bytes per element.
+    ///
+    /// ```
+    /// use cute::banks::Access;
+    /// assert_eq!(Access::new(2, 8).unwrap().elem_bytes(), 2);
+    /// ```
     pub const fn elem_bytes(&self) -> i64 {
         self.elem_bytes
     }
     /// `V`, values per access.
+    ///
+    /// ```
+    /// use cute::banks::Access;
+    /// assert_eq!(Access::new(2, 8).unwrap().vector(), 8);
+    /// ```
     pub const fn vector(&self) -> i64 {
         self.vector
     }
     /// `W = V·B`, bytes per access.
+    ///
+    /// ```
+    /// use cute::banks::Access;
+    /// assert_eq!(Access::new(4, 2).unwrap().width(), 8);
+    /// ```
     pub const fn width(&self) -> i64 {
         self.elem_bytes * self.vector
     }
     /// Phases per instruction: 1, 2 or 4 (also the ideal number of wavefronts).
+    ///
+    /// ```
+    /// use cute::banks::Access;
+    /// assert_eq!(Access::new(4, 1).unwrap().phases(), 1);
+    /// assert_eq!(Access::new(4, 2).unwrap().phases(), 2);
+    /// assert_eq!(Access::new(4, 4).unwrap().phases(), 4);
+    /// ```
     pub const fn phases(&self) -> usize {
         (self.width() / BANK_BYTES) as usize
     }
     /// Threads served per phase: 32, 16 or 8.
+    ///
+    /// ```
+    /// use cute::banks::Access;
+    /// assert_eq!(Access::new(4, 1).unwrap().threads_per_phase(), 32);
+    /// assert_eq!(Access::new(8, 1).unwrap().threads_per_phase(), 16);
+    /// ```
     pub const fn threads_per_phase(&self) -> usize {
         WARP / self.phases()
     }
@@ -238,14 +296,37 @@ pub struct BankReport {
 
 impl BankReport {
     /// The sum of the wavefronts.
+    ///
+    /// ```
+    /// use cute::{bank_conflicts, Layout};
+    /// let smem: Layout = "(8,64):(64,1)".parse().unwrap();
+    /// let ldm: Layout = "((8,4),(8,2)):((1,64),(8,256))".parse().unwrap();
+    /// assert_eq!(bank_conflicts(&smem, &ldm, 2, 8).unwrap().total(), 64);
+    /// ```
     pub fn total(&self) -> u64 {
         self.wavefronts.iter().map(|&w| w as u64).sum()
     }
     /// The sum of the ideal wavefronts.
+    ///
+    /// ```
+    /// use cute::{bank_conflicts, Layout};
+    /// let smem: Layout = "(8,64):(64,1)".parse().unwrap();
+    /// let ldm: Layout = "((8,4),(8,2)):((1,64),(8,256))".parse().unwrap();
+    /// assert_eq!(bank_conflicts(&smem, &ldm, 2, 8).unwrap().ideal_total(), 8);
+    /// ```
     pub fn ideal_total(&self) -> u64 {
         self.ideal.iter().map(|&w| w as u64).sum()
     }
     /// True when every instruction reaches its ideal.
+    ///
+    /// ```
+    /// use cute::{bank_conflicts, ComposedLayout, Layout};
+    /// let ldm: Layout = "((8,4),(8,2)):((1,64),(8,256))".parse().unwrap();
+    /// let smem: Layout = "(8,64):(64,1)".parse().unwrap();
+    /// assert!(!bank_conflicts(&smem, &ldm, 2, 8).unwrap().is_conflict_free());
+    /// let sw: ComposedLayout = "Sw<3,3,3> o 0 o (8,64):(64,1)".parse().unwrap();
+    /// assert!(bank_conflicts(&sw, &ldm, 2, 8).unwrap().is_conflict_free());
+    /// ```
     pub fn is_conflict_free(&self) -> bool {
         self.wavefronts == self.ideal
     }
@@ -454,6 +535,16 @@ fn report(g: &Gathered, acc: Access, map: impl Fn(i64) -> i64 + Copy) -> Result<
 /// thread mode of `tv` is not 32, `V` does not divide the value mode, `tv` leaves the domain of
 /// `smem`, or an access is not `V` consecutive elements aligned to `V·B` bytes (the error names the
 /// thread and the instruction).
+///
+/// ```
+/// use cute::{bank_conflicts, Layout};
+/// let column: Layout = "(32,1):(1,0)".parse().unwrap(); // thread t reads row t, column 0
+/// let smem: Layout = "(32,32):(32,1)".parse().unwrap(); // row-major 32x32 floats
+/// assert_eq!(bank_conflicts(&smem, &column, 4, 1).unwrap().wavefronts, vec![32]);
+/// let padded: Layout = "(32,32):(33,1)".parse().unwrap();
+/// assert_eq!(bank_conflicts(&padded, &column, 4, 1).unwrap().wavefronts, vec![1]);
+/// assert_eq!(bank_conflicts(&smem, &column, 4, 3).unwrap_err().to_string(), "bank_conflicts (32,32):(32,1), (32,1):(1,0): the access width V·B = 3·4 = 12 bytes must be 4, 8 or 16 bytes");
+/// ```
 pub fn bank_conflicts<S: SmemLayout + ?Sized>(
     smem: &S,
     tv: &Layout,
@@ -468,6 +559,14 @@ pub fn bank_conflicts<S: SmemLayout + ?Sized>(
 
 /// The byte address in shared memory of every thread's access, per instruction (`[j][t]`): the
 /// table a kernel needs to replay the pattern. Fails as [`bank_conflicts`].
+///
+/// ```
+/// use cute::{banks::access_addresses, Layout};
+/// let column: Layout = "(32,1):(1,0)".parse().unwrap();
+/// let smem: Layout = "(32,32):(32,1)".parse().unwrap();
+/// let a = access_addresses(&smem, &column, 4, 1).unwrap();
+/// assert_eq!((a.len(), a[0][1], a[0][31]), (1, 128, 31 * 128));
+/// ```
 pub fn access_addresses<S: SmemLayout + ?Sized>(
     smem: &S,
     tv: &Layout,
@@ -484,6 +583,13 @@ pub fn access_addresses<S: SmemLayout + ?Sized>(
 
 /// The candidates of [`swizzle_search`], cheapest first: the identity `Sw<0,0,0>`, then
 /// `Sw<B,M,S>` for `B` in 1..=5, `M` in 0..=7, `S` in `B..=10`, ordered by `B`, then `M`, then `S`.
+///
+/// ```
+/// use cute::banks::search_candidates;
+/// let c: Vec<String> = search_candidates().map(|s| s.to_string()).collect();
+/// assert_eq!(&c[..3], &["Sw<0,0,0>", "Sw<1,0,1>", "Sw<1,0,2>"]);
+/// assert_eq!(c.len(), 1 + 8 * (10 + 9 + 8 + 7 + 6));
+/// ```
 pub fn search_candidates() -> impl Iterator<Item = Swizzle> {
     let rest = (1..=5i64).flat_map(|b| {
         (0..=7i64).flat_map(move |m| (b..=10i64).filter_map(move |s| Swizzle::new(b, m, s).ok()))
@@ -522,6 +628,16 @@ pub struct SwizzleSearch {
 /// Fails (operation `swizzle_search`) as [`bank_conflicts`] on any pattern without a swizzle, when
 /// `patterns` is empty, when `smem` is already swizzled, or when its domain exceeds
 /// [`MAX_SMEM_SIZE`].
+///
+/// ```
+/// use cute::{swizzle_search, Layout};
+/// let column: Layout = "(32,1):(1,0)".parse().unwrap();
+/// let smem: Layout = "(32,32):(32,1)".parse().unwrap();
+/// let found = swizzle_search(&smem, &[column], 4, 1).unwrap();
+/// assert!(found.conflict_free);
+/// assert_eq!(found.swizzle.to_string(), "Sw<5,0,5>"); // row t's words XORed into banks t
+/// assert_eq!(found.reports[0].wavefronts, vec![1]);
+/// ```
 pub fn swizzle_search<S: SmemLayout + ?Sized>(
     smem: &S,
     patterns: &[Layout],

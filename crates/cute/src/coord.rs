@@ -25,6 +25,15 @@ use crate::layout::Layout;
 /// entries of `c` are spread colexicographically over their sub-shape; the last leaf absorbs what is
 /// left, so coordinates past the size come out of bounds in the last mode (floor division for
 /// negative entries).
+///
+/// ```
+/// use cute::{idx2crd, IntTuple};
+/// let shape: IntTuple = "(2,(3,4))".parse().unwrap();
+/// assert_eq!(idx2crd(&IntTuple::int(5), &shape).unwrap().to_string(), "(1,(2,0))");
+/// assert_eq!(idx2crd(&"(1,5)".parse().unwrap(), &shape).unwrap().to_string(), "(1,(2,1))");
+/// let e = idx2crd(&"(1,2,3)".parse().unwrap(), &shape).unwrap_err();
+/// assert_eq!(e.to_string(), "idx2crd (1,2,3), (2,(3,4)): the coordinate is not weakly congruent to the shape (3 vs 2)");
+/// ```
 pub const fn idx2crd(c: &IntTuple, shape: &IntTuple) -> Result<IntTuple, Error> {
     if !c.weakly_congruent(shape) {
         return Err(Error::new(
@@ -99,6 +108,15 @@ const fn spread(
 
 /// `crd2idx(c, S, D)`: the inner product of the coordinate `c ≲ S` (refined to `S`) with the stride
 /// `D ~ S`. With `D` the compact column-major stride this is the paper's formula (2).
+///
+/// ```
+/// use cute::{crd2idx, IntTuple};
+/// let (s, d): (IntTuple, IntTuple) = ("(4,8)".parse().unwrap(), "(8,1)".parse().unwrap());
+/// assert_eq!(crd2idx(&"(1,2)".parse().unwrap(), &s, &d).unwrap(), 10);
+/// let s: IntTuple = "((2,2),(4,2))".parse().unwrap();
+/// let d: IntTuple = "((1,8),(2,16))".parse().unwrap();
+/// assert_eq!(crd2idx(&IntTuple::int(23), &s, &d).unwrap(), 27);
+/// ```
 pub const fn crd2idx(c: &IntTuple, shape: &IntTuple, stride: &IntTuple) -> Result<i64, Error> {
     let l = match Layout::new(shape, stride) {
         Ok(l) => l,
@@ -114,6 +132,14 @@ pub const fn crd2idx(c: &IntTuple, shape: &IntTuple, stride: &IntTuple) -> Resul
 /// of `c` (refined to `S`) with the exclusive prefix products of `S`. Unlike
 /// [`compact_col_major`](crate::compact_col_major), a size-1 mode keeps its prefix product as its stride, so that this is the
 /// inverse of [`idx2crd`] on the whole extended domain: `crd2idx((1,2), (6,1)) = 13`, as in CuTe.
+///
+/// ```
+/// use cute::crd2idx_compact;
+/// let c = "(1,2)".parse().unwrap();
+/// assert_eq!(crd2idx_compact(&c, &"(6,1)".parse().unwrap()).unwrap(), 13);
+/// let c = "(1,(2,0))".parse().unwrap();
+/// assert_eq!(crd2idx_compact(&c, &"(2,(3,4))".parse().unwrap()).unwrap(), 5);
+/// ```
 pub const fn crd2idx_compact(c: &IntTuple, shape: &IntTuple) -> Result<i64, Error> {
     let stride = match shape.prefix_product() {
         Ok(d) => d,
@@ -131,6 +157,16 @@ pub const fn crd2idx_compact(c: &IntTuple, shape: &IntTuple) -> Result<i64, Erro
 
 /// `crd2crd(c, S, T)`: the coordinate `c` of shape `S` as a coordinate of the compatible shape `T`
 /// (mode by mode where both are tuples, through the integer coordinate otherwise).
+///
+/// ```
+/// use cute::{crd2crd, IntTuple};
+/// let src: IntTuple = "(2,(3,4))".parse().unwrap();
+/// let dst: IntTuple = "(2,12)".parse().unwrap();
+/// let c = crd2crd(&"(1,(2,1))".parse().unwrap(), &src, &dst).unwrap();
+/// assert_eq!(c.to_string(), "(1,5)");
+/// let c = crd2crd(&IntTuple::int(5), &"24".parse().unwrap(), &src).unwrap();
+/// assert_eq!(c.to_string(), "(1,(2,0))");
+/// ```
 pub const fn crd2crd(c: &IntTuple, src: &IntTuple, dst: &IntTuple) -> Result<IntTuple, Error> {
     if !c.is_int() && !dst.is_int() {
         let r = c.rank();

@@ -96,6 +96,12 @@ pub enum Op {
 
 impl Op {
     /// The function name as the paper and CuTe spell it.
+    ///
+    /// ```
+    /// use cute::Op;
+    /// assert_eq!(Op::LogicalDivide.name(), "logical_divide");
+    /// assert_eq!(Op::RightInverse.name(), "right_inverse");
+    /// ```
     pub const fn name(self) -> &'static str {
         match self {
             Op::Parse => "parse",
@@ -470,6 +476,12 @@ pub struct Error {
 
 impl Error {
     /// A new error for `op` with no operands recorded yet.
+    ///
+    /// ```
+    /// use cute::{Error, ErrorKind, Op};
+    /// let e = Error::new(Op::Composition, ErrorKind::Unsupported { what: "an example" });
+    /// assert_eq!(e.to_string(), "composition: unsupported: an example");
+    /// ```
     pub const fn new(op: Op, kind: ErrorKind) -> Error {
         Error {
             op,
@@ -480,6 +492,14 @@ impl Error {
     }
 
     /// Records the operands (replacing any recorded before).
+    ///
+    /// ```
+    /// use cute::{Error, ErrorKind, Layout, Op, Operand};
+    /// let a: Layout = "4:1".parse().unwrap();
+    /// let e = Error::new(Op::Composition, ErrorKind::Unsupported { what: "an example" })
+    ///     .with(Operand::Layout(a), Operand::None);
+    /// assert_eq!(e.to_string(), "composition 4:1: unsupported: an example");
+    /// ```
     pub const fn with(mut self, lhs: Operand, rhs: Operand) -> Error {
         self.lhs = lhs;
         self.rhs = rhs;
@@ -501,21 +521,50 @@ impl Error {
     }
 
     /// The operation that failed.
+    ///
+    /// ```
+    /// use cute::{composition, Layout, Op};
+    /// let a: Layout = "(4,6,8):(2,3,5)".parse().unwrap();
+    /// let e = composition(&a, &"6:3".parse().unwrap()).unwrap_err();
+    /// assert_eq!(e.op(), Op::Composition);
+    /// ```
     pub const fn op(&self) -> Op {
         self.op
     }
 
     /// The violated condition with its values.
+    ///
+    /// ```
+    /// use cute::{composition, ErrorKind, Layout};
+    /// let a: Layout = "(4,6,8):(2,3,5)".parse().unwrap();
+    /// let e = composition(&a, &"6:3".parse().unwrap()).unwrap_err();
+    /// assert!(matches!(e.kind(), ErrorKind::StrideDivisibility { .. }));
+    /// ```
     pub const fn kind(&self) -> &ErrorKind {
         &self.kind
     }
 
     /// The left (or only) operand.
+    ///
+    /// ```
+    /// use cute::{composition, Layout, Operand};
+    /// let a: Layout = "(4,6,8):(2,3,5)".parse().unwrap();
+    /// let e = composition(&a, &"6:3".parse().unwrap()).unwrap_err();
+    /// assert_eq!(e.lhs(), &Operand::Layout(a));
+    /// ```
     pub const fn lhs(&self) -> &Operand {
         &self.lhs
     }
 
     /// The right operand.
+    ///
+    /// ```
+    /// use cute::{composition, Layout, Operand};
+    /// let a: Layout = "(4,6,8):(2,3,5)".parse().unwrap();
+    /// let b: Layout = "6:3".parse().unwrap();
+    /// let e = composition(&a, &b).unwrap_err();
+    /// assert_eq!(e.rhs(), &Operand::Layout(b));
+    /// ```
     pub const fn rhs(&self) -> &Operand {
         &self.rhs
     }
@@ -523,6 +572,14 @@ impl Error {
     /// The conformance category of this error: `Divisibility`, `NotInjective`, `OutOfRange`,
     /// `ProfileMismatch`, `Unsupported`, or (outside the conformance set) `Overflow`, `Capacity`,
     /// `Syntax`, `InvalidShape`.
+    ///
+    /// ```
+    /// use cute::{complement, composition, Layout};
+    /// let a: Layout = "(4,6,8):(2,3,5)".parse().unwrap();
+    /// assert_eq!(composition(&a, &"6:3".parse().unwrap()).unwrap_err().category(), "Divisibility");
+    /// let overlap: Layout = "(2,2):(1,1)".parse().unwrap();
+    /// assert_eq!(complement(&overlap).unwrap_err().category(), "NotInjective");
+    /// ```
     pub const fn category(&self) -> &'static str {
         match self.kind {
             ErrorKind::StrideDivisibility { .. }
@@ -580,6 +637,18 @@ impl fmt::Display for Operand {
 impl Error {
     /// The one-line message (the `Display` form), built in `const` context: the operation, the
     /// operands and the violated condition.
+    ///
+    /// ```
+    /// use cute::{composition, unwrap, Error, Layout, Text};
+    /// const A: Layout = unwrap(Layout::parse_const("(4,6,8):(2,3,5)"));
+    /// const B: Layout = unwrap(Layout::parse_const("6:3"));
+    /// const E: Error = match composition(&A, &B) {
+    ///     Ok(_) => panic!("admissible"),
+    ///     Err(e) => e,
+    /// };
+    /// const M: Text = E.message();
+    /// assert_eq!(M.as_str(), E.to_string());
+    /// ```
     pub const fn message(&self) -> Text {
         let mut t = Text::new();
         self.push(&mut t);
@@ -589,6 +658,14 @@ impl Error {
     /// Panics with [`Error::message`]. In `const` context this is a compile error whose text is
     /// the message, e.g. `error[E0080]: evaluation panicked: composition (4,6,8):(2,3,5) ∘ 6:3:
     /// stride-divisibility condition (9) fails ...`.
+    ///
+    /// ```
+    /// use cute::{composition, Layout};
+    /// let a: Layout = "(4,6,8):(2,3,5)".parse().unwrap();
+    /// let e = composition(&a, &"6:3".parse().unwrap()).unwrap_err();
+    /// let p = std::panic::catch_unwind(|| e.panic()).unwrap_err();
+    /// assert_eq!(p.downcast_ref::<String>().unwrap(), &e.to_string());
+    /// ```
     pub const fn panic(&self) -> ! {
         let t = self.message();
         panic!("{}", t.as_str())

@@ -66,6 +66,12 @@ pub struct FastDiv {
 
 impl FastDiv {
     /// The divider for `d`. Contract: `1 ≤ d ≤ i64::MAX` (panics otherwise).
+    ///
+    /// ```
+    /// use cute::eval::FastDiv;
+    /// let d = FastDiv::new(12);
+    /// assert_eq!(d.div_rem(100), (8, 4));
+    /// ```
     pub const fn new(d: i64) -> FastDiv {
         assert!(d >= 1, "FastDiv needs a positive divisor");
         let d = d as u64;
@@ -81,18 +87,35 @@ impl FastDiv {
     }
 
     /// The divisor.
+    ///
+    /// ```
+    /// use cute::eval::FastDiv;
+    /// assert_eq!(FastDiv::new(12).divisor(), 12);
+    /// ```
     #[inline]
     pub const fn divisor(&self) -> u64 {
         self.d
     }
 
     /// True when the divisor is a power of two (the division is a shift).
+    ///
+    /// ```
+    /// use cute::eval::FastDiv;
+    /// assert!(FastDiv::new(8).is_pow2());
+    /// assert!(!FastDiv::new(12).is_pow2());
+    /// ```
     #[inline]
     pub const fn is_pow2(&self) -> bool {
         self.d.is_power_of_two()
     }
 
     /// `n / d`. Contract: `n < 2^63` (every non-negative `i64`); larger `n` give wrong quotients.
+    ///
+    /// ```
+    /// use cute::eval::FastDiv;
+    /// assert_eq!(FastDiv::new(7).div(100), 14);
+    /// assert_eq!(FastDiv::new(7).div(i64::MAX as u64), (i64::MAX / 7) as u64);
+    /// ```
     #[inline(always)]
     pub const fn div(&self, n: u64) -> u64 {
         let p = self.m as u128 * n as u128;
@@ -101,6 +124,11 @@ impl FastDiv {
     }
 
     /// `(n / d, n % d)`. Contract: `n < 2^63`.
+    ///
+    /// ```
+    /// use cute::eval::FastDiv;
+    /// assert_eq!(FastDiv::new(7).div_rem(100), (14, 2));
+    /// ```
     #[inline(always)]
     pub const fn div_rem(&self, n: u64) -> (u64, u64) {
         let q = self.div(n);
@@ -133,6 +161,14 @@ pub struct IndexEvaluator {
 impl IndexEvaluator {
     /// Prepares `l` for [`eval`](Self::eval). Integer strides only (the evaluator adds integers);
     /// other layouts give [`ErrorKind::NeedsIntegerStrides`](crate::ErrorKind::NeedsIntegerStrides).
+    ///
+    /// ```
+    /// use cute::{make_identity_layout, IndexEvaluator, Layout};
+    /// let ev = IndexEvaluator::new(&"(4,8):(8,1)".parse::<Layout>().unwrap()).unwrap();
+    /// assert_eq!(ev.eval(5), 9);
+    /// let id = make_identity_layout(&"(4,6)".parse().unwrap()).unwrap();
+    /// assert_eq!(IndexEvaluator::new(&id).unwrap_err().to_string(), "eval (4,6):(1@0,1@1): this operation is defined for integer strides, and the layout has coordinate (E) strides");
+    /// ```
     pub const fn new(l: &Layout) -> Result<IndexEvaluator, Error> {
         if let Err(e) = l.require_integral(Op::Eval) {
             return Err(e);
@@ -173,6 +209,12 @@ impl IndexEvaluator {
     }
 
     /// `|L|`.
+    ///
+    /// ```
+    /// use cute::{IndexEvaluator, Layout};
+    /// let ev = IndexEvaluator::new(&"((2,2),(4,2)):((1,8),(2,16))".parse::<Layout>().unwrap()).unwrap();
+    /// assert_eq!(ev.size(), 32);
+    /// ```
     #[inline]
     pub const fn size(&self) -> i64 {
         self.size
@@ -180,6 +222,14 @@ impl IndexEvaluator {
 
     /// `L(i)`: equal to [`Layout::eval`]`(i)` whenever that is `Ok`, for every `i` (see the
     /// [module docs](self)).
+    ///
+    /// ```
+    /// use cute::{IndexEvaluator, Layout};
+    /// let l: Layout = "((2,2),(4,2)):((1,8),(2,16))".parse().unwrap();
+    /// let ev = IndexEvaluator::new(&l).unwrap();
+    /// assert_eq!(ev.eval(22), 26); // the paper's L(22)
+    /// assert_eq!(ev.eval(40), l.eval(40).unwrap()); // past the size, as Layout::eval
+    /// ```
     #[inline]
     pub fn eval(&self, i: i64) -> i64 {
         if i < 0 {
@@ -243,6 +293,13 @@ pub struct Offsets {
 impl Offsets {
     /// The offsets of `l` in the order of its integer coordinates. Integer strides only, as
     /// [`IndexEvaluator::new`].
+    ///
+    /// ```
+    /// use cute::{Layout, Offsets};
+    /// let it = Offsets::new(&"(2,3):(3,1)".parse::<Layout>().unwrap()).unwrap();
+    /// assert_eq!(it.len(), 6);
+    /// assert_eq!(it.collect::<Vec<_>>(), vec![0, 3, 1, 4, 2, 5]);
+    /// ```
     pub const fn new(l: &Layout) -> Result<Offsets, Error> {
         if let Err(e) = l.require_integral(Op::Eval) {
             return Err(e);
@@ -353,11 +410,25 @@ impl core::iter::FusedIterator for Offsets {}
 
 impl Layout {
     /// The precomputed evaluator of this layout at integer coordinates ([`IndexEvaluator`]).
+    ///
+    /// ```
+    /// use cute::Layout;
+    /// let l: Layout = "((2,2),(4,2)):((1,8),(2,16))".parse().unwrap();
+    /// let ev = l.evaluator().unwrap();
+    /// assert!((0..32).all(|i| ev.eval(i) == l.eval(i).unwrap()));
+    /// ```
     pub const fn evaluator(&self) -> Result<IndexEvaluator, Error> {
         IndexEvaluator::new(self)
     }
 
     /// `L(0), …, L(|L|-1)` in order, by natural-coordinate iteration ([`Offsets`]).
+    ///
+    /// ```
+    /// use cute::Layout;
+    /// let l: Layout = "(4,8):(8,1)".parse().unwrap();
+    /// assert_eq!(l.offsets().unwrap().take(5).collect::<Vec<_>>(), vec![0, 8, 16, 24, 1]);
+    /// assert_eq!(l.offsets().unwrap().sum::<i64>(), (0..32).sum::<i64>());
+    /// ```
     pub const fn offsets(&self) -> Result<Offsets, Error> {
         Offsets::new(self)
     }

@@ -102,6 +102,13 @@ pub(crate) const fn push_partial(t: &mut Text, c: &PartialCoord) {
 
 impl IntTuple {
     /// The printed form (`Display`), built in `const` context.
+    ///
+    /// ```
+    /// use cute::{unwrap, IntTuple, Text};
+    /// const S: IntTuple = unwrap(IntTuple::parse_const("((2,2),(4,2))"));
+    /// const T: Text = S.text();
+    /// assert_eq!(T.as_str(), "((2,2),(4,2))");
+    /// ```
     pub const fn text(&self) -> Text {
         let mut t = Text::new();
         push_int_tuple(&mut t, self);
@@ -111,6 +118,13 @@ impl IntTuple {
 
 impl Layout {
     /// The printed form (`Display`), built in `const` context.
+    ///
+    /// ```
+    /// use cute::{unwrap, Layout, Text};
+    /// const L: Layout = unwrap(Layout::flat(&[4, 8], &[8, 1]));
+    /// const T: Text = L.text();
+    /// assert_eq!(T.as_str(), "(4,8):(8,1)");
+    /// ```
     pub const fn text(&self) -> Text {
         let mut t = Text::new();
         push_layout(&mut t, self);
@@ -120,6 +134,13 @@ impl Layout {
 
 impl Tiler {
     /// The printed form (`Display`), built in `const` context.
+    ///
+    /// ```
+    /// use cute::{unwrap, Text, Tiler};
+    /// const TL: Tiler = unwrap(Tiler::parse_const("<4:1,_>"));
+    /// const T: Text = TL.text();
+    /// assert_eq!(T.as_str(), "<4:1,_>");
+    /// ```
     pub const fn text(&self) -> Text {
         let mut t = Text::new();
         push_tiler(&mut t, self);

@@ -74,32 +74,72 @@ pub struct Refinement<const K: usize> {
 
 impl<const K: usize> Refinement<K> {
     /// The number of joint modes.
+    ///
+    /// ```
+    /// use cute::geometry::refine;
+    /// // (4,6):(1,4) against (2,12):(12,1): joint modes (2,2,6)
+    /// let r = refine([&[4, 6], &[2, 12]], [&[1, 4], &[12, 1]]);
+    /// assert_eq!(r.len(), 3);
+    /// ```
     pub const fn len(&self) -> usize {
         self.n
     }
 
     /// Whether there are no joint modes (the layouts have size 1, or the first leaves do not
     /// refine).
+    ///
+    /// ```
+    /// use cute::geometry::refine;
+    /// // (4,6) against (6,4): the first leaf 4 does not divide the other's 6
+    /// let r = refine([&[4, 6], &[6, 4]], [&[1, 4], &[4, 1]]);
+    /// assert!(r.is_empty());
+    /// ```
     pub const fn is_empty(&self) -> bool {
         self.n == 0
     }
 
     /// The extent of joint mode `k`.
+    ///
+    /// ```
+    /// use cute::geometry::refine;
+    /// let r = refine([&[4, 6], &[2, 12]], [&[1, 4], &[12, 1]]);
+    /// assert_eq!((r.extent(0), r.extent(1), r.extent(2)), (2, 2, 6));
+    /// ```
     pub const fn extent(&self, k: usize) -> i64 {
         self.extent[k]
     }
 
     /// The strides of joint mode `k`, one per operand.
+    ///
+    /// ```
+    /// use cute::geometry::refine;
+    /// let r = refine([&[4, 6], &[2, 12]], [&[1, 4], &[12, 1]]);
+    /// assert_eq!((r.strides(0), r.strides(1), r.strides(2)), ([1, 12], [2, 1], [4, 2]));
+    /// ```
     pub const fn strides(&self, k: usize) -> [i64; K] {
         self.stride[k]
     }
 
     /// Where the refinement stopped, per operand.
+    ///
+    /// ```
+    /// use cute::geometry::refine;
+    /// let r = refine([&[4, 6], &[6, 4]], [&[1, 4], &[4, 1]]);
+    /// let [a, b] = r.rest();
+    /// assert_eq!((a.leaf, a.extent, a.stride), (0, 4, 1));
+    /// assert_eq!((b.leaf, b.extent, b.stride), (0, 6, 4));
+    /// ```
     pub const fn rest(&self) -> [Cursor; K] {
         self.rest
     }
 
     /// Whether every operand was used up: the joint modes are then a refinement of all of them.
+    ///
+    /// ```
+    /// use cute::geometry::refine;
+    /// assert!(refine([&[4, 6], &[2, 12]], [&[1, 4], &[12, 1]]).is_complete());
+    /// assert!(!refine([&[2, 3], &[3, 2]], [&[1, 2], &[1, 3]]).is_complete());
+    /// ```
     pub const fn is_complete(&self) -> bool {
         let mut k = 0;
         while k < K {
@@ -141,6 +181,15 @@ const fn next_leaf(shape: &[i64], stride: &[i64], mut i: usize) -> Cursor {
 ///
 /// Panics (at compile time in `const` context) when `K` exceeds [`MAX_OPERANDS`] or a pair of
 /// `shapes[k]`, `strides[k]` differ in length.
+///
+/// ```
+/// use cute::geometry::refine;
+/// // 8:1 against (2,4):(4,1): joint modes 2 and 4
+/// let r = refine([&[8], &[2, 4]], [&[1], &[4, 1]]);
+/// assert!(r.is_complete());
+/// assert_eq!((r.extent(0), r.strides(0)), (2, [1, 4]));
+/// assert_eq!((r.extent(1), r.strides(1)), (4, [2, 1]));
+/// ```
 pub const fn refine<const K: usize>(shapes: [&[i64]; K], strides: [&[i64]; K]) -> Refinement<K> {
     assert!(K <= MAX_OPERANDS, "refine: at most MAX_OPERANDS operands");
     let mut cur = [Cursor {
@@ -227,6 +276,13 @@ pub const fn refine<const K: usize>(shapes: [&[i64]; K], strides: [&[i64]; K]) -
 /// 1 take no part.
 ///
 /// Panics when the two lists differ in length or have more than [`MAX_JOINT`] modes.
+///
+/// ```
+/// use cute::geometry::mixed_radix_injective;
+/// assert_eq!(mixed_radix_injective(&[4, 8], &[8, 1]), Ok(()));
+/// // stride 2 does not exceed the reach 3 of the mode 4:1
+/// assert_eq!(mixed_radix_injective(&[4, 2], &[1, 2]), Err((2, 3)));
+/// ```
 pub const fn mixed_radix_injective(extent: &[i64], stride: &[i64]) -> Result<(), (i64, i64)> {
     assert!(extent.len() == stride.len() && extent.len() <= MAX_JOINT);
     let (mut e, mut d) = ([0i64; MAX_JOINT], [0u64; MAX_JOINT]);
@@ -291,6 +347,13 @@ impl<'a, const M: usize> Odometer<'a, M> {
     ///
     /// Panics when a stride list is shorter than `extent`, or `extent` has more than
     /// [`MAX_JOINT`] modes.
+    ///
+    /// ```
+    /// use cute::geometry::Odometer;
+    /// // the loop nest (2,3) and two layouts on it, (2,3):(1,10) and (2,3):(3,1)
+    /// let w = Odometer::new(&[2, 3], [&[1, 10], &[3, 1]]);
+    /// assert_eq!(w.offsets(), [0, 0]);
+    /// ```
     pub fn new(extent: &'a [i64], stride: [&'a [i64]; M]) -> Self {
         assert!(extent.len() <= MAX_JOINT && stride.iter().all(|s| s.len() >= extent.len()));
         Odometer {
@@ -302,12 +365,30 @@ impl<'a, const M: usize> Odometer<'a, M> {
     }
 
     /// The offsets at the current coordinate.
+    ///
+    /// ```
+    /// use cute::geometry::Odometer;
+    /// let mut w = Odometer::new(&[2, 3], [&[1, 10], &[3, 1]]);
+    /// w.step();
+    /// w.step();
+    /// assert_eq!(w.offsets(), [10, 1]); // coordinate (0,1)
+    /// ```
     #[inline(always)]
     pub fn offsets(&self) -> [i64; M] {
         self.offset
     }
 
     /// Moves to the next coordinate; `false` (and back at 0) after the last.
+    ///
+    /// ```
+    /// use cute::geometry::Odometer;
+    /// let mut w = Odometer::new(&[2, 3], [&[3, 1]]);
+    /// let mut seen = vec![w.offsets()[0]];
+    /// while w.step() {
+    ///     seen.push(w.offsets()[0]);
+    /// }
+    /// assert_eq!(seen, [0, 3, 1, 4, 2, 5]);
+    /// ```
     #[inline(always)]
     pub fn step(&mut self) -> bool {
         let mut k = 0;

@@ -499,6 +499,13 @@ impl From<i64> for IntTuple {
 
 impl IntTuple {
     /// The integer `v` (rank 1, depth 0).
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// let x = IntTuple::int(6);
+    /// assert_eq!(x.to_string(), "6");
+    /// assert!(x.is_int());
+    /// ```
     pub const fn int(v: i64) -> IntTuple {
         let mut val = [0; CAPACITY];
         val[0] = v;
@@ -509,6 +516,12 @@ impl IntTuple {
     }
 
     /// The flat tuple `(v0,v1,...)` of the given integers. A single integer gives the 1-tuple `(v0)`.
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// assert_eq!(IntTuple::flat(&[2, 3, 4]).unwrap().to_string(), "(2,3,4)");
+    /// assert_eq!(IntTuple::flat(&[5]).unwrap().to_string(), "(5)");
+    /// ```
     pub const fn flat(vals: &[i64]) -> Result<IntTuple, Error> {
         if vals.is_empty() {
             return Err(Error::new(
@@ -540,6 +553,13 @@ impl IntTuple {
     }
 
     /// The tuple of the given modes, `(m0,m1,...)`.
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// let inner = IntTuple::flat(&[3, 4]).unwrap();
+    /// let t = IntTuple::tuple(&[IntTuple::int(2), inner]).unwrap();
+    /// assert_eq!(t.to_string(), "(2,(3,4))");
+    /// ```
     pub const fn tuple(modes: &[IntTuple]) -> Result<IntTuple, Error> {
         let mut b = Builder::new();
         tri!(b.open(Op::MakeLayout));
@@ -567,6 +587,14 @@ impl IntTuple {
     }
 
     /// `==` usable in `const` context.
+    ///
+    /// ```
+    /// use cute::{unwrap, IntTuple};
+    /// const A: IntTuple = unwrap(IntTuple::parse_const("(2,3)"));
+    /// const B: IntTuple = unwrap(IntTuple::flat(&[2, 3]));
+    /// const SAME: bool = A.const_eq(&B);
+    /// assert!(SAME);
+    /// ```
     pub const fn const_eq(&self, other: &IntTuple) -> bool {
         if !self.tree.eq(&other.tree) {
             return false;
@@ -582,11 +610,23 @@ impl IntTuple {
     }
 
     /// True for an integer, false for a tuple (even a 1-tuple `(x)`).
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// assert!("8".parse::<IntTuple>().unwrap().is_int());
+    /// assert!(!"(8)".parse::<IntTuple>().unwrap().is_int());
+    /// ```
     pub const fn is_int(&self) -> bool {
         self.tree.is_leaf()
     }
 
     /// The value of an integer, `None` for a tuple.
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// assert_eq!("8".parse::<IntTuple>().unwrap().as_int(), Some(8));
+    /// assert_eq!("(8)".parse::<IntTuple>().unwrap().as_int(), None);
+    /// ```
     pub const fn as_int(&self) -> Option<i64> {
         if self.is_int() {
             Some(self.val[0])
@@ -596,31 +636,69 @@ impl IntTuple {
     }
 
     /// Number of leaves (integers) in the tuple.
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// let x: IntTuple = "((2,2),(4,2))".parse().unwrap();
+    /// assert_eq!(x.leaf_count(), 4);
+    /// ```
     pub const fn leaf_count(&self) -> usize {
         self.tree.len()
     }
 
     /// The leaves in order (the values of [`flatten`](IntTuple::flatten)).
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// let x: IntTuple = "((2,2),(4,2))".parse().unwrap();
+    /// assert_eq!(x.leaves(), &[2, 2, 4, 2]);
+    /// ```
     pub fn leaves(&self) -> &[i64] {
         &self.val[..self.tree.len()]
     }
 
     /// Leaf `i` in order, `const`.
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// let x: IntTuple = "((2,2),(4,2))".parse().unwrap();
+    /// assert_eq!(x.leaf(2), 4);
+    /// ```
     pub const fn leaf(&self, i: usize) -> i64 {
         self.val[i]
     }
 
     /// `rank(X)`: the tuple length, or 1 for an integer.
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// assert_eq!("((2,2),(4,2))".parse::<IntTuple>().unwrap().rank(), 2);
+    /// assert_eq!("8".parse::<IntTuple>().unwrap().rank(), 1);
+    /// ```
     pub const fn rank(&self) -> usize {
         self.tree.rank()
     }
 
     /// `depth(X)`: 0 for an integer, `1 + max depth of the entries` for a tuple.
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// assert_eq!("((2,2),(4,2))".parse::<IntTuple>().unwrap().depth(), 2);
+    /// assert_eq!("(4,8)".parse::<IntTuple>().unwrap().depth(), 1);
+    /// assert_eq!("8".parse::<IntTuple>().unwrap().depth(), 0);
+    /// ```
     pub const fn depth(&self) -> usize {
         self.tree.depth()
     }
 
     /// `|X|`: the product of all leaves (the size of a shape). Fails on overflow.
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// assert_eq!("((2,2),(4,2))".parse::<IntTuple>().unwrap().size().unwrap(), 32);
+    /// let huge: IntTuple = "(4294967296,4294967296)".parse().unwrap();
+    /// assert_eq!(huge.size().unwrap_err().to_string(), "make_layout: integer overflow: a product does not fit in i64");
+    /// ```
     pub const fn size(&self) -> Result<i64, Error> {
         let mut p: i64 = 1;
         let mut i = 0;
@@ -632,11 +710,21 @@ impl IntTuple {
     }
 
     /// Alias of [`size`](IntTuple::size): CuTe's `product`.
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// assert_eq!("(2,(3,4))".parse::<IntTuple>().unwrap().product().unwrap(), 24);
+    /// ```
     pub const fn product(&self) -> Result<i64, Error> {
         self.size()
     }
 
     /// The sum of all leaves (CuTe's `sum`).
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// assert_eq!("(2,(3,4))".parse::<IntTuple>().unwrap().sum().unwrap(), 9);
+    /// ```
     pub const fn sum(&self) -> Result<i64, Error> {
         let mut s: i64 = 0;
         let mut i = 0;
@@ -649,6 +737,13 @@ impl IntTuple {
 
     /// CuTe's `product_each`: the size of every top-level mode, as a flat tuple (an integer for an
     /// integer).
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// let x: IntTuple = "((2,2),(4,2))".parse().unwrap();
+    /// assert_eq!(x.product_each().unwrap().to_string(), "(4,8)");
+    /// assert_eq!(IntTuple::int(8).product_each().unwrap().to_string(), "8");
+    /// ```
     pub const fn product_each(&self) -> Result<IntTuple, Error> {
         if self.is_int() {
             return Ok(*self);
@@ -668,6 +763,12 @@ impl IntTuple {
 
     /// `prefix_product(X)`: the exclusive prefix product over the leaves, with X's profile. This is the
     /// compact column-major stride of the shape X: `(2,(3,4))` gives `(1,(2,6))`.
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// let x: IntTuple = "(2,(3,4))".parse().unwrap();
+    /// assert_eq!(x.prefix_product().unwrap().to_string(), "(1,(2,6))");
+    /// ```
     pub const fn prefix_product(&self) -> Result<IntTuple, Error> {
         let mut out = *self;
         let mut p: i64 = 1;
@@ -681,17 +782,40 @@ impl IntTuple {
     }
 
     /// `P ~ S`: same profile (both integers, or tuples of equal rank with congruent entries).
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// let s: IntTuple = "(2,(3,4))".parse().unwrap();
+    /// assert!(s.congruent(&"(1,(2,6))".parse().unwrap()));
+    /// assert!(!s.congruent(&"(6,4)".parse().unwrap()));
+    /// ```
     pub const fn congruent(&self, other: &IntTuple) -> bool {
         self.tree.eq(&other.tree)
     }
 
     /// `P ≲ S`: `P` is an integer, or both are tuples of equal rank with weakly congruent entries.
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// let s: IntTuple = "((2,2),(4,2))".parse().unwrap();
+    /// assert!("(1,2)".parse::<IntTuple>().unwrap().weakly_congruent(&s));
+    /// assert!(IntTuple::int(8).weakly_congruent(&s));
+    /// assert!(!"(1,2,3)".parse::<IntTuple>().unwrap().weakly_congruent(&s));
+    /// ```
     pub const fn weakly_congruent(&self, other: &IntTuple) -> bool {
         self.relates(other, false)
     }
 
     /// `P ⪯ S` (compatibility): `P` is an integer equal to `|S|`, or both are tuples of equal rank with
     /// compatible entries.
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// let s: IntTuple = "((2,2),(4,2))".parse().unwrap();
+    /// assert!("(4,8)".parse::<IntTuple>().unwrap().compatible(&s));
+    /// assert!(IntTuple::int(32).compatible(&s));
+    /// assert!(!"(8,4)".parse::<IntTuple>().unwrap().compatible(&s));
+    /// ```
     pub const fn compatible(&self, other: &IntTuple) -> bool {
         self.relates(other, true)
     }
@@ -729,11 +853,24 @@ impl IntTuple {
     }
 
     /// `get<k>(X)`: the `k`-th top-level entry. `get<0>` of an integer is the integer itself.
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// let x: IntTuple = "((2,2),(4,2))".parse().unwrap();
+    /// assert_eq!(x.get(1).unwrap().to_string(), "(4,2)");
+    /// assert_eq!(x.get(2).unwrap_err().to_string(), "get ((2,2),(4,2)): mode index 2 is out of range for rank 2");
+    /// ```
     pub const fn get(&self, k: usize) -> Result<IntTuple, Error> {
         Self::wrap(parts::get(&self.tree, &self.val, &self.val, k), self)
     }
 
     /// Follows a path of mode indices: `get_path(&[i, j])` is `get<j>(get<i>(X))`.
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// let x: IntTuple = "((2,2),(4,2))".parse().unwrap();
+    /// assert_eq!(x.get_path(&[1, 0]).unwrap().to_string(), "4");
+    /// ```
     pub const fn get_path(&self, path: &[usize]) -> Result<IntTuple, Error> {
         let mut cur = *self;
         let mut i = 0;
@@ -745,6 +882,13 @@ impl IntTuple {
     }
 
     /// `flatten(X)`: the leaves as a flat tuple; an integer stays an integer.
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// let x: IntTuple = "((2,2),(4,2))".parse().unwrap();
+    /// assert_eq!(x.flatten().to_string(), "(2,2,4,2)");
+    /// assert_eq!(IntTuple::int(8).flatten().to_string(), "8");
+    /// ```
     pub const fn flatten(&self) -> IntTuple {
         if self.is_int() {
             return *self;
@@ -757,6 +901,15 @@ impl IntTuple {
 
     /// `unflatten(flat, profile)`: gives the leaves of `self` (which must have as many leaves as
     /// `profile`) the nesting of `profile`.
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// let x: IntTuple = "(2,2,4,2)".parse().unwrap();
+    /// let profile: IntTuple = "((0,0),(0,0))".parse().unwrap();
+    /// assert_eq!(x.unflatten(&profile).unwrap().to_string(), "((2,2),(4,2))");
+    /// let e = "(2,3)".parse::<IntTuple>().unwrap().unflatten(&profile).unwrap_err();
+    /// assert_eq!(e.to_string(), "unflatten (2,3), ((0,0),(0,0)): unflatten needs as many leaves as the profile (2 vs 4)");
+    /// ```
     pub const fn unflatten(&self, profile: &IntTuple) -> Result<IntTuple, Error> {
         if self.tree.len() != profile.tree.len() {
             return Err(Error::new(
@@ -776,21 +929,46 @@ impl IntTuple {
     }
 
     /// `take<b,e>(X)`: the tuple of entries `[b, e)`.
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// let x: IntTuple = "(4,8,2)".parse().unwrap();
+    /// assert_eq!(x.take(1, 3).unwrap().to_string(), "(8,2)");
+    /// ```
     pub const fn take(&self, b: usize, e: usize) -> Result<IntTuple, Error> {
         Self::wrap(parts::take(&self.tree, &self.val, &self.val, b, e), self)
     }
 
     /// `select<i...>(X)`: the tuple of the listed entries.
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// let x: IntTuple = "(4,8,2)".parse().unwrap();
+    /// assert_eq!(x.select(&[2, 0]).unwrap().to_string(), "(2,4)");
+    /// ```
     pub const fn select(&self, idx: &[usize]) -> Result<IntTuple, Error> {
         Self::wrap(parts::select(&self.tree, &self.val, &self.val, idx), self)
     }
 
     /// `group<b,e>(X)`: replaces entries `[b, e)` by one entry holding them as a tuple.
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// let x: IntTuple = "(4,8,2)".parse().unwrap();
+    /// assert_eq!(x.group(0, 2).unwrap().to_string(), "((4,8),2)");
+    /// ```
     pub const fn group(&self, b: usize, e: usize) -> Result<IntTuple, Error> {
         Self::wrap(parts::group(&self.tree, &self.val, &self.val, b, e), self)
     }
 
     /// `append(X, x)`: `X` with `x` as a new last entry (an integer `X` becomes `(X, x)`).
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// let x: IntTuple = "(4,8)".parse().unwrap();
+    /// assert_eq!(x.append(&IntTuple::int(2)).unwrap().to_string(), "(4,8,2)");
+    /// assert_eq!(IntTuple::int(8).append(&IntTuple::int(2)).unwrap().to_string(), "(8,2)");
+    /// ```
     pub const fn append(&self, x: &IntTuple) -> Result<IntTuple, Error> {
         let p = parts::insert(
             &self.tree,
@@ -805,6 +983,12 @@ impl IntTuple {
     }
 
     /// `prepend(X, x)`: `X` with `x` as a new first entry.
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// let x: IntTuple = "(4,8)".parse().unwrap();
+    /// assert_eq!(x.prepend(&IntTuple::int(2)).unwrap().to_string(), "(2,4,8)");
+    /// ```
     pub const fn prepend(&self, x: &IntTuple) -> Result<IntTuple, Error> {
         Self::wrap(
             parts::insert(&self.tree, &self.val, &self.val, 0, &x.tree, &x.val, &x.val),
@@ -813,6 +997,13 @@ impl IntTuple {
     }
 
     /// `replace<k>(X, x)`: `X` with entry `k` replaced by `x`.
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// let x: IntTuple = "(4,8)".parse().unwrap();
+    /// let y: IntTuple = "(2,2)".parse().unwrap();
+    /// assert_eq!(x.replace(0, &y).unwrap().to_string(), "((2,2),8)");
+    /// ```
     pub const fn replace(&self, k: usize, x: &IntTuple) -> Result<IntTuple, Error> {
         Self::wrap(
             parts::replace(&self.tree, &self.val, &self.val, k, &x.tree, &x.val, &x.val),
@@ -821,6 +1012,12 @@ impl IntTuple {
     }
 
     /// `reverse(X)`: the top-level entries in reverse order (an integer is its own reverse).
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// assert_eq!("(4,8,2)".parse::<IntTuple>().unwrap().reverse().unwrap().to_string(), "(2,8,4)");
+    /// assert_eq!(IntTuple::int(8).reverse().unwrap().to_string(), "8");
+    /// ```
     pub const fn reverse(&self) -> Result<IntTuple, Error> {
         Self::wrap(parts::reverse(&self.tree, &self.val, &self.val), self)
     }
@@ -833,6 +1030,13 @@ impl IntTuple {
     }
 
     /// Parses CuTe notation (`12`, `(4,8)`, `((2,2),(4,2))`), usable in `const` context.
+    ///
+    /// ```
+    /// use cute::{unwrap, IntTuple};
+    /// const S: IntTuple = unwrap(IntTuple::parse_const("((2,2),(4,2))"));
+    /// assert_eq!(S.leaf_count(), 4);
+    /// assert_eq!(IntTuple::parse_const("(2,)").unwrap_err().to_string(), "parse: at byte 3: expected an integer or '('");
+    /// ```
     pub const fn parse_const(text: &str) -> Result<IntTuple, Error> {
         crate::parse::int_tuple(text.as_bytes())
     }

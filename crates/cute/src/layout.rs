@@ -56,6 +56,15 @@ impl core::hash::Hash for Layout {
 
 /// `make_layout(shape, stride)`: the layout `shape:stride`. The two must be congruent and every
 /// shape entry positive.
+///
+/// ```
+/// use cute::{make_layout, IntTuple};
+/// let shape: IntTuple = "(4,8)".parse().unwrap();
+/// let stride: IntTuple = "(8,1)".parse().unwrap();
+/// let l = make_layout(&shape, &stride).unwrap();
+/// assert_eq!(l.to_string(), "(4,8):(8,1)");
+/// assert_eq!(l.eval(5).unwrap(), 9); // index 5 is the coordinate (1,1)
+/// ```
 pub const fn make_layout(shape: &IntTuple, stride: &IntTuple) -> Result<Layout, Error> {
     Layout::new(shape, stride)
 }
@@ -70,6 +79,16 @@ impl Layout {
     };
 
     /// `shape:stride`, checking congruence, positive shapes and that the size fits in `i64`.
+    ///
+    /// ```
+    /// use cute::{IntTuple, Layout};
+    /// let shape: IntTuple = "((2,2),(4,2))".parse().unwrap();
+    /// let stride: IntTuple = "((1,8),(2,16))".parse().unwrap();
+    /// let l = Layout::new(&shape, &stride).unwrap();
+    /// assert_eq!(l.to_string(), "((2,2),(4,2)):((1,8),(2,16))");
+    /// let e = Layout::new(&shape, &"(1,2)".parse().unwrap()).unwrap_err();
+    /// assert_eq!(e.to_string(), "make_layout ((2,2),(4,2)), (1,2): shape and stride are not congruent (S ~ D fails)");
+    /// ```
     pub const fn new(shape: &IntTuple, stride: &IntTuple) -> Result<Layout, Error> {
         if !shape.tree.eq(&stride.tree) {
             return Err(Error::new(Op::MakeLayout, ErrorKind::NotCongruent)
@@ -79,6 +98,15 @@ impl Layout {
     }
 
     /// The rank-1, depth-0 layout `s:d`.
+    ///
+    /// ```
+    /// use cute::Layout;
+    /// let l = Layout::leaf(8, 2).unwrap();
+    /// assert_eq!(l.to_string(), "8:2");
+    /// assert_eq!(l.eval(3).unwrap(), 6);
+    /// let e = Layout::leaf(0, 1).unwrap_err();
+    /// assert_eq!(e.to_string(), "make_layout: shape entries must be positive integers, found 0");
+    /// ```
     pub const fn leaf(s: i64, d: i64) -> Result<Layout, Error> {
         let mut shape = [0; CAPACITY];
         let mut stride = [0; CAPACITY];
@@ -88,6 +116,12 @@ impl Layout {
     }
 
     /// The flat layout `(s0,s1,...):(d0,d1,...)` (a single pair gives the 1-tuple form `(s0):(d0)`).
+    ///
+    /// ```
+    /// use cute::Layout;
+    /// assert_eq!(Layout::flat(&[2, 4], &[4, 1]).unwrap().to_string(), "(2,4):(4,1)");
+    /// assert_eq!(Layout::flat(&[8], &[1]).unwrap().to_string(), "(8):(1)");
+    /// ```
     pub const fn flat(shape: &[i64], stride: &[i64]) -> Result<Layout, Error> {
         let s = tri!(IntTuple::flat(shape));
         let d = tri!(IntTuple::flat(stride));
@@ -189,6 +223,15 @@ impl Layout {
     }
 
     /// `shape:stride` from a shape and one [`Stride`] per leaf (all from one semimodule).
+    ///
+    /// ```
+    /// use cute::{make_identity_layout, IntTuple, Layout, Stride};
+    /// let shape: IntTuple = "(4,6)".parse().unwrap();
+    /// let strides = [Stride::basis(1, &[0]).unwrap(), Stride::basis(1, &[1]).unwrap()];
+    /// let l = Layout::from_strides(&shape, &strides).unwrap();
+    /// assert_eq!(l.to_string(), "(4,6):(1@0,1@1)");
+    /// assert_eq!(l, make_identity_layout(&shape).unwrap());
+    /// ```
     pub fn from_strides(shape: &IntTuple, strides: &[Stride]) -> Result<Layout, Error> {
         let n = shape.tree.len();
         if strides.len() != n {
@@ -213,6 +256,14 @@ impl Layout {
 
     /// The semimodule of the strides: the one every nonzero stride lies in (integers when all
     /// strides are zero).
+    ///
+    /// ```
+    /// use cute::{make_identity_layout, Layout, Semimodule};
+    /// let l: Layout = "(4,8):(1,4)".parse().unwrap();
+    /// assert_eq!(l.semimodule(), Semimodule::Integer);
+    /// let id = make_identity_layout(&"(4,6)".parse().unwrap()).unwrap();
+    /// assert_eq!(id.semimodule(), Semimodule::Coordinate);
+    /// ```
     pub const fn semimodule(&self) -> Semimodule {
         let mut binary_zero = false;
         let mut i = 0;
@@ -233,6 +284,14 @@ impl Layout {
     }
 
     /// True when every stride is an integer.
+    ///
+    /// ```
+    /// use cute::{make_identity_layout, Layout};
+    /// let l: Layout = "(4,8):(1,4)".parse().unwrap();
+    /// assert!(l.is_integral());
+    /// let id = make_identity_layout(&"(4,6)".parse().unwrap()).unwrap();
+    /// assert!(!id.is_integral());
+    /// ```
     #[inline]
     pub const fn is_integral(&self) -> bool {
         let mut i = 0;
@@ -267,11 +326,26 @@ impl Layout {
     }
 
     /// Stride of leaf `i` of the flattened layout.
+    ///
+    /// ```
+    /// use cute::{make_identity_layout, Stride};
+    /// let id = make_identity_layout(&"(4,6)".parse().unwrap()).unwrap();
+    /// assert_eq!(id.stride_at(1), Stride::basis(1, &[1]).unwrap());
+    /// assert_eq!(id.stride_at(1).to_string(), "1@1");
+    /// ```
     pub const fn stride_at(&self, i: usize) -> Stride {
         Stride::from_code(self.stride[i], self.basis[i])
     }
 
     /// `==` usable in `const` context.
+    ///
+    /// ```
+    /// use cute::{unwrap, Layout};
+    /// const A: Layout = unwrap(Layout::parse_const("(4,8):(1,4)"));
+    /// const B: Layout = unwrap(Layout::flat(&[4, 8], &[1, 4]));
+    /// const SAME: bool = A.const_eq(&B);
+    /// assert!(SAME);
+    /// ```
     pub const fn const_eq(&self, other: &Layout) -> bool {
         if !self.tree.eq(&other.tree) {
             return false;
@@ -290,36 +364,80 @@ impl Layout {
     }
 
     /// The shape `S`.
+    ///
+    /// ```
+    /// use cute::Layout;
+    /// let l: Layout = "((2,2),(4,2)):((1,8),(2,16))".parse().unwrap();
+    /// assert_eq!(l.shape().to_string(), "((2,2),(4,2))");
+    /// ```
     pub const fn shape(&self) -> IntTuple {
         IntTuple::from_parts(self.tree, self.shape)
     }
 
     /// The stride `D` (its values; for coordinate and binary strides see [`Layout::stride_at`]).
+    ///
+    /// ```
+    /// use cute::Layout;
+    /// let l: Layout = "((2,2),(4,2)):((1,8),(2,16))".parse().unwrap();
+    /// assert_eq!(l.stride().to_string(), "((1,8),(2,16))");
+    /// ```
     pub const fn stride(&self) -> IntTuple {
         IntTuple::from_parts(self.tree, self.stride)
     }
 
     /// Number of leaves (modes of the flattened layout).
+    ///
+    /// ```
+    /// use cute::Layout;
+    /// let l: Layout = "((2,2),(4,2)):((1,8),(2,16))".parse().unwrap();
+    /// assert_eq!(l.leaf_count(), 4);
+    /// ```
     pub const fn leaf_count(&self) -> usize {
         self.tree.len()
     }
 
     /// Leaf `i` of the flattened layout as `(shape, stride)`.
+    ///
+    /// ```
+    /// use cute::Layout;
+    /// let l: Layout = "((2,2),(4,2)):((1,8),(2,16))".parse().unwrap();
+    /// assert_eq!(l.leaf_at(2), (4, 2));
+    /// ```
     pub const fn leaf_at(&self, i: usize) -> (i64, i64) {
         (self.shape[i], self.stride[i])
     }
 
     /// True when the shape is an integer (rank 1, depth 0).
+    ///
+    /// ```
+    /// use cute::Layout;
+    /// assert!("8:2".parse::<Layout>().unwrap().is_leaf());
+    /// assert!(!"(8):(2)".parse::<Layout>().unwrap().is_leaf());
+    /// ```
     pub const fn is_leaf(&self) -> bool {
         self.tree.is_leaf()
     }
 
     /// `rank(L) = rank(S)`.
+    ///
+    /// ```
+    /// use cute::Layout;
+    /// assert_eq!("((2,2),(4,2)):((1,8),(2,16))".parse::<Layout>().unwrap().rank(), 2);
+    /// assert_eq!("(4,8,2):(1,4,32)".parse::<Layout>().unwrap().rank(), 3);
+    /// assert_eq!("12:1".parse::<Layout>().unwrap().rank(), 1);
+    /// ```
     pub const fn rank(&self) -> usize {
         self.tree.rank()
     }
 
     /// `depth(L) = depth(S)`.
+    ///
+    /// ```
+    /// use cute::Layout;
+    /// assert_eq!("((2,2),(4,2)):((1,8),(2,16))".parse::<Layout>().unwrap().depth(), 2);
+    /// assert_eq!("(4,8):(1,4)".parse::<Layout>().unwrap().depth(), 1);
+    /// assert_eq!("12:1".parse::<Layout>().unwrap().depth(), 0);
+    /// ```
     pub const fn depth(&self) -> usize {
         self.tree.depth()
     }
@@ -338,6 +456,15 @@ impl Layout {
 
     /// `cosize(L) = 1 + Σ (s_i - 1)·|d_i|`, one past the largest offset reached in absolute value
     /// terms (CuTe's definition).
+    ///
+    /// ```
+    /// use cute::{make_identity_layout, Layout};
+    /// assert_eq!("(4,8):(8,1)".parse::<Layout>().unwrap().cosize().unwrap(), 32);
+    /// assert_eq!("(2,4):(0,2)".parse::<Layout>().unwrap().cosize().unwrap(), 7);
+    /// assert_eq!("4:-2".parse::<Layout>().unwrap().cosize().unwrap(), 7);
+    /// let id = make_identity_layout(&"(4,6)".parse().unwrap()).unwrap();
+    /// assert_eq!(id.cosize().unwrap_err().to_string(), "cosize (4,6):(1@0,1@1): this operation is defined for integer strides, and the layout has coordinate (E) strides");
+    /// ```
     pub const fn cosize(&self) -> Result<i64, Error> {
         tri!(self.require_integral(Op::Cosize));
         self.integral_cosize()
@@ -368,6 +495,13 @@ impl Layout {
     }
 
     /// `L_k = S_k : D_k`, the `k`-th mode (`get<k>`). Mode 0 of a rank-1 integer layout is itself.
+    ///
+    /// ```
+    /// use cute::Layout;
+    /// let l: Layout = "((2,2),(4,2)):((1,8),(2,16))".parse().unwrap();
+    /// assert_eq!(l.mode(1).unwrap().to_string(), "(4,2):(2,16)");
+    /// assert_eq!(l.mode(2).unwrap_err().to_string(), "get ((2,2),(4,2)):((1,8),(2,16)): mode index 2 is out of range for rank 2");
+    /// ```
     pub const fn mode(&self, k: usize) -> Result<Layout, Error> {
         // `r` is the only value returned and is never borrowed: it is the return place, and the
         // mode is written straight into it (see `algebra::coalesce::coalesce_into`).
@@ -380,6 +514,13 @@ impl Layout {
     }
 
     /// The sub-layout at a path of mode indices: `get(&[i, j])` is `mode(i).mode(j)`.
+    ///
+    /// ```
+    /// use cute::Layout;
+    /// let l: Layout = "((2,2),(4,2)):((1,8),(2,16))".parse().unwrap();
+    /// assert_eq!(l.get(&[1, 0]).unwrap().to_string(), "4:2");
+    /// assert_eq!(l.get(&[]).unwrap(), l);
+    /// ```
     pub const fn get(&self, path: &[usize]) -> Result<Layout, Error> {
         let mut cur = *self;
         let mut i = 0;
@@ -391,6 +532,12 @@ impl Layout {
     }
 
     /// `flatten(L)`: depth at most 1, same leaves.
+    ///
+    /// ```
+    /// use cute::Layout;
+    /// let l: Layout = "((2,2),(4,2)):((1,8),(2,16))".parse().unwrap();
+    /// assert_eq!(l.flatten().to_string(), "(2,2,4,2):(1,8,2,16)");
+    /// ```
     pub const fn flatten(&self) -> Layout {
         if self.tree.is_leaf() {
             return *self;
@@ -404,6 +551,13 @@ impl Layout {
     }
 
     /// `unflatten(L, profile)`: the leaves of `L` nested as `profile`.
+    ///
+    /// ```
+    /// use cute::Layout;
+    /// let l: Layout = "(2,2,4,2):(1,8,2,16)".parse().unwrap();
+    /// let u = l.unflatten(&"((0,0),(0,0))".parse().unwrap()).unwrap();
+    /// assert_eq!(u.to_string(), "((2,2),(4,2)):((1,8),(2,16))");
+    /// ```
     pub const fn unflatten(&self, profile: &IntTuple) -> Result<Layout, Error> {
         let s = tri!(self.shape().unflatten(profile));
         Ok(Layout {
@@ -415,6 +569,13 @@ impl Layout {
     }
 
     /// `take<b,e>(L)`.
+    ///
+    /// ```
+    /// use cute::Layout;
+    /// let l: Layout = "(4,8,2):(1,4,32)".parse().unwrap();
+    /// assert_eq!(l.take(0, 2).unwrap().to_string(), "(4,8):(1,4)");
+    /// assert_eq!(l.take(1, 3).unwrap().to_string(), "(8,2):(4,32)");
+    /// ```
     pub const fn take(&self, b: usize, e: usize) -> Result<Layout, Error> {
         self.wrap(
             parts::take(&self.tree, &self.shape, &self.stride, b, e),
@@ -423,6 +584,12 @@ impl Layout {
     }
 
     /// `select<i...>(L)`.
+    ///
+    /// ```
+    /// use cute::Layout;
+    /// let l: Layout = "(4,8,2):(1,4,32)".parse().unwrap();
+    /// assert_eq!(l.select(&[2, 0]).unwrap().to_string(), "(2,4):(32,1)");
+    /// ```
     pub const fn select(&self, idx: &[usize]) -> Result<Layout, Error> {
         self.wrap(
             parts::select(&self.tree, &self.shape, &self.stride, idx),
@@ -431,6 +598,12 @@ impl Layout {
     }
 
     /// `group<b,e>(L)`.
+    ///
+    /// ```
+    /// use cute::Layout;
+    /// let l: Layout = "(4,8,2):(1,4,32)".parse().unwrap();
+    /// assert_eq!(l.group(0, 2).unwrap().to_string(), "((4,8),2):((1,4),32)");
+    /// ```
     pub const fn group(&self, b: usize, e: usize) -> Result<Layout, Error> {
         self.wrap(
             parts::group(&self.tree, &self.shape, &self.stride, b, e),
@@ -439,11 +612,25 @@ impl Layout {
     }
 
     /// `append(L, x)`: `x` as a new last mode.
+    ///
+    /// ```
+    /// use cute::Layout;
+    /// let l: Layout = "(4,8):(1,4)".parse().unwrap();
+    /// let x: Layout = "2:32".parse().unwrap();
+    /// assert_eq!(l.append(&x).unwrap().to_string(), "(4,8,2):(1,4,32)");
+    /// ```
     pub const fn append(&self, x: &Layout) -> Result<Layout, Error> {
         self.insert(self.rank(), x)
     }
 
     /// `prepend(L, x)`: `x` as a new first mode.
+    ///
+    /// ```
+    /// use cute::Layout;
+    /// let l: Layout = "(4,8):(1,4)".parse().unwrap();
+    /// let x: Layout = "2:32".parse().unwrap();
+    /// assert_eq!(l.prepend(&x).unwrap().to_string(), "(2,4,8):(32,1,4)");
+    /// ```
     pub const fn prepend(&self, x: &Layout) -> Result<Layout, Error> {
         self.insert(0, x)
     }
@@ -466,6 +653,13 @@ impl Layout {
     }
 
     /// `replace<k>(L, x)`.
+    ///
+    /// ```
+    /// use cute::Layout;
+    /// let l: Layout = "(4,8):(1,4)".parse().unwrap();
+    /// let x: Layout = "(2,4):(4,8)".parse().unwrap();
+    /// assert_eq!(l.replace(1, &x).unwrap().to_string(), "(4,(2,4)):(1,(4,8))");
+    /// ```
     pub const fn replace(&self, k: usize, x: &Layout) -> Result<Layout, Error> {
         self.wrap(
             parts::replace(
@@ -490,6 +684,12 @@ impl Layout {
     }
 
     /// The modes in reverse order.
+    ///
+    /// ```
+    /// use cute::Layout;
+    /// let l: Layout = "(4,8):(1,4)".parse().unwrap();
+    /// assert_eq!(l.reverse().unwrap().to_string(), "(8,4):(4,1)");
+    /// ```
     pub const fn reverse(&self) -> Result<Layout, Error> {
         self.wrap(
             parts::reverse(&self.tree, &self.shape, &self.stride),
@@ -499,6 +699,12 @@ impl Layout {
 
     /// CuTe's `append<R>(L)`: pads `L` with `1:0` modes up to rank `r` (an integer layout becomes a
     /// tuple first). Unchanged when `rank(L) >= r`.
+    ///
+    /// ```
+    /// use cute::Layout;
+    /// let l: Layout = "8:1".parse().unwrap();
+    /// assert_eq!(l.pad_to_rank(3).unwrap().to_string(), "(8,1,1):(1,0,0)");
+    /// ```
     pub const fn pad_to_rank(&self, r: usize) -> Result<Layout, Error> {
         let mut out = *self;
         while out.rank() < r {
@@ -529,6 +735,13 @@ impl Layout {
     }
 
     /// Concatenation `(L0, L1, ...)` (paper eq. (4)): the layout whose modes are the given layouts.
+    ///
+    /// ```
+    /// use cute::Layout;
+    /// let a: Layout = "4:1".parse().unwrap();
+    /// let b: Layout = "(2,4):(4,8)".parse().unwrap();
+    /// assert_eq!(Layout::concat(&[a, b]).unwrap().to_string(), "(4,(2,4)):(1,(4,8))");
+    /// ```
     pub const fn concat(modes: &[Layout]) -> Result<Layout, Error> {
         // Built in the return place (see `algebra::coalesce::coalesce_into`).
         let mut err = Ok(());
@@ -542,6 +755,14 @@ impl Layout {
     /// `L(i)`: evaluation at the integer coordinate `i` (colexicographic, the last mode not reduced,
     /// floor division for negative `i`). Binary (F2) strides give the bits of the F2 value (the
     /// offset a swizzle produces); coordinate strides need [`Layout::eval_value`].
+    ///
+    /// ```
+    /// use cute::Layout;
+    /// let l: Layout = "((2,2),(4,2)):((1,8),(2,16))".parse().unwrap();
+    /// assert_eq!(l.eval(5).unwrap(), 3); // 5 is the natural coordinate (1,0,1,0)
+    /// assert_eq!(l.eval(31).unwrap(), 31);
+    /// assert_eq!(l.eval(32).unwrap(), 32); // the last mode is not reduced
+    /// ```
     pub const fn eval(&self, i: i64) -> Result<i64, Error> {
         if !self.is_integral() {
             return match self.eval_value(i) {
@@ -565,6 +786,16 @@ impl Layout {
     /// `L(c)`: evaluation at any admissible coordinate `c ≲ S` (integer, ND, natural or partially
     /// collapsed). Each integer entry of `c` is spread over its sub-shape colexicographically.
     /// Binary and coordinate strides as in [`Layout::eval`].
+    ///
+    /// ```
+    /// use cute::{IntTuple, Layout};
+    /// let l: Layout = "((2,2),(4,2)):((1,8),(2,16))".parse().unwrap();
+    /// assert_eq!(l.eval_crd(&"((1,1),(1,1))".parse().unwrap()).unwrap(), 27);
+    /// assert_eq!(l.eval_crd(&"(3,5)".parse().unwrap()).unwrap(), 27);
+    /// assert_eq!(l.eval_crd(&IntTuple::int(23)).unwrap(), 27);
+    /// let e = l.eval_crd(&"(1,2,3)".parse().unwrap()).unwrap_err();
+    /// assert_eq!(e.to_string(), "eval ((2,2),(4,2)):((1,8),(2,16)), (1,2,3): the coordinate is not weakly congruent to the shape (3 vs 2)");
+    /// ```
     pub const fn eval_crd(&self, c: &IntTuple) -> Result<i64, Error> {
         if !self.is_integral() {
             return match self.eval_crd_value(c) {
@@ -602,6 +833,13 @@ impl Layout {
     }
 
     /// `L(i)` in the layout's semimodule: an integer, an F2 value or an arithmetic tuple.
+    ///
+    /// ```
+    /// use cute::{make_identity_layout, Value};
+    /// let id = make_identity_layout(&"(4,6)".parse().unwrap()).unwrap();
+    /// let v: Value = id.eval_value(5).unwrap();
+    /// assert_eq!(v.to_string(), "(1,1)");
+    /// ```
     pub const fn eval_value(&self, i: i64) -> Result<Value, Error> {
         let mut crd = [0i64; CAPACITY];
         let n = self.tree.len();
@@ -623,6 +861,13 @@ impl Layout {
     }
 
     /// `L(c)` in the layout's semimodule, for any admissible coordinate `c ≲ S`.
+    ///
+    /// ```
+    /// use cute::make_identity_layout;
+    /// let id = make_identity_layout(&"(4,(3,2))".parse().unwrap()).unwrap();
+    /// let v = id.eval_crd_value(&"(3,4)".parse().unwrap()).unwrap();
+    /// assert_eq!(v.to_string(), "(3,(1,1))");
+    /// ```
     pub const fn eval_crd_value(&self, c: &IntTuple) -> Result<Value, Error> {
         tri!(self.check_crd(c));
         let mut crd = [0i64; CAPACITY];
@@ -680,6 +925,14 @@ impl Layout {
     /// The image `L(Z_|L|)`: every offset reached, sorted, without repetition. Fails with
     /// [`ErrorKind::Overflow`] when an offset may not fit in `i64` (the cosize does not), and with
     /// [`ErrorKind::Capacity`] for a domain of more than [`WALK_LIMIT`] points.
+    ///
+    /// ```
+    /// use cute::Layout;
+    /// let l: Layout = "(2,2):(4,1)".parse().unwrap();
+    /// assert_eq!(l.image().unwrap(), vec![0, 1, 4, 5]);
+    /// let bcast: Layout = "(2,3):(2,0)".parse().unwrap();
+    /// assert_eq!(bcast.image().unwrap(), vec![0, 2]);
+    /// ```
     pub fn image(&self) -> Result<Vec<i64>, Error> {
         let n = self.size()?;
         check_walk(Op::Image, n).map_err(|e| e.with(Operand::Layout(*self), Operand::None))?;
@@ -706,6 +959,17 @@ impl Layout {
     }
 
     /// Parses CuTe notation (`(4,8):(1,4)`, `12:1`), usable in `const` context.
+    ///
+    /// ```
+    /// use cute::Layout;
+    /// const L: Layout = match Layout::parse_const("(4,8):(1,4)") {
+    ///     Ok(l) => l,
+    ///     Err(_) => panic!("not a layout"),
+    /// };
+    /// assert_eq!(L.rank(), 2);
+    /// let e = Layout::parse_const("(4,8):(1,4").unwrap_err();
+    /// assert_eq!(e.to_string(), "parse: at byte 10: expected ',' or ')'");
+    /// ```
     pub const fn parse_const(text: &str) -> Result<Layout, Error> {
         crate::parse::layout(text.as_bytes())
     }
@@ -744,6 +1008,14 @@ pub(crate) const fn check_walk(op: Op, n: i64) -> Result<(), Error> {
 
 /// Calls `f` with `L(i)` for every `i` in `0..|L|`, in order, by incrementing the natural
 /// coordinate (no division).
+///
+/// ```
+/// use cute::{layout::for_each_offset, Layout};
+/// let l: Layout = "(2,3):(3,1)".parse().unwrap();
+/// let mut offsets = Vec::new();
+/// for_each_offset(&l, |o| offsets.push(o));
+/// assert_eq!(offsets, vec![0, 3, 1, 4, 2, 5]);
+/// ```
 pub fn for_each_offset(l: &Layout, mut f: impl FnMut(i64)) {
     let n = l.leaf_count();
     let mut crd = [0i64; CAPACITY];
@@ -932,6 +1204,13 @@ const fn crd_inner(
 ///
 /// (The paper's `(4,(3,2)):(e0,(e1,3e1))` is also an identity of `Z_(4,6)`, built by hand: it
 /// folds the two sub-modes back into one coordinate.)
+///
+/// ```
+/// use cute::make_identity_layout;
+/// let id = make_identity_layout(&"(4,(3,2))".parse().unwrap()).unwrap();
+/// assert_eq!(id.to_string(), "(4,(3,2)):(1@0,(1@0@1,1@1@1))");
+/// assert_eq!(id.eval_value(7).unwrap().to_string(), "(3,(1,0))");
+/// ```
 pub const fn make_identity_layout(shape: &IntTuple) -> Result<Layout, Error> {
     let n = shape.tree.len();
     let mut stride = [0i64; CAPACITY];
@@ -986,6 +1265,14 @@ pub(crate) const fn leaf_paths(t: &Tree, op: Op) -> Result<[Code; CAPACITY], Err
 
 /// `compact_col_major(S)` (CuTe `make_layout(S)`, `LayoutLeft`): strides are the exclusive prefix
 /// products of the shape; size-1 modes get stride 0, as in CuTe.
+///
+/// ```
+/// use cute::compact_col_major;
+/// let l = compact_col_major(&"(2,(3,4))".parse().unwrap()).unwrap();
+/// assert_eq!(l.to_string(), "(2,(3,4)):(1,(2,6))");
+/// let l = compact_col_major(&"(2,1,4)".parse().unwrap()).unwrap();
+/// assert_eq!(l.to_string(), "(2,1,4):(1,0,2)");
+/// ```
 pub const fn compact_col_major(shape: &IntTuple) -> Result<Layout, Error> {
     let mut stride = [0; CAPACITY];
     let mut p: i64 = 1;
@@ -999,6 +1286,12 @@ pub const fn compact_col_major(shape: &IntTuple) -> Result<Layout, Error> {
 }
 
 /// `compact_row_major(S)` (CuTe `LayoutRight`): strides are the exclusive suffix products.
+///
+/// ```
+/// use cute::compact_row_major;
+/// let l = compact_row_major(&"(2,3,4)".parse().unwrap()).unwrap();
+/// assert_eq!(l.to_string(), "(2,3,4):(12,4,1)");
+/// ```
 pub const fn compact_row_major(shape: &IntTuple) -> Result<Layout, Error> {
     let mut stride = [0; CAPACITY];
     let mut p: i64 = 1;
@@ -1015,6 +1308,13 @@ pub const fn compact_row_major(shape: &IntTuple) -> Result<Layout, Error> {
 /// of `order` (weakly congruent to `S`; ties keep the left-to-right order). Size-1 modes get stride 0.
 ///
 /// `make_ordered_layout((2,2,2,2), (0,2,3,1)) = (2,2,2,2):(1,4,8,2)`.
+///
+/// ```
+/// use cute::make_ordered_layout;
+/// let shape = "(2,2,2,2)".parse().unwrap();
+/// let l = make_ordered_layout(&shape, &"(0,2,3,1)".parse().unwrap()).unwrap();
+/// assert_eq!(l.to_string(), "(2,2,2,2):(1,4,8,2)");
+/// ```
 pub const fn make_ordered_layout(shape: &IntTuple, order: &IntTuple) -> Result<Layout, Error> {
     if !order.weakly_congruent(shape) {
         return Err(Error::new(

@@ -35,6 +35,15 @@ pub struct LinearForm {
 }
 
 /// The linear form of `L` (see the [module docs](self)).
+///
+/// ```
+/// use cute::{linear_form, Layout};
+/// let l: Layout = "((2,2),(4,2)):((1,8),(2,16))".parse().unwrap();
+/// let d = linear_form(&l).unwrap();
+/// assert_eq!((d.binary, d.rows.clone()), (false, vec![vec![1, 8, 2, 16]])); // Table 1
+/// let f: Layout = "(4,4):(F1,F5)".parse().unwrap();
+/// assert!(linear_form(&f).unwrap().binary);
+/// ```
 pub fn linear_form(l: &Layout) -> Result<LinearForm, Error> {
     let n = l.leaf_count();
     match l.semimodule() {
@@ -127,6 +136,15 @@ pub fn linear_form(l: &Layout) -> Result<LinearForm, Error> {
 
 impl LinearForm {
     /// `D·c̃` for a natural coordinate `c̃` (one entry per leaf of the layout): the value `L(c̃)`.
+    ///
+    /// ```
+    /// use cute::{linear_form, Layout};
+    /// let l: Layout = "(4,(4,2)):(1@1,(1@0,6@1))".parse().unwrap();
+    /// let d = linear_form(&l).unwrap(); // [[0 1 0];[1 0 6]]
+    /// let v = d.apply(&[3, 2, 1], &[4, 4, 2]).unwrap();
+    /// assert_eq!(v.to_string(), "(2,9)");
+    /// assert_eq!(v, l.eval_crd_value(&"(3,(2,1))".parse().unwrap()).unwrap());
+    /// ```
     pub fn apply(&self, crd: &[i64], shape: &[i64]) -> Result<Value, Error> {
         if self.binary {
             // expand every coordinate into its bits

@@ -85,6 +85,18 @@ pub fn tv_partition(data: &Layout, tv: &Layout, thread: i64) -> Result<(Layout, 
 /// values, the blocks of all threads raked together: `layout_mn = raked_product(thr, val)`,
 /// `tv = right_inverse(layout_mn) ∘ (size(thr), size(val)):(1, size(thr))`, `tiler = product_each(
 /// shape(layout_mn))`. The defining law: `layout_mn(tv(t, v)) = t + size(thr)·v`.
+///
+/// ```
+/// use cute::{make_layout_tv, raked_product, Layout};
+/// let thr: Layout = "(2,2):(1,2)".parse().unwrap(); // 4 threads
+/// let val: Layout = "(2,1):(1,0)".parse().unwrap(); // 2 values each
+/// let (tiler, tv) = make_layout_tv(&thr, &val).unwrap();
+/// assert_eq!((tiler.to_string(), tv.to_string()), ("(4,2)".to_string(), "(4,2):(2,1)".to_string()));
+/// let mn = raked_product(&thr, &val).unwrap();
+/// for i in 0..8 {
+///     assert_eq!(mn.eval(tv.eval(i).unwrap()).unwrap(), i); // layout_mn(tv(t, v)) = t + 4·v
+/// }
+/// ```
 pub fn make_layout_tv(thr: &Layout, val: &Layout) -> Result<(IntTuple, Layout), Error> {
     let with = |e: Error| e.or_with(Operand::Layout(*thr), Operand::Layout(*val));
     let mn = raked_product(thr, val).map_err(with)?;
@@ -110,6 +122,13 @@ pub fn make_layout_tv(thr: &Layout, val: &Layout) -> Result<(IntTuple, Layout), 
 /// `thr` for `index`, found through the strides (`c_leaf = (index / stride) mod shape`, a leaf of
 /// stride 0 at 0), each mode's leaves folded into one integer coordinate (colexicographically).
 /// For a compact `thr` this is the coordinate at which `thr` takes the value `index`.
+///
+/// ```
+/// use cute::{thread_coord, Layout};
+/// let thr: Layout = "(4,8):(8,1)".parse().unwrap(); // 32 threads, row-major
+/// assert_eq!(thread_coord(&thr, 9).unwrap().to_string(), "(1,1)");
+/// assert_eq!(thread_coord(&thr, 10).unwrap().to_string(), "(1,2)");
+/// ```
 pub fn thread_coord(thr: &Layout, index: i64) -> Result<IntTuple, Error> {
     thr.require_integral(Op::LocalPartition)?;
     // every product below divides the size, which fits in an i64
@@ -139,6 +158,14 @@ pub fn thread_coord(thr: &Layout, index: i64) -> Result<IntTuple, Error> {
 /// `local_tile(data, tiler, coord)` (CuTe's `inner_partition`): the tile of `zipped_divide(data,
 /// tiler)` at tile coordinate `coord` (a coordinate of the rest mode; a tuple shorter than that
 /// mode's rank leaves the trailing modes free), as its layout and the offset of its first element.
+///
+/// ```
+/// use cute::{local_tile, Layout, PartialCoord, Tiler};
+/// let data: Layout = "(8,16):(20,1)".parse().unwrap();
+/// let tiler: Tiler = "<4:1,8:2>".parse().unwrap();
+/// let (tile, off) = local_tile(&data, &tiler, &"(1,0)".parse::<PartialCoord>().unwrap()).unwrap();
+/// assert_eq!((tile.to_string(), off), ("(4,8):(20,2)".to_string(), 80));
+/// ```
 pub fn local_tile(
     data: &Layout,
     tiler: &Tiler,
@@ -154,6 +181,15 @@ pub fn local_tile(
 /// `zipped_divide(data, product_each(shape(thr)))`, sliced at the tile mode by
 /// [`thread_coord`]`(thr, index)`: the elements that thread `index` owns in every tile, one mode
 /// per mode of the rest.
+///
+/// ```
+/// use cute::{local_partition, Layout};
+/// let data: Layout = "(8,8):(8,1)".parse().unwrap();
+/// let thr: Layout = "(2,2):(1,2)".parse().unwrap(); // 2x2 threads
+/// let (mine, off) = local_partition(&data, &thr, 3).unwrap(); // (1,1) of every 2x2 tile
+/// assert_eq!((mine.to_string(), off), ("(4,4):(16,2)".to_string(), 9));
+/// assert_eq!(local_partition(&data, &thr, 4).unwrap_err().to_string(), "local_partition (8,8):(8,1), (2,2):(1,2): coordinate 4 is outside the domain Z_4");
+/// ```
 pub fn local_partition(data: &Layout, thr: &Layout, index: i64) -> Result<(Layout, i64), Error> {
     let n = thr.size()?;
     if !(0..n).contains(&index) {

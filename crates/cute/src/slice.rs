@@ -51,6 +51,13 @@ pub struct PartialCoord {
 
 impl PartialCoord {
     /// A coordinate with no free entry.
+    ///
+    /// ```
+    /// use cute::{IntTuple, PartialCoord};
+    /// let c = PartialCoord::fixed(&"(1,2)".parse::<IntTuple>().unwrap());
+    /// assert!(c.is_fixed());
+    /// assert_eq!(c, "(1,2)".parse().unwrap());
+    /// ```
     pub const fn fixed(c: &IntTuple) -> PartialCoord {
         PartialCoord { tuple: *c, free: 0 }
     }
@@ -62,6 +69,14 @@ impl PartialCoord {
     };
 
     /// The coordinate `(c_0, c_1, ...)` of the given modes.
+    ///
+    /// ```
+    /// use cute::PartialCoord;
+    /// let row: PartialCoord = "2".parse().unwrap();
+    /// let all: PartialCoord = "_".parse().unwrap();
+    /// let c = PartialCoord::tuple(&[row, all]).unwrap();
+    /// assert_eq!(c, "(2,_)".parse().unwrap());
+    /// ```
     pub fn tuple(modes: &[PartialCoord]) -> Result<PartialCoord, Error> {
         let tuples: Vec<IntTuple> = modes.iter().map(|m| m.tuple).collect();
         let tuple = IntTuple::tuple(&tuples)?;
@@ -74,31 +89,70 @@ impl PartialCoord {
     }
 
     /// The number of top-level entries.
+    ///
+    /// ```
+    /// use cute::PartialCoord;
+    /// assert_eq!("((_,1),_)".parse::<PartialCoord>().unwrap().rank(), 2);
+    /// assert_eq!("_".parse::<PartialCoord>().unwrap().rank(), 1);
+    /// ```
     pub const fn rank(&self) -> usize {
         self.tuple.rank()
     }
 
     /// True when the coordinate is a single entry (an integer or `_`).
+    ///
+    /// ```
+    /// use cute::PartialCoord;
+    /// assert!("_".parse::<PartialCoord>().unwrap().is_leaf());
+    /// assert!("3".parse::<PartialCoord>().unwrap().is_leaf());
+    /// assert!(!"(3,_)".parse::<PartialCoord>().unwrap().is_leaf());
+    /// ```
     pub const fn is_leaf(&self) -> bool {
         self.tuple.is_int()
     }
 
     /// True when the coordinate is the single free marker `_`.
+    ///
+    /// ```
+    /// use cute::PartialCoord;
+    /// assert!("_".parse::<PartialCoord>().unwrap().is_free());
+    /// assert!(!"(_,_)".parse::<PartialCoord>().unwrap().is_free());
+    /// ```
     pub const fn is_free(&self) -> bool {
         self.tuple.is_int() && self.free & 1 == 1
     }
 
     /// True when no entry is `_` (the coordinate is an ordinary coordinate).
+    ///
+    /// ```
+    /// use cute::PartialCoord;
+    /// assert!("(1,(2,3))".parse::<PartialCoord>().unwrap().is_fixed());
+    /// assert!(!"(1,(_,3))".parse::<PartialCoord>().unwrap().is_fixed());
+    /// ```
     pub const fn is_fixed(&self) -> bool {
         self.free == 0
     }
 
     /// The coordinate with `0` in place of every `_`.
+    ///
+    /// ```
+    /// use cute::PartialCoord;
+    /// let c: PartialCoord = "((_,1),_)".parse().unwrap();
+    /// assert_eq!(c.zeroed().to_string(), "((0,1),0)");
+    /// ```
     pub const fn zeroed(&self) -> IntTuple {
         self.tuple
     }
 
     /// Entry `k` of the top level.
+    ///
+    /// ```
+    /// use cute::PartialCoord;
+    /// let c: PartialCoord = "((_,1),_)".parse().unwrap();
+    /// assert_eq!(c.get(0).unwrap(), "(_,1)".parse().unwrap());
+    /// assert!(c.get(1).unwrap().is_free());
+    /// assert_eq!(c.get(2).unwrap_err().to_string(), "get ((0,1),0): mode index 2 is out of range for rank 2");
+    /// ```
     pub fn get(&self, k: usize) -> Result<PartialCoord, Error> {
         let tuple = self.tuple.get(k)?;
         let at: usize = (0..k)
@@ -263,11 +317,27 @@ fn split(
 /// `slice(c, L)`: the sub-layout of the modes where `c` is `_`, concatenated in order (`L(c*)`
 /// as a function of the free entries). `1:0` when nothing is free. Needs integer strides only for
 /// the fixed part's offset; see [`slice_and_offset`].
+///
+/// ```
+/// use cute::{slice, Layout, PartialCoord};
+/// let l: Layout = "((2,2),(4,2)):((1,8),(2,16))".parse().unwrap();
+/// let c: PartialCoord = "(1,_)".parse().unwrap();
+/// assert_eq!(slice(&l, &c).unwrap().to_string(), "((4,2)):((2,16))"); // CuTe keeps the 1-tuple
+/// let c: PartialCoord = "((_,1),(_,0))".parse().unwrap();
+/// assert_eq!(slice(&l, &c).unwrap().to_string(), "(2,4):(1,2)");
+/// ```
 pub fn slice(l: &Layout, c: &PartialCoord) -> Result<Layout, Error> {
     Ok(slice_and_offset(l, c)?.0)
 }
 
 /// `L(c')`: the offset of the fixed entries of `c` (the `_` entries count as 0).
+///
+/// ```
+/// use cute::{slice_offset, Layout, PartialCoord};
+/// let l: Layout = "((2,2),(4,2)):((1,8),(2,16))".parse().unwrap();
+/// let c: PartialCoord = "((_,1),(_,1))".parse().unwrap();
+/// assert_eq!(slice_offset(&l, &c).unwrap(), 24); // 8 + 16
+/// ```
 pub fn slice_offset(l: &Layout, c: &PartialCoord) -> Result<i64, Error> {
     Ok(slice_and_offset(l, c)?.1)
 }
@@ -275,6 +345,15 @@ pub fn slice_offset(l: &Layout, c: &PartialCoord) -> Result<i64, Error> {
 /// `(slice(c, L), L(c'))` in one walk: the free sub-layout and the offset of the fixed entries.
 /// Errors: an integer entry outside its sub-layout's domain (`OutOfRange`), a tuple entry that
 /// meets a mode of another rank (`ProfileMismatch`), non-integer strides (`Unsupported`).
+///
+/// ```
+/// use cute::{slice_and_offset, Layout, PartialCoord};
+/// let l: Layout = "(4,8):(8,1)".parse().unwrap();
+/// let (row, off) = slice_and_offset(&l, &"(2,_)".parse::<PartialCoord>().unwrap()).unwrap();
+/// assert_eq!((row.to_string(), off), ("(8):(1)".to_string(), 16));
+/// let e = slice_and_offset(&l, &"(4,_)".parse::<PartialCoord>().unwrap()).unwrap_err();
+/// assert_eq!(e.to_string(), "slice (4,8):(8,1), (4,_): coordinate 4 is outside the domain Z_4");
+/// ```
 pub fn slice_and_offset(l: &Layout, c: &PartialCoord) -> Result<(Layout, i64), Error> {
     l.require_integral(Op::Slice)?;
     let (keep, _, off) = split(l, c, Op::Slice, true)?;
@@ -288,6 +367,13 @@ pub fn slice_and_offset(l: &Layout, c: &PartialCoord) -> Result<(Layout, i64), E
 /// `(slice(c, L), L(c'))` for a layout with strides in any semimodule: the offset of the fixed
 /// entries is a [`Value`] (an arithmetic tuple for coordinate strides, as in a slice of an identity
 /// tensor).
+///
+/// ```
+/// use cute::{make_identity_layout, slice_and_value, PartialCoord};
+/// let id = make_identity_layout(&"(4,6)".parse().unwrap()).unwrap();
+/// let (col, at) = slice_and_value(&id, &"(_,3)".parse::<PartialCoord>().unwrap()).unwrap();
+/// assert_eq!((col.to_string(), at.to_string()), ("(4):(1@0)".to_string(), "3@1".to_string()));
+/// ```
 pub fn slice_and_value(l: &Layout, c: &PartialCoord) -> Result<(Layout, Value), Error> {
     let (keep, _, off) = split(l, c, Op::Slice, true)?;
     Ok((keep, off))
@@ -296,6 +382,13 @@ pub fn slice_and_value(l: &Layout, c: &PartialCoord) -> Result<(Layout, Value), 
 /// `dice(c, L)`: the complement of [`slice()`]: the sub-layouts of the modes where `c` is an integer
 /// (whole sub-layouts, in order), `1:0` when every entry is free. CuTe uses it to project a tiler
 /// or a coordinate onto chosen modes (`local_tile` with a projection).
+///
+/// ```
+/// use cute::{dice, Layout, PartialCoord};
+/// let l: Layout = "(4,8,2):(1,4,32)".parse().unwrap();
+/// let c: PartialCoord = "(1,_,0)".parse().unwrap();
+/// assert_eq!(dice(&l, &c).unwrap().to_string(), "(4,2):(1,32)");
+/// ```
 pub fn dice(l: &Layout, c: &PartialCoord) -> Result<Layout, Error> {
     // the fixed entries' values only matter for the offset, which dice does not compute
     Ok(split(l, c, Op::Slice, false)?.1)

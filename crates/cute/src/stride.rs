@@ -43,6 +43,12 @@ pub enum Semimodule {
 
 impl Semimodule {
     /// The paper's name.
+    ///
+    /// ```
+    /// use cute::Semimodule;
+    /// assert_eq!(Semimodule::Integer.name(), "integer");
+    /// assert_eq!(Semimodule::Binary.name(), "binary (F2)");
+    /// ```
     pub const fn name(self) -> &'static str {
         match self {
             Semimodule::Integer => "integer",
@@ -80,12 +86,24 @@ impl Stride {
     pub const ZERO: Stride = Stride { value: 0, code: 0 };
 
     /// The integer stride `v`.
+    ///
+    /// ```
+    /// use cute::Stride;
+    /// assert_eq!(Stride::int(3).to_string(), "3");
+    /// assert_eq!(Stride::int(3).value(), 3);
+    /// ```
     pub const fn int(v: i64) -> Stride {
         Stride { value: v, code: 0 }
     }
 
     /// The binary stride `f_bits` (`F<bits>`): the polynomial over F2 whose coefficients are the
     /// bits of `bits`. Fails for `bits >= 2^63`.
+    ///
+    /// ```
+    /// use cute::Stride;
+    /// assert_eq!(Stride::f2(9).unwrap().to_string(), "F9");
+    /// assert_eq!(Stride::f2(1 << 63).unwrap_err().to_string(), "make_layout: integer overflow: a binary stride does not fit in i64");
+    /// ```
     pub const fn f2(bits: u64) -> Result<Stride, Error> {
         if bits > i64::MAX as u64 {
             return Err(Error::new(
@@ -99,6 +117,12 @@ impl Stride {
     }
 
     /// The scaled basis `v·E(path)` (`path` outermost first; `v@path[k-1]@…@path[0]` in print).
+    ///
+    /// ```
+    /// use cute::Stride;
+    /// assert_eq!(Stride::basis(3, &[1]).unwrap().to_string(), "3@1");
+    /// assert_eq!(Stride::basis(1, &[0, 1]).unwrap().to_string(), "1@1@0"); // CuTe's E<0,1>
+    /// ```
     pub const fn basis(v: i64, path: &[usize]) -> Result<Stride, Error> {
         let code = tri!(encode_path(path));
         Ok(Stride::from_code(v, code))
@@ -114,16 +138,36 @@ impl Stride {
     }
 
     /// The value: the integer, the coefficient of the basis, or the bits of the binary stride.
+    ///
+    /// ```
+    /// use cute::Stride;
+    /// assert_eq!(Stride::basis(3, &[1]).unwrap().value(), 3);
+    /// assert_eq!(Stride::f2(9).unwrap().value(), 9);
+    /// ```
     pub const fn value(&self) -> i64 {
         self.value
     }
 
     /// True for the zero stride.
+    ///
+    /// ```
+    /// use cute::Stride;
+    /// assert!(Stride::int(0).is_zero());
+    /// assert_eq!(Stride::basis(0, &[1]).unwrap(), Stride::ZERO);
+    /// assert!(!Stride::int(2).is_zero());
+    /// ```
     pub const fn is_zero(&self) -> bool {
         self.value == 0
     }
 
     /// The semimodule of a nonzero stride; `None` for zero, which lies in all of them.
+    ///
+    /// ```
+    /// use cute::{Semimodule, Stride};
+    /// assert_eq!(Stride::f2(5).unwrap().semimodule(), Some(Semimodule::Binary));
+    /// assert_eq!(Stride::basis(1, &[0]).unwrap().semimodule(), Some(Semimodule::Coordinate));
+    /// assert_eq!(Stride::int(0).semimodule(), None); // zero lies in every semimodule
+    /// ```
     pub const fn semimodule(&self) -> Option<Semimodule> {
         if self.value == 0 {
             None
@@ -134,11 +178,25 @@ impl Stride {
 
     /// The basis path `(p_1, …, p_k)` of a coordinate stride, outermost first (empty otherwise),
     /// with its length.
+    ///
+    /// ```
+    /// use cute::Stride;
+    /// let (p, k) = Stride::basis(1, &[0, 1]).unwrap().path();
+    /// assert_eq!(&p[..k], &[0, 1]);
+    /// assert_eq!(Stride::int(4).path().1, 0);
+    /// ```
     pub const fn path(&self) -> ([usize; MAX_PATH], usize) {
         decode_path(self.code)
     }
 
     /// `c · d`: scaling by an integer coordinate (carry-less for binary strides).
+    ///
+    /// ```
+    /// use cute::{Op, Stride};
+    /// assert_eq!(Stride::int(4).scale(3, Op::Eval).unwrap(), Stride::int(12));
+    /// // carry-less: (x + 1)·(x + 1) = x^2 + 1 over F2
+    /// assert_eq!(Stride::f2(3).unwrap().scale(3, Op::Eval).unwrap().to_string(), "F5");
+    /// ```
     pub const fn scale(self, c: i64, op: Op) -> Result<Stride, Error> {
         if self.code == BINARY {
             if c < 0 {
@@ -164,6 +222,12 @@ impl Stride {
     }
 
     /// Same stride, `const`.
+    ///
+    /// ```
+    /// use cute::Stride;
+    /// const SAME: bool = Stride::int(0).const_eq(&Stride::ZERO);
+    /// assert!(SAME);
+    /// ```
     pub const fn const_eq(&self, other: &Stride) -> bool {
         self.value == other.value && self.code == other.code
     }
@@ -304,6 +368,14 @@ impl Value {
     /// `self + other` in their semimodule: integer addition (overflow-checked), XOR for F2 values,
     /// term-wise addition for arithmetic tuples. The integer `0` is the zero of every semimodule;
     /// other mixes are refused (`Unsupported`).
+    ///
+    /// ```
+    /// use cute::{Op, Value};
+    /// assert_eq!(Value::Int(2).add(Value::Int(3), Op::Eval).unwrap(), Value::Int(5));
+    /// assert_eq!(Value::F2(5).add(Value::F2(3), Op::Eval).unwrap(), Value::F2(6)); // XOR
+    /// let e = Value::Int(1).add(Value::F2(1), Op::Eval).unwrap_err();
+    /// assert_eq!(e.to_string(), "eval: unsupported: adding values of different semimodules");
+    /// ```
     pub const fn add(self, other: Value, op: Op) -> Result<Value, Error> {
         match (self, other) {
             (Value::Int(a), Value::Int(b)) => match a.checked_add(b) {
@@ -415,11 +487,28 @@ impl ArithTuple {
     }
 
     /// The number of terms (positions spanned, zero coefficients included).
+    ///
+    /// ```
+    /// use cute::{Layout, Value};
+    /// let id: Layout = "(4,6):(1@0,1@1)".parse().unwrap();
+    /// let Value::Coord(t) = id.eval_value(9).unwrap() else { unreachable!() };
+    /// assert_eq!(t.to_string(), "(1,2)");
+    /// assert_eq!(t.terms(), 2);
+    /// ```
     pub const fn terms(&self) -> usize {
         self.n as usize
     }
 
     /// True when every coefficient is zero.
+    ///
+    /// ```
+    /// use cute::{Layout, Value};
+    /// let id: Layout = "(4,6):(1@0,1@1)".parse().unwrap();
+    /// let Value::Coord(t) = id.eval_value(0).unwrap() else { unreachable!() };
+    /// assert!(t.is_zero());
+    /// let Value::Coord(t) = id.eval_value(9).unwrap() else { unreachable!() };
+    /// assert!(!t.is_zero());
+    /// ```
     pub const fn is_zero(&self) -> bool {
         let mut i = 0;
         while i < self.n as usize {
@@ -432,12 +521,27 @@ impl ArithTuple {
     }
 
     /// Term `i` as `(coefficient, path, path length)`, path outermost first.
+    ///
+    /// ```
+    /// use cute::{Layout, Value};
+    /// let id: Layout = "(4,6):(1@0,1@1)".parse().unwrap();
+    /// let Value::Coord(t) = id.eval_value(9).unwrap() else { unreachable!() };
+    /// let (coef, path, k) = t.term(1);
+    /// assert_eq!((coef, &path[..k]), (2, &[1][..]));
+    /// ```
     pub const fn term(&self, i: usize) -> (i64, [usize; MAX_PATH], usize) {
         let (p, k) = decode_path(self.code[i]);
         (self.val[i], p, k)
     }
 
     /// The coordinate at a path (outermost first); `0` where no term lies.
+    ///
+    /// ```
+    /// use cute::{Layout, Value};
+    /// let id: Layout = "(4,6):(1@0,1@1)".parse().unwrap();
+    /// let Value::Coord(t) = id.eval_value(9).unwrap() else { unreachable!() };
+    /// assert_eq!((t.get(&[0]), t.get(&[1]), t.get(&[2])), (1, 2, 0));
+    /// ```
     pub const fn get(&self, path: &[usize]) -> i64 {
         let code = match encode_path(path) {
             Ok(c) => c,

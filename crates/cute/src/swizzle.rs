@@ -63,6 +63,13 @@ impl Swizzle {
 
     /// `Sw<b,m,s>`. CuTe's conditions: `b ≥ 0`, `m ≥ 0`, `|s| ≥ b`; here also `b + m + |s| ≤ 63`
     /// (the masks fit in an `i64`). Fails with [`ErrorKind::InvalidSwizzle`] otherwise.
+    ///
+    /// ```
+    /// use cute::Swizzle;
+    /// let sw = Swizzle::new(3, 3, 3).unwrap();
+    /// assert_eq!(sw.to_string(), "Sw<3,3,3>");
+    /// assert_eq!(Swizzle::new(3, 0, 2).unwrap_err().to_string(), "swizzle: Sw<3,0,2> is not a swizzle: B and M must be non-negative, |S| at least B, and B+M+|S| at most 63");
+    /// ```
     pub const fn new(b: i64, m: i64, s: i64) -> Result<Swizzle, Error> {
         let ok = b >= 0
             && m >= 0
@@ -86,32 +93,68 @@ impl Swizzle {
     }
 
     /// `B`: the number of bits XORed.
+    ///
+    /// ```
+    /// use cute::Swizzle;
+    /// let sw: Swizzle = "Sw<2,4,-3>".parse().unwrap();
+    /// assert_eq!(sw.bits(), 2);
+    /// ```
     pub const fn bits(&self) -> i64 {
         self.b as i64
     }
 
     /// `M`: the number of lowest bits left alone.
+    ///
+    /// ```
+    /// use cute::Swizzle;
+    /// let sw: Swizzle = "Sw<2,4,-3>".parse().unwrap();
+    /// assert_eq!(sw.base(), 4);
+    /// ```
     pub const fn base(&self) -> i64 {
         self.m as i64
     }
 
     /// `S`: the distance from the read bits down to the flipped bits (negative: up).
+    ///
+    /// ```
+    /// use cute::Swizzle;
+    /// let sw: Swizzle = "Sw<2,4,-3>".parse().unwrap();
+    /// assert_eq!(sw.shift(), -3);
+    /// ```
     pub const fn shift(&self) -> i64 {
         self.s as i64
     }
 
     /// True when no bit is moved (`B = 0`).
+    ///
+    /// ```
+    /// use cute::Swizzle;
+    /// assert!("Sw<0,4,3>".parse::<Swizzle>().unwrap().is_identity());
+    /// assert!(!"Sw<3,3,3>".parse::<Swizzle>().unwrap().is_identity());
+    /// ```
     pub const fn is_identity(&self) -> bool {
         self.b == 0
     }
 
     /// `yyy`: the bits read, `(2^B - 1) << (M + max(0, S))`.
+    ///
+    /// ```
+    /// use cute::Swizzle;
+    /// assert_eq!("Sw<3,2,3>".parse::<Swizzle>().unwrap().yyy_mask(), 0b111_00000);
+    /// assert_eq!("Sw<2,4,-3>".parse::<Swizzle>().unwrap().yyy_mask(), 0b11_0000);
+    /// ```
     pub const fn yyy_mask(&self) -> i64 {
         let up = if self.s > 0 { self.s as u32 } else { 0 };
         ((1i64 << self.b) - 1) << (self.m as u32 + up)
     }
 
     /// `zzz`: the bits flipped, `(2^B - 1) << (M - min(0, S))`.
+    ///
+    /// ```
+    /// use cute::Swizzle;
+    /// assert_eq!("Sw<3,2,3>".parse::<Swizzle>().unwrap().zzz_mask(), 0b111_00);
+    /// assert_eq!("Sw<2,4,-3>".parse::<Swizzle>().unwrap().zzz_mask(), 0b11_0000000);
+    /// ```
     pub const fn zzz_mask(&self) -> i64 {
         let up = if self.s < 0 { (-self.s) as u32 } else { 0 };
         ((1i64 << self.b) - 1) << (self.m as u32 + up)
@@ -119,12 +162,25 @@ impl Swizzle {
 
     /// `n = M + B + |S|`: the swizzle is a bijection of every block `[k·2^n, (k+1)·2^n)` (and
     /// changes only the bits below `n`).
+    ///
+    /// ```
+    /// use cute::Swizzle;
+    /// let sw: Swizzle = "Sw<3,3,3>".parse().unwrap();
+    /// assert_eq!(sw.block_bits(), 9); // a bijection of every block of 512 offsets
+    /// ```
     pub const fn block_bits(&self) -> i64 {
         self.m as i64 + self.b as i64 + (self.s as i64).abs()
     }
 
     /// `Sw(o) = o ^ ((o & yyy) >> S)`, a left shift for negative `S`. Defined for every `i64`
     /// (two's complement bits, as CuTe's `int`), never overflows.
+    ///
+    /// ```
+    /// use cute::Swizzle;
+    /// let sw: Swizzle = "Sw<2,0,2>".parse().unwrap();
+    /// assert_eq!((sw.apply(8), sw.apply(100), sw.apply(511)), (10, 101, 508));
+    /// assert_eq!(sw.apply(sw.apply(100)), 100); // an involution
+    /// ```
     pub const fn apply(&self, o: i64) -> i64 {
         let y = o & self.yyy_mask(); // non-negative, below 2^62
         if self.s >= 0 {
@@ -135,11 +191,26 @@ impl Swizzle {
     }
 
     /// The composed layout `Sw o 0 o l` (CuTe's `composition(Swizzle, Layout)`).
+    ///
+    /// ```
+    /// use cute::{Layout, Swizzle};
+    /// let sw: Swizzle = "Sw<3,3,3>".parse().unwrap();
+    /// let c = sw.compose(&"(8,64):(64,1)".parse::<Layout>().unwrap());
+    /// assert_eq!(c.to_string(), "Sw<3,3,3> o 0 o (8,64):(64,1)");
+    /// assert_eq!(c.eval(1).unwrap(), 72);
+    /// ```
     pub const fn compose(&self, l: &Layout) -> ComposedLayout {
         ComposedLayout::new(*self, 0, *l)
     }
 
     /// Parses `Sw<B,M,S>` (spaces allowed between tokens), usable in `const` context.
+    ///
+    /// ```
+    /// use cute::{unwrap, Swizzle};
+    /// const SW: Swizzle = unwrap(Swizzle::parse_const("Sw<3,3,3>"));
+    /// assert_eq!(SW.apply(64), 72);
+    /// assert_eq!(Swizzle::parse_const("Sw<3,3>").unwrap_err().to_string(), "parse: at byte 6: expected `,`");
+    /// ```
     pub const fn parse_const(text: &str) -> Result<Swizzle, Error> {
         let s = text.as_bytes();
         let (sw, pos) = tri!(swizzle_at(s, 0));
@@ -163,6 +234,14 @@ pub struct ComposedLayout {
 
 impl ComposedLayout {
     /// `swizzle o offset o layout`.
+    ///
+    /// ```
+    /// use cute::{ComposedLayout, Layout, Swizzle};
+    /// let sw = Swizzle::new(1, 0, 1).unwrap();
+    /// let c = ComposedLayout::new(sw, 0, "4:1".parse::<Layout>().unwrap());
+    /// assert_eq!(c.to_string(), "Sw<1,0,1> o 0 o 4:1");
+    /// assert_eq!(c.values().unwrap(), vec![0, 1, 3, 2]);
+    /// ```
     pub const fn new(swizzle: Swizzle, offset: i64, layout: Layout) -> ComposedLayout {
         ComposedLayout {
             swizzle,
@@ -177,6 +256,12 @@ impl ComposedLayout {
     }
 
     /// `Sw(offset + L(i))` at the integer coordinate `i` (the layout's [`Layout::eval`]).
+    ///
+    /// ```
+    /// use cute::ComposedLayout;
+    /// let c: ComposedLayout = "Sw<1,0,1> o 4 o 4:1".parse().unwrap();
+    /// assert_eq!((c.eval(0).unwrap(), c.eval(2).unwrap(), c.eval(3).unwrap()), (4, 7, 6));
+    /// ```
     pub const fn eval(&self, i: i64) -> Result<i64, Error> {
         let v = match self.layout.eval(i) {
             Ok(v) => v,
@@ -189,6 +274,13 @@ impl ComposedLayout {
     }
 
     /// `Sw(offset + L(c))` at any admissible coordinate `c` ([`Layout::eval_crd`]).
+    ///
+    /// ```
+    /// use cute::ComposedLayout;
+    /// let c: ComposedLayout = "Sw<3,3,3> o 0 o (8,64):(64,1)".parse().unwrap();
+    /// assert_eq!(c.eval_crd(&"(1,0)".parse().unwrap()).unwrap(), 72);
+    /// assert_eq!(c.eval_crd(&"(1,8)".parse().unwrap()).unwrap(), 64);
+    /// ```
     pub const fn eval_crd(&self, c: &IntTuple) -> Result<i64, Error> {
         let v = match self.layout.eval_crd(c) {
             Ok(v) => v,
@@ -202,6 +294,12 @@ impl ComposedLayout {
 
     /// Every value on the domain, in order: `Sw(offset + L(i))` for `i` in `0..size`. Costs
     /// `O(size)` time and memory; a `Capacity` error beyond [`WALK_LIMIT`](crate::WALK_LIMIT) points.
+    ///
+    /// ```
+    /// use cute::ComposedLayout;
+    /// let c: ComposedLayout = "Sw<1,0,1> o 0 o (2,2):(2,1)".parse().unwrap();
+    /// assert_eq!(c.values().unwrap(), vec![0, 3, 1, 2]);
+    /// ```
     pub fn values(&self) -> Result<Vec<i64>, Error> {
         self.checked(Op::Image)?;
         let mut out = Vec::new();
@@ -212,6 +310,12 @@ impl ComposedLayout {
     }
 
     /// The image: every value reached, sorted, without repetition (`O(size)`).
+    ///
+    /// ```
+    /// use cute::ComposedLayout;
+    /// let c: ComposedLayout = "Sw<1,0,1> o 0 o (2,2):(2,1)".parse().unwrap();
+    /// assert_eq!(c.image().unwrap(), vec![0, 1, 2, 3]);
+    /// ```
     pub fn image(&self) -> Result<Vec<i64>, Error> {
         let mut v = self.values()?;
         v.sort_unstable();
@@ -222,6 +326,13 @@ impl ComposedLayout {
     /// `max Sw(offset + L(i)) + 1` over the domain (the extent of memory it reaches, for
     /// non-negative values), computed by walking the domain (`O(size)`; a `Capacity` error beyond
     /// [`WALK_LIMIT`](crate::WALK_LIMIT) points).
+    ///
+    /// ```
+    /// use cute::ComposedLayout;
+    /// let c: ComposedLayout = "Sw<1,0,1> o 0 o 2:2".parse().unwrap();
+    /// assert_eq!(c.values().unwrap(), vec![0, 3]);
+    /// assert_eq!(c.cosize().unwrap(), 4); // the layout 2:2 alone reaches only 3
+    /// ```
     pub fn cosize(&self) -> Result<i64, Error> {
         self.checked(Op::Cosize)?;
         let mut hi = i64::MIN;
@@ -245,6 +356,14 @@ impl ComposedLayout {
 
     /// Parses `Sw<B,M,S> o offset o L` (CuTe's printing; static markers `_` and spaces accepted),
     /// usable in `const` context.
+    ///
+    /// ```
+    /// use cute::{unwrap, ComposedLayout};
+    /// const C: ComposedLayout = unwrap(ComposedLayout::parse_const("Sw<3,3,3> o 0 o (8,64):(64,1)"));
+    /// assert_eq!(C.eval(1).unwrap(), 72);
+    /// let e = ComposedLayout::parse_const("Sw<3,3,3> o (8,64):(64,1)").unwrap_err();
+    /// assert_eq!(e.to_string(), "parse: at byte 12: expected an integer");
+    /// ```
     pub const fn parse_const(text: &str) -> Result<ComposedLayout, Error> {
         let s = text.as_bytes();
         let (sw, pos) = tri!(swizzle_at(s, 0));
@@ -344,6 +463,14 @@ impl Swizzle {
     /// with the binary-strided layout `l` on its whole domain, which must be `[0, 2^n)` with every
     /// extent a power of two (then `l` is F2-linear in the index bits). Fails when no swizzle is
     /// equivalent.
+    ///
+    /// ```
+    /// use cute::{Layout, Swizzle};
+    /// let l: Layout = "(4,4):(F1,F5)".parse().unwrap(); // the paper's Table 1 swizzle
+    /// assert_eq!(Swizzle::from_f2_layout(&l).unwrap().to_string(), "Sw<2,0,2>");
+    /// let e = Swizzle::from_f2_layout(&"(4,4):(F1,F6)".parse().unwrap()).unwrap_err();
+    /// assert_eq!(e.to_string(), "swizzle (4,4):(F1,F6): unsupported: no Swizzle<B,M,S> agrees with this F2 layout on every index bit");
+    /// ```
     pub fn from_f2_layout(l: &Layout) -> Result<Swizzle, Error> {
         let err = |what: &'static str| {
             Error::new(Op::Swizzle, ErrorKind::Unsupported { what })
@@ -389,6 +516,14 @@ impl ComposedLayout {
     /// `Sw ∘ L` (offset 0) as one layout with binary strides: the swizzle's F2 layout over the
     /// bits that `L` reaches, composed with `L` (the carry-less composition checks that `L`'s
     /// strides scale it exactly).
+    ///
+    /// ```
+    /// use cute::ComposedLayout;
+    /// let c: ComposedLayout = "Sw<3,0,3> o 0 o (8,8):(1,8)".parse().unwrap();
+    /// assert_eq!(c.to_f2_layout().unwrap().to_string(), "(8,8):(F1,F9)");
+    /// let c: ComposedLayout = "Sw<3,0,3> o 0 o (8,8):(8,1)".parse().unwrap();
+    /// assert_eq!(c.to_f2_layout().unwrap().to_string(), "(8,8):(F9,F1)");
+    /// ```
     pub fn to_f2_layout(&self) -> Result<Layout, Error> {
         if self.offset != 0 {
             return Err(Error::new(

@@ -102,12 +102,30 @@ pub struct Tensor<S> {
 
 impl<S: Storage> Tensor<S> {
     /// The tensor whose offset 0 is the first element of `storage`.
+    ///
+    /// ```
+    /// use cute::{IntTuple, Layout, Tensor};
+    /// let data: Vec<i64> = (0..32).collect();
+    /// let t = Tensor::new(&data[..], "(4,8):(8,1)".parse::<Layout>().unwrap()).unwrap(); // row-major 4x8
+    /// assert_eq!(*t.get_crd(&"(1,2)".parse::<IntTuple>().unwrap()).unwrap(), 10);
+    /// let e = Tensor::new(vec![0; 4], "8:1".parse::<Layout>().unwrap()).unwrap_err();
+    /// assert_eq!(e.to_string(), "make_tensor 8:1, 0: the layout reaches storage indices 0 to 7, outside a storage of 4 elements");
+    /// ```
     pub fn new(storage: S, layout: Layout) -> Result<Tensor<S>, Error> {
         Tensor::with_base(storage, 0, layout)
     }
 
     /// The tensor whose offset 0 is element `base` of `storage` (negative strides reach below it).
     /// Fails unless every offset of `layout` on its domain lands inside the storage.
+    ///
+    /// ```
+    /// use cute::{Layout, Tensor};
+    /// let data: Vec<i64> = (0..8).collect();
+    /// let rev = Tensor::with_base(&data[..], 7, "8:-1".parse::<Layout>().unwrap()).unwrap();
+    /// assert_eq!((*rev.get(0).unwrap(), *rev.get(7).unwrap()), (7, 0));
+    /// let e = Tensor::with_base(&data[..], 0, "8:-1".parse::<Layout>().unwrap()).unwrap_err();
+    /// assert_eq!(e.to_string(), "make_tensor 8:-1, 0: the layout reaches storage indices -7 to 0, outside a storage of 8 elements");
+    /// ```
     pub fn with_base(storage: S, base: usize, layout: Layout) -> Result<Tensor<S>, Error> {
         layout.require_integral(Op::Tensor)?;
         let (lo, hi) = offset_range(&layout)?;
@@ -141,16 +159,34 @@ impl<S: Storage> Tensor<S> {
     }
 
     /// The layout `L`.
+    ///
+    /// ```
+    /// use cute::{Layout, Tensor};
+    /// let t = Tensor::new(vec![0.0f32; 32], "(4,8):(8,1)".parse::<Layout>().unwrap()).unwrap();
+    /// assert_eq!(t.layout().to_string(), "(4,8):(8,1)");
+    /// ```
     pub fn layout(&self) -> &Layout {
         &self.layout
     }
 
     /// The storage index of offset 0 (where `L(0)` lands when `L(0) = 0`).
+    ///
+    /// ```
+    /// use cute::{Layout, Tensor};
+    /// let t = Tensor::with_base([0u8; 8], 7, "8:-1".parse::<Layout>().unwrap()).unwrap();
+    /// assert_eq!(t.base(), 7);
+    /// ```
     pub fn base(&self) -> usize {
         self.base
     }
 
     /// The storage.
+    ///
+    /// ```
+    /// use cute::{Layout, Tensor};
+    /// let t = Tensor::new(vec![1, 2, 3, 4, 5], "(2,2):(1,2)".parse::<Layout>().unwrap()).unwrap();
+    /// assert_eq!(t.storage(), &vec![1, 2, 3, 4, 5]);
+    /// ```
     pub fn storage(&self) -> &S {
         &self.storage
     }
@@ -171,6 +207,14 @@ impl<S: Storage> Tensor<S> {
     }
 
     /// `T(i) = A(L(i))` for an integer coordinate `i < |L|` (`None` outside the domain).
+    ///
+    /// ```
+    /// use cute::{Layout, Tensor};
+    /// let data: Vec<i64> = (0..32).collect();
+    /// let t = Tensor::new(&data[..], "(4,8):(8,1)".parse::<Layout>().unwrap()).unwrap();
+    /// assert_eq!(t.get(5), Some(&9)); // index 5 is the coordinate (1,1)
+    /// assert_eq!(t.get(32), None);
+    /// ```
     pub fn get(&self, i: i64) -> Option<&S::Item> {
         let k = self.index(i)?;
         self.storage.items().get(k)
@@ -178,6 +222,14 @@ impl<S: Storage> Tensor<S> {
 
     /// `T(c)` for a coordinate `c` of the domain in any admissible form (ND, natural, partially
     /// collapsed); `None` when `c` is not a coordinate of the domain.
+    ///
+    /// ```
+    /// use cute::{Layout, Tensor};
+    /// let data: Vec<i64> = (0..32).collect();
+    /// let t = Tensor::new(&data[..], "(4,8):(8,1)".parse::<Layout>().unwrap()).unwrap();
+    /// assert_eq!(t.get_crd(&"(1,2)".parse().unwrap()), Some(&10));
+    /// assert_eq!(t.get_crd(&"(1,8)".parse().unwrap()), None);
+    /// ```
     pub fn get_crd(&self, c: &IntTuple) -> Option<&S::Item> {
         if !in_domain(c, &self.layout.shape()) {
             return None;
@@ -187,11 +239,24 @@ impl<S: Storage> Tensor<S> {
     }
 
     /// Every element in the order of the integer coordinates.
+    ///
+    /// ```
+    /// use cute::{Layout, Tensor};
+    /// let t = Tensor::new([0, 1, 2, 3, 4, 5], "(2,3):(3,1)".parse::<Layout>().unwrap()).unwrap();
+    /// assert_eq!(t.iter().copied().collect::<Vec<_>>(), vec![0, 3, 1, 4, 2, 5]);
+    /// ```
     pub fn iter(&self) -> impl Iterator<Item = &S::Item> + '_ {
         (0..self.size()).filter_map(move |i| self.get(i))
     }
 
     /// The same tensor, borrowing the storage.
+    ///
+    /// ```
+    /// use cute::{Layout, Tensor};
+    /// let t = Tensor::new(vec![0, 1, 2, 3, 4, 5], "(2,3):(3,1)".parse::<Layout>().unwrap()).unwrap();
+    /// let v = t.view(); // a Tensor<&[i32]>
+    /// assert_eq!((v.get(1), v.layout()), (Some(&3), t.layout()));
+    /// ```
     pub fn view(&self) -> Tensor<&[S::Item]> {
         Tensor {
             storage: self.storage.items(),
@@ -215,12 +280,31 @@ impl<S: Storage> Tensor<S> {
     }
 
     /// A view of the same storage through `layout`, offset by `off` (checked against the storage).
+    ///
+    /// ```
+    /// use cute::{Layout, Tensor};
+    /// let data: Vec<i64> = (0..32).collect();
+    /// let t = Tensor::new(&data[..], "32:1".parse::<Layout>().unwrap()).unwrap();
+    /// let r = t.reshaped("(4,4):(1,4)".parse().unwrap(), 16).unwrap();
+    /// assert_eq!(r.get(5), Some(&21));
+    /// let e = t.reshaped("(4,4):(1,4)".parse().unwrap(), 30).unwrap_err();
+    /// assert_eq!(e.to_string(), "make_tensor (4,4):(1,4), 30: the layout reaches storage indices 30 to 45, outside a storage of 32 elements");
+    /// ```
     pub fn reshaped(&self, layout: Layout, off: i64) -> Result<Tensor<&[S::Item]>, Error> {
         Tensor::with_base(self.storage.items(), self.shifted(off)?, layout)
     }
 
     /// `T(c)` for a partial coordinate (paper: 切片): the sub-tensor of the free modes, its offset
     /// having absorbed `L(c')` of the fixed entries (see [`slice()`](crate::slice::slice)).
+    ///
+    /// ```
+    /// use cute::{Layout, PartialCoord, Tensor};
+    /// let data: Vec<i64> = (0..32).collect();
+    /// let t = Tensor::new(&data[..], "(4,8):(8,1)".parse::<Layout>().unwrap()).unwrap();
+    /// let row = t.slice(&"(2,_)".parse::<PartialCoord>().unwrap()).unwrap();
+    /// assert_eq!(row.layout().to_string(), "(8):(1)");
+    /// assert_eq!(row.get(3), Some(&19));
+    /// ```
     pub fn slice(&self, c: &PartialCoord) -> Result<Tensor<&[S::Item]>, Error> {
         let (l, off) = slice_and_offset(&self.layout, c)?;
         self.reshaped(l, off)
@@ -228,6 +312,14 @@ impl<S: Storage> Tensor<S> {
 
     /// `A ∘ (L ∘ B)`: the same elements seen through `composition(L, B)` (permute and reshape
     /// the coordinates, paper 5.3).
+    ///
+    /// ```
+    /// use cute::{Layout, Tensor};
+    /// let data: Vec<i64> = (0..32).collect();
+    /// let t = Tensor::new(&data[..], "32:1".parse::<Layout>().unwrap()).unwrap();
+    /// let rows = t.compose(&"(4,8):(8,1)".parse().unwrap()).unwrap();
+    /// assert_eq!(rows.get_crd(&"(1,2)".parse().unwrap()), Some(&10));
+    /// ```
     pub fn compose(&self, b: &Layout) -> Result<Tensor<&[S::Item]>, Error> {
         self.reshaped(composition(&self.layout, b)?, 0)
     }
@@ -251,6 +343,16 @@ impl<S: Storage> Tensor<S> {
     }
 
     /// The tile at `coord` of `zipped_divide(L, tiler)` ([`local_tile`]).
+    ///
+    /// ```
+    /// use cute::{Layout, PartialCoord, Tensor, Tiler};
+    /// let data: Vec<i64> = (0..160).collect();
+    /// let t = Tensor::new(&data[..], "(8,16):(20,1)".parse::<Layout>().unwrap()).unwrap();
+    /// let tiler: Tiler = "<4:1,8:2>".parse().unwrap();
+    /// let tile = t.local_tile(&tiler, &"(1,0)".parse::<PartialCoord>().unwrap()).unwrap();
+    /// assert_eq!(tile.layout().to_string(), "(4,8):(20,2)");
+    /// assert_eq!((tile.get(0), tile.get(1)), (Some(&80), Some(&100)));
+    /// ```
     pub fn local_tile(
         &self,
         tiler: &Tiler,
@@ -261,6 +363,16 @@ impl<S: Storage> Tensor<S> {
     }
 
     /// Thread `index`'s elements of every tile of shape `shape(thr)` ([`local_partition`]).
+    ///
+    /// ```
+    /// use cute::{Layout, Tensor};
+    /// let data: Vec<i64> = (0..64).collect();
+    /// let t = Tensor::new(&data[..], "(8,8):(8,1)".parse::<Layout>().unwrap()).unwrap();
+    /// let thr: Layout = "(2,2):(1,2)".parse().unwrap(); // 2x2 threads
+    /// let mine = t.local_partition(&thr, 3).unwrap(); // thread 3 is at (1,1) of every 2x2 tile
+    /// assert_eq!(mine.layout().to_string(), "(4,4):(16,2)");
+    /// assert_eq!((mine.get(0), mine.get(1)), (Some(&9), Some(&25)));
+    /// ```
     pub fn local_partition(&self, thr: &Layout, index: i64) -> Result<Tensor<&[S::Item]>, Error> {
         let (l, off) = local_partition(&self.layout, thr, index)?;
         self.reshaped(l, off)
@@ -269,17 +381,39 @@ impl<S: Storage> Tensor<S> {
 
 impl<S: StorageMut> Tensor<S> {
     /// The element at the integer coordinate `i < |L|`, mutably.
+    ///
+    /// ```
+    /// use cute::{Layout, Tensor};
+    /// let mut t = Tensor::new(vec![0; 8], "(2,4):(4,1)".parse::<Layout>().unwrap()).unwrap();
+    /// *t.get_mut(1).unwrap() = 5; // the coordinate (1,0), offset 4
+    /// assert_eq!(t.storage(), &vec![0, 0, 0, 0, 5, 0, 0, 0]);
+    /// ```
     pub fn get_mut(&mut self, i: i64) -> Option<&mut S::Item> {
         let k = self.index(i)?;
         self.storage.items_mut().get_mut(k)
     }
 
     /// The storage, mutably.
+    ///
+    /// ```
+    /// use cute::{Layout, Tensor};
+    /// let mut t = Tensor::new(vec![0; 4], "(2,2):(2,1)".parse::<Layout>().unwrap()).unwrap();
+    /// t.storage_mut()[1] = 7;
+    /// assert_eq!(t.get(2), Some(&7));
+    /// ```
     pub fn storage_mut(&mut self) -> &mut S {
         &mut self.storage
     }
 
     /// The same tensor, borrowing the storage mutably.
+    ///
+    /// ```
+    /// use cute::{Layout, Tensor};
+    /// let mut t = Tensor::new(vec![0; 4], "(2,2):(2,1)".parse::<Layout>().unwrap()).unwrap();
+    /// let mut v = t.view_mut(); // a Tensor<&mut [i32]>
+    /// *v.get_mut(3).unwrap() = 1;
+    /// assert_eq!(t.storage(), &vec![0, 0, 0, 1]);
+    /// ```
     pub fn view_mut(&mut self) -> Tensor<&mut [S::Item]> {
         Tensor {
             storage: self.storage.items_mut(),
@@ -289,6 +423,16 @@ impl<S: StorageMut> Tensor<S> {
     }
 
     /// A mutable view of the same storage through `layout`, offset by `off`.
+    ///
+    /// ```
+    /// use cute::{Layout, Tensor};
+    /// let mut t = Tensor::new(vec![0; 8], "8:1".parse::<Layout>().unwrap()).unwrap();
+    /// let mut odd = t.reshaped_mut("4:2".parse().unwrap(), 1).unwrap();
+    /// for i in 0..4 {
+    ///     *odd.get_mut(i).unwrap() = 1;
+    /// }
+    /// assert_eq!(t.storage(), &vec![0, 1, 0, 1, 0, 1, 0, 1]);
+    /// ```
     pub fn reshaped_mut(
         &mut self,
         layout: Layout,
@@ -299,18 +443,46 @@ impl<S: StorageMut> Tensor<S> {
     }
 
     /// [`Tensor::slice`], mutably.
+    ///
+    /// ```
+    /// use cute::{Layout, Tensor};
+    /// let mut t = Tensor::new(vec![0; 8], "(2,4):(4,1)".parse::<Layout>().unwrap()).unwrap();
+    /// let mut row = t.slice_mut(&"(1,_)".parse().unwrap()).unwrap();
+    /// for i in 0..4 {
+    ///     *row.get_mut(i).unwrap() = 1;
+    /// }
+    /// assert_eq!(t.storage(), &vec![0, 0, 0, 0, 1, 1, 1, 1]);
+    /// ```
     pub fn slice_mut(&mut self, c: &PartialCoord) -> Result<Tensor<&mut [S::Item]>, Error> {
         let (l, off) = slice_and_offset(&self.layout, c)?;
         self.reshaped_mut(l, off)
     }
 
     /// [`Tensor::compose`], mutably.
+    ///
+    /// ```
+    /// use cute::{Layout, Tensor};
+    /// let mut t = Tensor::new(vec![0; 8], "8:1".parse::<Layout>().unwrap()).unwrap();
+    /// let mut even = t.compose_mut(&"4:2".parse().unwrap()).unwrap();
+    /// *even.get_mut(3).unwrap() = 1;
+    /// assert_eq!(t.storage(), &vec![0, 0, 0, 0, 0, 0, 1, 0]);
+    /// ```
     pub fn compose_mut(&mut self, b: &Layout) -> Result<Tensor<&mut [S::Item]>, Error> {
         let l = composition(&self.layout, b)?;
         self.reshaped_mut(l, 0)
     }
 
     /// [`Tensor::partition_tv`], mutably.
+    ///
+    /// ```
+    /// use cute::{Layout, Tensor};
+    /// let mut t = Tensor::new(vec![0; 64], "(8,8):(8,1)".parse::<Layout>().unwrap()).unwrap();
+    /// let tv: Layout = "((4,8),2):((16,1),8)".parse().unwrap();
+    /// let mut part = t.partition_tv_mut(&tv, 1).unwrap(); // thread 1 owns the offsets 2 and 3
+    /// *part.get_mut(0).unwrap() = 1;
+    /// *part.get_mut(1).unwrap() = 1;
+    /// assert_eq!(&t.storage()[..5], &[0, 0, 1, 1, 0]);
+    /// ```
     pub fn partition_tv_mut(
         &mut self,
         tv: &Layout,
@@ -321,6 +493,17 @@ impl<S: StorageMut> Tensor<S> {
     }
 
     /// [`Tensor::local_tile`], mutably.
+    ///
+    /// ```
+    /// use cute::{Layout, Tensor};
+    /// let mut t = Tensor::new(vec![0; 16], "(4,4):(1,4)".parse::<Layout>().unwrap()).unwrap();
+    /// let mut tile = t.local_tile_mut(&"<2:1,2:1>".parse().unwrap(), &"(1,1)".parse().unwrap()).unwrap();
+    /// for i in 0..4 {
+    ///     *tile.get_mut(i).unwrap() = 1; // the offsets 10, 11, 14, 15
+    /// }
+    /// assert_eq!(t.storage().iter().sum::<i32>(), 4);
+    /// assert_eq!((t.storage()[10], t.storage()[15]), (1, 1));
+    /// ```
     pub fn local_tile_mut(
         &mut self,
         tiler: &Tiler,
@@ -331,6 +514,18 @@ impl<S: StorageMut> Tensor<S> {
     }
 
     /// [`Tensor::local_partition`], mutably.
+    ///
+    /// ```
+    /// use cute::{Layout, Tensor};
+    /// let mut t = Tensor::new(vec![0; 16], "(4,4):(1,4)".parse::<Layout>().unwrap()).unwrap();
+    /// let thr: Layout = "(2,2):(1,2)".parse().unwrap();
+    /// let mut mine = t.local_partition_mut(&thr, 0).unwrap();
+    /// for i in 0..4 {
+    ///     *mine.get_mut(i).unwrap() = 1; // the offsets 0, 2, 8, 10
+    /// }
+    /// let ones: Vec<usize> = (0..16).filter(|&k| t.storage()[k] == 1).collect();
+    /// assert_eq!(ones, vec![0, 2, 8, 10]);
+    /// ```
     pub fn local_partition_mut(
         &mut self,
         thr: &Layout,
@@ -445,16 +640,37 @@ impl CountingTensor {
     }
 
     /// The layout `L`.
+    ///
+    /// ```
+    /// use cute::{tensor::CountingTensor, Layout};
+    /// let c = CountingTensor::new(0, "(4,8):(8,1)".parse::<Layout>().unwrap());
+    /// assert_eq!(c.layout().to_string(), "(4,8):(8,1)");
+    /// ```
     pub fn layout(&self) -> &Layout {
         &self.layout
     }
 
     /// The value of the counting accessor's origin `a` (after slicing: `a + L(c')`).
+    ///
+    /// ```
+    /// use cute::{tensor::CountingTensor, Layout, Value};
+    /// let c = CountingTensor::new(5, "(4,8):(8,1)".parse::<Layout>().unwrap());
+    /// assert_eq!(c.origin(), Value::Int(5));
+    /// let row = c.slice(&"(2,_)".parse().unwrap()).unwrap();
+    /// assert_eq!(row.origin(), Value::Int(21));
+    /// ```
     pub fn origin(&self) -> Value {
         self.origin
     }
 
     /// `a + L(i)` for an integer coordinate `i` of the domain (`None` outside it).
+    ///
+    /// ```
+    /// use cute::{tensor::CountingTensor, Layout, Value};
+    /// let c = CountingTensor::new(5, "(2,3):(3,1)".parse::<Layout>().unwrap());
+    /// assert_eq!(c.get(1), Some(Value::Int(8)));
+    /// assert_eq!(c.get(6), None);
+    /// ```
     pub fn get(&self, i: i64) -> Option<Value> {
         if !(0..self.layout.size().ok()?).contains(&i) {
             return None;
@@ -465,6 +681,12 @@ impl CountingTensor {
     }
 
     /// `a + L(c)` for a coordinate `c` of the domain in any admissible form.
+    ///
+    /// ```
+    /// use cute::{tensor::CountingTensor, Layout, Value};
+    /// let c = CountingTensor::new(5, "(2,3):(3,1)".parse::<Layout>().unwrap());
+    /// assert_eq!(c.get_crd(&"(1,2)".parse().unwrap()), Some(Value::Int(10)));
+    /// ```
     pub fn get_crd(&self, c: &IntTuple) -> Option<Value> {
         if !in_domain(c, &self.layout.shape()) {
             return None;
@@ -475,6 +697,13 @@ impl CountingTensor {
     }
 
     /// The slice at a partial coordinate: origin `a + L(c')`, layout of the free modes.
+    ///
+    /// ```
+    /// use cute::{tensor::CountingTensor, Layout, Value};
+    /// let c = CountingTensor::new(0, "(4,8):(8,1)".parse::<Layout>().unwrap());
+    /// let row = c.slice(&"(2,_)".parse().unwrap()).unwrap();
+    /// assert_eq!((row.origin(), row.get(3)), (Value::Int(16), Some(Value::Int(19))));
+    /// ```
     pub fn slice(&self, c: &PartialCoord) -> Result<CountingTensor, Error> {
         let (layout, off) = slice_and_value(&self.layout, c)?;
         Ok(CountingTensor {
@@ -485,6 +714,13 @@ impl CountingTensor {
     }
 
     /// `{a} ∘ (L ∘ B)`.
+    ///
+    /// ```
+    /// use cute::{tensor::CountingTensor, Layout, Value};
+    /// let c = CountingTensor::new(0, "(8,8):(8,1)".parse::<Layout>().unwrap());
+    /// let tv = c.compose(&"((4,8),2):((16,1),8)".parse().unwrap()).unwrap();
+    /// assert_eq!(tv.get(1), Some(Value::Int(2))); // thread 1's first value is at offset 2
+    /// ```
     pub fn compose(&self, b: &Layout) -> Result<CountingTensor, Error> {
         Ok(CountingTensor {
             origin: self.origin,
@@ -494,6 +730,13 @@ impl CountingTensor {
     }
 
     /// Every element in the order of the integer coordinates.
+    ///
+    /// ```
+    /// use cute::{tensor::CountingTensor, Layout, Value};
+    /// let c = CountingTensor::new(0, "(2,3):(3,1)".parse::<Layout>().unwrap());
+    /// let v: Vec<Value> = [0, 3, 1, 4, 2, 5].map(Value::Int).to_vec();
+    /// assert_eq!(c.values().unwrap(), v);
+    /// ```
     pub fn values(&self) -> Result<Vec<Value>, Error> {
         (0..self.layout.size()?)
             .map(|i| self.origin.add(self.layout.eval_value(i)?, Op::Tensor))

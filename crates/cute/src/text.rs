@@ -34,6 +34,13 @@ const ELLIPSIS: &str = "…";
 
 impl Text {
     /// The empty text.
+    ///
+    /// ```
+    /// use cute::Text;
+    /// let t = Text::new();
+    /// assert_eq!(t.as_str(), "");
+    /// assert!(!t.is_truncated());
+    /// ```
     pub const fn new() -> Text {
         Text {
             buf: [0; TEXT_CAPACITY],
@@ -43,6 +50,14 @@ impl Text {
     }
 
     /// Appends `s` whole, or nothing and marks the text truncated when it does not fit.
+    ///
+    /// ```
+    /// use cute::Text;
+    /// let mut t = Text::new();
+    /// t.push_str("(4,8)");
+    /// t.push_str(":(1,4)");
+    /// assert_eq!(t.as_str(), "(4,8):(1,4)");
+    /// ```
     pub const fn push_str(&mut self, s: &str) {
         let b = s.as_bytes();
         if self.full || self.len + b.len() > TEXT_CAPACITY - ELLIPSIS.len() {
@@ -58,6 +73,15 @@ impl Text {
     }
 
     /// Appends one ASCII character.
+    ///
+    /// ```
+    /// use cute::Text;
+    /// let mut t = Text::new();
+    /// t.push_ascii(b'<');
+    /// t.push_ascii(b'_');
+    /// t.push_ascii(b'>');
+    /// assert_eq!(t.as_str(), "<_>");
+    /// ```
     pub const fn push_ascii(&mut self, c: u8) {
         let one = [c];
         match core::str::from_utf8(&one) {
@@ -67,6 +91,15 @@ impl Text {
     }
 
     /// Appends an integer in decimal.
+    ///
+    /// ```
+    /// use cute::Text;
+    /// let mut t = Text::new();
+    /// t.push_i64(-12);
+    /// t.push_str(",");
+    /// t.push_i64(i64::MIN);
+    /// assert_eq!(t.as_str(), "-12,-9223372036854775808");
+    /// ```
     pub const fn push_i64(&mut self, v: i64) {
         if v < 0 {
             self.push_ascii(b'-');
@@ -75,6 +108,13 @@ impl Text {
     }
 
     /// Appends an unsigned integer in decimal.
+    ///
+    /// ```
+    /// use cute::Text;
+    /// let mut t = Text::new();
+    /// t.push_u64(u64::MAX);
+    /// assert_eq!(t.as_str(), "18446744073709551615");
+    /// ```
     pub const fn push_u64(&mut self, v: u64) {
         let mut digits = [0u8; 20];
         let (mut n, mut x) = (0, v);
@@ -90,6 +130,13 @@ impl Text {
     }
 
     /// Appends `0b` and the binary digits of `v` (Rust's `{:#b}`).
+    ///
+    /// ```
+    /// use cute::Text;
+    /// let mut t = Text::new();
+    /// t.push_bin(5);
+    /// assert_eq!(t.as_str(), format!("{:#b}", 5)); // "0b101"
+    /// ```
     pub const fn push_bin(&mut self, v: u64) {
         self.push_str("0b");
         let mut digits = [0u8; 64];
@@ -127,11 +174,29 @@ impl Text {
     }
 
     /// True when some text did not fit (it then ends with `…`).
+    ///
+    /// ```
+    /// use cute::{Text, TEXT_CAPACITY};
+    /// let mut t = Text::new();
+    /// for _ in 0..TEXT_CAPACITY {
+    ///     t.push_str("x");
+    /// }
+    /// assert!(t.is_truncated());
+    /// assert!(t.as_str().ends_with('…'));
+    /// ```
     pub const fn is_truncated(&self) -> bool {
         self.full
     }
 
     /// The text.
+    ///
+    /// ```
+    /// use cute::{IntTuple, Text};
+    /// let mut t = Text::new();
+    /// t.push_str("shape ");
+    /// t.push_str(IntTuple::int(8).text().as_str());
+    /// assert_eq!(t.as_str(), "shape 8");
+    /// ```
     pub const fn as_str(&self) -> &str {
         // only whole `&str`s are appended, so the bytes are valid UTF-8
         match core::str::from_utf8(self.buf.split_at(self.len).0) {
@@ -161,6 +226,13 @@ impl core::fmt::Display for Text {
 
 /// Panics with `what("literal"): message` for a literal that does not parse: in `const` context
 /// (the [`layout!`](macro@crate::layout) family of macros) a compile error that quotes the literal.
+///
+/// ```
+/// use cute::{text::literal_panic, Layout};
+/// let e = Layout::parse_const("(4,8):(1,4").unwrap_err();
+/// let p = std::panic::catch_unwind(|| literal_panic("layout", "(4,8):(1,4", &e)).unwrap_err();
+/// assert_eq!(p.downcast_ref::<String>().unwrap(), "layout!(\"(4,8):(1,4\"): parse: at byte 10: expected ',' or ')'");
+/// ```
 pub const fn literal_panic(what: &str, literal: &str, e: &crate::Error) -> ! {
     let mut t = Text::new();
     t.push_str(what);

@@ -34,6 +34,12 @@ pub enum Tile {
 
 impl Tile {
     /// The tile as a layout (`n:1` for an integer), or `None` for `_`.
+    ///
+    /// ```
+    /// use cute::{Layout, Tile};
+    /// assert_eq!(Tile::Int(4).layout().unwrap(), Some(Layout::leaf(4, 1).unwrap()));
+    /// assert_eq!(Tile::Whole.layout().unwrap(), None);
+    /// ```
     pub const fn layout(&self) -> Result<Option<Layout>, Error> {
         match self {
             Tile::Whole => Ok(None),
@@ -70,6 +76,13 @@ impl From<Layout> for Tiler {
 
 impl Tiler {
     /// The tiler that is the single layout `l`.
+    ///
+    /// ```
+    /// use cute::{Layout, Tiler};
+    /// let t = Tiler::layout("(4,2):(1,8)".parse::<Layout>().unwrap());
+    /// assert!(t.is_single());
+    /// assert_eq!(t.to_string(), "(4,2):(1,8)");
+    /// ```
     pub const fn layout(l: Layout) -> Tiler {
         let mut tiles = [Tile::Whole; MAX_TILES];
         tiles[0] = Tile::Layout(l);
@@ -80,6 +93,13 @@ impl Tiler {
     }
 
     /// The by-mode tiler `<t0,t1,...>` of single tiles.
+    ///
+    /// ```
+    /// use cute::{Tile, Tiler};
+    /// let t = Tiler::tiles(&[Tile::Int(4), Tile::Whole]).unwrap();
+    /// assert_eq!(t, "<4,_>".parse().unwrap());
+    /// assert_eq!(Tiler::tiles(&[]).unwrap_err().to_string(), "parse: unsupported: empty tilers");
+    /// ```
     pub const fn tiles(tiles: &[Tile]) -> Result<Tiler, Error> {
         if tiles.is_empty() {
             return Err(Error::new(
@@ -111,6 +131,13 @@ impl Tiler {
     }
 
     /// A shape used as a tiler: every leaf `n` becomes the tile `n:1`, nesting kept (`(4,8)` is `<4,8>`).
+    ///
+    /// ```
+    /// use cute::{Tile, Tiler};
+    /// let t = Tiler::from_shape(&"(4,8)".parse().unwrap()).unwrap();
+    /// assert_eq!(t, "<4,8>".parse().unwrap());
+    /// assert_eq!(t.tile(1), Tile::Int(8));
+    /// ```
     pub const fn from_shape(shape: &IntTuple) -> Result<Tiler, Error> {
         if shape.tree.len() > MAX_TILES {
             return Err(Error::new(
@@ -134,11 +161,24 @@ impl Tiler {
     }
 
     /// True when the tiler is a single layout, integer or `_` (not a by-mode tuple).
+    ///
+    /// ```
+    /// use cute::Tiler;
+    /// assert!("8:2".parse::<Tiler>().unwrap().is_single());
+    /// assert!(!"<4,_>".parse::<Tiler>().unwrap().is_single());
+    /// ```
     pub const fn is_single(&self) -> bool {
         self.tree.is_leaf()
     }
 
     /// The single tile when [`is_single`](Tiler::is_single).
+    ///
+    /// ```
+    /// use cute::{Layout, Tile, Tiler};
+    /// let l: Layout = "8:2".parse().unwrap();
+    /// assert_eq!(Tiler::layout(l).single(), Some(Tile::Layout(l)));
+    /// assert_eq!("<4,_>".parse::<Tiler>().unwrap().single(), None);
+    /// ```
     pub const fn single(&self) -> Option<Tile> {
         if self.tree.is_leaf() {
             Some(self.tiles[0])
@@ -148,11 +188,24 @@ impl Tiler {
     }
 
     /// Number of top-level modes of a by-mode tiler (1 for a single tile).
+    ///
+    /// ```
+    /// use cute::Tiler;
+    /// assert_eq!("<4:1,8:2>".parse::<Tiler>().unwrap().rank(), 2);
+    /// assert_eq!("8:2".parse::<Tiler>().unwrap().rank(), 1);
+    /// ```
     pub const fn rank(&self) -> usize {
         self.tree.rank()
     }
 
     /// The `k`-th mode of a by-mode tiler: a single tile or a nested tiler.
+    ///
+    /// ```
+    /// use cute::Tiler;
+    /// let t: Tiler = "<4:1,8:2>".parse().unwrap();
+    /// assert_eq!(t.mode(1).unwrap().to_string(), "8:2");
+    /// assert_eq!(t.mode(2).unwrap_err().to_string(), "get: mode index 2 is out of range for rank 2");
+    /// ```
     pub const fn mode(&self, k: usize) -> Result<Tiler, Error> {
         // `r` is the only value returned and is never borrowed: it is the return place, and the
         // mode is written straight into it (a tiler is several KiB: see
@@ -166,17 +219,37 @@ impl Tiler {
     }
 
     /// Tile `i` in leaf order.
+    ///
+    /// ```
+    /// use cute::{Layout, Tile, Tiler};
+    /// let t: Tiler = "<4:1,_>".parse().unwrap();
+    /// assert_eq!(t.tile(0), Tile::Layout(Layout::leaf(4, 1).unwrap()));
+    /// assert_eq!(t.tile(1), Tile::Whole);
+    /// ```
     pub const fn tile(&self, i: usize) -> Tile {
         self.tiles[i]
     }
 
     /// Number of tiles (leaves).
+    ///
+    /// ```
+    /// use cute::Tiler;
+    /// assert_eq!("<4:1,8:2,_>".parse::<Tiler>().unwrap().tile_count(), 3);
+    /// ```
     pub const fn tile_count(&self) -> usize {
         self.tree.len()
     }
 
     /// The tiles as a layout with the tiler's nesting (CuTe `make_layout(tiler)`): by-mode tiles are
     /// concatenated, so `<4:1,8:2>` becomes `(4,8):(1,2)`. `_` tiles are refused.
+    ///
+    /// ```
+    /// use cute::Tiler;
+    /// let t: Tiler = "<4:1,8:2>".parse().unwrap();
+    /// assert_eq!(t.to_layout().unwrap().to_string(), "(4,8):(1,2)");
+    /// let e = "<4,_>".parse::<Tiler>().unwrap().to_layout().unwrap_err();
+    /// assert_eq!(e.to_string(), "make_layout: unsupported: a whole-mode tile `_` as a layout");
+    /// ```
     pub const fn to_layout(&self) -> Result<Layout, Error> {
         if self.tree.is_leaf() {
             return match tri!(self.tiles[0].layout()) {
@@ -272,6 +345,13 @@ impl Tiler {
     }
 
     /// Parses a tiler (`<4:1,8:2>`, `<2,_>`, a layout, or a shape), usable in `const` context.
+    ///
+    /// ```
+    /// use cute::{unwrap, Tiler};
+    /// const T: Tiler = unwrap(Tiler::parse_const("<4:1,8:2>"));
+    /// assert_eq!(T.rank(), 2);
+    /// assert_eq!(Tiler::parse_const("<4:1,").unwrap_err().to_string(), "parse: at byte 5: expected a tile: a layout, an integer, '_' or '<'");
+    /// ```
     pub const fn parse_const(text: &str) -> Result<Tiler, Error> {
         crate::parse::tiler(text.as_bytes())
     }

@@ -232,6 +232,14 @@ pub(crate) const BLANK: Layout = Layout {
 };
 
 /// `coalesce(A)`: the equivalent layout of least rank on the integers `0..|A|` (see the module docs).
+///
+/// ```
+/// use cute::{coalesce, Layout};
+/// let a: Layout = "(2,(1,6)):(1,(6,2))".parse().unwrap();
+/// assert_eq!(coalesce(&a).to_string(), "12:1");
+/// let a: Layout = "((4,3),5):((15,1),3)".parse().unwrap();
+/// assert_eq!(coalesce(&a).to_string(), "(4,15):(15,1)");
+/// ```
 pub const fn coalesce(a: &Layout) -> Layout {
     let mut out = BLANK;
     let m = coalesce_into!(
@@ -254,6 +262,16 @@ pub const fn coalesce(a: &Layout) -> Layout {
 /// untouched; where it is a tuple, the modes are treated one by one (modes of `A` beyond the
 /// profile's rank are kept as they are). C++ writes the profile `Step<_1,_1>`, PyCuTe `(1, 1)` with
 /// `None` for `_`; here `<1,1>`, `<_,1>`.
+///
+/// ```
+/// use cute::{coalesce_profile, Layout, Tiler};
+/// let a: Layout = "(2,(1,6)):(1,(6,2))".parse().unwrap();
+/// let by_mode: Tiler = "<1,1>".parse().unwrap();
+/// assert_eq!(coalesce_profile(&a, &by_mode).unwrap().to_string(), "(2,6):(1,2)");
+/// let second: Tiler = "<_,1>".parse().unwrap();
+/// let a: Layout = "((2,2),(1,6)):((1,2),(6,2))".parse().unwrap();
+/// assert_eq!(coalesce_profile(&a, &second).unwrap().to_string(), "((2,2),6):((1,2),2)");
+/// ```
 pub const fn coalesce_profile(a: &Layout, profile: &Tiler) -> Result<Layout, Error> {
     match by_profile(a, profile, false) {
         Ok(l) => Ok(l),
@@ -300,6 +318,12 @@ const fn by_profile(a: &Layout, profile: &Tiler, filter_too: bool) -> Result<Lay
 }
 
 /// `filter_zeros(A)`: every stride-0 leaf gets shape 1; the profile is kept.
+///
+/// ```
+/// use cute::{filter_zeros, Layout};
+/// let a: Layout = "(4,(2,3)):(1,(0,4))".parse().unwrap();
+/// assert_eq!(filter_zeros(&a).to_string(), "(4,(1,3)):(1,(0,4))");
+/// ```
 pub const fn filter_zeros(a: &Layout) -> Layout {
     let mut out = *a;
     let mut i = 0;
@@ -313,11 +337,26 @@ pub const fn filter_zeros(a: &Layout) -> Layout {
 }
 
 /// `filter(A) = coalesce(filter_zeros(A))`: drops stride-0 and size-1 modes, then coalesces.
+///
+/// ```
+/// use cute::{filter, Layout};
+/// let a: Layout = "(4,2,3):(1,0,4)".parse().unwrap();
+/// assert_eq!(filter(&a).to_string(), "12:1");
+/// let a: Layout = "(2,1,3):(3,5,0)".parse().unwrap();
+/// assert_eq!(filter(&a).to_string(), "2:3");
+/// ```
 pub const fn filter(a: &Layout) -> Layout {
     coalesce(&filter_zeros(a))
 }
 
 /// `filter(A, profile)`: by-mode filter (the profile as in [`coalesce_profile`]).
+///
+/// ```
+/// use cute::{filter_profile, Layout, Tiler};
+/// let a: Layout = "((4,2),(2,3)):((1,0),(0,4))".parse().unwrap();
+/// let by_mode: Tiler = "<1,1>".parse().unwrap();
+/// assert_eq!(filter_profile(&a, &by_mode).unwrap().to_string(), "(4,3):(1,4)");
+/// ```
 pub const fn filter_profile(a: &Layout, profile: &Tiler) -> Result<Layout, Error> {
     match by_profile(a, profile, true) {
         Ok(l) => Ok(l),

@@ -139,6 +139,16 @@ const fn first_miss(a: &Layout, inv_b: &Layout) -> Result<Option<i64>, Error> {
 ///
 /// Fails (with the composition's divisibility error) only where `A ∘ B‡` is not admissible and the
 /// scan up to [`SCAN_LIMIT`] cannot decide.
+///
+/// ```
+/// use cute::{max_common_vector, Layout};
+/// let col: Layout = "(4,8):(1,4)".parse().unwrap();
+/// let row: Layout = "(4,8):(8,1)".parse().unwrap();
+/// let padded: Layout = "(4,8):(1,5)".parse().unwrap();
+/// assert_eq!(max_common_vector(&col, &col).unwrap(), 32);
+/// assert_eq!(max_common_vector(&col, &padded).unwrap(), 4); // one column at a time
+/// assert_eq!(max_common_vector(&col, &row).unwrap(), 1);
+/// ```
 pub const fn max_common_vector(a: &Layout, b: &Layout) -> Result<i64, Error> {
     if let Err(e) = a.require_integral(crate::error::Op::MaxCommonVector) {
         return Err(e);
@@ -159,6 +169,15 @@ pub const fn max_common_vector(a: &Layout, b: &Layout) -> Result<i64, Error> {
 ///
 /// Fails (with a divisibility error) where `A ∘ B‡` is not admissible and the scan up to
 /// [`SCAN_LIMIT`] cannot decide, or where `B‡ ∘ K:1` is not admissible.
+///
+/// ```
+/// use cute::{max_common_layout, Layout};
+/// let col: Layout = "(4,8):(1,4)".parse().unwrap();
+/// let padded: Layout = "(4,8):(1,5)".parse().unwrap();
+/// let row: Layout = "(4,8):(8,1)".parse().unwrap();
+/// assert_eq!(max_common_layout(&col, &padded).unwrap().to_string(), "4:1");
+/// assert_eq!(max_common_layout(&col, &row).unwrap().to_string(), "1:0");
+/// ```
 pub const fn max_common_layout(a: &Layout, b: &Layout) -> Result<Layout, Error> {
     if let Err(e) = a.require_integral(crate::error::Op::MaxCommonLayout) {
         return Err(e);

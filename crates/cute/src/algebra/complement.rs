@@ -346,6 +346,16 @@ macro_rules! finish_gaps {
 /// `filter` is injective, whatever the order and sign of its strides. Fails when `filter(L)` is not
 /// injective (`NotInjective`, naming two indices that meet), on overflow, or when the injectivity
 /// search of interleaved strides passes its bound (`Unsupported`).
+///
+/// ```
+/// use cute::{complement, Layout};
+/// let l: Layout = "(4,8):(1,8)".parse().unwrap();
+/// assert_eq!(complement(&l).unwrap().to_string(), "(2,1):(4,64)"); // Table 7
+/// let l: Layout = "(4,8):(1,4)".parse().unwrap();
+/// assert_eq!(complement(&l).unwrap().to_string(), "1:32");
+/// let e = complement(&"(2,2):(1,1)".parse().unwrap()).unwrap_err();
+/// assert_eq!(e.to_string(), "complement (2,2):(1,1): the layout is not injective: indices 1 and 2 reach the same offset");
+/// ```
 pub const fn complement(a: &Layout) -> Result<Layout, Error> {
     if !a.is_integral() {
         return super::codomain::complement_semimodule(a);
@@ -373,6 +383,14 @@ const fn complement_build(a: &Layout, err: &mut Result<(), Error>) -> Layout {
 /// docs): `(L, L*)` reaches `|M|`. Fails when `filter(L)` is not injective (`NotInjective`, naming
 /// two indices that meet), on overflow, or when the injectivity search of interleaved strides
 /// passes its bound (`Unsupported`).
+///
+/// ```
+/// use cute::{complement_to, IntTuple, Layout};
+/// let l: Layout = "4:1".parse().unwrap();
+/// assert_eq!(complement_to(&l, &IntTuple::int(8)).unwrap().to_string(), "2:4");
+/// let l: Layout = "8:3".parse().unwrap();
+/// assert_eq!(complement_to(&l, &IntTuple::int(24)).unwrap().to_string(), "3:1");
+/// ```
 pub const fn complement_to(a: &Layout, cotarget: &IntTuple) -> Result<Layout, Error> {
     if !a.is_integral() {
         return super::codomain::complement_to_semimodule(a, cotarget);

@@ -44,6 +44,16 @@ use crate::tiler::{Tile, Tiler};
 /// leaf `s:v·e_p` of `B` selects within mode `p` of `A`, and the result is the composition of
 /// `A_p` with the leaves of `B` on that axis, placed where those leaves are in `B`. So
 /// `A ∘ (4,8):(1@0,1@1) = A ∘ <4,8>`.
+///
+/// ```
+/// use cute::{composition, Layout};
+/// let a: Layout = "7:11".parse().unwrap();
+/// let b: Layout = "(3,5):(6,3)".parse().unwrap();
+/// assert_eq!(composition(&a, &b).unwrap().to_string(), "(3,5):(66,33)");
+/// let a: Layout = "(4,6,8):(2,3,5)".parse().unwrap();
+/// let e = composition(&a, &"6:1".parse().unwrap()).unwrap_err();
+/// assert_eq!(e.to_string(), "composition (4,6,8):(2,3,5) ∘ 6:1: shape-divisibility condition (10) fails at mode 1 of the coalesced left operand: ⌈S\u{304}_1/d⌉ = 4 does not divide the shape 6");
+/// ```
 pub const fn composition(a: &Layout, b: &Layout) -> Result<Layout, Error> {
     // `r` is the only value returned and is never borrowed, so it is the return place, and the
     // layout is built straight into it (see `compose_build`).
@@ -721,6 +731,15 @@ const fn max_residue(s: i64, d: i64, p: i64) -> i64 {
 /// `A ∘ T` for a tiler: a layout tile composes as a layout; a by-mode tiler composes mode `k` of `A`
 /// with tile `k` (`_` keeps the mode, an integer `n` means `n:1`, a nested tiler recurses), and the
 /// modes of `A` beyond the tiler's rank are dropped.
+///
+/// ```
+/// use cute::{composition_tiler, Layout, Tiler};
+/// let a: Layout = "(8,16):(20,1)".parse().unwrap();
+/// let t: Tiler = "<4:1,8:2>".parse().unwrap();
+/// assert_eq!(composition_tiler(&a, &t).unwrap().to_string(), "(4,8):(20,2)");
+/// let t: Tiler = "<4,8>".parse().unwrap();
+/// assert_eq!(composition_tiler(&a, &t).unwrap().to_string(), "(4,8):(20,1)");
+/// ```
 pub const fn composition_tiler(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
     // Built in the return place, as in `composition`.
     let mut err = Ok(());
@@ -841,6 +860,15 @@ pub(crate) const fn single_tile_mode(t: &Tiler, k: usize) -> Option<usize> {
 }
 
 /// `A.with_shape(S) = A ∘ make_layout(S)`: `A` reshaped to the (compatible-size) shape `S`.
+///
+/// ```
+/// use cute::{with_shape, Layout};
+/// let a: Layout = "32:1".parse().unwrap();
+/// assert_eq!(with_shape(&a, &"(4,8)".parse().unwrap()).unwrap().to_string(), "(4,8):(1,4)");
+/// let a: Layout = "(4,8):(8,1)".parse().unwrap();
+/// let r = with_shape(&a, &"(8,4)".parse().unwrap()).unwrap();
+/// assert_eq!(r.to_string(), "((4,2),4):((8,1),2)");
+/// ```
 pub const fn with_shape(a: &Layout, shape: &IntTuple) -> Result<Layout, Error> {
     let b = match compact_col_major(shape) {
         Ok(b) => b,

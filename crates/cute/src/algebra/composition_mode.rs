@@ -41,6 +41,14 @@ use crate::tiler::{Tile, Tiler};
 /// mode it is applied to; the errors of [`composition`] (divisibility) otherwise. Every error is
 /// named `composition_mode` (with the composed mode and tiler as its operands where the inner
 /// composition failed).
+///
+/// ```
+/// use cute::{composition_mode, Layout, Tiler};
+/// let a: Layout = "(3,4):(4,1)".parse().unwrap();
+/// let b: Tiler = "2:1".parse().unwrap();
+/// assert_eq!(composition_mode(&a, 1, &b).unwrap().to_string(), "(3,2):(4,1)");
+/// assert_eq!(composition_mode(&a, 2, &b).unwrap_err().to_string(), "composition_mode (3,4):(4,1): mode index 2 is out of range for rank 2");
+/// ```
 pub const fn composition_mode(a: &Layout, mode: usize, t: &Tiler) -> Result<Layout, Error> {
     match compose_mode(a, mode, t) {
         Ok(r) => Ok(r),

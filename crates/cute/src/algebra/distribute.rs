@@ -27,6 +27,15 @@ use crate::int_tuple::IntTuple;
 
 /// `domain_distribute(S, n)` for a shape `S` and a count `n ≥ 1` (see the module docs). Fails with
 /// `InvalidShape` when `n < 1` or `S` has a non-positive entry.
+///
+/// ```
+/// use cute::{domain_distribute, IntTuple};
+/// let s: IntTuple = "(192,(8,8))".parse().unwrap();
+/// assert_eq!(domain_distribute(&s, 1024).unwrap().to_string(), "(64,16):(1,192)");
+/// let s: IntTuple = "(128,2)".parse().unwrap();
+/// assert_eq!(domain_distribute(&s, 512).unwrap().to_string(), "256:1");
+/// assert_eq!(domain_distribute(&s, 0).unwrap_err().to_string(), "domain_distribute (128,2), 0: shape entries must be positive integers, found 0");
+/// ```
 pub const fn domain_distribute(shape: &IntTuple, n: i64) -> Result<crate::layout::Layout, Error> {
     match distribute_flat(shape, n) {
         Ok(f) => Ok(coalesce_flat(&f, false).to_layout()),

@@ -90,6 +90,16 @@ pub(crate) enum Apply {
 /// Fails when a composition or complement condition fails or `(B, B*)` is not onto `Z_|A|`
 /// (`Divisibility`), or when the tiler has
 /// more modes than `A` (`ProfileMismatch`).
+///
+/// ```
+/// use cute::{logical_divide, Layout, Tiler};
+/// let a: Layout = "(6,2,2):(2,1,20)".parse().unwrap();
+/// let t: Tiler = "8:3".parse().unwrap();
+/// assert_eq!(logical_divide(&a, &t).unwrap().to_string(), "((2,2,2),3):((6,1,20),2)");
+/// let a: Layout = "(8,16):(20,1)".parse().unwrap();
+/// let t: Tiler = "<4:1,8:2>".parse().unwrap();
+/// assert_eq!(logical_divide(&a, &t).unwrap().to_string(), "((4,2),(8,2)):((20,80),(2,1))");
+/// ```
 pub const fn logical_divide(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
     // Built in the return place (see `coalesce_into`).
     let mut err = Ok(());
@@ -106,6 +116,14 @@ pub const fn logical_divide(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
 /// Fails as [`logical_divide`] does, and with `OutOfRange` when a `_` of the tiler stands over a mode
 /// of `A` that is an integer (there is no tile/rest pair to split), or `ProfileMismatch` when it
 /// stands over a mode of rank other than 2.
+///
+/// ```
+/// use cute::{zipped_divide, Layout, Tiler};
+/// let a: Layout = "(8,16):(20,1)".parse().unwrap();
+/// let t: Tiler = "<4:1,8:2>".parse().unwrap();
+/// // a 2x2 grid of 4x8 tiles (Figure 12): mode 0 is a tile, mode 1 picks the tile
+/// assert_eq!(zipped_divide(&a, &t).unwrap().to_string(), "((4,8),(2,2)):((20,2),(80,1))");
+/// ```
 pub const fn zipped_divide(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
     match zipped(a, t, Apply::Divide) {
         Ok(r) => Ok(r),
@@ -115,6 +133,13 @@ pub const fn zipped_divide(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
 
 /// `tiled_divide(A, T)`: [`zipped_divide`] with its second mode unpacked, `((tiles...), rest...)`.
 /// A second mode of rank 1 is kept as it is.
+///
+/// ```
+/// use cute::{tiled_divide, Layout, Tiler};
+/// let a: Layout = "(8,16):(20,1)".parse().unwrap();
+/// let t: Tiler = "<4:1,8:2>".parse().unwrap();
+/// assert_eq!(tiled_divide(&a, &t).unwrap().to_string(), "((4,8),2,2):((20,2),80,1)");
+/// ```
 pub const fn tiled_divide(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
     match zipped(a, t, Apply::Divide) {
         Ok(z) => match unpack(&z, false) {
@@ -127,6 +152,13 @@ pub const fn tiled_divide(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
 
 /// `flat_divide(A, T)`: [`zipped_divide`] with both modes unpacked, `(tiles..., rest...)`. A mode
 /// of rank 1 is kept as it is.
+///
+/// ```
+/// use cute::{flat_divide, Layout, Tiler};
+/// let a: Layout = "(8,16):(20,1)".parse().unwrap();
+/// let t: Tiler = "<4:1,8:2>".parse().unwrap();
+/// assert_eq!(flat_divide(&a, &t).unwrap().to_string(), "(4,8,2,2):(20,2,80,1)");
+/// ```
 pub const fn flat_divide(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
     match zipped(a, t, Apply::Divide) {
         Ok(z) => match unpack(&z, true) {

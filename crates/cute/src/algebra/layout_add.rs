@@ -49,6 +49,15 @@ use crate::layout::Layout;
 /// factor at a common offset. Symmetric in `S` and `T`; its size divides `gcd(|S|, |T|)`.
 ///
 /// Errors: `InvalidShape` for a leaf below 1, `Overflow` when an offset does not fit in `i64`.
+///
+/// ```
+/// use cute::{greatest_common_domain, IntTuple};
+/// let t = |s: &str| s.parse::<IntTuple>().unwrap();
+/// let g = greatest_common_domain(&t("(6,35)"), &t("(15,14)")).unwrap();
+/// assert_eq!(g.to_string(), "(3,7):(1,30)");
+/// let g = greatest_common_domain(&t("(5,3)"), &t("(3,5)")).unwrap();
+/// assert_eq!(g.to_string(), "(1):(0)"); // no factor shared at a common offset
+/// ```
 pub const fn greatest_common_domain(s: &IntTuple, t: &IntTuple) -> Result<Layout, Error> {
     match common_domain(&s.val, s.tree.len(), &t.val, t.tree.len()) {
         Ok(f) => Ok(flat_tuple(&f)),
@@ -166,6 +175,15 @@ const fn common_domain(
 /// Errors: `ProfileMismatch` when `|A| ≠ |B|`; a divisibility error
 /// ([`ErrorKind::NoCommonRefinement`]) when the coalesced shapes of `A` and `B` have no common
 /// refinement (their greatest common domain is smaller than `|A|`); `Overflow`.
+///
+/// ```
+/// use cute::{layout_add, Layout};
+/// let a: Layout = "(5,3,4):(1,5,15)".parse().unwrap();
+/// let b: Layout = "(10,6):(1,10)".parse().unwrap();
+/// assert_eq!(layout_add(&a, &b).unwrap().to_string(), "60:2");
+/// let e = layout_add(&"4:1".parse().unwrap(), &"8:1".parse().unwrap()).unwrap_err();
+/// assert_eq!(e.to_string(), "layout_add 4:1, 8:1: the sizes differ (4 vs 8)");
+/// ```
 pub const fn layout_add(a: &Layout, b: &Layout) -> Result<Layout, Error> {
     if let Err(e) = a.require_integral(crate::error::Op::LayoutAdd) {
         return Err(e);

@@ -87,6 +87,13 @@ pub const fn logical_product(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
 
 /// `zipped_product(A, T)`: [`logical_product`] regrouped as `((tiles...), (products..., extra
 /// modes...))`, of rank 2. A `_` of the tiler over an integer mode of `A` is refused (`OutOfRange`).
+///
+/// ```
+/// use cute::{zipped_product, Layout, Tiler};
+/// let a: Layout = "(4,8):(20,2)".parse().unwrap();
+/// let t = Tiler::layout("(3,2):(2,1)".parse().unwrap());
+/// assert_eq!(zipped_product(&a, &t).unwrap().to_string(), "((4,8),(3,2)):((20,2),(80,1))");
+/// ```
 pub const fn zipped_product(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
     match zipped(a, t, Apply::Product) {
         Ok(r) => Ok(r),
@@ -96,6 +103,13 @@ pub const fn zipped_product(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
 
 /// `tiled_product(A, T)`: [`zipped_product`] with its second mode unpacked (kept whole when it has
 /// rank 1).
+///
+/// ```
+/// use cute::{tiled_product, Layout, Tiler};
+/// let a: Layout = "(4,8):(20,2)".parse().unwrap();
+/// let t = Tiler::layout("(3,2):(2,1)".parse().unwrap());
+/// assert_eq!(tiled_product(&a, &t).unwrap().to_string(), "((4,8),3,2):((20,2),80,1)");
+/// ```
 pub const fn tiled_product(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
     match zipped(a, t, Apply::Product) {
         Ok(z) => match unpack(&z, false) {
@@ -108,6 +122,13 @@ pub const fn tiled_product(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
 
 /// `flat_product(A, T)`: [`zipped_product`] with both modes unpacked (a mode of rank 1 is kept
 /// whole).
+///
+/// ```
+/// use cute::{flat_product, Layout, Tiler};
+/// let a: Layout = "(4,8):(20,2)".parse().unwrap();
+/// let t = Tiler::layout("(3,2):(2,1)".parse().unwrap());
+/// assert_eq!(flat_product(&a, &t).unwrap().to_string(), "(4,8,3,2):(20,2,80,1)");
+/// ```
 pub const fn flat_product(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
     match zipped(a, t, Apply::Product) {
         Ok(z) => match unpack(&z, true) {
@@ -124,6 +145,15 @@ pub const fn flat_product(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
 ///
 /// Fails as [`logical_product`] does, and with `ProfileMismatch` when the two zipped modes do not
 /// have the same rank (CuTe's "Mismatched Ranks", e.g. `A = (4):(1)`, `B = 2:1`).
+///
+/// ```
+/// use cute::{blocked_product, Layout};
+/// let a: Layout = "(3,4):(4,1)".parse().unwrap();
+/// let b: Layout = "(2,5):(1,2)".parse().unwrap();
+/// assert_eq!(blocked_product(&a, &b).unwrap().to_string(), "((3,2),(4,5)):((4,12),(1,24))");
+/// let e = blocked_product(&"(4):(1)".parse().unwrap(), &"2:1".parse().unwrap()).unwrap_err();
+/// assert_eq!(e.to_string(), "blocked_product (4):(1), 2:1: the tile and the grid of the product cannot be zipped: a tuple against an integer layout (depths) (1 vs 0)");
+/// ```
 pub const fn blocked_product(a: &Layout, b: &Layout) -> Result<Layout, Error> {
     // Built in the return place (see `coalesce_into`).
     let mut err = Ok(());
@@ -138,6 +168,13 @@ pub const fn blocked_product(a: &Layout, b: &Layout) -> Result<Layout, Error> {
 
 /// `raked_product(A, B)`: as [`blocked_product`], but zipped the other way round,
 /// `(((A*∘B)_0, A_0), ((A*∘B)_1, A_1), ...)`, so that the copies of `A` are interleaved.
+///
+/// ```
+/// use cute::{raked_product, Layout};
+/// let a: Layout = "(3,4):(4,1)".parse().unwrap();
+/// let b: Layout = "(2,5):(1,2)".parse().unwrap();
+/// assert_eq!(raked_product(&a, &b).unwrap().to_string(), "((2,3),(5,4)):((12,4),(24,1))");
+/// ```
 pub const fn raked_product(a: &Layout, b: &Layout) -> Result<Layout, Error> {
     let mut err = Ok(());
     let mut r = Ok(rank_product_build(a, b, true, &mut err));
@@ -155,6 +192,15 @@ pub const fn raked_product(a: &Layout, b: &Layout) -> Result<Layout, Error> {
 ///
 /// Fails with `ProfileMismatch` when `rank(A) > rank(S)` and with `Divisibility` when a mode size of
 /// `A` does not divide the corresponding mode size of `S`.
+///
+/// ```
+/// use cute::{tile_to_shape, Layout};
+/// let a: Layout = "(2,2):(1,2)".parse().unwrap();
+/// let r = tile_to_shape(&a, &"(4,6)".parse().unwrap()).unwrap();
+/// assert_eq!(r.to_string(), "((2,2),(2,3)):((1,4),(2,8))");
+/// let e = tile_to_shape(&a, &"(3,6)".parse().unwrap()).unwrap_err();
+/// assert_eq!(e.to_string(), "tile_to_shape (2,2):(1,2), (3,6): the block's mode size does not divide the target shape's at mode 0: 2 does not divide 3");
+/// ```
 pub const fn tile_to_shape(a: &Layout, shape: &IntTuple) -> Result<Layout, Error> {
     match tile_to_shape_impl(a, shape) {
         Ok(r) => Ok(r),

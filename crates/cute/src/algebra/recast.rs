@@ -52,6 +52,14 @@ const fn nonpositive_factor(op: Op) -> Error {
 
 /// `upcast<n>(L)`: `n` elements become one (see the module docs). Fails with a divisibility error
 /// when a non-zero stride and `n` divide neither way, and for `n < 1`.
+///
+/// ```
+/// use cute::{upcast, Layout};
+/// let l: Layout = "(2,8):(1,4)".parse().unwrap();
+/// assert_eq!(upcast(&l, 2).unwrap().to_string(), "(1,8):(1,2)");
+/// let e = upcast(&"4:3".parse().unwrap(), 2).unwrap_err();
+/// assert_eq!(e.to_string(), "upcast 4:3, 2: upcast divisibility condition (the stride and the factor must divide one another) at mode 0: 2 does not divide 3");
+/// ```
 pub const fn upcast(a: &Layout, n: i64) -> Result<Layout, Error> {
     if let Err(e) = a.require_integral(crate::error::Op::Upcast) {
         return Err(e);
@@ -106,6 +114,14 @@ const fn upcast_impl(a: &Layout, n: i64) -> Result<Layout, Error> {
 
 /// `downcast<n>(L)`: one element becomes `n` (see the module docs). Fails with a divisibility error
 /// when no leaf has stride 1, for `n < 1`, and on overflow.
+///
+/// ```
+/// use cute::{downcast, Layout};
+/// let l: Layout = "(8,4,4):(4,1,96)".parse().unwrap();
+/// assert_eq!(downcast(&l, 2).unwrap().to_string(), "(8,8,4):(8,1,192)");
+/// let e = downcast(&"4:2".parse().unwrap(), 2).unwrap_err();
+/// assert_eq!(e.to_string(), "downcast 4:2, 2: downcast requires adjacent elements: no leaf has stride 1, the smallest stride is at mode 0: 2 does not divide 1");
+/// ```
 pub const fn downcast(a: &Layout, n: i64) -> Result<Layout, Error> {
     if let Err(e) = a.require_integral(crate::error::Op::Downcast) {
         return Err(e);
@@ -168,6 +184,14 @@ const fn downcast_impl(a: &Layout, n: i64) -> Result<Layout, Error> {
 /// `recast(L, num/den)`: PyCuTe's recast to elements of `num/den` old elements (see the module
 /// docs). Fails with a divisibility error when a stride other than 0 and 1 and the scale divide
 /// neither way, for a non-positive `num` or `den`, and on overflow.
+///
+/// ```
+/// use cute::{recast, Layout};
+/// let l: Layout = "24:2".parse().unwrap();
+/// assert_eq!(recast(&l, 4, 1).unwrap().to_string(), "12:1");
+/// let l: Layout = "(4,4):(4,1)".parse().unwrap();
+/// assert_eq!(recast(&l, 4, 1).unwrap().to_string(), "(4,1):(1,1)");
+/// ```
 pub const fn recast(a: &Layout, num: i64, den: i64) -> Result<Layout, Error> {
     if !a.is_integral() {
         // Only the zero of F2 recasts (PyCuTe keeps `F0`; any other binary or coordinate stride

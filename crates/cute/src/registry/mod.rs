@@ -120,6 +120,13 @@ const QUOTE_LIMIT: usize = 40;
 
 /// `s` quoted for a one-line message: control characters escaped, cut after 40
 /// characters (with the full length in bytes).
+///
+/// ```
+/// use cute::registry::quote;
+/// assert_eq!(quote("(4,8):(1,4)"), "`(4,8):(1,4)`");
+/// assert_eq!(quote("a\nb"), "`a\\nb`");
+/// assert_eq!(quote(&"x".repeat(50)), format!("`{}…` (50 bytes)", "x".repeat(40)));
+/// ```
 pub fn quote(s: &str) -> String {
     let mut out = String::from("`");
     for (n, c) in s.chars().enumerate() {
@@ -135,6 +142,15 @@ pub fn quote(s: &str) -> String {
 
 /// Appends `c`, escaped (`\n`, `\u{2028}`) when it is a control character or a line or paragraph
 /// separator, so that the text stays on one line.
+///
+/// ```
+/// use cute::registry::push_escaped;
+/// let mut s = String::new();
+/// for c in "a\tb\u{2028}".chars() {
+///     push_escaped(&mut s, c);
+/// }
+/// assert_eq!(s, "a\\tb\\u{2028}");
+/// ```
 pub fn push_escaped(out: &mut String, c: char) {
     if c.is_control() || c == '\u{2028}' || c == '\u{2029}' {
         out.extend(c.escape_default());
@@ -150,6 +166,14 @@ pub fn push_escaped(out: &mut String, c: char) {
 /// error names another operation than `op` (one `op` is built from), `op` comes first:
 /// `error: zipped_divide: composition A ∘ B: …`.
 /// Never contains a line break.
+///
+/// ```
+/// use cute::registry::{error_line, run};
+/// let args = ["(4,6,8):(2,3,5)", "6:3"];
+/// let o = run("composition", &args);
+/// assert_eq!(error_line("composition", &args, &o).unwrap(), "error: composition (4,6,8):(2,3,5) ∘ 6:3: stride-divisibility condition (9) fails at mode 1 of the coalesced left operand: stride 3 and prefix product 4 divide neither way");
+/// assert_eq!(error_line("coalesce", &["12:1"], &run("coalesce", &["12:1"])), None);
+/// ```
 pub fn error_line(op: &str, args: &[&str], o: &Outcome) -> Option<String> {
     let mut name = String::new();
     op.chars().for_each(|c| push_escaped(&mut name, c));
@@ -246,6 +270,13 @@ impl Operation {
     }
 
     /// Runs the operation on `args` (as [`run`] does).
+    ///
+    /// ```
+    /// use cute::registry::{find, Outcome};
+    /// let op = find("coalesce").unwrap();
+    /// let o = op.run(&["(2,(1,6)):(1,(6,2))"]);
+    /// assert!(matches!(o, Outcome::Value(v) if v == "12:1"));
+    /// ```
     pub fn run(&self, args: &[&str]) -> Outcome {
         let (lo, hi) = self.arity();
         if args.len() < lo || args.len() > hi {
@@ -291,12 +322,25 @@ pub fn operations() -> impl Iterator<Item = Operation> {
 }
 
 /// The operation named `name`, if there is one.
+///
+/// ```
+/// use cute::registry::find;
+/// assert_eq!(find("logical_divide").unwrap().signature, "LAYOUT TILER");
+/// assert!(find("no_such_operation").is_none());
+/// ```
 pub fn find(name: &str) -> Option<Operation> {
     operations().find(|o| o.name == name)
 }
 
 /// Runs `op` on `args`: its value, the algebra's refusal, the argument that could not be read,
 /// or a usage message (wrong number of arguments, unknown operation).
+///
+/// ```
+/// use cute::registry::{run, Outcome};
+/// assert!(matches!(run("right_inverse", &["(4,8):(8,1)"]), Outcome::Value(v) if v == "(8,4):(4,1)"));
+/// let Outcome::Usage(u) = run("no_such_operation", &[]) else { unreachable!() };
+/// assert_eq!(u, "unknown operation `no_such_operation` (see `cute ops`)");
+/// ```
 pub fn run(op: &str, args: &[&str]) -> Outcome {
     match find(op) {
         Some(o) => o.run(args),
@@ -305,6 +349,12 @@ pub fn run(op: &str, args: &[&str]) -> Outcome {
 }
 
 /// Every operation with its argument list (name, signature), for `cute ops` and usage messages.
+///
+/// ```
+/// use cute::registry::{all_ops, operations};
+/// assert!(all_ops().any(|(name, _)| *name == "zipped_divide"));
+/// assert_eq!(all_ops().count(), operations().count());
+/// ```
 pub fn all_ops() -> impl Iterator<Item = &'static (&'static str, &'static str)> {
     AREAS.iter().flat_map(|(ops, _)| ops.iter())
 }

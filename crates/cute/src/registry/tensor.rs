@@ -25,12 +25,24 @@ pub(crate) fn coord(s: &str) -> Result<PartialCoord, Error> {
 }
 
 /// `{offset} ∘ layout`, a tensor over the counting accessor.
+///
+/// ```
+/// use cute::registry::tensor::counting;
+/// assert_eq!(counting(("(4,8):(1,4)".parse().unwrap(), 5)), "{5} ∘ (4,8):(1,4)");
+/// ```
 pub fn counting((l, off): (Layout, i64)) -> String {
     format!("{{{off}}} ∘ {l}")
 }
 
 /// An instruction's access layout: a layout, or a TMEM instruction name `tmem_32x32b[.xN]`,
 /// `tmem_16x256b[.xN]`.
+///
+/// ```
+/// use cute::registry::tensor::instruction;
+/// use cute::tmem_32x32b;
+/// assert_eq!(instruction("tmem_32x32b.x2").unwrap(), tmem_32x32b(2).unwrap());
+/// assert_eq!(instruction("(32,4):(1,32)").unwrap().to_string(), "(32,4):(1,32)");
+/// ```
 pub fn instruction(s: &str) -> Result<Layout, Error> {
     for (name, f) in [
         (
@@ -98,6 +110,14 @@ fn eval(op: &str, a: &[&str]) -> Option<Result<String, Fail>> {
 }
 
 /// `vector V, loops (n:src_stride:dst_stride, ...)`, innermost first.
+///
+/// ```
+/// use cute::{copy_plan, registry::tensor::plan_text, Layout};
+/// let src: Layout = "(4,8):(1,4)".parse().unwrap();
+/// let dst: Layout = "(4,8):(1,8)".parse().unwrap();
+/// let plan = copy_plan(&src, &dst).unwrap().unwrap();
+/// assert_eq!(plan_text(&plan), "vector 4, loops (8:4:8)");
+/// ```
 pub fn plan_text(p: &crate::CopyPlan) -> String {
     let loops: Vec<String> = p
         .modes
