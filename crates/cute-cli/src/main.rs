@@ -8,5 +8,11 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     let mut out = std::io::stdout().lock();
     let mut err = std::io::stderr().lock();
-    ExitCode::from(cute_cli::cli::run(std::env::args_os(), &mut out, &mut err))
+    let console = cute_cli::cli::Console::detect();
+    ExitCode::from(cute_cli::cli::run_with(
+        std::env::args_os(),
+        &mut out,
+        &mut err,
+        console,
+    ))
 }
