@@ -3,6 +3,8 @@
 
 use std::process::{Command, Output};
 
+mod stderr_shape;
+
 fn cute(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_cute"))
         .args(args)
@@ -20,15 +22,16 @@ fn ok(args: &[&str]) -> String {
     out.trim_end_matches('\n').to_string()
 }
 
-/// Runs `cute args`, expects a failure with status `code` and one line on stderr containing every
-/// needle.
+/// Runs `cute args`, expects a failure with status `code` and an error on stderr (one line, and
+/// for a parse error the argument with carets: `stderr_shape`) containing every needle.
 fn fails(args: &[&str], code: i32, needles: &[&str]) {
     let o = cute(args);
     let err = String::from_utf8(o.stderr).unwrap();
     assert_eq!(o.status.code(), Some(code), "{args:?}: {err}");
     assert!(o.stdout.is_empty(), "{args:?}: {:?}", o.stdout);
-    assert_eq!(err.lines().count(), 1, "{args:?}: {err:?}");
-    assert!(err.starts_with("error: ") && err.ends_with('\n'), "{err:?}");
+    if let Err(why) = stderr_shape::check(&err) {
+        panic!("{args:?}: {why}");
+    }
     for n in needles {
         assert!(err.contains(n), "{args:?}: {err:?} lacks {n:?}");
     }

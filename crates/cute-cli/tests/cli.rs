@@ -1,7 +1,10 @@
-//! The `cute` binary on bad input: every failure exits non-zero (never 101, a panic) with exactly
-//! one line on stderr that names the problem, and nothing on stdout. And a few good answers.
+//! The `cute` binary on bad input: every failure exits non-zero (never 101, a panic) with one
+//! line on stderr that names the problem (and, under a parse error, the argument with carets:
+//! `stderr_shape`), and nothing on stdout. And a few good answers.
 
 use std::process::{Command, Output};
+
+mod stderr_shape;
 
 fn cute(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_cute"))
@@ -21,12 +24,9 @@ fn fails(args: &[&str], needles: &[&str]) -> String {
         "{shown:?}: exit {code:?}, stderr {err:?}"
     );
     assert!(o.stdout.is_empty(), "{shown:?}: stdout {:?}", o.stdout);
-    assert_eq!(
-        err.lines().count(),
-        1,
-        "{shown:?}: stderr not one line: {err:?}"
-    );
-    assert!(err.ends_with('\n') && err.starts_with("error: "), "{err:?}");
+    if let Err(why) = stderr_shape::check(&err) {
+        panic!("{shown:?}: {why}");
+    }
     assert!(!err.contains("panicked"), "{err:?}");
     assert!(err.len() < 1000, "{shown:?}: stderr {} bytes", err.len());
     for n in needles {
