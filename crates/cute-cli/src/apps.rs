@@ -49,11 +49,11 @@ fn offsets(cmd: &str, op: Op, l: &Layout, off: i64) -> Result<Vec<i64>, String> 
     let v: Result<Vec<i64>, Error> = (0..n)
         .map(|i| {
             l.eval(i)?.checked_add(off).ok_or(Error::new(
-                    op,
-                    ErrorKind::Overflow {
-                        what: "an offset plus the slice's offset",
-                    },
-                ))
+                op,
+                ErrorKind::Overflow {
+                    what: "an offset plus the slice's offset",
+                },
+            ))
         })
         .collect();
     v.map_err(fail(cmd))
@@ -154,7 +154,8 @@ pub fn vector_width(src: &str, dst: &str, json: bool) -> Result<String, String> 
         }
     };
     if json {
-        let list = |v: &Option<Vec<i64>>| v.as_deref().map_or("null".to_string(), crate::json::ints);
+        let list =
+            |v: &Option<Vec<i64>>| v.as_deref().map_or("null".to_string(), crate::json::ints);
         let text = |v: Option<&str>| v.map_or("null".to_string(), crate::json::string);
         return Ok(format!(
             "{{\"src\": {}, \"dst\": {}, \"max_common_vector\": {k}, \"max_common_layout\": {}, \"coordinates\": {}, \"src_offsets\": {}, \"dst_offsets\": {}, \"copy\": {}, \"copy_note\": {}}}",
@@ -177,7 +178,11 @@ pub fn vector_width(src: &str, dst: &str, json: bool) -> Result<String, String> 
         ));
     } else if k > 1 {
         let show = |v: Option<Vec<i64>>| v.map_or(String::new(), |v| joined(&v));
-        out.push_str(&format!("src offsets {}\ndst offsets {}\n", show(so), show(dso)));
+        out.push_str(&format!(
+            "src offsets {}\ndst offsets {}\n",
+            show(so),
+            show(dso)
+        ));
     }
     match plan {
         Some(p) => out.push_str(&format!("copy: {p}")),

@@ -421,7 +421,11 @@ where
         Err(e) => return usage_error(&e, &args, out, err),
     };
     match cli.cmd {
-        Cmd::Eval { layout, coord, json } => {
+        Cmd::Eval {
+            layout,
+            coord,
+            json,
+        } => {
             let (op, a) = match &coord {
                 Some(c) => ("eval_crd", vec![layout.as_str(), c.as_str()]),
                 None => ("eval_all", vec![layout.as_str()]),
@@ -484,9 +488,7 @@ where
             thread,
             json,
         } => emit(apps::partition(&data, &tv, thread, json), out, err),
-        Cmd::VectorWidth { src, dst, json } => {
-            emit(apps::vector_width(&src, &dst, json), out, err)
-        }
+        Cmd::VectorWidth { src, dst, json } => emit(apps::vector_width(&src, &dst, json), out, err),
         Cmd::Contains {
             data,
             instruction,
@@ -647,10 +649,8 @@ fn report(
                         json::value(&v)
                     ),
                     _ => {
-                        let vs: Vec<String> = json::tuple_items(&v)
-                            .into_iter()
-                            .map(json::value)
-                            .collect();
+                        let vs: Vec<String> =
+                            json::tuple_items(&v).into_iter().map(json::value).collect();
                         format!(
                             "{{\"layout\": {}, \"values\": [{}]}}",
                             json::string(args.first().copied().unwrap_or("")),
@@ -677,7 +677,8 @@ fn report(
     }
 }
 
-/// Prints a command's text, or its one-line error on stderr with exit status 1.
+/// Prints a command's text, or its error on stderr (one line, and the pointer lines of
+/// [`crate::diag`] under a parse error) with exit status 1.
 fn emit(r: Result<String, String>, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     match r {
         Ok(text) => print(&text, out, err),

@@ -103,7 +103,9 @@ pub fn pointer(text: &str, span: Range<usize>) -> String {
     let (mut from, mut to) = (0, shown.len());
     if shown.len() > ECHO_LIMIT {
         let room = ECHO_LIMIT - 2; // for the two `…`
-        from = first.saturating_sub(room / 4).min(shown.len().saturating_sub(room));
+        from = first
+            .saturating_sub(room / 4)
+            .min(shown.len().saturating_sub(room));
         to = (from + room).min(shown.len());
     }
     let mut echo = String::from(INDENT);
@@ -140,6 +142,9 @@ pub fn with_pointer(line: String, text: &str, e: &Error) -> String {
 /// The message for argument `k` (from 1) of `cmd` that could not be read: the error line
 /// `error: {cmd}: argument {k} `text`: {e}` and the pointer lines under it.
 pub fn bad_argument(cmd: &str, k: usize, text: &str, e: &Error) -> String {
-    let line = format!("error: {cmd}: argument {k} {}: {e}", crate::ops::quote(text));
+    let line = format!(
+        "error: {cmd}: argument {k} {}: {e}",
+        crate::ops::quote(text)
+    );
     with_pointer(line, text, e)
 }

@@ -269,12 +269,10 @@ pub fn scene(a: &DrawArgs) -> Result<Scene, String> {
     if let Some(c) = &a.slice {
         conflicting("--slice", &[("--op", a.op.is_some())])?;
         let l = parse("draw", 1, text)?;
-        let pc: PartialCoord = c
-            .parse()
-            .map_err(|e| {
-                let line = err(format!("--slice {}: {e}", crate::ops::quote(c)));
-                crate::diag::with_pointer(line, c, &e)
-            })?;
+        let pc: PartialCoord = c.parse().map_err(|e| {
+            let line = err(format!("--slice {}: {e}", crate::ops::quote(c)));
+            crate::diag::with_pointer(line, c, &e)
+        })?;
         return pictures::slice(&l, &pc).map_err(fail);
     }
     if let Some(op) = a.op {
@@ -315,12 +313,10 @@ pub fn tile_scene(op: TileOp, a: &Layout, with: &str) -> Result<Scene, String> {
     let algebra = |e: cute::Error| format!("error: draw: {e}");
     match op {
         TileOp::Divide => {
-            let t: Tiler = with
-                .parse()
-                .map_err(|e| {
-                    let line = err(format!("--with {}: {e}", crate::ops::quote(with)));
-                    crate::diag::with_pointer(line, with, &e)
-                })?;
+            let t: Tiler = with.parse().map_err(|e| {
+                let line = err(format!("--with {}: {e}", crate::ops::quote(with)));
+                crate::diag::with_pointer(line, with, &e)
+            })?;
             let cells = a.size().map_err(algebra)?;
             if cells > cute_draw::grid::MAX_CELLS {
                 return Err(fail(cute_draw::DrawError::TooLarge {

@@ -1,5 +1,5 @@
 //! `cute`: the CuTe layout algebra from the command line. Everything but the process lives in
-//! [`cute_cli::cli`] (the subcommands, the exit status, the one-line errors), so that tests and
+//! [`cute_cli::cli`] (the subcommands, the exit status, the error lines), so that tests and
 //! the fuzzer run exactly what this binary runs.
 #![forbid(unsafe_code)]
 

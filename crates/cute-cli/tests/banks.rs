@@ -1,5 +1,6 @@
 //! `cute banks` and `cute swizzle-search`: the JSON contracts on the standard tiles, the text
-//! tables, and bad input (exit status 1 or 2, one line on stderr, nothing on stdout).
+//! tables, and bad input (exit status 1 or 2, one error line on stderr, and the carets under a
+//! parse error; nothing on stdout).
 
 use std::process::{Command, Output};
 

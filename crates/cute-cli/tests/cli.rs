@@ -367,7 +367,7 @@ fn cute_limited(args: &[&str], stdin: &[u8]) -> Output {
 }
 
 /// `cute args` (stdin `stdin`) fails with exit status `code`, nothing on stdout and exactly the
-/// line `want` on stderr.
+/// lines `want` on stderr.
 fn fails_with(args: &[&str], stdin: &[u8], code: i32, want: &str) {
     let o = cute_limited(args, stdin);
     let err = String::from_utf8(o.stderr).unwrap();
@@ -488,26 +488,26 @@ fn regression_eval_names_the_argument_that_does_not_parse() {
         &["eval", "(4,8):(1,4)", "(1,2)x"],
         b"",
         1,
-        "error: eval: argument 2 `(1,2)x`: parse: at byte 5: expected the end of the input",
+        "error: eval: argument 2 `(1,2)x`: parse: at byte 5: expected the end of the input\n  (1,2)x\n       ^",
     );
     fails_with(
         &["eval", "(4,8):(1,4)x", "(1,2)"],
         b"",
         1,
-        "error: eval: argument 1 `(4,8):(1,4)x`: parse: at byte 11: expected the end of the input",
+        "error: eval: argument 1 `(4,8):(1,4)x`: parse: at byte 11: expected the end of the input\n  (4,8):(1,4)x\n             ^",
     );
     fails_with(
         &["eval_crd", "(4,8):(1,4)", "(1,2)x"],
         b"",
         1,
-        "error: eval_crd: argument 2 `(1,2)x`: parse: at byte 5: expected the end of the input",
+        "error: eval_crd: argument 2 `(1,2)x`: parse: at byte 5: expected the end of the input\n  (1,2)x\n       ^",
     );
     // the same text as a layout and as a coordinate: the argument that was read is named
     fails_with(
         &["complement", "(4,8):(1,4)", "(4,8):(1,4)"],
         b"",
         1,
-        "error: complement: argument 2 `(4,8):(1,4)`: parse: at byte 5: expected the end of the input",
+        "error: complement: argument 2 `(4,8):(1,4)`: parse: at byte 5: expected the end of the input\n  (4,8):(1,4)\n       ^",
     );
 }
 

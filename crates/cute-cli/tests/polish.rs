@@ -98,7 +98,10 @@ fn every_help_has_examples_and_each_runs() {
             let mut w = words(&line);
             assert_eq!(w[0], "cute", "{line}");
             if !sub.is_empty() {
-                assert_eq!(&w[1], sub, "an example of `{sub}` runs another command: {line}");
+                assert_eq!(
+                    &w[1], sub,
+                    "an example of `{sub}` runs another command: {line}"
+                );
             }
             if sub == "playground" {
                 continue; // it serves until stopped
@@ -130,7 +133,10 @@ fn the_top_level_help_explains_operations() {
     let help = ok(&["--help"]);
     assert!(help.contains("cute OP ARG..."), "{help}");
     let ex = examples(&help);
-    assert!(ex.iter().any(|l| l.starts_with("cute composition ")), "{ex:?}");
+    assert!(
+        ex.iter().any(|l| l.starts_with("cute composition ")),
+        "{ex:?}"
+    );
     assert!(ex.iter().any(|l| l == "cute ops"), "{ex:?}");
 }
 
@@ -140,9 +146,15 @@ fn the_example_reader_reads_shell_words() {
         words("cute draw '(4,8):(1,4)' -o \"a b.png\"   # a comment"),
         ["cute", "draw", "(4,8):(1,4)", "-o", "a b.png"]
     );
-    assert_eq!(words("cute paper --json | head -3"), ["cute", "paper", "--json"]);
+    assert_eq!(
+        words("cute paper --json | head -3"),
+        ["cute", "paper", "--json"]
+    );
     assert_eq!(words("cute eval '' 3"), ["cute", "eval", "", "3"]);
-    assert_eq!(examples("x\nExamples:\n  cute a\n  cute b\n\nmore"), ["cute a", "cute b"]);
+    assert_eq!(
+        examples("x\nExamples:\n  cute a\n  cute b\n\nmore"),
+        ["cute a", "cute b"]
+    );
 }
 
 // ---------------------------------------------------------------- carets
@@ -179,7 +191,11 @@ fn carets_sit_under_the_offending_character() {
         // a bad character in the middle
         (&["eval", "(4,8):(1,4)", "(1,?)"], Some('?'), 1),
         (&["eval", "(4,8:(1,4)"], Some(':'), 1),
-        (&["composition", "(8,8):(8,1)", "((4,8),2):((16,#),8)"], Some('#'), 1),
+        (
+            &["composition", "(8,8):(8,1)", "((4,8),2):((16,#),8)"],
+            Some('#'),
+            1,
+        ),
         // unbalanced parentheses: one too many, one missing (the input ends early)
         (&["eval", "(4,8):(1,4))"], Some(')'), 1),
         (&["eval", "(4,8):(1,4"], None, 1),
@@ -188,16 +204,36 @@ fn carets_sit_under_the_offending_character() {
         (&["eval", "(2,99999999999999999999):(1,2)"], Some('9'), 20),
         (&["eval", "1:-9223372036854775809"], Some('-'), 20),
         // subcommands
-        (&["partition", "(8,8):(8,1)", "((4,8),2):((16,1),8)x"], Some('x'), 1),
+        (
+            &["partition", "(8,8):(8,1)", "((4,8),2):((16,1),8)x"],
+            Some('x'),
+            1,
+        ),
         (&["show", "(2,3):(3,1;"], Some(';'), 1),
         (&["contains", "(8,8)(8,1)", "(4):(1)"], Some('('), 1),
-        (&["vector-width", "(4,8):(1,4)", "(4,8):(8 1)"], Some('1'), 1),
         (
-            &["banks", "(8,64):(64,1)", "((8,4),(8,2)):((1,64),(8,256)", "--elem-bytes", "2", "--vector", "8"],
+            &["vector-width", "(4,8):(1,4)", "(4,8):(8 1)"],
+            Some('1'),
+            1,
+        ),
+        (
+            &[
+                "banks",
+                "(8,64):(64,1)",
+                "((8,4),(8,2)):((1,64),(8,256)",
+                "--elem-bytes",
+                "2",
+                "--vector",
+                "8",
+            ],
             None,
             1,
         ),
         (&["draw", "(6,12):(12,1)", "--slice", "(_,3]"], Some(']'), 1),
+        // a part of an argument read on its own: the byte is still the argument's
+        (&["recast", "(4,8):(1,4)", "3/x"], Some('x'), 1),
+        (&["recast", "(4,8):(1,4)", "3/0"], Some('0'), 1),
+        (&["contains", "(64,256):(16384,1)", "tmem_32x32b.x2)"], Some(')'), 1),
     ];
     for (args, want, width) in cases {
         let (echo, carets) = pointer(args);
@@ -206,7 +242,11 @@ fn carets_sit_under_the_offending_character() {
         if want.is_none() {
             assert_eq!(carets.find('^').unwrap(), echo.chars().count(), "{args:?}");
         }
-        assert_eq!(carets.matches('^').count(), *width, "{args:?}:\n{echo}\n{carets}");
+        assert_eq!(
+            carets.matches('^').count(),
+            *width,
+            "{args:?}:\n{echo}\n{carets}"
+        );
     }
 }
 
@@ -228,13 +268,19 @@ fn the_pointer_lines_exactly() {
 fn the_pointer_counts_characters_and_escapes() {
     // a multi-byte character before the error counts as one column
     let (echo, carets) = pointer(&["eval", "(4,8):(1,4)", "(é,2)"]);
-    assert_eq!((echo.as_str(), under(&echo, &carets)), ("  (é,2)", Some('é')));
+    assert_eq!(
+        (echo.as_str(), under(&echo, &carets)),
+        ("  (é,2)", Some('é'))
+    );
     // a control character is shown escaped, as in the first line, and the caret follows it
     let (echo, carets) = pointer(&["eval", "(4,\n8):(1,4)x"]);
     assert_eq!(echo, "  (4,\\n8):(1,4)x");
     assert_eq!(under(&echo, &carets), Some('x'));
     let (echo, carets) = pointer(&["eval", "(4,8):(1,4)\u{7}"]);
-    assert_eq!((echo.as_str(), carets.as_str()), ("  (4,8):(1,4)\\u{7}", "             ^^^^^"));
+    assert_eq!(
+        (echo.as_str(), carets.as_str()),
+        ("  (4,8):(1,4)\\u{7}", "             ^^^^^")
+    );
 }
 
 #[test]
@@ -252,12 +298,23 @@ fn a_long_argument_is_cut_around_the_error() {
         let l: Vec<&str> = err.lines().collect();
         assert_eq!(l.len(), 3, "{err}");
         let n = l[1].chars().count() - 2;
-        assert!(n <= cute_cli::diag::ECHO_LIMIT, "echo of {n} characters: {err}");
+        assert!(
+            n <= cute_cli::diag::ECHO_LIMIT,
+            "echo of {n} characters: {err}"
+        );
         assert_eq!(l[1].starts_with("  …"), cut_before, "{err}");
         assert_eq!(l[1].ends_with('…'), cut_after, "{err}");
         assert_eq!(under(l[1], l[2]), want, "{err}");
         // and the character is the one at the byte the first line names
-        let byte: usize = l[0].split("at byte ").nth(1).unwrap().split(':').next().unwrap().parse().unwrap();
+        let byte: usize = l[0]
+            .split("at byte ")
+            .nth(1)
+            .unwrap()
+            .split(':')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
         assert_eq!(long[byte..].chars().next(), want, "{err}");
         assert!(err.len() < 1000);
     }
@@ -289,12 +346,12 @@ fn the_shape_checker_refuses_what_the_contract_does_not_allow() {
         "error: a",
         "warning: a\n",
         "error: a\nb\n",
-        "error: x: parse: y\n  ab\n     ^\n",  // two columns past the end
-        "error: x: parse: y\n  ab\n    ^^\n",  // a span past the end
-        "error: x: parse: y\n  ab\n  ^x\n",    // not only carets
-        "error: x: parse: y\n  ab\n  \n",      // no caret
-        "error: x: parse: y\n ab\n  ^\n",      // the echo not indented by two
-        "error: x: overflow\n  ab\n  ^\n",     // a pointer under a non-parse error
+        "error: x: parse: y\n  ab\n     ^\n", // two columns past the end
+        "error: x: parse: y\n  ab\n    ^^\n", // a span past the end
+        "error: x: parse: y\n  ab\n  ^x\n",   // not only carets
+        "error: x: parse: y\n  ab\n  \n",     // no caret
+        "error: x: parse: y\n ab\n  ^\n",     // the echo not indented by two
+        "error: x: overflow\n  ab\n  ^\n",    // a pointer under a non-parse error
         "error: x: parse: y\n  ab\n  ^\nmore\n",
     ] {
         assert!(check(bad).is_err(), "{bad:?} accepted");
@@ -313,14 +370,23 @@ fn exit_codes_are_documented_and_kept() {
     assert!(doc.len() > 3, "no `Exit status:` in cute --help:\n{help}");
     for (code, word) in [("0", "success"), ("1", "refused"), ("2", "bad invocation")] {
         assert!(
-            doc.iter().any(|l| l.trim_start().starts_with(&format!("{code}  {word}"))),
+            doc.iter()
+                .any(|l| l.trim_start().starts_with(&format!("{code}  {word}"))),
             "exit status {code} ({word}) not listed:\n{help}"
         );
     }
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md")).unwrap();
-    assert!(readme.contains("Exit status"), "README.md does not document the exit status");
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md"))
+            .unwrap();
+    assert!(
+        readme.contains("Exit status"),
+        "README.md does not document the exit status"
+    );
     for code in ["`0`", "`1`", "`2`"] {
-        assert!(readme.contains(code), "README.md does not list exit status {code}");
+        assert!(
+            readme.contains(code),
+            "README.md does not list exit status {code}"
+        );
     }
     // representative commands
     let status = |a: &[&str]| cute(a).0;
@@ -353,7 +419,12 @@ enum J {
 impl J {
     fn get(&self, k: &str) -> &J {
         match self {
-            J::Obj(m) => &m.iter().find(|(x, _)| x == k).unwrap_or_else(|| panic!("no key {k} in {self:?}")).1,
+            J::Obj(m) => {
+                &m.iter()
+                    .find(|(x, _)| x == k)
+                    .unwrap_or_else(|| panic!("no key {k} in {self:?}"))
+                    .1
+            }
             _ => panic!("not an object: {self:?}"),
         }
     }
@@ -496,7 +567,11 @@ fn jvalue(c: &[char], i: &mut usize) -> Result<J, String> {
             Ok(J::Num(c[start..*i].iter().collect()))
         }
         Some(_) => {
-            for (lit, v) in [("true", J::Bool(true)), ("false", J::Bool(false)), ("null", J::Null)] {
+            for (lit, v) in [
+                ("true", J::Bool(true)),
+                ("false", J::Bool(false)),
+                ("null", J::Null),
+            ] {
                 if c[*i..].iter().take(lit.len()).copied().eq(lit.chars()) {
                     *i += lit.len();
                     return Ok(v);
@@ -552,14 +627,34 @@ fn jstring(c: &[char], i: &mut usize) -> Result<String, String> {
 /// Runs `args`, expects exit 0 and one JSON value on one line.
 fn json(args: &[&str]) -> J {
     let out = ok(args);
-    assert!(out.ends_with('\n') && out.lines().count() == 1, "{args:?}: {out}");
+    assert!(
+        out.ends_with('\n') && out.lines().count() == 1,
+        "{args:?}: {out}"
+    );
     parse_json(&out).unwrap_or_else(|e| panic!("{args:?}: {e}: {out}"))
 }
 
 #[test]
 fn the_json_reader_is_strict() {
-    assert_eq!(parse_json(" [1, -2.5e3, \"a\\u0041\", true, null] ").unwrap().arr().len(), 5);
-    for bad in ["", "[1,]", "{\"a\" 1}", "01", "\"a", "[1] x", "{\"a\":1,\"a\":2}", "\"\u{1}\"", "-", "1."] {
+    assert_eq!(
+        parse_json(" [1, -2.5e3, \"a\\u0041\", true, null] ")
+            .unwrap()
+            .arr()
+            .len(),
+        5
+    );
+    for bad in [
+        "",
+        "[1,]",
+        "{\"a\" 1}",
+        "01",
+        "\"a",
+        "[1] x",
+        "{\"a\":1,\"a\":2}",
+        "\"\u{1}\"",
+        "-",
+        "1.",
+    ] {
         assert!(parse_json(bad).is_err(), "{bad:?} accepted");
     }
 }
@@ -575,7 +670,10 @@ fn operations_print_json_with_the_flag_anywhere_after_the_name() {
         let v = json(&args);
         assert_eq!(v.keys(), ["op", "args", "value"]);
         assert_eq!(v.get("op").s(), "composition");
-        assert_eq!(v.get("args").arr().iter().map(J::s).collect::<Vec<_>>(), [l, t]);
+        assert_eq!(
+            v.get("args").arr().iter().map(J::s).collect::<Vec<_>>(),
+            [l, t]
+        );
         assert_eq!(v.get("value").s(), ok(&["composition", l, t]).trim_end());
     }
     // a text with quotes and backslashes stays valid JSON; errors stay on stderr
@@ -591,13 +689,24 @@ fn eval_json() {
     let l = "((2,2),(4,2)):((1,8),(2,16))";
     let v = json(&["eval", l, "22", "--json"]);
     assert_eq!(v.keys(), ["layout", "coord", "value"]);
-    assert_eq!((v.get("layout").s(), v.get("coord").s(), v.get("value").n()), (l, "22", 26));
+    assert_eq!(
+        (v.get("layout").s(), v.get("coord").s(), v.get("value").n()),
+        (l, "22", 26)
+    );
     let v = json(&["eval", "(2,3):(3,1)", "--json"]);
     assert_eq!(v.keys(), ["layout", "values"]);
     assert_eq!(v.get("values").ints(), [0, 3, 1, 4, 2, 5]);
     // coordinate strides: values in CuTe notation
     let v = json(&["eval", "(2,2):(1@0,1@1)", "--json"]);
-    assert_eq!(v.get("values").arr(), [J::Num("0".into()), J::Str("1@0".into()), J::Str("1@1".into()), J::Str("(1,1)".into())]);
+    assert_eq!(
+        v.get("values").arr(),
+        [
+            J::Num("0".into()),
+            J::Str("1@0".into()),
+            J::Str("1@1".into()),
+            J::Str("(1,1)".into())
+        ]
+    );
     assert_eq!(json(&["eval", "1:0", "--json"]).get("values").ints(), [0]);
 }
 
@@ -608,7 +717,10 @@ fn ops_json_lists_every_operation() {
     assert_eq!(v.arr().len(), text.lines().count());
     for (item, line) in v.arr().iter().zip(text.lines()) {
         assert_eq!(item.keys(), ["name", "signature", "min_args", "max_args"]);
-        assert_eq!(format!("{} {}", item.get("name").s(), item.get("signature").s()), line);
+        assert_eq!(
+            format!("{} {}", item.get("name").s(), item.get("signature").s()),
+            line
+        );
         let lo = item.get("min_args").n();
         assert!(lo >= 1);
         match item.get("max_args") {
@@ -616,7 +728,11 @@ fn ops_json_lists_every_operation() {
             m => assert!(m.n() >= lo),
         }
     }
-    let c = v.arr().iter().find(|o| o.get("name").s() == "complement").unwrap();
+    let c = v
+        .arr()
+        .iter()
+        .find(|o| o.get("name").s() == "complement")
+        .unwrap();
     assert_eq!((c.get("min_args").n(), c.get("max_args").n()), (1, 2));
 }
 
@@ -628,7 +744,10 @@ fn partition_json() {
     assert_eq!(v.get("composition").s(), "((4,8),2):((2,8),1)");
     let th = v.get("threads").arr();
     assert_eq!(th.len(), 1);
-    assert_eq!(th[0].keys(), ["thread", "tensor", "offset", "values", "offsets"]);
+    assert_eq!(
+        th[0].keys(),
+        ["thread", "tensor", "offset", "values", "offsets"]
+    );
     assert_eq!((th[0].get("thread").n(), th[0].get("offset").n()), (5, 10));
     assert_eq!(th[0].get("tensor").s(), "{10} ∘ (2):(1)");
     assert_eq!(th[0].get("offsets").ints(), [10, 11]);
@@ -639,7 +758,15 @@ fn partition_json() {
     assert_eq!(all.get("threads").arr().len(), rows.len());
     for (t, row) in all.get("threads").arr().iter().zip(rows) {
         let offs: Vec<String> = t.get("offsets").ints().iter().map(i64::to_string).collect();
-        assert_eq!(format!("{}  {}  {}", t.get("thread").n(), t.get("tensor").s(), offs.join(",")), row);
+        assert_eq!(
+            format!(
+                "{}  {}  {}",
+                t.get("thread").n(),
+                t.get("tensor").s(),
+                offs.join(",")
+            ),
+            row
+        );
     }
 }
 
@@ -649,7 +776,17 @@ fn vector_width_json() {
     let v = json(&["vector-width", s, d, "--json"]);
     assert_eq!(
         v.keys(),
-        ["src", "dst", "max_common_vector", "max_common_layout", "coordinates", "src_offsets", "dst_offsets", "copy", "copy_note"]
+        [
+            "src",
+            "dst",
+            "max_common_vector",
+            "max_common_layout",
+            "coordinates",
+            "src_offsets",
+            "dst_offsets",
+            "copy",
+            "copy_note"
+        ]
     );
     assert_eq!(v.get("max_common_vector").n(), 4);
     assert_eq!(v.get("max_common_layout").s(), "(2,2):(2,8)");
@@ -662,21 +799,44 @@ fn vector_width_json() {
     let v = json(&["vector-width", "(4,8):(1,4)", "(4,4):(1,4)", "--json"]);
     assert_eq!(v.get("copy"), &J::Null);
     assert_eq!(v.get("copy_note").s(), "none (the sizes differ)");
-    assert!(ok(&["vector-width", "(4,8):(1,4)", "(4,4):(1,4)"]).ends_with("copy: none (the sizes differ)\n"));
+    assert!(ok(&["vector-width", "(4,8):(1,4)", "(4,4):(1,4)"])
+        .ends_with("copy: none (the sizes differ)\n"));
 }
 
 #[test]
 fn contains_json() {
-    let v = json(&["contains", "((16,4),256):((16384,524288),1)", "tmem_32x32b", "--json"]);
+    let v = json(&[
+        "contains",
+        "((16,4),256):((16384,524288),1)",
+        "tmem_32x32b",
+        "--json",
+    ]);
     assert_eq!(
         v.keys(),
-        ["data", "instruction", "left_inverse", "contained", "missing", "coordinates_layout", "coordinates"]
+        [
+            "data",
+            "instruction",
+            "left_inverse",
+            "contained",
+            "missing",
+            "coordinates_layout",
+            "coordinates"
+        ]
     );
     assert_eq!(v.get("contained"), &J::Bool(false));
-    assert_eq!((v.get("missing").get("coordinate").n(), v.get("missing").get("offset").n()), (16, 262144));
+    assert_eq!(
+        (
+            v.get("missing").get("coordinate").n(),
+            v.get("missing").get("offset").n()
+        ),
+        (16, 262144)
+    );
     assert_eq!(v.get("left_inverse").s(), "(16384,32,4):(64,1,16)");
     let v = json(&["contains", "(8,8):(8,1)", "(4):(1)", "--json"]);
-    assert_eq!((v.get("contained"), v.get("missing")), (&J::Bool(true), &J::Null));
+    assert_eq!(
+        (v.get("contained"), v.get("missing")),
+        (&J::Bool(true), &J::Null)
+    );
     assert_eq!(v.get("coordinates_layout").s(), "(4):(8)");
 }
 
@@ -687,13 +847,25 @@ fn show_json_has_the_tables_rows() {
     let rows: Vec<Vec<i64>> = v.get("rows").arr().iter().map(J::ints).collect();
     assert_eq!(rows, [vec![0, 1, 2], vec![3, 4, 5]]);
     // rank 1: one row; rank 3: modes 1.. folded into the columns, as the table
-    let r1: Vec<Vec<i64>> = json(&["show", "4:2", "--json"]).get("rows").arr().iter().map(J::ints).collect();
+    let r1: Vec<Vec<i64>> = json(&["show", "4:2", "--json"])
+        .get("rows")
+        .arr()
+        .iter()
+        .map(J::ints)
+        .collect();
     assert_eq!(r1, [vec![0, 2, 4, 6]]);
-    let r3: Vec<Vec<i64>> =
-        json(&["show", "(2,(2,2)):(4,(1,2))", "--json"]).get("rows").arr().iter().map(J::ints).collect();
+    let r3: Vec<Vec<i64>> = json(&["show", "(2,(2,2)):(4,(1,2))", "--json"])
+        .get("rows")
+        .arr()
+        .iter()
+        .map(J::ints)
+        .collect();
     assert_eq!(r3, [vec![0, 1, 2, 3], vec![4, 5, 6, 7]]);
     // JSON is never coloured
-    let tty = Console { stdout_is_terminal: true, no_color: false };
+    let tty = Console {
+        stdout_is_terminal: true,
+        no_color: false,
+    };
     let (_, out, _) = cute_on(&["show", "(2,3):(3,1)", "--json", "--color", "always"], tty);
     assert!(!out.contains('\x1b'));
 }
@@ -724,7 +896,9 @@ fn strip_ansi(s: &str) -> String {
 #[test]
 fn show_color_always_snapshot() {
     let got = ok(&["show", "(2,3):(3,1)", "--color", "always"]);
-    let cell = |bg: u8, ink: u8, v: u8| format!("\x1b[48;2;{bg};{bg};{bg};38;2;{ink};{ink};{ink}m {v} \x1b[0m");
+    let cell = |bg: u8, ink: u8, v: u8| {
+        format!("\x1b[48;2;{bg};{bg};{bg};38;2;{ink};{ink};{ink}m {v} \x1b[0m")
+    };
     let want = format!(
         "(2,3):(3,1)\n      0   1   2 \n    +---+---+---+\n 0  |{}|{}|{}|\n    +---+---+---+\n 1  |{}|{}|{}|\n    +---+---+---+\n",
         cell(255, 0, 0),
@@ -749,18 +923,39 @@ fn show_color_always_snapshot() {
 
 #[test]
 fn colour_only_on_a_terminal_without_no_color() {
-    let tty = Console { stdout_is_terminal: true, no_color: false };
-    let tty_no_color = Console { stdout_is_terminal: true, no_color: true };
-    let pipe = Console { stdout_is_terminal: false, no_color: false };
+    let tty = Console {
+        stdout_is_terminal: true,
+        no_color: false,
+    };
+    let tty_no_color = Console {
+        stdout_is_terminal: true,
+        no_color: true,
+    };
+    let pipe = Console {
+        stdout_is_terminal: false,
+        no_color: false,
+    };
     let coloured = ok(&["show", "(2,3):(3,1)", "--color", "always"]);
     for (console, args, want) in [
         (tty, &["show", "(2,3):(3,1)"][..], coloured.as_str()),
-        (tty, &["show", "(2,3):(3,1)", "--color", "auto"][..], &coloured),
+        (
+            tty,
+            &["show", "(2,3):(3,1)", "--color", "auto"][..],
+            &coloured,
+        ),
         (tty, &["show", "(2,3):(3,1)", "--color", "never"][..], PLAIN),
         (tty_no_color, &["show", "(2,3):(3,1)"][..], PLAIN),
-        (tty_no_color, &["show", "(2,3):(3,1)", "--color", "always"][..], &coloured),
+        (
+            tty_no_color,
+            &["show", "(2,3):(3,1)", "--color", "always"][..],
+            &coloured,
+        ),
         (pipe, &["show", "(2,3):(3,1)"][..], PLAIN),
-        (pipe, &["show", "(2,3):(3,1)", "--color", "always"][..], &coloured),
+        (
+            pipe,
+            &["show", "(2,3):(3,1)", "--color", "always"][..],
+            &coloured,
+        ),
     ] {
         let (code, out, err) = cute_on(args, console);
         assert_eq!((code, err.as_str()), (0, ""), "{console:?} {args:?}");

@@ -14,7 +14,9 @@ pub fn check(err: &str) -> Result<usize, String> {
         1 => Ok(1),
         3 => {
             if !lines[0].contains("parse: ") {
-                return Err(format!("a pointer under an error that is not a parse error: {err:?}"));
+                return Err(format!(
+                    "a pointer under an error that is not a parse error: {err:?}"
+                ));
             }
             let echo = lines[1]
                 .strip_prefix("  ")
