@@ -408,7 +408,7 @@ where
 /// let tty = Console { stdout_is_terminal: true, no_color: false };
 /// let (mut out, mut err) = (Vec::new(), Vec::new());
 /// assert_eq!(run_with(["cute", "show", "2:1"], &mut out, &mut err, tty), 0);
-/// assert!(String::from_utf8(out).unwrap().contains("\x1b[48;2;255;255;255m"));
+/// assert!(String::from_utf8(out).unwrap().contains("\x1b[48;2;255;255;255;38;2;0;0;0m 0 "));
 /// ```
 pub fn run_with<I, T>(args: I, out: &mut dyn Write, err: &mut dyn Write, console: Console) -> u8
 where
