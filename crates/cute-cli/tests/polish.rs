@@ -233,7 +233,11 @@ fn carets_sit_under_the_offending_character() {
         // a part of an argument read on its own: the byte is still the argument's
         (&["recast", "(4,8):(1,4)", "3/x"], Some('x'), 1),
         (&["recast", "(4,8):(1,4)", "3/0"], Some('0'), 1),
-        (&["contains", "(64,256):(16384,1)", "tmem_32x32b.x2)"], Some(')'), 1),
+        (
+            &["contains", "(64,256):(16384,1)", "tmem_32x32b.x2)"],
+            Some(')'),
+            1,
+        ),
     ];
     for (args, want, width) in cases {
         let (echo, carets) = pointer(args);
