@@ -1,6 +1,6 @@
 //! Arbitrary argument vectors through the whole command line, in-process: `cute_cli::cli::run`,
 //! which is all the `cute` binary does (clap's parsing, the subcommands, the exit status, the
-//! one-line errors).
+//! error lines).
 //!
 //! Input: arguments separated by NUL bytes (no argument of a real command line contains one). The
 //! first names what runs: a subcommand of the clap definition (`cute_cli::cli::subcommands()`) or
@@ -13,13 +13,32 @@
 //! stopped).
 //!
 //! Checks, besides "no panic, no hang, no huge allocation" (libFuzzer's `-timeout` and
-//! `-rss_limit_mb`): the exit status is 0, 1 or 2; a failure writes nothing to stdout and exactly
-//! one line `error: …` to stderr, naming the subcommand or operation when one was given; a
-//! success writes nothing to stderr (but the summary line of `conformance`).
+//! `-rss_limit_mb`): the exit status is 0, 1 or 2; a failure writes nothing to stdout and on
+//! stderr one line `error: …`, naming the subcommand or operation when one was given, followed,
+//! for a parse error only, by exactly two lines: the argument indented by two spaces and a line of
+//! `^` whose positions lie within the echoed text (or one `^` just after it, for input that ended
+//! early), the shape `crates/cute-cli/tests/stderr_shape` checks; a success writes nothing to
+//! stderr (but the summary line of `conformance`). Half of the inputs also get `--json` (at the
+//! end, or first after an operation's name), whose output must then be one line.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;
+
+#[path = "../../crates/cute-cli/tests/stderr_shape/mod.rs"]
+mod stderr_shape;
+
+/// The subcommands that take `--json` (and print one line with it).
+const JSON: [&str; 8] = [
+    "eval",
+    "ops",
+    "partition",
+    "vector-width",
+    "contains",
+    "show",
+    "banks",
+    "swizzle-search",
+];
 
 /// The subcommands and operations, in a fixed order.
 fn names() -> &'static Vec<String> {
@@ -65,6 +84,16 @@ fuzz_target!(|data: &[u8]| {
     } else {
         args.extend(fields.take(8).map(|f| String::from_utf8_lossy(f).into_owned()));
     }
+    // `--json` for one input in two (chosen by the input's length)
+    let json =
+        data.len() % 2 == 1 && (JSON.contains(&name.as_str()) || !names_subcommand(&name));
+    if json {
+        if data.len() % 4 == 1 && !names_subcommand(&name) {
+            args.insert(2, "--json".to_string());
+        } else {
+            args.push("--json".to_string());
+        }
+    }
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let code = cute_cli::cli::run(&args, &mut out, &mut err);
     let err = String::from_utf8(err).expect("stderr is UTF-8");
@@ -75,13 +104,19 @@ fuzz_target!(|data: &[u8]| {
                 err.is_empty() || (summary && err.lines().count() == 1),
                 "{args:?}: exit 0 with stderr {err:?}"
             );
+            if json {
+                let out = String::from_utf8_lossy(&out);
+                assert!(
+                    out.ends_with('\n') && out.lines().count() == 1,
+                    "{args:?}: --json output not one line: {out:?}"
+                );
+            }
         }
         1 | 2 => {
             assert!(out.is_empty(), "{args:?}: exit {code} with stdout");
-            assert!(
-                err.starts_with("error: ") && err.ends_with('\n') && err.lines().count() == 1,
-                "{args:?}: exit {code}, stderr not one error line: {err:?}"
-            );
+            if let Err(why) = stderr_shape::check(&err) {
+                panic!("{args:?}: exit {code}: {why}");
+            }
             // help and version are exit 0; every error names what ran when it is known (an
             // empty or option-like name is clap's business: `cute --frobnicate`)
             if all.contains(&name) {
@@ -94,3 +129,11 @@ fuzz_target!(|data: &[u8]| {
         c => panic!("{args:?}: exit status {c}"),
     }
 });
+
+/// Whether `name` is a subcommand of the clap definition (not an operation).
+fn names_subcommand(name: &str) -> bool {
+    static SUBS: OnceLock<Vec<String>> = OnceLock::new();
+    SUBS.get_or_init(cute_cli::cli::subcommands)
+        .iter()
+        .any(|s| s == name)
+}

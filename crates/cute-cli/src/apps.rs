@@ -15,7 +15,7 @@ use cute::{Error, ErrorKind, Layout, Op, Operand};
 /// Argument `k` (from 1) of `cmd`, a layout.
 pub(crate) fn lay(cmd: &str, k: usize, s: &str) -> Result<Layout, String> {
     s.parse()
-        .map_err(|e: Error| format!("error: {cmd}: argument {k} {}: {e}", crate::ops::quote(s)))
+        .map_err(|e: Error| crate::diag::bad_argument(cmd, k, s, &e))
 }
 
 /// The one-line message of a refusal of the algebra inside `cmd` (named first unless the error
@@ -30,9 +30,9 @@ fn fail(cmd: &str) -> impl Fn(Error) -> String + '_ {
     }
 }
 
-/// `off + l(i)` for every `i < |l|`, comma-separated; at most [`LIST_LIMIT`] of them (a
-/// `Capacity` error of `op` otherwise).
-fn offsets(cmd: &str, op: Op, l: &Layout, off: i64) -> Result<String, String> {
+/// `off + l(i)` for every `i < |l|`; at most [`LIST_LIMIT`] of them (a `Capacity` error of `op`
+/// otherwise).
+fn offsets(cmd: &str, op: Op, l: &Layout, off: i64) -> Result<Vec<i64>, String> {
     let n = l.size().map_err(fail(cmd))?;
     if n > LIST_LIMIT {
         return Err(fail(cmd)(
@@ -46,31 +46,35 @@ fn offsets(cmd: &str, op: Op, l: &Layout, off: i64) -> Result<String, String> {
             .with(Operand::Layout(*l), Operand::None),
         ));
     }
-    let v: Result<Vec<String>, Error> = (0..n)
+    let v: Result<Vec<i64>, Error> = (0..n)
         .map(|i| {
-            l.eval(i)?
-                .checked_add(off)
-                .map(|x| x.to_string())
-                .ok_or(Error::new(
-                    op,
-                    ErrorKind::Overflow {
-                        what: "an offset plus the slice's offset",
-                    },
-                ))
+            l.eval(i)?.checked_add(off).ok_or(Error::new(
+                op,
+                ErrorKind::Overflow {
+                    what: "an offset plus the slice's offset",
+                },
+            ))
         })
         .collect();
-    Ok(v.map_err(fail(cmd))?.join(","))
+    v.map_err(fail(cmd))
+}
+
+/// `v` comma-separated, as the text reports print offsets.
+fn joined(v: &[i64]) -> String {
+    v.iter().map(i64::to_string).collect::<Vec<_>>().join(",")
 }
 
 /// `cute partition`: `DATA ∘ TV`, then one line per thread (or the one asked for): the thread's
 /// tensor `{offset} ∘ values` and its offsets in value order. Without `--thread` at most
 /// [`LIST_LIMIT`] elements (all threads' values) are listed, with `--thread` at most that many
-/// values of the thread: beyond, a `Capacity` error.
-pub fn partition(data: &str, tv: &str, thread: Option<i64>) -> Result<String, String> {
+/// values of the thread: beyond, a `Capacity` error. With `json`, one object (see
+/// [`crate::cli`]).
+pub fn partition(data: &str, tv: &str, thread: Option<i64>, json: bool) -> Result<String, String> {
     let cmd = "partition";
     let (d, t) = (lay(cmd, 1, data)?, lay(cmd, 2, tv)?);
     let r = cute::composition(&d, &t).map_err(fail(cmd))?;
     let mut out = format!("{d} ∘ {t} = {r}\nthread  tensor  offsets\n");
+    let mut rows = Vec::new();
     let threads: Box<dyn Iterator<Item = i64>> = match thread {
         Some(x) => Box::new(std::iter::once(x)),
         None => {
@@ -91,10 +95,27 @@ pub fn partition(data: &str, tv: &str, thread: Option<i64>) -> Result<String, St
     };
     for th in threads {
         let (vals, off) = cute::tv_partition(&d, &t, th).map_err(fail(cmd))?;
-        out.push_str(&format!(
-            "{th}  {}  {}\n",
-            counting((vals, off)),
-            offsets(cmd, Op::Partition, &vals, off)?
+        let tensor = counting((vals, off));
+        let o = offsets(cmd, Op::Partition, &vals, off)?;
+        if json {
+            rows.push(format!(
+                "{{\"thread\": {th}, \"tensor\": {}, \"offset\": {off}, \"values\": {}, \"offsets\": {}}}",
+                crate::json::string(&tensor),
+                crate::json::string(&vals.to_string()),
+                crate::json::ints(&o)
+            ));
+        } else {
+            out.push_str(&format!("{th}  {tensor}  {}\n", joined(&o)));
+        }
+    }
+    if json {
+        let s = |x: &dyn std::fmt::Display| crate::json::string(&x.to_string());
+        return Ok(format!(
+            "{{\"data\": {}, \"tv\": {}, \"composition\": {}, \"threads\": [{}]}}",
+            s(&d),
+            s(&t),
+            s(&r),
+            rows.join(", ")
         ));
     }
     out.pop();
@@ -103,18 +124,52 @@ pub fn partition(data: &str, tv: &str, thread: Option<i64>) -> Result<String, St
 
 /// `cute vector-width`: the maximal common vector of SRC and DST, its coordinates and the copy plan.
 /// The coordinates and offsets are listed up to [`LIST_LIMIT`] of them (beyond, the output says
-/// that they are not listed).
-pub fn vector_width(src: &str, dst: &str) -> Result<String, String> {
+/// that they are not listed). With `json`, one object (see [`crate::cli`]).
+pub fn vector_width(src: &str, dst: &str, json: bool) -> Result<String, String> {
     let cmd = "vector-width";
     let (s, d) = (lay(cmd, 1, src)?, lay(cmd, 2, dst)?);
     let k = cute::max_common_vector(&s, &d).map_err(fail(cmd))?;
     let r = cute::max_common_layout(&s, &d).map_err(fail(cmd))?;
     let not_listed = format!("not listed: more than {LIST_LIMIT}");
     let coords = if r.size().map_err(fail(cmd))? > LIST_LIMIT {
-        not_listed.clone()
+        None
     } else {
-        offsets(cmd, Op::MaxCommonLayout, &r, 0)?
+        Some(offsets(cmd, Op::MaxCommonLayout, &r, 0)?)
     };
+    // the offsets of the common vector in SRC and DST
+    let at = |l: &Layout| -> Result<Option<Vec<i64>>, String> {
+        if k > LIST_LIMIT {
+            return Ok(None);
+        }
+        let v: Result<Vec<i64>, Error> = (0..k).map(|i| l.eval(r.eval(i)?)).collect();
+        Ok(Some(v.map_err(fail(cmd))?))
+    };
+    let (so, dso) = (at(&s)?, at(&d)?);
+    let (plan, note) = if s.size().map_err(fail(cmd))? != d.size().map_err(fail(cmd))? {
+        (None, "none (the sizes differ)")
+    } else {
+        match cute::copy_plan(&s, &d).map_err(fail(cmd))? {
+            Some(p) => (Some(plan_text(&p)), ""),
+            None => (None, "the reference loop (the destination is not provably injective, or the layouts share no leaf structure)"),
+        }
+    };
+    if json {
+        let list =
+            |v: &Option<Vec<i64>>| v.as_deref().map_or("null".to_string(), crate::json::ints);
+        let text = |v: Option<&str>| v.map_or("null".to_string(), crate::json::string);
+        return Ok(format!(
+            "{{\"src\": {}, \"dst\": {}, \"max_common_vector\": {k}, \"max_common_layout\": {}, \"coordinates\": {}, \"src_offsets\": {}, \"dst_offsets\": {}, \"copy\": {}, \"copy_note\": {}}}",
+            crate::json::string(&s.to_string()),
+            crate::json::string(&d.to_string()),
+            crate::json::string(&r.to_string()),
+            list(&coords),
+            list(&so),
+            list(&dso),
+            text(plan.as_deref()),
+            text(plan.is_none().then_some(note)),
+        ));
+    }
+    let coords = coords.map_or(not_listed.clone(), |c| joined(&c));
     let mut out =
         format!("max_common_vector = {k}\nmax_common_layout = {r} (coordinates {coords})\n");
     if k > LIST_LIMIT {
@@ -122,37 +177,49 @@ pub fn vector_width(src: &str, dst: &str) -> Result<String, String> {
             "src offsets {not_listed}\ndst offsets {not_listed}\n"
         ));
     } else if k > 1 {
-        let at = |l: &Layout| -> Result<String, String> {
-            let v: Result<Vec<String>, Error> = (0..k)
-                .map(|i| Ok(l.eval(r.eval(i)?)?.to_string()))
-                .collect();
-            Ok(v.map_err(fail(cmd))?.join(","))
-        };
+        let show = |v: Option<Vec<i64>>| v.map_or(String::new(), |v| joined(&v));
         out.push_str(&format!(
             "src offsets {}\ndst offsets {}\n",
-            at(&s)?,
-            at(&d)?
+            show(so),
+            show(dso)
         ));
     }
-    if s.size().map_err(fail(cmd))? != d.size().map_err(fail(cmd))? {
-        out.push_str("copy: none (the sizes differ)");
-        return Ok(out);
+    match plan {
+        Some(p) => out.push_str(&format!("copy: {p}")),
+        None => out.push_str(&format!("copy: {note}")),
     }
-    out.push_str(&match cute::copy_plan(&s, &d).map_err(fail(cmd))? {
-        Some(p) => format!("copy: {}", plan_text(&p)),
-        None => "copy: the reference loop (the destination is not provably injective, or the layouts share no leaf structure)".to_string(),
-    });
     Ok(out)
 }
 
 /// `cute contains`: whether DATA holds every offset of INSTRUCTION, and where (the coordinates
-/// listed up to [`LIST_LIMIT`] of them when they form no layout).
-pub fn contains(data: &str, instr: &str) -> Result<String, String> {
+/// listed up to [`LIST_LIMIT`] of them when they form no layout). With `json`, one object (see
+/// [`crate::cli`]).
+pub fn contains(data: &str, instr: &str, json: bool) -> Result<String, String> {
     let cmd = "contains";
     let a = lay(cmd, 1, data)?;
-    let t = instruction(instr)
-        .map_err(|e| format!("error: {cmd}: argument 2 {}: {e}", crate::ops::quote(instr)))?;
+    let t = instruction(instr).map_err(|e| crate::diag::bad_argument(cmd, 2, instr, &e))?;
     let c = cute::contains(&a, &t).map_err(fail(cmd))?;
+    if json {
+        let s = |x: &dyn std::fmt::Display| crate::json::string(&x.to_string());
+        let missing = c.missing.map_or("null".to_string(), |(i, off)| {
+            format!("{{\"coordinate\": {i}, \"offset\": {off}}}")
+        });
+        let (lay, coords) = match (&c.missing, &c.layout) {
+            (Some(_), _) => ("null".to_string(), "null".to_string()),
+            (None, Some(l)) => (s(l), "null".to_string()),
+            (None, None) if c.coords.len() as i64 > LIST_LIMIT => {
+                ("null".to_string(), "null".to_string())
+            }
+            (None, None) => ("null".to_string(), crate::json::ints(&c.coords)),
+        };
+        return Ok(format!(
+            "{{\"data\": {}, \"instruction\": {}, \"left_inverse\": {}, \"contained\": {}, \"missing\": {missing}, \"coordinates_layout\": {lay}, \"coordinates\": {coords}}}",
+            s(&a),
+            s(&t),
+            s(&c.left_inverse),
+            c.missing.is_none()
+        ));
+    }
     let mut out = format!("instruction {t}\nleft inverse {}\n", c.left_inverse);
     match c.missing {
         Some((i, off)) => out.push_str(&format!(

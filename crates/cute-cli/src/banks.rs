@@ -16,38 +16,22 @@
 //! Failures return the one-line message for stderr, `error: …`, naming the operation, the
 //! operands and the violated condition.
 
-use crate::ops::quote;
 use cute::banks::{access_addresses, Access};
-use cute::{bank_conflicts, swizzle_search, BankReport, Error, Layout};
+use cute::{bank_conflicts, swizzle_search, BankReport, Layout};
 use std::fmt::Write;
 
 pub use cute::banks::Smem;
 
-/// The message for an argument that is not CuTe notation.
-fn bad_argument(cmd: &str, k: usize, text: &str, e: &Error) -> String {
-    format!("error: {cmd}: argument {k} {}: {e}", quote(text))
-}
+use crate::diag::bad_argument;
 
 fn list(v: &[u32]) -> String {
     let items: Vec<String> = v.iter().map(u32::to_string).collect();
     format!("[{}]", items.join(", "))
 }
 
-/// A JSON string literal (the texts printed here hold no control characters; escape anyway).
+/// A JSON string literal.
 fn json_string(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    crate::json::string(s)
 }
 
 /// `cute banks`: the wavefronts per instruction of `tv` on `smem`.

@@ -3,32 +3,70 @@
 //! that tests and the `cli` fuzz target drive exactly what the binary runs.
 //!
 //! ```text
-//! cute eval LAYOUT [COORD]        evaluate a layout (all offsets, or at one coordinate)
-//! cute OP ARG...                  any operation of the algebra, e.g. `cute composition '(8,8):(8,1)' '((4,8),2):((16,1),8)'`
+//! cute eval LAYOUT [COORD] [--json]   evaluate a layout (all offsets, or at one coordinate)
+//! cute OP ARG... [--json]         any operation of the algebra, e.g. `cute composition '(8,8):(8,1)' '((4,8),2):((16,1),8)'`
 //! cute conformance FILE           run a conformance file, print the computed lines
-//! cute ops                        list the operations
+//! cute ops [--json]               list the operations
 //! cute paper [--json]             reproduce the paper's worked examples (exit code 1 if one disagrees)
 //! cute paper --gallery DIR        write the paper's figures, reconstructed, as SVG, PNG and index.html
 //! cute bench [--json] [--wall]    time the benchmark set in-process (median ns per call)
 //! cute banks SMEM TV --elem-bytes B --vector V [--json] [--addresses]   shared-memory bank conflicts
 //! cute swizzle-search SMEM TV [TV ...] --elem-bytes B --vector V [--json]   the cheapest swizzle
-//! cute partition DATA TV [--thread T]    which elements each thread owns (DATA ∘ TV, sliced)
-//! cute vector-width SRC DST              the maximal common vector, its coordinates, the copy plan
-//! cute contains DATA INSTRUCTION         does DATA hold every offset of INSTRUCTION, and where
-//! cute show LAYOUT                        CuTe's print_layout table
+//! cute partition DATA TV [--thread T] [--json]   which elements each thread owns (DATA ∘ TV, sliced)
+//! cute vector-width SRC DST [--json]     the maximal common vector, its coordinates, the copy plan
+//! cute contains DATA INSTRUCTION [--json]   does DATA hold every offset of INSTRUCTION, and where
+//! cute show LAYOUT [--json] [--color auto|always|never]   CuTe's print_layout table
 //! cute draw LAYOUT [-o FILE.svg|.png|.tex] [--tv R C [--thread T]] [--banks] [--access TV] [--slice C] [--op OP --with B]
 //! cute draw --atom NAME [--thread T] [-o FILE]   an MMA or copy atom as a picture
 //! cute playground [--port N] [--no-open]   the layout playground in the browser, on localhost
 //! ```
 //!
-//! Exit status: 0 with the value on stdout; 1 when an argument is not CuTe notation or the algebra
-//! refuses it (a violated condition, an `i64` overflow, a capacity exceeded), or a conformance file
-//! is not in the format; 2 for a bad invocation (unknown operation, wrong number of arguments,
-//! unknown option, a file that cannot be read). Every failure prints exactly one line on stderr,
-//! `error: <op> <operands>: <condition>` (the operation or subcommand first), and nothing on
-//! stdout. Positional arguments may start with `-` when they are numbers (`cute eval 4:1 -1`).
+//! Exit status (also in `cute --help`): 0 with the value on stdout; 1 when an argument is not CuTe
+//! notation or the algebra refuses it (a violated condition, an `i64` overflow, a capacity
+//! exceeded), a conformance file is not in the format, or `cute paper` finds a disagreement; 2 for
+//! a bad invocation (unknown operation, wrong number of arguments, unknown option, a file that
+//! cannot be read). Every failure prints nothing on stdout and, on stderr, first one line
+//! `error: <op> <operands>: <condition>` (the operation or subcommand first). When an argument or
+//! an option's value could not be read and the reader says where (a syntax error, an integer
+//! literal that does not fit in `i64`), exactly two more lines follow: the argument indented by
+//! two spaces, and under it `^` (or `^^^` over a span) at the offending characters, one column
+//! past the text when the input ended too early ([`crate::diag`]):
+//!
+//! ```text
+//! error: eval: argument 2 `(1,2)x`: parse: at byte 5: expected the end of the input
+//!   (1,2)x
+//!        ^
+//! ```
+//!
+//! Every other failure prints the one line only. Positional arguments may start with `-` when
+//! they are numbers (`cute eval 4:1 -1`).
+//!
+//! `--json` prints one JSON value on stdout instead of the text (errors stay on stderr as above,
+//! with the same exit status); for an operation `cute OP ARG... --json`, the flag may stand
+//! anywhere after OP (no CuTe notation starts with `--`). The keys:
+//!
+//! ```text
+//! cute OP ARG... --json          {"op": OP, "args": [ARG, ...], "value": "<CuTe notation>"}
+//! cute eval LAYOUT COORD --json  {"layout": L, "coord": C, "value": V}
+//! cute eval LAYOUT --json        {"layout": L, "values": [V, ...]}   (index order; V a number, or a
+//!                                string in CuTe notation for coordinate or binary strides)
+//! cute ops --json                [{"name": N, "signature": S, "min_args": n, "max_args": m|null}, ...]
+//! cute partition --json          {"data", "tv", "composition", "threads": [{"thread", "tensor", "offset", "values", "offsets": [...]}]}
+//! cute vector-width --json       {"src", "dst", "max_common_vector", "max_common_layout", "coordinates": [...]|null,
+//!                                 "src_offsets": [...]|null, "dst_offsets": [...]|null, "copy": PLAN|null, "copy_note": TEXT|null}
+//! cute contains --json           {"data", "instruction", "left_inverse", "contained", "missing": {"coordinate", "offset"}|null,
+//!                                 "coordinates_layout": L|null, "coordinates": [...]|null}
+//! cute show --json               {"layout": L, "rows": [[offset, ...], ...]}   (the table's cells, row by row)
+//! cute paper/bench/banks/swizzle-search --json   as each subcommand's --help says
+//! ```
+//!
+//! `cute show` colours each cell's background with CuTe's 8-level grey of its offset (the
+//! palette of the pictures, [`cute_draw::pictures::grey`]) when `--color always`, or with
+//! `--color auto` (the default) when stdout is a terminal and `NO_COLOR` is unset or empty; the
+//! text is the same with the colour escapes removed. [`run`] never colours under `auto` (its
+//! writer is not known to be a terminal); the binary calls [`run_with`] with [`Console::detect`].
 
-use crate::{apps, banks, bench, conformance, draw, ops, paper, playground};
+use crate::{apps, banks, bench, conformance, draw, json, ops, paper, playground};
 
 use clap::error::ErrorKind as ClapKind;
 use clap::{CommandFactory, Parser, Subcommand};
@@ -39,7 +77,28 @@ use std::io::Write;
 #[command(
     name = "cute",
     version,
-    about = "CuTe layout algebra: evaluate, compose, divide, invert layouts in CuTe notation"
+    about = "CuTe layout algebra: evaluate, compose, divide, invert layouts in CuTe notation",
+    after_help = "Operations: `cute OP ARG...` runs any operation of the algebra by its CuTe name on \
+arguments in CuTe notation (`cute ops` lists them with their arguments); `--json` anywhere after \
+OP prints {\"op\", \"args\", \"value\"}.
+
+Examples:
+  cute composition '(8,8):(8,1)' '((4,8),2):((16,1),8)'
+  cute logical_divide '(8,16):(20,1)' '<4:1,8:2>'
+  cute complement '(4,8):(1,8)' --json
+  cute eval '((2,2),(4,2)):((1,8),(2,16))' 22
+  cute show '(2,3):(3,1)'
+  cute ops
+
+Exit status:
+  0  success: the value on stdout
+  1  refused: an argument is not CuTe notation, the algebra refuses (a violated condition, an i64
+     overflow, a capacity exceeded), a conformance file is not in the format, or `cute paper`
+     finds a disagreement
+  2  bad invocation: unknown operation or option, wrong number of arguments, a file that cannot
+     be read
+A failure prints `error: ...` on stderr (and, for an argument that is not CuTe notation, the
+argument with `^` under the offending characters) and nothing on stdout."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -49,6 +108,11 @@ struct Cli {
 #[derive(Subcommand)]
 enum Cmd {
     /// Evaluates LAYOUT at COORD, or lists all its offsets.
+    #[command(after_help = "Examples:
+  cute eval '((2,2),(4,2)):((1,8),(2,16))' 22
+  cute eval '((2,2),(4,2)):((1,8),(2,16))' '(2,5)'
+  cute eval '(2,3):(3,1)'
+  cute eval '(4,8):(1,4)' '(1,2)' --json")]
     Eval {
         /// A layout in CuTe notation, e.g. `((2,2),(4,2)):((1,8),(2,16))`.
         #[arg(allow_negative_numbers = true)]
@@ -56,15 +120,28 @@ enum Cmd {
         /// An integer, ND, natural or partial coordinate, e.g. `22`, `(2,5)`, `((0,1),(1,1))`.
         #[arg(allow_negative_numbers = true)]
         coord: Option<String>,
+        /// Prints `{"layout", "coord", "value"}`, or `{"layout", "values": [...]}` without COORD.
+        #[arg(long)]
+        json: bool,
     },
     /// Runs every case of a conformance file and prints each case line with the computed result.
+    #[command(after_help = "Examples:
+  cute conformance crates/cute-cli/tests/data/cases.tsv
+  cute conformance crates/cute-cli/tests/data/cutlass_unit.tsv | head -3")]
     Conformance {
         /// A file in the conformance format (crates/cute-cli/tests/data/README.md): one case a line,
         /// `op<TAB>args…<TAB>=><TAB>expected<TAB>source`.
         file: std::path::PathBuf,
     },
     /// Lists the operations and their arguments.
-    Ops,
+    #[command(after_help = "Examples:
+  cute ops
+  cute ops --json")]
+    Ops {
+        /// Prints `[{"name", "signature", "min_args", "max_args"}, ...]` (`max_args` null: no bound).
+        #[arg(long)]
+        json: bool,
+    },
     /// Reproduces every worked example of the paper: id, what it computes, the paper's value, the
     /// computed value and ✓, ✗ or erratum. Exits with 1 if any example disagrees.
     #[command(after_help = "Examples:
@@ -81,6 +158,10 @@ enum Cmd {
         gallery: Option<std::path::PathBuf>,
     },
     /// Times the benchmark set in-process: median ns per call (per element for `eval_*`).
+    #[command(after_help = "Examples:
+  cute bench
+  cute bench --json
+  cute bench --wall")]
     Bench {
         /// Prints one JSON object (keys as in `cute_cli::bench::KEYS`, `null` when unavailable).
         #[arg(long)]
@@ -92,6 +173,10 @@ enum Cmd {
     /// Shared-memory bank conflicts: the wavefronts per instruction of the warp access pattern TV
     /// on the shared-memory layout SMEM (32 banks of 4 bytes; 8- and 16-byte accesses in 2 and 4
     /// phases).
+    #[command(after_help = "Examples:
+  cute banks '(8,64):(64,1)' '((8,4),(8,2)):((1,64),(8,256))' --elem-bytes 2 --vector 8
+  cute banks 'Sw<3,3,3> o 0 o (8,64):(64,1)' '((8,4),(8,2)):((1,64),(8,256))' --elem-bytes 2 --vector 8 --json
+  cute banks '(32,32):(32,1)' '(32,1):(32,1)' --elem-bytes 4 --vector 1 --addresses")]
     Banks {
         /// Tile coordinate -> element offset: a layout `(8,64):(64,1)` or a composed layout
         /// `Sw<3,3,3> o 0 o (8,64):(64,1)`.
@@ -116,6 +201,9 @@ enum Cmd {
     },
     /// The cheapest swizzle Sw<B,M,S> of SMEM that makes every access pattern TV conflict-free, or
     /// the best found when none exists.
+    #[command(after_help = "Examples:
+  cute swizzle-search '(8,64):(64,1)' '((8,4),(8,2)):((64,1),(8,4))' '((8,4),(8,2)):((1,64),(8,256))' --elem-bytes 2 --vector 8
+  cute swizzle-search '(32,32):(32,1)' '(32,1):(32,1)' --elem-bytes 4 --vector 1 --json")]
     SwizzleSearch {
         /// Tile coordinate -> element offset (a layout, or a composed layout with no swizzle).
         #[arg(allow_negative_numbers = true)]
@@ -134,6 +222,10 @@ enum Cmd {
         json: bool,
     },
     /// Which elements each thread owns: DATA ∘ TV sliced by thread (paper, Table 4).
+    #[command(after_help = "Examples:
+  cute partition '(8,8):(8,1)' '((4,8),2):((16,1),8)' --thread 5
+  cute partition '(8,8):(8,1)' '((4,8),2):((16,1),8)'
+  cute partition '(8,8):(8,1)' '((4,8),2):((16,1),8)' --thread 5 --json")]
     Partition {
         /// The data layout, e.g. `(8,8):(8,1)`.
         #[arg(allow_negative_numbers = true)]
@@ -144,9 +236,17 @@ enum Cmd {
         /// Only this thread.
         #[arg(long, allow_negative_numbers = true)]
         thread: Option<i64>,
+        /// Prints `{"data", "tv", "composition", "threads": [{"thread", "tensor", "offset",
+        /// "values", "offsets"}, ...]}`.
+        #[arg(long)]
+        json: bool,
     },
     /// How many elements SRC and DST can move together (the maximal common vector, paper eq. (14)),
     /// at which coordinates, and the loop nest `copy` runs.
+    #[command(after_help = "Examples:
+  cute vector-width '((2,2),(2,2)):((4,1),(8,2))' '((2,2),(2,2)):((8,1),(4,2))'
+  cute vector-width '(4,8):(1,4)' '(4,8):(8,1)'
+  cute vector-width '(8,4):(4,1)' '(8,4):(4,1)' --json")]
     VectorWidth {
         /// The source layout.
         #[arg(allow_negative_numbers = true)]
@@ -154,9 +254,17 @@ enum Cmd {
         /// The destination layout.
         #[arg(allow_negative_numbers = true)]
         dst: String,
+        /// Prints `{"src", "dst", "max_common_vector", "max_common_layout", "coordinates",
+        /// "src_offsets", "dst_offsets", "copy", "copy_note"}` (lists null when not listed).
+        #[arg(long)]
+        json: bool,
     },
     /// Whether DATA contains every offset INSTRUCTION touches, and at which coordinates (left
     /// inverse). INSTRUCTION is a layout or tmem_32x32b[.xN] / tmem_16x256b[.xN].
+    #[command(after_help = "Examples:
+  cute contains '(8,8):(8,1)' '(4):(1)'
+  cute contains '((16,4),256):((16384,524288),1)' tmem_32x32b
+  cute contains '(128,256):(16384,1)' '(4,2):(16384,1)' --json")]
     Contains {
         /// The data layout, e.g. `(128,256):(16384,1)`.
         #[arg(allow_negative_numbers = true)]
@@ -164,13 +272,30 @@ enum Cmd {
         /// The instruction's (coordinate -> offset) layout or a TMEM instruction name.
         #[arg(allow_negative_numbers = true)]
         instruction: String,
+        /// Prints `{"data", "instruction", "left_inverse", "contained", "missing",
+        /// "coordinates_layout", "coordinates"}`.
+        #[arg(long)]
+        json: bool,
     },
     /// CuTe C++'s `print_layout` table of LAYOUT (rank 1 as one row, higher ranks with modes 1..
-    /// folded into the columns). Example: `cute show '(4,8):(1,4)'`.
+    /// folded into the columns). On a terminal each cell's background is CuTe's grey of its
+    /// offset (see --color).
+    #[command(after_help = "Examples:
+  cute show '(4,8):(1,4)'
+  cute show '(2,3):(3,1)' --color always
+  cute show '(2,(2,2)):(4,(1,2))'
+  cute show '(2,3):(3,1)' --json")]
     Show {
         /// A layout with integer strides.
         #[arg(allow_negative_numbers = true)]
         layout: String,
+        /// Prints `{"layout": L, "rows": [[offset, ...], ...]}`: the table's cells, row by row.
+        #[arg(long)]
+        json: bool,
+        /// Colour the cells (ANSI escapes): `auto` when stdout is a terminal and NO_COLOR is
+        /// unset or empty.
+        #[arg(long, value_enum, value_name = "WHEN", default_value_t = draw::Color::Auto)]
+        color: draw::Color,
     },
     /// LAYOUT as a picture: SVG or TikZ on stdout, or SVG, PNG or TikZ in a file (-o, the format from
     /// the extension). Cells show offsets in CuTe's 8 greys; --tv draws a thread-value layout
@@ -192,6 +317,9 @@ enum Cmd {
     /// binary) until stopped: type layouts, pick an operation, see the value, its picture, bank
     /// conflicts and TV layouts; the link reproduces the state. Example: `cute playground --port 0
     /// --no-open`.
+    #[command(after_help = "Examples:
+  cute playground                   # opens http://127.0.0.1:8000/ in the browser
+  cute playground --port 0 --no-open")]
     Playground {
         /// The port (0: any free port; the address is printed).
         #[arg(long, default_value_t = 8000)]
@@ -220,9 +348,39 @@ pub fn subcommands() -> Vec<String> {
         .collect()
 }
 
+/// What `cute` knows of where its output goes, for `--color auto`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Console {
+    /// Standard output is a terminal.
+    pub stdout_is_terminal: bool,
+    /// `NO_COLOR` is set to a non-empty value (<https://no-color.org>).
+    pub no_color: bool,
+}
+
+impl Console {
+    /// The process's console: whether stdout is a terminal, and `NO_COLOR`.
+    pub fn detect() -> Console {
+        use std::io::IsTerminal;
+        Console {
+            stdout_is_terminal: std::io::stdout().is_terminal(),
+            no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
+        }
+    }
+
+    /// Whether `cute show` colours under `choice`.
+    pub fn colour(self, choice: draw::Color) -> bool {
+        match choice {
+            draw::Color::Always => true,
+            draw::Color::Never => false,
+            draw::Color::Auto => self.stdout_is_terminal && !self.no_color,
+        }
+    }
+}
+
 /// Runs `cute` with the argument vector `args` (the program name first, as in
 /// `std::env::args_os()`), writing the result to `out` and diagnostics to `err`; returns the exit
-/// status (see the module docs).
+/// status (see the module docs). `out` is taken not to be a terminal (`--color auto` does not
+/// colour); see [`run_with`].
 ///
 /// ```
 /// let (mut out, mut err) = (Vec::new(), Vec::new());
@@ -239,18 +397,41 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
+    run_with(args, out, err, Console::default())
+}
+
+/// [`run`], with `console` telling whether `out` is a terminal and whether `NO_COLOR` is set (what
+/// the binary passes: [`Console::detect`]).
+///
+/// ```
+/// use cute_cli::cli::{run_with, Console};
+/// let tty = Console { stdout_is_terminal: true, no_color: false };
+/// let (mut out, mut err) = (Vec::new(), Vec::new());
+/// assert_eq!(run_with(["cute", "show", "2:1"], &mut out, &mut err, tty), 0);
+/// assert!(String::from_utf8(out).unwrap().contains("\x1b[48;2;255;255;255;38;2;0;0;0m 0 "));
+/// ```
+pub fn run_with<I, T>(args: I, out: &mut dyn Write, err: &mut dyn Write, console: Console) -> u8
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
     let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
     let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
         Err(e) => return usage_error(&e, &args, out, err),
     };
     match cli.cmd {
-        Cmd::Eval { layout, coord } => {
+        Cmd::Eval {
+            layout,
+            coord,
+            json,
+        } => {
             let (op, a) = match &coord {
                 Some(c) => ("eval_crd", vec![layout.as_str(), c.as_str()]),
                 None => ("eval_all", vec![layout.as_str()]),
             };
-            report("eval", op, &a, out, err)
+            let shape = if json { Json::Eval } else { Json::No };
+            report("eval", op, &a, shape, out, err)
         }
         Cmd::Conformance { file } => conformance::run(&file, out, err),
         Cmd::Paper {
@@ -301,25 +482,72 @@ where
             out,
             err,
         ),
-        Cmd::Partition { data, tv, thread } => emit(apps::partition(&data, &tv, thread), out, err),
-        Cmd::VectorWidth { src, dst } => emit(apps::vector_width(&src, &dst), out, err),
-        Cmd::Contains { data, instruction } => emit(apps::contains(&data, &instruction), out, err),
-        Cmd::Show { layout } => emit(draw::show(&layout), out, err),
+        Cmd::Partition {
+            data,
+            tv,
+            thread,
+            json,
+        } => emit(apps::partition(&data, &tv, thread, json), out, err),
+        Cmd::VectorWidth { src, dst, json } => emit(apps::vector_width(&src, &dst, json), out, err),
+        Cmd::Contains {
+            data,
+            instruction,
+            json,
+        } => emit(apps::contains(&data, &instruction, json), out, err),
+        Cmd::Show {
+            layout,
+            json,
+            color,
+        } => {
+            let style = if json {
+                draw::ShowAs::Json
+            } else if console.colour(color) {
+                draw::ShowAs::Colour
+            } else {
+                draw::ShowAs::Text
+            };
+            emit(draw::show(&layout, style), out, err)
+        }
         Cmd::Draw(a) => emit(draw::draw(&a), out, err),
         Cmd::Playground { port, no_open } => emit(
             playground::serve(port, !no_open, out).map(|()| String::new()),
             out,
             err,
         ),
-        Cmd::Ops => {
+        Cmd::Ops { json: false } => {
             let lines: Vec<String> = ops::all_ops()
                 .map(|(name, sig)| format!("{name} {sig}"))
                 .collect();
             print(&lines.join("\n"), out, err)
         }
+        Cmd::Ops { json: true } => {
+            let items: Vec<String> = ops::operations()
+                .map(|o| {
+                    let (lo, hi) = o.arity();
+                    let hi = if hi == usize::MAX {
+                        "null".to_string()
+                    } else {
+                        hi.to_string()
+                    };
+                    format!(
+                        "{{\"name\": {}, \"signature\": {}, \"min_args\": {lo}, \"max_args\": {hi}}}",
+                        json::string(o.name),
+                        json::string(o.signature)
+                    )
+                })
+                .collect();
+            print(&format!("[{}]", items.join(", ")), out, err)
+        }
         Cmd::Op(v) => {
-            let args: Vec<&str> = v[1..].iter().map(String::as_str).collect();
-            report(&v[0], &v[0], &args, out, err)
+            // `--json` anywhere after the operation's name (no CuTe notation starts with `--`)
+            let json = v[1..].iter().any(|a| a == "--json");
+            let args: Vec<&str> = v[1..]
+                .iter()
+                .map(String::as_str)
+                .filter(|a| *a != "--json")
+                .collect();
+            let shape = if json { Json::Op } else { Json::No };
+            report(&v[0], &v[0], &args, shape, out, err)
         }
     }
 }
@@ -378,17 +606,69 @@ fn usage_error(e: &clap::Error, args: &[OsString], out: &mut dyn Write, err: &mu
     2
 }
 
-/// Runs the operation `op` of `cute name` and prints its value or its one-line error.
-fn report(name: &str, op: &str, args: &[&str], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+/// How [`report`] prints a value.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Json {
+    /// As text.
+    No,
+    /// `{"op", "args", "value"}`.
+    Op,
+    /// `cute eval --json`: `{"layout", "coord", "value"}` or `{"layout", "values"}`.
+    Eval,
+}
+
+/// Runs the operation `op` of `cute name` and prints its value, or its error line (and, for an
+/// argument that could not be read, the argument with carets under the offending characters).
+fn report(
+    name: &str,
+    op: &str,
+    args: &[&str],
+    shape: Json,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
     let o = ops::run(op, args);
     match (ops::error_line(name, args, &o), o) {
-        (None, ops::Outcome::Value(v)) => print(&v, out, err),
+        (None, ops::Outcome::Value(v)) => {
+            let text = match shape {
+                Json::No => v,
+                Json::Op => {
+                    let a: Vec<String> = args.iter().map(|x| json::string(x)).collect();
+                    format!(
+                        "{{\"op\": {}, \"args\": [{}], \"value\": {}}}",
+                        json::string(op),
+                        a.join(", "),
+                        json::string(&v)
+                    )
+                }
+                Json::Eval => match args {
+                    [l, c] => format!(
+                        "{{\"layout\": {}, \"coord\": {}, \"value\": {}}}",
+                        json::string(l),
+                        json::string(c),
+                        json::value(&v)
+                    ),
+                    _ => {
+                        let vs: Vec<String> =
+                            json::tuple_items(&v).into_iter().map(json::value).collect();
+                        format!(
+                            "{{\"layout\": {}, \"values\": [{}]}}",
+                            json::string(args.first().copied().unwrap_or("")),
+                            vs.join(", ")
+                        )
+                    }
+                },
+            };
+            print(&text, out, err)
+        }
         (line, o) => {
-            let _ = writeln!(
-                err,
-                "{}",
-                line.unwrap_or_else(|| "error: no value".to_string())
-            );
+            let mut line = line.unwrap_or_else(|| "error: no value".to_string());
+            if let ops::Outcome::BadArgument { index, error } = &o {
+                if let Some(text) = args.get(*index) {
+                    line = crate::diag::with_pointer(line, text, error);
+                }
+            }
+            let _ = writeln!(err, "{line}");
             match o {
                 ops::Outcome::Usage(_) => 2,
                 _ => 1,
@@ -397,7 +677,8 @@ fn report(name: &str, op: &str, args: &[&str], out: &mut dyn Write, err: &mut dy
     }
 }
 
-/// Prints a command's text, or its one-line error on stderr with exit status 1.
+/// Prints a command's text, or its error on stderr (one line, and the pointer lines of
+/// [`crate::diag`] under a parse error) with exit status 1.
 fn emit(r: Result<String, String>, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     match r {
         Ok(text) => print(&text, out, err),

@@ -9,11 +9,51 @@ fn parse(what: &str, k: usize, text: &str) -> Result<Layout, String> {
     crate::apps::lay(what, k, text)
 }
 
+/// When `cute show` colours its table (`--color`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Color {
+    /// When stdout is a terminal and `NO_COLOR` is unset or empty.
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+/// What `cute show` prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShowAs {
+    /// CuTe's `print_layout` table, character for character.
+    Text,
+    /// The same table with each cell's background CuTe's grey of its offset (ANSI escapes).
+    Colour,
+    /// `{"layout": L, "rows": [[offset, ...], ...]}`.
+    Json,
+}
+
 /// `cute show LAYOUT`: CuTe's `print_layout` table (rank 2 as CuTe prints it, rank 1 as one row,
-/// higher ranks folded into the columns).
-pub fn show(layout: &str) -> Result<String, String> {
+/// higher ranks folded into the columns), coloured or as JSON as `how` says.
+pub fn show(layout: &str, how: ShowAs) -> Result<String, String> {
     let l = parse("show", 1, layout)?;
-    let t = cute_draw::table::print_layout(&l).map_err(|e| format!("error: show: {e}"))?;
+    let e = |e: cute_draw::DrawError| format!("error: show: {e}");
+    let t = match how {
+        ShowAs::Text => cute_draw::table::print_layout(&l).map_err(e)?,
+        ShowAs::Colour => cute_draw::table::print_layout_coloured(&l).map_err(e)?,
+        ShowAs::Json => {
+            let g = cute_draw::grid::Grid::new(&l).map_err(e)?;
+            let rows: Vec<String> = (0..g.rows)
+                .map(|r| {
+                    let row: Vec<i64> = (0..g.cols).map(|c| g.at(r, c)).collect();
+                    crate::json::ints(&row)
+                })
+                .collect();
+            return Ok(format!(
+                "{{\"layout\": {}, \"rows\": [{}]}}",
+                crate::json::string(&l.to_string()),
+                rows.join(", ")
+            ));
+        }
+    };
     Ok(t.trim_end_matches('\n').to_string())
 }
 
@@ -119,7 +159,7 @@ fn fail(e: cute_draw::DrawError) -> String {
 fn parse_smem(text: &str) -> Result<ComposedLayout, String> {
     if text.trim_start().starts_with("Sw<") {
         text.parse::<ComposedLayout>()
-            .map_err(|e| format!("error: draw: argument 1 {}: {e}", crate::ops::quote(text)))
+            .map_err(|e| crate::diag::bad_argument("draw", 1, text, &e))
     } else {
         let l = parse("draw", 1, text)?;
         let id = cute::Swizzle::new(0, 0, 0).map_err(err)?;
@@ -229,9 +269,10 @@ pub fn scene(a: &DrawArgs) -> Result<Scene, String> {
     if let Some(c) = &a.slice {
         conflicting("--slice", &[("--op", a.op.is_some())])?;
         let l = parse("draw", 1, text)?;
-        let pc: PartialCoord = c
-            .parse()
-            .map_err(|e| err(format!("--slice {}: {e}", crate::ops::quote(c))))?;
+        let pc: PartialCoord = c.parse().map_err(|e| {
+            let line = err(format!("--slice {}: {e}", crate::ops::quote(c)));
+            crate::diag::with_pointer(line, c, &e)
+        })?;
         return pictures::slice(&l, &pc).map_err(fail);
     }
     if let Some(op) = a.op {
@@ -272,9 +313,10 @@ pub fn tile_scene(op: TileOp, a: &Layout, with: &str) -> Result<Scene, String> {
     let algebra = |e: cute::Error| format!("error: draw: {e}");
     match op {
         TileOp::Divide => {
-            let t: Tiler = with
-                .parse()
-                .map_err(|e| err(format!("--with {}: {e}", crate::ops::quote(with))))?;
+            let t: Tiler = with.parse().map_err(|e| {
+                let line = err(format!("--with {}: {e}", crate::ops::quote(with)));
+                crate::diag::with_pointer(line, with, &e)
+            })?;
             let cells = a.size().map_err(algebra)?;
             if cells > cute_draw::grid::MAX_CELLS {
                 return Err(fail(cute_draw::DrawError::TooLarge {

@@ -10,7 +10,9 @@ pub mod banks;
 pub mod bench;
 pub mod cli;
 pub mod conformance;
+pub mod diag;
 pub mod draw;
+pub mod json;
 /// The operation registry of the core crate ([`cute::registry`]), under the name the command line
 /// has always used.
 pub use cute::registry as ops;

@@ -1,7 +1,10 @@
 //! `cute banks` and `cute swizzle-search`: the JSON contracts on the standard tiles, the text
-//! tables, and bad input (exit status 1 or 2, one line on stderr, nothing on stdout).
+//! tables, and bad input (exit status 1 or 2, one error line on stderr, and the carets under a
+//! parse error; nothing on stdout).
 
 use std::process::{Command, Output};
+
+mod stderr_shape;
 
 fn cute(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_cute"))
@@ -20,15 +23,16 @@ fn ok(args: &[&str]) -> String {
     out.trim_end_matches('\n').to_string()
 }
 
-/// Runs `cute args`, expects a failure with status `code` and one line on stderr containing every
-/// needle.
+/// Runs `cute args`, expects a failure with status `code` and an error on stderr (one line, and
+/// for a parse error the argument with carets: `stderr_shape`) containing every needle.
 fn fails(args: &[&str], code: i32, needles: &[&str]) {
     let o = cute(args);
     let err = String::from_utf8(o.stderr).unwrap();
     assert_eq!(o.status.code(), Some(code), "{args:?}: {err}");
     assert!(o.stdout.is_empty(), "{args:?}: {:?}", o.stdout);
-    assert_eq!(err.lines().count(), 1, "{args:?}: {err:?}");
-    assert!(err.starts_with("error: ") && err.ends_with('\n'), "{err:?}");
+    if let Err(why) = stderr_shape::check(&err) {
+        panic!("{args:?}: {why}");
+    }
     for n in needles {
         assert!(err.contains(n), "{args:?}: {err:?} lacks {n:?}");
     }

@@ -1,7 +1,10 @@
-//! The `cute` binary on bad input: every failure exits non-zero (never 101, a panic) with exactly
-//! one line on stderr that names the problem, and nothing on stdout. And a few good answers.
+//! The `cute` binary on bad input: every failure exits non-zero (never 101, a panic) with one
+//! line on stderr that names the problem (and, under a parse error, the argument with carets:
+//! `stderr_shape`), and nothing on stdout. And a few good answers.
 
 use std::process::{Command, Output};
+
+mod stderr_shape;
 
 fn cute(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_cute"))
@@ -21,12 +24,9 @@ fn fails(args: &[&str], needles: &[&str]) -> String {
         "{shown:?}: exit {code:?}, stderr {err:?}"
     );
     assert!(o.stdout.is_empty(), "{shown:?}: stdout {:?}", o.stdout);
-    assert_eq!(
-        err.lines().count(),
-        1,
-        "{shown:?}: stderr not one line: {err:?}"
-    );
-    assert!(err.ends_with('\n') && err.starts_with("error: "), "{err:?}");
+    if let Err(why) = stderr_shape::check(&err) {
+        panic!("{shown:?}: {why}");
+    }
     assert!(!err.contains("panicked"), "{err:?}");
     assert!(err.len() < 1000, "{shown:?}: stderr {} bytes", err.len());
     for n in needles {
@@ -367,7 +367,7 @@ fn cute_limited(args: &[&str], stdin: &[u8]) -> Output {
 }
 
 /// `cute args` (stdin `stdin`) fails with exit status `code`, nothing on stdout and exactly the
-/// line `want` on stderr.
+/// lines `want` on stderr.
 fn fails_with(args: &[&str], stdin: &[u8], code: i32, want: &str) {
     let o = cute_limited(args, stdin);
     let err = String::from_utf8(o.stderr).unwrap();
@@ -488,26 +488,26 @@ fn regression_eval_names_the_argument_that_does_not_parse() {
         &["eval", "(4,8):(1,4)", "(1,2)x"],
         b"",
         1,
-        "error: eval: argument 2 `(1,2)x`: parse: at byte 5: expected the end of the input",
+        "error: eval: argument 2 `(1,2)x`: parse: at byte 5: expected the end of the input\n  (1,2)x\n       ^",
     );
     fails_with(
         &["eval", "(4,8):(1,4)x", "(1,2)"],
         b"",
         1,
-        "error: eval: argument 1 `(4,8):(1,4)x`: parse: at byte 11: expected the end of the input",
+        "error: eval: argument 1 `(4,8):(1,4)x`: parse: at byte 11: expected the end of the input\n  (4,8):(1,4)x\n             ^",
     );
     fails_with(
         &["eval_crd", "(4,8):(1,4)", "(1,2)x"],
         b"",
         1,
-        "error: eval_crd: argument 2 `(1,2)x`: parse: at byte 5: expected the end of the input",
+        "error: eval_crd: argument 2 `(1,2)x`: parse: at byte 5: expected the end of the input\n  (1,2)x\n       ^",
     );
     // the same text as a layout and as a coordinate: the argument that was read is named
     fails_with(
         &["complement", "(4,8):(1,4)", "(4,8):(1,4)"],
         b"",
         1,
-        "error: complement: argument 2 `(4,8):(1,4)`: parse: at byte 5: expected the end of the input",
+        "error: complement: argument 2 `(4,8):(1,4)`: parse: at byte 5: expected the end of the input\n  (4,8):(1,4)\n       ^",
     );
 }
 

@@ -4,6 +4,8 @@ use cute_cli::atoms::{self, Atom};
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
+mod stderr_shape;
+
 fn cute(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_cute"))
         .args(args)
@@ -18,13 +20,16 @@ fn ok(args: &[&str]) -> String {
     String::from_utf8(o.stdout).unwrap()
 }
 
-/// Runs a failing call: exit 1, nothing on stdout, one `error: draw: …` line with every needle.
+/// Runs a failing call: exit 1, nothing on stdout, one `error: draw: …` line with every needle
+/// (and, for a parse error, the argument with carets: `stderr_shape`).
 fn fails(args: &[&str], needles: &[&str]) {
     let o = cute(args);
     let err = String::from_utf8(o.stderr).unwrap();
     assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
     assert!(o.stdout.is_empty());
-    assert_eq!(err.lines().count(), 1, "{err:?}");
+    if let Err(why) = stderr_shape::check(&err) {
+        panic!("{args:?}: {why}");
+    }
     assert!(err.starts_with("error: draw"), "{err:?}");
     for n in needles {
         assert!(err.contains(n), "{args:?}: {err:?} lacks {n:?}");

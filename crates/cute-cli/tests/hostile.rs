@@ -3,8 +3,9 @@
 //! is the built binary in a subprocess, under a memory limit ([`MEMORY_KB`] of address space) and a
 //! wall-clock limit ([`TIME_LIMIT`], killed and reported beyond it), and must keep the contract of
 //! `cute --help`: exit status 0, 1 or 2 (never a panic, an abort or a signal); on failure nothing on
-//! stdout and exactly one line on stderr, `error: …`, naming the subcommand or operation run; on
-//! success nothing on stderr (but the summary line of `conformance` and `paper --json`).
+//! stdout and on stderr one line `error: …` naming the subcommand or operation run (under a parse
+//! error possibly the argument and a caret line, exactly as `stderr_shape` checks); on success
+//! nothing on stderr (but the summary line of `conformance` and `paper --json`).
 //!
 //! The subcommands come from the clap definition ([`cute_cli::cli::subcommands`]) and the
 //! operations from the op table (`cute ops`), so a new one cannot escape: a new subcommand without
@@ -17,6 +18,8 @@ use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+
+mod stderr_shape;
 
 /// Wall-clock limit per call.
 const TIME_LIMIT: Duration = Duration::from_secs(10);
@@ -198,6 +201,16 @@ fn op_calls(h: &[String]) -> Vec<Call> {
         for x in h {
             calls.push(op_call(&name, &vec![x.as_str(); base.len()]));
         }
+        // `--json` anywhere after the name
+        let mut json = base.clone();
+        json.push("--json");
+        calls.push(op_call(&name, &json));
+        json.rotate_right(1);
+        calls.push(op_call(&name, &json));
+        if let Some(x) = h.first() {
+            json[1] = x.as_str();
+            calls.push(op_call(&name, &json));
+        }
     }
     calls
 }
@@ -239,6 +252,8 @@ fn subcommand_calls(h: &[String], files: &[String]) -> Vec<Call> {
                     add(vec!["(4,8):(1,4)", x]);
                     add(vec![x, "(1,2)"]);
                     add(vec![x, x]);
+                    add(vec![x, "--json"]);
+                    add(vec!["(4,8):(1,4)", x, "--json"]);
                 }
             }
             "conformance" => {
@@ -251,7 +266,11 @@ fn subcommand_calls(h: &[String], files: &[String]) -> Vec<Call> {
                     add(vec![f]);
                 }
             }
-            "ops" => add(vec!["extra"]),
+            "ops" => {
+                add(vec!["extra"]);
+                add(vec!["--json"]);
+                add(vec!["--json", "extra"]);
+            }
             "paper" => {
                 add(vec![]);
                 add(vec!["--json"]);
@@ -322,7 +341,9 @@ fn subcommand_calls(h: &[String], files: &[String]) -> Vec<Call> {
                     add(vec![d, x]);
                     add(vec![x, x]);
                     add(vec![x, x, "--thread", "0"]);
+                    add(vec![d, x, "--json"]);
                 }
+                add(vec![d, tv, "--json"]);
                 for t in numbers {
                     add(vec![d, tv, "--thread", t]);
                     add(vec![
@@ -341,13 +362,19 @@ fn subcommand_calls(h: &[String], files: &[String]) -> Vec<Call> {
                     add(vec![x, b]);
                     add(vec![a, x]);
                     add(vec![x, x]);
+                    add(vec![x, x, "--json"]);
                 }
+                add(vec![a, b, "--json"]);
             }
             "show" => {
                 add(vec![]);
                 add(vec!["(4,4):(1,4)", "extra"]);
+                add(vec!["(4,4):(1,4)", "--color", "sometimes"]);
+                add(vec!["(4,4):(1,4)", "--color"]);
                 for x in h {
                     add(vec![x]);
+                    add(vec![x, "--json"]);
+                    add(vec![x, "--color", "always"]);
                 }
             }
             "draw" => {
@@ -584,10 +611,8 @@ fn check(c: &Call) -> Result<Duration, String> {
                     String::from_utf8_lossy(&out[..out.len().min(200)])
                 ));
             }
-            if err.lines().count() != 1 || !err.ends_with('\n') || !err.starts_with("error: ") {
-                return Err(format!(
-                    "{shown:?}: exit {code:?}, stderr not one `error: ` line: {err:?}"
-                ));
+            if let Err(why) = stderr_shape::check(&err) {
+                return Err(format!("{shown:?}: exit {code:?}: {why}"));
             }
             if !err.contains(c.name.as_str()) {
                 return Err(format!(

@@ -23,6 +23,35 @@ fn digits(x: i64) -> usize {
 /// );
 /// ```
 pub fn print_layout(l: &Layout) -> Result<String, DrawError> {
+    table(l, false)
+}
+
+/// [`print_layout`] for a terminal: each cell (the text between two `|`) on the background of
+/// CuTe's grey of its offset ([`crate::pictures::grey`], the palette of the pictures), in black
+/// on the light greys and white on the dark ones, with ANSI 24-bit colour escapes. Without the
+/// escapes it is [`print_layout`], character for character.
+///
+/// ```
+/// let l: cute::Layout = "(1,2):(1,1)".parse().unwrap();
+/// let t = cute_draw::table::print_layout_coloured(&l).unwrap();
+/// assert!(t.contains("|\x1b[48;2;255;255;255;38;2;0;0;0m 0 \x1b[0m|\x1b[48;2;153;153;153;38;2;0;0;0m 1 \x1b[0m|"));
+/// ```
+pub fn print_layout_coloured(l: &Layout) -> Result<String, DrawError> {
+    table(l, true)
+}
+
+/// The start of a cell of offset `v` coloured as [`print_layout_coloured`] says.
+fn paint(v: i64) -> String {
+    let (r, g, b) = crate::pictures::grey(v);
+    let ink = if u32::from(r) + u32::from(g) + u32::from(b) >= 3 * 128 {
+        0
+    } else {
+        255
+    };
+    format!("\x1b[48;2;{r};{g};{b};38;2;{ink};{ink};{ink}m")
+}
+
+fn table(l: &Layout, colour: bool) -> Result<String, DrawError> {
     let g = Grid::new(l)?;
     let w = digits(g.cosize()) + 2;
     let mut s = format!("{l}\n");
@@ -45,7 +74,12 @@ pub fn print_layout(l: &Layout) -> Result<String, DrawError> {
         s += &sep;
         s += &format!("{r:>2}  ");
         for c in 0..g.cols {
-            s += &format!("| {:>1$} ", g.at(r, c), w - 2);
+            let v = g.at(r, c);
+            if colour {
+                s += &format!("|{} {v:>pad$} \x1b[0m", paint(v), pad = w - 2);
+            } else {
+                s += &format!("| {v:>pad$} ", pad = w - 2);
+            }
         }
         s += "|\n";
     }

@@ -53,12 +53,13 @@ fn scale(s: &str) -> Result<(i64, i64), Error> {
     match s.split_once('/') {
         None => Ok((int(s)?, 1)),
         Some((n, d)) => {
-            let (n, d) = (int(n)?, int(d)?);
+            let at = n.len() + 1; // the denominator's first byte
+            let (n, d) = (int(n)?, int(d).map_err(|e| super::shifted(e, at))?);
             if d == 0 {
                 return Err(Error::new(
                     Op::Parse,
                     ErrorKind::Syntax {
-                        pos: s.len(),
+                        pos: at,
                         expected: "a non-zero denominator",
                     },
                 ));

@@ -111,6 +111,22 @@ pub(crate) fn int(s: &str) -> Result<i64, Error> {
     }
 }
 
+/// `e`, the reader's error on the text that starts at byte `at` of an argument, as an error on the
+/// whole argument: a syntax error's position moved by `at` (so that it names the byte of the
+/// argument, as every other reader's error does).
+pub(crate) fn shifted(e: Error, at: usize) -> Error {
+    match *e.kind() {
+        crate::ErrorKind::Syntax { pos, expected } if e.op() == crate::Op::Parse => Error::new(
+            crate::Op::Parse,
+            crate::ErrorKind::Syntax {
+                pos: pos.saturating_add(at),
+                expected,
+            },
+        ),
+        _ => e,
+    }
+}
+
 /// The largest layout size `eval_all` lists (2^16 offsets): beyond it `eval_all` refuses with an
 /// error of category `Capacity` instead of printing (or spending minutes on) billions of offsets.
 pub const EVAL_ALL_LIMIT: i64 = 1 << 16;

@@ -53,7 +53,7 @@ pub fn instruction(s: &str) -> Result<Layout, Error> {
     ] {
         if let Some(rest) = s.strip_prefix(name) {
             let n = match rest.strip_prefix(".x") {
-                Some(n) => int(n)?,
+                Some(n) => int(n).map_err(|e| super::shifted(e, name.len() + 2))?,
                 None if rest.is_empty() => 1,
                 None => break,
             };
