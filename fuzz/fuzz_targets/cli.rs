@@ -34,7 +34,9 @@ fn names() -> &'static Vec<String> {
 /// The temporary conformance file of this process.
 fn case_file() -> &'static std::path::PathBuf {
     static FILE: OnceLock<std::path::PathBuf> = OnceLock::new();
-    FILE.get_or_init(|| std::env::temp_dir().join(format!("cute-fuzz-cli-{}.tsv", std::process::id())))
+    FILE.get_or_init(|| {
+        std::env::temp_dir().join(format!("cute-fuzz-cli-{}.tsv", std::process::id()))
+    })
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -63,7 +65,11 @@ fuzz_target!(|data: &[u8]| {
         }
         args.push(case_file().to_string_lossy().into_owned());
     } else {
-        args.extend(fields.take(8).map(|f| String::from_utf8_lossy(f).into_owned()));
+        args.extend(
+            fields
+                .take(8)
+                .map(|f| String::from_utf8_lossy(f).into_owned()),
+        );
     }
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let code = cute_cli::cli::run(&args, &mut out, &mut err);

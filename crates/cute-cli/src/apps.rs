@@ -33,7 +33,7 @@ fn fail(cmd: &str) -> impl Fn(Error) -> String + '_ {
 /// `off + l(i)` for every `i < |l|`, comma-separated; at most [`LIST_LIMIT`] of them (a
 /// `Capacity` error of `op` otherwise).
 fn offsets(cmd: &str, op: Op, l: &Layout, off: i64) -> Result<String, String> {
-    let n = l.size().map_err(fail(cmd))?;
+    let n = l.size();
     if n > LIST_LIMIT {
         return Err(fail(cmd)(
             Error::new(
@@ -74,7 +74,7 @@ pub fn partition(data: &str, tv: &str, thread: Option<i64>) -> Result<String, St
     let threads: Box<dyn Iterator<Item = i64>> = match thread {
         Some(x) => Box::new(std::iter::once(x)),
         None => {
-            if t.size().map_err(fail(cmd))? > LIST_LIMIT {
+            if t.size() > LIST_LIMIT {
                 return Err(fail(cmd)(
                     Error::new(
                         Op::Partition,
@@ -86,7 +86,7 @@ pub fn partition(data: &str, tv: &str, thread: Option<i64>) -> Result<String, St
                     .with(Operand::Layout(d), Operand::Layout(t)),
                 ));
             }
-            Box::new(0..t.mode(0).and_then(|m| m.size()).map_err(fail(cmd))?)
+            Box::new(0..t.mode(0).map_err(fail(cmd))?.size())
         }
     };
     for th in threads {
@@ -110,7 +110,7 @@ pub fn vector_width(src: &str, dst: &str) -> Result<String, String> {
     let k = cute::max_common_vector(&s, &d).map_err(fail(cmd))?;
     let r = cute::max_common_layout(&s, &d).map_err(fail(cmd))?;
     let not_listed = format!("not listed: more than {LIST_LIMIT}");
-    let coords = if r.size().map_err(fail(cmd))? > LIST_LIMIT {
+    let coords = if r.size() > LIST_LIMIT {
         not_listed.clone()
     } else {
         offsets(cmd, Op::MaxCommonLayout, &r, 0)?
@@ -134,7 +134,7 @@ pub fn vector_width(src: &str, dst: &str) -> Result<String, String> {
             at(&d)?
         ));
     }
-    if s.size().map_err(fail(cmd))? != d.size().map_err(fail(cmd))? {
+    if s.size() != d.size() {
         out.push_str("copy: none (the sizes differ)");
         return Ok(out);
     }

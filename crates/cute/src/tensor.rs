@@ -157,8 +157,7 @@ impl<S: Storage> Tensor<S> {
 
     /// `|L|`, the number of coordinates.
     pub fn size(&self) -> i64 {
-        // checked when the layout was made
-        self.layout.size().unwrap_or(0)
+        self.layout.size()
     }
 
     /// The storage index of `L(i)` for an integer coordinate `i` of the domain.
@@ -391,7 +390,7 @@ impl CountingTensor {
 
     /// `a + L(i)` for an integer coordinate `i` of the domain (`None` outside it).
     pub fn get(&self, i: i64) -> Option<Value> {
-        if !(0..self.layout.size().ok()?).contains(&i) {
+        if !(0..self.layout.size()).contains(&i) {
             return None;
         }
         self.origin
@@ -428,7 +427,7 @@ impl CountingTensor {
 
     /// Every element in the order of the integer coordinates.
     pub fn values(&self) -> Result<Vec<Value>, Error> {
-        (0..self.layout.size()?)
+        (0..self.layout.size())
             .map(|i| self.origin.add(self.layout.eval_value(i)?, Op::Tensor))
             .collect()
     }
