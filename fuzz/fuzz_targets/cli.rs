@@ -53,7 +53,9 @@ fn names() -> &'static Vec<String> {
 /// The temporary conformance file of this process.
 fn case_file() -> &'static std::path::PathBuf {
     static FILE: OnceLock<std::path::PathBuf> = OnceLock::new();
-    FILE.get_or_init(|| std::env::temp_dir().join(format!("cute-fuzz-cli-{}.tsv", std::process::id())))
+    FILE.get_or_init(|| {
+        std::env::temp_dir().join(format!("cute-fuzz-cli-{}.tsv", std::process::id()))
+    })
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -82,7 +84,11 @@ fuzz_target!(|data: &[u8]| {
         }
         args.push(case_file().to_string_lossy().into_owned());
     } else {
-        args.extend(fields.take(8).map(|f| String::from_utf8_lossy(f).into_owned()));
+        args.extend(
+            fields
+                .take(8)
+                .map(|f| String::from_utf8_lossy(f).into_owned()),
+        );
     }
     // `--json` for one input in two (chosen by the input's length)
     let json =

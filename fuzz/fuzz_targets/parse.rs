@@ -333,7 +333,7 @@ fuzz_target!(|data: &[u8]| {
             let back: Layout = printed.parse().expect("printed Layout must parse");
             assert_eq!(&back, v, "Layout round trip");
             assert_eq!(back.to_string(), printed);
-            let size = v.size().expect("a parsed layout's size fits in i64");
+            let size = v.size();
             assert!(size >= 1);
             if let Ok(c) = v.cosize() {
                 assert!(c >= 1, "cosize {c} of {v} below 1");

@@ -33,7 +33,7 @@ fn fail(cmd: &str) -> impl Fn(Error) -> String + '_ {
 /// `off + l(i)` for every `i < |l|`; at most [`LIST_LIMIT`] of them (a `Capacity` error of `op`
 /// otherwise).
 fn offsets(cmd: &str, op: Op, l: &Layout, off: i64) -> Result<Vec<i64>, String> {
-    let n = l.size().map_err(fail(cmd))?;
+    let n = l.size();
     if n > LIST_LIMIT {
         return Err(fail(cmd)(
             Error::new(
@@ -78,7 +78,7 @@ pub fn partition(data: &str, tv: &str, thread: Option<i64>, json: bool) -> Resul
     let threads: Box<dyn Iterator<Item = i64>> = match thread {
         Some(x) => Box::new(std::iter::once(x)),
         None => {
-            if t.size().map_err(fail(cmd))? > LIST_LIMIT {
+            if t.size() > LIST_LIMIT {
                 return Err(fail(cmd)(
                     Error::new(
                         Op::Partition,
@@ -90,7 +90,7 @@ pub fn partition(data: &str, tv: &str, thread: Option<i64>, json: bool) -> Resul
                     .with(Operand::Layout(d), Operand::Layout(t)),
                 ));
             }
-            Box::new(0..t.mode(0).and_then(|m| m.size()).map_err(fail(cmd))?)
+            Box::new(0..t.mode(0).map_err(fail(cmd))?.size())
         }
     };
     for th in threads {
@@ -131,7 +131,7 @@ pub fn vector_width(src: &str, dst: &str, json: bool) -> Result<String, String> 
     let k = cute::max_common_vector(&s, &d).map_err(fail(cmd))?;
     let r = cute::max_common_layout(&s, &d).map_err(fail(cmd))?;
     let not_listed = format!("not listed: more than {LIST_LIMIT}");
-    let coords = if r.size().map_err(fail(cmd))? > LIST_LIMIT {
+    let coords = if r.size() > LIST_LIMIT {
         None
     } else {
         Some(offsets(cmd, Op::MaxCommonLayout, &r, 0)?)
@@ -145,7 +145,7 @@ pub fn vector_width(src: &str, dst: &str, json: bool) -> Result<String, String> 
         Ok(Some(v.map_err(fail(cmd))?))
     };
     let (so, dso) = (at(&s)?, at(&d)?);
-    let (plan, note) = if s.size().map_err(fail(cmd))? != d.size().map_err(fail(cmd))? {
+    let (plan, note) = if s.size() != d.size() {
         (None, "none (the sizes differ)")
     } else {
         match cute::copy_plan(&s, &d).map_err(fail(cmd))? {

@@ -270,7 +270,7 @@ pub fn measure(clock: Clock) -> Vec<(&'static str, Option<f64>)> {
     let lp_t = cute::Tiler::layout(lp_b);
     let ev_l = layout(EVAL_LAYOUT);
     let ev = IndexEvaluator::new(&ev_l).expect("integer strides");
-    let n = ev_l.size().expect("size") as usize;
+    let n = ev_l.size() as usize;
     let (hs, hd): ([i64; 4], [i64; 4]) = ([4, 8, 8, 16], [8, 512, 1, 32]);
     let hu = hs.map(|x| x as u64);
     let mut buf = vec![0i64; n];

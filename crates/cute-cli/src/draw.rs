@@ -303,8 +303,8 @@ pub fn scene(a: &DrawArgs) -> Result<Scene, String> {
 
 /// The size of mode 0 and of the rest (rank 1: the whole layout and 1).
 fn split2(l: &Layout) -> Result<(i64, i64), cute::Error> {
-    let n = l.size()?;
-    let r0 = if l.rank() == 1 { n } else { l.mode(0)?.size()? };
+    let n = l.size();
+    let r0 = if l.rank() == 1 { n } else { l.mode(0)?.size() };
     Ok((r0, if r0 == 0 { 0 } else { n / r0 }))
 }
 
@@ -317,7 +317,7 @@ pub fn tile_scene(op: TileOp, a: &Layout, with: &str) -> Result<Scene, String> {
                 let line = err(format!("--with {}: {e}", crate::ops::quote(with)));
                 crate::diag::with_pointer(line, with, &e)
             })?;
-            let cells = a.size().map_err(algebra)?;
+            let cells = a.size();
             if cells > cute_draw::grid::MAX_CELLS {
                 return Err(fail(cute_draw::DrawError::TooLarge {
                     layout: a.to_string(),
@@ -384,11 +384,11 @@ pub fn product_tile(op: TileOp, (a0, a1): (i64, i64), (b0, b1): (i64, i64), i: i
 pub fn divide_tiles(a: &Layout, t: &Tiler) -> Result<Vec<i64>, cute::Error> {
     let index = cute::compact_col_major(&a.shape())?;
     let z = cute::zipped_divide(&index, t)?;
-    let tile = z.mode(0)?.size()?;
-    let n = z.size()?;
+    let tile = z.mode(0)?.size();
+    let n = z.size();
     // the divide of a layout holds its cells (a tiler longer than a mode pads it): walking more
     // than a few times the cells is refused
-    let limit = 4 * a.size()?.max(1);
+    let limit = 4 * a.size().max(1);
     if n > limit {
         return Err(cute::Error::new(
             cute::Op::ZippedDivide,
@@ -398,7 +398,7 @@ pub fn divide_tiles(a: &Layout, t: &Tiler) -> Result<Vec<i64>, cute::Error> {
         )
         .with(cute::Operand::Layout(*a), cute::Operand::None));
     }
-    let mut v = vec![-1; a.size()? as usize];
+    let mut v = vec![-1; a.size() as usize];
     for k in 0..n {
         let cell = z.eval(k)?;
         if let Some(slot) = v.get_mut(cell as usize) {

@@ -112,11 +112,11 @@ fn lay(s: &str) -> Result<Layout, Error> {
 impl MmaAtom {
     /// Threads that execute one instruction.
     pub fn threads(&self) -> i64 {
-        self.thr_id.size().unwrap_or(1)
+        self.thr_id.size()
     }
 
     fn coord(l: &Layout, rows: i64, t: i64, v: i64) -> Result<(i64, i64), Error> {
-        let threads = l.mode(0)?.size()?;
+        let threads = l.mode(0)?.size();
         let idx = l.eval(t + threads * v)?;
         Ok((idx % rows, idx / rows))
     }
@@ -138,7 +138,7 @@ impl MmaAtom {
 
     /// Values per thread of A, B and C.
     pub fn values(&self) -> (i64, i64, i64) {
-        let per = |l: &Layout| l.size().unwrap_or(0) / self.threads();
+        let per = |l: &Layout| l.size() / self.threads();
         (per(&self.a), per(&self.b), per(&self.c))
     }
 }
@@ -283,7 +283,7 @@ pub struct CopyAtom {
 impl CopyAtom {
     /// Threads that execute one instruction.
     pub fn threads(&self) -> i64 {
-        self.thr_id.size().unwrap_or(1)
+        self.thr_id.size()
     }
 
     /// The bit of the moved data that source thread `t` holds at its bit `b`.
@@ -299,10 +299,7 @@ impl CopyAtom {
     /// Bits per thread on the source and on the destination side.
     pub fn bits_per_thread(&self) -> (i64, i64) {
         let t = self.threads();
-        (
-            self.src.size().unwrap_or(0) / t,
-            self.dst.size().unwrap_or(0) / t,
-        )
+        (self.src.size() / t, self.dst.size() / t)
     }
 
     /// The source and destination layouts in elements of `bits` bits (`upcast`), as CuTe's

@@ -139,7 +139,7 @@ pub fn offset_range(l: &Layout) -> Result<(i64, i64), GpuError> {
 pub fn plan_copy(src: &Layout, dst: &Layout, dtype: DType) -> Result<GpuCopyPlan, GpuError> {
     let src_range = offset_range(src)?;
     let dst_range = offset_range(dst)?;
-    let n = src.size()?;
+    let n = src.size();
     let name = "cute_copy".to_string();
     let modes = match copy_modes(src, dst)? {
         Some(m) => m,
@@ -555,7 +555,7 @@ fn generic_source(
     src_range: (i64, i64),
     dst_range: (i64, i64),
 ) -> Result<(u32, String), GpuError> {
-    let n = src.size()?;
+    let n = src.size();
     let grid = (n + COPY_THREADS - 1) / COPY_THREADS;
     if grid > i32::MAX as i64 {
         return Err(GpuError::unsupported(
@@ -658,6 +658,6 @@ impl GpuCopyPlan {
 
     /// Bytes moved (read plus written), as a copy of `size` elements counts them.
     pub fn bytes_moved(&self) -> i64 {
-        2 * self.src.size().unwrap_or(0) * self.dtype.bytes()
+        2 * self.src.size() * self.dtype.bytes()
     }
 }

@@ -106,7 +106,7 @@ fn operand(
     };
     // the tile must be the atom repeated: its first 8 rows/columns are the atom's layout
     let check = atom.layout;
-    for i in 0..check.size()? {
+    for i in 0..check.size() {
         let (r, k) = match major {
             Major::K => (i % 8, i / 8),
             Major::MN => (i % 64, i / 64),

@@ -100,14 +100,14 @@ impl Grid {
         if !l.is_integral() {
             return Err(DrawError::NotIntegral(l.to_string()));
         }
-        let n = l.size()?;
+        let n = l.size();
         if n > MAX_CELLS {
             return Err(DrawError::TooLarge {
                 layout: l.to_string(),
                 cells: n,
             });
         }
-        let rows = if l.rank() == 1 { 1 } else { l.mode(0)?.size()? };
+        let rows = if l.rank() == 1 { 1 } else { l.mode(0)?.size() };
         let cols = n / rows.max(1);
         let mut values = vec![0; n as usize];
         for r in 0..rows {

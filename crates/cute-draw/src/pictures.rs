@@ -273,9 +273,9 @@ pub fn tv_owners(tv: &Layout, cells: i64) -> Result<Vec<Owner>, DrawError> {
     let threads = if tv.rank() == 1 {
         1
     } else {
-        tv.mode(0)?.size()?
+        tv.mode(0)?.size()
     };
-    let size = tv.size()?;
+    let size = tv.size();
     // every (thread, value) is visited once: bounded like the cells (a tile's TV layout may
     // repeat each cell a few times, not without bound)
     if size > 8 * MAX_CELLS {
@@ -445,7 +445,7 @@ pub fn copy(
 pub fn slice_cells(l: &Layout, c: &PartialCoord) -> Result<Vec<i64>, DrawError> {
     let index = cute::compact_col_major(&l.shape())?;
     let (s, off) = cute::slice_and_offset(&index, c)?;
-    let n = s.size()?;
+    let n = s.size();
     if n > MAX_CELLS {
         return Err(DrawError::TooLarge {
             layout: s.to_string(),

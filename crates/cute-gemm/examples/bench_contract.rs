@@ -39,8 +39,8 @@ fn data(n: i64) -> Vec<f32> {
 
 fn bench(name: &str, spec: &str, ea: &[i64], eb: &[i64], ec: &[i64], flops: f64, reps: usize) {
     let (la, lb, lc) = (row_major(ea), row_major(eb), row_major(ec));
-    let (a, b) = (data(la.size().unwrap()), data(lb.size().unwrap()));
-    let mut c = vec![0f32; lc.size().unwrap() as usize];
+    let (a, b) = (data(la.size()), data(lb.size()));
+    let mut c = vec![0f32; lc.size() as usize];
     let ta = Tensor::new(&a[..], la).unwrap();
     let tb = Tensor::new(&b[..], lb).unwrap();
     let mut tc = Tensor::new(&mut c[..], lc).unwrap();

@@ -173,7 +173,7 @@ pub fn contract_modes(
             .iter()
             .enumerate()
             .filter_map(|(i, (_, t))| t.find(ch).map(|p| (i, p)))
-            .map(|(i, p)| Ok((i, tensors[i].mode(p)?.size()?)))
+            .map(|(i, p)| Ok((i, tensors[i].mode(p)?.size())))
             .collect::<Result<_, Error>>()?;
         if let Some(&(j, sj)) = sizes.iter().find(|&&(_, s)| s != sizes[0].1) {
             let i = sizes[0].0;

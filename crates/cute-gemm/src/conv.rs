@@ -142,7 +142,7 @@ pub fn im2col(x: &Layout, filter: (i64, i64), params: &ConvParams) -> Result<Im2
         3,
         "the input's W mode (mode 3) must coalesce to one stride",
     )?;
-    let (h, w) = (x.mode(2)?.size()?, x.mode(3)?.size()?);
+    let (h, w) = (x.mode(2)?.size(), x.mode(3)?.size());
     let [sh, sw] = params.stride;
     let [ph, pw] = params.padding;
     let [dh, dw] = params.dilation;
@@ -165,7 +165,7 @@ pub fn im2col(x: &Layout, filter: (i64, i64), params: &ConvParams) -> Result<Im2
     let npq = Layout::concat(&[xn, Layout::leaf(p, sh * xh)?, Layout::leaf(q, sw * xw)?])?;
     let crs = Layout::concat(&[xc, Layout::leaf(r, dh * xh)?, Layout::leaf(s, dw * xw)?])?;
     let layout = Layout::concat(&[npq, crs])?;
-    let (n, c) = (xn.size()?, xc.size()?);
+    let (n, c) = (xn.size(), xc.size());
     let shape = IntTuple::parse_const(&format!("(({n},{p},{q}),({c},{r},{s}))"))?;
     let e = |v: i64, i: usize| Stride::basis(v, &[i]);
     let coords = Layout::from_strides(
@@ -253,7 +253,7 @@ where
             ));
         }
     }
-    let size = |l: &Layout, k: usize| -> Result<i64, Error> { l.mode(k)?.size() };
+    let size = |l: &Layout, k: usize| -> Result<i64, Error> { Ok(l.mode(k)?.size()) };
     let (r, s) = (size(&wl, 2)?, size(&wl, 3)?);
     let im = im2col(&xl, (r, s), params)?;
     let (p, q) = im.out;
@@ -366,7 +366,7 @@ where
     }
     // the border: predicated taps through the coordinate layout
     let (k, crs) = (size(&wl, 0)?, im.coords.mode(1)?);
-    let ncrs = crs.size()?;
+    let ncrs = crs.size();
     let npq = im.coords.mode(0)?;
     let (xn, xc) = (xl.mode(0)?, xl.mode(1)?);
     let (yn, yk) = (yl.mode(0)?, yl.mode(1)?);
@@ -381,7 +381,7 @@ where
     let wbase = w.base() as i64;
     let ybase = y.base() as i64;
     let ys = y.storage_mut().items_mut();
-    for j in 0..npq.size()? {
+    for j in 0..npq.size() {
         let [n, _, hp, wp] = coord4(npq.eval_value(j)?);
         let (pp, qq) = (hp / sh, wp / sw);
         if (p0..p1).contains(&pp) && (q0..q1).contains(&qq) {

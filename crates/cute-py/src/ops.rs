@@ -31,10 +31,10 @@ fn lay(obj: &Bound<'_, PyAny>, op: &str) -> PyResult<Layout> {
 #[pyfunction]
 pub fn size(x: &Bound<'_, PyAny>) -> PyResult<i64> {
     if let Ok(l) = x.downcast::<PyLayout>() {
-        return l.get().0.size().py();
+        return Ok(l.get().0.size());
     }
     if let Ok(c) = x.downcast::<PyComposedLayout>() {
-        return c.get().0.size().py();
+        return Ok(c.get().0.size());
     }
     tuple(x, "size")?.size().py()
 }
@@ -752,7 +752,7 @@ pub fn prefix_product(py: Python<'_>, t: &Bound<'_, PyAny>) -> PyResult<PyObject
 #[pyfunction]
 pub fn image(layout: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
     let l = lay(layout, "image")?;
-    if l.size().py()? > 1 << 24 {
+    if l.size() > 1 << 24 {
         return Err(err(Error::new(
             Op::Image,
             ErrorKind::Capacity {

@@ -156,8 +156,8 @@ impl PyLayout {
     /// >>> from cute_algebra import Layout
     /// >>> Layout((4, 8), (8, 1)).size()
     /// 32
-    fn size(&self) -> PyResult<i64> {
-        self.0.size().py()
+    fn size(&self) -> i64 {
+        self.0.size()
     }
 
     /// The size of the codomain: `L(size - 1) + 1` for non-negative strides, in general one past
@@ -700,8 +700,8 @@ impl PyComposedLayout {
     /// >>> from cute_algebra import ComposedLayout
     /// >>> ComposedLayout.parse("Sw<3,0,3> o 0 o (8,8):(8,1)").size()
     /// 64
-    fn size(&self) -> PyResult<i64> {
-        self.0.size().py()
+    fn size(&self) -> i64 {
+        self.0.size()
     }
 
     /// One past the largest offset.

@@ -113,7 +113,7 @@ pub fn accesses(addr: &[i64; 32], elem_bytes: i64, vector: i64) -> Accesses {
 pub fn cells(smem: &Smem, elem_bytes: i64, acc: &Accesses, title: &str) -> Result<Cells, String> {
     let fail = |e: Error| format!("error: banks: {e}");
     let s = smem.as_dyn();
-    let n = s.size().map_err(fail)?;
+    let n = s.size();
     if n > MAX_CELLS {
         return Err(format!(
             "error: banks: the SMEM layout has {n} cells, more than the {MAX_CELLS} this view draws"
@@ -123,7 +123,7 @@ pub fn cells(smem: &Smem, elem_bytes: i64, acc: &Accesses, title: &str) -> Resul
     let rows = if l.rank() == 1 {
         1
     } else {
-        l.mode(0).and_then(|m| m.size()).map_err(fail)?.max(1)
+        l.mode(0).map_err(fail)?.size()
     };
     let cols = n / rows;
     let mut out = Cells {

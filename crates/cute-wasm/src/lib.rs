@@ -181,7 +181,7 @@ pub(crate) fn picture_field(c: &cells::Cells, svg: bool) -> (&'static str, Strin
 
 /// A layout's picture field: `cute_draw::svg::layout_svg`, or its cells.
 fn layout_picture(l: &Layout, svg: bool) -> Result<(&'static str, String), DrawError> {
-    if svg || l.size()? <= cells::INLINE_SVG_CELLS {
+    if svg || l.size() <= cells::INLINE_SVG_CELLS {
         Ok(("svg", json::string(&cute_draw::svg::layout_svg(l)?)))
     } else {
         Ok(("cells", cells::Cells::layout(l)?.to_json()))

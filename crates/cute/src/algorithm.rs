@@ -90,7 +90,7 @@ where
 
 /// The common size of `src` and `dst`, or the copy's precondition error.
 fn check_sizes(src: &Layout, dst: &Layout) -> Result<i64, Error> {
-    let (ns, nd) = (src.size()?, dst.size()?);
+    let (ns, nd) = (src.size(), dst.size());
     if ns != nd {
         return Err(Error::new(
             Op::Copy,
@@ -400,7 +400,7 @@ where
     let [(am, ak, al), (bn, bk, bl), (cm, cn, cl)] = modes.layouts;
     // each mode's offsets, once (in range: the tensors checked every offset of their layouts)
     let table = |x: &Layout| -> Result<Vec<usize>, Error> {
-        (0..x.size()?).map(|i| Ok(x.eval(i)? as usize)).collect()
+        (0..x.size()).map(|i| Ok(x.eval(i)? as usize)).collect()
     };
     let (am, ak, al) = (table(&am)?, table(&ak)?, table(&al)?);
     let (bn, bk, bl) = (table(&bn)?, table(&bk)?, table(&bl)?);
@@ -512,40 +512,39 @@ pub fn gemm_modes(a: &Layout, b: &Layout, c: &Layout) -> Result<GemmModes, Error
         Ok((x.mode(0)?, x.mode(1)?, l))
     };
     let (la, lb, lc) = (split(a)?, split(b)?, split(c)?);
-    let size = |x: &Layout| x.size();
     let checks = [
         (
             "gemm precondition M: size<0>(A) == size<0>(C)",
-            size(&la.0)?,
-            size(&lc.0)?,
+            la.0.size(),
+            lc.0.size(),
             a,
             c,
         ),
         (
             "gemm precondition N: size<0>(B) == size<1>(C)",
-            size(&lb.0)?,
-            size(&lc.1)?,
+            lb.0.size(),
+            lc.1.size(),
             b,
             c,
         ),
         (
             "gemm precondition K: size<1>(A) == size<1>(B)",
-            size(&la.1)?,
-            size(&lb.1)?,
+            la.1.size(),
+            lb.1.size(),
             a,
             b,
         ),
         (
             "gemm precondition L: size<2>(A) == size<2>(C)",
-            size(&la.2)?,
-            size(&lc.2)?,
+            la.2.size(),
+            lc.2.size(),
             a,
             c,
         ),
         (
             "gemm precondition L: size<2>(B) == size<2>(C)",
-            size(&lb.2)?,
-            size(&lc.2)?,
+            lb.2.size(),
+            lc.2.size(),
             b,
             c,
         ),
@@ -559,7 +558,7 @@ pub fn gemm_modes(a: &Layout, b: &Layout, c: &Layout) -> Result<GemmModes, Error
         }
     }
     Ok(GemmModes {
-        extents: (size(&la.0)?, size(&lb.0)?, size(&la.1)?, size(&la.2)?),
+        extents: (la.0.size(), lb.0.size(), la.1.size(), la.2.size()),
         layouts: [la, lb, lc],
     })
 }

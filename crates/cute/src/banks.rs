@@ -87,7 +87,7 @@ pub trait SmemLayout {
     /// The element offset of the tile coordinate with integer index `idx` (in `0..size`).
     fn offset(&self, idx: i64) -> Result<i64, Error>;
     /// The size of the domain (the number of tile coordinates).
-    fn size(&self) -> Result<i64, Error>;
+    fn size(&self) -> i64;
     /// This layout as an operand of an error message.
     fn operand(&self) -> Operand;
     /// `sw ∘ self` as a composed layout: what [`swizzle_search`] proposes. Layouts that cannot be
@@ -99,7 +99,7 @@ impl SmemLayout for Layout {
     fn offset(&self, idx: i64) -> Result<i64, Error> {
         self.eval(idx)
     }
-    fn size(&self) -> Result<i64, Error> {
+    fn size(&self) -> i64 {
         Layout::size(self)
     }
     fn operand(&self) -> Operand {
@@ -114,7 +114,7 @@ impl SmemLayout for ComposedLayout {
     fn offset(&self, idx: i64) -> Result<i64, Error> {
         self.eval(idx)
     }
-    fn size(&self) -> Result<i64, Error> {
+    fn size(&self) -> i64 {
         ComposedLayout::size(self)
     }
     fn operand(&self) -> Operand {
@@ -368,7 +368,7 @@ fn gather<S: SmemLayout + ?Sized>(smem: &S, tv: &Layout, acc: Access) -> Result<
             },
         ));
     }
-    let threads = tv.mode(0)?.size()?;
+    let threads = tv.mode(0)?.size();
     if threads != WARP as i64 {
         return Err(Error::new(
             Op::BankConflicts,
@@ -379,7 +379,7 @@ fn gather<S: SmemLayout + ?Sized>(smem: &S, tv: &Layout, acc: Access) -> Result<
             },
         ));
     }
-    let total = tv.size()?;
+    let total = tv.size();
     if total > MAX_VALUES {
         return Err(Error::new(
             Op::BankConflicts,
@@ -403,7 +403,7 @@ fn gather<S: SmemLayout + ?Sized>(smem: &S, tv: &Layout, acc: Access) -> Result<
         ));
     }
     let instructions = (values / v) as usize;
-    let n = smem.size()?;
+    let n = smem.size();
     let v = v as usize;
     let mut offs = Vec::with_capacity(total as usize);
     for j in 0..instructions {
@@ -679,7 +679,7 @@ pub fn swizzle_search<S: SmemLayout + ?Sized>(
         return Ok(result(Swizzle::IDENTITY, plain, true, 1));
     }
     // the offsets smem reaches, and their range
-    let n = smem.size().map_err(whole)?;
+    let n = smem.size();
     if n > MAX_SMEM_SIZE {
         return Err(whole(Error::new(
             op,

@@ -283,7 +283,9 @@ impl Builder {
     pub(crate) const fn finish_layout(self, op: Op) -> Result<crate::layout::Layout, Error> {
         let c = self.c;
         let p = tri!(self.finish(op));
-        // the leaves come from valid layouts: only the codes need a look
+        // the leaves come from valid layouts: only their product (the nodes' sizes multiply) and
+        // the codes need a look
+        tri!(crate::layout::checked_size(&p.1, p.0.len(), op));
         let mut l = crate::layout::Layout::from_valid(p);
         let mut i = 0;
         while i < l.tree.len() {

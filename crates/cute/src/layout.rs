@@ -18,7 +18,7 @@
 //! assert_eq!(l.eval(22).unwrap(), 26);
 //! assert_eq!(l.eval_crd(&"(2,5)".parse().unwrap()).unwrap(), 26);
 //! assert_eq!(l.eval_crd(&"((0,1),(1,1))".parse().unwrap()).unwrap(), 26);
-//! assert_eq!((l.size().unwrap(), l.cosize().unwrap(), l.rank(), l.depth()), (32, 32, 2, 2));
+//! assert_eq!((l.size(), l.cosize().unwrap(), l.rank(), l.depth()), (32, 32, 2, 2));
 //! ```
 
 use crate::error::{add, mul, tri, Error, ErrorKind, Op, Operand};
@@ -31,6 +31,17 @@ use crate::stride::{kind_of, ArithTuple, Code, Semimodule, Stride, Value, BINARY
 /// (`1@0`) or binary F2 values (`F9`). Each leaf keeps its stride value in `stride` and, in `basis`,
 /// the code of the element it scales (`0` for integers and for every zero stride; see
 /// [`crate::stride`]).
+///
+/// # Invariant
+///
+/// Every leaf of the shape is at least 1, and the product of all of them (the size `|L|`) fits in
+/// `i64`. Every way of building a layout keeps it: the constructors and the parser check it
+/// ([`ErrorKind::InvalidShape`], [`ErrorKind::Overflow`]), and every operation whose result could
+/// be larger than its operands (concatenation, `append`, `select` of a mode twice, the products,
+/// the divides, the complements, the inverses, `recast`) refuses a result whose size does not fit
+/// with [`ErrorKind::Overflow`] ("the size of the shape"), named after the operation. That is why
+/// [`Layout::size`] cannot fail. Strides are not bounded by it: offsets and the cosize are checked
+/// where they are computed.
 #[derive(Clone, Copy)]
 pub struct Layout {
     pub(crate) tree: Tree,
@@ -128,28 +139,17 @@ impl Layout {
         Layout::new(&s, &d)
     }
 
-    /// Builds a layout from parts, validating the shape.
+    /// Builds a layout from parts, validating the shape (the invariant of [`Layout`]).
     pub(crate) const fn from_parts(p: Parts, op: Op) -> Result<Layout, Error> {
         let (tree, shape, stride) = p;
-        let mut size: i64 = 1;
         let mut i = 0;
         while i < tree.len() {
             if shape[i] < 1 {
                 return Err(Error::new(op, ErrorKind::InvalidShape { value: shape[i] }));
             }
-            size = match size.checked_mul(shape[i]) {
-                Some(s) => s,
-                None => {
-                    return Err(Error::new(
-                        op,
-                        ErrorKind::Overflow {
-                            what: "the size of the shape",
-                        },
-                    ))
-                }
-            };
             i += 1;
         }
+        tri!(checked_size(&shape, tree.len(), op));
         Ok(Layout {
             tree,
             shape,
@@ -212,7 +212,8 @@ impl Layout {
         Ok(())
     }
 
-    /// Builds from parts known to be valid (shapes positive, size in range), integer strides.
+    /// Builds from parts known to be valid (shapes positive, size in range: the caller's proof of
+    /// the invariant of [`Layout`]), integer strides.
     pub(crate) const fn from_valid(p: Parts) -> Layout {
         Layout {
             tree: p.0,
@@ -442,16 +443,34 @@ impl Layout {
         self.tree.depth()
     }
 
-    /// `|L| = |S|`, the size of the domain. Never overflows (checked at construction).
-    pub const fn size(&self) -> Result<i64, Error> {
-        // `self.shape().size()`, without copying the shape into an `IntTuple`.
+    /// `|L| = |S|`, the size of the domain: the product of the leaves of the shape.
+    ///
+    /// It cannot fail: every layout keeps the invariant documented on [`Layout`] (each shape leaf
+    /// at least 1, their product in `i64`), so a size that would not fit is refused where the
+    /// layout is built (with [`ErrorKind::Overflow`]), never here. (An arbitrary [`IntTuple`]
+    /// has no such bound: [`IntTuple::size`] stays fallible.)
+    ///
+    /// ```
+    /// use cute::Layout;
+    /// let l: Layout = "((2,2),(4,2)):((1,8),(2,16))".parse().unwrap();
+    /// assert_eq!(l.size(), 32);
+    /// // 2^62 points fit; twice that many do not, and the concatenation says so
+    /// let big: Layout = "4611686018427387904:1".parse().unwrap();
+    /// assert_eq!(big.size(), 1 << 62);
+    /// let e = Layout::concat(&[big, "2:0".parse().unwrap()]).unwrap_err();
+    /// assert_eq!(e.category(), "Overflow");
+    /// assert_eq!(e.op(), cute::Op::Concatenation);
+    /// ```
+    pub const fn size(&self) -> i64 {
+        // `self.shape().size()`, without copying the shape into an `IntTuple`; no leaf is below
+        // 1 and their product fits (the invariant), so no step overflows.
         let mut p: i64 = 1;
         let mut i = 0;
         while i < self.tree.len() {
-            p = tri!(mul(Op::MakeLayout, p, self.shape[i]));
+            p *= self.shape[i];
             i += 1;
         }
-        Ok(p)
+        p
     }
 
     /// `cosize(L) = 1 + Σ (s_i - 1)·|d_i|`, one past the largest offset reached in absolute value
@@ -578,6 +597,7 @@ impl Layout {
     /// ```
     pub const fn take(&self, b: usize, e: usize) -> Result<Layout, Error> {
         self.wrap(
+            Op::Take,
             parts::take(&self.tree, &self.shape, &self.stride, b, e),
             parts::take(&self.tree, &wide(&self.basis), &wide(&self.basis), b, e),
         )
@@ -592,6 +612,7 @@ impl Layout {
     /// ```
     pub const fn select(&self, idx: &[usize]) -> Result<Layout, Error> {
         self.wrap(
+            Op::Select,
             parts::select(&self.tree, &self.shape, &self.stride, idx),
             parts::select(&self.tree, &wide(&self.basis), &wide(&self.basis), idx),
         )
@@ -606,6 +627,7 @@ impl Layout {
     /// ```
     pub const fn group(&self, b: usize, e: usize) -> Result<Layout, Error> {
         self.wrap(
+            Op::Group,
             parts::group(&self.tree, &self.shape, &self.stride, b, e),
             parts::group(&self.tree, &wide(&self.basis), &wide(&self.basis), b, e),
         )
@@ -639,6 +661,7 @@ impl Layout {
     const fn insert(&self, k: usize, x: &Layout) -> Result<Layout, Error> {
         let (b, xb) = (wide(&self.basis), wide(&x.basis));
         self.wrap(
+            Op::Concatenation,
             parts::insert(
                 &self.tree,
                 &self.shape,
@@ -662,6 +685,7 @@ impl Layout {
     /// ```
     pub const fn replace(&self, k: usize, x: &Layout) -> Result<Layout, Error> {
         self.wrap(
+            Op::Concatenation,
             parts::replace(
                 &self.tree,
                 &self.shape,
@@ -692,6 +716,7 @@ impl Layout {
     /// ```
     pub const fn reverse(&self) -> Result<Layout, Error> {
         self.wrap(
+            Op::MakeLayout,
             parts::reverse(&self.tree, &self.shape, &self.stride),
             parts::reverse(&self.tree, &wide(&self.basis), &wide(&self.basis)),
         )
@@ -713,15 +738,21 @@ impl Layout {
         Ok(out)
     }
 
-    /// The layout of the structure operation's result `p`, whose basis codes `b` were moved the
-    /// same way (the same operation applied to the codes).
+    /// The layout of the structure operation `op`'s result `p`, whose basis codes `b` were moved
+    /// the same way (the same operation applied to the codes). The leaves come from valid layouts,
+    /// but `select` may take a mode twice and `append`/`replace` bring another layout's leaves:
+    /// the size is checked (the invariant of [`Layout`]).
     const fn wrap(
         &self,
+        op: Op,
         p: Result<Parts, Error>,
         b: Result<Parts, Error>,
     ) -> Result<Layout, Error> {
         match (p, b) {
             (Ok(p), Ok(b)) => {
+                if let Err(e) = checked_size(&p.1, p.0.len(), op) {
+                    return Err(e.or_with(Operand::Layout(*self), Operand::None));
+                }
                 let mut l = Layout::from_valid(p);
                 l.basis = narrow(&b.1);
                 // `append`/`replace` may bring strides of another semimodule
@@ -934,7 +965,7 @@ impl Layout {
     /// assert_eq!(bcast.image().unwrap(), vec![0, 2]);
     /// ```
     pub fn image(&self) -> Result<Vec<i64>, Error> {
-        let n = self.size()?;
+        let n = self.size();
         check_walk(Op::Image, n).map_err(|e| e.with(Operand::Layout(*self), Operand::None))?;
         if matches!(self.semimodule(), Semimodule::Binary) {
             let mut out = (0..n)
@@ -985,7 +1016,7 @@ impl Layout {
 /// ```
 /// use cute::{Layout, WALK_LIMIT};
 /// let big: Layout = "(8192,8192,2):(1,8192,0)".parse().unwrap(); // 2^27 points
-/// assert!(big.size().unwrap() > WALK_LIMIT);
+/// assert!(big.size() > WALK_LIMIT);
 /// let e = big.image().unwrap_err();
 /// assert_eq!(e.category(), "Capacity");
 /// assert!(e.to_string().starts_with("image (8192,8192,2):(1,8192,0): capacity exceeded"));
@@ -1097,6 +1128,8 @@ const fn concat_build(modes: &[Layout], err: &mut Result<(), Error>) -> Layout {
     }
     out.tree.close[n - 1] += 1;
     out.tree.n = n as u8;
+    // the sizes of the modes multiply
+    check_size!(Op::Concatenation, out, err, n);
     // (checked on the operands: borrowing `out` would keep it from being built in place)
     let mut k = 1;
     while k < modes.len() {
@@ -1132,12 +1165,63 @@ pub(crate) const fn concat_pair_build(
     // Never empty, nothing pending: a layout has at least one leaf.
     out.tree.close[n - 1] += 1;
     out.tree.n = n as u8;
+    // `|x|·|y|`
+    check_size!(Op::Concatenation, out, err, n);
     // (checked on the operands: borrowing `out` would keep it from being built in place)
     if let Err(e) = compatible(x, y) {
         *err = Err(e);
     }
     out
 }
+
+/// The product of the shape leaves `shape[..n]` (each at least 1), or, when it does not fit in
+/// `i64`, the [`ErrorKind::Overflow`] of `op` ("the size of the shape"): the check behind the
+/// invariant of [`Layout`], for a builder that puts together leaves of valid layouts.
+pub(crate) const fn checked_size(shape: &[i64; CAPACITY], n: usize, op: Op) -> Result<i64, Error> {
+    let mut p: i64 = 1;
+    let mut i = 0;
+    while i < n {
+        p = match p.checked_mul(shape[i]) {
+            Some(x) => x,
+            None => return Err(size_overflow(op)),
+        };
+        i += 1;
+    }
+    Ok(p)
+}
+
+/// The error of a layout whose size would not fit in `i64`.
+#[cold]
+pub(crate) const fn size_overflow(op: Op) -> Error {
+    Error::new(
+        op,
+        ErrorKind::Overflow {
+            what: "the size of the shape",
+        },
+    )
+}
+
+/// [`checked_size`] of the first `$n` leaves of a layout `$out` written in place: on overflow sets
+/// `*$err` to the error of `$op` and returns `$out` from the enclosing function. A macro so that
+/// `$out` is read through its fields, never borrowed (see `algebra::coalesce::coalesce_into`).
+macro_rules! check_size {
+    ($op:expr, $out:ident, $err:ident, $n:expr) => {{
+        let n: usize = $n;
+        let mut p: i64 = 1;
+        let mut i = 0;
+        while i < n {
+            p = match p.checked_mul($out.shape[i]) {
+                Some(x) => x,
+                None => {
+                    *$err = Err($crate::layout::size_overflow($op));
+                    return $out;
+                }
+            };
+            i += 1;
+        }
+    }};
+}
+pub(crate) use check_size;
 
 const fn one_then_zeros() -> [i64; CAPACITY] {
     let mut a = [0; CAPACITY];

@@ -61,7 +61,7 @@ pub fn tv_partition(data: &Layout, tv: &Layout, thread: i64) -> Result<(Layout, 
         )
         .with(Operand::Layout(*data), Operand::Layout(*tv)));
     }
-    let threads = tv.mode(0)?.size()?;
+    let threads = tv.mode(0)?.size();
     if !(0..threads).contains(&thread) {
         return Err(Error::new(
             Op::TvPartition,
@@ -100,16 +100,16 @@ pub fn tv_partition(data: &Layout, tv: &Layout, thread: i64) -> Result<(Layout, 
 pub fn make_layout_tv(thr: &Layout, val: &Layout) -> Result<(IntTuple, Layout), Error> {
     let with = |e: Error| e.or_with(Operand::Layout(*thr), Operand::Layout(*val));
     let mn = raked_product(thr, val).map_err(with)?;
-    let (nt, nv) = (thr.size()?, val.size()?);
+    let (nt, nv) = (thr.size(), val.size());
     let tmp = Layout::flat(&[nt, nv], &[1, nt])?;
     let inv = right_inverse(&mn).map_err(with)?;
-    if inv.size()? != mn.size()? {
+    if inv.size() != mn.size() {
         return Err(Error::new(
             Op::MakeLayoutTv,
             ErrorKind::ProfileMismatch {
                 what: "raked_product(thr, val) must be a bijection onto its size to be inverted; its right inverse covers",
-                left: inv.size()?,
-                right: mn.size()?,
+                left: inv.size(),
+                right: mn.size(),
             },
         )
         .with(Operand::Layout(*thr), Operand::Layout(*val)));
@@ -131,8 +131,7 @@ pub fn make_layout_tv(thr: &Layout, val: &Layout) -> Result<(IntTuple, Layout), 
 /// ```
 pub fn thread_coord(thr: &Layout, index: i64) -> Result<IntTuple, Error> {
     thr.require_integral(Op::LocalPartition)?;
-    // every product below divides the size, which fits in an i64
-    thr.size()?;
+    // every product below divides the size, which fits in an i64 (the invariant of `Layout`)
     let mut modes = Vec::with_capacity(thr.rank());
     for k in 0..thr.rank() {
         let m = if thr.is_leaf() { *thr } else { thr.mode(k)? };
@@ -191,7 +190,7 @@ pub fn local_tile(
 /// assert_eq!(local_partition(&data, &thr, 4).unwrap_err().to_string(), "local_partition (8,8):(8,1), (2,2):(1,2): coordinate 4 is outside the domain Z_4");
 /// ```
 pub fn local_partition(data: &Layout, thr: &Layout, index: i64) -> Result<(Layout, i64), Error> {
-    let n = thr.size()?;
+    let n = thr.size();
     if !(0..n).contains(&index) {
         return Err(Error::new(
             Op::LocalPartition,

@@ -255,7 +255,7 @@ fn walk(
             return Ok(());
         }
         let v = c.tuple.as_int().unwrap_or(0);
-        let n = l.size()?;
+        let n = l.size();
         if !(0..n).contains(&v) {
             return Err(Error::new(op, ErrorKind::NotInDomain { coord: v, size: n }));
         }

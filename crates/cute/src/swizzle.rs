@@ -250,8 +250,14 @@ impl ComposedLayout {
         }
     }
 
-    /// The size of the domain, the layout's size.
-    pub const fn size(&self) -> Result<i64, Error> {
+    /// The size of the domain, the layout's [`Layout::size`] (which cannot fail).
+    ///
+    /// ```
+    /// use cute::{ComposedLayout, Layout, Swizzle};
+    /// let l: Layout = "(8,8):(8,1)".parse().unwrap();
+    /// assert_eq!(ComposedLayout::new(Swizzle::new(3, 0, 3).unwrap(), 0, l).size(), 64);
+    /// ```
+    pub const fn size(&self) -> i64 {
         self.layout.size()
     }
 
@@ -347,7 +353,7 @@ impl ComposedLayout {
     /// exact).
     fn checked(&self, op: Op) -> Result<(), Error> {
         let tag = |e: Error| e.retag(op).with(Operand::Composed(*self), Operand::None);
-        check_walk(op, self.layout.size().map_err(tag)?).map_err(tag)?;
+        check_walk(op, self.layout.size()).map_err(tag)?;
         let c = self.layout.cosize().map_err(tag)?;
         // every L(i) lies in (-c, c)
         add(op, self.offset.abs(), c).map_err(tag)?;
@@ -487,7 +493,7 @@ impl Swizzle {
                 "a swizzle from an F2 layout whose extents are not powers of two",
             ));
         }
-        let size = l.size()?;
+        let size = l.size();
         let n = size.trailing_zeros() as i64;
         let images = (0..n)
             .map(|j| l.eval(1i64 << j))

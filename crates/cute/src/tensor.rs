@@ -193,8 +193,7 @@ impl<S: Storage> Tensor<S> {
 
     /// `|L|`, the number of coordinates.
     pub fn size(&self) -> i64 {
-        // checked when the layout was made
-        self.layout.size().unwrap_or(0)
+        self.layout.size()
     }
 
     /// The storage index of `L(i)` for an integer coordinate `i` of the domain.
@@ -672,7 +671,7 @@ impl CountingTensor {
     /// assert_eq!(c.get(6), None);
     /// ```
     pub fn get(&self, i: i64) -> Option<Value> {
-        if !(0..self.layout.size().ok()?).contains(&i) {
+        if !(0..self.layout.size()).contains(&i) {
             return None;
         }
         self.origin
@@ -738,7 +737,7 @@ impl CountingTensor {
     /// assert_eq!(c.values().unwrap(), v);
     /// ```
     pub fn values(&self) -> Result<Vec<Value>, Error> {
-        (0..self.layout.size()?)
+        (0..self.layout.size())
             .map(|i| self.origin.add(self.layout.eval_value(i)?, Op::Tensor))
             .collect()
     }

@@ -250,7 +250,7 @@ pub const fn literal_panic(what: &str, literal: &str, e: &crate::Error) -> ! {
 /// ```
 /// use cute::{layout, Layout};
 /// const TV: Layout = layout!("((4,8),2):((16,1),8)");
-/// assert_eq!(TV.size().unwrap(), 64);
+/// assert_eq!(TV.size(), 64);
 /// ```
 ///
 /// ```compile_fail

@@ -204,8 +204,8 @@ fn fig4() -> R<Figure> {
     let mut panels = Vec::new();
     for s in FIG4_LAYOUTS {
         let l = lay(s)?;
-        let n = l.size().map_err(e)?;
-        let rows = l.mode(0).map_err(e)?.size().map_err(e)?;
+        let n = l.size();
+        let rows = l.mode(0).map_err(e)?.size();
         let cols = n / rows;
         let mut labels = Vec::with_capacity(n as usize);
         for i in 0..n {
@@ -284,7 +284,7 @@ pub const FIG7_TILERS: [&str; 3] = ["<4:1,8:1>", "<4:2,8:2>", "<(2,2):(1,4),(4,2
 pub fn tiler_cells(l: &Layout, t: &Tiler) -> Result<Vec<i64>, cute::Error> {
     let index = cute::compact_col_major(&l.shape())?;
     let r = cute::composition_tiler(&index, t)?;
-    (0..r.size()?).map(|k| r.eval(k)).collect()
+    (0..r.size()).map(|k| r.eval(k)).collect()
 }
 
 fn fig7() -> R<Figure> {
@@ -336,7 +336,7 @@ pub const FIG8_PAIRS: [(&str, &str); 2] = [
 /// common vector: `max_common_layout(src, dst)` evaluated on its domain.
 pub fn common_cells(src: &Layout, dst: &Layout) -> Result<Vec<i64>, cute::Error> {
     let r = cute::max_common_layout(src, dst)?;
-    (0..r.size()?).map(|k| r.eval(k)).collect()
+    (0..r.size()).map(|k| r.eval(k)).collect()
 }
 
 fn fig8() -> R<Figure> {
@@ -383,7 +383,7 @@ fn fig9() -> R<Figure> {
         ("32x32b.x4", cute::tmem_32x32b(4).map_err(e)?, 128i64),
         ("16x256b.x1", cute::tmem_16x256b(1).map_err(e)?, 128),
     ] {
-        let values = l.size().map_err(e)? / threads;
+        let values = l.size() / threads;
         // warp 0: lanes 0..32, the columns the instruction touches
         let mut cells: Vec<(i64, i64, i64, i64)> = Vec::new();
         for v in 0..values {

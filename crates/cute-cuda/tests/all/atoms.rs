@@ -259,7 +259,7 @@ fn gmma_smem_atoms() {
             let e = gmma_smem_atom(Major::K, sw, bits).unwrap();
             let (bsw, _) = gmma_smem_atom_bits(Major::K, sw).unwrap();
             let bytes = bits / 8;
-            for i in 0..e.size().unwrap() {
+            for i in 0..e.size() {
                 let plain = e.layout.eval(i).unwrap();
                 let elem = e.eval(i).unwrap();
                 assert_eq!(elem * bytes, bsw.apply(plain * bytes), "{sw:?} {bits} {i}");
@@ -277,7 +277,7 @@ fn wgmma_check_tiles_are_the_atoms() {
         let (tile, swz, _, _, _) = cute_cuda::verify::wgmma_k_major_tile(64, sw).unwrap();
         let atom = gmma_smem_atom(Major::K, sw, 16).unwrap();
         assert_eq!(swz, atom.swizzle);
-        let w = atom.layout.mode(1).unwrap().size().unwrap().min(16);
+        let w = atom.layout.mode(1).unwrap().size().min(16);
         for r in 0..8 {
             for k in 0..w {
                 assert_eq!(

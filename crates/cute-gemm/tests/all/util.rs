@@ -78,7 +78,7 @@ pub fn naive_gemm(
     let [am, ak, al] = split(la);
     let [bn, bk, bl] = split(lb);
     let [cm, cn, cl] = split(lc);
-    let s = |x: &Layout| x.size().unwrap();
+    let s = |x: &Layout| x.size();
     for l in 0..s(&al) {
         for m in 0..s(&am) {
             for n in 0..s(&bn) {

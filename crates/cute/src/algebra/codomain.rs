@@ -381,15 +381,24 @@ const fn axis(f: &Leaves, code: Code, which: Which) -> Result<Layout, Error> {
     }
 }
 
-/// A flat layout from parts, `1:0` when empty.
-const fn flat(n: usize, s: &[i64; CAPACITY], d: &[i64; CAPACITY], code: Code) -> Layout {
+/// A flat layout from parts, `1:0` when empty; the [`ErrorKind::Overflow`] of `op` when the
+/// product of the shapes `s[..n]` does not fit in `i64` (the invariant of [`Layout`]: a left
+/// inverse's gaps times its last extent can pass it, as in the integer `left_inverse`).
+const fn flat(
+    n: usize,
+    s: &[i64; CAPACITY],
+    d: &[i64; CAPACITY],
+    code: Code,
+    op: Op,
+) -> Result<Layout, Error> {
+    tri!(crate::layout::checked_size(s, n, op));
     let mut f = Flat::EMPTY;
     let mut i = 0;
     while i < n {
         f.push_basis(s[i], d[i], code);
         i += 1;
     }
-    f.to_layout()
+    Ok(f.to_layout())
 }
 
 const fn capacity(op: Op) -> Error {
@@ -432,7 +441,7 @@ const fn complement_axis(ax: &mut Axis, code: Code) -> Result<Layout, Error> {
     }
     rs[n] = 1;
     rd[n] = cur;
-    let l = flat(n + 1, &rs, &rd, code);
+    let l = tri!(flat(n + 1, &rs, &rd, code, op));
     Ok(coalesce_z(&l))
 }
 
@@ -510,7 +519,13 @@ const fn right_axis(ax: &mut Axis) -> Result<Layout, Error> {
         }
         k += 1;
     }
-    Ok(super::coalesce::coalesce(&flat(n, &rs, &rd, 0)))
+    Ok(super::coalesce::coalesce(&tri!(flat(
+        n,
+        &rs,
+        &rd,
+        0,
+        Op::RightInverse
+    ))))
 }
 
 /// PyCuTe's left inverse of one axis: the gaps between the sorted coefficients become extents.
@@ -581,7 +596,7 @@ const fn left_axis(ax: &mut Axis, binary: bool) -> Result<Layout, Error> {
             },
         ));
     }
-    Ok(coalesce_z(&flat(n, &rs, &rd, 0)))
+    Ok(coalesce_z(&tri!(flat(n, &rs, &rd, 0, op))))
 }
 
 /// Euclidean division of polynomials over F2: `(q, r)` with `a = q ⊗ b ⊕ r`, `deg r < deg b`.
@@ -637,10 +652,10 @@ const VERIFY_LIMIT: i64 = 1 << 20;
 
 /// `L(R(k)) = k` for every `k < |R|` (false past [`VERIFY_LIMIT`] points or on any error).
 const fn satisfies_right_law(l: &Layout, r: &Layout) -> bool {
-    let n = match r.size() {
-        Ok(n) if n <= VERIFY_LIMIT => n,
-        _ => return false,
-    };
+    let n = r.size();
+    if n > VERIFY_LIMIT {
+        return false;
+    }
     let mut k = 0;
     while k < n {
         let i = match r.eval(k) {
@@ -715,7 +730,9 @@ const fn right_inverse_binary_pycute(ax: &Axis) -> Result<Layout, Error> {
         }
         k += 1;
     }
-    Ok(super::coalesce::coalesce(&flat(n, &rs, &rd, BINARY)))
+    Ok(super::coalesce::coalesce(&tri!(flat(
+        n, &rs, &rd, BINARY, op
+    ))))
 }
 
 /// The bits that `c·p` may set for `c < s`, or `None` when some such product carries (then the
@@ -814,5 +831,7 @@ const fn right_inverse_binary_exact(ax: &Axis) -> Result<Layout, Error> {
         }
         cur = tri!(clmul(op, s as u64, cur));
     }
-    Ok(super::coalesce::coalesce(&flat(n, &rs, &rd, BINARY)))
+    Ok(super::coalesce::coalesce(&tri!(flat(
+        n, &rs, &rd, BINARY, op
+    ))))
 }

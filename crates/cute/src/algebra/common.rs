@@ -119,7 +119,7 @@ const fn cpp_composition_compiles(a: &Layout, b: &Layout) -> bool {
 /// The first `k ≥ 1` with `A(B‡(k)) ≠ k`, or `|B‡|` when there is none; `None` when the scan
 /// passes [`SCAN_LIMIT`] without deciding.
 const fn first_miss(a: &Layout, inv_b: &Layout) -> Result<Option<i64>, Error> {
-    let n = tri!(inv_b.size());
+    let n = inv_b.size();
     let mut k: i64 = 1;
     while k < n {
         if k > SCAN_LIMIT {

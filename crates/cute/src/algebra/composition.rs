@@ -35,7 +35,7 @@ use super::coalesce::{coalesce_leaves, Flat, BLANK};
 use crate::arith::{ceil_div, div_rem, gcd};
 use crate::error::{attempt, mul, tri, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::{open_bracket, push_layout, IntTuple, CAPACITY};
-use crate::layout::{compact_col_major, mode_build, Layout};
+use crate::layout::{check_size, compact_col_major, mode_build, Layout};
 use crate::tiler::{Tile, Tiler};
 
 /// `A ∘ B` for layouts (see the module docs).
@@ -851,6 +851,9 @@ const fn compose_tiler_build(a: &Layout, t: &Tiler, err: &mut Result<(), Error>)
         return out;
     }
     out.tree.n = n as u8;
+    // Each mode's result has its tile's size, and tiles reach past their mode of `A` (its last
+    // mode is unbounded): the sizes multiply, and their product must fit.
+    check_size!(Op::Composition, out, err, n);
     out
 }
 

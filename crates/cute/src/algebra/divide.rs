@@ -70,7 +70,7 @@ use super::complement::complement_to_build;
 use super::composition::{compose_build, scaled, single_tile_mode};
 use crate::error::{add, attempt, tri, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::{open_bracket, push_layout, Builder, CAPACITY};
-use crate::layout::{concat_pair_build, mode_build, Layout};
+use crate::layout::{check_size, concat_pair_build, mode_build, Layout};
 use crate::stride::Code;
 use crate::tiler::{Tile, Tiler};
 
@@ -546,6 +546,8 @@ pub(crate) const fn by_mode_build(
     // The closing bracket (`Builder::close`; never empty, nothing pending: every mode has a leaf).
     out.tree.close[n - 1] += 1;
     out.tree.n = n as u8;
+    // The modes' results (a product's grows by its tile's size) multiply.
+    check_size!(Op::LogicalDivide, out, err, n);
     out
 }
 

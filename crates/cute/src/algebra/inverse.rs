@@ -78,7 +78,7 @@
 //! let l: Layout = "(4,8):(8,1)".parse().unwrap();
 //! let r = right_inverse(&l).unwrap();
 //! assert_eq!(r.to_string(), "(8,4):(4,1)");
-//! for k in 0..r.size().unwrap() {
+//! for k in 0..r.size() {
 //!     assert_eq!(l.eval(r.eval(k).unwrap()).unwrap(), k);
 //! }
 //! let l: Layout = "(4,8):(1,5)".parse().unwrap();

@@ -200,8 +200,8 @@ pub const fn layout_add(a: &Layout, b: &Layout) -> Result<Layout, Error> {
 
 const fn add_impl(a: &Layout, b: &Layout) -> Result<Layout, Error> {
     const OP: Op = Op::LayoutAdd;
-    let size = tri!(a.size());
-    let size_b = tri!(b.size());
+    let size = a.size();
+    let size_b = b.size();
     if size != size_b {
         return Err(Error::new(
             OP,

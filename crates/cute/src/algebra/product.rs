@@ -52,7 +52,7 @@ use super::composition::compose_build;
 use super::divide::{by_mode_build, entry_error, unpack, zipped, Apply};
 use crate::error::{attempt, mul, tri, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::{open_bracket, push_layout, IntTuple, Tree, CAPACITY};
-use crate::layout::{compact_col_major, concat_pair_build, Layout};
+use crate::layout::{check_size, compact_col_major, concat_pair_build, Layout};
 use crate::tiler::Tiler;
 
 /// `A ⊗ B` for a layout `A` and a tiler (see the [module docs](self)): `(A, complement(A,
@@ -252,7 +252,7 @@ const fn grid_build(a: &Layout, b: &Layout, err: &mut Result<(), Error>) -> Layo
 
 /// `size(A)·cosize(B)`, the cotarget of the complement in `A ⊗ B`.
 const fn size_times_cosize(a: &Layout, b: &Layout) -> Result<i64, Error> {
-    mul(Op::LogicalProduct, tri!(a.size()), tri!(b.cosize()))
+    mul(Op::LogicalProduct, a.size(), tri!(b.cosize()))
 }
 
 /// `A` and `B` padded to the larger rank, their grid, then the zip (raked: grid first), or the error
@@ -363,6 +363,8 @@ const fn zip_build(l0: &Layout, l1: &Layout, err: &mut Result<(), Error>) -> Lay
     }
     out.tree.close[n - 1] += 1;
     out.tree.n = n as u8;
+    // `|l0|·|l1|` (the tile and its grid)
+    check_size!(op, out, err, n);
     out
 }
 
@@ -384,7 +386,7 @@ const fn tile_to_shape_impl(a: &Layout, shape: &IntTuple) -> Result<Layout, Erro
     let mut k = 0;
     while k < r {
         let target = tri!(tri!(shape.get(k)).size());
-        let block = tri!(tri!(pa.mode(k)).size());
+        let block = tri!(pa.mode(k)).size();
         if target % block != 0 {
             return Err(Error::new(
                 Op::TileToShape,

@@ -55,7 +55,7 @@ pub(super) fn run(op: &str, a: &[&str]) -> Option<Answer> {
         })(),
         "eval_all" => (|| {
             let l = arg(a, 0, layout)?;
-            let n = l.size()?;
+            let n = l.size();
             if n > super::EVAL_ALL_LIMIT {
                 return Err(Error::new(
                     crate::Op::Eval,

@@ -47,7 +47,7 @@ pub(super) fn run(op: &str, a: &[&str]) -> Option<Answer> {
     let r: Result<String, Fail> = (|| {
         Ok(match op {
             "size" => match arg(a, 0, either)? {
-                Either::L(l) => l.size()?.to_string(),
+                Either::L(l) => l.size().to_string(),
                 Either::T(t) => t.size()?.to_string(),
             },
             "cosize" => arg(a, 0, layout)?.cosize()?.to_string(),
@@ -76,7 +76,7 @@ pub(super) fn run(op: &str, a: &[&str]) -> Option<Answer> {
             }
             "image" => {
                 let l = arg(a, 0, layout)?;
-                if l.size()? > super::EVAL_ALL_LIMIT {
+                if l.size() > super::EVAL_ALL_LIMIT {
                     return Err(Error::new(
                         crate::Op::Image,
                         crate::ErrorKind::Capacity {

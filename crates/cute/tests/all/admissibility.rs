@@ -39,11 +39,11 @@ fn figure_8_vector_widths() {
 /// Brute force: the offsets of `t` that `a` reaches, and at which coordinate.
 fn brute(a: &Layout, t: &Layout) -> (Option<(i64, i64)>, Vec<i64>) {
     let mut at: HashMap<i64, i64> = HashMap::new();
-    for c in (0..a.size().unwrap()).rev() {
+    for c in (0..a.size()).rev() {
         at.insert(a.eval(c).unwrap(), c);
     }
     let mut coords = Vec::new();
-    for i in 0..t.size().unwrap() {
+    for i in 0..t.size() {
         let off = t.eval(i).unwrap();
         match at.get(&off) {
             Some(&c) => coords.push(c),
@@ -57,8 +57,8 @@ fn brute(a: &Layout, t: &Layout) -> (Option<(i64, i64)>, Vec<i64>) {
 fn tmem_containment() {
     let t32 = tmem_32x32b(1).unwrap();
     let t16 = tmem_16x256b(1).unwrap();
-    assert_eq!(t32.size().unwrap(), 128);
-    assert_eq!(t16.size().unwrap(), 512);
+    assert_eq!(t32.size(), 128);
+    assert_eq!(t16.size(), 512);
     for (data, instr, ok) in [
         ("(128,256):(16384,1)", &t32, true),
         ("(128,256):(16384,1)", &t16, true),

@@ -86,9 +86,7 @@ fn broadcast_counts_once() {
 /// memory), found through the public analysis of `Sw o 0 o smem`: an independent check of
 /// `swizzle_search`.
 fn first_conflict_free(smem: &Layout, tvs: &[Layout], b: i64, v: i64) -> Option<Swizzle> {
-    let image: Vec<i64> = (0..smem.size().unwrap())
-        .map(|i| smem.eval(i).unwrap())
-        .collect();
+    let image: Vec<i64> = (0..smem.size()).map(|i| smem.eval(i).unwrap()).collect();
     let (lo, hi) = (*image.iter().min()?, *image.iter().max()?);
     search_candidates().find(|sw| {
         let c = sw.compose(smem);
@@ -256,7 +254,7 @@ fn simulate(
         return None;
     }
     let per_phase = 128 / width as usize; // threads whose 32 words fill the 32 banks once
-    let values = tv.size().unwrap() / 32;
+    let values = tv.size() / 32;
     if values % v != 0 {
         return None;
     }
@@ -367,7 +365,7 @@ fn case() -> impl Strategy<Value = Case> {
                 .map(|(s, d)| (s - 1) * d)
                 .sum::<i64>()
                 + (v - 1) * if structured { 1 } else { v_d };
-            let inner = g.layout().size().unwrap();
+            let inner = g.layout().size();
             let need = if structured { reach / v + 1 } else { reach + 1 };
             // kind 7: no extension, the TV may leave the domain
             let ext = if kind == 7 {
@@ -409,7 +407,7 @@ fn analysis_matches_brute_force_simulation() {
     let conflicted = std::cell::Cell::new(0);
     gen::run(1500, case(), |c| {
         let tv: Layout = c.tv.parse().unwrap();
-        prop_assert_eq!(tv.mode(0).unwrap().size().unwrap(), 32);
+        prop_assert_eq!(tv.mode(0).unwrap().size(), 32);
         let (lib, addrs, sim) = if c.smem.starts_with("Sw") {
             let s: ComposedLayout = c.smem.parse().unwrap();
             let (b, m, sh) = (s.swizzle.bits(), s.swizzle.base(), s.swizzle.shift());
@@ -417,7 +415,7 @@ fn analysis_matches_brute_force_simulation() {
             (
                 bank_conflicts(&s, &tv, c.b, c.v),
                 access_addresses(&s, &tv, c.b, c.v),
-                simulate(&f, s.size().unwrap(), &tv, c.b, c.v),
+                simulate(&f, s.size(), &tv, c.b, c.v),
             )
         } else {
             let s: Layout = c.smem.parse().unwrap();
@@ -425,7 +423,7 @@ fn analysis_matches_brute_force_simulation() {
             (
                 bank_conflicts(&s, &tv, c.b, c.v),
                 access_addresses(&s, &tv, c.b, c.v),
-                simulate(&f, s.size().unwrap(), &tv, c.b, c.v),
+                simulate(&f, s.size(), &tv, c.b, c.v),
             )
         };
         match (lib, sim) {

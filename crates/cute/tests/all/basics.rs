@@ -155,7 +155,7 @@ fn s_id_identity_layouts() {
 fn layout_accessors_and_sublayouts() {
     let a = l("((2,2),(4,2)):((1,8),(2,16))");
     assert_eq!(
-        (a.rank(), a.depth(), a.size().unwrap(), a.cosize().unwrap()),
+        (a.rank(), a.depth(), a.size(), a.cosize().unwrap()),
         (2, 2, 32, 32)
     );
     assert_eq!(a.mode(1).unwrap(), l("(4,2):(2,16)"));

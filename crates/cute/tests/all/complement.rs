@@ -98,7 +98,7 @@ fn check_not_injective(a: &Layout, e: &cute::Error) -> Result<String, TestCaseEr
     let ErrorKind::Collision { first, second } = *e.kind() else {
         return Err(TestCaseError::fail(format!("{a}: unexpected reason: {e}")));
     };
-    prop_assert!(first < second && second < a.size().unwrap(), "{}", e);
+    prop_assert!(first < second && second < a.size(), "{}", e);
     prop_assert_eq!(eval_oracle(a, first), eval_oracle(a, second), "{}", e);
     prop_assert!(!filter_injective(a));
     Ok("refused: not injective (the two indices named meet)".into())
@@ -194,7 +194,7 @@ fn complement_of_every_integer_layout() {
                 tally.add(format!("ok: {kind}"));
                 prop_assert!(inj, "{} is not injective, complement {}", a, c);
                 prop_assert!(c.is_integral());
-                let n = c.size().unwrap();
+                let n = c.size();
                 for i in 1..n {
                     prop_assert!(
                         eval_oracle(&c, i - 1) < eval_oracle(&c, i),
@@ -203,7 +203,7 @@ fn complement_of_every_integer_layout() {
                     );
                 }
                 let img: HashSet<i64> = values(&a).into_iter().collect();
-                let kept: Vec<i64> = (0..a.size().unwrap())
+                let kept: Vec<i64> = (0..a.size())
                     .filter(|&i| {
                         // one index per offset of filter(A): the stride-0 leaves at 0
                         let mut rest = i;
@@ -281,7 +281,7 @@ fn complement_to_every_integer_layout() {
             Ok(c) => {
                 tally.add(format!("ok: {kind}"));
                 prop_assert!(inj);
-                let n = c.size().unwrap();
+                let n = c.size();
                 let img: HashSet<i64> = values(&a).into_iter().collect();
                 for i in 1..n {
                     prop_assert!(
@@ -351,8 +351,8 @@ fn logical_product_of_every_integer_layout() {
                 let c = c.unwrap();
                 prop_assert_eq!(r.mode(0).unwrap(), a);
                 let g = r.mode(1).unwrap();
-                prop_assert_eq!(g.size().unwrap(), b.size().unwrap());
-                for j in 0..b.size().unwrap() {
+                prop_assert_eq!(g.size(), b.size());
+                for j in 0..b.size() {
                     prop_assert_eq!(eval_oracle(&g, j), eval_oracle(&c, eval_oracle(&b, j)));
                 }
                 if injective(&a) && injective(&b) {
@@ -364,7 +364,7 @@ fn logical_product_of_every_integer_layout() {
                     "NotInjective" => check_not_injective(&a, &e)?,
                     "Divisibility" => {
                         let c = c.unwrap();
-                        let v: Vec<i64> = (0..b.size().unwrap())
+                        let v: Vec<i64> = (0..b.size())
                             .map(|j| eval_oracle(&c, eval_oracle(&b, j)))
                             .collect();
                         let shape: Vec<i64> = leaves(&b).iter().map(|m| m.0).collect();
@@ -414,21 +414,21 @@ fn logical_divide_by_every_integer_layout() {
         let rest = if below == 0 {
             complement_to(&b, &cute::coalesce(&a).shape())
         } else {
-            complement_to(&b, &IntTuple::int(a.size().unwrap() + below))
+            complement_to(&b, &IntTuple::int(a.size() + below))
         };
         match logical_divide(&a, &Tiler::layout(b)) {
             Ok(r) => {
                 tally.add(format!("ok: {kind}"));
                 let rest = rest.unwrap();
                 let full = Layout::concat(&[b, rest]).unwrap();
-                prop_assert_eq!(r.size().unwrap(), full.size().unwrap());
-                for i in 0..full.size().unwrap() {
+                prop_assert_eq!(r.size(), full.size());
+                for i in 0..full.size() {
                     prop_assert_eq!(eval_oracle(&r, i), eval_oracle(&a, eval_oracle(&full, i)));
                 }
                 // the paper also asks (B, B*) onto Z_|A| (C++ does not check it; we refuse)
                 let reached: HashSet<i64> = values(&full).into_iter().collect();
                 prop_assert!(
-                    (0..a.size().unwrap()).all(|x| reached.contains(&x)),
+                    (0..a.size()).all(|x| reached.contains(&x)),
                     "{} ⊘ {}: (B, B*) = {} is not onto Z_|A|",
                     a,
                     b,
@@ -441,7 +441,7 @@ fn logical_divide_by_every_integer_layout() {
                         // the smallest offset of Z_|A| that (B, B*) misses, by brute force
                         let full = Layout::concat(&[b, rest.unwrap()]).unwrap();
                         let reached: HashSet<i64> = values(&full).into_iter().collect();
-                        prop_assert_eq!(size, a.size().unwrap());
+                        prop_assert_eq!(size, a.size());
                         prop_assert_eq!(
                             Some(missing),
                             (0..size).find(|x| !reached.contains(x)),
@@ -459,7 +459,7 @@ fn logical_divide_by_every_integer_layout() {
                     "NotInjective" => check_not_injective(&b, &e)?,
                     "Divisibility" => {
                         let full = Layout::concat(&[b, rest.unwrap()]).unwrap();
-                        let v: Vec<i64> = (0..full.size().unwrap())
+                        let v: Vec<i64> = (0..full.size())
                             .map(|i| eval_oracle(&a, eval_oracle(&full, i)))
                             .collect();
                         let shape: Vec<i64> = leaves(&full).iter().map(|m| m.0).collect();
@@ -568,16 +568,16 @@ fn inverses_of_every_integer_layout() {
         };
         let negative = leaves(&a).iter().any(|m| m.1 < 0 && m.0 > 1);
         let kind = format!("{kind}{}", if negative { ", negative" } else { "" });
-        let size = a.size().unwrap();
+        let size = a.size();
         let r = cute::right_inverse(&a).unwrap();
-        for k in 0..r.size().unwrap() {
+        for k in 0..r.size() {
             let i = eval_oracle(&r, k);
             prop_assert!((0..size).contains(&i), "{} of {}: R({}) = {}", r, a, k, i);
             prop_assert_eq!(eval_oracle(&a, i), k, "{} of {}", r, a);
         }
         if injective(&a) {
             prop_assert_eq!(
-                r.size().unwrap(),
+                r.size(),
                 largest_right_inverse(&a),
                 "{} of {} is not the largest",
                 r,
@@ -587,7 +587,7 @@ fn inverses_of_every_integer_layout() {
         } else {
             let image: HashSet<i64> = values(&a).into_iter().collect();
             let prefix = (0..).find(|k| !image.contains(k)).unwrap();
-            if r.size().unwrap() < prefix {
+            if r.size() < prefix {
                 tally.add(format!(
                     "right inverse: short of the contiguous image [{kind}]"
                 ));

@@ -93,8 +93,8 @@ fn s_ld_8_to_11_by_mode_divide_and_figure_12() {
     // Every tile is the first one translated by the grid offset, and the four tiles partition the
     // 4x8·2x2 = 128 elements of A that the tiler reaches, each exactly once.
     let mut seen = std::collections::BTreeSet::new();
-    for g in 0..grid.size().unwrap() {
-        for i in 0..tile.size().unwrap() {
+    for g in 0..grid.size() {
+        for i in 0..tile.size() {
             let v = z.eval_crd(&IntTuple::tuple(&[i.into(), g.into()]).unwrap());
             assert_eq!(v.unwrap(), tile.eval(i).unwrap() + grid.eval(g).unwrap());
             assert!(seen.insert(v.unwrap()));
@@ -155,10 +155,10 @@ fn s_lp_1_to_4_logical_product() {
 fn check_blocks(r: &Layout, a: &Layout, grid: &Layout, block_first: bool) {
     let (a0, a1) = (a.mode(0).unwrap(), a.mode(1).unwrap());
     let (g0, g1) = (grid.mode(0).unwrap(), grid.mode(1).unwrap());
-    for i in 0..a0.size().unwrap() {
-        for j in 0..a1.size().unwrap() {
-            for bi in 0..g0.size().unwrap() {
-                for bj in 0..g1.size().unwrap() {
+    for i in 0..a0.size() {
+        for j in 0..a1.size() {
+            for bi in 0..g0.size() {
+                for bj in 0..g1.size() {
                     let pair = |x: i64, y: i64| -> IntTuple {
                         let (p, q) = if block_first { (x, y) } else { (y, x) };
                         IntTuple::tuple(&[p.into(), q.into()]).unwrap()
@@ -493,7 +493,7 @@ fn arb_tiler() -> impl Strategy<Value = Til> {
 
 /// Every value of `r` on `0..|r|`.
 fn values(r: &Layout) -> Vec<i64> {
-    (0..r.size().unwrap()).map(|i| r.eval(i).unwrap()).collect()
+    (0..r.size()).map(|i| r.eval(i).unwrap()).collect()
 }
 
 fn sorted(mut v: Vec<i64>) -> Vec<i64> {
@@ -530,12 +530,12 @@ proptest! {
             let rest = complement_to(&b, &coalesce(&a).shape()).unwrap();
             let full = Layout::concat(&[b, rest]).unwrap();
             prop_assert_eq!(r.rank(), 2);
-            prop_assert_eq!(r.size().unwrap(), full.size().unwrap());
-            for i in 0..full.size().unwrap() {
+            prop_assert_eq!(r.size(), full.size());
+            for i in 0..full.size() {
                 prop_assert_eq!(r.eval(i).unwrap(), a.eval(full.eval(i).unwrap()).unwrap());
             }
             prop_assert_eq!(r.mode(0).unwrap(), composition(&a, &b).unwrap());
-            prop_assert_eq!(r.mode(1).unwrap().size().unwrap(), rest.size().unwrap());
+            prop_assert_eq!(r.mode(1).unwrap().size(), rest.size());
         }
     }
 
@@ -587,7 +587,7 @@ proptest! {
         match (&ld, &z) {
             (Ok(ld), Ok(z)) => {
                 prop_assert_eq!(z.rank(), 2);
-                prop_assert_eq!(z.size().unwrap(), ld.size().unwrap());
+                prop_assert_eq!(z.size(), ld.size());
                 let td = td.unwrap();
                 let fd = fd.unwrap();
                 // zipping permutes the leaves (tiles first): the same values as a multiset; the
@@ -650,11 +650,11 @@ proptest! {
             prop_assert_eq!(r.mode(0).unwrap(), a);
             let c = complement(&a).unwrap();
             let g = r.mode(1).unwrap();
-            prop_assert_eq!(g.size().unwrap(), b.size().unwrap());
-            for j in 0..b.size().unwrap() {
+            prop_assert_eq!(g.size(), b.size());
+            for j in 0..b.size() {
                 prop_assert_eq!(g.eval(j).unwrap(), c.eval(b.eval(j).unwrap()).unwrap());
             }
-            prop_assert_eq!(r.size().unwrap(), a.size().unwrap() * b.size().unwrap());
+            prop_assert_eq!(r.size(), a.size() * b.size());
             if is_injective(&a) && is_injective(&b) {
                 prop_assert!(is_injective(&r), "{} is not injective", r);
             }
@@ -741,7 +741,7 @@ proptest! {
             return Ok(());
         }
         let pa = a.pad_to_rank(s.rank()).unwrap();
-        let block: Vec<i64> = (0..s.rank()).map(|k| pa.mode(k).unwrap().size().unwrap()).collect();
+        let block: Vec<i64> = (0..s.rank()).map(|k| pa.mode(k).unwrap().size()).collect();
         let divides = block.iter().zip(&target).all(|(b, t)| t % b == 0);
         match res {
             Ok(r) => {
@@ -749,7 +749,7 @@ proptest! {
                 prop_assert_eq!(r.rank(), s.rank());
                 for (k, &tk) in target.iter().enumerate() {
                     let m = r.mode(k).unwrap();
-                    prop_assert_eq!(m.size().unwrap(), tk);
+                    prop_assert_eq!(m.size(), tk);
                     prop_assert_eq!(m.mode(0).unwrap(), pa.mode(k).unwrap());
                 }
                 let q: Vec<i64> = block.iter().zip(&target).map(|(b, t)| t / b).collect();
@@ -790,7 +790,7 @@ fn check_zip(r: &Layout, l0: &Layout, l1: &Layout) -> Result<(), TestCaseError> 
         pairs
             .iter()
             .map(|(x, y)| {
-                let n = if first { x } else { y }.size().unwrap();
+                let n = if first { x } else { y }.size();
                 let c = i % n;
                 i /= n;
                 c
@@ -798,7 +798,7 @@ fn check_zip(r: &Layout, l0: &Layout, l1: &Layout) -> Result<(), TestCaseError> 
             .collect()
     };
     // every pair of indices on small layouts, a diagonal sample on large ones
-    let (n0, n1) = (l0.size().unwrap(), l1.size().unwrap());
+    let (n0, n1) = (l0.size(), l1.size());
     let step = if n0 * n1 > 2048 { 7 } else { 1 };
     for i in (0..n0).step_by(step) {
         for j in (0..n1).step_by(step) {

@@ -14,7 +14,7 @@ fn layout(s: &str) -> Layout {
 /// (negative, in range, extended), and the natural iteration through `next`, `fold` and a mix.
 fn check_layout(l: &Layout) {
     let ev = IndexEvaluator::new(l).unwrap();
-    let size = l.size().unwrap();
+    let size = l.size();
     assert_eq!(ev.size(), size, "{l}");
     let reference: Vec<i64> = (0..size).map(|i| l.eval(i).unwrap()).collect();
     for i in -2 * size - 3..3 * size + 3 {
@@ -142,7 +142,7 @@ fn extreme_values() {
     ] {
         let l = layout(s);
         let ev = l.evaluator().unwrap();
-        let size = l.size().unwrap();
+        let size = l.size();
         for i in [
             0,
             1,
@@ -241,7 +241,7 @@ proptest! {
     /// Natural iteration yields `L(0), …, L(|L|-1)`, through `next` and `fold`.
     #[test]
     fn offsets_are_eval(l in arb_layout(), split in 0usize..200) {
-        let size = l.size().unwrap();
+        let size = l.size();
         let reference: Vec<i64> = (0..size).map(|i| l.eval(i).unwrap()).collect();
         prop_assert_eq!(l.offsets().unwrap().collect::<Vec<_>>(), reference.clone());
         let mut it = l.offsets().unwrap();

@@ -307,7 +307,7 @@ pub fn eval_oracle(l: &Layout, i: i64) -> i64 {
 
 /// The values `L(0), ..., L(|L|-1)`.
 pub fn values(l: &Layout) -> Vec<i64> {
-    (0..l.size().unwrap()).map(|i| eval_oracle(l, i)).collect()
+    (0..l.size()).map(|i| eval_oracle(l, i)).collect()
 }
 
 /// True when `v` is the value sequence of some layout of size `v.len()` on `0..v.len()`.

@@ -17,25 +17,21 @@ fn ev(l: &Layout, i: i64) -> i64 {
     l.eval(i).unwrap()
 }
 
-fn size(l: &Layout) -> i64 {
-    l.size().unwrap()
-}
-
 /// `L(R(k)) == k` for every `k < |R|`.
 fn right_law(l: &Layout, r: &Layout) -> bool {
-    (0..size(r)).all(|k| ev(l, ev(r, k)) == k)
+    (0..r.size()).all(|k| ev(l, ev(r, k)) == k)
 }
 
 /// `L(R(L(k))) == L(k)` for every `k < |L|`.
 fn left_law(l: &Layout, r: &Layout) -> bool {
-    (0..size(l)).all(|k| {
+    (0..l.size()).all(|k| {
         let x = ev(l, k);
         ev(l, ev(r, x)) == x
     })
 }
 
 fn injective(l: &Layout) -> bool {
-    let mut v: Vec<i64> = (0..size(l)).map(|k| ev(l, k)).collect();
+    let mut v: Vec<i64> = (0..l.size()).map(|k| ev(l, k)).collect();
     v.sort_unstable();
     v.windows(2).all(|w| w[0] != w[1])
 }
@@ -96,7 +92,7 @@ fn table5_erratum_t5_7_paper_value_is_not_a_right_inverse() {
     let l = lay("((2,2),(2,4)):((0,1),(0,2))");
     assert!(!right_law(&l, &lay("(2,2):(4,8)")));
     // The corrected value reaches the whole contiguous image {0..7}.
-    assert_eq!(size(&right_inverse(&l).unwrap()), 8);
+    assert_eq!(right_inverse(&l).unwrap().size(), 8);
 }
 
 #[test]
@@ -106,7 +102,7 @@ fn vectorization_s_vec_1_and_2() {
         let l = lay(l);
         let r = right_inverse(&l).unwrap();
         assert_eq!(r.to_string(), want);
-        assert_eq!(size(&r), 32);
+        assert_eq!(r.size(), 32);
         assert!(right_law(&l, &r));
         // The image of L is exactly 0..32, so R is the full inverse: R(L(k)) == k too.
         assert!((0..32).all(|k| ev(&r, ev(&l, k)) == k));
@@ -441,10 +437,10 @@ proptest! {
     #[test]
     fn right_inverse_law(l in layouts()) {
         let r = right_inverse(&l).unwrap();
-        prop_assert!(size(&r) <= size(&l));
+        prop_assert!(r.size() <= l.size());
         prop_assert!(right_law(&l, &r), "{l} -> {r}");
         // R maps into the domain of L.
-        prop_assert!((0..size(&r)).all(|k| (0..size(&l)).contains(&ev(&r, k))));
+        prop_assert!((0..r.size()).all(|k| (0..l.size()).contains(&ev(&r, k))));
     }
 
     /// Exactly CuTe's formula where it satisfies the law, a NotInjective error where it does not;
@@ -460,7 +456,7 @@ proptest! {
                     // (a stride-0 mode aside, the layout is injective and R undoes it)
                     if injective(&l) {
                         prop_assert!(
-                            (0..size(&l)).all(|i| ev(&r, ev(&l, i)) == i),
+                            (0..l.size()).all(|i| ev(&r, ev(&l, i)) == i),
                             "{} -> {}",
                             l,
                             r
@@ -488,7 +484,7 @@ proptest! {
     fn left_inverse_of_injective(l in prop_oneof![layouts(), chain_layouts()]) {
         prop_assume!(injective(&l));
         match left_inverse(&l) {
-            Ok(r) => prop_assert!((0..size(&l)).all(|k| ev(&r, ev(&l, k)) == k), "{l} -> {r}"),
+            Ok(r) => prop_assert!((0..l.size()).all(|k| ev(&r, ev(&l, k)) == k), "{l} -> {r}"),
             Err(e) => prop_assert_eq!(e.category(), "Divisibility"),
         }
     }
@@ -497,16 +493,16 @@ proptest! {
     fn nullspace_laws(l in layouts()) {
         let k = nullspace(&l).unwrap();
         let zero_extent: i64 = leaves(&l).iter().filter(|x| x.1 == 0).map(|x| x.0).product();
-        prop_assert_eq!(size(&k), zero_extent);
+        prop_assert_eq!(k.size(), zero_extent);
         prop_assert!(injective(&k));
-        for i in 0..size(&k) {
-            prop_assert!((0..size(&l)).contains(&ev(&k, i)));
+        for i in 0..k.size() {
+            prop_assert!((0..l.size()).contains(&ev(&k, i)));
             prop_assert_eq!(ev(&l, ev(&k, i)), 0);
         }
         // Every coordinate mapped to 0 by L through the stride-0 leaves is reached: the count of
         // zeros of L is at least |K|, and equals it when the non-zero strides are injective.
-        let zeros = (0..size(&l)).filter(|&i| ev(&l, i) == 0).count() as i64;
-        prop_assert!(zeros >= size(&k));
+        let zeros = (0..l.size()).filter(|&i| ev(&l, i) == 0).count() as i64;
+        prop_assert!(zeros >= k.size());
     }
 
     #[test]
@@ -521,14 +517,14 @@ proptest! {
             }
             (x, y) => return Err(TestCaseError::fail(format!("{x:?} vs {y:?}"))),
         };
-        for i in 0..size(&r) {
+        for i in 0..r.size() {
             prop_assert_eq!(ev(&a, ev(&r, i)), i, "a(R(i)) for {} {} -> {}", a, b, r);
             prop_assert_eq!(ev(&b, ev(&r, i)), i, "b(R(i)) for {} {} -> {}", a, b, r);
         }
-        prop_assert!(size(&r) == v || (v == 1 && r == Layout::TRIVIAL));
+        prop_assert!(r.size() == v || (v == 1 && r == Layout::TRIVIAL));
         // Maximality along B‡: K is the first k where A(B‡(k)) != k (or |B‡|).
         let inv = right_inverse(&b).unwrap();
-        let first_miss = (0..size(&inv)).find(|&k| ev(&a, ev(&inv, k)) != k).unwrap_or(size(&inv));
+        let first_miss = (0..inv.size()).find(|&k| ev(&a, ev(&inv, k)) != k).unwrap_or(inv.size());
         prop_assert_eq!(v, first_miss.max(1));
     }
 
@@ -538,8 +534,8 @@ proptest! {
         let r = domain_distribute(&s, n).unwrap();
         let total = s.size().unwrap();
         let g = (1..=n.min(total)).rev().find(|g| n % g == 0 && total % g == 0).unwrap();
-        prop_assert_eq!(size(&r), g);
-        let vals: Vec<i64> = (0..size(&r)).map(|i| ev(&r, i)).collect();
+        prop_assert_eq!(r.size(), g);
+        let vals: Vec<i64> = (0..r.size()).map(|i| ev(&r, i)).collect();
         prop_assert!(vals.windows(2).all(|w| w[0] < w[1]), "not ordered: {}", r);
         prop_assert!(vals.iter().all(|&v| (0..total).contains(&v)));
         prop_assert!(composition(&compact_col_major(&s).unwrap(), &r).is_ok());
@@ -553,7 +549,7 @@ proptest! {
             Ok(d) => {
                 prop_assert_eq!(upcast(&d, n).unwrap(), l);
                 prop_assert_eq!(recast(&l, 1, n).unwrap(), d);
-                prop_assert_eq!(size(&d), size(&l) * n.pow(leaves(&l).iter().filter(|x| x.1 == 1).count() as u32));
+                prop_assert_eq!(d.size(), l.size() * n.pow(leaves(&l).iter().filter(|x| x.1 == 1).count() as u32));
             }
             Err(e) => {
                 prop_assert_eq!(e.category(), "Divisibility");
@@ -566,7 +562,7 @@ proptest! {
                 // Functionally: where every non-zero stride is a multiple of n, the new layout is
                 // the old one measured in units of n elements.
                 if leaves(&l).iter().all(|x| x.1 % n == 0) {
-                    prop_assert!((0..size(&l)).all(|k| ev(&u, k) * n == ev(&l, k)));
+                    prop_assert!((0..l.size()).all(|k| ev(&u, k) * n == ev(&l, k)));
                 }
             }
             Err(e) => {

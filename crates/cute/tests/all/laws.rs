@@ -181,7 +181,7 @@ fn eval_agrees_on_integer_natural_nd_and_collapsed_coordinates() {
         let l = g.layout();
         let s = l.shape();
         let nd_shape = s.product_each().unwrap();
-        let size = l.size().unwrap();
+        let size = l.size();
         for i in 0..size {
             let v = eval_oracle(&l, i);
             prop_assert_eq!(l.eval(i).unwrap(), v);
@@ -280,7 +280,7 @@ fn crd2idx_compact_inverts_idx2crd_out_of_bounds() {
 fn coalesce_is_an_equivalent_flat_layout_of_least_rank() {
     run(256, prop_oneof![layout(), pow2_layout()], |a| {
         let r = coalesce(&a);
-        prop_assert_eq!(r.size().unwrap(), a.size().unwrap());
+        prop_assert_eq!(r.size(), a.size());
         prop_assert!(r.depth() <= 1);
         prop_assert_eq!(values(&r), values(&a));
         let m = leaves(&r);
@@ -362,7 +362,7 @@ fn filter_drops_stride_zero_modes() {
                 prop_assert!(leaves(&f).iter().all(|&(s, d)| d != 0 && s != 1), "{}", f);
             }
             let kept = flat(&nonzero_leaves(&a));
-            prop_assert_eq!(f.size().unwrap(), kept.size().unwrap());
+            prop_assert_eq!(f.size(), kept.size());
             prop_assert_eq!(values(&f), values(&kept));
             let img_f: HashSet<i64> = values(&f).into_iter().collect();
             let img_a: HashSet<i64> = values(&a).into_iter().collect();
@@ -395,9 +395,9 @@ fn check_composition(a: &Layout, b: &Layout, r: &Layout) -> Result<(), TestCaseE
         b,
         r
     );
-    prop_assert_eq!(r.size().unwrap(), b.size().unwrap());
+    prop_assert_eq!(r.size(), b.size());
     let sb = b.shape();
-    for i in 0..b.size().unwrap() {
+    for i in 0..b.size() {
         let want = eval_oracle(a, eval_oracle(b, i));
         prop_assert_eq!(r.eval(i).unwrap(), want, "{} ∘ {} = {} at {}", a, b, r, i);
         let c = idx2crd(&IntTuple::int(i), &sb).unwrap();
@@ -642,7 +642,7 @@ fn complement_is_ordered_and_disjoint_on_the_extended_domain() {
             Ok(c) => {
                 ok.set(ok.get() + 1);
                 prop_assert!(c.depth() <= 1);
-                let n = c.size().unwrap();
+                let n = c.size();
                 for i in 1..n {
                     prop_assert!(
                         eval_oracle(&c, i - 1) < eval_oracle(&c, i),
@@ -679,7 +679,7 @@ fn complement_is_ordered_and_disjoint_on_the_extended_domain() {
                 let cute::ErrorKind::Collision { first, second } = *e.kind() else {
                     return Err(TestCaseError::fail(format!("{a}: {e}")));
                 };
-                prop_assert!(first < second && second < a.size().unwrap(), "{}", e);
+                prop_assert!(first < second && second < a.size(), "{}", e);
                 prop_assert_eq!(eval_oracle(&a, first), eval_oracle(&a, second), "{}", e);
             }
         }
@@ -709,7 +709,7 @@ fn complement_with_a_cotarget_covers_it() {
         if let Ok(c) = complement_to(&a, &m) {
             ok.set(ok.get() + 1);
             prop_assert!(c.depth() <= 1);
-            let n = c.size().unwrap();
+            let n = c.size();
             let img: HashSet<i64> = values(&a).into_iter().collect();
             for i in 1..n {
                 prop_assert!(

@@ -10,6 +10,7 @@ mod consts;
 mod divide;
 mod eval;
 mod gen;
+mod invariant;
 mod inverse;
 mod laws;
 mod linear;

@@ -114,7 +114,7 @@ fn slicing_law_on_random_layouts() {
         let mut entries = Vec::new();
         let mut fixed = Vec::new();
         for m in &modes {
-            let n = m.size().unwrap();
+            let n = m.size();
             if rng.below(2) == 0 {
                 let v = rng.below(n as usize) as i64;
                 entries.push(PartialCoord::fixed(&IntTuple::int(v)));
@@ -130,10 +130,10 @@ fn slicing_law_on_random_layouts() {
             .iter()
             .zip(&fixed)
             .filter(|(_, f)| f.is_none())
-            .map(|(m, _)| m.size().unwrap())
+            .map(|(m, _)| m.size())
             .collect();
-        prop_assert_eq!(sub.size().unwrap(), free_sizes.iter().product::<i64>());
-        for j in 0..sub.size().unwrap() {
+        prop_assert_eq!(sub.size(), free_sizes.iter().product::<i64>());
+        for j in 0..sub.size() {
             let d = digits(&free_sizes, j);
             let mut it = d.iter();
             let full: Vec<IntTuple> = fixed
@@ -176,7 +176,7 @@ fn table_4_partitions_thread_by_thread() {
         let t = Tensor::new(&storage[..], d).unwrap();
         for thread in 0..32 {
             let (vals, off) = tv_partition(&d, &tv, thread).unwrap();
-            assert_eq!(vals.size().unwrap(), 2);
+            assert_eq!(vals.size(), 2);
             let part = t.partition_tv(&tv, thread).unwrap();
             for v in 0..2 {
                 let want = d.eval(tv.eval(thread + 32 * v).unwrap()).unwrap();
@@ -207,7 +207,7 @@ fn make_layout_tv_law_and_example() {
         let (thr, val) = (l(thr), l(val));
         let (tiler, tv) = make_layout_tv(&thr, &val).unwrap();
         let mn = cute::raked_product(&thr, &val).unwrap();
-        let (nt, nv) = (thr.size().unwrap(), val.size().unwrap());
+        let (nt, nv) = (thr.size(), val.size());
         assert_eq!(tiler.size().unwrap(), nt * nv);
         for t in 0..nt {
             for v in 0..nv {

@@ -188,8 +188,8 @@ fn layout_add_examples() {
 fn coalesce_z_is_equivalent_on_the_extended_domain() {
     run(512, prop_oneof![layout(), pow2_layout()], |a| {
         let r = coalesce_z(&a);
-        let n = a.size().unwrap();
-        prop_assert_eq!(r.size().unwrap(), n);
+        let n = a.size();
+        prop_assert_eq!(r.size(), n);
         prop_assert!(r.depth() <= 1);
         for i in 0..2 * n + 8 {
             prop_assert_eq!(eval_oracle(&r, i), eval_oracle(&a, i), "{} at {}", r, i);
@@ -244,7 +244,7 @@ fn composition_mode_composes_one_mode() {
                         prop_assert_eq!(r.mode(j).unwrap(), want, "mode {}", j);
                     }
                     prop_assert!(b.shape().compatible(&ri.shape()));
-                    for k in 0..b.size().unwrap() {
+                    for k in 0..b.size() {
                         let want = eval_oracle(&ai, eval_oracle(&b, k));
                         prop_assert_eq!(eval_oracle(&ri, k), want);
                     }
@@ -267,7 +267,7 @@ fn composition_mode_composes_one_mode() {
 fn layout_add_adds_pointwise_or_no_layout_can() {
     let (ok, refused) = (Cell::new(0u32), Cell::new(0u32));
     run(1024, equal_size_pair(), |(a, b)| {
-        let n = a.size().unwrap();
+        let n = a.size();
         let sums: Vec<i64> = (0..n)
             .map(|i| eval_oracle(&a, i) + eval_oracle(&b, i))
             .collect();
@@ -281,7 +281,7 @@ fn layout_add_adds_pointwise_or_no_layout_can() {
         match r {
             Ok(r) => {
                 ok.set(ok.get() + 1);
-                prop_assert_eq!(r.size().unwrap(), n);
+                prop_assert_eq!(r.size(), n);
                 prop_assert!(r.depth() <= 1);
                 prop_assert_eq!(values(&r), sums);
             }
@@ -324,7 +324,7 @@ fn greatest_common_domain_is_a_common_in_order_factorisation() {
         let g = greatest_common_domain(&s, &u).unwrap();
         prop_assert_eq!(greatest_common_domain(&u, &s).unwrap(), g);
         prop_assert_eq!(g.depth(), 1);
-        let (ns, nu, ng) = (s.size().unwrap(), u.size().unwrap(), g.size().unwrap());
+        let (ns, nu, ng) = (s.size().unwrap(), u.size().unwrap(), g.size());
         let gcd = {
             let (mut x, mut y) = (ns, nu);
             while y != 0 {

@@ -347,10 +347,6 @@ fn ev(l: &Layout, i: i64) -> Result<V, TestCaseError> {
         .map_err(|e| fail(format!("{l} at {i}: {e}")))
 }
 
-fn size(l: &Layout) -> i64 {
-    l.size().unwrap()
-}
-
 /// The leaf strides of a layout, in order.
 fn strides(l: &Layout) -> Vec<Stride> {
     (0..l.leaf_count()).map(|k| l.stride_at(k)).collect()
@@ -454,7 +450,7 @@ impl Axes {
 
 /// The set of values of `L` on its domain.
 fn image(l: &Layout) -> Result<HashSet<V>, TestCaseError> {
-    (0..size(l)).map(|i| ev(l, i)).collect()
+    (0..l.size()).map(|i| ev(l, i)).collect()
 }
 
 /// The rank over F2 of a set of bit vectors.
@@ -518,11 +514,11 @@ fn coalesce_and_coalesce_z_preserve_values() {
     ];
     run(1024, s, |g| {
         let a = g.layout();
-        let n = size(&a);
+        let n = a.size();
         let r = coalesce(&a);
         let z = coalesce_z(&a);
         for (name, x) in [("coalesce", &r), ("coalesce_z", &z)] {
-            prop_assert_eq!(size(x), n, "{}({}) = {}", name, a, x);
+            prop_assert_eq!(x.size(), n, "{}({}) = {}", name, a, x);
             prop_assert!(x.depth() <= 1, "{}({}) = {}", name, a, x);
             if strides(x).iter().any(|d| !d.is_zero()) {
                 prop_assert_eq!(x.semimodule(), a.semimodule(), "{}({}) = {}", name, a, x);
@@ -570,7 +566,7 @@ fn filter_keeps_the_nonzero_leaves() {
             .filter(|(s, d)| *s != 1 && !d.is_zero())
             .collect();
         let want_size: i64 = kept.iter().map(|m| m.0).product();
-        prop_assert_eq!(size(&f), want_size, "filter({}) = {}", a, f);
+        prop_assert_eq!(f.size(), want_size, "filter({}) = {}", a, f);
         if f.leaf_count() > 1 || f.leaf_at(0).0 != 1 {
             prop_assert!(strides(&f).iter().all(|d| !d.is_zero()), "{}", f);
         }
@@ -601,12 +597,12 @@ fn check_composition(a: &Layout, b: &Layout, r: &Layout) -> Result<(), TestCaseE
         b,
         r
     );
-    prop_assert_eq!(size(r), size(b));
+    prop_assert_eq!(r.size(), b.size());
     if strides(r).iter().any(|d| !d.is_zero()) {
         prop_assert_eq!(r.semimodule(), a.semimodule(), "{} ∘ {} = {}", a, b, r);
     }
     let sb = b.shape();
-    for i in 0..size(b) {
+    for i in 0..b.size() {
         let want = ev(a, b.eval(i).unwrap())?;
         prop_assert_eq!(ev(r, i)?, want.clone(), "{} ∘ {} = {} at {}", a, b, r, i);
         let c = cute::idx2crd(&IntTuple::int(i), &sb).unwrap();
@@ -667,7 +663,7 @@ fn composition_with_binary_left_operand() {
     ] {
         let (a, b): (Layout, Layout) = (a.parse().unwrap(), b.parse().unwrap());
         if let Ok(r) = composition(&a, &b) {
-            for i in 0..size(&b) {
+            for i in 0..b.size() {
                 assert_eq!(
                     norm(r.eval_value(i).unwrap()),
                     norm(a.eval_value(b.eval(i).unwrap()).unwrap()),
@@ -680,7 +676,7 @@ fn composition_with_binary_left_operand() {
     let (a, b): (Layout, Layout) = ("8:F1".parse().unwrap(), "2:3".parse().unwrap());
     if let Ok(r) = cute::logical_divide(&a, &Tiler::layout(b)) {
         let t: Layout = "(2,(3,2)):(3,(1,6))".parse().unwrap();
-        for i in 0..size(&t) {
+        for i in 0..t.size() {
             assert_eq!(
                 norm(r.eval_value(i).unwrap()),
                 norm(a.eval_value(t.eval(i).unwrap()).unwrap()),
@@ -855,7 +851,7 @@ fn invertible_binary_strides_give_a_bijection() {
             let l = swizzle_layout(&cols, mix.next()).layout();
             let full: Vec<i64> = (0..1i64 << n).collect();
             prop_assert_eq!(l.image().unwrap(), full.clone(), "{}", l);
-            let mut v: Vec<i64> = (0..size(&l)).map(|i| l.eval(i).unwrap()).collect();
+            let mut v: Vec<i64> = (0..l.size()).map(|i| l.eval(i).unwrap()).collect();
             v.sort_unstable();
             prop_assert_eq!(v, full, "{}", l);
             Ok(())
@@ -871,7 +867,7 @@ fn binary_layout_is_onto_exactly_when_its_columns_have_full_rank() {
     let (onto, not_onto) = (Cell::new(0u32), Cell::new(0u32));
     run(1024, gen_f(5, pow2_shape(), 0..=31), |g| {
         let l = g.layout();
-        let n = size(&l).trailing_zeros();
+        let n = l.size().trailing_zeros();
         let mut cols = Vec::new();
         for (k, d) in strides(&l).iter().enumerate() {
             let e = l.leaf_at(k).0.trailing_zeros();
@@ -905,10 +901,10 @@ fn binary_layout_is_onto_exactly_when_its_columns_have_full_rank() {
 /// `k < |R|`, `R(k)` lies in `L`'s domain and `L(R(k)) = k`; `R` is injective.
 fn check_binary_right_inverse(l: &Layout, r: &Layout) -> Result<(), TestCaseError> {
     let mut seen = HashSet::new();
-    for k in 0..size(r) {
+    for k in 0..r.size() {
         let x = r.eval(k).map_err(fail)?;
         prop_assert!(
-            (0..size(l)).contains(&x),
+            (0..l.size()).contains(&x),
             "R = {} of {}: R({}) = {}",
             r,
             l,
@@ -977,7 +973,7 @@ fn binary_right_inverse_satisfies_its_law() {
     for text in ["(2,2,4):(F1,F3,F5)", "(2,2,2,2):(F1,F5,F10,F3)"] {
         let l: Layout = text.parse().unwrap();
         let r = right_inverse(&l).unwrap();
-        for k in 0..size(&r) {
+        for k in 0..r.size() {
             assert_eq!(
                 l.eval(r.eval(k).unwrap()).unwrap(),
                 k,
@@ -1017,7 +1013,7 @@ fn binary_right_inverse_satisfies_its_law_for_modes_of_shape_2() {
     run(1024, s, |g| {
         let l = g.layout();
         let r = right_inverse(&l).map_err(|e| fail(format!("{l}: {e}")))?;
-        if size(&r) > 1 {
+        if r.size() > 1 {
             nontrivial.set(nontrivial.get() + 1);
         }
         check_binary_right_inverse(&l, &r)
@@ -1032,7 +1028,7 @@ fn binary_right_inverse_satisfies_its_law_for_modes_of_shape_2() {
 fn binary_right_inverse_satisfies_its_law_for_any_shapes() {
     let l: Layout = "(3,4):(0,F1)".parse().unwrap();
     let r = right_inverse(&l).unwrap();
-    for k in 0..size(&r) {
+    for k in 0..r.size() {
         assert_eq!(
             l.eval(r.eval(k).unwrap()).unwrap(),
             k,
@@ -1067,8 +1063,8 @@ fn binary_right_inverse_of_a_triangular_bijection_is_its_inverse() {
         prop_assert_eq!(f2_rank(&cols), n, "{}", l);
         let r = right_inverse(&l).map_err(|e| fail(format!("{l}: {e}")))?;
         check_binary_right_inverse(&l, &r)?;
-        prop_assert_eq!(size(&r), size(&l), "R = {} of {}", r, l);
-        for i in 0..size(&l) {
+        prop_assert_eq!(r.size(), l.size(), "R = {} of {}", r, l);
+        for i in 0..l.size() {
             prop_assert_eq!(r.eval(l.eval(i).unwrap()).unwrap(), i, "R = {} of {}", r, l);
         }
         Ok(())
@@ -1099,7 +1095,7 @@ fn binary_left_inverse_satisfies_its_law() {
         match left_inverse(&l) {
             Ok(r) => {
                 ok.set(ok.get() + 1);
-                for i in 0..size(&l) {
+                for i in 0..l.size() {
                     let v = l.eval(i).unwrap();
                     let back = r.eval(v).map_err(fail)?;
                     prop_assert_eq!(l.eval(back).unwrap(), v, "R = {} of {} at {}", r, l, i);
@@ -1144,20 +1140,20 @@ fn coordinate_right_inverse_maps_back_to_the_axes() {
             let ra = r
                 .get(p)
                 .map_err(|e| fail(format!("R = {r} of {l} has no mode at {p:?}: {e}")))?;
-            sizes.push(size(&ra));
+            sizes.push(ra.size());
         }
         prop_assert_eq!(
-            size(&r),
+            r.size(),
             sizes.iter().product::<i64>(),
             "R = {} of {}",
             r,
             l
         );
-        if size(&r) > 1 {
+        if r.size() > 1 {
             nontrivial.set(nontrivial.get() + 1);
         }
         let mut seen = HashSet::new();
-        for i in 0..size(&r) {
+        for i in 0..r.size() {
             // the digits k_a of i, one per axis
             let mut rest = i;
             let mut k = Vec::new();
@@ -1171,7 +1167,7 @@ fn coordinate_right_inverse_maps_back_to_the_axes() {
                 .eval_crd(&c)
                 .map_err(|e| fail(format!("R = {r} at {c}: {e}")))?;
             prop_assert!(
-                (0..size(&l)).contains(&x),
+                (0..l.size()).contains(&x),
                 "R = {} of {}: R({}) = {}",
                 r,
                 l,
@@ -1219,7 +1215,7 @@ fn coordinate_left_inverse_satisfies_its_law() {
                 ok.set(ok.get() + 1);
                 prop_assert!(r.is_integral(), "R = {} of {}", r, l);
                 let axes = Axes::of(&l);
-                for i in 0..size(&l) {
+                for i in 0..l.size() {
                     let v = ev(&l, i)?;
                     let c = axes.coordinate(&|p| coord_at(&v, p));
                     let x = r
@@ -1278,13 +1274,13 @@ fn coordinate_complement_is_ordered_and_disjoint() {
                 let cute::ErrorKind::Collision { first, second } = *e.kind() else {
                     return Err(fail(format!("{l}: {e}")));
                 };
-                prop_assert!(first < second && second < size(&l), "{}", e);
+                prop_assert!(first < second && second < l.size(), "{}", e);
                 prop_assert_eq!(ev(&l, first)?, ev(&l, second)?, "{}", e);
                 return Ok(());
             }
         };
         ok.set(ok.get() + 1);
-        if size(&c) > 1 {
+        if c.size() > 1 {
             gaps.set(gaps.get() + 1);
         }
         let img = image(&l)?;
@@ -1304,7 +1300,7 @@ fn coordinate_complement_is_ordered_and_disjoint() {
                 );
             }
             let on_axis: HashSet<i64> = img.iter().map(|v| coord_at(v, &p)).collect();
-            let n = size(&ca);
+            let n = ca.size();
             let mut prev = None;
             for k in 0..n + 64 {
                 let x = coord_at(&ev(&ca, k)?, &p);
@@ -1327,7 +1323,7 @@ fn coordinate_complement_is_ordered_and_disjoint() {
                 }
             }
         }
-        for j in 1..size(&c) {
+        for j in 1..c.size() {
             let v = ev(&c, j)?;
             prop_assert!(
                 !img.contains(&v),
@@ -1362,12 +1358,12 @@ fn nullspace_is_mapped_to_zero() {
             .filter(|&j| l.stride_at(j).is_zero())
             .map(|j| l.leaf_at(j).0)
             .product();
-        prop_assert_eq!(size(&k), want, "K = {} of {}", k, l);
+        prop_assert_eq!(k.size(), want, "K = {} of {}", k, l);
         let mut seen = HashSet::new();
-        for i in 0..size(&k) {
+        for i in 0..k.size() {
             let x = k.eval(i).unwrap();
             prop_assert!(
-                (0..size(&l)).contains(&x),
+                (0..l.size()).contains(&x),
                 "K = {} of {}: K({}) = {}",
                 k,
                 l,
@@ -1572,7 +1568,7 @@ fn parsing_garbage_never_panics() {
                 nullspace(&l),
             );
             let _ = composition(&l, &l);
-            if l.size().is_ok_and(|n| n <= 1 << 12) {
+            if l.size() <= 1 << 12 {
                 let _ = l.image().map(|v| v.len());
             }
         }
@@ -1622,14 +1618,14 @@ fn logical_divide_is_composition_with_the_tile_and_its_complement() {
         ok.set(ok.get() + 1);
         let star = cute::complement_to(&b, &coalesce(&a).shape()).map_err(fail)?;
         let t = Layout::concat(&[b, star]).unwrap();
-        prop_assert_eq!(size(&r), size(&t), "{} ⊘ {} = {}", a, b, r);
-        for i in 0..size(&t) {
+        prop_assert_eq!(r.size(), t.size(), "{} ⊘ {} = {}", a, b, r);
+        for i in 0..t.size() {
             let want = ev(&a, t.eval(i).unwrap())?;
             prop_assert_eq!(ev(&r, i)?, want, "{} ⊘ {} = {} at {}", a, b, r, i);
         }
         let r0 = r.mode(0).unwrap();
-        prop_assert_eq!(size(&r0), size(&b));
-        for i in 0..size(&b) {
+        prop_assert_eq!(r0.size(), b.size());
+        for i in 0..b.size() {
             prop_assert_eq!(
                 ev(&r0, i)?,
                 ev(&a, b.eval(i).unwrap())?,
@@ -1705,8 +1701,13 @@ fn tiler_to_layout_acts_as_the_tiler() {
             })
             .collect();
         let ls = l.shape();
-        prop_assert_eq!(size(&l), tl.iter().map(size).product::<i64>(), "{}", l);
-        for i in 0..size(&l) {
+        prop_assert_eq!(
+            l.size(),
+            tl.iter().map(Layout::size).product::<i64>(),
+            "{}",
+            l
+        );
+        for i in 0..l.size() {
             let c = cute::idx2crd(&IntTuple::int(i), &ls).unwrap();
             let v = norm(l.eval_crd_value(&c).map_err(fail)?);
             let want: Vec<(Vec<usize>, i64)> = (0..k)
@@ -1718,8 +1719,8 @@ fn tiler_to_layout_acts_as_the_tiler() {
             return Ok(());
         };
         ok.set(ok.get() + 1);
-        prop_assert_eq!(size(&r), size(&l), "{} ∘ {} = {}", a, t, r);
-        for i in 0..size(&l) {
+        prop_assert_eq!(r.size(), l.size(), "{} ∘ {} = {}", a, t, r);
+        for i in 0..l.size() {
             let c = cute::idx2crd(&IntTuple::int(i), &ls).unwrap();
             let v = norm(l.eval_crd_value(&c).map_err(fail)?);
             let x = if a.is_leaf() {
@@ -1778,7 +1779,7 @@ fn identity_layout_maps_each_coordinate_to_itself() {
                 }
             }
         }
-        let n = size(&id);
+        let n = id.size();
         for i in 0..n {
             let v = id.eval_value(i).unwrap();
             let digits = digits(&g.shape, i);
@@ -1824,16 +1825,16 @@ fn logical_product_of_coordinate_layouts() {
         prop_assert!(p.mode(0).unwrap() == a, "{} ⊗ {} = {}", a, b, p);
         let grid = composition(&complement(&a).unwrap(), &b).unwrap();
         prop_assert!(p.mode(1).unwrap() == grid, "{} ⊗ {} = {}", a, b, p);
-        let values: Vec<V> = (0..size(&a))
+        let values: Vec<V> = (0..a.size())
             .map(|i| norm(a.eval_value(i).unwrap()))
             .collect();
         if values.iter().collect::<HashSet<_>>().len() == values.len() {
-            let all: HashSet<V> = (0..size(&p))
+            let all: HashSet<V> = (0..p.size())
                 .map(|i| norm(p.eval_value(i).unwrap()))
                 .collect();
             prop_assert_eq!(
                 all.len() as i64,
-                size(&p),
+                p.size(),
                 "{} ⊗ {} = {} not injective",
                 a,
                 b,
@@ -1886,8 +1887,8 @@ fn composition_with_coordinate_right_operand() {
             return Ok(());
         };
         ok.set(ok.get() + 1);
-        prop_assert_eq!(size(&res), size(&b));
-        for c in 0..size(&b) {
+        prop_assert_eq!(res.size(), b.size());
+        for c in 0..b.size() {
             let crd: Vec<i64> = match b.eval_value(c).unwrap() {
                 Value::Coord(t) => (0..r).map(|i| t.get(&[i])).collect(),
                 Value::Int(0) => vec![0; r],

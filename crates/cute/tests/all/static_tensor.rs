@@ -34,7 +34,7 @@ fn check<L: StaticLayout, const N: usize>(text: &str) {
     let l: Layout = text.parse().unwrap();
     assert_eq!(L::LAYOUT, l, "{text}");
     assert_eq!(L::LAYOUT.to_string(), text, "prints as written");
-    let size = l.size().unwrap() as usize;
+    let size = l.size() as usize;
     assert_eq!((L::SIZE, L::LEAVES), (size, N), "{text}");
     // 1-D index, domain and extended domain
     for i in 0..2 * size {
