@@ -68,7 +68,7 @@
 use super::coalesce::{coalesce, BLANK};
 use super::complement::complement_to_build;
 use super::composition::{compose_build, scaled, single_tile_mode};
-use crate::error::{add, attempt, tri, Error, ErrorKind, Op, Operand};
+use crate::error::{attempt, tri, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::{open_bracket, push_layout, Builder, CAPACITY};
 use crate::layout::{check_size, concat_pair_build, mode_build, Layout};
 use crate::stride::Code;
@@ -178,13 +178,14 @@ const fn divide_leaf_build(
     b: &Layout,
     err: &mut Result<(), Error>,
 ) -> Layout {
-    let below = attempt!(err, BLANK, below_zero(b));
-    let rest = if below == 0 {
-        complement_to_build(b, &[s], false, err)
-    } else {
-        let n = attempt!(err, BLANK, add(Op::LogicalDivide, s, below));
-        complement_to_build(b, &[n], false, err)
+    let n = match cover_target(s, b) {
+        Some(n) => n,
+        None => {
+            reach_overflow(err);
+            return BLANK;
+        }
     };
+    let rest = complement_to_build(b, &[n], false, err);
     if let Err(e) = *err {
         *err = Err(e.with(
             Operand::Layout(leaf_layout(s, d, code)),
@@ -196,11 +197,8 @@ const fn divide_leaf_build(
     if err.is_err() {
         return out;
     }
-    if let Err(e) = check_onto(&out, s) {
-        *err = Err(e.with(
-            Operand::Layout(leaf_layout(s, d, code)),
-            Operand::Layout(*b),
-        ));
+    if let Some(kind) = onto_gap(&out, s) {
+        fail_onto(err, kind, &leaf_layout(s, d, code), b);
         return out;
     }
     let mut used: u64 = 0;
@@ -255,18 +253,18 @@ const fn divide_build(a: &Layout, b: &Layout, err: &mut Result<(), Error>) -> La
         return divide_leaf_build(a.shape[0], a.stride[0], a.basis[0], b, err);
     }
     let target = coalesce(a);
-    let below = attempt!(err, BLANK, below_zero(b));
-    let rest = if below == 0 {
+    let size = a.size();
+    let n = match cover_target(size, b) {
+        Some(n) => n,
+        None => {
+            reach_overflow(err);
+            return BLANK;
+        }
+    };
+    let rest = if n == size {
         complement_to_build(b, target.shape.split_at(target.tree.len()).0, false, err)
     } else {
-        // The cotarget `|A| + below` (see `below_zero`).
-        let mut size: i64 = 1;
-        let mut i = 0;
-        while i < target.tree.len() {
-            size *= target.shape[i];
-            i += 1;
-        }
-        let n = attempt!(err, BLANK, add(Op::LogicalDivide, size, below));
+        // (a tiler reaching below 0: the cotarget `|A| + below`, see `cover_target`)
         complement_to_build(b, &[n], false, err)
     };
     if let Err(e) = *err {
@@ -277,14 +275,8 @@ const fn divide_build(a: &Layout, b: &Layout, err: &mut Result<(), Error>) -> La
     if err.is_err() {
         return bb;
     }
-    let mut size: i64 = 1; // |A| (a layout's size fits in an i64)
-    let mut i = 0;
-    while i < target.tree.len() {
-        size *= target.shape[i];
-        i += 1;
-    }
-    if let Err(e) = check_onto(&bb, size) {
-        *err = Err(e.with(Operand::Layout(*a), Operand::Layout(*b)));
+    if let Some(kind) = onto_gap(&bb, size) {
+        fail_onto(err, kind, a, b);
         return bb;
     }
     let out = compose_build(a, &bb, err);
@@ -294,37 +286,59 @@ const fn divide_build(a: &Layout, b: &Layout, err: &mut Result<(), Error>) -> La
     out
 }
 
-/// How far below 0 the offsets of `b` reach: `−Σ (s−1)·d` over its modes of negative stride.
+/// The size the complement of the tiler `b` must cover in a divide of a layout of size `n`: `n`
+/// plus how far below 0 the offsets of `b` reach, `below = −Σ (s−1)·d` over its modes of negative
+/// stride; `None` when that passes `i64`.
 ///
-/// Its complement is asked to cover `|A| + below` rather than `|A|`: the image of `b` is that of
-/// its absolute strides shifted down by `below`, so the copies of `(b, gaps)` that reach `|A|`
-/// from 0 up must reach `|A| + below` in the unshifted count (the paper extends `B*` until
-/// `(B, B*)` is onto `Z_|A|`). `(2,2):(-1,4)` reaches 1 below 0, so `8:1 ⊘ (2,2):(-1,4)` takes the
-/// complement `(2,2):(2,8)` up to 9, not CuTe's `2:2` which misses the offset 7.
-const fn below_zero(b: &Layout) -> Result<i64, Error> {
-    let mut below: i128 = 0;
+/// The image of `b` is that of its absolute strides shifted down by `below`, so the copies of
+/// `(b, gaps)` that reach `n` from 0 up must reach `n + below` in the unshifted count (the paper
+/// extends `B*` until `(B, B*)` is onto `Z_|A|`). `(2,2):(-1,4)` reaches 1 below 0, so
+/// `8:1 ⊘ (2,2):(-1,4)` takes the complement `(2,2):(2,8)` up to 9, not CuTe's `2:2` which misses
+/// the offset 7.
+#[inline]
+const fn cover_target(n: i64, b: &Layout) -> Option<i64> {
+    let mut t = n as i128;
     let mut i = 0;
     while i < b.tree.len() {
         if b.stride[i] < 0 {
-            below -= (b.shape[i] as i128 - 1) * b.stride[i] as i128;
+            // (each term below 2^126, and the shape's product fits in an i64: no overflow)
+            t -= (b.shape[i] as i128 - 1) * b.stride[i] as i128;
         }
         i += 1;
     }
-    if below > i64::MAX as i128 {
-        return Err(Error::new(
-            Op::LogicalDivide,
-            ErrorKind::Overflow {
-                what: "the reach below 0 of the tiler",
-            },
-        ));
+    if t > i64::MAX as i128 {
+        None
+    } else {
+        Some(t as i64)
     }
-    Ok(below as i64)
 }
 
-/// The most points [`check_onto`] walks when negative strides leave the answer open.
+/// The error of a tiler whose reach below 0, added to `|A|`, passes `i64`. (Out of line, as
+/// [`fail_onto`].)
+#[cold]
+#[inline(never)]
+const fn reach_overflow(err: &mut Result<(), Error>) {
+    *err = Err(Error::new(
+        Op::LogicalDivide,
+        ErrorKind::Overflow {
+            what: "the size the complement must cover (|A| plus the tiler's reach below 0)",
+        },
+    ));
+}
+
+/// The error of `A ⊘ B` when `(B, B*)` is not onto `Z_|A|`, written into `err` out of line: an
+/// `Error` carries its operands (two layouts), and building it inside the divide would enlarge
+/// the hot path's stack frame.
+#[cold]
+#[inline(never)]
+const fn fail_onto(err: &mut Result<(), Error>, kind: ErrorKind, a: &Layout, b: &Layout) {
+    *err = Err(Error::new(Op::LogicalDivide, kind).with(Operand::Layout(*a), Operand::Layout(*b)));
+}
+
+/// The most points [`onto_gap`] walks when negative strides leave the answer open.
 const ONTO_WALK: i128 = 1 << 16;
 
-/// The paper's requirement on `A ⊘ B` (§5.5.2): `B★ = (B, B*)` is onto `Z_n`, `n = |A|`. `Ok`
+/// The paper's requirement on `A ⊘ B` (§5.5.2): `B★ = (B, B*)` is onto `Z_n`, `n = |A|`. `None`
 /// when every offset of `[0, n)` is reached; otherwise `NotOnto` with the smallest offset
 /// missed, or `Unsupported` when negative strides leave the question open past [`ONTO_WALK`]
 /// points.
@@ -343,61 +357,71 @@ const ONTO_WALK: i128 = 1 << 16;
 /// (8,3):(3,1)        onto Z_24 (the chain 1, 3 reaches [0, 24))
 /// ((2,3),8):((24,32),1)   not onto Z_56: 8 is missed (8 + 24 = 32 meets the mode of stride 32)
 /// ```
-const fn check_onto(bb: &Layout, n: i64) -> Result<(), Error> {
-    // The modes that move: |stride| sorted ascending (with the sign), the shift m.
-    let (mut s, mut d, mut neg) = ([0i128; CAPACITY], [0i128; CAPACITY], [false; CAPACITY]);
-    let (mut k, mut shift, mut points) = (0, 0i128, 1i128);
+///
+/// Answered small (`None`, or the reason as an [`ErrorKind`]) so that the caller's hot path
+/// carries no `Error`.
+#[inline]
+const fn onto_gap(bb: &Layout, n: i64) -> Option<ErrorKind> {
+    let len = bb.tree.len();
+    // The shift m ≤ 0 (in i128: it may pass i64), only when a stride is negative.
+    let mut shift: i128 = 0;
     let mut i = 0;
-    while i < bb.tree.len() {
-        let (si, di) = (bb.shape[i] as i128, bb.stride[i] as i128);
-        if si > 1 && di != 0 {
-            let ad = if di < 0 { -di } else { di };
-            if di < 0 {
-                shift += (si - 1) * di;
-            }
-            let mut j = k;
-            while j > 0 && d[j - 1] > ad {
-                s[j] = s[j - 1];
-                d[j] = d[j - 1];
-                neg[j] = neg[j - 1];
-                j -= 1;
-            }
-            s[j] = si;
-            d[j] = ad;
-            neg[j] = di < 0;
-            k += 1;
-            points *= si;
+    while i < len {
+        if bb.stride[i] < 0 {
+            shift += (bb.shape[i] as i128 - 1) * bb.stride[i] as i128;
         }
         i += 1;
     }
-    // The prefix [0, P) that the chain from stride 1 reaches.
-    let mut p: i128 = 1;
-    let mut j = 0;
-    while j < k && d[j] == p {
-        p *= s[j];
-        j += 1;
-    }
-    let (lo, n128) = (-shift, n as i128);
-    if lo + n128 <= p {
-        return Ok(());
+    // The prefix [0, P) that the chain from stride 1 reaches: repeatedly the mode of stride ±P
+    // (one at most: two would meet), until the window [−m, −m + n) fits. No sorting and no
+    // arrays: a tiler and its complement have a handful of modes, and this runs on every divide.
+    // `P` divides the product of the shapes, which fits in an i64.
+    let top = n as i128 - shift;
+    let mut p: i64 = 1;
+    let mut used: u64 = 0;
+    'grow: loop {
+        if top <= p as i128 {
+            return None;
+        }
+        let mut i = 0;
+        while i < len {
+            let (si, di) = (bb.shape[i], bb.stride[i]);
+            if used & (1 << i) == 0 && si > 1 && (di == p || di == -p) {
+                used |= 1 << i;
+                p *= si;
+                continue 'grow;
+            }
+            i += 1;
+        }
+        break;
     }
     if shift == 0 {
-        return Err(Error::new(
-            Op::LogicalDivide,
-            ErrorKind::NotOnto {
-                missing: p as i64,
-                size: n,
-            },
-        ));
+        return Some(ErrorKind::NotOnto {
+            missing: p,
+            size: n,
+        });
     }
-    // Negative strides and the window [−m, −m + n) past the prefix: walk the image.
+    walk_gap(bb, n)
+}
+
+/// [`onto_gap`] for negative strides and a window past the prefix: the image walked (at most
+/// [`ONTO_WALK`] points), the smallest offset of `[0, n)` missed.
+#[cold]
+#[inline(never)]
+const fn walk_gap(bb: &Layout, n: i64) -> Option<ErrorKind> {
+    let (len, n128) = (bb.tree.len(), n as i128);
+    let mut points: i128 = 1;
+    let mut i = 0;
+    while i < len {
+        if bb.stride[i] != 0 {
+            points *= bb.shape[i] as i128;
+        }
+        i += 1;
+    }
     if points > ONTO_WALK || n128 > ONTO_WALK {
-        return Err(Error::new(
-            Op::LogicalDivide,
-            ErrorKind::Unsupported {
-                what: "deciding whether (B, B*) is onto Z_|A| for a tiler with negative strides past 2^16 points",
-            },
-        ));
+        return Some(ErrorKind::Unsupported {
+            what: "deciding whether (B, B*) is onto Z_|A| for a tiler with negative strides past 2^16 points",
+        });
     }
     let mut seen = [0u64; (ONTO_WALK / 64) as usize];
     let mut c = [0i128; CAPACITY];
@@ -406,37 +430,36 @@ const fn check_onto(bb: &Layout, n: i64) -> Result<(), Error> {
         if off >= 0 && off < n128 {
             seen[(off / 64) as usize] |= 1 << (off % 64);
         }
-        // next coordinate (the order does not matter), the offset kept in step
+        // the next coordinate (the order does not matter), the offset kept in step
         let mut m = 0;
-        while m < k {
-            let dm = if neg[m] { -d[m] } else { d[m] };
-            if c[m] + 1 < s[m] {
-                c[m] += 1;
-                off += dm;
-                break;
+        while m < len {
+            let (sm, dm) = (bb.shape[m] as i128, bb.stride[m] as i128);
+            if sm > 1 && dm != 0 {
+                if c[m] + 1 < sm {
+                    c[m] += 1;
+                    off += dm;
+                    break;
+                }
+                off -= c[m] * dm;
+                c[m] = 0;
             }
-            off -= c[m] * dm;
-            c[m] = 0;
             m += 1;
         }
-        if m == k {
+        if m == len {
             break;
         }
     }
     let mut x = 0;
     while x < n {
         if seen[(x / 64) as usize] & (1 << (x % 64)) == 0 {
-            return Err(Error::new(
-                Op::LogicalDivide,
-                ErrorKind::NotOnto {
-                    missing: x,
-                    size: n,
-                },
-            ));
+            return Some(ErrorKind::NotOnto {
+                missing: x,
+                size: n,
+            });
         }
         x += 1;
     }
-    Ok(())
+    None
 }
 
 /// Applies `f` (divide or product) at the tiles of `t`, by mode: a layout tile applies it to the
