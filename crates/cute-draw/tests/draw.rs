@@ -26,6 +26,35 @@ fn print_layout_rank2() {
     assert_eq!(table::print_layout(&l("(4,3):(3,1)")).unwrap(), want);
 }
 
+/// Every table of `data/print_layout_cpp.txt`, printed by CuTe C++'s own `print_layout`
+/// (`data/print_layout.cpp`; hierarchical modes, zero and negative strides, 1×1, cosizes of one to
+/// three digits), is ours byte for byte. A block starts at the line of the layout (the only one with
+/// a `:`).
+#[test]
+fn print_layout_matches_cpp() {
+    let data = include_str!("data/print_layout_cpp.txt");
+    let mut blocks: Vec<String> = Vec::new();
+    for line in data.lines() {
+        if line.contains(':') {
+            blocks.push(String::new());
+        }
+        let b = blocks
+            .last_mut()
+            .expect("the data starts with a layout line");
+        b.push_str(line);
+        b.push('\n');
+    }
+    assert_eq!(blocks.len(), 13, "layouts in the oracle data");
+    for want in &blocks {
+        let layout = want.lines().next().unwrap();
+        assert_eq!(
+            table::print_layout(&l(layout)).unwrap(),
+            *want,
+            "print_layout {layout}"
+        );
+    }
+}
+
 #[test]
 fn print_layout_ranks_1_and_3() {
     let t = table::print_layout(&l("4:2")).unwrap();
