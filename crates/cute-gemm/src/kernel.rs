@@ -32,6 +32,32 @@ impl Kernel for f64 {
 /// threads instead (the `gemm` crate's own threading threshold is 48·48·256).
 const PIECE_THREADING: i64 = 48 * 48 * 256;
 
+/// The smallest tile side `tile_grid` cuts C into.
+const MIN_TILE: i64 = 64;
+
+/// How a large kernel call is shared among `threads` threads: C's `m × n` is cut into a grid of
+/// `gm × gn` tiles, each multiplied single-threaded by one thread (rows `m·i/gm ..`, columns
+/// `n·j/gn ..`). The grid uses as many threads as tiles of at least [`MIN_TILE`] a side allow, and
+/// of those grids the one with the squarest tiles (the least packing of A and B per tile). `(1, 1)`:
+/// leave the call to the `gemm` crate's own threading.
+///
+/// Cutting C is worth it on many cores: on 16 cores of the H200 machine, `mk,kn->mn` at 2048
+/// reached 690–810 GFLOP/s with the crate's threading, against 1 000–1 300 for OpenBLAS (see
+/// BENCHMARKS.md).
+fn tile_grid(m: i64, n: i64, threads: i64) -> (i64, i64) {
+    let mut best = (1, 1);
+    let mut best_key = (1, m + n);
+    for gm in 1..=threads.min(m / MIN_TILE).max(1) {
+        let gn = (threads / gm).min(n / MIN_TILE).max(1);
+        let key = (gm * gn, (m + gm - 1) / gm + (n + gn - 1) / gn);
+        if key.0 > best_key.0 || (key.0 == best_key.0 && key.1 < best_key.1) {
+            best = (gm, gn);
+            best_key = key;
+        }
+    }
+    best
+}
+
 /// A raw pointer to C that may cross to the scoped worker threads (see the module's safety
 /// argument).
 #[derive(Clone, Copy)]
@@ -95,28 +121,34 @@ pub(crate) fn execute<T: Kernel>(
         SharedPtr(b.0.as_ptr()),
         SendPtr(c.0.as_mut_ptr()),
     );
-    let run = |off: [i64; 3], first: bool, par: gemm::Parallelism| {
+    // one kernel call on the tile `rows × cols` (ranges of the M and N extents) of the piece at
+    // `off`; the whole piece is `(0, m.extent) × (0, n.extent)`
+    let run_tile = |off: [i64; 3],
+                    first: bool,
+                    par: gemm::Parallelism,
+                    (r0, rows): (i64, i64),
+                    (c0, cols): (i64, i64)| {
         let (read_c, scale_c) = match first {
             true => (beta != T::ZERO, beta),
             false => (true, T::ONE),
         };
         let (oa, ob, oc) = (
-            a.1 as i64 + off[0],
-            b.1 as i64 + off[1],
-            c.1 as i64 + off[2],
+            a.1 as i64 + off[0] + r0 * m.stride[0],
+            b.1 as i64 + off[1] + c0 * n.stride[1],
+            c.1 as i64 + off[2] + r0 * m.stride[2] + c0 * n.stride[2],
         );
         assert!(
             piece_in_bounds(
                 oa,
-                [(m.extent, m.stride[0]), (k.extent, k.stride[0]), (1, 0)],
+                [(rows, m.stride[0]), (k.extent, k.stride[0]), (1, 0)],
                 len_a
             ) && piece_in_bounds(
                 ob,
-                [(n.extent, n.stride[1]), (k.extent, k.stride[1]), (1, 0)],
+                [(cols, n.stride[1]), (k.extent, k.stride[1]), (1, 0)],
                 len_b
             ) && piece_in_bounds(
                 oc,
-                [(m.extent, m.stride[2]), (n.extent, n.stride[2]), (1, 0)],
+                [(rows, m.stride[2]), (cols, n.stride[2]), (1, 0)],
                 len_c
             ),
             "cute-gemm internal error: a GEMM piece reaches outside its storage"
@@ -128,8 +160,8 @@ pub(crate) fn execute<T: Kernel>(
         // and no other thread touches them (module docs).
         unsafe {
             gemm::gemm(
-                m.extent as usize,
-                n.extent as usize,
+                rows as usize,
+                cols as usize,
                 k.extent as usize,
                 pc.0.wrapping_offset(oc as isize),
                 n.stride[2] as isize,
@@ -150,15 +182,42 @@ pub(crate) fn execute<T: Kernel>(
             );
         }
     };
+    let run = |off: [i64; 3], first: bool, par: gemm::Parallelism| {
+        run_tile(off, first, par, (0, m.extent), (0, n.extent))
+    };
     let split = if flops < PIECE_THREADING && threads > 1 && plan.calls() > 1 {
         plan.hoist_parallel_loop().filter(|&e| e > 1)
     } else {
         None
     };
     match split {
-        None => plan.for_each_piece(0..usize::MAX, |off, first| {
-            run(off, first, gemm::Parallelism::Rayon(0))
-        }),
+        None => {
+            let (gm, gn) = tile_grid(m.extent, n.extent, threads as i64);
+            plan.for_each_piece(0..usize::MAX, |off, first| {
+                if gm * gn == 1 {
+                    return run(off, first, gemm::Parallelism::Rayon(0));
+                }
+                let run_tile = &run_tile;
+                rayon::scope(|s| {
+                    for i in 0..gm {
+                        let rows = (m.extent * i / gm, m.extent * (i + 1) / gm);
+                        for j in 0..gn {
+                            let cols = (n.extent * j / gn, n.extent * (j + 1) / gn);
+                            s.spawn(move |_| {
+                                let none = gemm::Parallelism::None;
+                                run_tile(
+                                    off,
+                                    first,
+                                    none,
+                                    (rows.0, rows.1 - rows.0),
+                                    (cols.0, cols.1 - cols.0),
+                                )
+                            });
+                        }
+                    }
+                });
+            })
+        }
         Some(extent) => {
             let t = threads.min(extent);
             let plan = &plan;
@@ -174,5 +233,21 @@ pub(crate) fn execute<T: Kernel>(
                 }
             });
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tile_grid;
+
+    #[test]
+    fn tile_grids() {
+        assert_eq!(tile_grid(2048, 2048, 16), (4, 4));
+        assert_eq!(tile_grid(2048, 2048, 1), (1, 1));
+        assert_eq!(tile_grid(4096, 64, 16), (16, 1));
+        assert_eq!(tile_grid(64, 4096, 16), (1, 16));
+        assert_eq!(tile_grid(100, 100, 16), (1, 1));
+        assert_eq!(tile_grid(2048, 512, 16), (8, 2));
+        assert_eq!(tile_grid(1000, 1000, 12), (3, 4));
     }
 }
