@@ -27,8 +27,6 @@
 
 use crate::error::{Error, ErrorKind, Op};
 use crate::int_tuple::CAPACITY;
-use crate::text::Text;
-use core::fmt;
 
 /// Which semimodule a stride (or a layout's codomain) belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -411,9 +409,9 @@ impl Value {
 /// `(18,3,0)` for `18·e_0 + 3·e_1 + 0·e_2`).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ArithTuple {
-    n: u8,
-    code: [Code; CAPACITY],
-    val: [i64; CAPACITY],
+    pub(crate) n: u8,
+    pub(crate) code: [Code; CAPACITY],
+    pub(crate) val: [i64; CAPACITY],
 }
 
 impl ArithTuple {
@@ -573,119 +571,6 @@ const fn is_prefix(a: Code, b: Code) -> bool {
         i += 1;
     }
     true
-}
-
-/// Writes a stride leaf as CuTe prints it: `0`, `5`, `F9` (binary), `3@1@0` (coordinate basis).
-pub(crate) const fn push_stride(t: &mut Text, value: i64, code: Code) {
-    if value == 0 && code != BINARY {
-        t.push_str("0");
-    } else if code == INTEGER {
-        t.push_i64(value);
-    } else if code == BINARY {
-        t.push_str("F");
-        t.push_i64(value);
-    } else {
-        push_basis(t, value, code);
-    }
-}
-
-/// `v@p_k@…@p_1`: the coefficient and the path of a coordinate basis, innermost first.
-const fn push_basis(t: &mut Text, value: i64, code: Code) {
-    let (p, n) = decode_path(code);
-    t.push_i64(value);
-    let mut j = n;
-    while j > 0 {
-        j -= 1;
-        t.push_str("@");
-        t.push_u64(p[j] as u64);
-    }
-}
-
-fn write_basis(f: &mut fmt::Formatter<'_>, value: i64, code: Code) -> fmt::Result {
-    let mut t = Text::new();
-    push_basis(&mut t, value, code);
-    f.write_str(t.as_str())
-}
-
-impl fmt::Display for Stride {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut t = Text::new();
-        push_stride(&mut t, self.value, self.code);
-        f.write_str(t.as_str())
-    }
-}
-
-impl fmt::Debug for Stride {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Stride({self})")
-    }
-}
-
-/// Prints a value of `Z^S` as the conformance grammar does: `0` when every coefficient is zero,
-/// `v@p_k@…@p_1` for a single nonzero term, and otherwise the plain tuple of its coordinates
-/// (PyCuTe's `as_tuple`), nested positions as nested tuples and absent ones as `0`:
-/// `17·e_1 + 4·e_(2,0)` prints `(0,17,(4))`.
-fn write_terms(f: &mut fmt::Formatter<'_>, terms: &[(i64, Code)]) -> fmt::Result {
-    let nonzero: Vec<&(i64, Code)> = terms.iter().filter(|t| t.0 != 0).collect();
-    match nonzero.as_slice() {
-        [] => f.write_str("0"),
-        [(v, code)] if *code > 0 => write_basis(f, *v, *code),
-        [(v, _)] => write!(f, "{v}"),
-        _ => write_coords(f, terms),
-    }
-}
-
-/// The coordinates of the terms (codes relative to the current position, all nonzero) as a tuple.
-fn write_coords(f: &mut fmt::Formatter<'_>, terms: &[(i64, Code)]) -> fmt::Result {
-    let top = terms.iter().map(|&(_, c)| path_head(c)).max().unwrap_or(0);
-    f.write_str("(")?;
-    for j in 0..=top {
-        if j > 0 {
-            f.write_str(",")?;
-        }
-        let sub: Vec<(i64, Code)> = terms
-            .iter()
-            .filter(|&&(_, c)| path_head(c) == j)
-            .map(|&(v, c)| (v, path_tail(c)))
-            .collect();
-        match sub.as_slice() {
-            [] => f.write_str("0")?,
-            [(v, 0)] => write!(f, "{v}")?,
-            s => write_coords(f, s)?,
-        }
-    }
-    f.write_str(")")
-}
-
-impl fmt::Display for ArithTuple {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let terms: Vec<(i64, Code)> = (0..self.n as usize)
-            .map(|i| (self.val[i], self.code[i]))
-            .collect();
-        write_terms(f, &terms)
-    }
-}
-
-impl fmt::Debug for ArithTuple {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "ArithTuple({self})")
-    }
-}
-
-impl fmt::Display for Value {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Value::Int(v) => write!(f, "{v}"),
-            Value::F2(v) => write!(f, "F{v}"),
-            Value::Coord(t) => write!(f, "{t}"),
-        }
-    }
-}
-
-impl fmt::Debug for Value {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Value({self})")
-    }
 }
 
 use crate::error::tri;
