@@ -190,8 +190,8 @@ pub enum Operand {
     Layout(Layout),
     Tuple(IntTuple),
     Int(i64),
-    Composed(crate::swizzle::ComposedLayout),
-    Coord(crate::slice::PartialCoord),
+    Composed(crate::layout::swizzled::ComposedLayout),
+    Coord(crate::int_tuple::partial::PartialCoord),
 }
 
 /// What went wrong, with the offending values.

@@ -44,16 +44,9 @@
 
 use crate::error::{add, tri, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::IntTuple;
+pub use crate::layout::swizzled::{ComposedLayout, Swizzle};
 use crate::layout::{check_walk, for_each_offset, Layout};
 use core::str::FromStr;
-
-/// CuTe's `Swizzle<B,M,S>`: `o ↦ o ^ ((o & yyy) >> S)` (see the [module](self) documentation).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Swizzle {
-    pub(crate) b: u8,
-    pub(crate) m: u8,
-    pub(crate) s: i8,
-}
 
 impl Swizzle {
     /// `Sw<0,0,0>`: no bit is moved.
@@ -215,19 +208,6 @@ impl Swizzle {
         tri!(expect_end(s, pos));
         Ok(sw)
     }
-}
-
-/// A swizzle, an offset and a layout: CuTe's `ComposedLayout`, `x ↦ Sw(offset + L(x))`.
-///
-/// Its domain is the layout's; it prints as `Sw<B,M,S> o offset o L`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct ComposedLayout {
-    /// The swizzle applied last.
-    pub swizzle: Swizzle,
-    /// The offset added to the layout's value before the swizzle.
-    pub offset: i64,
-    /// The layout applied first.
-    pub layout: Layout,
 }
 
 impl ComposedLayout {

@@ -63,11 +63,12 @@
 //! assert_eq!(complement(&l).unwrap_err().category(), "NotInjective");
 //! ```
 
-use super::coalesce::{coalesce_into_int, set_coalesced_tree, BLANK};
+use super::coalesce::{coalesce_into_int, set_coalesced_tree};
 use crate::arith::{ceil_div, div_rem, gcd};
 use crate::error::{add, attempt, mul, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::{IntTuple, CAPACITY};
 use crate::layout::Layout;
+use crate::layout::BLANK;
 
 /// The gaps of `filter(L)`, computed in the place arrays `$s`, `$d` (zero on entry): the modes
 /// `(d_k / c, c)` before each stride in increasing order (stable: leftmost first on ties).

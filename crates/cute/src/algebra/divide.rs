@@ -65,12 +65,14 @@
 //! [`composition`]: crate::composition
 //! [`complement_to`]: crate::complement_to
 
-use super::coalesce::{coalesce, BLANK};
+use super::coalesce::coalesce;
 use super::complement::complement_to_build;
 use super::composition::{compose_build, scaled, single_tile_mode};
 use crate::error::{attempt, tri, Error, ErrorKind, Op, Operand};
-use crate::int_tuple::{open_bracket, push_layout, Builder, CAPACITY};
+use crate::int_tuple::CAPACITY;
+use crate::layout::BLANK;
 use crate::layout::{check_size, concat_pair_build, mode_build, Layout};
+use crate::layout::{open_bracket, push_layout, Builder};
 use crate::stride::Code;
 use crate::tiler::{Tile, Tiler};
 

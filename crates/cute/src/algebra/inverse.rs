@@ -96,10 +96,11 @@
 //! }
 //! ```
 
-use super::coalesce::{coalesce_flat, coalesce_into_int, set_coalesced_tree, Flat, BLANK};
+use super::coalesce::{coalesce_flat, coalesce_into_int, set_coalesced_tree, Flat};
 use crate::error::{add, attempt, mul, tri, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::CAPACITY;
 use crate::layout::Layout;
+use crate::layout::BLANK;
 
 /// The indices of the `n` modes with strides `d` in increasing stride order, exactly as CuTe orders
 /// them: CuTe sorts with an exchange sort (swap `a[i]`, `a[j]` for `i < j` whenever `a[j] < a[i]`),

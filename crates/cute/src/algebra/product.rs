@@ -46,13 +46,14 @@
 //! [`composition`]: crate::composition
 //! [`complement_to`]: crate::complement_to
 
-use super::coalesce::BLANK;
 use super::complement::complement_to_build;
 use super::composition::compose_build;
 use super::divide::{by_mode_build, entry_error, unpack, zipped, Apply};
 use crate::error::{attempt, mul, tri, Error, ErrorKind, Op, Operand};
-use crate::int_tuple::{open_bracket, push_layout, IntTuple, Tree, CAPACITY};
+use crate::int_tuple::{IntTuple, Tree, CAPACITY};
+use crate::layout::BLANK;
 use crate::layout::{check_size, compact_col_major, concat_pair_build, Layout};
+use crate::layout::{open_bracket, push_layout};
 use crate::tiler::Tiler;
 
 /// `A ⊗ B` for a layout `A` and a tiler (see the [module docs](self)): `(A, complement(A,
@@ -317,7 +318,7 @@ const fn rank_product(a: &Layout, b: &Layout, raked: bool) -> Result<Layout, Err
 /// CuTe's `zip(L0, L1)` of two layouts, `((L0_0, L1_0), (L0_1, L1_1), ...)` for equal ranks and the
 /// 1-tuple `((L0, L1))` when `L0` is an integer layout, or the error in `err`. The modes are
 /// appended straight from the operands with the checks and errors of building through
-/// [`Builder`](crate::int_tuple::Builder) (written only through the fields of `out`).
+/// [`Builder`](crate::layout::Builder) (written only through the fields of `out`).
 const fn zip_build(l0: &Layout, l1: &Layout, err: &mut Result<(), Error>) -> Layout {
     let mut out = BLANK;
     if l0.is_leaf() {
