@@ -14,9 +14,10 @@
 
 use crate::error::{tri, Error, ErrorKind, Op};
 use crate::int_tuple::IntTuple;
+use crate::layout::encode_path;
 use crate::layout::Builder;
 use crate::layout::Layout;
-use crate::stride::{encode_path, Code, BINARY, MAX_BASIS_INDEX, MAX_PATH};
+use crate::stride::{Code, BINARY, MAX_BASIS_INDEX, MAX_PATH};
 use crate::tiler::{Tile, Tiler, MAX_TILES};
 
 const fn syntax(pos: usize, expected: &'static str) -> Error {

@@ -26,8 +26,9 @@ use super::coalesce::{coalesce_z, Flat};
 use crate::error::{mul, tri, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::IntTuple;
 use crate::int_tuple::CAPACITY;
+use crate::layout::clmul;
 use crate::layout::Layout;
-use crate::stride::{clmul, decode_path, Code, Semimodule, BINARY};
+use crate::stride::{decode_path, Code, Semimodule, BINARY};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Which {

@@ -389,7 +389,7 @@ pub(crate) const fn scaled(
             }
             t += 1;
         }
-        let v = tri!(crate::stride::clmul(Op::Composition, d as u64, k as u64));
+        let v = tri!(crate::layout::clmul(Op::Composition, d as u64, k as u64));
         // the bits this leaf may set in the mode: `k << t` for every `2^t < extent`
         let mut span: u64 = 0;
         let mut t = 0;
