@@ -341,7 +341,7 @@ const fn left_inverse_impl(a: &Layout) -> Result<Layout, Error> {
                 // Not CuTe's chain: the mixed-radix construction, else CuTe's error.
                 // A mixed-radix left inverse gives R(L(c)) = c, so L must be injective (stride-0
                 // modes aside): two indices that meet skip the search.
-                let meet = matches!(super::complement::find_collision(a), Ok(Some(_)));
+                let meet = matches!(super::complement::integer::find_collision(a), Ok(Some(_)));
                 let bounded = !meet
                     && match tri!(left_inverse_radix(&c, &pp)) {
                         Radix::Found(r) => return Ok(r),
