@@ -10,6 +10,10 @@
 //! ```
 //!
 //! Every kind maps to one of the conformance categories through [`Error::category`].
+//!
+//! The message is written by the crate's one text writer (`fmt.rs`, which implements
+//! [`Error::message`] and `Display`); this module, with [`layout`](mod@crate::layout), is the only circle of
+//! the crate's modules: an error carries its operands, and the layout operations return errors.
 
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
@@ -607,6 +611,24 @@ impl Error {
             ErrorKind::InvalidSwizzle { .. } => "InvalidShape",
             ErrorKind::AccessWidth { .. } | ErrorKind::VectorAccess { .. } => "Unsupported",
         }
+    }
+}
+
+impl Error {
+    /// Panics with [`Error::message`]. In `const` context this is a compile error whose text is
+    /// the message, e.g. `error[E0080]: evaluation panicked: composition (4,6,8):(2,3,5) ∘ 6:3:
+    /// stride-divisibility condition (9) fails ...`.
+    ///
+    /// ```
+    /// use cute::{composition, Layout};
+    /// let a: Layout = "(4,6,8):(2,3,5)".parse().unwrap();
+    /// let e = composition(&a, &"6:3".parse().unwrap()).unwrap_err();
+    /// let p = std::panic::catch_unwind(|| e.panic()).unwrap_err();
+    /// assert_eq!(p.downcast_ref::<String>().unwrap(), &e.to_string());
+    /// ```
+    pub const fn panic(&self) -> ! {
+        let t = self.message();
+        panic!("{}", t.as_str())
     }
 }
 

@@ -1,5 +1,11 @@
 //! Printing in CuTe notation (`Display`) and parsing (`FromStr`); the two round-trip.
 //!
+//! Every printed form of the crate is written here, by `const fn`s into a [`Text`]: tuples,
+//! layouts, tilers, partial coordinates, strides and values, swizzles and composed layouts, and the
+//! one-line message of an [`Error`] ([`Error::message`] and its `Display`). The
+//! types are defined below this module; their printing is implemented here, above the parser
+//! that `FromStr` calls.
+//!
 //! | value | printed |
 //! |---|---|
 //! | integer layout | `12:1` |
@@ -248,22 +254,6 @@ impl Error {
         let mut t = Text::new();
         self.push(&mut t);
         t
-    }
-
-    /// Panics with [`Error::message`]. In `const` context this is a compile error whose text is
-    /// the message, e.g. `error[E0080]: evaluation panicked: composition (4,6,8):(2,3,5) ∘ 6:3:
-    /// stride-divisibility condition (9) fails ...`.
-    ///
-    /// ```
-    /// use cute::{composition, Layout};
-    /// let a: Layout = "(4,6,8):(2,3,5)".parse().unwrap();
-    /// let e = composition(&a, &"6:3".parse().unwrap()).unwrap_err();
-    /// let p = std::panic::catch_unwind(|| e.panic()).unwrap_err();
-    /// assert_eq!(p.downcast_ref::<String>().unwrap(), &e.to_string());
-    /// ```
-    pub const fn panic(&self) -> ! {
-        let t = self.message();
-        panic!("{}", t.as_str())
     }
 
     const fn push(&self, t: &mut Text) {

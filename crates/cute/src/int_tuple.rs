@@ -26,6 +26,11 @@
 //! assert_eq!(s.prefix_product().unwrap().to_string(), "(1,(2,6))");
 //! assert_eq!(s.flatten().to_string(), "(2,3,4)");
 //! ```
+//!
+//! This module is the base of the crate: it imports nothing. It defines the type and the
+//! accessors that cannot fail; the operations that can fail (their errors name the operation and
+//! the operand) are implemented in [`layout`](mod@crate::layout), beside the tuple builder, and parsing in the
+//! parser.
 
 /// The most leaves an [`IntTuple`], a [`Layout`](crate::Layout) or a tile of a
 /// [`Tiler`](crate::Tiler) can hold. Larger values are refused with an error of category `Capacity`.

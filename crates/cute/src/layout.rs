@@ -20,6 +20,13 @@
 //! assert_eq!(l.eval_crd(&"((0,1),(1,1))".parse().unwrap()).unwrap(), 26);
 //! assert_eq!((l.size(), l.cosize().unwrap(), l.rank(), l.depth()), (32, 32, 2, 2));
 //! ```
+//!
+//! With [`crate::error`] this module is the one circle of the crate's modules (errors carry
+//! layouts, and building a layout can fail). It also holds what that circle needs: the tuple
+//! builder (`Builder`, `push_layout!`) whose checks name the operation in their error, the
+//! operations of [`IntTuple`] that can fail, the stride arithmetic that can fail, and the types
+//! [`Swizzle`](crate::Swizzle) and [`ComposedLayout`](crate::ComposedLayout) (their operations are
+//! in [`crate::swizzle`]).
 
 use crate::error::{add, mul, tri, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::{IntTuple, Parts, Tree, CAPACITY, MAX_DEPTH};
@@ -2031,7 +2038,7 @@ pub(crate) mod parts {
 }
 
 /// The fallible operations of [`IntTuple`] (the type and its infallible accessors are in
-/// [`crate::int_tuple`], below the errors).
+/// [`int_tuple`](mod@crate::int_tuple), below the errors).
 impl IntTuple {
     /// The flat tuple `(v0,v1,...)` of the given integers. A single integer gives the 1-tuple `(v0)`.
     ///

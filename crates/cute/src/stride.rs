@@ -24,6 +24,10 @@
 //! let sw: Layout = "(8,8):(F1,F9)".parse().unwrap();
 //! assert_eq!(sw.eval_value(9).unwrap(), Value::F2(1 ^ 9));
 //! ```
+//!
+//! This module is part of the base layer (it imports only `CAPACITY`): the types and their parts
+//! that cannot fail. The arithmetic that can fail (`Stride::f2`, `Stride::basis`, `Stride::scale`,
+//! `Value::add`) is implemented in [`layout`](mod@crate::layout), above the errors; printing in `fmt.rs`.
 
 use crate::int_tuple::CAPACITY;
 
