@@ -10,12 +10,14 @@
 //! ```
 //!
 //! Every kind maps to one of the conformance categories through [`Error::category`].
+//!
+//! The message is written by the crate's one text writer (`fmt.rs`, which implements
+//! [`Error::message`] and `Display`); this module, with [`layout`](mod@crate::layout), is the only circle of
+//! the crate's modules: an error carries its operands, and the layout operations return errors.
 
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
 use crate::stride::Semimodule;
-use crate::text::Text;
-use core::fmt;
 
 /// The operation that failed. Printed with the paper's (and CuTe's) function name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -172,7 +174,7 @@ impl Op {
     }
 
     /// The infix symbol of the paper for binary operations, if it has one.
-    const fn symbol(self) -> Option<&'static str> {
+    pub(crate) const fn symbol(self) -> Option<&'static str> {
         match self {
             Op::Composition | Op::CompositionMode => Some("∘"),
             Op::LogicalDivide => Some("⊘"),
@@ -192,8 +194,8 @@ pub enum Operand {
     Layout(Layout),
     Tuple(IntTuple),
     Int(i64),
-    Composed(crate::swizzle::ComposedLayout),
-    Coord(crate::slice::PartialCoord),
+    Composed(crate::layout::swizzled::ComposedLayout),
+    Coord(crate::int_tuple::partial::PartialCoord),
 }
 
 /// What went wrong, with the offending values.
@@ -468,10 +470,10 @@ pub enum ErrorKind {
 /// The error of every fallible function of this crate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Error {
-    op: Op,
-    kind: ErrorKind,
-    lhs: Operand,
-    rhs: Operand,
+    pub(crate) op: Op,
+    pub(crate) kind: ErrorKind,
+    pub(crate) lhs: Operand,
+    pub(crate) rhs: Operand,
 }
 
 impl Error {
@@ -612,49 +614,7 @@ impl Error {
     }
 }
 
-impl Operand {
-    /// Writes the operand as it is printed, in `const` context.
-    pub(crate) const fn push(&self, t: &mut Text) {
-        match self {
-            Operand::None => {}
-            Operand::Layout(l) => crate::fmt::push_layout(t, l),
-            Operand::Tuple(x) => crate::fmt::push_int_tuple(t, x),
-            Operand::Int(i) => t.push_i64(*i),
-            Operand::Composed(c) => c.push(t),
-            Operand::Coord(c) => crate::fmt::push_partial(t, c),
-        }
-    }
-}
-
-impl fmt::Display for Operand {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut t = Text::new();
-        self.push(&mut t);
-        f.write_str(t.as_str())
-    }
-}
-
 impl Error {
-    /// The one-line message (the `Display` form), built in `const` context: the operation, the
-    /// operands and the violated condition.
-    ///
-    /// ```
-    /// use cute::{composition, unwrap, Error, Layout, Text};
-    /// const A: Layout = unwrap(Layout::parse_const("(4,6,8):(2,3,5)"));
-    /// const B: Layout = unwrap(Layout::parse_const("6:3"));
-    /// const E: Error = match composition(&A, &B) {
-    ///     Ok(_) => panic!("admissible"),
-    ///     Err(e) => e,
-    /// };
-    /// const M: Text = E.message();
-    /// assert_eq!(M.as_str(), E.to_string());
-    /// ```
-    pub const fn message(&self) -> Text {
-        let mut t = Text::new();
-        self.push(&mut t);
-        t
-    }
-
     /// Panics with [`Error::message`]. In `const` context this is a compile error whose text is
     /// the message, e.g. `error[E0080]: evaluation panicked: composition (4,6,8):(2,3,5) ∘ 6:3:
     /// stride-divisibility condition (9) fails ...`.
@@ -669,206 +629,6 @@ impl Error {
     pub const fn panic(&self) -> ! {
         let t = self.message();
         panic!("{}", t.as_str())
-    }
-
-    const fn push(&self, t: &mut Text) {
-        t.push_str(self.op.name());
-        match (&self.lhs, &self.rhs, self.op.symbol()) {
-            (Operand::None, _, _) => {}
-            (l, Operand::None, _) => {
-                t.push_str(" ");
-                l.push(t);
-            }
-            (l, r, Some(sym)) => {
-                t.push_str(" ");
-                l.push(t);
-                t.push_str(" ");
-                t.push_str(sym);
-                t.push_str(" ");
-                r.push(t);
-            }
-            (l, r, None) => {
-                t.push_str(" ");
-                l.push(t);
-                t.push_str(", ");
-                r.push(t);
-            }
-        }
-        t.push_str(": ");
-        self.kind.push(t);
-    }
-}
-
-/// Appends the pieces in order: string literals and `i64`/`u64`/`usize` values (`{}`), or binary
-/// values (`bin(x)`).
-macro_rules! put {
-    ($t:ident; $($piece:tt)*) => {{ put!(@ $t; $($piece)*) }};
-    (@ $t:ident;) => {{}};
-    (@ $t:ident; bin($e:expr) $(, $($rest:tt)*)?) => {{
-        $t.push_bin($e);
-        put!(@ $t; $($($rest)*)?)
-    }};
-    (@ $t:ident; $s:literal $(, $($rest:tt)*)?) => {{
-        $t.push_str($s);
-        put!(@ $t; $($($rest)*)?)
-    }};
-    (@ $t:ident; str($e:expr) $(, $($rest:tt)*)?) => {{
-        $t.push_str($e);
-        put!(@ $t; $($($rest)*)?)
-    }};
-    (@ $t:ident; $e:expr $(, $($rest:tt)*)?) => {{
-        $t.push_i64($e as i64);
-        put!(@ $t; $($($rest)*)?)
-    }};
-}
-
-/// The name of a `contract` term: `A`, `B` or `C` (the output).
-const fn term_name(term: u8) -> &'static str {
-    match term {
-        0 => "A",
-        1 => "B",
-        _ => "C (the output)",
-    }
-}
-
-impl ErrorKind {
-    /// Writes the violated condition, in `const` context.
-    const fn push(&self, t: &mut Text) {
-        match *self {
-            ErrorKind::StrideDivisibility {
-                mode,
-                stride,
-                prefix,
-            } => put!(t;
-                "stride-divisibility condition (9) fails at mode ", mode,
-                " of the coalesced left operand: stride ", stride, " and prefix product ", prefix,
-                " divide neither way"),
-            ErrorKind::ShapeDivisibility {
-                mode,
-                rest,
-                divisor,
-            } => put!(t;
-                "shape-divisibility condition (10) fails at mode ", mode,
-                " of the coalesced left operand: ⌈S̄_", mode, "/d⌉ = ", divisor,
-                " does not divide the shape ", rest),
-            ErrorKind::Distributivity { mode, boundary } => put!(t;
-                "distributivity condition (12) fails at mode ", mode,
-                " of the coalesced left operand: the leaves of the right operand add up past the prefix product ",
-                boundary, " (a carry), so A∘B is not their by-mode composition"),
-            ErrorKind::Divisibility {
-                mode,
-                value,
-                divisor,
-                what,
-            } => put!(t;
-                str(what), " at mode ", mode, ": ", divisor, " does not divide ", value),
-            ErrorKind::NotOnto { missing, size } => put!(t;
-                "(B, B*) is not onto Z_", size, " as the divide requires: no coordinate reaches the offset ",
-                missing),
-            ErrorKind::NoCommonRefinement { common, size } => put!(t;
-                "the coalesced shapes have no common refinement: their greatest common domain has size ",
-                common, ", not ", size),
-            ErrorKind::NotInjective { stride, covered } => put!(t;
-                "the layout is not injective: stride ", stride,
-                " falls inside the extent ", covered, " already covered by the smaller strides"),
-            ErrorKind::Collision { first, second } => put!(t;
-                "the layout is not injective: indices ", first, " and ", second,
-                " reach the same offset"),
-            ErrorKind::OutOfRange { index, rank } => put!(t;
-                "mode index ", index, " is out of range for rank ", rank),
-            ErrorKind::ProfileMismatch { what, left, right } => put!(t;
-                str(what), " (", left, " vs ", right, ")"),
-            ErrorKind::Unsupported { what } => put!(t; "unsupported: ", str(what)),
-            ErrorKind::MixedSemimodules { left, right } => put!(t;
-                "strides of different semimodules cannot meet in one layout: ", str(left.name()),
-                " and ", str(right.name())),
-            ErrorKind::NeedsIntegerStrides { found } => put!(t;
-                "this operation is defined for integer strides, and the layout has ",
-                str(found.name()), " strides"),
-            ErrorKind::BinaryCarry {
-                mode,
-                scale,
-                extent,
-            } => put!(t;
-                "binary (F2) strides at leaf ", mode, " of the right operand: c·", scale,
-                " carries for some c < ", extent,
-                ", so the carry-less scaling of the composed stride differs from A(B(c))"),
-            ErrorKind::BinaryOverlap { leaf, used, span } => put!(t;
-                "binary (F2) strides: leaf ", leaf, " of the right operand adds offsets with bits ",
-                bin(span), " in a mode of the left operand where earlier leaves add bits ",
-                bin(used),
-                "; the integer sum carries, so the XOR of the composed strides differs from A(B(c))"),
-            ErrorKind::NotInDomain { coord, size } => put!(t;
-                "coordinate ", coord, " is outside the domain Z_", size),
-            ErrorKind::ContractLetter {
-                letter,
-                term,
-                position,
-                what,
-            } => {
-                t.push_str("unsupported: letter '");
-                t.push_ascii(letter);
-                put!(t; "' at position ", position, " of term ", str(term_name(term)), ": ", str(what))
-            }
-            ErrorKind::ContractSizes {
-                letter,
-                term,
-                size,
-                other_term,
-                other_size,
-            } => {
-                t.push_str("letter '");
-                t.push_ascii(letter);
-                put!(t; "' names a mode of size ", size, " in ", str(term_name(term)),
-                    " and a mode of size ", other_size, " in ", str(term_name(other_term)))
-            }
-            ErrorKind::NegativeOffset { index, offset } => put!(t;
-                "index ", index, " goes to the negative offset ", offset,
-                ", outside the domain Z_n of every layout"),
-            ErrorKind::OutOfStorage { first, last, len } => put!(t;
-                "the layout reaches storage indices ", first, " to ", last,
-                ", outside a storage of ", len, " elements"),
-            ErrorKind::InvalidShape { value } => put!(t;
-                "shape entries must be positive integers, found ", value),
-            ErrorKind::NotCongruent => put!(t; "shape and stride are not congruent (S ~ D fails)"),
-            ErrorKind::Overflow { what } => put!(t;
-                "integer overflow: ", str(what), " does not fit in i64"),
-            ErrorKind::Capacity { what, limit } => put!(t;
-                "capacity exceeded: ", str(what), " (this build supports at most ", limit, ")"),
-            ErrorKind::Syntax { pos, expected } => put!(t;
-                "at byte ", pos, ": expected ", str(expected)),
-            ErrorKind::InvalidSwizzle { b, m, s } => put!(t;
-                "Sw<", b, ",", m, ",", s,
-                "> is not a swizzle: B and M must be non-negative, |S| at least B, and B+M+|S| at most 63"),
-            ErrorKind::AccessWidth { elem_bytes, vector } => {
-                if elem_bytes <= 0 || vector <= 0 {
-                    put!(t;
-                        "the element size B = ", elem_bytes, " bytes and the vector length V = ",
-                        vector, " must be positive")
-                } else if let Some(w) = elem_bytes.checked_mul(vector) {
-                    put!(t;
-                        "the access width V·B = ", vector, "·", elem_bytes, " = ", w,
-                        " bytes must be 4, 8 or 16 bytes")
-                } else {
-                    put!(t;
-                        "the access width V·B = ", vector, "·", elem_bytes,
-                        " bytes overflows i64; it must be 4, 8 or 16 bytes")
-                }
-            }
-            ErrorKind::VectorAccess {
-                thread,
-                instruction,
-                value,
-                what,
-            } => put!(t;
-                "thread ", thread, ", instruction ", instruction, ": ", str(what), " (", value, ")"),
-        }
-    }
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.message().as_str())
     }
 }
 

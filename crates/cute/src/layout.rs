@@ -20,10 +20,20 @@
 //! assert_eq!(l.eval_crd(&"((0,1),(1,1))".parse().unwrap()).unwrap(), 26);
 //! assert_eq!((l.size(), l.cosize().unwrap(), l.rank(), l.depth()), (32, 32, 2, 2));
 //! ```
+//!
+//! With [`crate::error`] this module is the one circle of the crate's modules (errors carry
+//! layouts, and building a layout can fail). It also holds what that circle needs: the tuple
+//! builder (`Builder`, `push_layout!`) whose checks name the operation in their error, the
+//! operations of [`IntTuple`] that can fail, the stride arithmetic that can fail, and the types
+//! [`Swizzle`](crate::Swizzle) and [`ComposedLayout`](crate::ComposedLayout) (their operations are
+//! in [`crate::swizzle`]).
 
 use crate::error::{add, mul, tri, Error, ErrorKind, Op, Operand};
-use crate::int_tuple::{open_bracket, parts, push_layout, IntTuple, Parts, Tree, CAPACITY};
-use crate::stride::{kind_of, ArithTuple, Code, Semimodule, Stride, Value, BINARY, INTEGER};
+use crate::int_tuple::{IntTuple, Parts, Tree, CAPACITY, MAX_DEPTH};
+use crate::stride::{
+    clmul_checked, is_prefix, kind_of, path_code, ArithTuple, Code, PathLimit, Semimodule, Stride,
+    Value, BINARY, INTEGER, MAX_BASIS_INDEX, MAX_PATH,
+};
 
 /// A CuTe layout `shape:stride`, stored without the heap (see [`CAPACITY`]).
 ///
@@ -64,6 +74,15 @@ impl core::hash::Hash for Layout {
         self.basis[..self.tree.len()].hash(state);
     }
 }
+
+/// The layout whose every byte is zero (no leaves yet: not a valid layout until its tree is set),
+/// the start of a result written in place. Being all zero, it is initialised with a `memset`.
+pub(crate) const BLANK: Layout = Layout {
+    tree: Tree::flat(0, false),
+    shape: [0; CAPACITY],
+    stride: [0; CAPACITY],
+    basis: [0; CAPACITY],
+};
 
 /// `make_layout(shape, stride)`: the layout `shape:stride`. The two must be congruent and every
 /// shape entry positive.
@@ -988,22 +1007,6 @@ impl Layout {
         let _ = n;
         Ok(out)
     }
-
-    /// Parses CuTe notation (`(4,8):(1,4)`, `12:1`), usable in `const` context.
-    ///
-    /// ```
-    /// use cute::Layout;
-    /// const L: Layout = match Layout::parse_const("(4,8):(1,4)") {
-    ///     Ok(l) => l,
-    ///     Err(_) => panic!("not a layout"),
-    /// };
-    /// assert_eq!(L.rank(), 2);
-    /// let e = Layout::parse_const("(4,8):(1,4").unwrap_err();
-    /// assert_eq!(e.to_string(), "parse: at byte 10: expected ',' or ')'");
-    /// ```
-    pub const fn parse_const(text: &str) -> Result<Layout, Error> {
-        crate::parse::layout(text.as_bytes())
-    }
 }
 
 /// The largest domain that the functions listing or walking every point of a layout accept
@@ -1073,7 +1076,7 @@ pub fn for_each_offset(l: &Layout, mut f: impl FnMut(i64)) {
 /// Mode `k` of `l` (what `parts::get` builds: the leaves of the mode with its own outer brackets
 /// removed), or the error in `err`. Written only through the fields of `out`.
 pub(crate) const fn mode_build(l: &Layout, k: usize, err: &mut Result<(), Error>) -> Layout {
-    let mut out = crate::algebra::coalesce::BLANK;
+    let mut out = BLANK;
     let (lo, hi) = match l.tree.mode_range(k) {
         Some(r) => r,
         None => {
@@ -1106,7 +1109,7 @@ pub(crate) const fn mode_build(l: &Layout, k: usize, err: &mut Result<(), Error>
 /// `(L0, L1, ...)`, or the error in `err`, with the checks and errors of building it through
 /// the `Builder`. Written only through the fields of `out`.
 const fn concat_build(modes: &[Layout], err: &mut Result<(), Error>) -> Layout {
-    let mut out = crate::algebra::coalesce::BLANK;
+    let mut out = BLANK;
     let (mut n, mut pending, mut depth): (usize, u8, usize) = (0, 0, 0);
     if let Err(e) = open_bracket(Op::Concatenation, &mut pending, &mut depth) {
         *err = Err(e);
@@ -1154,7 +1157,7 @@ pub(crate) const fn concat_pair_build(
     y: &Layout,
     err: &mut Result<(), Error>,
 ) -> Layout {
-    let mut out = crate::algebra::coalesce::BLANK;
+    let mut out = BLANK;
     let (mut n, mut pending, mut depth): (usize, u8, usize) = (0, 0, 0);
     if let Err(e) = open_bracket(Op::Concatenation, &mut pending, &mut depth) {
         *err = Err(e);
@@ -1318,18 +1321,18 @@ pub const fn make_identity_layout(shape: &IntTuple) -> Result<Layout, Error> {
 pub(crate) const fn leaf_paths(t: &Tree, op: Op) -> Result<[Code; CAPACITY], Error> {
     let mut out = [0 as Code; CAPACITY];
     // the path of the current leaf: `idx[..depth]`, outermost first
-    let mut idx = [0usize; crate::stride::MAX_PATH + 1];
+    let mut idx = [0usize; MAX_PATH + 1];
     let mut depth = 0usize;
     let mut i = 0;
     while i < t.len() {
         let mut k = 0;
         while k < t.open[i] {
-            if depth >= crate::stride::MAX_PATH {
+            if depth >= MAX_PATH {
                 return Err(Error::new(
                     op,
                     ErrorKind::Capacity {
                         what: "depth of a basis path E(p_1,…,p_k)",
-                        limit: crate::stride::MAX_PATH,
+                        limit: MAX_PATH,
                     },
                 ));
             }
@@ -1337,7 +1340,7 @@ pub(crate) const fn leaf_paths(t: &Tree, op: Op) -> Result<[Code; CAPACITY], Err
             depth += 1;
             k += 1;
         }
-        out[i] = tri!(crate::stride::encode_path(idx.split_at(depth).0));
+        out[i] = tri!(encode_path(idx.split_at(depth).0));
         depth -= t.close[i] as usize;
         if depth > 0 {
             idx[depth - 1] += 1;
@@ -1589,4 +1592,1064 @@ const fn sub_tree(t: &Tree, k: usize, op: Op) -> Result<(usize, Tree), Error> {
     let zeros = [0; CAPACITY];
     let (sub, _, _) = tri!(parts::get(t, &zeros, &zeros, k));
     Ok((lo, sub))
+}
+
+// The tuple builder: hierarchical values (tuples, layouts) built leaf by leaf, with the checks
+// (capacity, nesting depth, empty tuples) that name the operation in their error.
+
+/// Builds a hierarchical value (a tuple, or a shape and stride together) leaf by leaf.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Builder {
+    pub(crate) tree: Tree,
+    pub(crate) a: [i64; CAPACITY],
+    pub(crate) b: [i64; CAPACITY],
+    /// The basis codes of the strides `b` when building a layout (see [`crate::stride`]).
+    pub(crate) c: [crate::stride::Code; CAPACITY],
+    pending: u8,
+    depth: u8,
+}
+
+impl Builder {
+    pub(crate) const fn new() -> Builder {
+        Builder {
+            tree: Tree::EMPTY,
+            a: [0; CAPACITY],
+            b: [0; CAPACITY],
+            c: [0; CAPACITY],
+            pending: 0,
+            depth: 0,
+        }
+    }
+
+    #[inline]
+    pub(crate) const fn len(&self) -> usize {
+        self.tree.n as usize
+    }
+
+    pub(crate) const fn open(&mut self, op: Op) -> Result<(), Error> {
+        if self.depth as usize >= MAX_DEPTH {
+            return Err(Error::new(
+                op,
+                ErrorKind::Capacity {
+                    what: "nesting depth",
+                    limit: MAX_DEPTH,
+                },
+            ));
+        }
+        self.pending += 1;
+        self.depth += 1;
+        Ok(())
+    }
+
+    pub(crate) const fn close(&mut self, op: Op) -> Result<(), Error> {
+        if self.pending > 0 || self.tree.n == 0 {
+            return Err(Error::new(
+                op,
+                ErrorKind::Unsupported {
+                    what: "empty tuples",
+                },
+            ));
+        }
+        self.depth -= 1;
+        self.tree.close[self.tree.n as usize - 1] += 1;
+        Ok(())
+    }
+
+    #[inline]
+    pub(crate) const fn push(&mut self, op: Op, a: i64, b: i64) -> Result<(), Error> {
+        let n = self.tree.n as usize;
+        if n >= CAPACITY {
+            return Err(Error::new(
+                op,
+                ErrorKind::Capacity {
+                    what: "number of leaves",
+                    limit: CAPACITY,
+                },
+            ));
+        }
+        self.tree.open[n] = self.pending;
+        self.pending = 0;
+        self.a[n] = a;
+        self.b[n] = b;
+        self.c[n] = 0;
+        self.tree.n += 1;
+        Ok(())
+    }
+
+    /// Appends the whole layout `l` (shape, stride and basis codes) as one node.
+    pub(crate) const fn push_layout_node(&mut self, op: Op, l: &Layout) -> Result<(), Error> {
+        let first = self.tree.n as usize;
+        tri!(self.push_node(op, &l.tree, &l.shape, &l.stride, 0, l.tree.len(), (0, 0)));
+        let mut i = 0;
+        while i < l.tree.len() {
+            self.c[first + i] = l.basis[i];
+            i += 1;
+        }
+        Ok(())
+    }
+
+    /// The layout built: shapes `a`, strides `b`, basis codes `c` (checked to lie in one
+    /// semimodule).
+    pub(crate) const fn finish_layout(self, op: Op) -> Result<Layout, Error> {
+        let c = self.c;
+        let p = tri!(self.finish(op));
+        // the leaves come from valid layouts: only their product (the nodes' sizes multiply) and
+        // the codes need a look
+        tri!(checked_size(&p.1, p.0.len(), op));
+        let mut l = Layout::from_valid(p);
+        let mut i = 0;
+        while i < l.tree.len() {
+            if c[i] != 0 {
+                l.basis = c;
+                tri!(l.normalize_basis(op));
+                break;
+            }
+            i += 1;
+        }
+        Ok(l)
+    }
+
+    /// Appends leaves `[lo,hi)` of `t` (values from `a`, `b`) as one node, after removing `adj.0`
+    /// opening brackets of the first leaf and `adj.1` closing brackets of the last.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) const fn push_node(
+        &mut self,
+        op: Op,
+        t: &Tree,
+        a: &[i64; CAPACITY],
+        b: &[i64; CAPACITY],
+        lo: usize,
+        hi: usize,
+        adj: (u8, u8),
+    ) -> Result<(), Error> {
+        let mut i = lo;
+        while i < hi {
+            let mut o = t.open[i];
+            if i == lo {
+                o -= adj.0;
+            }
+            let mut k = 0;
+            while k < o {
+                tri!(self.open(op));
+                k += 1;
+            }
+            tri!(self.push(op, a[i], b[i]));
+            let mut c = t.close[i];
+            if i + 1 == hi {
+                c -= adj.1;
+            }
+            let mut k = 0;
+            while k < c {
+                tri!(self.close(op));
+                k += 1;
+            }
+            i += 1;
+        }
+        Ok(())
+    }
+
+    /// Appends top-level mode `k` of `t` as one node.
+    pub(crate) const fn push_mode(
+        &mut self,
+        op: Op,
+        t: &Tree,
+        a: &[i64; CAPACITY],
+        b: &[i64; CAPACITY],
+        k: usize,
+    ) -> Result<(), Error> {
+        match t.mode_range(k) {
+            Some((lo, hi)) => self.push_node(op, t, a, b, lo, hi, t.mode_adjust(lo, hi)),
+            None => Err(Error::new(
+                op,
+                ErrorKind::OutOfRange {
+                    index: k,
+                    rank: t.rank(),
+                },
+            )),
+        }
+    }
+
+    pub(crate) const fn finish(
+        self,
+        op: Op,
+    ) -> Result<(Tree, [i64; CAPACITY], [i64; CAPACITY]), Error> {
+        if self.depth != 0 || self.pending != 0 || self.tree.n == 0 {
+            return Err(Error::new(
+                op,
+                ErrorKind::Unsupported {
+                    what: "empty or unbalanced tuples",
+                },
+            ));
+        }
+        Ok((self.tree, self.a, self.b))
+    }
+}
+
+/// [`Builder::open`] on separate counters, for results written in place (see
+/// `algebra::coalesce::coalesce_into`): fails past [`MAX_DEPTH`].
+pub(crate) const fn open_bracket(op: Op, pending: &mut u8, depth: &mut usize) -> Result<(), Error> {
+    if *depth >= MAX_DEPTH {
+        return Err(Error::new(
+            op,
+            ErrorKind::Capacity {
+                what: "nesting depth",
+                limit: MAX_DEPTH,
+            },
+        ));
+    }
+    *pending += 1;
+    *depth += 1;
+    Ok(())
+}
+
+/// [`Builder::push_node`] of a whole valid layout `$r` (or, with `mode $k`, [`Builder::push_mode`]
+/// of its top-level mode `$k`) on a layout `$out` written in place (counters `$n` leaves,
+/// `$pending` brackets, `$depth`), with the same checks and errors (nesting depth, number of
+/// leaves, for `$op`); on failure sets `*$err` and returns `$out` from the enclosing function. A
+/// macro so that `$out` is written through its fields, never borrowed (see
+/// `algebra::coalesce::coalesce_into`).
+macro_rules! push_layout {
+    ($op:expr, $out:ident, $err:ident, $n:ident, $pending:ident, $depth:ident, $r:expr) => {{
+        let r: &$crate::layout::Layout = $r;
+        $crate::layout::push_layout!(
+            @leaves $op, $out, $err, $n, $pending, $depth, r, 0, r.tree.len(), (0, 0)
+        );
+    }};
+    ($op:expr, $out:ident, $err:ident, $n:ident, $pending:ident, $depth:ident, $r:expr, mode $k:expr) => {{
+        let r: &$crate::layout::Layout = $r;
+        let k: usize = $k;
+        let (lo, hi) = match r.tree.mode_range(k) {
+            Some(x) => x,
+            None => {
+                *$err = Err($crate::error::Error::new(
+                    $op,
+                    $crate::error::ErrorKind::OutOfRange {
+                        index: k,
+                        rank: r.tree.rank(),
+                    },
+                ));
+                return $out;
+            }
+        };
+        let adj = r.tree.mode_adjust(lo, hi);
+        $crate::layout::push_layout!(
+            @leaves $op, $out, $err, $n, $pending, $depth, r, lo, hi, adj
+        );
+    }};
+    // Leaves `[lo, hi)` of `r` as one node, `adj.0` opening brackets of the first and `adj.1`
+    // closing brackets of the last left out.
+    (@leaves $op:expr, $out:ident, $err:ident, $n:ident, $pending:ident, $depth:ident,
+     $r:ident, $lo:expr, $hi:expr, $adj:expr) => {{
+        let (lo, hi, adj): (usize, usize, (u8, u8)) = ($lo, $hi, $adj);
+        let mut i = lo;
+        while i < hi {
+            let opens = $r.tree.open[i] - if i == lo { adj.0 } else { 0 };
+            let mut o = 0;
+            while o < opens {
+                if let Err(e) = $crate::layout::open_bracket($op, &mut $pending, &mut $depth) {
+                    *$err = Err(e);
+                    return $out;
+                }
+                o += 1;
+            }
+            if $n >= $crate::int_tuple::CAPACITY {
+                *$err = Err($crate::error::Error::new(
+                    $op,
+                    $crate::error::ErrorKind::Capacity {
+                        what: "number of leaves",
+                        limit: $crate::int_tuple::CAPACITY,
+                    },
+                ));
+                return $out;
+            }
+            $out.tree.open[$n] = $pending;
+            $pending = 0;
+            $out.shape[$n] = $r.shape[i];
+            $out.stride[$n] = $r.stride[i];
+            $out.basis[$n] = $r.basis[i];
+            $n += 1;
+            let closes = $r.tree.close[i] - if i + 1 == hi { adj.1 } else { 0 };
+            // `=`, not `+=`: the leaf is new, and its byte, which only the initial `memset` of
+            // `$out` wrote, would be read back before that wide store has reached the cache
+            // (a load it cannot be forwarded to, which waits).
+            $out.tree.close[$n - 1] = closes;
+            $depth -= closes as usize;
+            i += 1;
+        }
+    }};
+}
+pub(crate) use push_layout;
+
+/// Tuple manipulations shared by [`IntTuple`] and [`Layout`](crate::Layout): they rearrange the
+/// profile and carry the leaf arrays along.
+pub(crate) mod parts {
+    use super::Builder;
+    use crate::error::{tri, Error, ErrorKind, Op};
+    use crate::int_tuple::{Parts, Tree, CAPACITY};
+
+    type V = [i64; CAPACITY];
+
+    pub(crate) const fn get(t: &Tree, a: &V, b: &V, k: usize) -> Result<Parts, Error> {
+        let mut bl = Builder::new();
+        tri!(bl.push_mode(Op::Get, t, a, b, k));
+        bl.finish(Op::Get)
+    }
+
+    pub(crate) const fn take(t: &Tree, a: &V, b: &V, lo: usize, hi: usize) -> Result<Parts, Error> {
+        let r = t.rank();
+        if lo >= hi || hi > r {
+            return Err(Error::new(
+                Op::Take,
+                ErrorKind::OutOfRange { index: hi, rank: r },
+            ));
+        }
+        let mut bl = Builder::new();
+        tri!(bl.open(Op::Take));
+        let mut k = lo;
+        while k < hi {
+            tri!(bl.push_mode(Op::Take, t, a, b, k));
+            k += 1;
+        }
+        tri!(bl.close(Op::Take));
+        bl.finish(Op::Take)
+    }
+
+    pub(crate) const fn select(t: &Tree, a: &V, b: &V, idx: &[usize]) -> Result<Parts, Error> {
+        let mut bl = Builder::new();
+        tri!(bl.open(Op::Select));
+        let mut i = 0;
+        while i < idx.len() {
+            tri!(bl.push_mode(Op::Select, t, a, b, idx[i]));
+            i += 1;
+        }
+        tri!(bl.close(Op::Select));
+        bl.finish(Op::Select)
+    }
+
+    pub(crate) const fn group(
+        t: &Tree,
+        a: &V,
+        b: &V,
+        lo: usize,
+        hi: usize,
+    ) -> Result<Parts, Error> {
+        let r = t.rank();
+        if lo >= hi || hi > r {
+            return Err(Error::new(
+                Op::Group,
+                ErrorKind::OutOfRange { index: hi, rank: r },
+            ));
+        }
+        let mut bl = Builder::new();
+        tri!(bl.open(Op::Group));
+        let mut k = 0;
+        while k < r {
+            if k == lo {
+                tri!(bl.open(Op::Group));
+            }
+            tri!(bl.push_mode(Op::Group, t, a, b, k));
+            if k + 1 == hi {
+                tri!(bl.close(Op::Group));
+            }
+            k += 1;
+        }
+        tri!(bl.close(Op::Group));
+        bl.finish(Op::Group)
+    }
+
+    /// Inserts the node `x` as the new entry `pos` (`0..=rank`).
+    pub(crate) const fn insert(
+        t: &Tree,
+        a: &V,
+        b: &V,
+        pos: usize,
+        xt: &Tree,
+        xa: &V,
+        xb: &V,
+    ) -> Result<Parts, Error> {
+        let r = t.rank();
+        let mut bl = Builder::new();
+        tri!(bl.open(Op::MakeLayout));
+        let mut k = 0;
+        while k <= r {
+            if k == pos {
+                tri!(bl.push_node(Op::MakeLayout, xt, xa, xb, 0, xt.len(), (0, 0)));
+            }
+            if k < r {
+                tri!(bl.push_mode(Op::MakeLayout, t, a, b, k));
+            }
+            k += 1;
+        }
+        tri!(bl.close(Op::MakeLayout));
+        bl.finish(Op::MakeLayout)
+    }
+
+    pub(crate) const fn replace(
+        t: &Tree,
+        a: &V,
+        b: &V,
+        pos: usize,
+        xt: &Tree,
+        xa: &V,
+        xb: &V,
+    ) -> Result<Parts, Error> {
+        let r = t.rank();
+        if pos >= r {
+            return Err(Error::new(
+                Op::Get,
+                ErrorKind::OutOfRange {
+                    index: pos,
+                    rank: r,
+                },
+            ));
+        }
+        if t.is_leaf() {
+            return Ok((*xt, *xa, *xb));
+        }
+        let mut bl = Builder::new();
+        tri!(bl.open(Op::MakeLayout));
+        let mut k = 0;
+        while k < r {
+            if k == pos {
+                tri!(bl.push_node(Op::MakeLayout, xt, xa, xb, 0, xt.len(), (0, 0)));
+            } else {
+                tri!(bl.push_mode(Op::MakeLayout, t, a, b, k));
+            }
+            k += 1;
+        }
+        tri!(bl.close(Op::MakeLayout));
+        bl.finish(Op::MakeLayout)
+    }
+
+    pub(crate) const fn reverse(t: &Tree, a: &V, b: &V) -> Result<Parts, Error> {
+        if t.is_leaf() {
+            return Ok((*t, *a, *b));
+        }
+        let mut bl = Builder::new();
+        tri!(bl.open(Op::MakeLayout));
+        let mut k = t.rank();
+        while k > 0 {
+            k -= 1;
+            tri!(bl.push_mode(Op::MakeLayout, t, a, b, k));
+        }
+        tri!(bl.close(Op::MakeLayout));
+        bl.finish(Op::MakeLayout)
+    }
+}
+
+/// The fallible operations of [`IntTuple`] (the type and its infallible accessors are in
+/// [`int_tuple`](mod@crate::int_tuple), below the errors).
+impl IntTuple {
+    /// The flat tuple `(v0,v1,...)` of the given integers. A single integer gives the 1-tuple `(v0)`.
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// assert_eq!(IntTuple::flat(&[2, 3, 4]).unwrap().to_string(), "(2,3,4)");
+    /// assert_eq!(IntTuple::flat(&[5]).unwrap().to_string(), "(5)");
+    /// ```
+    pub const fn flat(vals: &[i64]) -> Result<IntTuple, Error> {
+        if vals.is_empty() {
+            return Err(Error::new(
+                Op::MakeLayout,
+                ErrorKind::Unsupported {
+                    what: "empty tuples",
+                },
+            ));
+        }
+        if vals.len() > CAPACITY {
+            return Err(Error::new(
+                Op::MakeLayout,
+                ErrorKind::Capacity {
+                    what: "number of leaves",
+                    limit: CAPACITY,
+                },
+            ));
+        }
+        let mut val = [0; CAPACITY];
+        let mut i = 0;
+        while i < vals.len() {
+            val[i] = vals[i];
+            i += 1;
+        }
+        Ok(IntTuple {
+            tree: Tree::flat(vals.len(), true),
+            val,
+        })
+    }
+
+    /// The tuple of the given modes, `(m0,m1,...)`.
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// let inner = IntTuple::flat(&[3, 4]).unwrap();
+    /// let t = IntTuple::tuple(&[IntTuple::int(2), inner]).unwrap();
+    /// assert_eq!(t.to_string(), "(2,(3,4))");
+    /// ```
+    pub const fn tuple(modes: &[IntTuple]) -> Result<IntTuple, Error> {
+        let mut b = Builder::new();
+        tri!(b.open(Op::MakeLayout));
+        let mut i = 0;
+        while i < modes.len() {
+            let m = &modes[i];
+            tri!(b.push_node(
+                Op::MakeLayout,
+                &m.tree,
+                &m.val,
+                &m.val,
+                0,
+                m.tree.len(),
+                (0, 0)
+            ));
+            i += 1;
+        }
+        tri!(b.close(Op::MakeLayout));
+        let (tree, val, _) = tri!(b.finish(Op::MakeLayout));
+        Ok(IntTuple { tree, val })
+    }
+
+    /// `|X|`: the product of all leaves (the size of a shape). Fails on overflow.
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// assert_eq!("((2,2),(4,2))".parse::<IntTuple>().unwrap().size().unwrap(), 32);
+    /// let huge: IntTuple = "(4294967296,4294967296)".parse().unwrap();
+    /// assert_eq!(huge.size().unwrap_err().to_string(), "make_layout: integer overflow: a product does not fit in i64");
+    /// ```
+    pub const fn size(&self) -> Result<i64, Error> {
+        let mut p: i64 = 1;
+        let mut i = 0;
+        while i < self.tree.len() {
+            p = tri!(mul(Op::MakeLayout, p, self.val[i]));
+            i += 1;
+        }
+        Ok(p)
+    }
+
+    /// Alias of [`size`](IntTuple::size): CuTe's `product`.
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// assert_eq!("(2,(3,4))".parse::<IntTuple>().unwrap().product().unwrap(), 24);
+    /// ```
+    pub const fn product(&self) -> Result<i64, Error> {
+        self.size()
+    }
+
+    /// The sum of all leaves (CuTe's `sum`).
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// assert_eq!("(2,(3,4))".parse::<IntTuple>().unwrap().sum().unwrap(), 9);
+    /// ```
+    pub const fn sum(&self) -> Result<i64, Error> {
+        let mut s: i64 = 0;
+        let mut i = 0;
+        while i < self.tree.len() {
+            s = tri!(add(Op::MakeLayout, s, self.val[i]));
+            i += 1;
+        }
+        Ok(s)
+    }
+
+    /// CuTe's `product_each`: the size of every top-level mode, as a flat tuple (an integer for an
+    /// integer).
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// let x: IntTuple = "((2,2),(4,2))".parse().unwrap();
+    /// assert_eq!(x.product_each().unwrap().to_string(), "(4,8)");
+    /// assert_eq!(IntTuple::int(8).product_each().unwrap().to_string(), "8");
+    /// ```
+    pub const fn product_each(&self) -> Result<IntTuple, Error> {
+        if self.is_int() {
+            return Ok(*self);
+        }
+        let r = self.rank();
+        let mut out = IntTuple {
+            tree: Tree::flat(r, true),
+            val: [0; CAPACITY],
+        };
+        let mut k = 0;
+        while k < r {
+            out.val[k] = tri!(tri!(self.get(k)).size());
+            k += 1;
+        }
+        Ok(out)
+    }
+
+    /// `prefix_product(X)`: the exclusive prefix product over the leaves, with X's profile. This is the
+    /// compact column-major stride of the shape X: `(2,(3,4))` gives `(1,(2,6))`.
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// let x: IntTuple = "(2,(3,4))".parse().unwrap();
+    /// assert_eq!(x.prefix_product().unwrap().to_string(), "(1,(2,6))");
+    /// ```
+    pub const fn prefix_product(&self) -> Result<IntTuple, Error> {
+        let mut out = *self;
+        let mut p: i64 = 1;
+        let mut i = 0;
+        while i < self.tree.len() {
+            out.val[i] = p;
+            p = tri!(mul(Op::MakeLayout, p, self.val[i]));
+            i += 1;
+        }
+        Ok(out)
+    }
+
+    /// `P ≲ S`: `P` is an integer, or both are tuples of equal rank with weakly congruent entries.
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// let s: IntTuple = "((2,2),(4,2))".parse().unwrap();
+    /// assert!("(1,2)".parse::<IntTuple>().unwrap().weakly_congruent(&s));
+    /// assert!(IntTuple::int(8).weakly_congruent(&s));
+    /// assert!(!"(1,2,3)".parse::<IntTuple>().unwrap().weakly_congruent(&s));
+    /// ```
+    pub const fn weakly_congruent(&self, other: &IntTuple) -> bool {
+        self.relates(other, false)
+    }
+
+    /// `P ⪯ S` (compatibility): `P` is an integer equal to `|S|`, or both are tuples of equal rank with
+    /// compatible entries.
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// let s: IntTuple = "((2,2),(4,2))".parse().unwrap();
+    /// assert!("(4,8)".parse::<IntTuple>().unwrap().compatible(&s));
+    /// assert!(IntTuple::int(32).compatible(&s));
+    /// assert!(!"(8,4)".parse::<IntTuple>().unwrap().compatible(&s));
+    /// ```
+    pub const fn compatible(&self, other: &IntTuple) -> bool {
+        self.relates(other, true)
+    }
+
+    /// The two partial orders share their recursion; they differ only where `P` is an integer: weak
+    /// congruence accepts any integer, compatibility one equal to `|S|`.
+    const fn relates(&self, other: &IntTuple, sizes_equal: bool) -> bool {
+        if self.is_int() {
+            return !sizes_equal
+                || match other.size() {
+                    Ok(s) => s == self.val[0],
+                    Err(_) => false,
+                };
+        }
+        if other.is_int() {
+            return false;
+        }
+        let r = self.rank();
+        if r != other.rank() {
+            return false;
+        }
+        let mut k = 0;
+        while k < r {
+            match (self.get(k), other.get(k)) {
+                (Ok(a), Ok(b)) => {
+                    if !a.relates(&b, sizes_equal) {
+                        return false;
+                    }
+                }
+                _ => return false,
+            }
+            k += 1;
+        }
+        true
+    }
+
+    /// `get<k>(X)`: the `k`-th top-level entry. `get<0>` of an integer is the integer itself.
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// let x: IntTuple = "((2,2),(4,2))".parse().unwrap();
+    /// assert_eq!(x.get(1).unwrap().to_string(), "(4,2)");
+    /// assert_eq!(x.get(2).unwrap_err().to_string(), "get ((2,2),(4,2)): mode index 2 is out of range for rank 2");
+    /// ```
+    pub const fn get(&self, k: usize) -> Result<IntTuple, Error> {
+        Self::wrap(parts::get(&self.tree, &self.val, &self.val, k), self)
+    }
+
+    /// Follows a path of mode indices: `get_path(&[i, j])` is `get<j>(get<i>(X))`.
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// let x: IntTuple = "((2,2),(4,2))".parse().unwrap();
+    /// assert_eq!(x.get_path(&[1, 0]).unwrap().to_string(), "4");
+    /// ```
+    pub const fn get_path(&self, path: &[usize]) -> Result<IntTuple, Error> {
+        let mut cur = *self;
+        let mut i = 0;
+        while i < path.len() {
+            cur = tri!(cur.get(path[i]));
+            i += 1;
+        }
+        Ok(cur)
+    }
+
+    /// `unflatten(flat, profile)`: gives the leaves of `self` (which must have as many leaves as
+    /// `profile`) the nesting of `profile`.
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// let x: IntTuple = "(2,2,4,2)".parse().unwrap();
+    /// let profile: IntTuple = "((0,0),(0,0))".parse().unwrap();
+    /// assert_eq!(x.unflatten(&profile).unwrap().to_string(), "((2,2),(4,2))");
+    /// let e = "(2,3)".parse::<IntTuple>().unwrap().unflatten(&profile).unwrap_err();
+    /// assert_eq!(e.to_string(), "unflatten (2,3), ((0,0),(0,0)): unflatten needs as many leaves as the profile (2 vs 4)");
+    /// ```
+    pub const fn unflatten(&self, profile: &IntTuple) -> Result<IntTuple, Error> {
+        if self.tree.len() != profile.tree.len() {
+            return Err(Error::new(
+                Op::Unflatten,
+                ErrorKind::ProfileMismatch {
+                    what: "unflatten needs as many leaves as the profile",
+                    left: self.tree.len() as i64,
+                    right: profile.tree.len() as i64,
+                },
+            )
+            .with(Operand::Tuple(*self), Operand::Tuple(*profile)));
+        }
+        Ok(IntTuple {
+            tree: profile.tree,
+            val: self.val,
+        })
+    }
+
+    /// `take<b,e>(X)`: the tuple of entries `[b, e)`.
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// let x: IntTuple = "(4,8,2)".parse().unwrap();
+    /// assert_eq!(x.take(1, 3).unwrap().to_string(), "(8,2)");
+    /// ```
+    pub const fn take(&self, b: usize, e: usize) -> Result<IntTuple, Error> {
+        Self::wrap(parts::take(&self.tree, &self.val, &self.val, b, e), self)
+    }
+
+    /// `select<i...>(X)`: the tuple of the listed entries.
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// let x: IntTuple = "(4,8,2)".parse().unwrap();
+    /// assert_eq!(x.select(&[2, 0]).unwrap().to_string(), "(2,4)");
+    /// ```
+    pub const fn select(&self, idx: &[usize]) -> Result<IntTuple, Error> {
+        Self::wrap(parts::select(&self.tree, &self.val, &self.val, idx), self)
+    }
+
+    /// `group<b,e>(X)`: replaces entries `[b, e)` by one entry holding them as a tuple.
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// let x: IntTuple = "(4,8,2)".parse().unwrap();
+    /// assert_eq!(x.group(0, 2).unwrap().to_string(), "((4,8),2)");
+    /// ```
+    pub const fn group(&self, b: usize, e: usize) -> Result<IntTuple, Error> {
+        Self::wrap(parts::group(&self.tree, &self.val, &self.val, b, e), self)
+    }
+
+    /// `append(X, x)`: `X` with `x` as a new last entry (an integer `X` becomes `(X, x)`).
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// let x: IntTuple = "(4,8)".parse().unwrap();
+    /// assert_eq!(x.append(&IntTuple::int(2)).unwrap().to_string(), "(4,8,2)");
+    /// assert_eq!(IntTuple::int(8).append(&IntTuple::int(2)).unwrap().to_string(), "(8,2)");
+    /// ```
+    pub const fn append(&self, x: &IntTuple) -> Result<IntTuple, Error> {
+        let p = parts::insert(
+            &self.tree,
+            &self.val,
+            &self.val,
+            self.rank(),
+            &x.tree,
+            &x.val,
+            &x.val,
+        );
+        Self::wrap(p, self)
+    }
+
+    /// `prepend(X, x)`: `X` with `x` as a new first entry.
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// let x: IntTuple = "(4,8)".parse().unwrap();
+    /// assert_eq!(x.prepend(&IntTuple::int(2)).unwrap().to_string(), "(2,4,8)");
+    /// ```
+    pub const fn prepend(&self, x: &IntTuple) -> Result<IntTuple, Error> {
+        Self::wrap(
+            parts::insert(&self.tree, &self.val, &self.val, 0, &x.tree, &x.val, &x.val),
+            self,
+        )
+    }
+
+    /// `replace<k>(X, x)`: `X` with entry `k` replaced by `x`.
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// let x: IntTuple = "(4,8)".parse().unwrap();
+    /// let y: IntTuple = "(2,2)".parse().unwrap();
+    /// assert_eq!(x.replace(0, &y).unwrap().to_string(), "((2,2),8)");
+    /// ```
+    pub const fn replace(&self, k: usize, x: &IntTuple) -> Result<IntTuple, Error> {
+        Self::wrap(
+            parts::replace(&self.tree, &self.val, &self.val, k, &x.tree, &x.val, &x.val),
+            self,
+        )
+    }
+
+    /// `reverse(X)`: the top-level entries in reverse order (an integer is its own reverse).
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// assert_eq!("(4,8,2)".parse::<IntTuple>().unwrap().reverse().unwrap().to_string(), "(2,8,4)");
+    /// assert_eq!(IntTuple::int(8).reverse().unwrap().to_string(), "8");
+    /// ```
+    pub const fn reverse(&self) -> Result<IntTuple, Error> {
+        Self::wrap(parts::reverse(&self.tree, &self.val, &self.val), self)
+    }
+
+    const fn wrap(p: Result<Parts, Error>, arg: &IntTuple) -> Result<IntTuple, Error> {
+        match p {
+            Ok((tree, val, _)) => Ok(IntTuple { tree, val }),
+            Err(e) => Err(e.or_with(Operand::Tuple(*arg), Operand::None)),
+        }
+    }
+}
+
+/// The types of swizzles and composed layouts, defined here (a composed layout holds a layout, and
+/// the errors record it as an operand) and exported as [`crate::swizzle::Swizzle`] and
+/// [`crate::swizzle::ComposedLayout`], where their operations are.
+pub(crate) mod swizzled {
+    use super::Layout;
+
+    /// CuTe's `Swizzle<B,M,S>`: `o ↦ o ^ ((o & yyy) >> S)` (see the [module](crate::swizzle) documentation).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Swizzle {
+        pub(crate) b: u8,
+        pub(crate) m: u8,
+        pub(crate) s: i8,
+    }
+
+    /// A swizzle, an offset and a layout: CuTe's `ComposedLayout`, `x ↦ Sw(offset + L(x))`.
+    ///
+    /// Its domain is the layout's; it prints as `Sw<B,M,S> o offset o L`.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct ComposedLayout {
+        /// The swizzle applied last.
+        pub swizzle: Swizzle,
+        /// The offset added to the layout's value before the swizzle.
+        pub offset: i64,
+        /// The layout applied first.
+        pub layout: Layout,
+    }
+}
+
+// Stride arithmetic that can fail: it names the operation in its error, so it sits here, above
+// the errors; the stride types and their infallible parts are in `crate::stride`, below them.
+
+/// [`path_code`]: packs a basis path (outermost first) into a positive code, failing past the
+/// capacity of a code.
+pub(crate) const fn encode_path(path: &[usize]) -> Result<Code, Error> {
+    match path_code(path) {
+        Ok(code) => Ok(code),
+        Err(PathLimit::Depth) => Err(Error::new(
+            Op::Parse,
+            ErrorKind::Capacity {
+                what: "depth of a basis path E(p_1,…,p_k)",
+                limit: MAX_PATH,
+            },
+        )),
+        Err(PathLimit::Index) => Err(Error::new(
+            Op::Parse,
+            ErrorKind::Capacity {
+                what: "index of a basis element e_i",
+                limit: MAX_BASIS_INDEX,
+            },
+        )),
+    }
+}
+
+/// Carry-less product of two polynomials over F2 ([`clmul_checked`]), failing when the degree
+/// reaches 63.
+pub(crate) const fn clmul(op: Op, a: u64, b: u64) -> Result<u64, Error> {
+    match clmul_checked(a, b) {
+        Some(r) => Ok(r),
+        None => Err(Error::new(
+            op,
+            ErrorKind::Overflow {
+                what: "a carry-less (F2) product",
+            },
+        )),
+    }
+}
+
+impl Stride {
+    /// The binary stride `f_bits` (`F<bits>`): the polynomial over F2 whose coefficients are the
+    /// bits of `bits`. Fails for `bits >= 2^63`.
+    ///
+    /// ```
+    /// use cute::Stride;
+    /// assert_eq!(Stride::f2(9).unwrap().to_string(), "F9");
+    /// assert_eq!(Stride::f2(1 << 63).unwrap_err().to_string(), "make_layout: integer overflow: a binary stride does not fit in i64");
+    /// ```
+    pub const fn f2(bits: u64) -> Result<Stride, Error> {
+        if bits > i64::MAX as u64 {
+            return Err(Error::new(
+                Op::MakeLayout,
+                ErrorKind::Overflow {
+                    what: "a binary stride",
+                },
+            ));
+        }
+        Ok(Stride::from_code(bits as i64, BINARY))
+    }
+
+    /// The scaled basis `v·E(path)` (`path` outermost first; `v@path[k-1]@…@path[0]` in print).
+    ///
+    /// ```
+    /// use cute::Stride;
+    /// assert_eq!(Stride::basis(3, &[1]).unwrap().to_string(), "3@1");
+    /// assert_eq!(Stride::basis(1, &[0, 1]).unwrap().to_string(), "1@1@0"); // CuTe's E<0,1>
+    /// ```
+    pub const fn basis(v: i64, path: &[usize]) -> Result<Stride, Error> {
+        let code = tri!(encode_path(path));
+        Ok(Stride::from_code(v, code))
+    }
+
+    /// `c · d`: scaling by an integer coordinate (carry-less for binary strides).
+    ///
+    /// ```
+    /// use cute::{Op, Stride};
+    /// assert_eq!(Stride::int(4).scale(3, Op::Eval).unwrap(), Stride::int(12));
+    /// // carry-less: (x + 1)·(x + 1) = x^2 + 1 over F2
+    /// assert_eq!(Stride::f2(3).unwrap().scale(3, Op::Eval).unwrap().to_string(), "F5");
+    /// ```
+    pub const fn scale(self, c: i64, op: Op) -> Result<Stride, Error> {
+        if self.code == BINARY {
+            if c < 0 {
+                return Err(Error::new(
+                    op,
+                    ErrorKind::Unsupported {
+                        what: "a negative coordinate times a binary (F2) stride",
+                    },
+                ));
+            }
+            let v = tri!(clmul(op, self.value as u64, c as u64));
+            return Ok(Stride::from_code(v as i64, BINARY));
+        }
+        match self.value.checked_mul(c) {
+            Some(v) => Ok(Stride::from_code(v, self.code)),
+            None => Err(Error::new(
+                op,
+                ErrorKind::Overflow {
+                    what: "a scaled stride",
+                },
+            )),
+        }
+    }
+}
+
+impl Value {
+    /// `self + other` in their semimodule: integer addition (overflow-checked), XOR for F2 values,
+    /// term-wise addition for arithmetic tuples. The integer `0` is the zero of every semimodule;
+    /// other mixes are refused (`Unsupported`).
+    ///
+    /// ```
+    /// use cute::{Op, Value};
+    /// assert_eq!(Value::Int(2).add(Value::Int(3), Op::Eval).unwrap(), Value::Int(5));
+    /// assert_eq!(Value::F2(5).add(Value::F2(3), Op::Eval).unwrap(), Value::F2(6)); // XOR
+    /// let e = Value::Int(1).add(Value::F2(1), Op::Eval).unwrap_err();
+    /// assert_eq!(e.to_string(), "eval: unsupported: adding values of different semimodules");
+    /// ```
+    pub const fn add(self, other: Value, op: Op) -> Result<Value, Error> {
+        match (self, other) {
+            (Value::Int(a), Value::Int(b)) => match a.checked_add(b) {
+                Some(v) => Ok(Value::Int(v)),
+                None => Err(Error::new(op, ErrorKind::Overflow { what: "an offset" })),
+            },
+            (Value::F2(a), Value::F2(b)) => Ok(Value::F2(a ^ b)),
+            (Value::Coord(mut a), Value::Coord(b)) => {
+                let mut i = 0;
+                while i < b.n as usize {
+                    a = match a.add_term(b.val[i], b.code[i], op) {
+                        Ok(t) => t,
+                        Err(e) => return Err(e),
+                    };
+                    i += 1;
+                }
+                Ok(Value::Coord(a))
+            }
+            (Value::Int(0), v) | (v, Value::Int(0)) => Ok(v),
+            _ => Err(Error::new(
+                op,
+                ErrorKind::Unsupported {
+                    what: "adding values of different semimodules",
+                },
+            )),
+        }
+    }
+}
+
+impl ArithTuple {
+    /// Adds `v·E(code)`.
+    pub(crate) const fn add_term(
+        mut self,
+        v: i64,
+        code: Code,
+        op: Op,
+    ) -> Result<ArithTuple, Error> {
+        let n = self.n as usize;
+        let mut i = 0;
+        while i < n && self.code[i] < code {
+            i += 1;
+        }
+        if i < n && self.code[i] == code {
+            let s = match self.val[i].checked_add(v) {
+                Some(s) => s,
+                None => {
+                    return Err(Error::new(
+                        op,
+                        ErrorKind::Overflow {
+                            what: "a coordinate of an arithmetic tuple",
+                        },
+                    ))
+                }
+            };
+            self.val[i] = s;
+            return Ok(self);
+        }
+        // a basis and a basis below it (`e_0` and `e_(0,0)`) cannot be added: the coordinates
+        // have different depths
+        let mut k = 0;
+        while k < n {
+            if is_prefix(self.code[k], code) || is_prefix(code, self.code[k]) {
+                return Err(Error::new(
+                    op,
+                    ErrorKind::Unsupported {
+                        what: "adding coordinate bases of different depths at one position",
+                    },
+                ));
+            }
+            k += 1;
+        }
+        if n >= CAPACITY {
+            return Err(Error::new(
+                op,
+                ErrorKind::Capacity {
+                    what: "terms of an arithmetic tuple",
+                    limit: CAPACITY,
+                },
+            ));
+        }
+        let mut k = n;
+        while k > i {
+            self.code[k] = self.code[k - 1];
+            self.val[k] = self.val[k - 1];
+            k -= 1;
+        }
+        self.code[i] = code;
+        self.val[i] = v;
+        self.n += 1;
+        Ok(self)
+    }
 }

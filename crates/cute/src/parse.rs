@@ -13,9 +13,11 @@
 //! printing of `Int<4>`) is accepted and ignored.
 
 use crate::error::{tri, Error, ErrorKind, Op};
-use crate::int_tuple::{Builder, IntTuple};
+use crate::int_tuple::IntTuple;
+use crate::layout::encode_path;
+use crate::layout::Builder;
 use crate::layout::Layout;
-use crate::stride::{encode_path, Code, BINARY, MAX_BASIS_INDEX, MAX_PATH};
+use crate::stride::{Code, BINARY, MAX_BASIS_INDEX, MAX_PATH};
 use crate::tiler::{Tile, Tiler, MAX_TILES};
 
 const fn syntax(pos: usize, expected: &'static str) -> Error {
@@ -391,5 +393,53 @@ pub(crate) const fn tiler(s: &[u8]) -> Result<Tiler, Error> {
             }
             return Err(syntax(p, "',' or '>'"));
         }
+    }
+}
+
+// `parse_const` of the parsed types: the parser is above them.
+
+impl IntTuple {
+    /// Parses CuTe notation (`12`, `(4,8)`, `((2,2),(4,2))`), usable in `const` context.
+    ///
+    /// ```
+    /// use cute::{unwrap, IntTuple};
+    /// const S: IntTuple = unwrap(IntTuple::parse_const("((2,2),(4,2))"));
+    /// assert_eq!(S.leaf_count(), 4);
+    /// assert_eq!(IntTuple::parse_const("(2,)").unwrap_err().to_string(), "parse: at byte 3: expected an integer or '('");
+    /// ```
+    pub const fn parse_const(text: &str) -> Result<IntTuple, Error> {
+        int_tuple(text.as_bytes())
+    }
+}
+
+impl Layout {
+    /// Parses CuTe notation (`(4,8):(1,4)`, `12:1`), usable in `const` context.
+    ///
+    /// ```
+    /// use cute::Layout;
+    /// const L: Layout = match Layout::parse_const("(4,8):(1,4)") {
+    ///     Ok(l) => l,
+    ///     Err(_) => panic!("not a layout"),
+    /// };
+    /// assert_eq!(L.rank(), 2);
+    /// let e = Layout::parse_const("(4,8):(1,4").unwrap_err();
+    /// assert_eq!(e.to_string(), "parse: at byte 10: expected ',' or ')'");
+    /// ```
+    pub const fn parse_const(text: &str) -> Result<Layout, Error> {
+        layout(text.as_bytes())
+    }
+}
+
+impl Tiler {
+    /// Parses a tiler (`<4:1,8:2>`, `<2,_>`, a layout, or a shape), usable in `const` context.
+    ///
+    /// ```
+    /// use cute::{unwrap, Tiler};
+    /// const T: Tiler = unwrap(Tiler::parse_const("<4:1,8:2>"));
+    /// assert_eq!(T.rank(), 2);
+    /// assert_eq!(Tiler::parse_const("<4:1,").unwrap_err().to_string(), "parse: at byte 5: expected a tile: a layout, an integer, '_' or '<'");
+    /// ```
+    pub const fn parse_const(text: &str) -> Result<Tiler, Error> {
+        tiler(text.as_bytes())
     }
 }

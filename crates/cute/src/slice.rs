@@ -33,21 +33,12 @@
 //! ```
 
 use crate::error::{Error, ErrorKind, Op, Operand};
+pub use crate::int_tuple::partial::PartialCoord;
 use crate::int_tuple::{IntTuple, CAPACITY};
 use crate::layout::Layout;
 use crate::stride::Value;
 use core::fmt;
 use core::str::FromStr;
-
-/// A coordinate whose entries are integers or the free marker `_` (CuTe's `Underscore`), e.g.
-/// `(2,_)`, `((_,1),_)`, `_`.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct PartialCoord {
-    /// The coordinate with `0` in the free entries.
-    pub(crate) tuple: IntTuple,
-    /// Bit `k` set when leaf `k` is `_`.
-    pub(crate) free: u32,
-}
 
 impl PartialCoord {
     /// A coordinate with no free entry.

@@ -1208,7 +1208,10 @@ const fn injective_output(c: &Layout) -> bool {
         }
         i += 1;
     }
-    matches!(crate::algebra::complement::find_collision(c), Ok(None))
+    matches!(
+        crate::algebra::complement::integer::find_collision(c),
+        Ok(None)
+    )
 }
 
 /// The paper's GEMM over static tensors: `C(m,n) += Σ_k A(m,k)·B(n,k)` for `A (M,K)`, `B (N,K)`,

@@ -24,11 +24,12 @@
 //! let sw: Layout = "(8,8):(F1,F9)".parse().unwrap();
 //! assert_eq!(sw.eval_value(9).unwrap(), Value::F2(1 ^ 9));
 //! ```
+//!
+//! This module is part of the base layer (it imports only `CAPACITY`): the types and their parts
+//! that cannot fail. The arithmetic that can fail (`Stride::f2`, `Stride::basis`, `Stride::scale`,
+//! `Value::add`) is implemented in [`layout`](mod@crate::layout), above the errors; printing in `fmt.rs`.
 
-use crate::error::{Error, ErrorKind, Op};
 use crate::int_tuple::CAPACITY;
-use crate::text::Text;
-use core::fmt;
 
 /// Which semimodule a stride (or a layout's codomain) belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -96,38 +97,6 @@ impl Stride {
         Stride { value: v, code: 0 }
     }
 
-    /// The binary stride `f_bits` (`F<bits>`): the polynomial over F2 whose coefficients are the
-    /// bits of `bits`. Fails for `bits >= 2^63`.
-    ///
-    /// ```
-    /// use cute::Stride;
-    /// assert_eq!(Stride::f2(9).unwrap().to_string(), "F9");
-    /// assert_eq!(Stride::f2(1 << 63).unwrap_err().to_string(), "make_layout: integer overflow: a binary stride does not fit in i64");
-    /// ```
-    pub const fn f2(bits: u64) -> Result<Stride, Error> {
-        if bits > i64::MAX as u64 {
-            return Err(Error::new(
-                Op::MakeLayout,
-                ErrorKind::Overflow {
-                    what: "a binary stride",
-                },
-            ));
-        }
-        Ok(Stride::from_code(bits as i64, BINARY))
-    }
-
-    /// The scaled basis `v·E(path)` (`path` outermost first; `v@path[k-1]@…@path[0]` in print).
-    ///
-    /// ```
-    /// use cute::Stride;
-    /// assert_eq!(Stride::basis(3, &[1]).unwrap().to_string(), "3@1");
-    /// assert_eq!(Stride::basis(1, &[0, 1]).unwrap().to_string(), "1@1@0"); // CuTe's E<0,1>
-    /// ```
-    pub const fn basis(v: i64, path: &[usize]) -> Result<Stride, Error> {
-        let code = tri!(encode_path(path));
-        Ok(Stride::from_code(v, code))
-    }
-
     /// `(value, code)` with zero made canonical.
     pub(crate) const fn from_code(value: i64, code: Code) -> Stride {
         if value == 0 && code != BINARY {
@@ -189,38 +158,6 @@ impl Stride {
         decode_path(self.code)
     }
 
-    /// `c · d`: scaling by an integer coordinate (carry-less for binary strides).
-    ///
-    /// ```
-    /// use cute::{Op, Stride};
-    /// assert_eq!(Stride::int(4).scale(3, Op::Eval).unwrap(), Stride::int(12));
-    /// // carry-less: (x + 1)·(x + 1) = x^2 + 1 over F2
-    /// assert_eq!(Stride::f2(3).unwrap().scale(3, Op::Eval).unwrap().to_string(), "F5");
-    /// ```
-    pub const fn scale(self, c: i64, op: Op) -> Result<Stride, Error> {
-        if self.code == BINARY {
-            if c < 0 {
-                return Err(Error::new(
-                    op,
-                    ErrorKind::Unsupported {
-                        what: "a negative coordinate times a binary (F2) stride",
-                    },
-                ));
-            }
-            let v = tri!(clmul(op, self.value as u64, c as u64));
-            return Ok(Stride::from_code(v as i64, BINARY));
-        }
-        match self.value.checked_mul(c) {
-            Some(v) => Ok(Stride::from_code(v, self.code)),
-            None => Err(Error::new(
-                op,
-                ErrorKind::Overflow {
-                    what: "a scaled stride",
-                },
-            )),
-        }
-    }
-
     /// Same stride, `const`.
     ///
     /// ```
@@ -247,9 +184,9 @@ pub(crate) const fn merges(s0: i64, d0: i64, b0: Code, d1: i64, b1: Code) -> boo
         if s0 <= 0 || s0 & (s0 - 1) != 0 {
             return false;
         }
-        return match clmul(Op::Coalesce, d0 as u64, s0 as u64) {
-            Ok(x) => x == d1 as u64,
-            Err(_) => false,
+        return match clmul_checked(d0 as u64, s0 as u64) {
+            Some(x) => x == d1 as u64,
+            None => false,
         };
     }
     matches!(s0.checked_mul(d0), Some(x) if x == d1)
@@ -266,29 +203,25 @@ pub(crate) const fn kind_of(code: Code) -> Semimodule {
     }
 }
 
+/// Why a basis path has no code: it is deeper than [`MAX_PATH`], or an index exceeds
+/// [`MAX_BASIS_INDEX`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PathLimit {
+    Depth,
+    Index,
+}
+
 /// Packs a basis path (outermost first) into a positive code: entry `j` (plus one) in bits
 /// `6j..6j+6`.
-pub(crate) const fn encode_path(path: &[usize]) -> Result<Code, Error> {
+pub(crate) const fn path_code(path: &[usize]) -> Result<Code, PathLimit> {
     if path.is_empty() || path.len() > MAX_PATH {
-        return Err(Error::new(
-            Op::Parse,
-            ErrorKind::Capacity {
-                what: "depth of a basis path E(p_1,…,p_k)",
-                limit: MAX_PATH,
-            },
-        ));
+        return Err(PathLimit::Depth);
     }
     let mut code: Code = 0;
     let mut j = 0;
     while j < path.len() {
         if path[j] > MAX_BASIS_INDEX {
-            return Err(Error::new(
-                Op::Parse,
-                ErrorKind::Capacity {
-                    what: "index of a basis element e_i",
-                    limit: MAX_BASIS_INDEX,
-                },
-            ));
+            return Err(PathLimit::Index);
         }
         code |= ((path[j] + 1) as Code) << (6 * j);
         j += 1;
@@ -324,19 +257,14 @@ pub(crate) const fn path_head(code: Code) -> usize {
     ((code & 63) - 1) as usize
 }
 
-/// Carry-less product of two polynomials over F2, failing when the degree reaches 63.
-pub(crate) const fn clmul(op: Op, a: u64, b: u64) -> Result<u64, Error> {
+/// Carry-less product of two polynomials over F2; `None` when the degree reaches 63.
+pub(crate) const fn clmul_checked(a: u64, b: u64) -> Option<u64> {
     if a == 0 || b == 0 {
-        return Ok(0);
+        return Some(0);
     }
     let deg = (63 - a.leading_zeros()) + (63 - b.leading_zeros());
     if deg >= 63 {
-        return Err(Error::new(
-            op,
-            ErrorKind::Overflow {
-                what: "a carry-less (F2) product",
-            },
-        ));
+        return None;
     }
     let mut r: u64 = 0;
     let mut x = b;
@@ -348,7 +276,7 @@ pub(crate) const fn clmul(op: Op, a: u64, b: u64) -> Result<u64, Error> {
         x >>= 1;
         k += 1;
     }
-    Ok(r)
+    Some(r)
 }
 
 /// The value of a layout at a coordinate: an integer, a binary (F2) value, or an arithmetic tuple
@@ -364,46 +292,7 @@ pub enum Value {
     Coord(ArithTuple),
 }
 
-impl Value {
-    /// `self + other` in their semimodule: integer addition (overflow-checked), XOR for F2 values,
-    /// term-wise addition for arithmetic tuples. The integer `0` is the zero of every semimodule;
-    /// other mixes are refused (`Unsupported`).
-    ///
-    /// ```
-    /// use cute::{Op, Value};
-    /// assert_eq!(Value::Int(2).add(Value::Int(3), Op::Eval).unwrap(), Value::Int(5));
-    /// assert_eq!(Value::F2(5).add(Value::F2(3), Op::Eval).unwrap(), Value::F2(6)); // XOR
-    /// let e = Value::Int(1).add(Value::F2(1), Op::Eval).unwrap_err();
-    /// assert_eq!(e.to_string(), "eval: unsupported: adding values of different semimodules");
-    /// ```
-    pub const fn add(self, other: Value, op: Op) -> Result<Value, Error> {
-        match (self, other) {
-            (Value::Int(a), Value::Int(b)) => match a.checked_add(b) {
-                Some(v) => Ok(Value::Int(v)),
-                None => Err(Error::new(op, ErrorKind::Overflow { what: "an offset" })),
-            },
-            (Value::F2(a), Value::F2(b)) => Ok(Value::F2(a ^ b)),
-            (Value::Coord(mut a), Value::Coord(b)) => {
-                let mut i = 0;
-                while i < b.n as usize {
-                    a = match a.add_term(b.val[i], b.code[i], op) {
-                        Ok(t) => t,
-                        Err(e) => return Err(e),
-                    };
-                    i += 1;
-                }
-                Ok(Value::Coord(a))
-            }
-            (Value::Int(0), v) | (v, Value::Int(0)) => Ok(v),
-            _ => Err(Error::new(
-                op,
-                ErrorKind::Unsupported {
-                    what: "adding values of different semimodules",
-                },
-            )),
-        }
-    }
-}
+impl Value {}
 
 /// An element of the arithmetic-tuple semimodule `Z^S`: a finite sum of scaled bases
 /// `Σ v_k·E(path_k)`, kept as its terms sorted by path code. A term whose coefficient is zero is
@@ -411,9 +300,9 @@ impl Value {
 /// `(18,3,0)` for `18·e_0 + 3·e_1 + 0·e_2`).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ArithTuple {
-    n: u8,
-    code: [Code; CAPACITY],
-    val: [i64; CAPACITY],
+    pub(crate) n: u8,
+    pub(crate) code: [Code; CAPACITY],
+    pub(crate) val: [i64; CAPACITY],
 }
 
 impl ArithTuple {
@@ -423,68 +312,6 @@ impl ArithTuple {
         code: [0; CAPACITY],
         val: [0; CAPACITY],
     };
-
-    /// Adds `v·E(code)`.
-    pub(crate) const fn add_term(
-        mut self,
-        v: i64,
-        code: Code,
-        op: Op,
-    ) -> Result<ArithTuple, Error> {
-        let n = self.n as usize;
-        let mut i = 0;
-        while i < n && self.code[i] < code {
-            i += 1;
-        }
-        if i < n && self.code[i] == code {
-            let s = match self.val[i].checked_add(v) {
-                Some(s) => s,
-                None => {
-                    return Err(Error::new(
-                        op,
-                        ErrorKind::Overflow {
-                            what: "a coordinate of an arithmetic tuple",
-                        },
-                    ))
-                }
-            };
-            self.val[i] = s;
-            return Ok(self);
-        }
-        // a basis and a basis below it (`e_0` and `e_(0,0)`) cannot be added: the coordinates
-        // have different depths
-        let mut k = 0;
-        while k < n {
-            if is_prefix(self.code[k], code) || is_prefix(code, self.code[k]) {
-                return Err(Error::new(
-                    op,
-                    ErrorKind::Unsupported {
-                        what: "adding coordinate bases of different depths at one position",
-                    },
-                ));
-            }
-            k += 1;
-        }
-        if n >= CAPACITY {
-            return Err(Error::new(
-                op,
-                ErrorKind::Capacity {
-                    what: "terms of an arithmetic tuple",
-                    limit: CAPACITY,
-                },
-            ));
-        }
-        let mut k = n;
-        while k > i {
-            self.code[k] = self.code[k - 1];
-            self.val[k] = self.val[k - 1];
-            k -= 1;
-        }
-        self.code[i] = code;
-        self.val[i] = v;
-        self.n += 1;
-        Ok(self)
-    }
 
     /// The number of terms (positions spanned, zero coefficients included).
     ///
@@ -543,7 +370,7 @@ impl ArithTuple {
     /// assert_eq!((t.get(&[0]), t.get(&[1]), t.get(&[2])), (1, 2, 0));
     /// ```
     pub const fn get(&self, path: &[usize]) -> i64 {
-        let code = match encode_path(path) {
+        let code = match path_code(path) {
             Ok(c) => c,
             Err(_) => return 0,
         };
@@ -559,7 +386,7 @@ impl ArithTuple {
 }
 
 /// True when path `a` is a proper prefix of path `b` (codes of coordinate bases).
-const fn is_prefix(a: Code, b: Code) -> bool {
+pub(crate) const fn is_prefix(a: Code, b: Code) -> bool {
     let (pa, na) = decode_path(a);
     let (pb, nb) = decode_path(b);
     if na >= nb {
@@ -574,118 +401,3 @@ const fn is_prefix(a: Code, b: Code) -> bool {
     }
     true
 }
-
-/// Writes a stride leaf as CuTe prints it: `0`, `5`, `F9` (binary), `3@1@0` (coordinate basis).
-pub(crate) const fn push_stride(t: &mut Text, value: i64, code: Code) {
-    if value == 0 && code != BINARY {
-        t.push_str("0");
-    } else if code == INTEGER {
-        t.push_i64(value);
-    } else if code == BINARY {
-        t.push_str("F");
-        t.push_i64(value);
-    } else {
-        push_basis(t, value, code);
-    }
-}
-
-/// `v@p_k@…@p_1`: the coefficient and the path of a coordinate basis, innermost first.
-const fn push_basis(t: &mut Text, value: i64, code: Code) {
-    let (p, n) = decode_path(code);
-    t.push_i64(value);
-    let mut j = n;
-    while j > 0 {
-        j -= 1;
-        t.push_str("@");
-        t.push_u64(p[j] as u64);
-    }
-}
-
-fn write_basis(f: &mut fmt::Formatter<'_>, value: i64, code: Code) -> fmt::Result {
-    let mut t = Text::new();
-    push_basis(&mut t, value, code);
-    f.write_str(t.as_str())
-}
-
-impl fmt::Display for Stride {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut t = Text::new();
-        push_stride(&mut t, self.value, self.code);
-        f.write_str(t.as_str())
-    }
-}
-
-impl fmt::Debug for Stride {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Stride({self})")
-    }
-}
-
-/// Prints a value of `Z^S` as the conformance grammar does: `0` when every coefficient is zero,
-/// `v@p_k@…@p_1` for a single nonzero term, and otherwise the plain tuple of its coordinates
-/// (PyCuTe's `as_tuple`), nested positions as nested tuples and absent ones as `0`:
-/// `17·e_1 + 4·e_(2,0)` prints `(0,17,(4))`.
-fn write_terms(f: &mut fmt::Formatter<'_>, terms: &[(i64, Code)]) -> fmt::Result {
-    let nonzero: Vec<&(i64, Code)> = terms.iter().filter(|t| t.0 != 0).collect();
-    match nonzero.as_slice() {
-        [] => f.write_str("0"),
-        [(v, code)] if *code > 0 => write_basis(f, *v, *code),
-        [(v, _)] => write!(f, "{v}"),
-        _ => write_coords(f, terms),
-    }
-}
-
-/// The coordinates of the terms (codes relative to the current position, all nonzero) as a tuple.
-fn write_coords(f: &mut fmt::Formatter<'_>, terms: &[(i64, Code)]) -> fmt::Result {
-    let top = terms.iter().map(|&(_, c)| path_head(c)).max().unwrap_or(0);
-    f.write_str("(")?;
-    for j in 0..=top {
-        if j > 0 {
-            f.write_str(",")?;
-        }
-        let sub: Vec<(i64, Code)> = terms
-            .iter()
-            .filter(|&&(_, c)| path_head(c) == j)
-            .map(|&(v, c)| (v, path_tail(c)))
-            .collect();
-        match sub.as_slice() {
-            [] => f.write_str("0")?,
-            [(v, 0)] => write!(f, "{v}")?,
-            s => write_coords(f, s)?,
-        }
-    }
-    f.write_str(")")
-}
-
-impl fmt::Display for ArithTuple {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let terms: Vec<(i64, Code)> = (0..self.n as usize)
-            .map(|i| (self.val[i], self.code[i]))
-            .collect();
-        write_terms(f, &terms)
-    }
-}
-
-impl fmt::Debug for ArithTuple {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "ArithTuple({self})")
-    }
-}
-
-impl fmt::Display for Value {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Value::Int(v) => write!(f, "{v}"),
-            Value::F2(v) => write!(f, "F{v}"),
-            Value::Coord(t) => write!(f, "{t}"),
-        }
-    }
-}
-
-impl fmt::Debug for Value {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Value({self})")
-    }
-}
-
-use crate::error::tri;

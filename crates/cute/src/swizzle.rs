@@ -44,18 +44,9 @@
 
 use crate::error::{add, tri, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::IntTuple;
+pub use crate::layout::swizzled::{ComposedLayout, Swizzle};
 use crate::layout::{check_walk, for_each_offset, Layout};
-use crate::text::Text;
-use core::fmt;
 use core::str::FromStr;
-
-/// CuTe's `Swizzle<B,M,S>`: `o ↦ o ^ ((o & yyy) >> S)` (see the [module](self) documentation).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Swizzle {
-    b: u8,
-    m: u8,
-    s: i8,
-}
 
 impl Swizzle {
     /// `Sw<0,0,0>`: no bit is moved.
@@ -217,19 +208,6 @@ impl Swizzle {
         tri!(expect_end(s, pos));
         Ok(sw)
     }
-}
-
-/// A swizzle, an offset and a layout: CuTe's `ComposedLayout`, `x ↦ Sw(offset + L(x))`.
-///
-/// Its domain is the layout's; it prints as `Sw<B,M,S> o offset o L`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct ComposedLayout {
-    /// The swizzle applied last.
-    pub swizzle: Swizzle,
-    /// The offset added to the layout's value before the swizzle.
-    pub offset: i64,
-    /// The layout applied first.
-    pub layout: Layout,
 }
 
 impl ComposedLayout {
@@ -544,46 +522,6 @@ impl ComposedLayout {
         let bits = (64 - (c.max(2) - 1).leading_zeros()).max(self.swizzle.block_bits() as u32);
         let sw = self.swizzle.to_f2_layout(bits)?;
         crate::composition(&sw, &self.layout)
-    }
-}
-
-impl Swizzle {
-    /// Writes `Sw<B,M,S>` (the `Display` form) in `const` context.
-    pub(crate) const fn push(&self, t: &mut Text) {
-        t.push_str("Sw<");
-        t.push_i64(self.b as i64);
-        t.push_str(",");
-        t.push_i64(self.m as i64);
-        t.push_str(",");
-        t.push_i64(self.s as i64);
-        t.push_str(">");
-    }
-}
-
-impl ComposedLayout {
-    /// Writes `Sw<B,M,S> o offset o layout` (the `Display` form) in `const` context.
-    pub(crate) const fn push(&self, t: &mut Text) {
-        self.swizzle.push(t);
-        t.push_str(" o ");
-        t.push_i64(self.offset);
-        t.push_str(" o ");
-        crate::fmt::push_layout(t, &self.layout);
-    }
-}
-
-impl fmt::Display for Swizzle {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut t = Text::new();
-        self.push(&mut t);
-        f.write_str(t.as_str())
-    }
-}
-
-impl fmt::Display for ComposedLayout {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut t = Text::new();
-        self.push(&mut t);
-        f.write_str(t.as_str())
     }
 }
 

@@ -14,7 +14,8 @@
 //! ```
 
 use crate::error::{tri, Error, ErrorKind, Op};
-use crate::int_tuple::{Builder, IntTuple, Tree};
+use crate::int_tuple::{IntTuple, Tree};
+use crate::layout::Builder;
 use crate::layout::Layout;
 
 /// The most tiles a [`Tiler`] can hold.
@@ -342,18 +343,6 @@ impl Tiler {
             i += 1;
         }
         b.finish_layout(Op::TilerToLayout)
-    }
-
-    /// Parses a tiler (`<4:1,8:2>`, `<2,_>`, a layout, or a shape), usable in `const` context.
-    ///
-    /// ```
-    /// use cute::{unwrap, Tiler};
-    /// const T: Tiler = unwrap(Tiler::parse_const("<4:1,8:2>"));
-    /// assert_eq!(T.rank(), 2);
-    /// assert_eq!(Tiler::parse_const("<4:1,").unwrap_err().to_string(), "parse: at byte 5: expected a tile: a layout, an integer, '_' or '<'");
-    /// ```
-    pub const fn parse_const(text: &str) -> Result<Tiler, Error> {
-        crate::parse::tiler(text.as_bytes())
     }
 }
 

@@ -24,8 +24,9 @@
 //! ```
 
 use crate::error::{tri, Error, Op, Operand};
-use crate::int_tuple::{Builder, Tree, CAPACITY};
-use crate::layout::Layout;
+use crate::int_tuple::{Tree, CAPACITY};
+use crate::layout::Builder;
+use crate::layout::{Layout, BLANK};
 use crate::tiler::{Tile, Tiler};
 
 /// A flat list of modes, the working form of the algebra.
@@ -221,15 +222,6 @@ macro_rules! set_coalesced_tree {
     }};
 }
 pub(crate) use set_coalesced_tree;
-
-/// The layout whose every byte is zero (no leaves yet: not a valid layout until its tree is set),
-/// the start of a result written in place. Being all zero, it is initialised with a `memset`.
-pub(crate) const BLANK: Layout = Layout {
-    tree: Tree::flat(0, false),
-    shape: [0; CAPACITY],
-    stride: [0; CAPACITY],
-    basis: [0; CAPACITY],
-};
 
 /// `coalesce(A)`: the equivalent layout of least rank on the integers `0..|A|` (see the module docs).
 ///

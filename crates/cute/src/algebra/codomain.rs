@@ -26,8 +26,9 @@ use super::coalesce::{coalesce_z, Flat};
 use crate::error::{mul, tri, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::IntTuple;
 use crate::int_tuple::CAPACITY;
+use crate::layout::clmul;
 use crate::layout::Layout;
-use crate::stride::{clmul, decode_path, Code, Semimodule, BINARY};
+use crate::stride::{decode_path, Code, Semimodule, BINARY};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Which {
@@ -112,7 +113,7 @@ pub(crate) const fn complement_to_semimodule(a: &Layout, m: &IntTuple) -> Result
             i += 1;
         }
         let part = if k < axes {
-            match super::complement::complement_to(&f.to_layout(), &mk) {
+            match super::complement::integer::complement_to_integral(&f.to_layout(), &mk) {
                 Ok(p) => p,
                 Err(e) => {
                     return Err(remap_collision(e, &f.s, &w, f.n)
@@ -459,7 +460,7 @@ const fn complement_axis_general(ax: &Axis, code: Code) -> Result<Layout, Error>
         }
         i += 1;
     }
-    let r = match super::complement::complement(&f.to_layout()) {
+    let r = match super::complement::integer::complement_integral(&f.to_layout()) {
         Ok(r) => r,
         Err(e) => return Err(remap_collision(e, &f.s, &w, f.n)),
     };

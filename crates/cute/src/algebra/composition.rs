@@ -31,11 +31,13 @@
 //! assert!(err.to_string().contains("stride 3 and prefix product 4 divide neither way"));
 //! ```
 
-use super::coalesce::{coalesce_leaves, Flat, BLANK};
+use super::coalesce::{coalesce_leaves, Flat};
 use crate::arith::{ceil_div, div_rem, gcd};
 use crate::error::{attempt, mul, tri, Error, ErrorKind, Op, Operand};
-use crate::int_tuple::{open_bracket, push_layout, IntTuple, CAPACITY};
+use crate::int_tuple::{IntTuple, CAPACITY};
+use crate::layout::BLANK;
 use crate::layout::{check_size, compact_col_major, mode_build, Layout};
+use crate::layout::{open_bracket, push_layout};
 use crate::tiler::{Tile, Tiler};
 
 /// `A ∘ B` for layouts (see the module docs).
@@ -114,7 +116,7 @@ const fn compose_coordinate(a: &Layout, b: &Layout) -> Result<Layout, Error> {
         parts[k] = tri!(compose(&ak, &bk));
         k += 1;
     }
-    let mut out = crate::int_tuple::Builder::new();
+    let mut out = crate::layout::Builder::new();
     let mut j = 0;
     while j < n {
         let mut o = 0;
@@ -387,7 +389,7 @@ pub(crate) const fn scaled(
             }
             t += 1;
         }
-        let v = tri!(crate::stride::clmul(Op::Composition, d as u64, k as u64));
+        let v = tri!(crate::layout::clmul(Op::Composition, d as u64, k as u64));
         // the bits this leaf may set in the mode: `k << t` for every `2^t < extent`
         let mut span: u64 = 0;
         let mut t = 0;

@@ -96,10 +96,11 @@
 //! }
 //! ```
 
-use super::coalesce::{coalesce_flat, coalesce_into_int, set_coalesced_tree, Flat, BLANK};
+use super::coalesce::{coalesce_flat, coalesce_into_int, set_coalesced_tree, Flat};
 use crate::error::{add, attempt, mul, tri, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::CAPACITY;
 use crate::layout::Layout;
+use crate::layout::BLANK;
 
 /// The indices of the `n` modes with strides `d` in increasing stride order, exactly as CuTe orders
 /// them: CuTe sorts with an exchange sort (swap `a[i]`, `a[j]` for `i < j` whenever `a[j] < a[i]`),
@@ -340,7 +341,7 @@ const fn left_inverse_impl(a: &Layout) -> Result<Layout, Error> {
                 // Not CuTe's chain: the mixed-radix construction, else CuTe's error.
                 // A mixed-radix left inverse gives R(L(c)) = c, so L must be injective (stride-0
                 // modes aside): two indices that meet skip the search.
-                let meet = matches!(super::complement::find_collision(a), Ok(Some(_)));
+                let meet = matches!(super::complement::integer::find_collision(a), Ok(Some(_)));
                 let bounded = !meet
                     && match tri!(left_inverse_radix(&c, &pp)) {
                         Radix::Found(r) => return Ok(r),

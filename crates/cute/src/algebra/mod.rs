@@ -4,6 +4,7 @@
 //! One module per operation of the paper: [`coalesce`](mod@coalesce), [`composition`](mod@composition),
 //! [`complement`](mod@complement), and the operations built from them.
 
+mod by_mode;
 pub mod coalesce;
 mod codomain;
 pub mod common;

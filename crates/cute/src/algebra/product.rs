@@ -46,14 +46,16 @@
 //! [`composition`]: crate::composition
 //! [`complement_to`]: crate::complement_to
 
-use super::coalesce::BLANK;
-use super::complement::complement_to_build;
-use super::composition::compose_build;
-use super::divide::{by_mode_build, entry_error, unpack, zipped, Apply};
-use crate::error::{attempt, mul, tri, Error, ErrorKind, Op, Operand};
-use crate::int_tuple::{open_bracket, push_layout, IntTuple, Tree, CAPACITY};
-use crate::layout::{check_size, compact_col_major, concat_pair_build, Layout};
+pub(crate) mod tile;
+
+use super::by_mode::{by_mode_build, entry_error, unpack, zipped, Apply};
+use crate::error::{attempt, tri, Error, ErrorKind, Op, Operand};
+use crate::int_tuple::{IntTuple, Tree, CAPACITY};
+use crate::layout::BLANK;
+use crate::layout::{check_size, compact_col_major, Layout};
+use crate::layout::{open_bracket, push_layout};
 use crate::tiler::Tiler;
+use tile::grid_build;
 
 /// `A ⊗ B` for a layout `A` and a tiler (see the [module docs](self)): `(A, complement(A,
 /// size(A)·cosize(B)) ∘ B)` for a layout tile, applied by mode for a by-mode tiler (`_` keeps the
@@ -210,51 +212,6 @@ pub const fn tile_to_shape(a: &Layout, shape: &IntTuple) -> Result<Layout, Error
     }
 }
 
-/// `A ⊗ B = (A, complement(A, size(A)·cosize(B)) ∘ B)` for a layout `B`, or the error (with the
-/// operands `A` and `B`) in `err`; the grid and the concatenation are built in place.
-pub(crate) const fn product_build(a: &Layout, b: &Layout, err: &mut Result<(), Error>) -> Layout {
-    let g = grid_build(a, b, err);
-    if let Err(e) = *err {
-        *err = Err(e.with(Operand::Layout(*a), Operand::Layout(*b)));
-        return g;
-    }
-    concat_pair_build(a, &g, err)
-}
-
-/// The second mode of `A ⊗ B`, `complement(A, size(A)·cosize(B)) ∘ B`, or the error (without
-/// operands) in `err`.
-const fn grid_build(a: &Layout, b: &Layout, err: &mut Result<(), Error>) -> Layout {
-    if !a.is_integral() && matches!(a.semimodule(), crate::stride::Semimodule::Coordinate) {
-        // a coordinate codomain has no cosize to reach: PyCuTe's `complement(A) ∘ B`, with the
-        // paper's complement (per axis, its trailing mode unbounded)
-        let c = match super::complement::complement(a) {
-            Ok(c) => c,
-            Err(e) => {
-                *err = Err(e);
-                return BLANK;
-            }
-        };
-        return compose_build(&c, b, err);
-    }
-    let n = match size_times_cosize(a, b) {
-        Ok(n) => n,
-        Err(e) => {
-            *err = Err(e);
-            return BLANK;
-        }
-    };
-    let c = complement_to_build(a, &[n], true, err);
-    if err.is_err() {
-        return c;
-    }
-    compose_build(&c, b, err)
-}
-
-/// `size(A)·cosize(B)`, the cotarget of the complement in `A ⊗ B`.
-const fn size_times_cosize(a: &Layout, b: &Layout) -> Result<i64, Error> {
-    mul(Op::LogicalProduct, a.size(), tri!(b.cosize()))
-}
-
 /// `A` and `B` padded to the larger rank, their grid, then the zip (raked: grid first), or the error
 /// (without operands) in `err`. A layout already of that rank is used as it is, not copied.
 const fn rank_product_build(
@@ -317,7 +274,7 @@ const fn rank_product(a: &Layout, b: &Layout, raked: bool) -> Result<Layout, Err
 /// CuTe's `zip(L0, L1)` of two layouts, `((L0_0, L1_0), (L0_1, L1_1), ...)` for equal ranks and the
 /// 1-tuple `((L0, L1))` when `L0` is an integer layout, or the error in `err`. The modes are
 /// appended straight from the operands with the checks and errors of building through
-/// [`Builder`](crate::int_tuple::Builder) (written only through the fields of `out`).
+/// [`Builder`](crate::layout::Builder) (written only through the fields of `out`).
 const fn zip_build(l0: &Layout, l1: &Layout, err: &mut Result<(), Error>) -> Layout {
     let mut out = BLANK;
     if l0.is_leaf() {
