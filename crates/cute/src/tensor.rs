@@ -191,7 +191,16 @@ impl<S: Storage> Tensor<S> {
         &self.storage
     }
 
-    /// `|L|`, the number of coordinates.
+    /// `|L|`, the number of coordinates (not the length of the storage: a broadcast or strided
+    /// layout reads fewer or more elements than it has coordinates).
+    ///
+    /// ```
+    /// use cute::{Layout, Tensor};
+    /// let t = Tensor::new(vec![1, 2, 3, 4, 5], "(2,2):(1,2)".parse::<Layout>().unwrap()).unwrap();
+    /// assert_eq!(t.size(), 4);
+    /// let b = Tensor::new(vec![7], "(3,2):(0,0)".parse::<Layout>().unwrap()).unwrap();
+    /// assert_eq!(b.size(), 6);
+    /// ```
     pub fn size(&self) -> i64 {
         self.layout.size()
     }
