@@ -35,16 +35,25 @@ const PIECE_THREADING: i64 = 48 * 48 * 256;
 /// The smallest tile side `tile_grid` cuts C into.
 const MIN_TILE: i64 = 64;
 
+/// Tiles per thread in `tile_grid`: enough that work stealing evens out the threads.
+const TILES_PER_THREAD: i64 = 4;
+
 /// How a large kernel call is shared among `threads` threads: C's `m × n` is cut into a grid of
-/// `gm × gn` tiles, each multiplied single-threaded by one thread (rows `m·i/gm ..`, columns
-/// `n·j/gn ..`). The grid uses as many threads as tiles of at least [`MIN_TILE`] a side allow, and
-/// of those grids the one with the squarest tiles (the least packing of A and B per tile). `(1, 1)`:
-/// leave the call to the `gemm` crate's own threading.
+/// `gm × gn` tiles, each multiplied single-threaded by one task of rayon's pool (rows
+/// `m·i/gm ..`, columns `n·j/gn ..`). The grid has up to [`TILES_PER_THREAD`] tiles per thread, as
+/// many as tiles of at least [`MIN_TILE`] a side allow, and of those grids the one with the
+/// squarest tiles (the least packing of A and B per tile). `(1, 1)`: leave the call to the `gemm`
+/// crate's own threading (always so with one thread).
 ///
-/// Cutting C is worth it on many cores: on 16 cores of the H200 machine, `mk,kn->mn` at 2048
-/// reached 690–810 GFLOP/s with the crate's threading, against 1 000–1 300 for OpenBLAS (see
-/// BENCHMARKS.md).
+/// On 16 cores of the H200 machine, `mk,kn->mn` in f32 at 2048 and 4096 reached 690–1 100
+/// GFLOP/s with the `gemm` crate's threading and 850–1 580 with one tile per thread (ragged: a
+/// thread slowed by anything holds up the call), and 1 440–1 480 with four tiles per thread,
+/// against 1 090–1 500 for OpenBLAS in the same runs (BENCHMARKS.md).
 fn tile_grid(m: i64, n: i64, threads: i64) -> (i64, i64) {
+    if threads <= 1 {
+        return (1, 1);
+    }
+    let threads = threads * TILES_PER_THREAD;
     let mut best = (1, 1);
     let mut best_key = (1, m + n);
     for gm in 1..=threads.min(m / MIN_TILE).max(1) {
@@ -76,11 +85,10 @@ unsafe impl<T: Send> Send for SendPtr<T> {}
 // SAFETY: as above; the pointer itself is only copied.
 unsafe impl<T: Sync> Sync for SendPtr<T> {}
 
-/// The number of threads to split small pieces over, asked of the system once (the query reads
-/// the cgroup limits, which costs more than a small GEMM).
+/// The number of threads to share the work among: that of rayon's pool (the CPU's threads, or
+/// `RAYON_NUM_THREADS`, or the pool the caller runs in with `ThreadPool::install`).
 fn threads() -> usize {
-    static THREADS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *THREADS.get_or_init(|| std::thread::available_parallelism().map_or(1, |t| t.get()))
+    rayon::current_num_threads()
 }
 
 /// Whether every index `origin + Σ i_j·stride_j` (`0 ≤ i_j < extent_j`) lies in `0..len`.
@@ -242,12 +250,13 @@ mod tests {
 
     #[test]
     fn tile_grids() {
-        assert_eq!(tile_grid(2048, 2048, 16), (4, 4));
+        assert_eq!(tile_grid(2048, 2048, 16), (8, 8));
         assert_eq!(tile_grid(2048, 2048, 1), (1, 1));
-        assert_eq!(tile_grid(4096, 64, 16), (16, 1));
-        assert_eq!(tile_grid(64, 4096, 16), (1, 16));
+        assert_eq!(tile_grid(4096, 64, 16), (64, 1));
+        assert_eq!(tile_grid(64, 4096, 16), (1, 64));
         assert_eq!(tile_grid(100, 100, 16), (1, 1));
-        assert_eq!(tile_grid(2048, 512, 16), (8, 2));
-        assert_eq!(tile_grid(1000, 1000, 12), (3, 4));
+        assert_eq!(tile_grid(2048, 512, 16), (16, 4));
+        assert_eq!(tile_grid(1000, 1000, 3), (3, 4));
+        assert_eq!(tile_grid(256, 256, 16), (4, 4));
     }
 }

@@ -239,6 +239,27 @@ fn refinement_without_common_boundaries() {
     );
 }
 
+/// Large kernel calls cut into tiles of C, one task each (`kernel::tile_grid`), in pools of 1, 3, 7
+/// and 16 threads (grids 1×1 up to 4×16): every tile's origin is shifted along M and N, so
+/// negative strides, broadcasts, transposed C and an L loop around the calls are all checked
+/// against the naive loop.
+#[test]
+fn tiles_of_c_in_pools_of_any_size() {
+    for threads in [1, 3, 7, 16] {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| {
+            check("(300,200):(-1,300)", "(260,200):(200,-1)", "(300,260):(1,300)", 40);
+            check("(257,130):(130,1)", "(129,130):(0,1)", "(257,129):(129,1)", 41);
+            check(
+                "(200,(10,13),2):(1,(200,2000),-26000)",
+                "(190,(10,13),2):(130,(13,1),0)",
+                "(200,190,2):(190,1,38000)",
+                42,
+            );
+        });
+    }
+}
+
 #[test]
 fn large_enough_to_thread() {
     // kernel pieces large enough for the gemm crate's own threading, and small pieces with a
