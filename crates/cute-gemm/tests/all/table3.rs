@@ -246,10 +246,23 @@ fn refinement_without_common_boundaries() {
 #[test]
 fn tiles_of_c_in_pools_of_any_size() {
     for threads in [1, 3, 7, 16] {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
         pool.install(|| {
-            check("(300,200):(-1,300)", "(260,200):(200,-1)", "(300,260):(1,300)", 40);
-            check("(257,130):(130,1)", "(129,130):(0,1)", "(257,129):(129,1)", 41);
+            check(
+                "(300,200):(-1,300)",
+                "(260,200):(200,-1)",
+                "(300,260):(1,300)",
+                40,
+            );
+            check(
+                "(257,130):(130,1)",
+                "(129,130):(0,1)",
+                "(257,129):(129,1)",
+                41,
+            );
             check(
                 "(200,(10,13),2):(1,(200,2000),-26000)",
                 "(190,(10,13),2):(130,(13,1),0)",
