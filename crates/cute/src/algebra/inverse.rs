@@ -97,6 +97,7 @@
 //! ```
 
 use super::coalesce::{coalesce_flat, coalesce_into_int, set_coalesced_tree, Flat};
+use crate::arith::{ceil_div_wide as ceil_div, floor_div_wide as floor_div};
 use crate::error::{add, attempt, mul, tri, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::CAPACITY;
 use crate::layout::Layout;
@@ -498,21 +499,6 @@ const fn has_negative_stride(a: &Layout) -> bool {
 /// The bound on the searches of [`preimage`] for one right inverse, in visited coefficient
 /// choices.
 const PREIMAGE_STEPS: u64 = 1 << 22;
-
-/// `⌊a / b⌋` for `b ≠ 0`.
-const fn floor_div(a: i128, b: i128) -> i128 {
-    let q = a / b;
-    if a % b != 0 && ((a < 0) != (b < 0)) {
-        q - 1
-    } else {
-        q
-    }
-}
-
-/// `⌈a / b⌉` for `b ≠ 0`.
-const fn ceil_div(a: i128, b: i128) -> i128 {
-    -floor_div(-a, b)
-}
 
 /// A coordinate `u` over the modes of `c` with `0 ≤ u_i ≤ room_i` and `Σ u_i·d_i = target`: the
 /// first one met when the coefficients are chosen from the largest `|d_i|` down, smallest first,

@@ -4,7 +4,7 @@
 //! (`algebra::codomain`) apply this kernel per axis.
 
 use crate::algebra::coalesce::{coalesce_into_int, set_coalesced_tree};
-use crate::arith::{ceil_div, div_rem, gcd};
+use crate::arith::{ceil_div, div_rem, floor_div_wide as floor_div, gcd};
 use crate::error::{add, attempt, mul, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::{IntTuple, CAPACITY};
 use crate::layout::Layout;
@@ -555,14 +555,4 @@ pub(crate) const fn find_collision(a: &Layout) -> Result<Option<Error>, Error> {
             second: second as i64,
         },
     )))
-}
-
-/// `⌊a / b⌋` for `b > 0`.
-const fn floor_div(a: i128, b: i128) -> i128 {
-    let q = a / b;
-    if a % b != 0 && a < 0 {
-        q - 1
-    } else {
-        q
-    }
 }
