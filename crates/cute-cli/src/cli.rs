@@ -77,6 +77,10 @@ use std::io::Write;
 #[command(
     name = "cute",
     version,
+    // the help as written, never rewrapped to the terminal: the same text whether or not another
+    // crate of the build turns on clap's `wrap_help` (divan does, in `cargo test --workspace`),
+    // so that every example stays one line to copy
+    term_width = 0,
     about = "CuTe layout algebra: evaluate, compose, divide, invert layouts in CuTe notation",
     after_help = "Operations: `cute OP ARG...` runs any operation of the algebra by its CuTe name on \
 arguments in CuTe notation (`cute ops` lists them with their arguments); `--json` anywhere after \
