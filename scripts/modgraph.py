@@ -69,13 +69,14 @@ def paths(src, root):
 
 
 def main(argv):
-    args = [a for a in argv if not a.startswith("--")]
-    src_dir = args[0] if args else "crates/cute/src"
+    argv = list(argv)
     allow = {"error", "layout"}
     if "--allow" in argv:
-        allow = set(argv[argv.index("--allow") + 1].split(","))
-        args = [a for a in args if a != argv[argv.index("--allow") + 1]]
-        src_dir = args[0] if args else "crates/cute/src"
+        i = argv.index("--allow")
+        allow = set(argv[i + 1].split(","))
+        del argv[i:i + 2]
+    args = [a for a in argv if not a.startswith("--")]
+    src_dir = args[0] if args else "crates/cute/src"
     mods = {}
     for dp, _, files in os.walk(src_dir):
         for f in files:
