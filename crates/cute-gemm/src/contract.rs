@@ -1,7 +1,7 @@
 //! Einsum-style GETT: `contract("stupr,qtru->stqp", A, B, C)`.
 
 use crate::gemm::{gemm_beta, Element};
-use cute::{Error, ErrorKind, Layout, Op, Operand, Storage, StorageMut, Tensor};
+use cute::{geometry, Error, ErrorKind, Layout, Op, Operand, Storage, StorageMut, Tensor};
 
 /// The classification of a contraction's letters and the folded GEMM layouts (views of the same
 /// storage as the tensors).
@@ -268,14 +268,14 @@ where
     SC: StorageMut<Item = T>,
 {
     let modes = contract_modes(spec, a.layout(), b.layout(), c.layout())?;
+    // C's folded view permutes its modes, so it is injective exactly when C is: C is checked as
+    // the caller wrote it, so that the two indices named are indices of C (gemm's own check of
+    // the view then passes)
+    geometry::check_injective_exhaustive(c.layout(), Op::Contract)?;
     let retag = |e: Error| Error::new(Op::Contract, *e.kind()).with(*e.lhs(), *e.rhs());
     let ta = Tensor::with_base(a.storage().items(), a.base(), modes.a).map_err(retag)?;
     let tb = Tensor::with_base(b.storage().items(), b.base(), modes.b).map_err(retag)?;
-    let (base_c, c_layout) = (c.base(), *c.layout());
+    let base_c = c.base();
     let mut tc = Tensor::with_base(c.storage_mut().items_mut(), base_c, modes.c).map_err(retag)?;
-    gemm_beta(&ta, &tb, beta, &mut tc).map_err(|e| match e.kind() {
-        // name C as the caller wrote it, not its folded view
-        ErrorKind::NotInjective { .. } => retag(e).with(Operand::Layout(c_layout), Operand::None),
-        _ => retag(e),
-    })
+    gemm_beta(&ta, &tb, beta, &mut tc).map_err(retag)
 }
