@@ -1,7 +1,8 @@
 //! Einsum-style GETT: `contract("stupr,qtru->stqp", A, B, C)`.
 
 use crate::gemm::{gemm_beta, Element};
-use cute::{Error, ErrorKind, Layout, Op, Operand, Storage, StorageMut, Tensor};
+use crate::CONTRACT;
+use cute::{geometry, Error, ErrorKind, Layout, Operand, Storage, StorageMut, Tensor};
 
 /// The classification of a contraction's letters and the folded GEMM layouts (views of the same
 /// storage as the tensors).
@@ -24,7 +25,7 @@ pub struct ContractModes {
 }
 
 fn syntax(pos: usize, expected: &'static str) -> Error {
-    Error::new(Op::Contract, ErrorKind::Syntax { pos, expected })
+    Error::new(CONTRACT, ErrorKind::Syntax { pos, expected })
 }
 
 /// Splits `"ab,bc->ac"` into the three terms with the byte offset of each.
@@ -114,7 +115,7 @@ pub fn contract_modes(
     for (i, (_, t)) in terms.iter().enumerate() {
         if tensors[i].rank() != t.len() {
             return Err(Error::new(
-                Op::Contract,
+                CONTRACT,
                 ErrorKind::ProfileMismatch {
                     what: rank_msg[i],
                     left: tensors[i].rank() as i64,
@@ -126,7 +127,7 @@ pub fn contract_modes(
         for (p, ch) in t.char_indices() {
             if t[..p].contains(ch) {
                 return Err(Error::new(
-                    Op::Contract,
+                    CONTRACT,
                     ErrorKind::ContractLetter {
                         letter: ch as u8,
                         term: i as u8,
@@ -146,7 +147,7 @@ pub fn contract_modes(
             let inn = [ta.contains(ch), tb.contains(ch), tc.contains(ch)];
             if inn.iter().filter(|&&x| x).count() == 1 {
                 return Err(Error::new(
-                    Op::Contract,
+                    CONTRACT,
                     ErrorKind::ContractLetter {
                         letter: ch as u8,
                         term: i as u8,
@@ -178,7 +179,7 @@ pub fn contract_modes(
         if let Some(&(j, sj)) = sizes.iter().find(|&&(_, s)| s != sizes[0].1) {
             let i = sizes[0].0;
             return Err(Error::new(
-                Op::Contract,
+                CONTRACT,
                 ErrorKind::ContractSizes {
                     letter: ch as u8,
                     term: i as u8,
@@ -268,14 +269,14 @@ where
     SC: StorageMut<Item = T>,
 {
     let modes = contract_modes(spec, a.layout(), b.layout(), c.layout())?;
-    let retag = |e: Error| Error::new(Op::Contract, *e.kind()).with(*e.lhs(), *e.rhs());
+    // C's folded view permutes its modes, so it is injective exactly when C is: C is checked as
+    // the caller wrote it, so that the two indices named are indices of C (gemm's own check of
+    // the view then passes)
+    geometry::check_injective_exhaustive(c.layout(), CONTRACT)?;
+    let retag = |e: Error| Error::new(CONTRACT, *e.kind()).with(*e.lhs(), *e.rhs());
     let ta = Tensor::with_base(a.storage().items(), a.base(), modes.a).map_err(retag)?;
     let tb = Tensor::with_base(b.storage().items(), b.base(), modes.b).map_err(retag)?;
-    let (base_c, c_layout) = (c.base(), *c.layout());
+    let base_c = c.base();
     let mut tc = Tensor::with_base(c.storage_mut().items_mut(), base_c, modes.c).map_err(retag)?;
-    gemm_beta(&ta, &tb, beta, &mut tc).map_err(|e| match e.kind() {
-        // name C as the caller wrote it, not its folded view
-        ErrorKind::NotInjective { .. } => retag(e).with(Operand::Layout(c_layout), Operand::None),
-        _ => retag(e),
-    })
+    gemm_beta(&ta, &tb, beta, &mut tc).map_err(retag)
 }

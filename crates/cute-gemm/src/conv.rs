@@ -20,8 +20,9 @@
 //! `0 ≤ w < W`.
 
 use crate::gemm::{gemm, Element};
+use crate::CONV;
 use cute::{
-    coalesce, Error, ErrorKind, IntTuple, Layout, Op, Operand, Storage, StorageMut, Stride, Tensor,
+    coalesce, Error, ErrorKind, IntTuple, Layout, Operand, Storage, StorageMut, Stride, Tensor,
     Value,
 };
 
@@ -62,7 +63,7 @@ pub struct Im2col {
 }
 
 fn conv_err(kind: ErrorKind, l: Operand, r: Operand) -> Error {
-    Error::new(Op::Conv, kind).with(l, r)
+    Error::new(CONV, kind).with(l, r)
 }
 
 /// The one stride of a mode that coalesces to a single leaf (`Unsupported` otherwise).
@@ -359,7 +360,7 @@ where
         let base_y = base_c as usize;
         let mut tc = Tensor::with_base(y.storage_mut().items_mut(), base_y, c)?;
         gemm(&ta, &tb, &mut tc)
-            .map_err(|e| Error::new(Op::Conv, *e.kind()).with(*e.lhs(), *e.rhs()))?;
+            .map_err(|e| Error::new(CONV, *e.kind()).with(*e.lhs(), *e.rhs()))?;
     }
     if p0 == 0 && p1 == p && q0 == 0 && q1 == q {
         return Ok(());

@@ -87,8 +87,9 @@ reference_element!(i8, i16, i32, i64, i128, u8, u16, u32, u64, u128);
 ///
 /// Errors (all naming `gemm` and the operands' layouts): the preconditions of [`cute::gemm_modes`]
 /// (`ProfileMismatch`), non-integer strides (`Unsupported`), and a C that is not injective on its
-/// `(M,N,L)` domain (`NotInjective`) — refused for every element type, also those that run the
-/// reference loop, so that the result never depends on the element type.
+/// `(M,N,L)` domain ([`cute::ErrorKind::Collision`], category `NotInjective`, naming two indices
+/// of C that meet) — refused for every element type, also those that run the reference loop, so
+/// that the result never depends on the element type.
 ///
 /// ```
 /// use cute::{Layout, Tensor};

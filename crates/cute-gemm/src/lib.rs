@@ -63,3 +63,20 @@ pub use contract::{contract, contract_beta, contract_modes, ContractModes};
 pub use conv::{conv2d, im2col, ConvParams, Im2col};
 pub use gemm::{gemm, Element};
 pub use plan::{plan_gemm, GemmPlan, Joint, Mode};
+
+/// The operation that this crate's [`contract`] and [`contract_beta`] name in their errors
+/// (`cute::Op::Named("contract")`: the core's `Op` names only the core's own operations).
+///
+/// ```
+/// use cute::{Layout, Tensor};
+/// let t = Tensor::new([0.0f32; 4], "(2,2):(1,2)".parse::<Layout>().unwrap()).unwrap();
+/// let mut c = Tensor::new([0.0f32; 4], "(2,2):(1,2)".parse::<Layout>().unwrap()).unwrap();
+/// let e = cute_gemm::contract("mk,kn>mn", &t, &t, &mut c).unwrap_err();
+/// assert_eq!(e.op(), cute_gemm::CONTRACT);
+/// assert_eq!(e.op().name(), "contract");
+/// ```
+pub const CONTRACT: cute::Op = cute::Op::Named("contract");
+
+/// The operation that this crate's [`conv2d`] and [`im2col`] name in their errors
+/// (`cute::Op::Named("conv")`).
+pub const CONV: cute::Op = cute::Op::Named("conv");

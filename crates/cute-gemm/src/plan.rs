@@ -310,9 +310,11 @@ fn table_opaque(mode: Mode, o: &Opaque) -> Result<Outer, Error> {
 /// Fails, naming `gemm` and the operands, when
 /// * the ranks or extents do not fit ([`cute::gemm_modes`]'s preconditions, `ProfileMismatch`),
 /// * a layout has non-integer strides (`Unsupported`),
-/// * C is not injective on its `(M,N,L)` domain (`NotInjective`): two coordinates of C would
-///   accumulate into one element, which the blocked kernel does not do the way the reference loop
-///   does (it would lose one of the two updates).
+/// * C is not injective on its `(M,N,L)` domain ([`ErrorKind::Collision`], category
+///   `NotInjective`, naming two indices of C that meet; the test is
+///   [`cute::geometry::check_injective_exhaustive`], the one [`cute::gemm`] applies): two
+///   coordinates of C would accumulate into one element, which the blocked kernel does not do the
+///   way the reference loop does (it would lose one of the two updates).
 pub fn plan_gemm(a: &Layout, b: &Layout, c: &Layout) -> Result<GemmPlan, Error> {
     for x in [a, b, c] {
         if !x.is_integral() {
@@ -326,7 +328,7 @@ pub fn plan_gemm(a: &Layout, b: &Layout, c: &Layout) -> Result<GemmPlan, Error> 
         }
     }
     let modes = cute::gemm_modes(a, b, c)?;
-    check_injective(c)?;
+    geometry::check_injective_exhaustive(c, Op::Gemm)?;
     let [(am, ak, al), (bn, bk, bl), (cm, cn, cl)] = modes.layouts;
     let groups = [
         (Mode::M, vec![(A, am), (C, cm)], C, vec![C, A]),
@@ -358,28 +360,4 @@ pub fn plan_gemm(a: &Layout, b: &Layout, c: &Layout) -> Result<GemmPlan, Error> 
     }
     let [m, n, k] = kernel;
     Ok(GemmPlan { m, n, k, outer })
-}
-
-/// Refuses a C that is not injective on its domain: first the sufficient test on the leaves
-/// sorted by `|stride|` (each stride beyond the span of the smaller ones), then, if that test
-/// fails, the exact test on the sorted offsets.
-fn check_injective(c: &Layout) -> Result<(), Error> {
-    let (shape, stride): (Vec<i64>, Vec<i64>) = (0..c.leaf_count()).map(|i| c.leaf_at(i)).unzip();
-    let Err((stride, reach)) = geometry::mixed_radix_injective(&shape, &stride) else {
-        return Ok(());
-    };
-    let covered = reach.saturating_add(1);
-    let mut offsets: Vec<i64> = Vec::with_capacity(c.size() as usize);
-    let flat = c.flatten();
-    for i in 0..c.size() {
-        offsets.push(flat.eval(i)?);
-    }
-    offsets.sort_unstable();
-    if offsets.windows(2).any(|w| w[0] == w[1]) {
-        return Err(
-            Error::new(Op::Gemm, ErrorKind::NotInjective { stride, covered })
-                .with(Operand::Layout(*c), Operand::None),
-        );
-    }
-    Ok(())
 }

@@ -22,7 +22,7 @@
 //! ```
 
 use crate::error::{Error, ErrorKind, Op, Operand};
-use crate::geometry::{mixed_radix_injective, refine, Odometer};
+use crate::geometry::{check_injective_exhaustive, mixed_radix_injective, refine, Odometer};
 use crate::layout::Layout;
 use crate::tensor::{Storage, StorageMut, Tensor};
 
@@ -366,8 +366,10 @@ fn strided<T: Clone>(src: &[T], s: i64, ds: i64, dst: &mut [T], d: i64, dd: i64,
 /// and, for the batched form, equal `L` are checked (`ProfileMismatch` otherwise). The three
 /// tensors must have the same rank, 2 or 3. `C` must be injective on its `(M,N[,L])` domain: two
 /// coordinates of `C` at one element would accumulate into it, which `cute_gemm::gemm` refuses too;
-/// both refuse it (`NotInjective`; here a [`ErrorKind::Collision`] naming two indices of `C` that
-/// meet), before `C` is touched.
+/// both refuse it with the same test
+/// ([`geometry::check_injective_exhaustive`](crate::geometry::check_injective_exhaustive)): a
+/// [`ErrorKind::Collision`] naming two indices of `C` that meet (category `NotInjective`), before
+/// `C` is touched.
 ///
 /// ```
 /// use cute::{gemm, Layout, Tensor};
@@ -397,6 +399,7 @@ where
     SC::Item: core::ops::AddAssign<P>,
 {
     let modes = gemm_modes(a.layout(), b.layout(), c.layout())?;
+    check_injective_exhaustive(c.layout(), Op::Gemm)?;
     let [(am, ak, al), (bn, bk, bl), (cm, cn, cl)] = modes.layouts;
     // each mode's offsets, once (in range: the tensors checked every offset of their layouts)
     let table = |x: &Layout| -> Result<Vec<usize>, Error> {
@@ -405,7 +408,6 @@ where
     let (am, ak, al) = (table(&am)?, table(&ak)?, table(&al)?);
     let (bn, bk, bl) = (table(&bn)?, table(&bk)?, table(&bl)?);
     let (cm, cn, cl) = (table(&cm)?, table(&cn)?, table(&cl)?);
-    check_output_injective(c.layout(), &cm, &cn, &cl)?;
     let (sa, sb) = (a.storage().items(), b.storage().items());
     let (ba, bb, bc) = (a.base(), b.base(), c.base());
     let sc = c.storage_mut().items_mut();
@@ -425,39 +427,6 @@ where
         }
     }
     Ok(())
-}
-
-/// Refuses an output `C` whose `(M,N,L)` coordinates are not all at distinct offsets (`cm`, `cn`,
-/// `cl`: each mode's offsets): two of them would accumulate into one element. The same policy as
-/// `cute_gemm::gemm` (`NotInjective` of `gemm`, naming `C`); this error names two indices of `C`
-/// that meet ([`ErrorKind::Collision`]).
-fn check_output_injective(
-    c: &Layout,
-    cm: &[usize],
-    cn: &[usize],
-    cl: &[usize],
-) -> Result<(), Error> {
-    let mut offs = Vec::with_capacity(cm.len() * cn.len() * cl.len());
-    for (l, &ol) in cl.iter().enumerate() {
-        for (n, &on) in cn.iter().enumerate() {
-            for (m, &om) in cm.iter().enumerate() {
-                let index = (m + cm.len() * (n + cn.len() * l)) as i64;
-                offs.push((ol.wrapping_add(on).wrapping_add(om) as i64, index));
-            }
-        }
-    }
-    offs.sort_unstable();
-    match offs.windows(2).find(|w| w[0].0 == w[1].0) {
-        None => Ok(()),
-        Some(w) => Err(Error::new(
-            Op::Gemm,
-            ErrorKind::Collision {
-                first: w[0].1.min(w[1].1),
-                second: w[0].1.max(w[1].1),
-            },
-        )
-        .with(Operand::Layout(*c), Operand::None)),
-    }
 }
 
 /// The modes of a GEMM's operands, `(M,K,L)`, `(N,K,L)`, `(M,N,L)` (with `L = 1:0` when the tensors

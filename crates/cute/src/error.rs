@@ -89,11 +89,21 @@ pub enum Op {
     LocalTile,
     LocalPartition,
     Contains,
-    Contract,
-    Conv,
     Swizzle,
     BankConflicts,
     SwizzleSearch,
+    /// An operation of a crate built on this one, by its name, e.g. cute-gemm's `contract`
+    /// (the core names only its own operations).
+    ///
+    /// ```
+    /// use cute::{Error, ErrorKind, Op};
+    /// const CONTRACT: Op = Op::Named("contract");
+    /// assert_eq!(CONTRACT.name(), "contract");
+    /// let e = Error::new(CONTRACT, ErrorKind::Unsupported { what: "an example" });
+    /// assert_eq!(e.to_string(), "contract: unsupported: an example");
+    /// assert_eq!(e.op(), Op::Named("contract"));
+    /// ```
+    Named(&'static str),
 }
 
 impl Op {
@@ -165,11 +175,10 @@ impl Op {
             Op::LocalTile => "local_tile",
             Op::LocalPartition => "local_partition",
             Op::Contains => "contains",
-            Op::Contract => "contract",
-            Op::Conv => "conv",
             Op::Swizzle => "swizzle",
             Op::BankConflicts => "bank_conflicts",
             Op::SwizzleSearch => "swizzle_search",
+            Op::Named(name) => name,
         }
     }
 
@@ -360,7 +369,7 @@ pub enum ErrorKind {
     /// ```
     /// use cute::{Error, ErrorKind, Op};
     /// let e = Error::new(
-    ///     Op::Contract,
+    ///     Op::Named("contract"),
     ///     ErrorKind::ContractLetter { letter: b'x', term: 0, position: 2, what: "it occurs in no other term" },
     /// );
     /// assert_eq!(e.to_string(), "contract: unsupported: letter 'x' at position 2 of term A: it occurs in no other term");
@@ -382,7 +391,7 @@ pub enum ErrorKind {
     /// ```
     /// use cute::{Error, ErrorKind, Op};
     /// let e = Error::new(
-    ///     Op::Contract,
+    ///     Op::Named("contract"),
     ///     ErrorKind::ContractSizes { letter: b'k', term: 0, size: 3, other_term: 1, other_size: 4 },
     /// );
     /// assert_eq!(e.to_string(), "contract: letter 'k' names a mode of size 3 in A and a mode of size 4 in B");

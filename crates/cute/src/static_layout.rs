@@ -53,8 +53,8 @@
 use core::marker::PhantomData;
 
 use crate::algebra::coalesce::coalesce_leaves;
-use crate::error::Error;
-use crate::geometry::{refine, Odometer};
+use crate::error::{Error, Op};
+use crate::geometry::{check_injective, refine, Odometer};
 use crate::int_tuple::CAPACITY;
 use crate::layout::Layout;
 use crate::tensor::{Storage, StorageMut, Tensor};
@@ -1189,29 +1189,13 @@ impl<A: StaticLayout, B: StaticLayout, C: StaticLayout> GemmFacts<A, B, C> {
             <Mode<A, 1>>::SIZE == <Mode<B, 1>>::SIZE,
             "static_gemm: precondition K fails: size<1>(A) != size<1>(B)"
         );
+        // (a search past its bound counts as not injective: the layout does not compile)
         assert!(
-            injective_output(&C::LAYOUT),
+            check_injective(&C::LAYOUT, Op::Gemm).is_ok(),
             "static_gemm: C must be injective: two coordinates of C would accumulate into one \
              element (gemm refuses it too)"
         );
     };
-}
-
-/// Whether the layout of a GEMM's output is injective on its domain (no stride-0 mode of size
-/// greater than 1, and no two indices at one offset; a search past its bound counts as not).
-const fn injective_output(c: &Layout) -> bool {
-    let mut i = 0;
-    while i < c.leaf_count() {
-        let (s, d) = c.leaf_at(i);
-        if s > 1 && d == 0 {
-            return false;
-        }
-        i += 1;
-    }
-    matches!(
-        crate::algebra::complement::integer::find_collision(c),
-        Ok(None)
-    )
 }
 
 /// The paper's GEMM over static tensors: `C(m,n) += Σ_k A(m,k)·B(n,k)` for `A (M,K)`, `B (N,K)`,

@@ -99,6 +99,7 @@
 use super::coalesce::{coalesce_flat, coalesce_into_int, set_coalesced_tree, Flat};
 use crate::arith::{ceil_div_wide as ceil_div, floor_div_wide as floor_div};
 use crate::error::{add, attempt, mul, tri, Error, ErrorKind, Op, Operand};
+use crate::geometry::find_collision;
 use crate::int_tuple::CAPACITY;
 use crate::layout::Layout;
 use crate::layout::BLANK;
@@ -342,7 +343,7 @@ const fn left_inverse_impl(a: &Layout) -> Result<Layout, Error> {
                 // Not CuTe's chain: the mixed-radix construction, else CuTe's error.
                 // A mixed-radix left inverse gives R(L(c)) = c, so L must be injective (stride-0
                 // modes aside): two indices that meet skip the search.
-                let meet = matches!(super::complement::integer::find_collision(a), Ok(Some(_)));
+                let meet = matches!(find_collision(a, Op::LeftInverse), Ok(Some(_)));
                 let bounded = !meet
                     && match tri!(left_inverse_radix(&c, &pp)) {
                         Radix::Found(r) => return Ok(r),

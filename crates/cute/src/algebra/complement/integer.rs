@@ -1,11 +1,13 @@
 //! The integer kernel of the complement: the gaps of `filter(L)` for an integral layout, in the
-//! paper's form or CuTe's (with a cotarget), and the exact injectivity search. The construction is
-//! described in the [parent module](super); the complements over the other semimodules
-//! (`algebra::codomain`) apply this kernel per axis.
+//! paper's form or CuTe's (with a cotarget). The construction is described in the
+//! [parent module](super); interleaved strides are checked for two indices that meet by the exact
+//! search of [`geometry`](crate::geometry) (`find_collision`). The complements over the other
+//! semimodules (`algebra::codomain`) apply this kernel per axis.
 
 use crate::algebra::coalesce::{coalesce_into_int, set_coalesced_tree};
-use crate::arith::{ceil_div, div_rem, floor_div_wide as floor_div, gcd};
+use crate::arith::{ceil_div, div_rem, gcd};
 use crate::error::{add, attempt, mul, Error, ErrorKind, Op, Operand};
+use crate::geometry::find_collision;
 use crate::int_tuple::{IntTuple, CAPACITY};
 use crate::layout::Layout;
 use crate::layout::BLANK;
@@ -200,9 +202,14 @@ const fn grouped_gaps(
         // The construction needs `filter(L)` injective, which a chain of groups of one mode
         // each is; interleaved modes are searched for two indices that meet.
         if interleaved {
-            match find_collision(a) {
+            match find_collision(a, Op::Complement) {
                 Ok(None) => {}
-                Ok(Some(e)) => break 'gaps Err(e),
+                Ok(Some((first, second))) => {
+                    break 'gaps Err(Error::new(
+                        Op::Complement,
+                        ErrorKind::Collision { first, second },
+                    ))
+                }
                 Err(e) => break 'gaps Err(e),
             }
         }
@@ -405,154 +412,4 @@ const fn integral_complement_to_build(
     let rest_stride = if rest_shape == 1 && !extended { 0 } else { cur };
     finish_gaps!(out, n, rest_shape, rest_stride, extended);
     out
-}
-
-/// The bound on the search of `find_collision`, in visited coefficient choices.
-const SEARCH_STEPS: u64 = 1 << 22;
-
-/// Two distinct indices of the integral layout `a` that reach the same offset, as the error
-/// ([`ErrorKind::Collision`]) naming them, or `None` when `a` without its stride-0 modes is
-/// injective.
-///
-/// Two coordinates `x ≠ y` meet iff `Σ e_i·d_i = 0` for `e = x − y`, `|e_i| < s_i`, not all zero,
-/// over the modes with a nonzero stride. The coefficients are chosen from the largest `|d_i|`
-/// down, each within the window that the smaller modes can still bring back to zero (a chain of
-/// strides leaves only `e_i = 0`, so the search visits interleaved modes alone), and `e` and `−e`
-/// are not both tried. Exact; fails with `Unsupported` (never a wrong answer) past
-/// [`SEARCH_STEPS`] choices.
-pub(crate) const fn find_collision(a: &Layout) -> Result<Option<Error>, Error> {
-    let op = Op::Complement;
-    // The modes with a nonzero stride: shape, |stride|, sign, weight in the index.
-    let (mut s, mut d, mut neg, mut w) = (
-        [0i128; CAPACITY],
-        [0i128; CAPACITY],
-        [false; CAPACITY],
-        [0i128; CAPACITY],
-    );
-    let mut m = 0;
-    let mut pp: i128 = 1;
-    let mut i = 0;
-    while i < a.tree.len() {
-        let (si, di) = (a.shape[i] as i128, a.stride[i] as i128);
-        if si > 1 && di != 0 {
-            s[m] = si;
-            d[m] = if di < 0 { -di } else { di };
-            neg[m] = di < 0;
-            w[m] = pp;
-            m += 1;
-        }
-        pp *= si; // a layout's size fits in an i64
-        i += 1;
-    }
-    // Sort by decreasing |d| (insertion sort, carrying the other arrays).
-    let mut i = 1;
-    while i < m {
-        let mut j = i;
-        while j > 0 && d[j - 1] < d[j] {
-            let (ts, td, tn, tw) = (s[j], d[j], neg[j], w[j]);
-            s[j] = s[j - 1];
-            d[j] = d[j - 1];
-            neg[j] = neg[j - 1];
-            w[j] = w[j - 1];
-            s[j - 1] = ts;
-            d[j - 1] = td;
-            neg[j - 1] = tn;
-            w[j - 1] = tw;
-            j -= 1;
-        }
-        i += 1;
-    }
-    // below[k]: the largest |Σ_{j>k} e_j·d_j|.
-    let mut below = [0i128; CAPACITY];
-    let mut k = m;
-    let mut acc: i128 = 0;
-    while k > 0 {
-        k -= 1;
-        below[k] = acc;
-        acc += (s[k] - 1) * d[k];
-    }
-    if m < 2 {
-        return Ok(None);
-    }
-    // Depth-first over e_0, e_1, ...: `p[k]` the partial sum before level k, `hi[k]` the last
-    // coefficient of the window at level k.
-    let mut e = [0i128; CAPACITY];
-    let mut hi = [0i128; CAPACITY];
-    let mut p = [0i128; CAPACITY];
-    let mut nz = [false; CAPACITY]; // a nonzero coefficient before level k
-    let mut steps: u64 = 0;
-    let mut k = 0;
-    let mut enter = true; // entering level k (else: advance e[k])
-    loop {
-        if enter {
-            // window: |p + e·d| ≤ below[k], |e| < s, e ≥ 0 while all before are zero
-            let lo_w = floor_div(-below[k] - p[k] + d[k] - 1, d[k]); // ⌈(−b − p)/d⌉
-            let hi_w = floor_div(below[k] - p[k], d[k]);
-            let mut lo = if lo_w > -(s[k] - 1) {
-                lo_w
-            } else {
-                -(s[k] - 1)
-            };
-            if !nz[k] && lo < 0 {
-                lo = 0;
-            }
-            hi[k] = if hi_w < s[k] - 1 { hi_w } else { s[k] - 1 };
-            e[k] = lo;
-        } else {
-            e[k] += 1;
-        }
-        steps += 1;
-        if steps > SEARCH_STEPS {
-            return Err(Error::new(
-                op,
-                ErrorKind::Unsupported {
-                    what:
-                        "deciding whether interleaved modes are injective (the search is bounded \
-                           at 2^22 steps)",
-                },
-            ));
-        }
-        if e[k] > hi[k] {
-            // window exhausted: back to the level above
-            if k == 0 {
-                return Ok(None);
-            }
-            k -= 1;
-            enter = false;
-            continue;
-        }
-        let q = p[k] + e[k] * d[k];
-        if k + 1 == m {
-            if q == 0 && (nz[k] || e[k] != 0) {
-                break;
-            }
-            enter = false;
-            continue;
-        }
-        p[k + 1] = q;
-        nz[k + 1] = nz[k] || e[k] != 0;
-        k += 1;
-        enter = true;
-    }
-    // e is a solution: x − y = e (signs folded back), x and y its positive and negative parts.
-    let (mut x, mut y) = (0i128, 0i128);
-    let mut j = 0;
-    while j < m {
-        let c = if neg[j] { -e[j] } else { e[j] };
-        if c > 0 {
-            x += c * w[j];
-        } else {
-            y -= c * w[j];
-        }
-        j += 1;
-    }
-    // (the zero-stride modes contribute nothing: x and y are indices of `a` itself)
-    let (first, second) = if x < y { (x, y) } else { (y, x) };
-    Ok(Some(Error::new(
-        op,
-        ErrorKind::Collision {
-            first: first as i64,
-            second: second as i64,
-        },
-    )))
 }

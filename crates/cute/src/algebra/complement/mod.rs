@@ -23,8 +23,8 @@
 //! stride is a multiple of the extent before it). Inside an interleaved group only the residues
 //! modulo its gcd are filled (by the gap before it): a choice, made so that the rule stays one pass
 //! and exact, not a proof that no complement fills more. Whether an interleaved group is injective is
-//! decided by an exact bounded search (`find_collision`); a layout whose `filter` is not
-//! injective is refused with two indices that meet.
+//! decided by an exact bounded search (`find_collision`, in [`geometry`](crate::geometry)); a
+//! layout whose `filter` is not injective is refused with two indices that meet.
 //!
 //! Without a cotarget the paper's form is returned: the gaps followed by the trailing size-1 mode
 //! whose stride is the next value of the extended domain (`complement((4,8):(1,8)) = (2,1):(4,64)`;
