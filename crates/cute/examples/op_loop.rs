@@ -13,6 +13,10 @@
 //! Operations: composition_tv, composition_6_12, logical_divide, right_inverse, complement,
 //! logical_product, blocked_product, coalesce.
 
+// The operations return the crate's `Result<Layout, Error>` (errors carry their operands), as the
+// crate itself allows.
+#![allow(clippy::result_large_err)]
+
 use std::hint::black_box;
 use std::process::ExitCode;
 
