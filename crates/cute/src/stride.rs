@@ -174,6 +174,10 @@ impl Stride {
 /// `b1`) merge when `s0·d0 = d1` in the strides' semimodule (over F2, `s0` a power of two).
 #[inline]
 pub(crate) const fn merges(s0: i64, d0: i64, b0: Code, d1: i64, b1: Code) -> bool {
+    if b0 == INTEGER && b1 == INTEGER {
+        // the common case first (it includes `d0 = d1 = 0`)
+        return matches!(s0.checked_mul(d0), Some(x) if x == d1);
+    }
     if d0 == 0 && d1 == 0 {
         return true;
     }

@@ -38,6 +38,7 @@ use crate::int_tuple::{IntTuple, CAPACITY};
 use crate::layout::BLANK;
 use crate::layout::{check_size, compact_col_major, mode_build, Layout};
 use crate::layout::{open_bracket, push_layout};
+use crate::stride::{merges, BINARY, INTEGER};
 use crate::tiler::{Tile, Tiler};
 
 /// `A ∘ B` for layouts (see the module docs).
@@ -179,37 +180,28 @@ pub(crate) const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), E
     let mut out = BLANK;
     // The coalesced A (extended-domain form): A itself when it is already coalesced.
     let coalesced: Flat;
-    let af = if is_coalesced_x(a) {
-        Modes {
-            n: a.tree.len(),
-            s: &a.shape,
-            d: &a.stride,
-            b: &a.basis,
+    let af = match Modes::coalesced(a) {
+        Some(m) => m,
+        None => {
+            coalesced = coalesce_leaves(a, true);
+            Modes::of(&coalesced)
         }
-    } else {
-        coalesced = coalesce_leaves(a, true);
-        Modes::of(&coalesced)
     };
     let bn = b.tree.len();
-    attempt!(err, out, check_distributive(&af, &b.shape, &b.stride, bn));
-    // The modes of one leaf of B composed: two arrays rather than a `Flat`, which are zeroed inline
-    // (a `Flat` is zeroed by a call to `memset`, which costs more than composing a leaf).
+    if bn > 1 && af.n > 1 {
+        // (one leaf of B, or one mode of A, has no carry to check)
+        attempt!(err, out, check_distributive(&af, &b.shape, &b.stride, bn));
+    }
     // per mode of coalesced A, the bits its offsets may take from the leaves of B so far (binary
-    // strides only: there the leaves' contributions must not overlap, see `scaled`)
-    // (only binary strides need it: the integer path gets an empty slice and no zeroing)
+    // strides only: there the leaves' contributions must not overlap, see `scaled`; the other
+    // paths get an empty slice and no zeroing)
     let mut store: [u64; CAPACITY];
-    let af_integral = modes_integral(&af);
-    let used: &mut [u64] = if has_binary(&af) {
+    let used: &mut [u64] = if af.binary {
         store = [0; CAPACITY];
         &mut store
     } else {
         &mut []
     };
-    let (mut node_s, mut node_d, mut node_b) = (
-        [0i64; CAPACITY],
-        [0i64; CAPACITY],
-        [0 as crate::stride::Code; CAPACITY],
-    );
     let mut n: usize = 0; // leaves written
     let mut pending: u8 = 0; // brackets opened before the next leaf
     let mut depth: usize = 0;
@@ -224,28 +216,48 @@ pub(crate) const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), E
             );
             k += 1;
         }
-        let mut c = 0;
-        let leaf = compose_leaf_into(
-            &af,
-            b.shape[i],
-            b.stride[i],
-            &mut node_s,
-            &mut node_d,
-            &mut node_b,
-            &mut c,
-            i,
-            used,
-        );
+        // The modes of the leaf composed, written in place from slot `n` as the base case yields
+        // them (counted past the capacity, which is checked once the leaf is complete, so that
+        // its own errors come first). `out` is written only through its fields, see above.
+        let mut on = n;
+        let leaf = match BaseCase::new(&af, b.shape[i], b.stride[i], i) {
+            Ok(mut walk) => loop {
+                match walk.next(&af, used) {
+                    Ok(Some((s, (d, code)))) => {
+                        if on < CAPACITY {
+                            out.shape[on] = s;
+                            out.stride[on] = d;
+                            out.basis[on] = code;
+                        }
+                        on += 1;
+                    }
+                    Ok(None) => break Ok(()),
+                    Err(e) => break Err(e),
+                }
+            },
+            Err(e) => Err(e),
+        };
+        let mut c = on - n;
         if let Err(e) = leaf {
             // A size-1 leaf is the single point `A(0) = 0` whatever its stride: PyCuTe, the
             // reference for coordinate and binary strides, takes it as `1:A(d)` even where `d`
             // crosses a mode of `A` without dividing it; CuTe C++ refuses that for integers.
-            if b.shape[i] == 1 && !af_integral {
-                c = 0;
-                node_s[0] = 1;
-                node_d[0] = 0;
-                node_b[0] = 0;
-                c += 1;
+            if b.shape[i] == 1 && !af.integral {
+                // the modes written before the error are dropped (slots past `n` stay zero)
+                while on > n + 1 {
+                    on -= 1;
+                    if on < CAPACITY {
+                        out.shape[on] = 0;
+                        out.stride[on] = 0;
+                        out.basis[on] = 0;
+                    }
+                }
+                if n < CAPACITY {
+                    out.shape[n] = 1;
+                    out.stride[n] = 0;
+                    out.basis[n] = 0;
+                }
+                c = 1;
             } else {
                 *err = Err(e);
                 return out;
@@ -271,13 +283,6 @@ pub(crate) const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), E
         }
         out.tree.open[n] = pending;
         pending = 0;
-        let mut j = 0;
-        while j < c {
-            out.shape[n + j] = node_s[j];
-            out.stride[n + j] = node_d[j];
-            out.basis[n + j] = node_b[j];
-            j += 1;
-        }
         n += c;
         // Closing brackets: the node's own, then those of B's leaf (never empty: c ≥ 1).
         let closes = b.tree.close[i] + if c > 1 { 1 } else { 0 };
@@ -413,200 +418,242 @@ pub(crate) const fn scaled(
     Ok((tri!(mul(Op::Composition, k, d)), code))
 }
 
-/// The modes of a flat layout, borrowed (a [`Flat`], or the leaves of a layout).
-/// True when every mode of `a` has an integer stride.
-const fn modes_integral(a: &Modes) -> bool {
-    let mut i = 0;
-    while i < a.n {
-        if a.b[i] != crate::stride::INTEGER {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
-
-/// True when some mode of `a` has a binary (F2) stride.
-const fn has_binary(a: &Modes) -> bool {
-    let mut i = 0;
-    while i < a.n {
-        if a.b[i] == crate::stride::BINARY {
-            return true;
-        }
-        i += 1;
-    }
-    false
-}
-
+/// The modes of a flat layout, borrowed (a [`Flat`], or the leaves of a layout), and what the
+/// base case needs to know of their strides.
 #[derive(Clone, Copy)]
 struct Modes<'a> {
     n: usize,
     s: &'a [i64; CAPACITY],
     d: &'a [i64; CAPACITY],
     b: &'a [crate::stride::Code; CAPACITY],
+    /// Every stride is an integer.
+    integral: bool,
+    /// Some stride is binary (F2).
+    binary: bool,
 }
 
 impl<'a> Modes<'a> {
     const fn of(f: &'a Flat) -> Modes<'a> {
+        let (mut integral, mut binary) = (true, false);
+        let mut i = 0;
+        while i < f.n {
+            integral &= f.b[i] == INTEGER;
+            binary |= f.b[i] == BINARY;
+            i += 1;
+        }
         Modes {
             n: f.n,
             s: &f.s,
             d: &f.d,
             b: &f.b,
+            integral,
+            binary,
         }
+    }
+
+    /// The leaves of `l` when they already are the result of coalescing with the last mode kept
+    /// (`coalesce_leaves(l, true)`): no size-1 mode before the last, and no adjacent pair that
+    /// merges. `None` otherwise.
+    #[inline(always)]
+    const fn coalesced(l: &'a Layout) -> Option<Modes<'a>> {
+        let n = l.tree.len();
+        // integer strides, the common case: one pass that reads only shapes and strides
+        if l.is_integral() {
+            let mut i = 0;
+            while i + 1 < n {
+                let (s, d) = (l.shape[i], l.stride[i]);
+                if s == 1 || matches!(s.checked_mul(d), Some(x) if x == l.stride[i + 1]) {
+                    return None;
+                }
+                i += 1;
+            }
+            return Some(Modes {
+                n,
+                s: &l.shape,
+                d: &l.stride,
+                b: &l.basis,
+                integral: true,
+                binary: false,
+            });
+        }
+        let mut binary = false;
+        let mut i = 0;
+        while i < n {
+            let code = l.basis[i];
+            binary |= code == BINARY;
+            if i + 1 < n
+                && (l.shape[i] == 1
+                    || merges(
+                        l.shape[i],
+                        l.stride[i],
+                        code,
+                        l.stride[i + 1],
+                        l.basis[i + 1],
+                    ))
+            {
+                return None;
+            }
+            i += 1;
+        }
+        Some(Modes {
+            n,
+            s: &l.shape,
+            d: &l.stride,
+            b: &l.basis,
+            integral: false,
+            binary,
+        })
     }
 }
 
-/// True when the leaves of `l` are already the result of coalescing with the last mode kept
-/// (`coalesce_leaves(l, true)`): no size-1 mode before the last, and no adjacent pair that merges.
-const fn is_coalesced_x(l: &Layout) -> bool {
-    let n = l.tree.len();
-    let mut i = 0;
-    while i + 1 < n {
-        if l.shape[i] == 1
-            || crate::stride::merges(
-                l.shape[i],
-                l.stride[i],
-                l.basis[i],
-                l.stride[i + 1],
-                l.basis[i + 1],
-            )
-        {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
+/// One mode of a result: its shape, its stride and the stride's basis code.
+type Mode = (i64, (i64, crate::stride::Code));
 
-/// The base case (8): `A ∘ s:d` for a coalesced, flat `A` whose last mode is unbounded, appending
-/// the result modes (CuTe's printed form: one mode, or several) to `os`, `od` at `*on` (at most
-/// `a.n` of them; there must be room).
-#[allow(clippy::too_many_arguments)] // the result is written through its parts, see `compose_build`
-const fn compose_leaf_into(
-    a: &Modes,
+/// The base case (8), `A ∘ s:d`, for a coalesced, flat `A` whose last mode is unbounded: a walk
+/// over the modes of `A` that yields the modes of the result one at a time (CuTe's printed form:
+/// one mode, or several; at most `a.n`), so that the caller writes each straight where it belongs.
+struct BaseCase {
+    /// The leaf `s:d` of `B`, and its index among `B`'s leaves.
     s: i64,
     d: i64,
-    os: &mut [i64; CAPACITY],
-    od: &mut [i64; CAPACITY],
-    ob: &mut [crate::stride::Code; CAPACITY],
-    on: &mut usize,
     leaf: usize,
-    used: &mut [u64],
-) -> Result<(), Error> {
-    if d == 0 {
-        push(os, od, ob, on, s, (0, 0));
-        return Ok(());
-    }
-    let n = a.n;
-    if n <= 1 {
-        let (da, code) = if n == 1 { (a.d[0], a.b[0]) } else { (0, 0) };
-        push(
-            os,
-            od,
-            ob,
-            on,
+    /// What is left to place: `rest_shape` points, `rest_stride` apart in units of mode `r`.
+    rest_shape: i64,
+    rest_stride: i64,
+    /// The next mode of `A` to visit.
+    r: usize,
+    /// Whether a mode has been yielded.
+    yielded: bool,
+    /// Whether the walk is over.
+    done: bool,
+}
+
+impl BaseCase {
+    /// The walk for the leaf `s:d` (leaf `leaf` of `B`), refusing a negative stride where `A` has
+    /// several modes.
+    #[inline(always)]
+    const fn new(a: &Modes, s: i64, d: i64, leaf: usize) -> Result<BaseCase, Error> {
+        if d < 0 && s > 1 && a.n > 1 {
+            return Err(Error::new(
+                Op::Composition,
+                ErrorKind::Unsupported {
+                    what: "a negative stride on the right of a composition whose left operand has several modes",
+                },
+            ));
+        }
+        Ok(BaseCase {
             s,
-            tri!(scaled(d, da, code, s, leaf, used, 0)),
-        );
-        return Ok(());
+            d,
+            leaf,
+            rest_shape: s,
+            rest_stride: d,
+            r: 0,
+            yielded: false,
+            done: false,
+        })
     }
-    if d < 0 && s > 1 {
-        return Err(Error::new(
-            Op::Composition,
-            ErrorKind::Unsupported {
-                what: "a negative stride on the right of a composition whose left operand has several modes",
-            },
-        ));
-    }
-    let start = *on;
-    let mut rest_shape = s;
-    let mut rest_stride = d;
-    let mut r = 0;
-    while r + 1 < n {
-        let cs = a.s[r];
-        // Here `cs ≥ 1`, and `rest_shape > 1` implies `rest_stride > 0` (so `div_rem` applies).
-        if rest_shape == 1 {
-            // Nothing left to place (a size-1 leaf, or every point placed): only the stride is walked
-            // on to the last mode. CuTe C++ and PyCuTe still refuse a stride that passes a mode
-            // boundary without dividing it; after a placement the stride is 1 and always passes
-            // (and stays 1).
-            if rest_stride != 1 {
-                if rest_stride % cs != 0 && rest_stride > cs {
+
+    /// The next mode of `A ∘ s:d`, `None` when there is none left, or the condition (9) or (10)
+    /// that fails.
+    #[inline(always)]
+    const fn next(&mut self, a: &Modes, used: &mut [u64]) -> Result<Option<Mode>, Error> {
+        if self.done {
+            return Ok(None);
+        }
+        let (s, d, n) = (self.s, self.d, a.n);
+        if d == 0 || n <= 1 {
+            // one mode: `s:0`, or `s:(d·d_A)` for a one-mode `A`
+            self.done = true;
+            if d == 0 {
+                return Ok(Some((s, (0, 0))));
+            }
+            let (da, code) = if n == 1 { (a.d[0], a.b[0]) } else { (0, 0) };
+            return Ok(Some((s, tri!(scaled(d, da, code, s, self.leaf, used, 0)))));
+        }
+        while self.r + 1 < n {
+            let r = self.r;
+            self.r += 1;
+            let cs = a.s[r];
+            // Here `cs ≥ 1`, and `rest_shape > 1` implies `rest_stride > 0` (so `div_rem` applies).
+            if self.rest_shape == 1 {
+                // Nothing left to place (a size-1 leaf, or every point placed): only the stride is
+                // walked on to the last mode. CuTe C++ and PyCuTe still refuse a stride that passes
+                // a mode boundary without dividing it; after a placement the stride is 1 and always
+                // passes (and stays 1).
+                if self.rest_stride != 1 {
+                    if self.rest_stride % cs != 0 && self.rest_stride > cs {
+                        return Err(Error::new(
+                            Op::Composition,
+                            ErrorKind::StrideDivisibility {
+                                mode: r + 1,
+                                stride: d,
+                                prefix: prefix_product(a, r + 1),
+                            },
+                        ));
+                    }
+                    self.rest_stride = ceil_div(self.rest_stride, cs);
+                }
+                continue;
+            }
+            let (q, rem) = div_rem(self.rest_stride, cs);
+            if rem == 0 {
+                // The mode is divided out entirely.
+                self.rest_stride = q;
+                continue;
+            }
+            let (next_shape, rem) = div_rem(cs, self.rest_stride);
+            if rem == 0 {
+                let new_shape = if next_shape < self.rest_shape {
+                    next_shape
+                } else {
+                    self.rest_shape
+                };
+                let (rest_q, rest_r) = div_rem(self.rest_shape, new_shape);
+                if rest_r != 0 {
+                    // ⌈S̄_{r+1}/d⌉ = (s / rest_shape) · next_shape does not divide s.
                     return Err(Error::new(
                         Op::Composition,
-                        ErrorKind::StrideDivisibility {
+                        ErrorKind::ShapeDivisibility {
                             mode: r + 1,
-                            stride: d,
-                            prefix: prefix_product(a, r + 1),
+                            rest: s,
+                            divisor: (s / self.rest_shape).saturating_mul(next_shape),
                         },
                     ));
                 }
-                rest_stride = ceil_div(rest_stride, cs);
-            }
-        } else if div_rem(rest_stride, cs).1 == 0 {
-            // The mode is divided out entirely.
-            rest_stride = div_rem(rest_stride, cs).0;
-        } else if div_rem(cs, rest_stride).1 == 0 {
-            let next_shape = div_rem(cs, rest_stride).0;
-            let new_shape = if next_shape < rest_shape {
-                next_shape
-            } else {
-                rest_shape
-            };
-            let (rest_q, rest_r) = div_rem(rest_shape, new_shape);
-            if rest_r != 0 {
-                // ⌈S̄_{r+1}/d⌉ = (s / rest_shape) · next_shape does not divide s.
-                return Err(Error::new(
-                    Op::Composition,
-                    ErrorKind::ShapeDivisibility {
-                        mode: r + 1,
-                        rest: s,
-                        divisor: (s / rest_shape).saturating_mul(next_shape),
-                    },
-                ));
-            }
-            push(
-                os,
-                od,
-                ob,
-                on,
-                new_shape,
-                tri!(scaled(
-                    rest_stride,
+                let v = tri!(scaled(
+                    self.rest_stride,
                     a.d[r],
                     a.b[r],
                     new_shape,
-                    leaf,
+                    self.leaf,
                     used,
                     r
-                )),
-            );
-            rest_shape = rest_q;
-            rest_stride = 1;
-        } else if rest_stride < cs && (rest_shape - 1) as i128 * (rest_stride as i128) < cs as i128
-        {
-            // Truncation: every remaining point lies inside this mode, the later modes do not
-            // contribute, and the divisibility condition does not apply to them.
-            push(
-                os,
-                od,
-                ob,
-                on,
-                rest_shape,
-                tri!(scaled(
-                    rest_stride,
+                ));
+                self.rest_shape = rest_q;
+                self.rest_stride = 1;
+                self.yielded = true;
+                return Ok(Some((new_shape, v)));
+            }
+            if self.rest_stride < cs
+                && (self.rest_shape - 1) as i128 * (self.rest_stride as i128) < cs as i128
+            {
+                // Truncation: every remaining point lies inside this mode, the later modes do not
+                // contribute, and the divisibility condition does not apply to them.
+                let shape = self.rest_shape;
+                let v = tri!(scaled(
+                    self.rest_stride,
                     a.d[r],
                     a.b[r],
-                    rest_shape,
-                    leaf,
+                    shape,
+                    self.leaf,
                     used,
                     r
-                )),
-            );
-            rest_shape = 1;
-            rest_stride = 1;
-        } else {
+                ));
+                self.rest_shape = 1;
+                self.rest_stride = 1;
+                self.yielded = true;
+                return Ok(Some((shape, v)));
+            }
             return Err(Error::new(
                 Op::Composition,
                 ErrorKind::StrideDivisibility {
@@ -616,37 +663,22 @@ const fn compose_leaf_into(
                 },
             ));
         }
-        r += 1;
-    }
-    if *on == start || rest_shape != 1 {
+        // the last mode, unbounded: what is left, unless every point was placed before
+        self.done = true;
+        if self.yielded && self.rest_shape == 1 {
+            return Ok(None);
+        }
         let last = tri!(scaled(
-            rest_stride,
+            self.rest_stride,
             a.d[n - 1],
             a.b[n - 1],
-            rest_shape,
-            leaf,
+            self.rest_shape,
+            self.leaf,
             used,
             n - 1
         ));
-        push(os, od, ob, on, rest_shape, last);
+        Ok(Some((self.rest_shape, last)))
     }
-    Ok(())
-}
-
-/// Appends the mode `s:d` to `os`, `od` at `*on`.
-#[inline(always)]
-const fn push(
-    os: &mut [i64; CAPACITY],
-    od: &mut [i64; CAPACITY],
-    ob: &mut [crate::stride::Code; CAPACITY],
-    on: &mut usize,
-    s: i64,
-    d: (i64, crate::stride::Code),
-) {
-    os[*on] = s;
-    od[*on] = d.0;
-    ob[*on] = d.1;
-    *on += 1;
 }
 
 /// `S̄_k`, the product of the first `k` mode shapes of `a` (saturating; only used in messages and
