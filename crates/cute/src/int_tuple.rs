@@ -141,11 +141,36 @@ impl Tree {
     /// The leaf index of mode `k` when that mode is a single leaf (an integer, not a tuple).
     pub(crate) const fn single_leaf(&self, k: usize) -> Option<usize> {
         match self.mode_range(k) {
-            Some((lo, hi)) if hi == lo + 1 && self.open[lo] == self.mode_adjust(lo, hi).0 => {
-                Some(lo)
-            }
+            Some((lo, hi)) if self.is_leaf_mode(lo, hi) => Some(lo),
             _ => None,
         }
+    }
+
+    /// The end (one past the last leaf) of the top-level mode that starts at leaf `lo`, where `lo`
+    /// is `0` or the end of the mode before: walking the modes in order this way costs one pass
+    /// in all, where [`mode_range`](Tree::mode_range) walks from the start for each mode.
+    pub(crate) const fn mode_end(&self, lo: usize) -> usize {
+        if self.is_leaf() {
+            return 1;
+        }
+        // the depth before leaf `lo`: inside the outer bracket, which opens before leaf 0
+        let mut d: usize = if lo == 0 { 0 } else { 1 };
+        let mut i = lo;
+        while i < self.len() {
+            d += self.open[i] as usize;
+            d -= self.close[i] as usize;
+            i += 1;
+            if d <= 1 {
+                return i;
+            }
+        }
+        i
+    }
+
+    /// Whether the top-level mode of leaves `[lo, hi)` is a single leaf (an integer, not a tuple).
+    #[inline]
+    pub(crate) const fn is_leaf_mode(&self, lo: usize, hi: usize) -> bool {
+        hi == lo + 1 && self.open[lo] == self.mode_adjust(lo, hi).0
     }
 
     /// Adjustments `(first_open, last_close)` to subtract from leaf `lo`'s opens and leaf `hi-1`'s

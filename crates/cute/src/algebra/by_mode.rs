@@ -5,7 +5,6 @@
 
 use super::divide::tile::{divide_build, divide_leaf_build};
 use super::product::tile::product_build;
-use crate::algebra::composition::single_tile_mode;
 use crate::error::{attempt, tri, Error, ErrorKind, Op, Operand};
 use crate::layout::BLANK;
 use crate::layout::{check_size, mode_build, Layout};
@@ -90,18 +89,27 @@ pub(crate) const fn by_mode_build(
         out,
         open_bracket(Op::LogicalDivide, &mut pending, &mut depth)
     );
+    // the leaves of mode `k` of `a`, `[lo_a, hi_a)`, and the tiles of mode `k` of `t`,
+    // `[lo_t, hi_t)`, found walking the modes in order
+    let (mut lo_a, mut lo_t) = (0, 0);
     let mut k = 0;
     while k < ar {
+        let hi_a = a.tree.mode_end(lo_a);
+        let hi_t = if k < tr { t.tree.mode_end(lo_t) } else { lo_t };
+        let tile = if k < tr && t.tree.is_leaf_mode(lo_t, hi_t) {
+            Some(lo_t)
+        } else {
+            None
+        };
         // A leaf mode divided by a layout tile: the leaf is read in place, not copied out.
-        if let (Some(lo), Some(j), Apply::Divide) =
-            (single_tile_mode(t, k), a.tree.single_leaf(k), f)
-        {
+        if let (Some(lo), true, Apply::Divide) = (tile, a.tree.is_leaf_mode(lo_a, hi_a), f) {
             if let Tile::Layout(b) = &t.tiles[lo] {
-                let r = divide_leaf_build(a.shape[j], a.stride[j], a.basis[j], b, err);
+                let r = divide_leaf_build(a.shape[lo_a], a.stride[lo_a], a.basis[lo_a], b, err);
                 if err.is_err() {
                     return out;
                 }
                 push_layout!(Op::LogicalDivide, out, err, n, pending, depth, &r);
+                (lo_a, lo_t) = (hi_a, hi_t);
                 k += 1;
                 continue;
             }
@@ -112,7 +120,7 @@ pub(crate) const fn by_mode_build(
             return out;
         }
         if k < tr {
-            let r = match single_tile_mode(t, k) {
+            let r = match tile {
                 Some(lo) => tile_build(&m, &t.tiles[lo], f, err),
                 None => by_mode_build(&m, &attempt!(err, out, t.mode(k)), f, err),
             };
@@ -123,6 +131,7 @@ pub(crate) const fn by_mode_build(
         } else {
             push_layout!(Op::LogicalDivide, out, err, n, pending, depth, &m);
         }
+        (lo_a, lo_t) = (hi_a, hi_t);
         k += 1;
     }
     // The closing bracket (`Builder::close`; never empty, nothing pending: every mode has a leaf).

@@ -150,6 +150,32 @@ const fn compose(a: &Layout, b: &Layout) -> Result<Layout, Error> {
     r
 }
 
+/// Runs the base case for the leaf `s:d` (leaf `leaf` of `B`) and writes the modes it yields into
+/// `out` from slot `on` on (counted past the capacity, but not written there); evaluates to the
+/// walk's error, or `Ok(())`. A macro so that `out` is written through its fields, never borrowed
+/// (see [`compose_build`]).
+macro_rules! base_case_into {
+    ($out:ident, $on:ident, $af:expr, $used:expr, $s:expr, $d:expr, $leaf:expr) => {
+        match BaseCase::new($af, $s, $d, $leaf) {
+            Ok(mut walk) => loop {
+                match walk.next($af, $used) {
+                    Ok(Some((s, (d, code)))) => {
+                        if $on < CAPACITY {
+                            $out.shape[$on] = s;
+                            $out.stride[$on] = d;
+                            $out.basis[$on] = code;
+                        }
+                        $on += 1;
+                    }
+                    Ok(None) => break Ok(()),
+                    Err(e) => break Err(e),
+                }
+            },
+            Err(e) => Err(e),
+        }
+    };
+}
+
 /// `A ∘ B`, or on failure the error in `err` (the layout returned is then meaningless). Each leaf
 /// of `B` is composed by the base case and appended as one node (a leaf for one mode, a
 /// parenthesised flat tuple otherwise), its brackets copied from `B`, with the checks of
@@ -202,6 +228,21 @@ pub(crate) const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), E
     } else {
         &mut []
     };
+    if b.tree.is_leaf() && af.integral {
+        // `B = s:d`, one leaf: `A ∘ B` is the base case itself, a leaf or a flat tuple (of at most
+        // `a.n` modes, so within the capacity)
+        let mut c = 0;
+        if let Err(e) = base_case_into!(out, c, &af, used, b.shape[0], b.stride[0], 0) {
+            *err = Err(e);
+            return out;
+        }
+        if c > 1 {
+            out.tree.open[0] = 1;
+            out.tree.close[c - 1] = 1;
+        }
+        out.tree.n = c as u8;
+        return out;
+    }
     let mut n: usize = 0; // leaves written
     let mut pending: u8 = 0; // brackets opened before the next leaf
     let mut depth: usize = 0;
@@ -220,23 +261,7 @@ pub(crate) const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), E
         // them (counted past the capacity, which is checked once the leaf is complete, so that
         // its own errors come first). `out` is written only through its fields, see above.
         let mut on = n;
-        let leaf = match BaseCase::new(&af, b.shape[i], b.stride[i], i) {
-            Ok(mut walk) => loop {
-                match walk.next(&af, used) {
-                    Ok(Some((s, (d, code)))) => {
-                        if on < CAPACITY {
-                            out.shape[on] = s;
-                            out.stride[on] = d;
-                            out.basis[on] = code;
-                        }
-                        on += 1;
-                    }
-                    Ok(None) => break Ok(()),
-                    Err(e) => break Err(e),
-                }
-            },
-            Err(e) => Err(e),
-        };
+        let leaf = base_case_into!(out, on, &af, used, b.shape[i], b.stride[i], i);
         let mut c = on - n;
         if let Err(e) = leaf {
             // A size-1 leaf is the single point `A(0) = 0` whatever its stride: PyCuTe, the
@@ -351,6 +376,7 @@ const fn compose_one_mode_build(
 /// `B` give one mode of `A` are added, so their bits must be disjoint: `used` holds the bits that
 /// the earlier leaves may set in this mode of `A` (`k << t` for each `2^t < extent`), and an
 /// overlap is refused. Both are exact: an overlapping bit is reached by some coordinate.
+#[inline(always)]
 pub(crate) const fn scaled(
     k: i64,
     d: i64,
@@ -362,60 +388,66 @@ pub(crate) const fn scaled(
 ) -> Result<(i64, crate::stride::Code), Error> {
     if d == 0 || k == 0 {
         // the zero of F2 stays binary (`F0`), as in PyCuTe
-        return Ok((
-            0,
-            if code == crate::stride::BINARY {
-                code
-            } else {
-                0
+        return Ok((0, if code == BINARY { code } else { 0 }));
+    }
+    if code == BINARY {
+        return scaled_binary(k, d, extent, leaf, used, slot);
+    }
+    Ok((tri!(mul(Op::Composition, k, d)), code))
+}
+
+/// [`scaled`] for a binary stride `d` (nonzero, as `k`): the carry-less product, with the checks
+/// that make it exact.
+const fn scaled_binary(
+    k: i64,
+    d: i64,
+    extent: i64,
+    leaf: usize,
+    used: &mut [u64],
+    slot: usize,
+) -> Result<(i64, crate::stride::Code), Error> {
+    if k < 0 {
+        return Err(Error::new(
+            Op::Composition,
+            ErrorKind::Unsupported {
+                what: "a negative coordinate times a binary (F2) stride",
             },
         ));
     }
-    if code == crate::stride::BINARY {
-        if k < 0 {
+    let mut t = 1;
+    while t < 62 && (1i64 << t) + 1 < extent {
+        if k & (k << t) != 0 {
             return Err(Error::new(
                 Op::Composition,
-                ErrorKind::Unsupported {
-                    what: "a negative coordinate times a binary (F2) stride",
+                ErrorKind::BinaryCarry {
+                    mode: leaf,
+                    scale: k,
+                    extent,
                 },
             ));
         }
-        let mut t = 1;
-        while t < 62 && (1i64 << t) + 1 < extent {
-            if k & (k << t) != 0 {
-                return Err(Error::new(
-                    Op::Composition,
-                    ErrorKind::BinaryCarry {
-                        mode: leaf,
-                        scale: k,
-                        extent,
-                    },
-                ));
-            }
-            t += 1;
-        }
-        let v = tri!(crate::layout::clmul(Op::Composition, d as u64, k as u64));
-        // the bits this leaf may set in the mode: `k << t` for every `2^t < extent`
-        let mut span: u64 = 0;
-        let mut t = 0;
-        while t < 63 && (1i64 << t) < extent {
-            span |= (k as u64) << t;
-            t += 1;
-        }
-        if used[slot] & span != 0 {
-            return Err(Error::new(
-                Op::Composition,
-                ErrorKind::BinaryOverlap {
-                    leaf,
-                    used: used[slot],
-                    span,
-                },
-            ));
-        }
-        used[slot] |= span;
-        return Ok((v as i64, code));
+        t += 1;
     }
-    Ok((tri!(mul(Op::Composition, k, d)), code))
+    let v = tri!(crate::layout::clmul(Op::Composition, d as u64, k as u64));
+    // the bits this leaf may set in the mode: `k << t` for every `2^t < extent`
+    let mut span: u64 = 0;
+    let mut t = 0;
+    while t < 63 && (1i64 << t) < extent {
+        span |= (k as u64) << t;
+        t += 1;
+    }
+    if used[slot] & span != 0 {
+        return Err(Error::new(
+            Op::Composition,
+            ErrorKind::BinaryOverlap {
+                leaf,
+                used: used[slot],
+                span,
+            },
+        ));
+    }
+    used[slot] |= span;
+    Ok((v as i64, BINARY))
 }
 
 /// The modes of a flat layout, borrowed (a [`Flat`], or the leaves of a layout), and what the

@@ -39,7 +39,8 @@ pub(crate) const fn divide_leaf_build(
     if err.is_err() {
         return out;
     }
-    if let Some(kind) = onto_gap(&out, s) {
+    // (checked on the two parts: borrowing `out` would keep it from being built in place)
+    if let Some(kind) = onto_gap(b, &rest, s) {
         fail_onto(err, kind, &leaf_layout(s, d, code), b);
         return out;
     }
@@ -117,7 +118,7 @@ pub(crate) const fn divide_build(a: &Layout, b: &Layout, err: &mut Result<(), Er
     if err.is_err() {
         return bb;
     }
-    if let Some(kind) = onto_gap(&bb, size) {
+    if let Some(kind) = onto_gap(b, &rest, size) {
         fail_onto(err, kind, a, b);
         return bb;
     }
@@ -185,7 +186,7 @@ const ONTO_WALK: i128 = 1 << 16;
 /// missed, or `Unsupported` when negative strides leave the question open past [`ONTO_WALK`]
 /// points.
 ///
-/// `bb` is injective on its modes of nonzero stride (the complement checks `B` and fills only
+/// `B★` is injective on its modes of nonzero stride (the complement checks `B` and fills only
 /// the holes of its image). With non-negative strides, sorted by stride: the modes from stride
 /// 1 on that each begin where the ones before end (`d = P`, then `P ← P·s`) reach exactly
 /// `[0, P)`; the next stride `d` is larger than `P` (a smaller one would meet those offsets), and
@@ -202,61 +203,92 @@ const ONTO_WALK: i128 = 1 << 16;
 ///
 /// Answered small (`None`, or the reason as an [`ErrorKind`]) so that the caller's hot path
 /// carries no `Error`.
+///
+/// `B★` is given by its two parts `x = B` and `y = B*` (its leaves are those of `x`, then those of
+/// `y`), so that the caller need not borrow the concatenation it builds in place.
 #[inline]
-const fn onto_gap(bb: &Layout, n: i64) -> Option<ErrorKind> {
-    let len = bb.tree.len();
+const fn onto_gap(x: &Layout, y: &Layout, n: i64) -> Option<ErrorKind> {
     // The shift m ≤ 0 (in i128: it may pass i64), only when a stride is negative.
-    let mut shift: i128 = 0;
-    let mut i = 0;
-    while i < len {
-        if bb.stride[i] < 0 {
-            shift += (bb.shape[i] as i128 - 1) * bb.stride[i] as i128;
-        }
-        i += 1;
-    }
+    let shift = below(x) + below(y);
     // The prefix [0, P) that the chain from stride 1 reaches: repeatedly the mode of stride ±P
     // (one at most: two would meet), until the window [−m, −m + n) fits. No sorting and no
     // arrays: a tiler and its complement have a handful of modes, and this runs on every divide.
     // `P` divides the product of the shapes, which fits in an i64.
     let top = n as i128 - shift;
     let mut p: i64 = 1;
-    let mut used: u64 = 0;
-    'grow: loop {
-        if top <= p as i128 {
-            return None;
+    let (mut used_x, mut used_y): (u64, u64) = (0, 0);
+    while top > p as i128 {
+        let mut s = take_stride(x, p, &mut used_x);
+        if s == 0 {
+            s = take_stride(y, p, &mut used_y);
         }
-        let mut i = 0;
-        while i < len {
-            let (si, di) = (bb.shape[i], bb.stride[i]);
-            if used & (1 << i) == 0 && si > 1 && (di == p || di == -p) {
-                used |= 1 << i;
-                p *= si;
-                continue 'grow;
+        if s == 0 {
+            if shift == 0 {
+                return Some(ErrorKind::NotOnto {
+                    missing: p,
+                    size: n,
+                });
             }
-            i += 1;
+            return walk_gap(x, y, n);
         }
-        break;
+        p *= s;
     }
-    if shift == 0 {
-        return Some(ErrorKind::NotOnto {
-            missing: p,
-            size: n,
-        });
+    None
+}
+
+/// `Σ (s−1)·d` over the modes of `l` of negative stride (`0` when there is none).
+#[inline(always)]
+const fn below(l: &Layout) -> i128 {
+    let mut m: i128 = 0;
+    let mut i = 0;
+    while i < l.tree.len() {
+        if l.stride[i] < 0 {
+            m += (l.shape[i] as i128 - 1) * l.stride[i] as i128;
+        }
+        i += 1;
     }
-    walk_gap(bb, n)
+    m
+}
+
+/// The shape of the first mode of `l` not in `used`, of shape above 1 and stride `±p`, which is
+/// then added to `used`; `0` when there is none.
+#[inline(always)]
+const fn take_stride(l: &Layout, p: i64, used: &mut u64) -> i64 {
+    let mut i = 0;
+    while i < l.tree.len() {
+        let (si, di) = (l.shape[i], l.stride[i]);
+        if *used & (1 << i) == 0 && si > 1 && (di == p || di == -p) {
+            *used |= 1 << i;
+            return si;
+        }
+        i += 1;
+    }
+    0
+}
+
+/// Leaf `i` (shape, stride) of the concatenation `(x, y)`.
+#[inline(always)]
+const fn pair_leaf(x: &Layout, y: &Layout, i: usize) -> (i64, i64) {
+    let xn = x.tree.len();
+    if i < xn {
+        (x.shape[i], x.stride[i])
+    } else {
+        (y.shape[i - xn], y.stride[i - xn])
+    }
 }
 
 /// [`onto_gap`] for negative strides and a window past the prefix: the image walked (at most
 /// [`ONTO_WALK`] points), the smallest offset of `[0, n)` missed.
 #[cold]
 #[inline(never)]
-const fn walk_gap(bb: &Layout, n: i64) -> Option<ErrorKind> {
-    let (len, n128) = (bb.tree.len(), n as i128);
+const fn walk_gap(x: &Layout, y: &Layout, n: i64) -> Option<ErrorKind> {
+    let (len, n128) = (x.tree.len() + y.tree.len(), n as i128);
     let mut points: i128 = 1;
     let mut i = 0;
     while i < len {
-        if bb.stride[i] != 0 {
-            points *= bb.shape[i] as i128;
+        let (si, di) = pair_leaf(x, y, i);
+        if di != 0 {
+            points *= si as i128;
         }
         i += 1;
     }
@@ -275,7 +307,8 @@ const fn walk_gap(bb: &Layout, n: i64) -> Option<ErrorKind> {
         // the next coordinate (the order does not matter), the offset kept in step
         let mut m = 0;
         while m < len {
-            let (sm, dm) = (bb.shape[m] as i128, bb.stride[m] as i128);
+            let (sm, dm) = pair_leaf(x, y, m);
+            let (sm, dm) = (sm as i128, dm as i128);
             if sm > 1 && dm != 0 {
                 if c[m] + 1 < sm {
                     c[m] += 1;
