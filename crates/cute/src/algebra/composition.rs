@@ -340,10 +340,16 @@ const fn compose_one_mode_build(
     b: &Layout,
     err: &mut Result<(), Error>,
 ) -> Layout {
-    let mut out = *b;
+    // (zeroed and written leaf by leaf: cheaper than copying all of `b`, whose arrays are mostly
+    // empty)
+    let mut out = BLANK;
+    out.tree = b.tree;
     let mut used: u64 = 0;
     let mut i = 0;
     while i < b.tree.len() {
+        out.shape[i] = b.shape[i];
+        out.stride[i] = b.stride[i];
+        out.basis[i] = b.basis[i];
         if b.stride[i] != 0 {
             let (v, c) = attempt!(
                 err,
