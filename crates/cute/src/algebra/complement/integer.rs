@@ -13,8 +13,18 @@ use crate::layout::Layout;
 use crate::layout::BLANK;
 
 /// The gaps of `filter(L)`, computed in the place arrays `$s`, `$d` (zero on entry): the modes
-/// `(d_k / c, c)` before each stride in increasing order (stable: leftmost first on ties).
-/// Evaluates to `Ok((count, c))` with `c` the extent covered at the end, or the error.
+/// `(d_k / c, c)` before each stride in increasing order (stable: leftmost first on ties), the
+/// slots past them zero. Evaluates to `Ok((count, c, chain))` with `c` the extent covered at the
+/// end, or the error.
+///
+/// `chain` is `Some(covered)` when the strides of `filter(L)` form a chain of single-mode groups
+/// (every stride at least the extent before it) and no stride of `L` is `i64::MIN` (whose
+/// magnitude `cosize(L)` fails on), with
+/// `covered = cosize(L) + Σ (g_k − 1)·c_k` over the gaps `g_k : c_k`. Then `(L, gaps)` lies in
+/// `[0, c)` (by induction: `c_{k-1} + (g_k − 1)·c_{k-1} ≤ d_k` and `d_k + (s_k − 1)·d_k = c_k`), so
+/// `covered ≤ c` and none of its terms overflows; and no two result modes merge: a gap's extent
+/// `g_k·c_{k-1} ≤ d_k` is below the stride `c_k = s_k·d_k` (`s_k ≥ 2`) of every later gap and of
+/// the trailing mode. It is `None` otherwise, and the callers take the general way.
 ///
 /// A macro so that the result layout can be the place written (see
 /// [`coalesce_into`](crate::algebra::coalesce::coalesce_into)).
@@ -23,29 +33,48 @@ macro_rules! gaps {
         'gaps: {
             let a: &Layout = $a;
             // (integer strides: the callers check)
-            let n = coalesce_into_int!(a.tree.len(), a.shape, a.stride, false, true, $s, $d);
-            // Stable insertion sort by stride. The mode being inserted is held in registers and
-            // the larger ones are shifted up one by one: swapping neighbours instead lets the
-            // compiler swap two shapes with one 16-byte load, which cannot be forwarded from
-            // the two 8-byte stores that just wrote them and waits for them to reach the cache.
-            let mut i = 1;
-            while i < n {
-                let (s, d) = ($s[i], $d[i]);
-                let mut j = i;
-                while j > 0 && $d[j - 1] > d {
-                    $s[j] = $s[j - 1];
-                    $d[j] = $d[j - 1];
-                    j -= 1;
-                }
-                if j < i {
-                    $s[j] = s;
-                    $d[j] = d;
+            // The modes of `filter(L)` (`coalesce_into_int` with `filter`), each inserted where
+            // its stride sorts as it is made (stable: after equal strides). A merge changes only
+            // the shape of the mode made last (held in `last_s`, `last_d`, at slot `last`), so
+            // the order stays sorted and is the stable sort of `filter(L)` by stride. The larger
+            // modes are shifted up one by one: swapping neighbours instead lets the compiler
+            // swap two shapes with one 16-byte load, which cannot be forwarded from the two
+            // 8-byte stores that just wrote them and waits for them to reach the cache.
+            //
+            // A dropped leaf whose stride is `i64::MIN` is noted: its magnitude does not fit, so
+            // `cosize(L)` fails and the chain's `covered` is not taken. (A kept one is negative,
+            // or merged into a negative mode: the groups' path.)
+            let mut n = 0;
+            let mut min_stride = false;
+            // (before the first mode, `0·0` matches no stride: zero strides are dropped)
+            let (mut last, mut last_s, mut last_d) = (0, 0i64, 0i64);
+            let mut i = 0;
+            while i < a.tree.len() {
+                let (si, di) = (a.shape[i], a.stride[i]);
+                if si == 1 || di == 0 {
+                    min_stride |= di == i64::MIN;
+                } else if matches!(last_s.checked_mul(last_d), Some(x) if x == di) {
+                    last_s *= si;
+                    $s[last] = last_s;
+                } else {
+                    let mut j = n;
+                    while j > 0 && $d[j - 1] > di {
+                        $s[j] = $s[j - 1];
+                        $d[j] = $d[j - 1];
+                        j -= 1;
+                    }
+                    $s[j] = si;
+                    $d[j] = di;
+                    (last, last_s, last_d) = (j, si, di);
+                    n += 1;
                 }
                 i += 1;
             }
             // The chain of single-mode groups (every stride at least the extent before it), in
             // place; a negative stride or one inside the extent leaves it for the groups.
             let mut cur: i64 = 1;
+            // `cosize(L) − 1 + Σ (g_k − 1)·c_k` so far (no overflow: see above)
+            let mut covered: i64 = 0;
             let mut w = 0; // gaps written so far (w <= k: compaction in place)
             let mut k = 0;
             while k < n {
@@ -62,32 +91,31 @@ macro_rules! gaps {
                                 $d[i] = gd[i];
                                 i += 1;
                             }
-                            break 'gaps Ok((g, c));
+                            break 'gaps Ok((g, c, None));
                         }
                         Err(e) => break 'gaps Err(e),
                     }
                 }
                 let gap = div_rem(d, cur).0;
-                // A gap of 1 is a size-1 mode, which the final coalesce drops: leaving it out keeps
-                // room for the trailing mode.
+                // The slot read is cleared (so that the slots past the gaps end zero), then the
+                // gap written at or before it. A gap of 1 is a size-1 mode, which the final
+                // coalesce drops: leaving it out keeps room for the trailing mode.
+                $s[k] = 0;
+                $d[k] = 0;
                 if gap > 1 {
                     $s[w] = gap;
                     $d[w] = cur;
                     w += 1;
+                    covered += (gap - 1) * cur;
                 }
                 cur = match mul(Op::Complement, d, s) {
                     Ok(v) => v,
                     Err(e) => break 'gaps Err(e),
                 };
+                covered += (s - 1) * d;
                 k += 1;
             }
-            let g = w;
-            while w < n {
-                $s[w] = 0;
-                $d[w] = 0;
-                w += 1;
-            }
-            if g >= CAPACITY {
+            if w >= CAPACITY {
                 break 'gaps Err(Error::new(
                     Op::Complement,
                     ErrorKind::Capacity {
@@ -96,7 +124,7 @@ macro_rules! gaps {
                     },
                 ));
             }
-            Ok((g, cur))
+            Ok((w, cur, if min_stride { None } else { Some(covered + 1) }))
         }
     };
 }
@@ -251,26 +279,41 @@ const fn grouped_gaps(
 /// Appends the mode `$s0:$d0` after the `$n` gaps in `$out` and coalesces the `$n + 1` modes in
 /// place (each result mode is written at or before the modes it is read from), zeroing the slots
 /// freed; sets the tree (CuTe's printed form). Evaluates to the number of modes.
+///
+/// `$chain` is the third value of [`gaps!`]: when it is `Some`, no two modes merge (see there),
+/// and the coalesce reduces to dropping a trailing mode of size 1 without `$keep_last`.
 macro_rules! finish_gaps {
-    ($out:ident, $n:expr, $s0:expr, $d0:expr, $keep_last:expr) => {{
+    ($out:ident, $n:expr, $s0:expr, $d0:expr, $keep_last:expr, $chain:expr) => {{
         let n: usize = $n;
-        $out.shape[n] = $s0;
-        $out.stride[n] = $d0;
-        let m = coalesce_into_int!(
-            n + 1,
-            $out.shape,
-            $out.stride,
-            $keep_last,
-            false,
-            $out.shape,
-            $out.stride
-        );
-        let mut k = m;
-        while k <= n {
-            $out.shape[k] = 0;
-            $out.stride[k] = 0;
-            k += 1;
-        }
+        let (s0, d0): (i64, i64) = ($s0, $d0);
+        let m = if $chain.is_some() {
+            if s0 != 1 || $keep_last {
+                $out.shape[n] = s0;
+                $out.stride[n] = d0;
+                n + 1
+            } else {
+                n
+            }
+        } else {
+            $out.shape[n] = s0;
+            $out.stride[n] = d0;
+            let m = coalesce_into_int!(
+                n + 1,
+                $out.shape,
+                $out.stride,
+                $keep_last,
+                false,
+                $out.shape,
+                $out.stride
+            );
+            let mut k = m;
+            while k <= n {
+                $out.shape[k] = 0;
+                $out.stride[k] = 0;
+                k += 1;
+            }
+            m
+        };
         set_coalesced_tree!($out, m);
         // The zero bracket counts are written too: a complement is often read right away (a
         // divide concatenates it), and a byte that only the initial `memset` wrote cannot be
@@ -307,8 +350,8 @@ pub(crate) const fn complement_integral(a: &Layout) -> Result<Layout, Error> {
 /// is written only through the fields of `out` (see `coalesce_into`).
 const fn complement_build(a: &Layout, err: &mut Result<(), Error>) -> Layout {
     let mut out = BLANK;
-    let (n, cur) = attempt!(err, out, gaps!(a, out.shape, out.stride));
-    finish_gaps!(out, n, 1, cur, true);
+    let (n, cur, chain) = attempt!(err, out, gaps!(a, out.shape, out.stride));
+    finish_gaps!(out, n, 1, cur, true, chain);
     out
 }
 
@@ -351,24 +394,34 @@ const fn integral_complement_to_build(
     err: &mut Result<(), Error>,
 ) -> Layout {
     let mut out = BLANK;
-    let mut target: i64 = 1; // the cotarget's size (`IntTuple::size`)
+    // The cotarget's size (`IntTuple::size`), in one pass with the check of its leaves: a leaf
+    // below 1 is reported before an overflow of the product, wherever the two are.
+    let mut target: i64 = 1;
+    let mut overflow = false;
     let mut i = 0;
     while i < cotarget.len() {
-        if cotarget[i] < 1 {
+        let c = cotarget[i];
+        if c < 1 {
             *err = Err(Error::new(
                 Op::Complement,
-                ErrorKind::InvalidShape { value: cotarget[i] },
+                ErrorKind::InvalidShape { value: c },
             ));
             return out;
         }
+        match target.checked_mul(c) {
+            Some(t) => target = t,
+            None => overflow = true,
+        }
         i += 1;
     }
-    let mut i = 0;
-    while i < cotarget.len() {
-        target = attempt!(err, out, mul(Op::MakeLayout, target, cotarget[i]));
-        i += 1;
+    if overflow {
+        *err = Err(Error::new(
+            Op::MakeLayout,
+            ErrorKind::Overflow { what: "a product" },
+        ));
+        return out;
     }
-    let (n, cur) = attempt!(err, out, gaps!(a, out.shape, out.stride));
+    let (n, cur, chain) = attempt!(err, out, gaps!(a, out.shape, out.stride));
     // rest = ceil_div(cotarget, cur), folded over the leaves of the cotarget, then its product.
     let mut rest_shape: i64 = 1;
     let mut r = cur;
@@ -376,25 +429,32 @@ const fn integral_complement_to_build(
     while i < cotarget.len() {
         let c = cotarget[i];
         rest_shape = attempt!(err, out, mul(Op::Complement, rest_shape, ceil_div(c, r)));
-        r = ceil_div(r, c);
         i += 1;
+        if i < cotarget.len() {
+            r = ceil_div(r, c); // (not needed after the last leaf)
+        }
     }
     // The concatenation (L, L*) must reach the cotarget: `cosize(L) + Σ (g_k − 1)·c_k` with the
     // gaps, plus `(rest − 1)·cur`. A chain of divisible strides always reaches it with CuTe's
     // rest; otherwise the rest takes as many more steps of `cur` as the cotarget needs (each
     // step is a translate of the block `(L, gaps)`, disjoint from the others).
-    let a_cosize = attempt!(err, out, a.integral_cosize());
-    let mut covered = a_cosize;
-    let mut k = 0;
-    while k < n {
-        let t = attempt!(
-            err,
-            out,
-            mul(Op::Complement, out.shape[k] - 1, out.stride[k])
-        );
-        covered = attempt!(err, out, add(Op::Complement, covered, t));
-        k += 1;
-    }
+    let mut covered = match chain {
+        Some(c) => c, // (summed by `gaps!`)
+        None => {
+            let mut covered = attempt!(err, out, a.integral_cosize());
+            let mut k = 0;
+            while k < n {
+                let t = attempt!(
+                    err,
+                    out,
+                    mul(Op::Complement, out.shape[k] - 1, out.stride[k])
+                );
+                covered = attempt!(err, out, add(Op::Complement, covered, t));
+                k += 1;
+            }
+            covered
+        }
+    };
     let t = attempt!(err, out, mul(Op::Complement, rest_shape - 1, cur));
     covered = covered.saturating_add(t); // (past i64::MAX certainly reaches the cotarget)
     if covered < target {
@@ -410,6 +470,6 @@ const fn integral_complement_to_build(
     // complement is then also right past its size, where a composition (a product's `A* ∘ B`)
     // evaluates it. C++'s form drops it, which only agrees on `Z_|L*|`.
     let rest_stride = if rest_shape == 1 && !extended { 0 } else { cur };
-    finish_gaps!(out, n, rest_shape, rest_stride, extended);
+    finish_gaps!(out, n, rest_shape, rest_stride, extended, chain);
     out
 }
