@@ -19,12 +19,15 @@ use crate::layout::BLANK;
 ///
 /// `chain` is `Some(covered)` when the strides of `filter(L)` form a chain of single-mode groups
 /// (every stride at least the extent before it) and no stride of `L` is `i64::MIN` (whose
-/// magnitude `cosize(L)` fails on), with
-/// `covered = cosize(L) + Σ (g_k − 1)·c_k` over the gaps `g_k : c_k`. Then `(L, gaps)` lies in
-/// `[0, c)` (by induction: `c_{k-1} + (g_k − 1)·c_{k-1} ≤ d_k` and `d_k + (s_k − 1)·d_k = c_k`), so
-/// `covered ≤ c` and none of its terms overflows; and no two result modes merge: a gap's extent
-/// `g_k·c_{k-1} ≤ d_k` is below the stride `c_k = s_k·d_k` (`s_k ≥ 2`) of every later gap and of
-/// the trailing mode. It is `None` otherwise, and the callers take the general way.
+/// magnitude `cosize(L)` fails on), with `covered = cosize(L) + Σ (g_k − 1)·c_k` over the gaps
+/// `g_k : c_k` (`c_k` the extent before mode `k`, `g_k = ⌊d_k / c_k⌋`). Then `(L, gaps)` lies in
+/// `[0, c)`, and what it leaves out of the interval is the sum of the remainders: with
+/// `covered_0 = 1 = c_0`, each mode adds `(g_k − 1)·c_k + (s_k − 1)·d_k`, so
+/// `c_{k+1} − covered_{k+1} = s_k·d_k − covered_k − g_k·c_k + c_k − s_k·d_k + d_k
+/// = (c_k − covered_k) + (d_k mod c_k)`, and `covered = c − Σ (d_k mod c_k)`, without overflow.
+/// No two result modes merge: a gap's extent `g_k·c_k ≤ d_k` is below the stride
+/// `c_{k+1} = s_k·d_k` (`s_k ≥ 2`) of every later gap and of the trailing mode. `chain` is `None`
+/// otherwise, and the callers take the general way.
 ///
 /// A macro so that the result layout can be the place written (see
 /// [`coalesce_into`](crate::algebra::coalesce::coalesce_into)).
@@ -73,8 +76,8 @@ macro_rules! gaps {
             // The chain of single-mode groups (every stride at least the extent before it), in
             // place; a negative stride or one inside the extent leaves it for the groups.
             let mut cur: i64 = 1;
-            // `cosize(L) − 1 + Σ (g_k − 1)·c_k` so far (no overflow: see above)
-            let mut covered: i64 = 0;
+            // `Σ (d_k mod c_k)` so far: `cur` less what `(L, gaps)` covers (see above)
+            let mut holes: i64 = 0;
             let mut w = 0; // gaps written so far (w <= k: compaction in place)
             let mut k = 0;
             while k < n {
@@ -96,7 +99,7 @@ macro_rules! gaps {
                         Err(e) => break 'gaps Err(e),
                     }
                 }
-                let gap = div_rem(d, cur).0;
+                let (gap, hole) = div_rem(d, cur);
                 // The slot read is cleared (so that the slots past the gaps end zero), then the
                 // gap written at or before it. A gap of 1 is a size-1 mode, which the final
                 // coalesce drops: leaving it out keeps room for the trailing mode.
@@ -106,13 +109,12 @@ macro_rules! gaps {
                     $s[w] = gap;
                     $d[w] = cur;
                     w += 1;
-                    covered += (gap - 1) * cur;
                 }
+                holes += hole;
                 cur = match mul(Op::Complement, d, s) {
                     Ok(v) => v,
                     Err(e) => break 'gaps Err(e),
                 };
-                covered += (s - 1) * d;
                 k += 1;
             }
             if w >= CAPACITY {
@@ -124,7 +126,7 @@ macro_rules! gaps {
                     },
                 ));
             }
-            Ok((w, cur, if min_stride { None } else { Some(covered + 1) }))
+            Ok((w, cur, if min_stride { None } else { Some(cur - holes) }))
         }
     };
 }
@@ -365,10 +367,18 @@ pub(crate) const fn complement_to_integral(
     let mut err = Ok(());
     let leaves = cotarget.val.split_at(cotarget.tree.len()).0;
     let mut r = Ok(integral_complement_to_build(a, leaves, false, &mut err));
-    if let Err(e) = err {
-        r = Err(e.or_with(Operand::Layout(*a), Operand::Tuple(*cotarget)));
+    if let Err(e) = &err {
+        r = with_operands(e, a, cotarget);
     }
     r
+}
+
+/// The error `e` of [`complement_to_integral`] with its operands. Out of line, so that the
+/// success path keeps no registers for it.
+#[cold]
+#[inline(never)]
+const fn with_operands(e: &Error, a: &Layout, cotarget: &IntTuple) -> Result<Layout, Error> {
+    Err(e.or_with(Operand::Layout(*a), Operand::Tuple(*cotarget)))
 }
 
 /// `complement(L, M)`, or on failure the error in `err` (see [`complement_build`]), for the
@@ -394,10 +404,17 @@ const fn integral_complement_to_build(
     err: &mut Result<(), Error>,
 ) -> Layout {
     let mut out = BLANK;
-    // The cotarget's size (`IntTuple::size`), in one pass with the check of its leaves: a leaf
-    // below 1 is reported before an overflow of the product, wherever the two are.
-    let mut target: i64 = 1;
-    let mut overflow = false;
+    let gaps = gaps!(a, out.shape, out.stride);
+    let cur = match &gaps {
+        Ok((_, c, _)) => *c,
+        Err(_) => 1, // (the error is reported below, after the cotarget's)
+    };
+    // One pass over the cotarget's leaves: each is checked, multiplied into the cotarget's size
+    // `target` (`IntTuple::size`), and into `rest = ceil_div(cotarget, cur)` (CuTe's fold over
+    // the leaves). The errors are reported in the order of the steps they belong to: a leaf
+    // below 1, an overflow of the size, the gaps' error, an overflow of the rest.
+    let (mut target, mut rest_shape, mut r) = (1i64, 1i64, cur);
+    let (mut target_overflow, mut rest_overflow) = (false, false);
     let mut i = 0;
     while i < cotarget.len() {
         let c = cotarget[i];
@@ -410,29 +427,31 @@ const fn integral_complement_to_build(
         }
         match target.checked_mul(c) {
             Some(t) => target = t,
-            None => overflow = true,
+            None => target_overflow = true,
+        }
+        match rest_shape.checked_mul(ceil_div(c, r)) {
+            Some(t) => rest_shape = t,
+            None => rest_overflow = true,
         }
         i += 1;
+        if i < cotarget.len() {
+            r = ceil_div(r, c); // (not needed after the last leaf)
+        }
     }
-    if overflow {
+    if target_overflow {
         *err = Err(Error::new(
             Op::MakeLayout,
             ErrorKind::Overflow { what: "a product" },
         ));
         return out;
     }
-    let (n, cur, chain) = attempt!(err, out, gaps!(a, out.shape, out.stride));
-    // rest = ceil_div(cotarget, cur), folded over the leaves of the cotarget, then its product.
-    let mut rest_shape: i64 = 1;
-    let mut r = cur;
-    let mut i = 0;
-    while i < cotarget.len() {
-        let c = cotarget[i];
-        rest_shape = attempt!(err, out, mul(Op::Complement, rest_shape, ceil_div(c, r)));
-        i += 1;
-        if i < cotarget.len() {
-            r = ceil_div(r, c); // (not needed after the last leaf)
-        }
+    let (n, cur, chain) = attempt!(err, out, gaps);
+    if rest_overflow {
+        *err = Err(Error::new(
+            Op::Complement,
+            ErrorKind::Overflow { what: "a product" },
+        ));
+        return out;
     }
     // The concatenation (L, L*) must reach the cotarget: `cosize(L) + Σ (g_k − 1)·c_k` with the
     // gaps, plus `(rest − 1)·cur`. A chain of divisible strides always reaches it with CuTe's
