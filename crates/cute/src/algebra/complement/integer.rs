@@ -51,8 +51,14 @@ macro_rules! gaps {
             let mut min_stride = false;
             // (before the first mode, `0·0` matches no stride: zero strides are dropped)
             let (mut last, mut last_s, mut last_d) = (0, 0i64, 0i64);
+            // (never past `CAPACITY`; said so that the reads need no bounds checks)
+            let leaves = if a.tree.len() < CAPACITY {
+                a.tree.len()
+            } else {
+                CAPACITY
+            };
             let mut i = 0;
-            while i < a.tree.len() {
+            while i < leaves {
                 let (si, di) = (a.shape[i], a.stride[i]);
                 if si == 1 || di == 0 {
                     min_stride |= di == i64::MIN;
@@ -61,10 +67,14 @@ macro_rules! gaps {
                     $s[last] = last_s;
                 } else {
                     let mut j = n;
-                    while j > 0 && $d[j - 1] > di {
-                        $s[j] = $s[j - 1];
-                        $d[j] = $d[j - 1];
-                        j -= 1;
+                    if j > 0 && $d[j - 1] > di {
+                        // (tested apart: the common case, strides already in order, stays
+                        // out of the loop)
+                        while j > 0 && $d[j - 1] > di {
+                            $s[j] = $s[j - 1];
+                            $d[j] = $d[j - 1];
+                            j -= 1;
+                        }
                     }
                     $s[j] = si;
                     $d[j] = di;
@@ -75,6 +85,7 @@ macro_rules! gaps {
             }
             // The chain of single-mode groups (every stride at least the extent before it), in
             // place; a negative stride or one inside the extent leaves it for the groups.
+            let n = if n < CAPACITY { n } else { CAPACITY }; // (as `leaves`)
             let mut cur: i64 = 1;
             // `Σ (d_k mod c_k)` so far: `cur` less what `(L, gaps)` covers (see above)
             let mut holes: i64 = 0;
@@ -111,9 +122,9 @@ macro_rules! gaps {
                     w += 1;
                 }
                 holes += hole;
-                cur = match mul(Op::Complement, d, s) {
-                    Ok(v) => v,
-                    Err(e) => break 'gaps Err(e),
+                cur = match d.checked_mul(s) {
+                    Some(v) => v,
+                    None => break 'gaps Err(product_overflow()),
                 };
                 k += 1;
             }
@@ -129,6 +140,14 @@ macro_rules! gaps {
             Ok((w, cur, if min_stride { None } else { Some(cur - holes) }))
         }
     };
+}
+
+/// The error of [`mul`] in the complement (`Op::Complement`, a product overflows). Out of line, so
+/// that the loops that may fail with it keep nothing for it.
+#[cold]
+#[inline(never)]
+const fn product_overflow() -> Error {
+    Error::new(Op::Complement, ErrorKind::Overflow { what: "a product" })
 }
 
 /// [`gaps!`] for strides that interleave or are negative: the groups of the module docs, written
@@ -447,10 +466,7 @@ const fn integral_complement_to_build(
     }
     let (n, cur, chain) = attempt!(err, out, gaps);
     if rest_overflow {
-        *err = Err(Error::new(
-            Op::Complement,
-            ErrorKind::Overflow { what: "a product" },
-        ));
+        *err = Err(product_overflow());
         return out;
     }
     // The concatenation (L, L*) must reach the cotarget: `cosize(L) + Σ (g_k − 1)·c_k` with the
@@ -474,9 +490,22 @@ const fn integral_complement_to_build(
             covered
         }
     };
-    let t = attempt!(err, out, mul(Op::Complement, rest_shape - 1, cur));
-    covered = covered.saturating_add(t); // (past i64::MAX certainly reaches the cotarget)
-    if covered < target {
+    let t = match (rest_shape - 1).checked_mul(cur) {
+        Some(t) => t,
+        None => {
+            *err = Err(product_overflow());
+            return out;
+        }
+    };
+    // (`covered`, `t ≥ 0`: past i64::MAX certainly reaches the cotarget)
+    let short = match covered.checked_add(t) {
+        Some(c) if c < target => {
+            covered = c;
+            true
+        }
+        _ => false,
+    };
+    if short {
         rest_shape = attempt!(
             err,
             out,
