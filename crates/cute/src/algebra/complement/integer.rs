@@ -13,8 +13,21 @@ use crate::layout::Layout;
 use crate::layout::BLANK;
 
 /// The gaps of `filter(L)`, computed in the place arrays `$s`, `$d` (zero on entry): the modes
-/// `(d_k / c, c)` before each stride in increasing order (stable: leftmost first on ties).
-/// Evaluates to `Ok((count, c))` with `c` the extent covered at the end, or the error.
+/// `(d_k / c, c)` before each stride in increasing order (stable: leftmost first on ties), the
+/// slots past them zero. Evaluates to `Ok((count, c, chain))` with `c` the extent covered at the
+/// end, or the error.
+///
+/// `chain` is `Some(covered)` when the strides of `filter(L)` form a chain of single-mode groups
+/// (every stride at least the extent before it) and no stride of `L` is `i64::MIN` (whose
+/// magnitude `cosize(L)` fails on), with `covered = cosize(L) + Σ (g_k − 1)·c_k` over the gaps
+/// `g_k : c_k` (`c_k` the extent before mode `k`, `g_k = ⌊d_k / c_k⌋`). Then `(L, gaps)` lies in
+/// `[0, c)`, and what it leaves out of the interval is the sum of the remainders: with
+/// `covered_0 = 1 = c_0`, each mode adds `(g_k − 1)·c_k + (s_k − 1)·d_k`, so
+/// `c_{k+1} − covered_{k+1} = s_k·d_k − covered_k − g_k·c_k + c_k − s_k·d_k + d_k
+/// = (c_k − covered_k) + (d_k mod c_k)`, and `covered = c − Σ (d_k mod c_k)`, without overflow.
+/// No two result modes merge: a gap's extent `g_k·c_k ≤ d_k` is below the stride
+/// `c_{k+1} = s_k·d_k` (`s_k ≥ 2`) of every later gap and of the trailing mode. `chain` is `None`
+/// otherwise, and the callers take the general way.
 ///
 /// A macro so that the result layout can be the place written (see
 /// [`coalesce_into`](crate::algebra::coalesce::coalesce_into)).
@@ -23,29 +36,59 @@ macro_rules! gaps {
         'gaps: {
             let a: &Layout = $a;
             // (integer strides: the callers check)
-            let n = coalesce_into_int!(a.tree.len(), a.shape, a.stride, false, true, $s, $d);
-            // Stable insertion sort by stride. The mode being inserted is held in registers and
-            // the larger ones are shifted up one by one: swapping neighbours instead lets the
-            // compiler swap two shapes with one 16-byte load, which cannot be forwarded from
-            // the two 8-byte stores that just wrote them and waits for them to reach the cache.
-            let mut i = 1;
-            while i < n {
-                let (s, d) = ($s[i], $d[i]);
-                let mut j = i;
-                while j > 0 && $d[j - 1] > d {
-                    $s[j] = $s[j - 1];
-                    $d[j] = $d[j - 1];
-                    j -= 1;
-                }
-                if j < i {
-                    $s[j] = s;
-                    $d[j] = d;
+            // The modes of `filter(L)` (`coalesce_into_int` with `filter`), each inserted where
+            // its stride sorts as it is made (stable: after equal strides). A merge changes only
+            // the shape of the mode made last (held in `last_s`, `last_d`, at slot `last`), so
+            // the order stays sorted and is the stable sort of `filter(L)` by stride. The larger
+            // modes are shifted up one by one: swapping neighbours instead lets the compiler
+            // swap two shapes with one 16-byte load, which cannot be forwarded from the two
+            // 8-byte stores that just wrote them and waits for them to reach the cache.
+            //
+            // A dropped leaf whose stride is `i64::MIN` is noted: its magnitude does not fit, so
+            // `cosize(L)` fails and the chain's `covered` is not taken. (A kept one is negative,
+            // or merged into a negative mode: the groups' path.)
+            let mut n = 0;
+            let mut min_stride = false;
+            // (before the first mode, `0·0` matches no stride: zero strides are dropped)
+            let (mut last, mut last_s, mut last_d) = (0, 0i64, 0i64);
+            // (never past `CAPACITY`; said so that the reads need no bounds checks)
+            let leaves = if a.tree.len() < CAPACITY {
+                a.tree.len()
+            } else {
+                CAPACITY
+            };
+            let mut i = 0;
+            while i < leaves {
+                let (si, di) = (a.shape[i], a.stride[i]);
+                if si == 1 || di == 0 {
+                    min_stride |= di == i64::MIN;
+                } else if matches!(last_s.checked_mul(last_d), Some(x) if x == di) {
+                    last_s *= si;
+                    $s[last] = last_s;
+                } else {
+                    let mut j = n;
+                    if j > 0 && $d[j - 1] > di {
+                        // (tested apart: the common case, strides already in order, stays
+                        // out of the loop)
+                        while j > 0 && $d[j - 1] > di {
+                            $s[j] = $s[j - 1];
+                            $d[j] = $d[j - 1];
+                            j -= 1;
+                        }
+                    }
+                    $s[j] = si;
+                    $d[j] = di;
+                    (last, last_s, last_d) = (j, si, di);
+                    n += 1;
                 }
                 i += 1;
             }
             // The chain of single-mode groups (every stride at least the extent before it), in
             // place; a negative stride or one inside the extent leaves it for the groups.
+            let n = if n < CAPACITY { n } else { CAPACITY }; // (as `leaves`)
             let mut cur: i64 = 1;
+            // `Σ (d_k mod c_k)` so far: `cur` less what `(L, gaps)` covers (see above)
+            let mut holes: i64 = 0;
             let mut w = 0; // gaps written so far (w <= k: compaction in place)
             let mut k = 0;
             while k < n {
@@ -62,32 +105,30 @@ macro_rules! gaps {
                                 $d[i] = gd[i];
                                 i += 1;
                             }
-                            break 'gaps Ok((g, c));
+                            break 'gaps Ok((g, c, None));
                         }
                         Err(e) => break 'gaps Err(e),
                     }
                 }
-                let gap = div_rem(d, cur).0;
-                // A gap of 1 is a size-1 mode, which the final coalesce drops: leaving it out keeps
-                // room for the trailing mode.
+                let (gap, hole) = div_rem(d, cur);
+                // The slot read is cleared (so that the slots past the gaps end zero), then the
+                // gap written at or before it. A gap of 1 is a size-1 mode, which the final
+                // coalesce drops: leaving it out keeps room for the trailing mode.
+                $s[k] = 0;
+                $d[k] = 0;
                 if gap > 1 {
                     $s[w] = gap;
                     $d[w] = cur;
                     w += 1;
                 }
-                cur = match mul(Op::Complement, d, s) {
-                    Ok(v) => v,
-                    Err(e) => break 'gaps Err(e),
+                holes += hole;
+                cur = match d.checked_mul(s) {
+                    Some(v) => v,
+                    None => break 'gaps Err(product_overflow()),
                 };
                 k += 1;
             }
-            let g = w;
-            while w < n {
-                $s[w] = 0;
-                $d[w] = 0;
-                w += 1;
-            }
-            if g >= CAPACITY {
+            if w >= CAPACITY {
                 break 'gaps Err(Error::new(
                     Op::Complement,
                     ErrorKind::Capacity {
@@ -96,9 +137,17 @@ macro_rules! gaps {
                     },
                 ));
             }
-            Ok((g, cur))
+            Ok((w, cur, if min_stride { None } else { Some(cur - holes) }))
         }
     };
+}
+
+/// The error of [`mul`] in the complement (`Op::Complement`, a product overflows). Out of line, so
+/// that the loops that may fail with it keep nothing for it.
+#[cold]
+#[inline(never)]
+const fn product_overflow() -> Error {
+    Error::new(Op::Complement, ErrorKind::Overflow { what: "a product" })
 }
 
 /// [`gaps!`] for strides that interleave or are negative: the groups of the module docs, written
@@ -251,26 +300,41 @@ const fn grouped_gaps(
 /// Appends the mode `$s0:$d0` after the `$n` gaps in `$out` and coalesces the `$n + 1` modes in
 /// place (each result mode is written at or before the modes it is read from), zeroing the slots
 /// freed; sets the tree (CuTe's printed form). Evaluates to the number of modes.
+///
+/// `$chain` is the third value of [`gaps!`]: when it is `Some`, no two modes merge (see there),
+/// and the coalesce reduces to dropping a trailing mode of size 1 without `$keep_last`.
 macro_rules! finish_gaps {
-    ($out:ident, $n:expr, $s0:expr, $d0:expr, $keep_last:expr) => {{
+    ($out:ident, $n:expr, $s0:expr, $d0:expr, $keep_last:expr, $chain:expr) => {{
         let n: usize = $n;
-        $out.shape[n] = $s0;
-        $out.stride[n] = $d0;
-        let m = coalesce_into_int!(
-            n + 1,
-            $out.shape,
-            $out.stride,
-            $keep_last,
-            false,
-            $out.shape,
-            $out.stride
-        );
-        let mut k = m;
-        while k <= n {
-            $out.shape[k] = 0;
-            $out.stride[k] = 0;
-            k += 1;
-        }
+        let (s0, d0): (i64, i64) = ($s0, $d0);
+        let m = if $chain.is_some() {
+            if s0 != 1 || $keep_last {
+                $out.shape[n] = s0;
+                $out.stride[n] = d0;
+                n + 1
+            } else {
+                n
+            }
+        } else {
+            $out.shape[n] = s0;
+            $out.stride[n] = d0;
+            let m = coalesce_into_int!(
+                n + 1,
+                $out.shape,
+                $out.stride,
+                $keep_last,
+                false,
+                $out.shape,
+                $out.stride
+            );
+            let mut k = m;
+            while k <= n {
+                $out.shape[k] = 0;
+                $out.stride[k] = 0;
+                k += 1;
+            }
+            m
+        };
         set_coalesced_tree!($out, m);
         // The zero bracket counts are written too: a complement is often read right away (a
         // divide concatenates it), and a byte that only the initial `memset` wrote cannot be
@@ -307,8 +371,8 @@ pub(crate) const fn complement_integral(a: &Layout) -> Result<Layout, Error> {
 /// is written only through the fields of `out` (see `coalesce_into`).
 const fn complement_build(a: &Layout, err: &mut Result<(), Error>) -> Layout {
     let mut out = BLANK;
-    let (n, cur) = attempt!(err, out, gaps!(a, out.shape, out.stride));
-    finish_gaps!(out, n, 1, cur, true);
+    let (n, cur, chain) = attempt!(err, out, gaps!(a, out.shape, out.stride));
+    finish_gaps!(out, n, 1, cur, true, chain);
     out
 }
 
@@ -322,10 +386,18 @@ pub(crate) const fn complement_to_integral(
     let mut err = Ok(());
     let leaves = cotarget.val.split_at(cotarget.tree.len()).0;
     let mut r = Ok(integral_complement_to_build(a, leaves, false, &mut err));
-    if let Err(e) = err {
-        r = Err(e.or_with(Operand::Layout(*a), Operand::Tuple(*cotarget)));
+    if let Err(e) = &err {
+        r = with_operands(e, a, cotarget);
     }
     r
+}
+
+/// The error `e` of [`complement_to_integral`] with its operands. Out of line, so that the
+/// success path keeps no registers for it.
+#[cold]
+#[inline(never)]
+const fn with_operands(e: &Error, a: &Layout, cotarget: &IntTuple) -> Result<Layout, Error> {
+    Err(e.or_with(Operand::Layout(*a), Operand::Tuple(*cotarget)))
 }
 
 /// `complement(L, M)`, or on failure the error in `err` (see [`complement_build`]), for the
@@ -351,53 +423,89 @@ const fn integral_complement_to_build(
     err: &mut Result<(), Error>,
 ) -> Layout {
     let mut out = BLANK;
-    let mut target: i64 = 1; // the cotarget's size (`IntTuple::size`)
-    let mut i = 0;
-    while i < cotarget.len() {
-        if cotarget[i] < 1 {
-            *err = Err(Error::new(
-                Op::Complement,
-                ErrorKind::InvalidShape { value: cotarget[i] },
-            ));
-            return out;
-        }
-        i += 1;
-    }
-    let mut i = 0;
-    while i < cotarget.len() {
-        target = attempt!(err, out, mul(Op::MakeLayout, target, cotarget[i]));
-        i += 1;
-    }
-    let (n, cur) = attempt!(err, out, gaps!(a, out.shape, out.stride));
-    // rest = ceil_div(cotarget, cur), folded over the leaves of the cotarget, then its product.
-    let mut rest_shape: i64 = 1;
-    let mut r = cur;
+    let gaps = gaps!(a, out.shape, out.stride);
+    let cur = match &gaps {
+        Ok((_, c, _)) => *c,
+        Err(_) => 1, // (the error is reported below, after the cotarget's)
+    };
+    // One pass over the cotarget's leaves: each is checked, multiplied into the cotarget's size
+    // `target` (`IntTuple::size`), and into `rest = ceil_div(cotarget, cur)` (CuTe's fold over
+    // the leaves). The errors are reported in the order of the steps they belong to: a leaf
+    // below 1, an overflow of the size, the gaps' error, an overflow of the rest.
+    let (mut target, mut rest_shape, mut r) = (1i64, 1i64, cur);
+    let (mut target_overflow, mut rest_overflow) = (false, false);
     let mut i = 0;
     while i < cotarget.len() {
         let c = cotarget[i];
-        rest_shape = attempt!(err, out, mul(Op::Complement, rest_shape, ceil_div(c, r)));
-        r = ceil_div(r, c);
+        if c < 1 {
+            *err = Err(Error::new(
+                Op::Complement,
+                ErrorKind::InvalidShape { value: c },
+            ));
+            return out;
+        }
+        match target.checked_mul(c) {
+            Some(t) => target = t,
+            None => target_overflow = true,
+        }
+        match rest_shape.checked_mul(ceil_div(c, r)) {
+            Some(t) => rest_shape = t,
+            None => rest_overflow = true,
+        }
         i += 1;
+        if i < cotarget.len() {
+            r = ceil_div(r, c); // (not needed after the last leaf)
+        }
+    }
+    if target_overflow {
+        *err = Err(Error::new(
+            Op::MakeLayout,
+            ErrorKind::Overflow { what: "a product" },
+        ));
+        return out;
+    }
+    let (n, cur, chain) = attempt!(err, out, gaps);
+    if rest_overflow {
+        *err = Err(product_overflow());
+        return out;
     }
     // The concatenation (L, L*) must reach the cotarget: `cosize(L) + Σ (g_k − 1)·c_k` with the
     // gaps, plus `(rest − 1)·cur`. A chain of divisible strides always reaches it with CuTe's
     // rest; otherwise the rest takes as many more steps of `cur` as the cotarget needs (each
     // step is a translate of the block `(L, gaps)`, disjoint from the others).
-    let a_cosize = attempt!(err, out, a.integral_cosize());
-    let mut covered = a_cosize;
-    let mut k = 0;
-    while k < n {
-        let t = attempt!(
-            err,
-            out,
-            mul(Op::Complement, out.shape[k] - 1, out.stride[k])
-        );
-        covered = attempt!(err, out, add(Op::Complement, covered, t));
-        k += 1;
-    }
-    let t = attempt!(err, out, mul(Op::Complement, rest_shape - 1, cur));
-    covered = covered.saturating_add(t); // (past i64::MAX certainly reaches the cotarget)
-    if covered < target {
+    let mut covered = match chain {
+        Some(c) => c, // (summed by `gaps!`)
+        None => {
+            let mut covered = attempt!(err, out, a.integral_cosize());
+            let mut k = 0;
+            while k < n {
+                let t = attempt!(
+                    err,
+                    out,
+                    mul(Op::Complement, out.shape[k] - 1, out.stride[k])
+                );
+                covered = attempt!(err, out, add(Op::Complement, covered, t));
+                k += 1;
+            }
+            covered
+        }
+    };
+    let t = match (rest_shape - 1).checked_mul(cur) {
+        Some(t) => t,
+        None => {
+            *err = Err(product_overflow());
+            return out;
+        }
+    };
+    // (`covered`, `t ≥ 0`: past i64::MAX certainly reaches the cotarget)
+    let short = match covered.checked_add(t) {
+        Some(c) if c < target => {
+            covered = c;
+            true
+        }
+        _ => false,
+    };
+    if short {
         rest_shape = attempt!(
             err,
             out,
@@ -410,6 +518,6 @@ const fn integral_complement_to_build(
     // complement is then also right past its size, where a composition (a product's `A* ∘ B`)
     // evaluates it. C++'s form drops it, which only agrees on `Z_|L*|`.
     let rest_stride = if rest_shape == 1 && !extended { 0 } else { cur };
-    finish_gaps!(out, n, rest_shape, rest_stride, extended);
+    finish_gaps!(out, n, rest_shape, rest_stride, extended, chain);
     out
 }
