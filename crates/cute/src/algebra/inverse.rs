@@ -96,13 +96,14 @@
 //! }
 //! ```
 
-use super::coalesce::{coalesce_flat, coalesce_into_int, set_coalesced_tree, Flat};
+use super::coalesce::{coalesce_flat, set_coalesced_tree, Flat};
 use crate::arith::{ceil_div_wide as ceil_div, floor_div_wide as floor_div};
-use crate::error::{add, attempt, mul, tri, Error, ErrorKind, Op, Operand};
+use crate::error::{add, mul, tri, Error, ErrorKind, Op, Operand};
 use crate::geometry::find_collision;
 use crate::int_tuple::CAPACITY;
 use crate::layout::Layout;
 use crate::layout::BLANK;
+use crate::stride::INTEGER;
 
 /// The indices of the `n` modes with strides `d` in increasing stride order, exactly as CuTe orders
 /// them: CuTe sorts with an exchange sort (swap `a[i]`, `a[j]` for `i < j` whenever `a[j] < a[i]`),
@@ -194,61 +195,124 @@ const fn push_mode(f: &mut Flat, op: Op, s: i64, d: i64) -> Result<(), Error> {
 /// as coordinates of those modes (weight `S̄_i` in `L`'s domain, all other coordinates 0), so
 /// `R(k) < |L|` and `L(R(k)) = Σ digit_j·d_j = k`. Negative and zero strides never join the chain.
 pub const fn right_inverse(a: &Layout) -> Result<Layout, Error> {
-    if !a.is_integral() {
-        return super::codomain::right_inverse_semimodule(a);
+    // The scratch arrays of the chain sized to the layout: zeroing them is a large part of the
+    // cost.
+    if a.tree.len() <= SMALL {
+        right_inverse_sized::<SMALL>(a)
+    } else {
+        right_inverse_sized::<CAPACITY>(a)
     }
-    if has_negative_stride(a) {
-        return match right_inverse_signed(a) {
-            Ok(l) => Ok(l),
-            Err(e) => Err(e.or_with(Operand::Layout(*a), Operand::None)),
-        };
-    }
-    // Built in the return place (see `coalesce_into`).
-    let mut err = Ok(());
-    let mut r = Ok(right_inverse_build(a, &mut err));
-    if let Err(e) = err {
-        r = Err(e.or_with(Operand::Layout(*a), Operand::None));
+}
+
+/// [`right_inverse`] for a layout of at most `N` leaves (`N ≤ CAPACITY`).
+const fn right_inverse_sized<const N: usize>(a: &Layout) -> Result<Layout, Error> {
+    // Built in the return place (see `coalesce_into`); the layouts outside the chain's reach go to
+    // their own constructions.
+    let mut chain = true;
+    let mut r = Ok(right_inverse_chain::<N>(a, &mut chain));
+    if !chain {
+        r = right_inverse_other(a);
     }
     r
 }
 
-/// `right_inverse(L)`, or on failure the error in `err`. The chained modes are written straight
-/// into the result, which is then coalesced in place; the result is written only through its
-/// fields (see `coalesce_into`).
-const fn right_inverse_build(a: &Layout, err: &mut Result<(), Error>) -> Layout {
-    let op = Op::RightInverse;
+/// The number of leaves up to which [`right_inverse`] uses small scratch arrays.
+const SMALL: usize = 8;
+
+/// `right_inverse(L)` for a layout with a coordinate or binary stride, or with a negative stride
+/// on a mode of size above 1: the constructions of the [module docs](self).
+#[cold]
+const fn right_inverse_other(a: &Layout) -> Result<Layout, Error> {
+    if !a.is_integral() {
+        return super::codomain::right_inverse_semimodule(a);
+    }
+    match right_inverse_signed(a) {
+        Ok(l) => Ok(l),
+        Err(e) => Err(e.or_with(Operand::Layout(*a), Operand::None)),
+    }
+}
+
+/// CuTe's chained `right_inverse(L)` for an integral `L` without negative strides; otherwise
+/// `chain` is set to `false` (and the layout returned is meaningless). It cannot fail: every
+/// product formed is at most `|L|`, which fits in `i64` (the invariant of [`Layout`]).
+///
+/// One pass over the leaves checks the strides, coalesces `L` into the modes `s_i:d_i` (CuTe's
+/// rule, as `coalesce_into_int`) and records the weight `S̄_i` of each mode (the product of the
+/// shapes before it). The modes are then put in CuTe's stride order one exchange-sort pass at a
+/// time, the chain walked as each comes into place, and the walk stops at the first stride past
+/// the extent covered: the rest of the order cannot join. Each chained mode `s_i:S̄_i` is written
+/// straight into the result, merged with the previous one where it starts at its end (the final
+/// coalesce of the result, done as it is built). The result is written only through its fields
+/// (see `coalesce_into`), and the function is never inlined: inlined into the generic caller, its
+/// result was built in a local and copied out.
+///
+/// Contract: `L` has at most `N` leaves (the scratch arrays hold its coalesced modes).
+#[inline(never)]
+const fn right_inverse_chain<const N: usize>(a: &Layout, chain: &mut bool) -> Layout {
     let mut out = BLANK;
-    // coalesce(L), in two arrays rather than a `Flat`: they are zeroed inline, a `Flat` by a call
-    // to `memset`, which costs more than the rest of the inverse.
-    let (mut cs, mut cd) = ([0i64; CAPACITY], [0i64; CAPACITY]);
-    let cn = coalesce_into_int!(a.tree.len(), a.shape, a.stride, false, false, cs, cd);
-    let mut pp = [0i64; CAPACITY];
-    attempt!(err, out, prefix_products(cn, &cs, op, &mut pp));
-    let order = stride_order(cn, &cd);
-    let mut m = 0; // modes written
-    let mut cur: i64 = 1;
+    // coalesce(L): shapes, strides and weights, in three arrays rather than a `Flat`: they are
+    // zeroed inline, a `Flat` by a call to `memset`.
+    let (mut s, mut d, mut w) = ([0i64; N], [0i64; N], [0i64; N]);
+    let mut n = 0; // modes of coalesce(L)
+    let mut weight: i64 = 1; // the product of the shapes of the leaves so far
+    let mut i = 0;
+    while i < a.tree.len() {
+        let (si, di) = (a.shape[i], a.stride[i]);
+        if a.basis[i] != INTEGER || (si != 1 && di < 0) {
+            *chain = false;
+            return out;
+        }
+        // A size-1 leaf disappears; `s_{n-1}:d_{n-1}` absorbs a leaf that starts at its end.
+        if si != 1 {
+            if n > 0 && matches!(s[n - 1].checked_mul(d[n - 1]), Some(x) if x == di) {
+                s[n - 1] *= si;
+            } else {
+                s[n] = si;
+                d[n] = di;
+                w[n] = weight;
+                n += 1;
+            }
+            weight *= si;
+        }
+        i += 1;
+    }
+    let mut m = 0; // modes of the result
+    let mut end: i64 = 0; // the end `s·d` of the last mode of the result (0: none, weights are ≥ 1)
+    let mut cur: i64 = 1; // the extent covered by the chain
     let mut k = 0;
-    while k < cn {
-        let i = order[k] as usize;
-        if cd[i] == cur {
-            // `push_mode`: a size-1 mode is left out (the coalesce would drop it); its capacity
-            // check cannot fail here, there being at most `cn` chained modes.
-            if cs[i] != 1 {
-                out.shape[m] = cs[i];
-                out.stride[m] = pp[i];
+    while k < n {
+        // Pass k of CuTe's exchange sort (see `stride_order`): swap modes k and j whenever
+        // `d_j < d_k`, which brings the k-th mode of its order to place k.
+        let mut j = k + 1;
+        while j < n {
+            if d[j] < d[k] {
+                (s[k], s[j]) = (s[j], s[k]);
+                (d[k], d[j]) = (d[j], d[k]);
+                (w[k], w[j]) = (w[j], w[k]);
+            }
+            j += 1;
+        }
+        if d[k] > cur {
+            // Every stride after this one is larger still, and `cur` changes only when a mode
+            // joins: none can.
+            break;
+        }
+        if d[k] == cur {
+            // The mode s_k:S̄_k, merged into the previous one where that ends at S̄_k (the
+            // coalesce rule; s_k ≥ 2, so the result has no size-1 mode).
+            if end == w[k] {
+                out.shape[m - 1] *= s[k];
+            } else {
+                out.shape[m] = s[k];
+                out.stride[m] = w[k];
                 m += 1;
             }
-            cur = attempt!(err, out, mul(op, cs[i], cd[i]));
+            end = w[k] * s[k];
+            cur *= s[k];
         }
         k += 1;
     }
-    let n = coalesce_into_int!(m, out.shape, out.stride, false, false, out.shape, out.stride);
-    while m > n {
-        m -= 1;
-        out.shape[m] = 0;
-        out.stride[m] = 0;
-    }
-    set_coalesced_tree!(out, n);
+    set_coalesced_tree!(out, m);
     out
 }
 
@@ -483,18 +547,6 @@ const fn overlap_error(c: &Flat, nz: &[usize; CAPACITY], m: usize) -> Error {
             covered: reached,
         },
     )
-}
-
-/// Whether a leaf of `a` of size greater than 1 has a negative stride.
-const fn has_negative_stride(a: &Layout) -> bool {
-    let mut i = 0;
-    while i < a.tree.len() {
-        if a.shape[i] > 1 && a.stride[i] < 0 {
-            return true;
-        }
-        i += 1;
-    }
-    false
 }
 
 /// The bound on the searches of [`preimage`] for one right inverse, in visited coefficient
