@@ -633,12 +633,16 @@ impl BaseCase {
                 }
                 continue;
             }
-            let (q, rem) = div_rem(self.rest_stride, cs);
-            if rem == 0 {
-                // The mode is divided out entirely.
+            if self.rest_stride >= cs {
+                // The stride passes the mode: it must divide it out entirely (9).
+                let (q, rem) = div_rem(self.rest_stride, cs);
+                if rem != 0 {
+                    return Err(stride_divisibility(a, r, d));
+                }
                 self.rest_stride = q;
                 continue;
             }
+            // The stride lies inside the mode: the points that fit in it are placed.
             let (next_shape, rem) = div_rem(cs, self.rest_stride);
             if rem == 0 {
                 let new_shape = if next_shape < self.rest_shape {
@@ -649,14 +653,7 @@ impl BaseCase {
                 let (rest_q, rest_r) = div_rem(self.rest_shape, new_shape);
                 if rest_r != 0 {
                     // ⌈S̄_{r+1}/d⌉ = (s / rest_shape) · next_shape does not divide s.
-                    return Err(Error::new(
-                        Op::Composition,
-                        ErrorKind::ShapeDivisibility {
-                            mode: r + 1,
-                            rest: s,
-                            divisor: (s / self.rest_shape).saturating_mul(next_shape),
-                        },
-                    ));
+                    return Err(shape_divisibility(r, s, self.rest_shape, next_shape));
                 }
                 let v = tri!(scaled(
                     self.rest_stride,
@@ -672,9 +669,7 @@ impl BaseCase {
                 self.yielded = true;
                 return Ok(Some((new_shape, v)));
             }
-            if self.rest_stride < cs
-                && (self.rest_shape - 1) as i128 * (self.rest_stride as i128) < cs as i128
-            {
+            if (self.rest_shape - 1) as i128 * (self.rest_stride as i128) < cs as i128 {
                 // Truncation: every remaining point lies inside this mode, the later modes do not
                 // contribute, and the divisibility condition does not apply to them.
                 let shape = self.rest_shape;
@@ -692,14 +687,7 @@ impl BaseCase {
                 self.yielded = true;
                 return Ok(Some((shape, v)));
             }
-            return Err(Error::new(
-                Op::Composition,
-                ErrorKind::StrideDivisibility {
-                    mode: r + 1,
-                    stride: d,
-                    prefix: prefix_product(a, r + 1),
-                },
-            ));
+            return Err(stride_divisibility(a, r, d));
         }
         // the last mode, unbounded: what is left, unless every point was placed before
         self.done = true;
@@ -717,6 +705,38 @@ impl BaseCase {
         ));
         Ok(Some((self.rest_shape, last)))
     }
+}
+
+/// The stride-divisibility condition (9) failing for the stride `d` of `B` at mode `r + 1` of the
+/// coalesced `A`. (Out of line, as every error of the base case: an `Error` carries two layouts,
+/// and building one inline would enlarge the hot path's stack frame.)
+#[cold]
+#[inline(never)]
+const fn stride_divisibility(a: &Modes, r: usize, d: i64) -> Error {
+    Error::new(
+        Op::Composition,
+        ErrorKind::StrideDivisibility {
+            mode: r + 1,
+            stride: d,
+            prefix: prefix_product(a, r + 1),
+        },
+    )
+}
+
+/// The shape-divisibility condition (10) failing for the leaf of size `s` at mode `r + 1`, with
+/// `rest` points left and `next` the extent the mode leaves them: `⌈S̄_{r+1}/d⌉ =
+/// (s / rest)·next` does not divide `s`.
+#[cold]
+#[inline(never)]
+const fn shape_divisibility(r: usize, s: i64, rest: i64, next: i64) -> Error {
+    Error::new(
+        Op::Composition,
+        ErrorKind::ShapeDivisibility {
+            mode: r + 1,
+            rest: s,
+            divisor: (s / rest).saturating_mul(next),
+        },
+    )
 }
 
 /// `S̄_k`, the product of the first `k` mode shapes of `a` (saturating; only used in messages and
