@@ -385,7 +385,9 @@ pub(crate) const fn complement_to_integral(
 ) -> Result<Layout, Error> {
     let mut err = Ok(());
     let leaves = cotarget.val.split_at(cotarget.tree.len()).0;
-    let mut r = Ok(integral_complement_to_build(a, leaves, false, &mut err));
+    let mut r = Ok(integral_complement_to_build(
+        a, leaves, false, &mut false, &mut err,
+    ));
     if let Err(e) = &err {
         r = with_operands(e, a, cotarget);
     }
@@ -402,17 +404,23 @@ const fn with_operands(e: &Error, a: &Layout, cotarget: &IntTuple) -> Result<Lay
 
 /// `complement(L, M)`, or on failure the error in `err` (see [`complement_build`]), for the
 /// cotarget given by its leaves (a shape's leaves, or one integer): only they matter.
+///
+/// `tiles` is set when `(L, L*)` is known to be onto `[0, |L|·|L*|)` without a walk: the strides
+/// of `L` form a chain of divisible strides (see [`gaps!`]: no holes), so that `(L, gaps)` tiles
+/// `[0, cur)` and the rest's translates tile the rest. It is left alone otherwise (the answer is
+/// then open, not no).
 pub(crate) const fn complement_to_build(
     a: &Layout,
     cotarget: &[i64],
     extended: bool,
+    tiles: &mut bool,
     err: &mut Result<(), Error>,
 ) -> Layout {
     if let Err(e) = a.require_integral(Op::Complement) {
         *err = Err(e);
         return BLANK;
     }
-    integral_complement_to_build(a, cotarget, extended, err)
+    integral_complement_to_build(a, cotarget, extended, tiles, err)
 }
 
 /// [`complement_to_build`] for a layout the caller knows to be integral.
@@ -420,6 +428,7 @@ const fn integral_complement_to_build(
     a: &Layout,
     cotarget: &[i64],
     extended: bool,
+    tiles: &mut bool,
     err: &mut Result<(), Error>,
 ) -> Layout {
     let mut out = BLANK;
@@ -474,7 +483,13 @@ const fn integral_complement_to_build(
     // rest; otherwise the rest takes as many more steps of `cur` as the cotarget needs (each
     // step is a translate of the block `(L, gaps)`, disjoint from the others).
     let mut covered = match chain {
-        Some(c) => c, // (summed by `gaps!`)
+        Some(c) => {
+            // (summed by `gaps!`; `c = cur` when there are no holes)
+            if c == cur {
+                *tiles = true;
+            }
+            c
+        }
         None => {
             let mut covered = attempt!(err, out, a.integral_cosize());
             let mut k = 0;

@@ -27,7 +27,10 @@ pub(crate) const fn divide_leaf_build(
             return BLANK;
         }
     };
-    let rest = complement_to_build(b, &[n], false, err);
+    // (whether `(B, B*)` is known to be onto its span, so that the walk of `onto_gap` is not
+    // needed)
+    let mut tiles = false;
+    let rest = complement_to_build(b, &[n], false, &mut tiles, err);
     if let Err(e) = *err {
         *err = Err(e.with(
             Operand::Layout(leaf_layout(s, d, code)),
@@ -40,7 +43,9 @@ pub(crate) const fn divide_leaf_build(
         return out;
     }
     // (checked on the two parts: borrowing `out` would keep it from being built in place)
-    if let Some(kind) = onto_gap(b, &rest, s) {
+    if tiles {
+        // onto `[0, |B|·|B*|)`, which contains `[0, n)` (the complement reaches its cotarget)
+    } else if let Some(kind) = onto_gap(b, &rest, s) {
         fail_onto(err, kind, &leaf_layout(s, d, code), b);
         return out;
     }
@@ -104,11 +109,18 @@ pub(crate) const fn divide_build(a: &Layout, b: &Layout, err: &mut Result<(), Er
             return BLANK;
         }
     };
+    let mut tiles = false; // (as in `divide_leaf_build`)
     let rest = if n == size {
-        complement_to_build(b, target.shape.split_at(target.tree.len()).0, false, err)
+        complement_to_build(
+            b,
+            target.shape.split_at(target.tree.len()).0,
+            false,
+            &mut tiles,
+            err,
+        )
     } else {
         // (a tiler reaching below 0: the cotarget `|A| + below`, see `cover_target`)
-        complement_to_build(b, &[n], false, err)
+        complement_to_build(b, &[n], false, &mut tiles, err)
     };
     if let Err(e) = *err {
         *err = Err(e.with(Operand::Layout(*a), Operand::Layout(*b)));
@@ -118,7 +130,9 @@ pub(crate) const fn divide_build(a: &Layout, b: &Layout, err: &mut Result<(), Er
     if err.is_err() {
         return bb;
     }
-    if let Some(kind) = onto_gap(b, &rest, size) {
+    if tiles {
+        // onto `[0, |B|·|B*|)`, which contains `[0, |A|)`
+    } else if let Some(kind) = onto_gap(b, &rest, size) {
         fail_onto(err, kind, a, b);
         return bb;
     }

@@ -40,7 +40,7 @@ pub(crate) const fn grid_build(a: &Layout, b: &Layout, err: &mut Result<(), Erro
             return BLANK;
         }
     };
-    let c = complement_to_build(a, &[n], true, err);
+    let c = complement_to_build(a, &[n], true, &mut false, err);
     if err.is_err() {
         return c;
     }
