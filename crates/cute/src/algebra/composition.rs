@@ -177,12 +177,13 @@ macro_rules! base_case_into {
 }
 
 /// `A ∘ B`, or on failure the error in `err` (the layout returned is then meaningless). Each leaf
-/// of `B` is composed by the base case and appended as one node (a leaf for one mode, a
-/// parenthesised flat tuple otherwise), its brackets copied from `B`, with the checks of
-/// `Builder`. The
-/// result is written only through the fields of `out`, never borrowed, so that it is built in the
-/// return place instead of being copied there (a copy right after the writes costs more than the
-/// whole composition). Fast path: a one-leaf `A` ([`compose_one_mode_build`]).
+/// of `B` is composed by the base case ([`BaseCase`], whose modes are written into the result as
+/// they come) and appended as one node (a leaf for one mode, a parenthesised flat tuple
+/// otherwise), its brackets copied from `B`, with the checks of `Builder`. The result is written
+/// only through the fields of `out`, never borrowed, so that it is built in the return place
+/// instead of being copied there (a copy right after the writes costs more than the whole
+/// composition). Fast paths: a one-leaf `A` ([`compose_one_mode_build`]), and a one-leaf `B`,
+/// which is the base case itself.
 pub(crate) const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), Error>) -> Layout {
     if !b.is_integral() {
         let r = match b.semimodule() {
