@@ -334,8 +334,11 @@ impl Layout {
         }
     }
 
+    /// The error of [`require_integral`](Layout::require_integral), for a layout with a stride
+    /// that is not an integer. (Out of line: hot paths test [`is_integral`](Layout::is_integral)
+    /// and build the error only when it fails.)
     #[cold]
-    const fn needs_integer_strides(&self, op: Op) -> Error {
+    pub(crate) const fn needs_integer_strides(&self, op: Op) -> Error {
         Error::new(
             op,
             ErrorKind::NeedsIntegerStrides {
@@ -1532,11 +1535,17 @@ pub(crate) const fn narrow(c: &[i64; CAPACITY]) -> [Code; CAPACITY] {
 
 /// Whether the strides of `x` and `y` may meet in one layout: the same semimodule, or one side all
 /// zero (F2's zero `F0` also meets coordinate strides, as in PyCuTe, but not integer ones).
-#[inline]
+#[inline(always)]
 pub(crate) const fn compatible(x: &Layout, y: &Layout) -> Result<(), Error> {
     if x.is_integral() && y.is_integral() {
         return Ok(());
     }
+    compatible_semimodules(x, y)
+}
+
+/// [`compatible`] for layouts of which one has a stride that is not an integer.
+#[cold]
+const fn compatible_semimodules(x: &Layout, y: &Layout) -> Result<(), Error> {
     let (kx, ky) = (x.semimodule(), y.semimodule());
     let (zx, zy) = (!has_nonzero(x), !has_nonzero(y));
     let ok = match (kx, ky) {

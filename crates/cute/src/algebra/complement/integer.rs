@@ -416,8 +416,8 @@ pub(crate) const fn complement_to_build(
     tiles: &mut bool,
     err: &mut Result<(), Error>,
 ) -> Layout {
-    if let Err(e) = a.require_integral(Op::Complement) {
-        *err = Err(e);
+    if !a.is_integral() {
+        *err = Err(a.needs_integer_strides(Op::Complement));
         return BLANK;
     }
     integral_complement_to_build(a, cotarget, extended, tiles, err)
