@@ -385,7 +385,7 @@ pub(crate) const fn complement_to_integral(
 ) -> Result<Layout, Error> {
     let mut err = Ok(());
     let leaves = cotarget.val.split_at(cotarget.tree.len()).0;
-    let mut r = Ok(integral_complement_to_build(
+    let mut r = Ok(integral_complement_to_build::<false>(
         a, leaves, false, &mut false, &mut err,
     ));
     if let Err(e) = &err {
@@ -420,11 +420,14 @@ pub(crate) const fn complement_to_build(
         *err = Err(a.needs_integer_strides(Op::Complement));
         return BLANK;
     }
-    integral_complement_to_build(a, cotarget, extended, tiles, err)
+    integral_complement_to_build::<true>(a, cotarget, extended, tiles, err)
 }
 
-/// [`complement_to_build`] for a layout the caller knows to be integral.
-const fn integral_complement_to_build(
+/// [`complement_to_build`] for a layout the caller knows to be integral; `tiles` is written only
+/// with `TILES` (a caller that does not ask pays nothing for it). Never inlined: inlined into
+/// [`complement_to_integral`], its result was built in a local and copied out.
+#[inline(never)]
+const fn integral_complement_to_build<const TILES: bool>(
     a: &Layout,
     cotarget: &[i64],
     extended: bool,
@@ -485,7 +488,7 @@ const fn integral_complement_to_build(
     let mut covered = match chain {
         Some(c) => {
             // (summed by `gaps!`; `c = cur` when there are no holes)
-            if c == cur {
+            if TILES && c == cur {
                 *tiles = true;
             }
             c
