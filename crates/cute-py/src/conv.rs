@@ -352,7 +352,7 @@ fn arith_py(py: Python<'_>, a: &ArithTuple) -> PyResult<PyObject> {
 /// A layout argument: a `Layout`, or an int `n` for `n:1`.
 pub fn layout_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Layout> {
     if let Ok(l) = obj.downcast::<PyLayout>() {
-        return Ok(l.get().0);
+        return Ok(*l.get().0);
     }
     if seq(obj).is_none() && !obj.is_none() && !obj.is_instance_of::<PyString>() {
         if let Ok(n) = int(obj, what) {
@@ -369,7 +369,7 @@ pub fn layout_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Layout> {
 /// (keep the mode whole).
 pub fn tiler_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Tiler> {
     if let Ok(l) = obj.downcast::<PyLayout>() {
-        return Ok(Tiler::layout(l.get().0));
+        return Ok(Tiler::layout(*l.get().0));
     }
     if let Some(items) = seq(obj) {
         if !items.is_empty() && items.len() <= cute::MAX_TILES {
@@ -378,7 +378,7 @@ pub fn tiler_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Tiler> {
                 if x.is_none() {
                     tiles.push(Tile::Whole);
                 } else if let Ok(l) = x.downcast::<PyLayout>() {
-                    tiles.push(Tile::Layout(l.get().0));
+                    tiles.push(Tile::Layout(*l.get().0));
                 } else if is_plain_int(x) {
                     tiles.push(Tile::Int(x.extract::<i64>()?));
                 } else {
@@ -487,10 +487,10 @@ pub fn has_none(obj: &Bound<'_, PyAny>) -> bool {
 /// [`cute::banks::Smem`], as the CLI and the playground read it from text).
 pub fn smem_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<cute::banks::Smem> {
     if let Ok(c) = obj.downcast::<PyComposedLayout>() {
-        return Ok(cute::banks::Smem::Composed(c.get().0));
+        return Ok(cute::banks::Smem::Composed(*c.get().0));
     }
     if let Ok(l) = obj.downcast::<PyLayout>() {
-        return Ok(cute::banks::Smem::Plain(l.get().0));
+        return Ok(cute::banks::Smem::Plain(*l.get().0));
     }
     Err(PyTypeError::new_err(format!(
         "{what}: expected a Layout or a ComposedLayout, got {}",

@@ -16,7 +16,7 @@ type L = PyResult<PyLayout>;
 /// A layout with the offset of its first element, as Python gets it.
 fn with_offset(r: Result<(Layout, i64), Error>) -> PyResult<(PyLayout, i64)> {
     let (l, o) = r.py()?;
-    Ok((PyLayout(l), o))
+    Ok((PyLayout::wrap(l), o))
 }
 
 fn lay(obj: &Bound<'_, PyAny>, op: &str) -> PyResult<Layout> {
@@ -106,7 +106,7 @@ pub fn stride(py: Python<'_>, l: &Bound<'_, PyAny>) -> PyResult<PyObject> {
 #[pyfunction]
 pub fn flatten(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     if let Ok(l) = x.downcast::<PyLayout>() {
-        return Ok(Py::new(py, PyLayout(l.get().0.flatten()))?.into_any());
+        return Ok(Py::new(py, PyLayout::wrap(l.get().0.flatten()))?.into_any());
     }
     tuple_py(py, &tuple(x, "flatten")?.flatten())
 }
@@ -138,7 +138,7 @@ pub fn make_layout(layouts: &Bound<'_, PyTuple>) -> L {
         .iter()
         .map(|x| lay(x, "make_layout"))
         .collect::<PyResult<Vec<_>>>()?;
-    Layout::concat(&ls).py().map(PyLayout)
+    Layout::concat(&ls).py().map(PyLayout::wrap)
 }
 
 /// Coalesce: the shortest flat layout with the same function, or, with a profile (a tuple of
@@ -154,10 +154,10 @@ pub fn make_layout(layouts: &Bound<'_, PyTuple>) -> L {
 pub fn coalesce(layout: &Bound<'_, PyAny>, profile: Option<&Bound<'_, PyAny>>) -> L {
     let l = lay(layout, "coalesce")?;
     match profile {
-        None => Ok(PyLayout(cute::coalesce(&l))),
+        None => Ok(PyLayout::wrap(cute::coalesce(&l))),
         Some(p) => cute::coalesce_profile(&l, &tiler_arg(p, "coalesce profile")?)
             .py()
-            .map(PyLayout),
+            .map(PyLayout::wrap),
     }
 }
 
@@ -171,10 +171,10 @@ pub fn coalesce(layout: &Bound<'_, PyAny>, profile: Option<&Bound<'_, PyAny>>) -
 pub fn filter(layout: &Bound<'_, PyAny>, profile: Option<&Bound<'_, PyAny>>) -> L {
     let l = lay(layout, "filter")?;
     match profile {
-        None => Ok(PyLayout(cute::filter(&l))),
+        None => Ok(PyLayout::wrap(cute::filter(&l))),
         Some(p) => cute::filter_profile(&l, &tiler_arg(p, "filter profile")?)
             .py()
-            .map(PyLayout),
+            .map(PyLayout::wrap),
     }
 }
 
@@ -185,7 +185,10 @@ pub fn filter(layout: &Bound<'_, PyAny>, profile: Option<&Bound<'_, PyAny>>) -> 
 /// Layout((4,1),(1,0))
 #[pyfunction]
 pub fn filter_zeros(layout: &Bound<'_, PyAny>) -> L {
-    Ok(PyLayout(cute::filter_zeros(&lay(layout, "filter_zeros")?)))
+    Ok(PyLayout::wrap(cute::filter_zeros(&lay(
+        layout,
+        "filter_zeros",
+    )?)))
 }
 
 /// PyCuTe's coalesce that also drops stride-0 modes from the coalesced form.
@@ -195,7 +198,10 @@ pub fn filter_zeros(layout: &Bound<'_, PyAny>) -> L {
 /// Layout((2,6,1),(1,8,0))
 #[pyfunction]
 pub fn coalesce_z(layout: &Bound<'_, PyAny>) -> L {
-    Ok(PyLayout(cute::coalesce_z(&lay(layout, "coalesce_z")?)))
+    Ok(PyLayout::wrap(cute::coalesce_z(&lay(
+        layout,
+        "coalesce_z",
+    )?)))
 }
 
 /// Functional composition `A ∘ B` (`R(c) = A(B(c))`). `B` is a tiler: a layout, an int `n`
@@ -217,12 +223,12 @@ pub fn composition(
         let l = lay(b, "composition")?;
         return Ok(Py::new(
             py,
-            PyComposedLayout(cute::ComposedLayout::new(sw.get().0, 0, l)),
+            PyComposedLayout::wrap(cute::ComposedLayout::new(sw.get().0, 0, l)),
         )?
         .into_any());
     }
     if let Ok(c) = a.downcast::<PyComposedLayout>() {
-        let c = c.get().0;
+        let c = *c.get().0;
         let inner = if b.is_none() {
             c.layout
         } else {
@@ -230,7 +236,7 @@ pub fn composition(
         };
         return Ok(Py::new(
             py,
-            PyComposedLayout(cute::ComposedLayout::new(c.swizzle, c.offset, inner)),
+            PyComposedLayout::wrap(cute::ComposedLayout::new(c.swizzle, c.offset, inner)),
         )?
         .into_any());
     }
@@ -242,7 +248,7 @@ pub fn composition(
     } else {
         cute::composition_tiler(&a, &tiler_arg(b, "composition")?).py()?
     };
-    Ok(Py::new(py, PyLayout(r))?.into_any())
+    Ok(Py::new(py, PyLayout::wrap(r))?.into_any())
 }
 
 /// `A` reshaped to `shape`: `composition(A, make_layout(shape))`.
@@ -257,7 +263,7 @@ pub fn with_shape(layout: &Bound<'_, PyAny>, shape: &Bound<'_, PyAny>) -> L {
         &tuple(shape, "with_shape shape")?,
     )
     .py()
-    .map(PyLayout)
+    .map(PyLayout::wrap)
 }
 
 /// The complement of `L` (up to `cotarget`, an int or a shape; by default `cosize(L)`): the
@@ -275,7 +281,7 @@ pub fn complement(layout: &Bound<'_, PyAny>, cotarget: Option<&Bound<'_, PyAny>>
         Some(c) => cute::complement_to(&l, &tuple(c, "complement cotarget")?),
     }
     .py()
-    .map(PyLayout)
+    .map(PyLayout::wrap)
 }
 
 /// The right inverse `R` with `L(R(i)) = i` of the largest size.
@@ -287,7 +293,7 @@ pub fn complement(layout: &Bound<'_, PyAny>, cotarget: Option<&Bound<'_, PyAny>>
 pub fn right_inverse(layout: &Bound<'_, PyAny>) -> L {
     cute::right_inverse(&lay(layout, "right_inverse")?)
         .py()
-        .map(PyLayout)
+        .map(PyLayout::wrap)
 }
 
 /// The left inverse `R` with `R(L(i)) = i` (`L` injective).
@@ -299,7 +305,7 @@ pub fn right_inverse(layout: &Bound<'_, PyAny>) -> L {
 pub fn left_inverse(layout: &Bound<'_, PyAny>) -> L {
     cute::left_inverse(&lay(layout, "left_inverse")?)
         .py()
-        .map(PyLayout)
+        .map(PyLayout::wrap)
 }
 
 macro_rules! by_tiler {
@@ -308,7 +314,7 @@ macro_rules! by_tiler {
         #[pyfunction]
         pub fn $name(layout: &Bound<'_, PyAny>, tiler: &Bound<'_, PyAny>) -> L {
             let op = stringify!($name);
-            $f(&lay(layout, op)?, &tiler_arg(tiler, op)?).py().map(PyLayout)
+            $f(&lay(layout, op)?, &tiler_arg(tiler, op)?).py().map(PyLayout::wrap)
         }
     };
 }
@@ -395,7 +401,7 @@ by_tiler!(
 pub fn blocked_product(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> L {
     cute::blocked_product(&lay(a, "blocked_product")?, &lay(b, "blocked_product")?)
         .py()
-        .map(PyLayout)
+        .map(PyLayout::wrap)
 }
 
 /// Raked product: `A`'s elements interleaved with the repetition, mode by mode.
@@ -407,7 +413,7 @@ pub fn blocked_product(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> L {
 pub fn raked_product(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> L {
     cute::raked_product(&lay(a, "raked_product")?, &lay(b, "raked_product")?)
         .py()
-        .map(PyLayout)
+        .map(PyLayout::wrap)
 }
 
 /// Repeats a block layout until it covers `shape`.
@@ -422,7 +428,7 @@ pub fn tile_to_shape(layout: &Bound<'_, PyAny>, shape: &Bound<'_, PyAny>) -> L {
         &tuple(shape, "tile_to_shape shape")?,
     )
     .py()
-    .map(PyLayout)
+    .map(PyLayout::wrap)
 }
 
 /// The number of elements that both layouts map contiguously (vectorization width).
@@ -444,7 +450,7 @@ pub fn max_common_vector(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult
 pub fn max_common_layout(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> L {
     cute::max_common_layout(&lay(a, "max_common_layout")?, &lay(b, "max_common_layout")?)
         .py()
-        .map(PyLayout)
+        .map(PyLayout::wrap)
 }
 
 /// The kernel of a layout: the coordinates it maps to 0, as a layout into `L`'s domain.
@@ -456,7 +462,7 @@ pub fn max_common_layout(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> L {
 pub fn nullspace(layout: &Bound<'_, PyAny>) -> L {
     cute::nullspace(&lay(layout, "nullspace")?)
         .py()
-        .map(PyLayout)
+        .map(PyLayout::wrap)
 }
 
 /// Distributes `n` elements over a shape from the left.
@@ -471,7 +477,7 @@ pub fn domain_distribute(shape: &Bound<'_, PyAny>, n: &Bound<'_, PyAny>) -> L {
         int(n, "domain_distribute n")?,
     )
     .py()
-    .map(PyLayout)
+    .map(PyLayout::wrap)
 }
 
 /// The layout for elements `n` times wider.
@@ -483,7 +489,7 @@ pub fn domain_distribute(shape: &Bound<'_, PyAny>, n: &Bound<'_, PyAny>) -> L {
 pub fn upcast(layout: &Bound<'_, PyAny>, n: &Bound<'_, PyAny>) -> L {
     cute::upcast(&lay(layout, "upcast")?, int(n, "upcast n")?)
         .py()
-        .map(PyLayout)
+        .map(PyLayout::wrap)
 }
 
 /// The layout for elements `n` times narrower.
@@ -495,7 +501,7 @@ pub fn upcast(layout: &Bound<'_, PyAny>, n: &Bound<'_, PyAny>) -> L {
 pub fn downcast(layout: &Bound<'_, PyAny>, n: &Bound<'_, PyAny>) -> L {
     cute::downcast(&lay(layout, "downcast")?, int(n, "downcast n")?)
         .py()
-        .map(PyLayout)
+        .map(PyLayout::wrap)
 }
 
 /// The layout for a change of element size by `num/den` (new size / old size).
@@ -516,7 +522,7 @@ pub fn recast(
     };
     cute::recast(&lay(layout, "recast")?, int(num, "recast num")?, d)
         .py()
-        .map(PyLayout)
+        .map(PyLayout::wrap)
 }
 
 /// PyCuTe's `composition` of one mode: mode `mode` of `L` composed with the tiler.
@@ -532,7 +538,7 @@ pub fn composition_mode(layout: &Bound<'_, PyAny>, mode: usize, tiler: &Bound<'_
         &tiler_arg(tiler, "composition_mode")?,
     )
     .py()
-    .map(PyLayout)
+    .map(PyLayout::wrap)
 }
 
 /// PyCuTe's layout sum: `(A + B)(c) = A(c) + B(c)` over a common domain.
@@ -544,7 +550,7 @@ pub fn composition_mode(layout: &Bound<'_, PyAny>, mode: usize, tiler: &Bound<'_
 pub fn layout_add(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> L {
     cute::layout_add(&lay(a, "layout_add")?, &lay(b, "layout_add")?)
         .py()
-        .map(PyLayout)
+        .map(PyLayout::wrap)
 }
 
 fn shape_of(x: &Bound<'_, PyAny>, what: &str) -> PyResult<IntTuple> {
@@ -566,7 +572,7 @@ pub fn greatest_common_domain(s: &Bound<'_, PyAny>, t: &Bound<'_, PyAny>) -> L {
         &shape_of(t, "greatest_common_domain")?,
     )
     .py()
-    .map(PyLayout)
+    .map(PyLayout::wrap)
 }
 
 /// The identity layout of a shape: `(s0,s1,…):(E(0),E(1),…)`.
@@ -579,7 +585,7 @@ pub fn greatest_common_domain(s: &Bound<'_, PyAny>, t: &Bound<'_, PyAny>) -> L {
 pub fn make_identity_layout(shape: &Bound<'_, PyAny>) -> L {
     cute::make_identity_layout(&tuple(shape, "make_identity_layout")?)
         .py()
-        .map(PyLayout)
+        .map(PyLayout::wrap)
 }
 
 /// The compact column-major layout of a shape.
@@ -591,7 +597,7 @@ pub fn make_identity_layout(shape: &Bound<'_, PyAny>) -> L {
 pub fn compact_col_major(shape: &Bound<'_, PyAny>) -> L {
     cute::compact_col_major(&tuple(shape, "compact_col_major")?)
         .py()
-        .map(PyLayout)
+        .map(PyLayout::wrap)
 }
 
 /// The compact row-major layout of a shape.
@@ -603,7 +609,7 @@ pub fn compact_col_major(shape: &Bound<'_, PyAny>) -> L {
 pub fn compact_row_major(shape: &Bound<'_, PyAny>) -> L {
     cute::compact_row_major(&tuple(shape, "compact_row_major")?)
         .py()
-        .map(PyLayout)
+        .map(PyLayout::wrap)
 }
 
 /// The compact layout whose modes increase in stride in the given order.
@@ -618,7 +624,7 @@ pub fn make_ordered_layout(shape: &Bound<'_, PyAny>, order: &Bound<'_, PyAny>) -
         &tuple(order, "make_ordered_layout order")?,
     )
     .py()
-    .map(PyLayout)
+    .map(PyLayout::wrap)
 }
 
 /// The coordinate of an index (or of a coarser coordinate) in a shape, colexicographic.
@@ -774,7 +780,7 @@ pub fn image(layout: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
 pub fn slice(layout: &Bound<'_, PyAny>, coord: &Bound<'_, PyAny>) -> L {
     cute::slice(&lay(layout, "slice")?, &partial_coord(coord, "slice")?)
         .py()
-        .map(PyLayout)
+        .map(PyLayout::wrap)
 }
 
 /// The sub-layout of the fixed modes of a partial coordinate (the complement of `slice`).
@@ -786,7 +792,7 @@ pub fn slice(layout: &Bound<'_, PyAny>, coord: &Bound<'_, PyAny>) -> L {
 pub fn dice(layout: &Bound<'_, PyAny>, coord: &Bound<'_, PyAny>) -> L {
     cute::dice(&lay(layout, "dice")?, &partial_coord(coord, "dice")?)
         .py()
-        .map(PyLayout)
+        .map(PyLayout::wrap)
 }
 
 /// `(slice(L, c), L(fixed part of c))`.
@@ -874,7 +880,7 @@ pub fn make_layout_tv(
 ) -> PyResult<(PyObject, PyLayout)> {
     let (s, l) =
         cute::make_layout_tv(&lay(thr, "make_layout_tv")?, &lay(val, "make_layout_tv")?).py()?;
-    Ok((tuple_py(py, &s)?, PyLayout(l)))
+    Ok((tuple_py(py, &s)?, PyLayout::wrap(l)))
 }
 
 /// The coordinate of thread `index` in a thread layout.
@@ -945,7 +951,7 @@ pub fn swizzle_search(
     let s = cute::swizzle_search(smem.as_dyn(), &pats, elem_bytes, vector).py()?;
     Ok(PySwizzleSearch {
         swizzle: PySwizzle(s.swizzle),
-        layout: PyComposedLayout(s.layout),
+        layout: PyComposedLayout::wrap(s.layout),
         reports: s
             .reports
             .iter()
@@ -963,7 +969,7 @@ pub fn swizzle_search(
 /// 512
 #[pyfunction]
 pub fn tmem_32x32b(n: i64) -> L {
-    cute::tmem_32x32b(n).py().map(PyLayout)
+    cute::tmem_32x32b(n).py().map(PyLayout::wrap)
 }
 
 /// The TMEM layout of the `tcgen05.ld/st .16x256b` access for `n` repetitions.
@@ -973,7 +979,7 @@ pub fn tmem_32x32b(n: i64) -> L {
 /// True
 #[pyfunction]
 pub fn tmem_16x256b(n: i64) -> L {
-    cute::tmem_16x256b(n).py().map(PyLayout)
+    cute::tmem_16x256b(n).py().map(PyLayout::wrap)
 }
 
 fn draw_err(e: cute_draw::DrawError, what: &str) -> PyErr {

@@ -171,7 +171,7 @@ pub fn array_layout(array: &Bound<'_, PyAny>) -> PyResult<crate::types::PyLayout
     } else {
         l
     };
-    Ok(crate::types::PyLayout(l))
+    Ok(crate::types::PyLayout::wrap(l))
 }
 
 /// A raw span that may cross `allow_threads` (the array object is kept alive by the caller).

@@ -73,13 +73,23 @@ fn index(k: isize, n: usize, what: &str) -> PyResult<usize> {
 /// ('(4,8):(1,4)', Layout((4,8),(1,4)))
 /// >>> Layout(((2, 2), 3))
 /// Layout(((2,2),3),((1,2),4))
+///
+/// The layout is boxed: a `cute::Layout` is aligned to 64 bytes, and a Python object's memory
+/// only to 16 (PyO3 does not realign a class's contents).
 #[pyclass(frozen, module = "cute_algebra", name = "Layout")]
-#[derive(Clone, Copy)]
-pub struct PyLayout(pub Layout);
+#[derive(Clone)]
+pub struct PyLayout(pub Box<Layout>);
+
+impl PyLayout {
+    /// The Python object's contents for `l`.
+    pub fn wrap(l: Layout) -> PyLayout {
+        PyLayout(Box::new(l))
+    }
+}
 
 /// Wraps a layout as a Python object.
 pub fn new_layout(py: Python<'_>, l: Layout) -> PyResult<Py<PyLayout>> {
-    Py::new(py, PyLayout(l))
+    Py::new(py, PyLayout::wrap(l))
 }
 
 /// The Python expression that rebuilds `l` (`Layout(shape,stride)`).
@@ -116,7 +126,7 @@ impl PyLayout {
     #[new]
     #[pyo3(signature = (shape, stride=None))]
     fn new(shape: &Bound<'_, PyAny>, stride: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        conv::make_layout(shape, stride).map(PyLayout)
+        conv::make_layout(shape, stride).map(PyLayout::wrap)
     }
 
     /// Reads a layout in CuTe notation.
@@ -128,7 +138,7 @@ impl PyLayout {
     /// (1, 1)
     #[staticmethod]
     fn parse(text: &str) -> PyResult<Self> {
-        text.parse::<Layout>().py().map(PyLayout)
+        text.parse::<Layout>().py().map(PyLayout::wrap)
     }
 
     /// The shape, as an int or a nested tuple of ints.
@@ -194,7 +204,7 @@ impl PyLayout {
     /// >>> Layout((4, (2, 3)), (1, (4, 8))).flatten()
     /// Layout((4,2,3),(1,4,8))
     fn flatten(&self) -> PyLayout {
-        PyLayout(self.0.flatten())
+        PyLayout::wrap(self.0.flatten())
     }
 
     /// Evaluates the layout: `L(i)` at an index, `L(c)` or `L(c0, c1, ...)` at a coordinate. A
@@ -313,7 +323,7 @@ impl PyLayout {
 
     fn __reduce__(slf: &Bound<'_, Self>) -> PyResult<(PyObject, (PyObject, PyObject))> {
         let py = slf.py();
-        let l = slf.get().0;
+        let l = *slf.get().0;
         Ok((
             py.get_type::<PyLayout>().into_any().unbind(),
             (
@@ -583,7 +593,7 @@ PySwizzle {
     /// >>> print(Swizzle(3, 0, 3).to_f2_layout(6))
     /// (8,8):(F1,F9)
     fn to_f2_layout(&self, n: u32) -> PyResult<PyLayout> {
-        self.0.to_f2_layout(n).py().map(PyLayout)
+        self.0.to_f2_layout(n).py().map(PyLayout::wrap)
     }
 
     /// The cheapest swizzle equal to an F2-strided layout.
@@ -638,9 +648,18 @@ PySwizzle {
 /// >>> C = ComposedLayout(Swizzle(3, 0, 3), 0, Layout((8, 8), (8, 1)))
 /// >>> str(C), C(9), C((1, 1)), C.size()
 /// ('Sw<3,0,3> o 0 o (8,8):(8,1)', 8, 8, 64)
+///
+/// Boxed, as [`PyLayout`]'s layout.
 #[pyclass(frozen, module = "cute_algebra", name = "ComposedLayout")]
 #[derive(Clone)]
-pub struct PyComposedLayout(pub ComposedLayout);
+pub struct PyComposedLayout(pub Box<ComposedLayout>);
+
+impl PyComposedLayout {
+    /// The Python object's contents for `c`.
+    pub fn wrap(c: ComposedLayout) -> PyComposedLayout {
+        PyComposedLayout(Box::new(c))
+    }
+}
 
 #[pymethods]
 impl PyComposedLayout {
@@ -652,7 +671,7 @@ impl PyComposedLayout {
     ) -> PyResult<Self> {
         let o = int(offset, "ComposedLayout offset")?;
         let l = conv::layout_arg(layout, "ComposedLayout layout")?;
-        Ok(PyComposedLayout(ComposedLayout::new(swizzle.0, o, l)))
+        Ok(PyComposedLayout::wrap(ComposedLayout::new(swizzle.0, o, l)))
     }
 
     /// Reads `Sw<B,M,S> o offset o layout`.
@@ -662,7 +681,9 @@ impl PyComposedLayout {
     /// ComposedLayout(Swizzle(3,0,3),0,Layout((8,8),(8,1)))
     #[staticmethod]
     fn parse(text: &str) -> PyResult<Self> {
-        text.parse::<ComposedLayout>().py().map(PyComposedLayout)
+        text.parse::<ComposedLayout>()
+            .py()
+            .map(PyComposedLayout::wrap)
     }
 
     /// The swizzle.
@@ -692,7 +713,7 @@ impl PyComposedLayout {
     /// Layout((8,8),(8,1))
     #[getter]
     fn layout(&self) -> PyLayout {
-        PyLayout(self.0.layout)
+        PyLayout::wrap(self.0.layout)
     }
 
     /// The size of the domain.
@@ -728,7 +749,7 @@ impl PyComposedLayout {
     /// >>> print(ComposedLayout.parse("Sw<3,0,3> o 0 o (8,8):(1,8)").to_f2_layout())
     /// (8,8):(F1,F9)
     fn to_f2_layout(&self) -> PyResult<PyLayout> {
-        self.0.to_f2_layout().py().map(PyLayout)
+        self.0.to_f2_layout().py().map(PyLayout::wrap)
     }
 
     /// Evaluates at an index or a coordinate.
@@ -768,10 +789,10 @@ impl PyComposedLayout {
     }
 
     fn __reduce__(slf: &Bound<'_, Self>) -> PyResult<(PyObject, (PySwizzle, i64, PyLayout))> {
-        let c = slf.get().0;
+        let c = *slf.get().0;
         Ok((
             slf.py().get_type::<PyComposedLayout>().into_any().unbind(),
-            (PySwizzle(c.swizzle), c.offset, PyLayout(c.layout)),
+            (PySwizzle(c.swizzle), c.offset, PyLayout::wrap(c.layout)),
         ))
     }
 

@@ -52,7 +52,15 @@ use crate::stride::{
 /// with [`ErrorKind::Overflow`] ("the size of the shape"), named after the operation. That is why
 /// [`Layout::size`] cannot fail. Strides are not bounded by it: offsets and the cosize are checked
 /// where they are computed.
+///
+/// # Alignment
+///
+/// A layout starts on a 64-byte boundary (768 bytes in all): zeroing a result (`memset` with
+/// 64-byte stores) then never splits a store across two cache lines. Unaligned, the time of an
+/// operation depended on where the stack happened to start: `logical_product` measured 38–46 ns
+/// from one process to the next, and 38.1–39.0 ns aligned (BENCHMARKS.md).
 #[derive(Clone, Copy)]
+#[repr(align(64))]
 pub struct Layout {
     pub(crate) tree: Tree,
     pub(crate) shape: [i64; CAPACITY],
