@@ -609,3 +609,23 @@ fn regression_bank_check_with_negative_sizes() {
         "error: swizzle-search: swizzle_search (8,64):(64,1): the element size B = -1 bytes and the vector length V = -4 must be positive",
     );
 }
+
+#[test]
+fn regression_show_sizes_cells_by_an_offset_of_i64_max() {
+    // the fuzz target `cli` (debug assertions): `Grid::cosize` added 1 to the largest offset,
+    // i64::MAX, and overflowed; the cells are as wide as 2^63's 19 digits
+    let row = "    +---------------------+---------------------+";
+    prints(
+        &["show", "--color", "never", "(2,2):(9223372036854775807,0)"],
+        &[
+            "(2,2):(9223372036854775807,0)",
+            "                        0                     1 ",
+            row,
+            " 0  |                   0 |                   0 |",
+            row,
+            " 1  | 9223372036854775807 | 9223372036854775807 |",
+            row,
+        ]
+        .join("\n"),
+    );
+}

@@ -147,8 +147,21 @@ impl Grid {
         self.values[(r * self.cols + c) as usize]
     }
 
-    /// `cosize`: one past the largest value (what CuTe's `print_layout` sizes its cells by).
+    /// `cosize`: one past the largest value (what CuTe's `print_layout` sizes its cells by),
+    /// saturating at `i64::MAX` when the largest value is `i64::MAX` (which has as many digits as
+    /// 2^63, so a cell sized by it is as wide).
+    ///
+    /// ```
+    /// let g = cute_draw::Grid::new(&"(2,2):(1,2)".parse().unwrap()).unwrap();
+    /// assert_eq!(g.cosize(), 4);
+    /// let g = cute_draw::Grid::new(&"(2,2):(9223372036854775807,0)".parse().unwrap()).unwrap();
+    /// assert_eq!(g.cosize(), i64::MAX);
+    /// ```
     pub fn cosize(&self) -> i64 {
-        self.values.iter().copied().max().map_or(0, |m| m + 1)
+        self.values
+            .iter()
+            .copied()
+            .max()
+            .map_or(0, |m| m.saturating_add(1))
     }
 }
