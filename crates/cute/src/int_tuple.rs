@@ -109,33 +109,16 @@ impl Tree {
 
     /// The leaf range `[lo, hi)` of top-level mode `k`, or `None` when `k >= rank`.
     pub(crate) const fn mode_range(&self, k: usize) -> Option<(usize, usize)> {
-        if self.is_leaf() {
-            return if k == 0 { Some((0, 1)) } else { None };
-        }
+        let mut lo = 0;
         let mut m = 0;
-        let mut d: usize = 0;
-        let mut i = 0;
-        let mut lo = usize::MAX;
-        while i < self.len() {
-            if i == 0 || d == 1 {
-                if m == k {
-                    lo = i;
-                } else if m > k {
-                    // the mode after `k` starts here (`m > k` rather than `m == k + 1`: `k` may be
-                    // `usize::MAX`)
-                    return Some((lo, i));
-                }
-                m += 1;
+        while lo < self.len() {
+            let hi = self.mode_end(lo);
+            if m == k {
+                return Some((lo, hi));
             }
-            d += self.open[i] as usize;
-            d -= self.close[i] as usize;
-            i += 1;
+            (lo, m) = (hi, m + 1);
         }
-        if lo == usize::MAX {
-            None
-        } else {
-            Some((lo, self.len()))
-        }
+        None
     }
 
     /// The leaf index of mode `k` when that mode is a single leaf (an integer, not a tuple).
@@ -147,8 +130,8 @@ impl Tree {
     }
 
     /// The end (one past the last leaf) of the top-level mode that starts at leaf `lo`, where `lo`
-    /// is `0` or the end of the mode before: walking the modes in order this way costs one pass
-    /// in all, where [`mode_range`](Tree::mode_range) walks from the start for each mode.
+    /// is `0` or the end of the mode before: a caller that walks the modes in order this way makes
+    /// one pass in all, where [`mode_range`](Tree::mode_range) walks from the start for each mode.
     pub(crate) const fn mode_end(&self, lo: usize) -> usize {
         if self.is_leaf() {
             return 1;

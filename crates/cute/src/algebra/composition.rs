@@ -621,14 +621,7 @@ impl BaseCase {
                 // passes (and stays 1).
                 if self.rest_stride != 1 {
                     if self.rest_stride % cs != 0 && self.rest_stride > cs {
-                        return Err(Error::new(
-                            Op::Composition,
-                            ErrorKind::StrideDivisibility {
-                                mode: r + 1,
-                                stride: d,
-                                prefix: prefix_product(a, r + 1),
-                            },
-                        ));
+                        return Err(stride_divisibility(a, r, d));
                     }
                     self.rest_stride = ceil_div(self.rest_stride, cs);
                 }

@@ -42,12 +42,14 @@ pub(crate) const fn divide_leaf_build(
     if err.is_err() {
         return out;
     }
-    // (checked on the two parts: borrowing `out` would keep it from being built in place)
-    if tiles {
-        // onto `[0, |B|·|B*|)`, which contains `[0, n)` (the complement reaches its cotarget)
-    } else if let Some(kind) = onto_gap(b, &rest, s) {
-        fail_onto(err, kind, &leaf_layout(s, d, code), b);
-        return out;
+    // Onto `[0, n)`: known when `(B, B*)` tiles `[0, |B|·|B*|)` (the complement reaches its
+    // cotarget), else checked on the two parts (borrowing `out` would keep it from being built in
+    // place).
+    if !tiles {
+        if let Some(kind) = onto_gap(b, &rest, s) {
+            fail_onto(err, kind, &leaf_layout(s, d, code), b);
+            return out;
+        }
     }
     let mut used: u64 = 0;
     let mut i = 0;
@@ -130,11 +132,12 @@ pub(crate) const fn divide_build(a: &Layout, b: &Layout, err: &mut Result<(), Er
     if err.is_err() {
         return bb;
     }
-    if tiles {
-        // onto `[0, |B|·|B*|)`, which contains `[0, |A|)`
-    } else if let Some(kind) = onto_gap(b, &rest, size) {
-        fail_onto(err, kind, a, b);
-        return bb;
+    // (onto `[0, |A|)`: as in `divide_leaf_build`)
+    if !tiles {
+        if let Some(kind) = onto_gap(b, &rest, size) {
+            fail_onto(err, kind, a, b);
+            return bb;
+        }
     }
     let out = compose_build(a, &bb, err);
     if let Err(e) = *err {
