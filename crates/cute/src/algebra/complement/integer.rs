@@ -12,10 +12,79 @@ use crate::int_tuple::{IntTuple, CAPACITY};
 use crate::layout::Layout;
 use crate::layout::BLANK;
 
+/// The gaps of a chain, in one pass: reads the `$count` modes `$src_s:$src_d` (from the last with
+/// `$rev`), drops those of size 1 or stride 0 (`filter`), and writes the gaps to `$s`, `$d` (which
+/// may be the source: each gap is written at or before the mode it comes from) while the strides
+/// kept come in increasing order and form a chain (every stride at least the extent before it).
+///
+/// Each gap follows from the mode that starts it and the extent `e` of the modes before it
+/// (`e = 1` before the first): a mode `s:d` with `d > e` has the gap `⌊d / e⌋ : e` before it,
+/// written unless it is 1 (a size-1 mode, which the final coalesce would drop: leaving it out
+/// keeps room for the trailing mode), and one with `d = e` has none (`coalesce` would merge it
+/// into the mode before it, whose `s·d` is `e`); either way the extent becomes `s·d`. So the
+/// source may be leaves not yet coalesced, and the result is the same as on the modes of
+/// `filter(L)`: when the leaves pass, in either order, their strides increase strictly, and the
+/// stable sort of `filter(L)` by stride is that order.
+///
+/// Evaluates to `Some` of [`gaps!`]'s value when every mode passes. A stride below the extent
+/// (out of order, equal strides, interleaved, negative) or an overflow gives `None`, with the slots
+/// written so far cleared; the caller then takes a more general way, which decides those cases
+/// (and reports the overflow) from the start.
+macro_rules! chain_pass {
+    ($src_s:expr, $src_d:expr, $count:expr, $rev:expr, $s:expr, $d:expr) => {{
+        let count: usize = $count;
+        let mut i = 0;
+        let (mut e, mut w, mut holes, mut min_stride) = (1i64, 0usize, 0i64, false);
+        let done = loop {
+            if i == count {
+                break true;
+            }
+            let l = if $rev { count - 1 - i } else { i };
+            let (si, di) = ($src_s[l], $src_d[l]);
+            if si == 1 || di == 0 {
+                min_stride |= di == i64::MIN;
+            } else {
+                if di != e {
+                    if di < e {
+                        break false;
+                    }
+                    let (gap, hole) = div_rem(di, e);
+                    if gap > 1 {
+                        $s[w] = gap;
+                        $d[w] = e;
+                        w += 1;
+                    }
+                    holes += hole;
+                }
+                e = match di.checked_mul(si) {
+                    Some(v) => v,
+                    None => break false,
+                };
+            }
+            i += 1;
+        };
+        if done {
+            Some((w, e, if min_stride { None } else { Some(e - holes) }))
+        } else {
+            // (the next way starts from zero slots)
+            while w > 0 {
+                w -= 1;
+                $s[w] = 0;
+                $d[w] = 0;
+            }
+            None
+        }
+    }};
+}
+
 /// The gaps of `filter(L)`, computed in the place arrays `$s`, `$d` (zero on entry): the modes
 /// `(d_k / c, c)` before each stride in increasing order (stable: leftmost first on ties), the
 /// slots past them zero. Evaluates to `Ok((count, c, chain))` with `c` the extent covered at the
 /// end, or the error.
+///
+/// Each way is tried when the one before it does not apply: [`chain_pass!`] on the leaves in
+/// their order, then from the last; the modes of `filter(L)`, stably sorted by stride, and
+/// `chain_pass!` on them; the groups of the module docs ([`grouped_gaps`]).
 ///
 /// `chain` is `Some(covered)` when the strides of `filter(L)` form a chain of single-mode groups
 /// (every stride at least the extent before it) and no stride of `L` is `i64::MIN` (whose
@@ -36,6 +105,25 @@ macro_rules! gaps {
         'gaps: {
             let a: &Layout = $a;
             // (integer strides: the callers check)
+            // (never past `CAPACITY`; said so that the reads need no bounds checks)
+            let leaves = if a.tree.len() < CAPACITY {
+                a.tree.len()
+            } else {
+                CAPACITY
+            };
+            // The common cases first, a chain read straight from the leaves: its strides in
+            // increasing order of the leaves (column-major), or in decreasing order (row-major,
+            // read from the last leaf).
+            let mut pass = chain_pass!(a.shape, a.stride, leaves, false, $s, $d);
+            if pass.is_none() {
+                pass = chain_pass!(a.shape, a.stride, leaves, true, $s, $d);
+            }
+            if let Some((w, e, chain)) = pass {
+                if w >= CAPACITY {
+                    break 'gaps Err(gaps_capacity());
+                }
+                break 'gaps Ok((w, e, chain));
+            }
             // The modes of `filter(L)` (`coalesce_into_int` with `filter`), each inserted where
             // its stride sorts as it is made (stable: after equal strides). A merge changes only
             // the shape of the mode made last (held in `last_s`, `last_d`, at slot `last`), so
@@ -51,12 +139,6 @@ macro_rules! gaps {
             let mut min_stride = false;
             // (before the first mode, `0·0` matches no stride: zero strides are dropped)
             let (mut last, mut last_s, mut last_d) = (0, 0i64, 0i64);
-            // (never past `CAPACITY`; said so that the reads need no bounds checks)
-            let leaves = if a.tree.len() < CAPACITY {
-                a.tree.len()
-            } else {
-                CAPACITY
-            };
             let mut i = 0;
             while i < leaves {
                 let (si, di) = (a.shape[i], a.stride[i]);
@@ -83,63 +165,53 @@ macro_rules! gaps {
                 }
                 i += 1;
             }
-            // The chain of single-mode groups (every stride at least the extent before it), in
-            // place; a negative stride or one inside the extent leaves it for the groups.
+            // The sorted modes, a chain (every stride at least the extent before it)? Read in
+            // place: each gap is written at or before the mode it comes from.
             let n = if n < CAPACITY { n } else { CAPACITY }; // (as `leaves`)
-            let mut cur: i64 = 1;
-            // `Σ (d_k mod c_k)` so far: `cur` less what `(L, gaps)` covers (see above)
-            let mut holes: i64 = 0;
-            let mut w = 0; // gaps written so far (w <= k: compaction in place)
-            let mut k = 0;
-            while k < n {
-                let (s, d) = ($s[k], $d[k]);
-                if d < cur {
-                    // (built in arrays of its own and copied: handing the result's fields to a
-                    // function would keep them in memory on the chain path too)
-                    let (mut gs, mut gd) = ([0i64; CAPACITY], [0i64; CAPACITY]);
-                    match grouped_gaps(a, &mut gs, &mut gd) {
-                        Ok((g, c)) => {
-                            let mut i = 0;
-                            while i < n {
-                                $s[i] = gs[i];
-                                $d[i] = gd[i];
-                                i += 1;
-                            }
-                            break 'gaps Ok((g, c, None));
-                        }
-                        Err(e) => break 'gaps Err(e),
+            if let Some((w, e, chain)) = chain_pass!($s, $d, n, false, $s, $d) {
+                let mut k = w;
+                while k < n {
+                    $s[k] = 0;
+                    $d[k] = 0;
+                    k += 1;
+                }
+                if w >= CAPACITY {
+                    break 'gaps Err(gaps_capacity());
+                }
+                break 'gaps Ok((w, e, if min_stride { None } else { chain }));
+            }
+            // A negative stride, one inside the extent before it, or an overflow: the groups.
+            // (Built in arrays of their own and copied: handing the result's fields to a
+            // function would keep them in memory on the chain paths too.)
+            let (mut gs, mut gd) = ([0i64; CAPACITY], [0i64; CAPACITY]);
+            match grouped_gaps(a, &mut gs, &mut gd) {
+                Ok((g, c)) => {
+                    let mut i = 0;
+                    while i < n {
+                        $s[i] = gs[i];
+                        $d[i] = gd[i];
+                        i += 1;
                     }
+                    Ok((g, c, None))
                 }
-                let (gap, hole) = div_rem(d, cur);
-                // The slot read is cleared (so that the slots past the gaps end zero), then the
-                // gap written at or before it. A gap of 1 is a size-1 mode, which the final
-                // coalesce drops: leaving it out keeps room for the trailing mode.
-                $s[k] = 0;
-                $d[k] = 0;
-                if gap > 1 {
-                    $s[w] = gap;
-                    $d[w] = cur;
-                    w += 1;
-                }
-                holes += hole;
-                cur = match d.checked_mul(s) {
-                    Some(v) => v,
-                    None => break 'gaps Err(product_overflow()),
-                };
-                k += 1;
+                Err(e) => Err(e),
             }
-            if w >= CAPACITY {
-                break 'gaps Err(Error::new(
-                    Op::Complement,
-                    ErrorKind::Capacity {
-                        what: "number of modes of a complement",
-                        limit: CAPACITY,
-                    },
-                ));
-            }
-            Ok((w, cur, if min_stride { None } else { Some(cur - holes) }))
         }
     };
+}
+
+/// The error of a complement with no room for its trailing mode. Out of line (see
+/// [`product_overflow`]).
+#[cold]
+#[inline(never)]
+const fn gaps_capacity() -> Error {
+    Error::new(
+        Op::Complement,
+        ErrorKind::Capacity {
+            what: "number of modes of a complement",
+            limit: CAPACITY,
+        },
+    )
 }
 
 /// The error of [`mul`] in the complement (`Op::Complement`, a product overflows). Out of line, so
@@ -285,13 +357,7 @@ const fn grouped_gaps(
             w += 1;
         }
         if g >= CAPACITY {
-            break 'gaps Err(Error::new(
-                Op::Complement,
-                ErrorKind::Capacity {
-                    what: "number of modes of a complement",
-                    limit: CAPACITY,
-                },
-            ));
+            break 'gaps Err(gaps_capacity());
         }
         Ok((g, cur))
     }
