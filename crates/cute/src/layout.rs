@@ -1819,12 +1819,13 @@ pub(crate) const fn open_bracket(op: Op, pending: &mut u8, depth: &mut usize) ->
     Ok(())
 }
 
-/// [`Builder::push_node`] of a whole valid layout `$r` (or, with `mode $k`, [`Builder::push_mode`]
-/// of its top-level mode `$k`) on a layout `$out` written in place (counters `$n` leaves,
-/// `$pending` brackets, `$depth`), with the same checks and errors (nesting depth, number of
-/// leaves, for `$op`); on failure sets `*$err` and returns `$out` from the enclosing function. A
-/// macro so that `$out` is written through its fields, never borrowed (see
-/// `algebra::coalesce::coalesce_into`).
+/// [`Builder::push_node`] of a whole valid layout `$r` (or, with `mode lo..hi`,
+/// [`Builder::push_mode`] of its top-level mode of leaves `[lo, hi)`, as
+/// [`Tree::mode_end`](crate::int_tuple::Tree::mode_end) walks them) on a layout `$out` written in
+/// place (counters `$n` leaves, `$pending` brackets, `$depth`), with the same checks and errors
+/// (nesting depth, number of leaves, for `$op`); on failure sets `*$err` and returns `$out` from
+/// the enclosing function. A macro so that `$out` is written through its fields, never borrowed
+/// (see `algebra::coalesce::coalesce_into`).
 macro_rules! push_layout {
     ($op:expr, $out:ident, $err:ident, $n:ident, $pending:ident, $depth:ident, $r:expr) => {{
         let r: &$crate::layout::Layout = $r;
@@ -1832,22 +1833,9 @@ macro_rules! push_layout {
             @leaves $op, $out, $err, $n, $pending, $depth, r, 0, r.tree.len(), (0, 0)
         );
     }};
-    ($op:expr, $out:ident, $err:ident, $n:ident, $pending:ident, $depth:ident, $r:expr, mode $k:expr) => {{
+    ($op:expr, $out:ident, $err:ident, $n:ident, $pending:ident, $depth:ident, $r:expr, mode $lo:ident..$hi:ident) => {{
         let r: &$crate::layout::Layout = $r;
-        let k: usize = $k;
-        let (lo, hi) = match r.tree.mode_range(k) {
-            Some(x) => x,
-            None => {
-                *$err = Err($crate::error::Error::new(
-                    $op,
-                    $crate::error::ErrorKind::OutOfRange {
-                        index: k,
-                        rank: r.tree.rank(),
-                    },
-                ));
-                return $out;
-            }
-        };
+        let (lo, hi): (usize, usize) = ($lo, $hi);
         let adj = r.tree.mode_adjust(lo, hi);
         $crate::layout::push_layout!(
             @leaves $op, $out, $err, $n, $pending, $depth, r, lo, hi, adj

@@ -220,13 +220,10 @@ const fn rank_product_build(
     raked: bool,
     err: &mut Result<(), Error>,
 ) -> Layout {
-    let r = if a.rank() > b.rank() {
-        a.rank()
-    } else {
-        b.rank()
-    };
+    let (ra, rb) = (a.rank(), b.rank());
+    let r = if ra > rb { ra } else { rb };
     let (padded_a, padded_b);
-    let pa = if a.rank() < r {
+    let pa = if ra < r {
         padded_a = match a.pad_to_rank(r) {
             Ok(l) => l,
             Err(e) => {
@@ -238,7 +235,7 @@ const fn rank_product_build(
     } else {
         a
     };
-    let pb = if b.rank() < r {
+    let pb = if rb < r {
         padded_b = match b.pad_to_rank(r) {
             Ok(l) => l,
             Err(e) => {
@@ -308,14 +305,18 @@ const fn zip_build(l0: &Layout, l1: &Layout, err: &mut Result<(), Error>) -> Lay
     let op = Op::BlockedProduct;
     let (mut n, mut pending, mut depth): (usize, u8, usize) = (0, 0, 0);
     attempt!(err, out, open_bracket(op, &mut pending, &mut depth));
+    // (the modes of both, walked side by side: `lo0`, `lo1` start mode `k`)
+    let (mut lo0, mut lo1) = (0, 0);
     let mut k = 0;
     while k < r {
+        let (hi0, hi1) = (l0.tree.mode_end(lo0), l1.tree.mode_end(lo1));
         attempt!(err, out, open_bracket(op, &mut pending, &mut depth));
-        push_layout!(op, out, err, n, pending, depth, l0, mode k);
-        push_layout!(op, out, err, n, pending, depth, l1, mode k);
+        push_layout!(op, out, err, n, pending, depth, l0, mode lo0..hi0);
+        push_layout!(op, out, err, n, pending, depth, l1, mode lo1..hi1);
         // The closing bracket (`Builder::close`; never empty, nothing pending).
         out.tree.close[n - 1] += 1;
         depth -= 1;
+        (lo0, lo1) = (hi0, hi1);
         k += 1;
     }
     out.tree.close[n - 1] += 1;
