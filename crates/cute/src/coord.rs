@@ -88,19 +88,12 @@ const fn spread(
         }
         return Ok(());
     }
-    let r = s.rank();
+    // (mode `k` starts at leaf `lo`, the modes walked in order)
+    let (r, mut lo) = (s.rank(), 0);
     let mut k = 0;
     while k < r {
-        let (lo, _) = match s.tree.mode_range(k) {
-            Some(x) => x,
-            None => {
-                return Err(Error::new(
-                    Op::Idx2Crd,
-                    ErrorKind::OutOfRange { index: k, rank: r },
-                ))
-            }
-        };
         tri!(spread(&tri!(c.get(k)), &tri!(s.get(k)), base + lo, out));
+        lo = s.tree.mode_end(lo);
         k += 1;
     }
     Ok(())
