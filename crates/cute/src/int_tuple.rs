@@ -121,14 +121,6 @@ impl Tree {
         None
     }
 
-    /// The leaf index of mode `k` when that mode is a single leaf (an integer, not a tuple).
-    pub(crate) const fn single_leaf(&self, k: usize) -> Option<usize> {
-        match self.mode_range(k) {
-            Some((lo, hi)) if self.is_leaf_mode(lo, hi) => Some(lo),
-            _ => None,
-        }
-    }
-
     /// The end (one past the last leaf) of the top-level mode that starts at leaf `lo`, where `lo`
     /// is `0` or the end of the mode before: a caller that walks the modes in order this way makes
     /// one pass in all, where [`mode_range`](Tree::mode_range) walks from the start for each mode.

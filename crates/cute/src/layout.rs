@@ -1087,9 +1087,8 @@ pub fn for_each_offset(l: &Layout, mut f: impl FnMut(i64)) {
 /// Mode `k` of `l` (what `parts::get` builds: the leaves of the mode with its own outer brackets
 /// removed), or the error in `err`. Written only through the fields of `out`.
 pub(crate) const fn mode_build(l: &Layout, k: usize, err: &mut Result<(), Error>) -> Layout {
-    let mut out = BLANK;
-    let (lo, hi) = match l.tree.mode_range(k) {
-        Some(r) => r,
+    match l.tree.mode_range(k) {
+        Some((lo, hi)) => mode_of_leaves(l, lo, hi),
         None => {
             *err = Err(Error::new(
                 Op::Get,
@@ -1098,9 +1097,15 @@ pub(crate) const fn mode_build(l: &Layout, k: usize, err: &mut Result<(), Error>
                     rank: l.tree.rank(),
                 },
             ));
-            return out;
+            BLANK
         }
-    };
+    }
+}
+
+/// The top-level mode of `l` whose leaves are `[lo, hi)`, as [`Tree::mode_end`] walks them (a
+/// caller walking the modes in order has the range already): [`mode_build`] without the search.
+pub(crate) const fn mode_of_leaves(l: &Layout, lo: usize, hi: usize) -> Layout {
+    let mut out = BLANK;
     let adj = l.tree.mode_adjust(lo, hi);
     let mut i = lo;
     while i < hi {

@@ -349,12 +349,8 @@ impl Tiler {
 /// Mode `k` of `t` (the tiles of the mode with its own outer brackets removed), or the error in
 /// `err`. Written only through the fields of `out`.
 const fn mode_build(t: &Tiler, k: usize, err: &mut Result<(), Error>) -> Tiler {
-    let mut out = Tiler {
-        tree: Tree::flat(0, false),
-        tiles: [Tile::Whole; MAX_TILES],
-    };
-    let (lo, hi) = match t.tree.mode_range(k) {
-        Some(r) => r,
+    match t.tree.mode_range(k) {
+        Some((lo, hi)) => mode_of_tiles(t, lo, hi),
         None => {
             *err = Err(Error::new(
                 Op::Get,
@@ -363,8 +359,21 @@ const fn mode_build(t: &Tiler, k: usize, err: &mut Result<(), Error>) -> Tiler {
                     rank: t.rank(),
                 },
             ));
-            return out;
+            Tiler {
+                tree: Tree::flat(0, false),
+                tiles: [Tile::Whole; MAX_TILES],
+            }
         }
+    }
+}
+
+/// The top-level mode of `t` whose tiles are `[lo, hi)`, as
+/// [`Tree::mode_end`](crate::int_tuple::Tree::mode_end) walks them: [`mode_build`] without the
+/// search.
+pub(crate) const fn mode_of_tiles(t: &Tiler, lo: usize, hi: usize) -> Tiler {
+    let mut out = Tiler {
+        tree: Tree::flat(0, false),
+        tiles: [Tile::Whole; MAX_TILES],
     };
     let adj = t.tree.mode_adjust(lo, hi);
     let mut i = lo;

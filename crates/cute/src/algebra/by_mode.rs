@@ -7,9 +7,9 @@ use super::divide::tile::{divide_build, divide_leaf_build};
 use super::product::tile::product_build;
 use crate::error::{attempt, tri, Error, ErrorKind, Op, Operand};
 use crate::layout::BLANK;
-use crate::layout::{check_size, mode_build, Layout};
+use crate::layout::{check_size, mode_of_leaves, Layout};
 use crate::layout::{open_bracket, push_layout, Builder};
-use crate::tiler::{Tile, Tiler};
+use crate::tiler::{mode_of_tiles, Tile, Tiler};
 
 /// Which base operation a by-mode traversal applies at the tiles.
 #[derive(Clone, Copy)]
@@ -114,15 +114,11 @@ pub(crate) const fn by_mode_build(
                 continue;
             }
         }
-        let m = mode_build(a, k, err);
-        if let Err(e) = *err {
-            *err = Err(e.or_with(Operand::Layout(*a), Operand::None));
-            return out;
-        }
+        let m = mode_of_leaves(a, lo_a, hi_a);
         if k < tr {
             let r = match tile {
                 Some(lo) => tile_build(&m, &t.tiles[lo], f, err),
-                None => by_mode_build(&m, &attempt!(err, out, t.mode(k)), f, err),
+                None => by_mode_build(&m, &mode_of_tiles(t, lo_t, hi_t), f, err),
             };
             if err.is_err() {
                 return out;

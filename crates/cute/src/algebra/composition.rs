@@ -36,10 +36,10 @@ use crate::arith::{ceil_div, div_rem, gcd};
 use crate::error::{attempt, mul, tri, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::{IntTuple, CAPACITY};
 use crate::layout::BLANK;
-use crate::layout::{check_size, compact_col_major, mode_build, Layout};
+use crate::layout::{check_size, compact_col_major, mode_of_leaves, Layout};
 use crate::layout::{open_bracket, push_layout};
 use crate::stride::{merges, BINARY, INTEGER};
-use crate::tiler::{Tile, Tiler};
+use crate::tiler::{mode_of_tiles, Tile, Tiler};
 
 /// `A ∘ B` for layouts (see the module docs).
 ///
@@ -895,14 +895,19 @@ const fn compose_tiler_build(a: &Layout, t: &Tiler, err: &mut Result<(), Error>)
         out,
         open_bracket(Op::Composition, &mut pending, &mut depth)
     );
+    // (the leaves of mode `k` of `a`, `[lo_a, hi_a)`, and the tiles of mode `k` of `t`,
+    // `[lo_t, hi_t)`, found walking the modes in order)
+    let (mut lo_a, mut lo_t) = (0, 0);
     let mut k = 0;
     while k < tr {
-        let ak = mode_build(a, k, err);
-        if let Err(e) = *err {
-            *err = Err(e.or_with(Operand::Layout(*a), Operand::None));
-            return out;
-        }
-        match single_tile_mode(t, k) {
+        let (hi_a, hi_t) = (a.tree.mode_end(lo_a), t.tree.mode_end(lo_t));
+        let ak = mode_of_leaves(a, lo_a, hi_a);
+        let tile = if t.tree.is_leaf_mode(lo_t, hi_t) {
+            Some(lo_t)
+        } else {
+            None
+        };
+        match tile {
             // `composition_tiler(A_k, T_k)` for a single tile, without building the tiler `T_k`.
             Some(lo) => {
                 if let Tile::Whole = t.tiles[lo] {
@@ -917,11 +922,12 @@ const fn compose_tiler_build(a: &Layout, t: &Tiler, err: &mut Result<(), Error>)
                 }
             }
             None => {
-                let tk = attempt!(err, out, t.mode(k));
+                let tk = mode_of_tiles(t, lo_t, hi_t);
                 let r = attempt!(err, out, composition_tiler(&ak, &tk));
                 push_layout!(Op::Composition, out, err, n, pending, depth, &r);
             }
         }
+        (lo_a, lo_t) = (hi_a, hi_t);
         k += 1;
     }
     // The closing bracket of the concatenation (never empty: every mode has a leaf).
@@ -941,11 +947,6 @@ const fn compose_tiler_build(a: &Layout, t: &Tiler, err: &mut Result<(), Error>)
     // mode is unbounded): the sizes multiply, and their product must fit.
     check_size!(Op::Composition, out, err, n);
     out
-}
-
-/// The tile index when mode `k` of the by-mode tiler `t` is one tile (not a nested tiler).
-pub(crate) const fn single_tile_mode(t: &Tiler, k: usize) -> Option<usize> {
-    t.tree.single_leaf(k)
 }
 
 /// `A.with_shape(S) = A ∘ make_layout(S)`: `A` reshaped to the (compatible-size) shape `S`.
