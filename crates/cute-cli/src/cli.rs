@@ -332,6 +332,15 @@ enum Cmd {
         #[arg(long)]
         no_open: bool,
     },
+    /// The GPU kernels the algebra plans (needs a CUDA GPU, the driver and NVRTC; `--plan` needs
+    /// none): with no subcommand, every check and benchmark (atoms, COPY, GEMM, rates) as a table;
+    /// `copy` and `contract` run one request of yours. Exit status 3 when no GPU can be used.
+    #[command(after_help = "Examples:
+  cute gpu --plan
+  cute gpu --only copy --json copy.json
+  cute gpu copy '(4096,4096):(4096,1)' '(4096,4096):(1,4096)' --dtype bf16
+  cute gpu contract stupr,qtru->stqp --sizes s=64,t=16,u=64,p=64,r=16,q=256")]
+    Gpu(crate::gpu::GpuArgs),
     /// Any operation of the algebra by its CuTe name: `cute OP ARG...` (see `cute ops`).
     #[command(external_subcommand)]
     Op(Vec<String>),
@@ -513,6 +522,18 @@ where
             emit(draw::show(&layout, style), out, err)
         }
         Cmd::Draw(a) => emit(draw::draw(&a), out, err),
+        Cmd::Gpu(a) => {
+            let o = crate::gpu::run(&a);
+            let c = if o.out.is_empty() {
+                0
+            } else {
+                print(&o.out, out, err)
+            };
+            if let Some(line) = o.err {
+                let _ = writeln!(err, "{line}");
+            }
+            c.max(o.code)
+        }
         Cmd::Playground { port, no_open } => emit(
             playground::serve(port, !no_open, out).map(|()| String::new()),
             out,

@@ -114,29 +114,56 @@ pub struct GpuCopyPlan {
     pub source: String,
 }
 
-/// The smallest and largest offset of a layout with integer strides.
+/// The smallest and largest offset of a layout with integer strides; an error when either
+/// overflows `i64`.
+///
+/// ```
+/// use cute_cuda::copy::offset_range;
+/// assert_eq!(offset_range(&"(4,8):(-8,1)".parse().unwrap()).unwrap(), (-24, 7));
+/// let huge = "(2,2):(4611686018427387904,4611686018427387904)".parse().unwrap();
+/// assert!(offset_range(&huge).is_err());
+/// ```
 pub fn offset_range(l: &Layout) -> Result<(i64, i64), GpuError> {
+    let overflow = || GpuError::unsupported("copy plan", format!("{l}: offsets overflow i64"));
     let (mut lo, mut hi) = (0i64, 0i64);
     for k in 0..l.leaf_count() {
         let (s, d) = l.leaf_at(k);
-        let reach = (s - 1).checked_mul(d).ok_or_else(|| {
-            GpuError::unsupported("copy plan", format!("{l}: offsets overflow i64"))
-        })?;
+        let reach = (s - 1).checked_mul(d).ok_or_else(overflow)?;
         if reach < 0 {
-            lo += reach;
+            lo = lo.checked_add(reach).ok_or_else(overflow)?;
         } else {
-            hi += reach;
+            hi = hi.checked_add(reach).ok_or_else(overflow)?;
         }
     }
     Ok((lo, hi))
 }
 
-/// Plans the GPU COPY of `src` into `dst` for elements of `dtype`.
+/// Plans the GPU COPY of `src` into `dst` for elements of `dtype`, both buffers 16-byte aligned
+/// at their smallest offsets.
 ///
 /// Fails when the layouts are not of integer strides, their sizes differ, an offset overflows, or
 /// the destination is not injective where two of its equal offsets would receive different source
 /// elements (a parallel COPY's result would then depend on the order of the writes).
 pub fn plan_copy(src: &Layout, dst: &Layout, dtype: DType) -> Result<GpuCopyPlan, GpuError> {
+    let full = 16 / dtype.bytes();
+    plan_copy_aligned(src, dst, dtype, (full, full))
+}
+
+/// [`plan_copy`] for buffers aligned, at their smallest offsets, to `align.0` (source) and
+/// `align.1` (destination) elements (powers of two): no vector access is wider than that.
+///
+/// ```
+/// use cute_cuda::{atom::DType, copy::{plan_copy_aligned, CopyKernel}};
+/// let l = "(1024,64):(1,1024)".parse().unwrap();
+/// let p = plan_copy_aligned(&l, &l, DType::F32, (4, 2)).unwrap();
+/// assert_eq!(p.kernel, CopyKernel::Direct { vector: 2 });
+/// ```
+pub fn plan_copy_aligned(
+    src: &Layout,
+    dst: &Layout,
+    dtype: DType,
+    align: (i64, i64),
+) -> Result<GpuCopyPlan, GpuError> {
     let src_range = offset_range(src)?;
     let dst_range = offset_range(dst)?;
     let n = src.size();
@@ -194,7 +221,14 @@ pub fn plan_copy(src: &Layout, dst: &Layout, dtype: DType) -> Result<GpuCopyPlan
     if transposing {
         let k = k.unwrap_or(0);
         // the vector must divide both tile modes, every other stride and the base offsets
-        let mut xs = vec![modes[0].n, modes[k].n, -src_range.0, -dst_range.0];
+        let mut xs = vec![
+            modes[0].n,
+            modes[k].n,
+            -src_range.0,
+            -dst_range.0,
+            align.0,
+            align.1,
+        ];
         for (i, m) in modes.iter().enumerate() {
             if i != 0 {
                 xs.push(m.dst_stride);
@@ -208,7 +242,7 @@ pub fn plan_copy(src: &Layout, dst: &Layout, dtype: DType) -> Result<GpuCopyPlan
     } else {
         let v = match modes.first() {
             Some(m0) if m0.src_stride == 1 && m0.dst_stride == 1 => {
-                let mut xs = vec![m0.n, -src_range.0, -dst_range.0];
+                let mut xs = vec![m0.n, -src_range.0, -dst_range.0, align.0, align.1];
                 for m in &modes[1..] {
                     xs.push(m.src_stride);
                     xs.push(m.dst_stride);

@@ -1,42 +1,97 @@
-//! The GPU: NVRTC compilation, buffers and launches, through `cudarc` with the CUDA driver and
-//! NVRTC loaded at run time.
+//! The GPU: a device's context, its compiled kernels (cached in memory and on disk), buffers and
+//! launches, through `cudarc` with the CUDA driver and NVRTC loaded at run time.
 //!
-//! [`Gpu::open`] first checks that both libraries can be loaded and returns
-//! [`GpuError::NoDriver`] otherwise, so that a machine without CUDA gets an error, never a panic.
-//! This module holds the crate's only `unsafe` code: kernel launches, whose arguments the callers
-//! build from the plans that size them.
+//! [`Gpu::shared`] opens a device once per process (the driver's primary context, the one CUDA's
+//! runtime and therefore PyTorch, CuPy and JAX use) and returns the same [`Gpu`] to every caller.
+//! It first checks that the driver and NVRTC can be loaded and returns [`GpuError::NoDriver`]
+//! otherwise, so that a machine without CUDA gets an error, never a panic. Kernels launch on the
+//! stream the caller names ([`Stream`]), so they order with other libraries' work on that stream
+//! without a device synchronisation. This module and [`crate::compile`] hold the crate's `unsafe`
+//! code.
 //!
 //! ```
-//! match cute_cuda::device::Gpu::open() {
-//!     Ok(gpu) => println!("{}", gpu.name),
+//! match cute_cuda::device::Gpu::shared(0) {
+//!     Ok(gpu) => println!("{} ({})", gpu.name, gpu.arch),
 //!     Err(e) => println!("{e}"), // e.g. "no CUDA device: the CUDA driver library ... not found"
 //! }
 //! ```
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Instant;
 
 use cudarc::driver::sys::{CUdevice_attribute, CUevent_flags, CUfunction_attribute};
 use cudarc::driver::{
     CudaContext, CudaFunction, CudaSlice, CudaStream, DevicePtr, DeviceRepr, PushKernelArg,
     ValidAsZeroBits,
 };
-use cudarc::nvrtc::{compile_ptx_with_opts, CompileError, CompileOptions};
 
+use crate::cache::{CacheConfig, DiskCache, KernelKey, Lru};
+use crate::compile::{arch_for, cubin, nvrtc_version};
 use crate::error::GpuError;
 
-/// An open GPU (device 0) with one stream.
+/// A CUDA stream named by its raw handle (`CUstream`), as other libraries give it (PyTorch:
+/// `torch.cuda.current_stream().cuda_stream`; CuPy: `cupy.cuda.get_current_stream().ptr`).
+/// [`Stream::LEGACY`] (0) is the legacy default stream; [`Stream::OWN`] is the [`Gpu`]'s own
+/// stream (the context's default stream).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Stream {
+    /// The [`Gpu`]'s own stream.
+    Own,
+    /// A stream owned by the caller, by its handle; the caller keeps it alive while work is queued.
+    Raw(u64),
+}
+
+impl Stream {
+    /// The [`Gpu`]'s own stream.
+    pub const OWN: Stream = Stream::Own;
+    /// The legacy default stream (handle 0).
+    pub const LEGACY: Stream = Stream::Raw(0);
+}
+
+/// What the kernel caches did since the device was opened.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CacheStats {
+    /// Kernels found loaded in memory.
+    pub memory_hits: u64,
+    /// Kernels loaded from the disk cache (no NVRTC).
+    pub disk_hits: u64,
+    /// Kernels compiled by NVRTC.
+    pub compiles: u64,
+    /// Milliseconds spent in NVRTC, in all.
+    pub compile_ms: f64,
+    /// Milliseconds of the last NVRTC compilation.
+    pub last_compile_ms: f64,
+    /// Plans found in the library's plan cache ([`crate::api`]).
+    pub plan_hits: u64,
+    /// Plans made.
+    pub plans: u64,
+}
+
+/// An open GPU: its primary context, its own stream, its caches.
 pub struct Gpu {
     ctx: Arc<CudaContext>,
     stream: Arc<CudaStream>,
+    /// The device's ordinal.
+    pub ordinal: usize,
     /// The device's name.
     pub name: String,
     /// Streaming multiprocessors.
     pub sm_count: i32,
     /// Compute capability.
     pub capability: (i32, i32),
+    /// The NVRTC target of its kernels ([`arch_for`]).
+    pub arch: String,
+    /// NVRTC's version.
+    pub nvrtc: (i32, i32),
+    config: CacheConfig,
+    disk: Option<DiskCache>,
+    kernels: Mutex<Lru<(String, String), Arc<Kernel>>>,
+    pub(crate) plans: Mutex<Lru<crate::api::PlanKey, Arc<crate::api::Prepared>>>,
+    stats: Mutex<CacheStats>,
 }
 
-/// A compiled kernel.
+/// A compiled and loaded kernel.
 pub struct Kernel {
     func: CudaFunction,
     /// The kernel's name.
@@ -45,8 +100,6 @@ pub struct Kernel {
     pub registers: i32,
     /// Local memory (stack frame and spills) per thread, in bytes.
     pub local_bytes: i32,
-    /// The PTX NVRTC produced.
-    pub ptx: String,
 }
 
 /// A kernel argument.
@@ -60,64 +113,60 @@ pub enum Arg {
     I64(i64),
     /// A 64-bit unsigned integer.
     U64(u64),
+    /// A 32-bit float.
+    F32(f32),
 }
 
-/// Compiles `source` to PTX with NVRTC for [`ARCH`]; needs NVRTC but no driver or device (the
-/// CPU tests use it to check that generated kernels compile). A compilation error carries NVRTC's
-/// log; a missing library is [`GpuError::NoDriver`].
-pub fn compile_ptx(source: &str, name: &str) -> Result<String, GpuError> {
-    Ok(nvrtc(source, name)?.to_src())
-}
-
-fn nvrtc(source: &str, name: &str) -> Result<cudarc::nvrtc::Ptx, GpuError> {
-    // SAFETY: only loads the shared library to see whether it is there.
-    if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
+fn no_driver_check() -> Result<(), GpuError> {
+    // SAFETY: only loads the shared library (dlopen) to see whether it is there; no symbol of it
+    // is called.
+    if !unsafe { cudarc::driver::sys::is_culib_present() } {
         return Err(GpuError::NoDriver(
-            "the NVRTC library (libnvrtc.so) was not found; add its folder to LD_LIBRARY_PATH"
-                .into(),
+            "the CUDA driver library (libcuda.so) was not found".into(),
         ));
     }
-    let opts = CompileOptions {
-        arch: Some(ARCH),
-        options: vec!["-std=c++17".into(), "-default-device".into()],
-        ..Default::default()
-    };
-    compile_ptx_with_opts(source, opts).map_err(|e| match e {
-        CompileError::CompileError { log, .. } => GpuError::Driver {
-            op: "nvrtcCompileProgram",
-            message: format!("{name}: {}", log.to_string_lossy()),
-        },
-        other => GpuError::driver("nvrtc", other),
-    })
+    nvrtc_version().map(|_| ())
 }
 
-/// The architecture NVRTC compiles for: Hopper with its architecture-specific features (`wgmma`,
-/// `setmaxnreg`).
-pub const ARCH: &str = "sm_90a";
+static DEVICES: OnceLock<Mutex<HashMap<usize, Arc<Gpu>>>> = OnceLock::new();
 
 impl Gpu {
-    /// Opens device 0. Fails with [`GpuError::NoDriver`] when the CUDA driver or NVRTC cannot be
-    /// loaded or no device is present.
-    pub fn open() -> Result<Gpu, GpuError> {
-        // SAFETY: only loads the shared library (dlopen) to see whether it is there; no symbol of
-        // it is called.
-        if !unsafe { cudarc::driver::sys::is_culib_present() } {
-            return Err(GpuError::NoDriver(
-                "the CUDA driver library (libcuda.so) was not found".into(),
-            ));
+    /// Device `ordinal`, opened once per process with the caches of
+    /// [`CacheConfig::from_env`]; later calls return the same [`Gpu`]. Fails with
+    /// [`GpuError::NoDriver`] when the CUDA driver or NVRTC cannot be loaded or the device does
+    /// not exist.
+    pub fn shared(ordinal: usize) -> Result<Arc<Gpu>, GpuError> {
+        let map = DEVICES.get_or_init(|| Mutex::new(HashMap::new()));
+        let mut map = map.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(g) = map.get(&ordinal) {
+            return Ok(g.clone());
         }
-        // SAFETY: as above, for NVRTC.
-        if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
-            return Err(GpuError::NoDriver(
-                "the NVRTC library (libnvrtc.so) was not found; add its folder to LD_LIBRARY_PATH"
-                    .into(),
-            ));
-        }
+        let g = Arc::new(Gpu::open_with(ordinal, CacheConfig::from_env())?);
+        map.insert(ordinal, g.clone());
+        Ok(g)
+    }
+
+    /// Device 0 ([`Gpu::shared`]).
+    pub fn open() -> Result<Arc<Gpu>, GpuError> {
+        Gpu::shared(0)
+    }
+
+    /// Opens device `ordinal` with the given caches: a [`Gpu`] of its own (its own caches) on the
+    /// device's primary context.
+    pub fn open_with(ordinal: usize, config: CacheConfig) -> Result<Gpu, GpuError> {
+        no_driver_check()?;
+        let nvrtc = nvrtc_version()?;
         let count = CudaContext::device_count().map_err(|e| GpuError::NoDriver(e.to_string()))?;
         if count < 1 {
             return Err(GpuError::NoDriver("the driver reports no device".into()));
         }
-        let ctx = CudaContext::new(0).map_err(|e| GpuError::NoDriver(e.to_string()))?;
+        if ordinal >= count as usize {
+            return Err(GpuError::unsupported(
+                "open device",
+                format!("device {ordinal} does not exist (the driver reports {count})"),
+            ));
+        }
+        let ctx = CudaContext::new(ordinal).map_err(|e| GpuError::NoDriver(e.to_string()))?;
         let stream = ctx.default_stream();
         let name = ctx
             .name()
@@ -128,23 +177,112 @@ impl Gpu {
         let capability = ctx
             .compute_capability()
             .map_err(|e| GpuError::driver("cuDeviceGetAttribute", e))?;
+        let disk = config
+            .disk_dir
+            .clone()
+            .map(|d| DiskCache::new(d, config.disk_bytes));
         Ok(Gpu {
             ctx,
             stream,
+            ordinal,
             name,
             sm_count,
             capability,
+            arch: arch_for(capability),
+            nvrtc,
+            kernels: Mutex::new(Lru::new(config.memory_entries)),
+            plans: Mutex::new(Lru::new(config.memory_entries)),
+            config,
+            disk,
+            stats: Mutex::new(CacheStats::default()),
         })
     }
 
-    /// Compiles `source` with NVRTC for [`ARCH`] and loads the kernel `name`. A compilation error
-    /// carries NVRTC's log.
-    pub fn compile(&self, source: &str, name: &str) -> Result<Kernel, GpuError> {
-        let ptx = nvrtc(source, name)?;
-        let text = ptx.to_src();
+    /// Makes the device's context current on this thread.
+    pub(crate) fn bind(&self) -> Result<(), GpuError> {
+        self.ctx
+            .bind_to_thread()
+            .map_err(|e| GpuError::driver("cuCtxSetCurrent", e))
+    }
+
+    /// The caches' configuration.
+    pub fn cache_config(&self) -> &CacheConfig {
+        &self.config
+    }
+
+    /// What the caches did so far.
+    pub fn stats(&self) -> CacheStats {
+        *self.stats.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub(crate) fn count(&self, f: impl FnOnce(&mut CacheStats)) {
+        f(&mut self.stats.lock().unwrap_or_else(|e| e.into_inner()));
+    }
+
+    /// Drops the kernels and plans held in memory (the disk cache stays).
+    pub fn clear_memory_caches(&self) {
+        self.kernels
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
+        self.plans.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    }
+
+    /// The kernel `name` of `source` for this device: from memory, else from the disk cache, else
+    /// compiled by NVRTC (and stored in both). A compilation error carries NVRTC's log.
+    pub fn compile(&self, source: &str, name: &str) -> Result<Arc<Kernel>, GpuError> {
+        let mem_key = (source.to_string(), name.to_string());
+        if let Some(k) = self
+            .kernels
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&mem_key)
+        {
+            let k = k.clone();
+            self.count(|s| s.memory_hits += 1);
+            return Ok(k);
+        }
+        let key: Option<KernelKey> = self
+            .disk
+            .as_ref()
+            .map(|_| DiskCache::key(source, name, &self.arch, self.nvrtc));
+        let cached = match (&self.disk, &key) {
+            (Some(d), Some(k)) => d.load(k),
+            _ => None,
+        };
+        let image = match cached {
+            Some(bin) => {
+                self.count(|s| s.disk_hits += 1);
+                bin
+            }
+            None => {
+                let t = Instant::now();
+                let bin = cubin(source, name, &self.arch)?;
+                let ms = t.elapsed().as_secs_f64() * 1e3;
+                self.count(|s| {
+                    s.compiles += 1;
+                    s.compile_ms += ms;
+                    s.last_compile_ms = ms;
+                });
+                if let (Some(d), Some(k)) = (&self.disk, &key) {
+                    // a cache that cannot be written costs the next process a compilation only
+                    let _ = d.store(k, &bin);
+                }
+                bin
+            }
+        };
+        let kernel = Arc::new(self.load(image, name)?);
+        self.kernels
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(mem_key, kernel.clone());
+        Ok(kernel)
+    }
+
+    fn load(&self, image: Vec<u8>, name: &str) -> Result<Kernel, GpuError> {
         let module = self
             .ctx
-            .load_module(ptx)
+            .load_module(cudarc::nvrtc::Ptx::from_binary(image))
             .map_err(|e| GpuError::driver("cuModuleLoadData", e))?;
         let func = module
             .load_function(name)
@@ -156,11 +294,10 @@ impl Gpu {
             name: name.to_string(),
             registers,
             local_bytes,
-            ptx: text,
         })
     }
 
-    /// A device buffer of `n` zeros.
+    /// A device buffer of `n` zeros on the [`Gpu`]'s own stream.
     pub fn zeros<T: DeviceRepr + ValidAsZeroBits>(
         &self,
         n: usize,
@@ -207,7 +344,8 @@ impl Gpu {
             .map_err(|e| GpuError::driver("cuMemcpyDtoD", e))
     }
 
-    /// Launches `k` on `grid × block` threads with `smem` bytes of dynamic shared memory.
+    /// Launches `k` on `grid` blocks of `block` threads on the [`Gpu`]'s own stream with `smem`
+    /// bytes of dynamic shared memory.
     ///
     /// The caller guarantees that the arguments match the kernel's parameters and that every
     /// address the kernel computes from them lies in a live buffer: the kernels of this crate are
@@ -220,12 +358,25 @@ impl Gpu {
         smem: u32,
         args: &[Arg],
     ) -> Result<(), GpuError> {
-        self.launch_grid(k, (grid, 1), block, smem, args)
+        self.launch_on(Stream::Own, k, (grid, 1), block, smem, args)
     }
 
     /// [`Gpu::launch`] on a two-dimensional grid `(x, y)`.
     pub fn launch_grid(
         &self,
+        k: &Kernel,
+        grid: (u32, u32),
+        block: u32,
+        smem: u32,
+        args: &[Arg],
+    ) -> Result<(), GpuError> {
+        self.launch_on(Stream::Own, k, grid, block, smem, args)
+    }
+
+    /// Launches `k` on `stream` (the contract of [`Gpu::launch`]).
+    pub fn launch_on(
+        &self,
+        stream: Stream,
         k: &Kernel,
         grid: (u32, u32),
         block: u32,
@@ -240,12 +391,27 @@ impl Gpu {
                 )
                 .map_err(|e| GpuError::driver("cuFuncSetAttribute", e))?;
         }
-        let mut b = self.stream.launch_builder(&k.func);
+        let borrowed;
+        let s: &Arc<CudaStream> = match stream {
+            Stream::Own => &self.stream,
+            Stream::Raw(h) => {
+                // SAFETY: the caller names a stream of this device's primary context and keeps
+                // it alive while the launch is queued (the contract of `Stream::Raw`); the
+                // wrapper does not destroy it.
+                borrowed = unsafe {
+                    self.ctx
+                        .wrap_borrowed_stream(h as usize as cudarc::driver::sys::CUstream)
+                };
+                &borrowed
+            }
+        };
+        let mut b = s.launch_builder(&k.func);
         for a in args {
             match a {
                 Arg::Ptr(p) | Arg::U64(p) => b.arg(p),
                 Arg::I32(x) => b.arg(x),
                 Arg::I64(x) => b.arg(x),
+                Arg::F32(x) => b.arg(x),
             };
         }
         let cfg = cudarc::driver::LaunchConfig {
@@ -254,21 +420,36 @@ impl Gpu {
             shared_mem_bytes: smem,
         };
         // SAFETY: see the contract above; the argument list is built from the same plan as the
-        // kernel's source, and every buffer outlives the launch (the callers synchronize before
-        // dropping them).
+        // kernel's source.
         unsafe { b.launch(cfg) }.map_err(|e| GpuError::driver("cuLaunchKernel", e))?;
         Ok(())
     }
 
-    /// Waits for the stream and reports an asynchronous error of a kernel.
+    /// The raw handle of `stream`.
+    pub(crate) fn raw_stream(&self, stream: Stream) -> cudarc::driver::sys::CUstream {
+        match stream {
+            Stream::Own => self.stream.cu_stream(),
+            Stream::Raw(h) => h as usize as cudarc::driver::sys::CUstream,
+        }
+    }
+
+    /// Waits for the [`Gpu`]'s own stream and reports an asynchronous error of a kernel.
     pub fn sync(&self) -> Result<(), GpuError> {
         self.stream
             .synchronize()
             .map_err(|e| GpuError::driver("cuStreamSynchronize", e))
     }
 
-    /// The median time in milliseconds of `reps` runs of `f`, each timed by CUDA events, after
-    /// `warmup` untimed runs.
+    /// Waits for every stream of the device (the primary context) and reports an asynchronous
+    /// error.
+    pub fn sync_device(&self) -> Result<(), GpuError> {
+        self.ctx
+            .synchronize()
+            .map_err(|e| GpuError::driver("cuCtxSynchronize", e))
+    }
+
+    /// The median time in milliseconds of `reps` runs of `f`, each timed by CUDA events on the
+    /// [`Gpu`]'s own stream, after `warmup` untimed runs.
     pub fn time_ms(
         &self,
         warmup: usize,

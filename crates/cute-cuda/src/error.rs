@@ -17,6 +17,15 @@ pub enum GpuError {
         /// The violated condition, with the operands.
         what: String,
     },
+    /// The caller's request is invalid: operands of different sizes, a tensor that reaches past its
+    /// buffer, overlapping source and destination, mismatched devices or types. `op` names the
+    /// operation, `what` the operands and the violated condition.
+    Invalid {
+        /// The operation (`copy`, `gemm`, `device tensor`, …).
+        op: &'static str,
+        /// The violated condition, with the operands.
+        what: String,
+    },
     /// No CUDA driver or NVRTC library could be loaded: the crate's GPU paths need one.
     NoDriver(String),
     /// The CUDA driver or NVRTC failed (`op` names the call).
@@ -44,6 +53,19 @@ impl GpuError {
         }
     }
 
+    /// A [`GpuError::Invalid`] for `op`.
+    ///
+    /// ```
+    /// let e = cute_cuda::GpuError::invalid("copy", "sizes 8 and 9 differ");
+    /// assert_eq!(e.to_string(), "copy: sizes 8 and 9 differ");
+    /// ```
+    pub fn invalid(op: &'static str, what: impl Into<String>) -> GpuError {
+        GpuError::Invalid {
+            op,
+            what: what.into(),
+        }
+    }
+
     /// A [`GpuError::Driver`] for the call `op`.
     pub fn driver(op: &'static str, e: impl fmt::Display) -> GpuError {
         GpuError::Driver {
@@ -57,7 +79,9 @@ impl fmt::Display for GpuError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             GpuError::Layout(e) => write!(f, "{e}"),
-            GpuError::Unsupported { op, what } => write!(f, "{op}: {what}"),
+            GpuError::Unsupported { op, what } | GpuError::Invalid { op, what } => {
+                write!(f, "{op}: {what}")
+            }
             GpuError::NoDriver(m) => write!(f, "no CUDA device: {m}"),
             GpuError::Driver { op, message } => write!(f, "{op}: {message}"),
             GpuError::Mismatch { check, detail } => write!(f, "{check}: {detail}"),

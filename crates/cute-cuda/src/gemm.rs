@@ -134,6 +134,7 @@ pub(crate) fn contiguity(
     ext_r: i64,
     ext_k: i64,
     lo: i64,
+    align: i64,
 ) -> (Major, i64) {
     let first = |x: &Layout| leaves(x).into_iter().find(|&(s, _)| s > 1);
     let strides_except = |skip: (usize, usize)| -> Vec<i64> {
@@ -151,7 +152,7 @@ pub(crate) fn contiguity(
     for (major, x, mi, ext) in [(Major::K, k, 1usize, ext_k), (Major::MN, r, 0usize, ext_r)] {
         if let Some((s, 1)) = first(x) {
             let mut xs = strides_except((mi, idx(x)));
-            xs.extend([s, ext, lo]);
+            xs.extend([s, ext, lo, align]);
             return (major, pow2_dividing(8, &xs));
         }
     }
@@ -247,10 +248,11 @@ fn operand_plan(
     rows: i64,
     ext: (i64, i64),
     lo: i64,
+    align: i64,
     mma: &MmaAtom,
 ) -> Result<OperandPlan, GpuError> {
     let (_, _, bk) = TILE;
-    let (major, vector) = contiguity(&modes.0, &modes.1, &modes.2, ext.0, ext.1, lo);
+    let (major, vector) = contiguity(&modes.0, &modes.1, &modes.2, ext.0, ext.1, lo, align);
     let trans = major == Major::MN;
     let ldsm = ldmatrix(4, trans)?;
     // the registers of one x4: A's four registers; B's two n8 tiles of two registers each
@@ -315,9 +317,10 @@ fn operand_plan(
     })
 }
 
-/// Plans the GEMM `C = A·B` (accumulating into nothing: C is overwritten) for `A (M,K[,L])`,
-/// `B (N,K[,L])`, `C (M,N[,L])` with operands of `ab` (F16 or Bf16) and C of `c_type` (F32 or
-/// `ab`).
+/// Plans the GEMM `C = α·A·B + β·C` (the kernel takes `α` and `β` as arguments; with `β = 0`
+/// C is not read) for `A (M,K[,L])`, `B (N,K[,L])`, `C (M,N[,L])` with operands of `ab` (F16 or
+/// Bf16) and C of `c_type` (F32 or `ab`), the operands' buffers 16-byte aligned at their smallest
+/// offsets.
 ///
 /// Fails when the layouts do not form a GEMM (the algebra's preconditions), the strides are not
 /// integers, C is not injective on its image (checked by the joint-mode criterion), the batch
@@ -329,6 +332,35 @@ pub fn plan_gemm(
     ab: DType,
     c_type: DType,
 ) -> Result<GpuGemmPlan, GpuError> {
+    plan_gemm_aligned(a, b, c, ab, c_type, [8, 8])
+}
+
+/// [`plan_gemm`] for operands whose buffers, at their smallest offsets, are aligned to
+/// `align[0]` (A) and `align[1]` (B) elements (powers of two): no vector load is wider than the
+/// alignment allows.
+///
+/// ```
+/// use cute_cuda::{atom::DType, gemm::plan_gemm_aligned};
+/// let a = "(256,64):(64,1)".parse().unwrap();
+/// let b = "(128,64):(64,1)".parse().unwrap();
+/// let c = "(256,128):(1,256)".parse().unwrap();
+/// let p = plan_gemm_aligned(&a, &b, &c, DType::F16, DType::F32, [2, 8]).unwrap();
+/// assert_eq!((p.a.vector, p.b.vector), (2, 8));
+/// ```
+pub fn plan_gemm_aligned(
+    a: &Layout,
+    b: &Layout,
+    c: &Layout,
+    ab: DType,
+    c_type: DType,
+    align: [i64; 2],
+) -> Result<GpuGemmPlan, GpuError> {
+    if !matches!(ab, DType::F16 | DType::Bf16) {
+        return Err(GpuError::unsupported(
+            "gemm plan",
+            format!("operands of {ab}: the GEMM kernels take f16 or bf16 operands"),
+        ));
+    }
     let gm = gemm_modes(a, b, c)?;
     let (m, n, k, l) = gm.extents;
     if c_type != DType::F32 && c_type != ab {
@@ -366,8 +398,24 @@ pub fn plan_gemm(
     ];
     let [(a_m, a_k, a_l), (b_n, b_k, b_l), (c_m, c_n, c_l)] = gm.layouts;
     let (bm, bn, _) = TILE;
-    let pa = operand_plan("A", (a_m, a_k, a_l), bm, (m, k), ranges[0].0, &mma)?;
-    let pb = operand_plan("B", (b_n, b_k, b_l), bn, (n, k), ranges[1].0, &mma)?;
+    let pa = operand_plan(
+        "A",
+        (a_m, a_k, a_l),
+        bm,
+        (m, k),
+        ranges[0].0,
+        align[0],
+        &mma,
+    )?;
+    let pb = operand_plan(
+        "B",
+        (b_n, b_k, b_l),
+        bn,
+        (n, k),
+        ranges[1].0,
+        align[1],
+        &mma,
+    )?;
     let tiles = ((m + bm - 1) / bm) * ((n + bn - 1) / bn);
     if tiles > i32::MAX as i64 {
         return Err(GpuError::unsupported(
@@ -553,9 +601,9 @@ fn gemm_source(p: &GpuGemmPlan) -> Result<String, GpuError> {
     c.line(tab("CM", &cm));
     c.line(tab("CN", &cn));
     c.line(format!(
-        "extern \"C\" __global__ void __launch_bounds__({GEMM_THREADS}) {}(const unsigned short* __restrict__ ga, const unsigned short* __restrict__ gb, {}* __restrict__ gc) {{",
+        "extern \"C\" __global__ void __launch_bounds__({GEMM_THREADS}) {}(const unsigned short* __restrict__ ga, const unsigned short* __restrict__ gb, {}* __restrict__ gc, const float alpha, const float beta) {{",
         p.kernel.name,
-        if p.kernel.c_type == DType::F32 { "float" } else { "unsigned short" }
+        c_pointee(p.kernel.c_type)
     ));
     c.line(format!("  typedef {it} idx;"));
     c.line("  extern __shared__ __align__(128) unsigned short smem[];");
@@ -666,21 +714,46 @@ fn gemm_source(p: &GpuGemmPlan) -> Result<String, GpuError> {
         layout_eval_expr(c_m, "mm"),
         layout_eval_expr(c_n, "nn")
     ));
-    match p.kernel.c_type {
-        DType::F32 => c.line("      gc[o] = acc[i][j][v];"),
-        t => {
-            c.line("      unsigned short h;");
-            c.line(format!(
-                "      asm(\"cvt.rn.{}.f32 %0, %1;\" : \"=h\"(h) : \"f\"(acc[i][j][v]));",
-                t.ptx()
-            ));
-            c.line("      gc[o] = h;");
-        }
-    }
+    emit_store(&mut c, p.kernel.c_type, "gc[o]", "acc[i][j][v]", "      ");
     c.line("    }");
     c.line("  }");
     c.line("}");
     Ok(c.finish())
+}
+
+/// The C++ type C's pointer points to.
+pub(crate) fn c_pointee(c_type: DType) -> &'static str {
+    if c_type == DType::F32 {
+        "float"
+    } else {
+        "unsigned short"
+    }
+}
+
+/// The epilogue's store of one accumulator `x` (a `float` expression) into the element `dst`
+/// of C: `dst = α·x + β·dst`, C read only when `β ≠ 0` (so that a C of NaNs is overwritten when
+/// `β = 0`, as BLAS does), rounded to C's type. Shared by every GEMM kernel.
+pub(crate) fn emit_store(c: &mut Code, c_type: DType, dst: &str, x: &str, indent: &str) {
+    c.line(format!("{indent}float y = alpha * ({x});"));
+    match c_type {
+        DType::F32 => {
+            c.line(format!("{indent}if (beta != 0.0f) y += beta * {dst};"));
+            c.line(format!("{indent}{dst} = y;"));
+        }
+        t => {
+            let widen = match t {
+                DType::Bf16 => format!("old = __uint_as_float((unsigned){dst} << 16);"),
+                _ => format!("asm(\"cvt.f32.f16 %0, %1;\" : \"=f\"(old) : \"h\"({dst}));"),
+            };
+            c.line(format!(
+                "{indent}if (beta != 0.0f) {{ float old; {widen} y += beta * old; }}"
+            ));
+            c.line(format!(
+                "{indent}{{ unsigned short h; asm(\"cvt.rn.{}.f32 %0, %1;\" : \"=h\"(h) : \"f\"(y)); {dst} = h; }}",
+                t.ptx()
+            ));
+        }
+    }
 }
 
 impl GpuGemmPlan {

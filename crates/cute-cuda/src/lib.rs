@@ -1,20 +1,27 @@
-//! # cute-cuda — GPU kernels planned by the CuTe layout algebra
+//! # cute-cuda — GPU kernels planned by the CuTe layout algebra, as a library
 //!
 //! The paper "CuTe Layout Representation and Algebra" exists because GPU tensor instructions
 //! dictate layouts that must be propagated correctly and fast. This crate takes the algebra of the
-//! `cute` crate to the GPU:
+//! `cute` crate to the GPU, for any caller's tensors:
 //!
+//! * [`api`]: COPY between any two layouts, GEMM and einsum-style contractions ([`Gpu::copy`],
+//!   [`Gpu::gemm`], [`Gpu::contract`]) on [`tensor::DeviceTensor`]s, launched on the caller's
+//!   stream, each plan compiled once;
+//! * [`tensor`]: device memory, owned or borrowed from another library, viewed through a layout
+//!   and checked against its buffer;
+//! * [`device`]: a device's context, kernel launches and the caches; [`compile`]: NVRTC to PTX
+//!   and CUBIN; [`cache`]: the in-memory and on-disk caches of compiled kernels;
+//! * planning and code generation: [`copy`] (COPY: tiles, thread-value layouts, vectors, swizzle,
+//!   predication), [`gemm`] (the portable `mma.sync` GEMM/GETT), [`wgmma`] (the Hopper GEMM),
+//!   [`codegen`] (CUDA C++ whose every index expression is written from a layout);
 //! * [`atom`]: the MMA and copy instructions (`mma.sync`, `wgmma`, `ldmatrix`, `stmatrix`,
 //!   `cp.async`) and the canonical shared-memory layouts of `wgmma`/TMA, as CuTe layouts;
-//! * [`copy`]: COPY between any two layouts, its kernel (tiles, thread-value layouts, vectors,
-//!   swizzle, predication) derived by the algebra;
-//! * [`codegen`]: CUDA C++ whose every index expression is written from a layout;
-//! * [`device`]: NVRTC compilation and launches through `cudarc`, loaded dynamically: this crate
-//!   builds and its CPU tests run on a machine without CUDA, and every GPU entry point returns
-//!   [`GpuError::NoDriver`] there instead of failing otherwise;
-//! * [`verify`]: kernels that record which thread holds which element of each atom, compared with
-//!   the atom's layouts;
-//! * [`run`]: the checks and benchmarks behind `cute gpu`.
+//!   [`verify`]: kernels that record which thread holds which element of each atom;
+//! * [`cases`]: the checks' and benchmarks' cases, which `cute gpu` runs.
+//!
+//! The CUDA driver and NVRTC are loaded when first used: this crate builds and its CPU tests run on
+//! a machine without CUDA, and every GPU entry point returns [`GpuError::NoDriver`] there instead
+//! of failing otherwise.
 //!
 //! ```
 //! use cute_cuda::{atom::DType, copy::plan_copy};
@@ -24,14 +31,21 @@
 //! println!("{}", plan.describe());
 //! ```
 
+pub mod api;
 pub mod atom;
+pub mod cache;
+pub mod cases;
 pub mod codegen;
+pub mod compile;
 pub mod copy;
 pub mod device;
 pub mod error;
 pub mod gemm;
-pub mod run;
+pub mod tensor;
 pub mod verify;
 pub mod wgmma;
 
+pub use api::Launched;
+pub use device::{Gpu, Stream};
 pub use error::GpuError;
+pub use tensor::{DeviceBuffer, DeviceTensor};

@@ -45,11 +45,13 @@ fn table(name: &str, xs: &[i64]) -> String {
     )
 }
 
-/// A small-integer operand value as bits of `t` (exact in every type used here).
+/// A small-integer operand value as bits of `t` (exact in every type used here: the MMA atoms'
+/// f32, tf32, bf16 and f16; integer types hold the integer).
 fn bits_of(t: DType, x: i32) -> u32 {
     let f = x as f32;
     match t {
         DType::F32 | DType::Tf32 => f.to_bits(),
+        DType::F64 | DType::I8 | DType::U8 | DType::I16 | DType::I32 | DType::I64 => x as u32,
         DType::Bf16 => f.to_bits() >> 16,
         DType::F16 => {
             // small integers: exact in binary16
@@ -113,7 +115,7 @@ pub fn mma_check(atom: &MmaAtom, seed: u64, perturb: bool) -> Result<AtomCheck, 
             c_idx.push(mm + m * nn);
         }
     }
-    let mut rng = crate::run::Rng::new(seed);
+    let mut rng = crate::cases::Rng::new(seed);
     let a: Vec<i32> = (0..m * k).map(|_| rng.small_nonzero()).collect();
     let b: Vec<i32> = (0..n * k).map(|_| rng.small_nonzero()).collect();
     if perturb {
@@ -335,7 +337,7 @@ pub fn stmatrix_check(atom: &CopyAtom, num: i64, perturb: bool) -> Result<AtomCh
 /// The hardware check of `cp.async` 16 B: 32 threads each move 16 bytes to a permuted slot; the
 /// bytes must arrive in the order the atom's layouts give (bit `b` to bit `b`).
 pub fn cp_async_check(atom: &CopyAtom, seed: u64, perturb: bool) -> Result<AtomCheck, GpuError> {
-    let mut rng = crate::run::Rng::new(seed);
+    let mut rng = crate::cases::Rng::new(seed);
     let input: Vec<u32> = (0..128).map(|_| rng.next_u32()).collect();
     // expected: word w of thread t's 16 bytes is the word the layouts map it from
     let mut expected = vec![None; 128];
@@ -454,7 +456,7 @@ pub fn wgmma_check(
     if perturb {
         c_idx.swap(0, 1);
     }
-    let mut rng = crate::run::Rng::new(seed);
+    let mut rng = crate::cases::Rng::new(seed);
     let a: Vec<i32> = (0..m * k).map(|_| rng.small_nonzero()).collect();
     let b: Vec<i32> = (0..n * k).map(|_| rng.small_nonzero()).collect();
     let t = atom.ab_type;

@@ -19,7 +19,7 @@ use cute::{ComposedLayout, Layout, Swizzle};
 use crate::atom::{gmma_smem_atom, wgmma_64xnx16, DType, GmmaSwizzle, Major, MmaAtom};
 use crate::codegen::{emit_tile_order, index_type, layout_eval_expr, swizzle_expr, Code};
 use crate::error::GpuError;
-use crate::gemm::{contiguity, GemmKernel};
+use crate::gemm::{c_pointee, contiguity, emit_store, GemmKernel};
 
 /// CTA tile `(BM, BN, BK)`: two consumer warpgroups of `64 × BN` each.
 pub const WG_TILE: (i64, i64, i64) = (128, 256, 64);
@@ -74,9 +74,10 @@ fn operand(
     rows: i64,
     ext: (i64, i64),
     lo: i64,
+    align: i64,
     t: DType,
 ) -> Result<WgOperand, GpuError> {
-    let (major, vector) = contiguity(&modes.0, &modes.1, &modes.2, ext.0, ext.1, lo);
+    let (major, vector) = contiguity(&modes.0, &modes.1, &modes.2, ext.0, ext.1, lo, align);
     let atom = gmma_smem_atom(major, GmmaSwizzle::B128, t.bits())?;
     let e = t.bytes();
     let bk = WG_TILE.2;
@@ -145,13 +146,42 @@ pub fn plan_gemm_wgmma(
     ab: DType,
     c_type: DType,
 ) -> Result<WgGemmPlan, GpuError> {
+    plan_gemm_wgmma_aligned(a, b, c, ab, c_type, [8, 8])
+}
+
+/// [`plan_gemm_wgmma`] for operands aligned to `align` elements at their smallest offsets (see
+/// [`crate::gemm::plan_gemm_aligned`]); fails when an operand's alignment is under 16 bytes.
+pub fn plan_gemm_wgmma_aligned(
+    a: &Layout,
+    b: &Layout,
+    c: &Layout,
+    ab: DType,
+    c_type: DType,
+    align: [i64; 2],
+) -> Result<WgGemmPlan, GpuError> {
     // the checks and modes shared with the portable kernel
-    let base = crate::gemm::plan_gemm(a, b, c, ab, c_type)?;
+    let base = crate::gemm::plan_gemm_aligned(a, b, c, ab, c_type, align)?;
     let (m, n, k, l) = base.kernel.extents;
     let (bm, bn, bk) = WG_TILE;
     let mma = wgmma_64xnx16(bn, ab)?;
-    let pa = operand("A", base.a.modes, bm, (m, k), base.kernel.ranges[0].0, ab)?;
-    let pb = operand("B", base.b.modes, bn, (n, k), base.kernel.ranges[1].0, ab)?;
+    let pa = operand(
+        "A",
+        base.a.modes,
+        bm,
+        (m, k),
+        base.kernel.ranges[0].0,
+        align[0],
+        ab,
+    )?;
+    let pb = operand(
+        "B",
+        base.b.modes,
+        bn,
+        (n, k),
+        base.kernel.ranges[1].0,
+        align[1],
+        ab,
+    )?;
     for o in [&pa, &pb] {
         if o.vector != 8 {
             return Err(GpuError::unsupported(
@@ -335,9 +365,9 @@ fn source(p: &WgGemmPlan) -> Result<String, GpuError> {
         col_tab.join(",")
     ));
     c.line(format!(
-        "extern \"C\" __global__ void __launch_bounds__({WG_THREADS}, 1) {}(const unsigned short* __restrict__ ga, const unsigned short* __restrict__ gb, {}* __restrict__ gc) {{",
+        "extern \"C\" __global__ void __launch_bounds__({WG_THREADS}, 1) {}(const unsigned short* __restrict__ ga, const unsigned short* __restrict__ gb, {}* __restrict__ gc, const float alpha, const float beta) {{",
         p.kernel.name,
-        if p.kernel.c_type == DType::F32 { "float" } else { "unsigned short" }
+        c_pointee(p.kernel.c_type)
     ));
     c.line(format!("  typedef {it} idx;"));
     c.line("  extern __shared__ __align__(1024) unsigned short smem[];");
@@ -434,15 +464,7 @@ fn source(p: &WgGemmPlan) -> Result<String, GpuError> {
     ));
     c.line("        #pragma unroll\n        for (int h = 0; h < 2; ++h) if (rok[h]) {");
     c.line("          const float x = d[4 * j + 2 * h + w];");
-    match p.kernel.c_type {
-        DType::F32 => c.line("          gc[ro[h] + co] = x;"),
-        t => {
-            c.line(format!(
-                "          unsigned short y; asm(\"cvt.rn.{}.f32 %0, %1;\" : \"=h\"(y) : \"f\"(x)); gc[ro[h] + co] = y;",
-                t.ptx()
-            ));
-        }
-    }
+    emit_store(&mut c, p.kernel.c_type, "gc[ro[h] + co]", "x", "          ");
     c.line("        }");
     c.line("      }");
     c.line("    }");

@@ -2,10 +2,14 @@
 //! from the `nvidia-cuda-nvrtc` wheel); elsewhere the test says that it checked nothing.
 
 use cute_cuda::atom::{self, DType};
+use cute_cuda::compile::{ptx, ARCH};
 use cute_cuda::copy::plan_copy;
-use cute_cuda::device::compile_ptx;
 use cute_cuda::gemm::plan_gemm;
-use cute_cuda::{run, verify, GpuError};
+use cute_cuda::{cases as run, verify, GpuError};
+
+fn compile_ptx(src: &str, name: &str) -> Result<String, GpuError> {
+    ptx(src, name, ARCH)
+}
 
 fn nvrtc_present() -> bool {
     match compile_ptx("extern \"C\" __global__ void k() {}", "k") {

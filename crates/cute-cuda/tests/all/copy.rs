@@ -3,9 +3,9 @@
 
 use cute::Layout;
 use cute_cuda::atom::DType;
+use cute_cuda::cases as run;
 use cute_cuda::copy::{plan_copy, CopyKernel};
 use cute_cuda::device::Gpu;
-use cute_cuda::run;
 use cute_cuda::GpuError;
 
 fn l(s: &str) -> Layout {
@@ -286,12 +286,4 @@ fn source_snapshots() {
             "snapshot {name} (UPDATE_SNAPSHOTS=1 to rewrite)"
         );
     }
-}
-
-#[test]
-fn plan_report_without_gpu() {
-    let r = run::plan_report().unwrap();
-    assert!(r.contains("SM80_16x8x16_F32BF16BF16F32_TN"));
-    assert!(r.contains("smem atom K-major B128 bf16: Sw<3,3,3> o 0 o (8,64):(64,1)"));
-    assert!(r.contains("kernel transpose of modes 0 and 1, tile 64x64, vector 4"));
 }

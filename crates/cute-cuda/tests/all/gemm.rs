@@ -11,7 +11,7 @@ fn l(s: &str) -> Layout {
 
 /// BLAS-style layouts `(A, B, C)` (`ta`/`tb` = `N` or `T`), from the runner's cases.
 pub fn blas(m: i64, n: i64, k: i64, ta: char, tb: char) -> (Layout, Layout, Layout) {
-    let c = cute_cuda::run::blas_case(m, n, k, ta, tb, DType::Bf16, DType::F32).unwrap();
+    let c = cute_cuda::cases::blas_case(m, n, k, ta, tb, DType::Bf16, DType::F32).unwrap();
     (c.a, c.b, c.c)
 }
 
@@ -115,10 +115,10 @@ fn refusals() {
 
 #[test]
 fn wgmma_plans() {
-    for c in cute_cuda::run::gemm_cases()
+    for c in cute_cuda::cases::gemm_cases()
         .unwrap()
         .iter()
-        .chain(cute_cuda::run::gemm_bench_cases().unwrap().iter())
+        .chain(cute_cuda::cases::gemm_bench_cases().unwrap().iter())
     {
         match cute_cuda::wgmma::plan_gemm_wgmma(&c.a, &c.b, &c.c, c.ab, c.c_type) {
             Ok(p) => eprintln!("{}: {}", c.name, p.describe().lines().nth(1).unwrap_or("")),

@@ -1,0 +1,97 @@
+//! The atom checks of `cute gpu`: each MMA and copy atom runs on the hardware in a kernel that
+//! records which thread holds which element, compared with the atom's layouts; each check is run
+//! again with a perturbed layout, which must be detected.
+
+use cute_cuda::atom::{self, DType};
+use cute_cuda::device::{Arg, Gpu};
+use cute_cuda::{verify, GpuError};
+
+use super::Row;
+
+/// Runs every atom check on the hardware, and each perturbed check, which must fail.
+pub fn run_atoms(gpu: &Gpu) -> Vec<Row> {
+    let mut rows = Vec::new();
+    let mut checks: Vec<(Result<verify::AtomCheck, GpuError>, bool)> = Vec::new();
+    for perturb in [false, true] {
+        for t in [DType::F16, DType::Bf16] {
+            checks.push((
+                atom::mma_sm80_16x8x16(t).and_then(|a| verify::mma_check(&a, 7, perturb)),
+                perturb,
+            ));
+        }
+        checks.push((
+            atom::mma_sm80_16x8x8_tf32().and_then(|a| verify::mma_check(&a, 8, perturb)),
+            perturb,
+        ));
+        for (t, sw) in [
+            (DType::F16, atom::GmmaSwizzle::B128),
+            (DType::Bf16, atom::GmmaSwizzle::B128),
+            (DType::Bf16, atom::GmmaSwizzle::B64),
+            (DType::Bf16, atom::GmmaSwizzle::B32),
+            (DType::Bf16, atom::GmmaSwizzle::None),
+        ] {
+            checks.push((
+                atom::wgmma_64xnx16(64, t).and_then(|a| verify::wgmma_check(&a, sw, 10, perturb)),
+                perturb,
+            ));
+        }
+        for num in [1, 2, 4] {
+            for trans in [false, true] {
+                checks.push((
+                    atom::ldmatrix(num, trans)
+                        .and_then(|a| verify::ldmatrix_check(&a, num, trans, perturb)),
+                    perturb,
+                ));
+                checks.push((
+                    atom::stmatrix(num, trans)
+                        .and_then(|a| verify::stmatrix_check(&a, num, perturb)),
+                    perturb,
+                ));
+            }
+        }
+        checks.push((
+            atom::cp_async_16b().and_then(|a| verify::cp_async_check(&a, 9, perturb)),
+            perturb,
+        ));
+    }
+    for (check, perturbed) in checks {
+        let row = match check {
+            Err(e) => Row::new("atom", "?", Err(e)),
+            Ok(c) => {
+                let r = run_check(gpu, &c);
+                let status = match (r, perturbed) {
+                    (Ok((n, None)), false) => Ok(format!("{n} values agree with the layouts")),
+                    (Ok((_, Some(d))), false) => Err(GpuError::Mismatch {
+                        check: c.name.clone(),
+                        detail: d,
+                    }),
+                    (Ok((_, Some(d))), true) => Ok(format!("detected as expected ({d})")),
+                    (Ok((n, None)), true) => Err(GpuError::Mismatch {
+                        check: c.name.clone(),
+                        detail: format!("a perturbed layout still agreed on all {n} values"),
+                    }),
+                    (Err(e), _) => Err(e),
+                };
+                Row::new("atom", c.name.clone(), status)
+            }
+        };
+        rows.push(row);
+    }
+    rows
+}
+
+fn run_check(gpu: &Gpu, c: &verify::AtomCheck) -> Result<(usize, Option<String>), GpuError> {
+    let k = gpu.compile(&c.source, "atom_check")?;
+    let input = gpu.upload(&c.input)?;
+    let out = gpu.upload(&vec![0xDEAD_BEEFu32; c.output_len])?;
+    gpu.launch(
+        &k,
+        1,
+        c.threads,
+        0,
+        &[Arg::Ptr(gpu.ptr(&input, 0)), Arg::Ptr(gpu.ptr(&out, 0))],
+    )?;
+    gpu.sync()?;
+    let host = gpu.download(&out)?;
+    Ok(c.compare(&host))
+}

@@ -1,0 +1,283 @@
+//! The GEMM checks and benchmarks of `cute gpu`: random operands, poisoned C, the planned
+//! kernel (the Hopper `wgmma` one or the portable `mma.sync` one, chosen by the caller), C
+//! compared with an fp64 reference; with `bench`, the rate.
+
+use cute::Layout;
+use cute_cuda::atom::DType;
+use cute_cuda::cases::{GemmCase, Rng};
+use cute_cuda::device::{Arg, Gpu};
+use cute_cuda::GpuError;
+
+use super::copy::helper_source;
+use super::Row;
+
+/// The poison written into C before a GEMM: a NaN pattern no result has.
+const POISON: u32 = 0xFFFF_FFFF;
+
+fn decode(t: DType, bits: u16) -> f64 {
+    match t {
+        DType::Bf16 => f32::from_bits((bits as u32) << 16) as f64,
+        _ => {
+            let sign = if bits & 0x8000 != 0 { -1.0 } else { 1.0 };
+            let e = ((bits >> 10) & 0x1F) as i32;
+            let f = (bits & 0x3FF) as f64;
+            let mag = match e {
+                0 => f * 2f64.powi(-24),
+                31 => f64::NAN,
+                _ => (1.0 + f / 1024.0) * 2f64.powi(e - 15),
+            };
+            sign * mag
+        }
+    }
+}
+
+fn offsets(l: &Layout) -> Result<Vec<i64>, GpuError> {
+    let n = l.size();
+    (0..n).map(|i| Ok(l.eval(i)?)).collect()
+}
+
+/// Runs one GEMM case: random operands, poisoned C, the planned kernel; C compared with an fp64
+/// reference (every element, or `sample` random elements when given); with `bench`, the rate.
+pub fn run_gemm(
+    gpu: &std::sync::Arc<Gpu>,
+    case: &GemmCase,
+    seed: u64,
+    sample: Option<usize>,
+    bench: bool,
+    hopper: bool,
+) -> Row {
+    let name = format!(
+        "{} {}",
+        if hopper { "wgmma" } else { "mma.sync" },
+        case.name
+    );
+    let mut row = Row::new(
+        if bench { "gemm-perf" } else { "gemm" },
+        name,
+        Ok(String::new()),
+    );
+    match run_gemm_inner(gpu, case, seed, sample, bench, hopper, &mut row) {
+        Ok(d) => row.detail = d,
+        Err(e) => row.status = format!("FAIL: {e}"),
+    }
+    row
+}
+
+/// The kernel of the Hopper or the portable GEMM plan of `case`.
+pub(super) fn gemm_launch(
+    case: &GemmCase,
+    hopper: bool,
+) -> Result<cute_cuda::gemm::GemmKernel, GpuError> {
+    Ok(if hopper {
+        cute_cuda::wgmma::plan_gemm_wgmma(&case.a, &case.b, &case.c, case.ab, case.c_type)?.kernel
+    } else {
+        cute_cuda::gemm::plan_gemm(&case.a, &case.b, &case.c, case.ab, case.c_type)?.kernel
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_gemm_inner(
+    gpu: &std::sync::Arc<Gpu>,
+    case: &GemmCase,
+    seed: u64,
+    sample: Option<usize>,
+    bench: bool,
+    hopper: bool,
+    row: &mut Row,
+) -> Result<String, GpuError> {
+    let p = gemm_launch(case, hopper)?;
+    let kernel = gpu.compile(&p.source, &p.name)?;
+    let len = |r: (i64, i64)| (r.1 - r.0 + 1) as usize;
+    let (la, lb, lc) = (len(p.ranges[0]), len(p.ranges[1]), len(p.ranges[2]));
+    let helpers16 = helper_source(case.ab);
+    let fill = gpu.compile(&helpers16, "fill_random")?;
+    let a = gpu.zeros::<u16>(la)?;
+    let b = gpu.zeros::<u16>(lb)?;
+    let grid = (gpu.sm_count as u32) * 8;
+    gpu.launch(
+        &fill,
+        grid,
+        256,
+        0,
+        &[
+            Arg::Ptr(gpu.ptr(&a, 0)),
+            Arg::I64(la as i64),
+            Arg::U64(seed),
+        ],
+    )?;
+    gpu.launch(
+        &fill,
+        grid,
+        256,
+        0,
+        &[
+            Arg::Ptr(gpu.ptr(&b, 0)),
+            Arg::I64(lb as i64),
+            Arg::U64(seed ^ 0x5555),
+        ],
+    )?;
+    let wide = case.c_type == DType::F32;
+    let c32 = if wide {
+        Some(gpu.upload(&vec![POISON; lc])?)
+    } else {
+        None
+    };
+    let c16 = if wide {
+        None
+    } else {
+        Some(gpu.upload(&vec![0xFFFFu16; lc])?)
+    };
+    let pc = match (&c32, &c16) {
+        (Some(c), _) => gpu.ptr(c, 0),
+        (_, Some(c)) => gpu.ptr(c, 0),
+        _ => 0,
+    };
+    // C = 1·A·B + 0·C: the poison is never read
+    let args = [
+        Arg::Ptr(gpu.ptr(&a, 0)),
+        Arg::Ptr(gpu.ptr(&b, 0)),
+        Arg::Ptr(pc),
+        Arg::F32(1.0),
+        Arg::F32(0.0),
+    ];
+    gpu.launch_grid(&kernel, p.grid, p.block, p.smem_bytes, &args)?;
+    gpu.sync()?;
+    // C back as f64
+    let out: Vec<f64> = match (&c32, &c16) {
+        (Some(c), _) => gpu
+            .download(c)?
+            .into_iter()
+            .map(|x| f32::from_bits(x) as f64)
+            .collect(),
+        (_, Some(c)) => gpu
+            .download(c)?
+            .into_iter()
+            .map(|x| decode(case.c_type, x))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let ha: Vec<f64> = gpu
+        .download(&a)?
+        .into_iter()
+        .map(|x| decode(case.ab, x))
+        .collect();
+    let hb: Vec<f64> = gpu
+        .download(&b)?
+        .into_iter()
+        .map(|x| decode(case.ab, x))
+        .collect();
+    let (m, n, k, l) = p.extents;
+    let (am, ak, al) = (
+        offsets(&p.modes[0].0)?,
+        offsets(&p.modes[0].1)?,
+        offsets(&p.modes[0].2)?,
+    );
+    let (bn, bk, bl) = (
+        offsets(&p.modes[1].0)?,
+        offsets(&p.modes[1].1)?,
+        offsets(&p.modes[1].2)?,
+    );
+    let (cm, cn, cl) = (
+        offsets(&p.modes[2].0)?,
+        offsets(&p.modes[2].1)?,
+        offsets(&p.modes[2].2)?,
+    );
+    let (a0, b0, c0) = (-p.ranges[0].0, -p.ranges[1].0, -p.ranges[2].0);
+    // every element of C written (no poison left in its image)
+    let mut unwritten = 0u64;
+    for li in 0..l {
+        for ni in 0..n {
+            for mi in 0..m {
+                let o = (c0 + cm[mi as usize] + cn[ni as usize] + cl[li as usize]) as usize;
+                if !out[o].is_finite() {
+                    unwritten += 1;
+                }
+            }
+        }
+    }
+    if unwritten != 0 {
+        return Err(GpuError::Mismatch {
+            check: case.name.clone(),
+            detail: format!("{unwritten} elements of C not written (still poison) or not finite"),
+        });
+    }
+    let mut rng = Rng::new(seed ^ 0xABCD);
+    let points: Vec<(i64, i64, i64)> = match sample {
+        Some(s) => (0..s)
+            .map(|_| {
+                (
+                    rng.below(m as u64) as i64,
+                    rng.below(n as u64) as i64,
+                    rng.below(l as u64) as i64,
+                )
+            })
+            .collect(),
+        None => {
+            let mut v = Vec::with_capacity((m * n * l) as usize);
+            for li in 0..l {
+                for ni in 0..n {
+                    for mi in 0..m {
+                        v.push((mi, ni, li));
+                    }
+                }
+            }
+            v
+        }
+    };
+    let (mut num, mut den) = (0.0f64, 0.0f64);
+    for &(mi, ni, li) in &points {
+        let (mi, ni, li) = (mi as usize, ni as usize, li as usize);
+        let mut s = 0.0;
+        for kk in 0..k as usize {
+            s += ha[(a0 + am[mi] + ak[kk] + al[li]) as usize]
+                * hb[(b0 + bn[ni] + bk[kk] + bl[li]) as usize];
+        }
+        let o = out[(c0 + cm[mi] + cn[ni] + cl[li]) as usize];
+        num += (o - s) * (o - s);
+        den += s * s;
+    }
+    let rel = (num / den.max(f64::MIN_POSITIVE)).sqrt();
+    let tol = if wide { 1e-5 } else { 1e-2 };
+    if rel.is_nan() || rel > tol {
+        return Err(GpuError::Mismatch {
+            check: case.name.clone(),
+            detail: format!(
+                "relative error {rel:.3e} over {} elements exceeds {tol:.0e}",
+                points.len()
+            ),
+        });
+    }
+    let checked = format!(
+        "{} of C checked, rel. error {rel:.2e}; {}-major A v{}, {}-major B v{}",
+        points.len(),
+        if p.majors[0].0 == cute_cuda::atom::Major::K {
+            "K"
+        } else {
+            "MN"
+        },
+        p.majors[0].1,
+        if p.majors[1].0 == cute_cuda::atom::Major::K {
+            "K"
+        } else {
+            "MN"
+        },
+        p.majors[1].1
+    );
+    if !bench {
+        return Ok(checked);
+    }
+    let t = gpu.time_ms(3, 20, || {
+        gpu.launch_grid(&kernel, p.grid, p.block, p.smem_bytes, &args)
+    })?;
+    let tflops = p.flops() / t / 1e9;
+    row.numbers = vec![
+        ("ms", t),
+        ("tflops", tflops),
+        ("registers", kernel.registers as f64),
+        ("local_bytes", kernel.local_bytes as f64),
+    ];
+    Ok(format!(
+        "{tflops:.0} TFLOP/s ({t:.3} ms), {} registers, {} B local; {checked}",
+        kernel.registers, kernel.local_bytes
+    ))
+}

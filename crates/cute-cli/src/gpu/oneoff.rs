@@ -1,0 +1,251 @@
+//! `cute gpu copy` and `cute gpu contract`: one user's request, planned, compiled, verified and
+//! timed.
+
+use std::collections::HashMap;
+
+use cute::Layout;
+use cute_cuda::atom::DType;
+use cute_cuda::cases::{CopyCase, GemmCase};
+use cute_cuda::copy::plan_copy;
+use cute_cuda::gemm::plan_gemm;
+use cute_cuda::wgmma::plan_gemm_wgmma;
+
+use super::{open_gpu, run_copy, run_gemm, GpuCmd, Outcome, Row};
+
+fn dtype(what: &str, name: &str) -> Result<DType, Outcome> {
+    DType::parse(name).ok_or_else(|| {
+        Outcome::error(
+            format!(
+                "{what}: unknown element type `{name}` (known: {})",
+                DType::NAMES
+            ),
+            2,
+        )
+    })
+}
+
+fn layout(what: &str, k: usize, text: &str) -> Result<Layout, Outcome> {
+    text.parse::<Layout>().map_err(|e| Outcome {
+        out: String::new(),
+        err: Some(crate::diag::bad_argument(what, k, text, &e)),
+        code: 1,
+    })
+}
+
+fn rows_json(plan: &str, rows: &[Row]) -> String {
+    let r: serde_json::Value = serde_json::from_str(&super::json(rows)).unwrap_or_default();
+    serde_json::json!({ "plan": plan, "runs": r }).to_string()
+}
+
+fn finish(plan: String, rows: Vec<Row>, json: bool) -> Outcome {
+    let code = if rows.iter().all(|r| r.status == "ok") {
+        0
+    } else {
+        1
+    };
+    let out = if json {
+        rows_json(&plan, &rows)
+    } else {
+        format!("{plan}\n{}", super::table(&rows).trim_end())
+    };
+    Outcome {
+        out,
+        err: None,
+        code,
+    }
+}
+
+/// Parses `s=64,t=16` into the extents of the letters.
+fn sizes(text: &str) -> Result<HashMap<char, i64>, String> {
+    let mut m = HashMap::new();
+    for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let (k, v) = item
+            .split_once('=')
+            .ok_or_else(|| format!("`{item}` is not LETTER=EXTENT"))?;
+        let mut ks = k.trim().chars();
+        let (Some(letter), None) = (ks.next(), ks.next()) else {
+            return Err(format!("`{k}` is not one letter"));
+        };
+        let n: i64 = v
+            .trim()
+            .parse()
+            .map_err(|_| format!("`{v}` is not an integer extent"))?;
+        if n < 1 {
+            return Err(format!(
+                "the extent of {letter} is {n}; extents are at least 1"
+            ));
+        }
+        if m.insert(letter, n).is_some() {
+            return Err(format!("{letter} is given twice"));
+        }
+    }
+    Ok(m)
+}
+
+/// The column-major tensor of `term`'s letters (the first letter fastest).
+fn column_major(term: &str, ext: &HashMap<char, i64>) -> Result<String, String> {
+    let (mut shape, mut stride, mut st) = (Vec::new(), Vec::new(), 1i64);
+    for ch in term.chars() {
+        let n = *ext
+            .get(&ch)
+            .ok_or_else(|| format!("no extent for letter {ch} (add {ch}=N to --sizes)"))?;
+        shape.push(n.to_string());
+        stride.push(st.to_string());
+        st = st
+            .checked_mul(n)
+            .ok_or_else(|| format!("the tensor {term} has more than 2^63 elements"))?;
+    }
+    Ok(format!("({}):({})", shape.join(","), stride.join(",")))
+}
+
+/// Runs a one-off `cute gpu` subcommand.
+pub fn run(cmd: &GpuCmd) -> Outcome {
+    match one(cmd) {
+        Ok(o) | Err(o) => o,
+    }
+}
+
+fn one(cmd: &GpuCmd) -> Result<Outcome, Outcome> {
+    match cmd {
+        GpuCmd::Copy {
+            src,
+            dst,
+            dtype: t,
+            plan,
+            json,
+        } => {
+            let t = dtype("gpu copy", t)?;
+            let (s, d) = (layout("gpu copy", 1, src)?, layout("gpu copy", 2, dst)?);
+            let p = plan_copy(&s, &d, t).map_err(|e| Outcome::error(e, 1))?;
+            if *plan {
+                return Ok(Outcome::text(p.describe()));
+            }
+            let gpu = open_gpu()?;
+            let case = CopyCase {
+                name: format!("copy {s} -> {d} {t}"),
+                src: s,
+                dst: d,
+                dtype: t,
+                permute: None,
+            };
+            let row = run_copy(&gpu, &case, 2026, true);
+            Ok(finish(p.describe(), vec![row], *json))
+        }
+        GpuCmd::Contract {
+            spec,
+            sizes: sz,
+            dtype: t,
+            out_dtype,
+            plan,
+            json,
+        } => {
+            let (ab, ct) = (dtype("gpu contract", t)?, dtype("gpu contract", out_dtype)?);
+            let spec: String = spec.chars().filter(|c| !c.is_whitespace()).collect();
+            let ext =
+                sizes(sz).map_err(|e| Outcome::error(format!("contract: --sizes: {e}"), 2))?;
+            let (lhs, out) = spec.split_once("->").ok_or_else(|| {
+                Outcome::error(
+                    format!("contract {spec}: expected `A,B->C` (e.g. stupr,qtru->stqp)"),
+                    1,
+                )
+            })?;
+            let (ta, tb) = lhs.split_once(',').ok_or_else(|| {
+                Outcome::error(
+                    format!("contract {spec}: expected two input terms `A,B`"),
+                    1,
+                )
+            })?;
+            let lay = |term: &str| -> Result<Layout, Outcome> {
+                let text = column_major(term, &ext)
+                    .map_err(|e| Outcome::error(format!("contract {spec}: {e}"), 1))?;
+                layout("gpu contract", 1, &text)
+            };
+            let (a, b, c) = (lay(ta)?, lay(tb)?, lay(out)?);
+            let modes =
+                cute_gemm::contract_modes(&spec, &a, &b, &c).map_err(|e| Outcome::error(e, 1))?;
+            let case = GemmCase {
+                name: format!("contract {spec} {ab}->{ct}"),
+                a: modes.a,
+                b: modes.b,
+                c: modes.c,
+                ab,
+                c_type: ct,
+            };
+            let hopper_plan = plan_gemm_wgmma(&case.a, &case.b, &case.c, ab, ct);
+            let describe = match &hopper_plan {
+                Ok(p) => p.describe(),
+                Err(e) => format!(
+                    "(no Hopper plan: {e})\n{}",
+                    plan_gemm(&case.a, &case.b, &case.c, ab, ct)
+                        .map_err(|e| Outcome::error(e, 1))?
+                        .describe()
+                ),
+            };
+            let folded = format!(
+                "A {} B {} C {}\nrows {:?} cols {:?} reduction {:?} batch {:?}\n{describe}",
+                case.a, case.b, case.c, modes.rows, modes.cols, modes.reduction, modes.batch
+            );
+            if *plan {
+                return Ok(Outcome::text(folded));
+            }
+            let gpu = open_gpu()?;
+            let hopper = hopper_plan.is_ok() && gpu.capability == (9, 0);
+            let mut rows = vec![run_gemm(&gpu, &case, 2026, Some(2048), true, hopper)];
+            // the same flop count in GEMM form (M, N, K, L column-major) for comparison
+            let (m, n, k, l) = (
+                case.c.mode(0).map(|x| x.size()).unwrap_or(1),
+                case.c.mode(1).map(|x| x.size()).unwrap_or(1),
+                case.a.mode(1).map(|x| x.size()).unwrap_or(1),
+                if case.c.rank() > 2 {
+                    case.c.mode(2).map(|x| x.size()).unwrap_or(1)
+                } else {
+                    1
+                },
+            );
+            let flat = GemmCase {
+                name: format!("GEMM form M{m} N{n} K{k} L{l} {ab}->{ct}"),
+                a: layout(
+                    "gpu contract",
+                    1,
+                    &format!("({m},{k},{l}):({k},1,{})", m * k),
+                )?,
+                b: layout(
+                    "gpu contract",
+                    2,
+                    &format!("({n},{k},{l}):({k},1,{})", n * k),
+                )?,
+                c: layout(
+                    "gpu contract",
+                    3,
+                    &format!("({m},{n},{l}):(1,{m},{})", m * n),
+                )?,
+                ab,
+                c_type: ct,
+            };
+            rows.push(run_gemm(&gpu, &flat, 2027, Some(2048), true, hopper));
+            Ok(finish(folded, rows, *json))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse_and_refuse() {
+        let m = sizes("s=64, t=16").unwrap();
+        assert_eq!((m[&'s'], m[&'t']), (64, 16));
+        assert!(sizes("s=0").unwrap_err().contains("at least 1"));
+        assert!(sizes("st=4").unwrap_err().contains("one letter"));
+        assert!(sizes("s=4,s=5").unwrap_err().contains("twice"));
+        assert!(sizes("s").unwrap_err().contains("LETTER=EXTENT"));
+    }
+
+    #[test]
+    fn column_major_terms() {
+        let m = sizes("s=4,t=3,u=2").unwrap();
+        assert_eq!(column_major("stu", &m).unwrap(), "(4,3,2):(1,4,12)");
+        assert!(column_major("sx", &m).unwrap_err().contains("letter x"));
+    }
+}

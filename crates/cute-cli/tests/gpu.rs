@@ -1,0 +1,128 @@
+//! `cute gpu` without a GPU: the plans it prints, the cases it hands to PyTorch, its refusals, and
+//! exit status 3 (with the reason) when no GPU can be used. On a machine with a GPU the checks
+//! themselves run (`cute gpu`); these tests need none.
+
+use std::process::{Command, Output};
+
+fn cute(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cute"))
+        .args(args)
+        .output()
+        .expect("run cute")
+}
+
+fn stdout_of(args: &[&str]) -> String {
+    let o = cute(args);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).unwrap()
+}
+
+#[test]
+fn plan_report_needs_no_gpu() {
+    let r = stdout_of(&["gpu", "--plan"]);
+    assert!(r.contains("SM80_16x8x16_F32BF16BF16F32_TN"));
+    assert!(r.contains("smem atom K-major B128 bf16: Sw<3,3,3> o 0 o (8,64):(64,1)"));
+    assert!(r.contains("kernel transpose of modes 0 and 1, tile 64x64, vector 4"));
+}
+
+#[test]
+fn one_off_plans_need_no_gpu() {
+    let r = stdout_of(&[
+        "gpu",
+        "copy",
+        "(4096,4096):(4096,1)",
+        "(4096,4096):(1,4096)",
+        "--dtype",
+        "bf16",
+        "--plan",
+    ]);
+    assert!(r.contains("kernel transpose of modes 0 and 1"), "{r}");
+    assert!(r.contains("(bf16)"), "{r}");
+    let r = stdout_of(&[
+        "gpu",
+        "contract",
+        "stupr, qtru -> stqp",
+        "--sizes",
+        "s=64,t=16,u=64,p=64,r=16,q=256",
+        "--plan",
+    ]);
+    // the paper's GETT folded: rows (s,p), columns q, reduction (u,r), batch t
+    assert!(
+        r.contains("rows ['s', 'p'] cols ['q'] reduction ['u', 'r'] batch ['t']"),
+        "{r}"
+    );
+    assert!(r.contains("gemm (Hopper)"), "{r}");
+}
+
+#[test]
+fn torch_cases_are_json() {
+    let r = stdout_of(&["gpu", "--torch-cases"]);
+    assert!(r.trim_start().starts_with('['), "{r}");
+    assert!(
+        r.contains("\"kind\": \"permute\"") && r.contains("\"kind\": \"gett\""),
+        "{r}"
+    );
+}
+
+#[test]
+fn refusals_name_the_problem() {
+    let o = cute(&[
+        "gpu",
+        "copy",
+        "8:1",
+        "8:1",
+        "--dtype",
+        "complex64",
+        "--plan",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert!(err.contains("unknown element type `complex64`"), "{err}");
+    let o = cute(&["gpu", "copy", "8:1", "9:1", "--plan"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert!(err.starts_with("error: gpu:") && err.contains("8"), "{err}");
+    let o = cute(&["gpu", "copy", "(8,8", "8:1", "--plan"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8(o.stderr).unwrap().contains("^"));
+    let o = cute(&[
+        "gpu",
+        "contract",
+        "mk,kn->mn",
+        "--sizes",
+        "m=4,k=0",
+        "--plan",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = cute(&[
+        "gpu",
+        "contract",
+        "mk,kn->mn",
+        "--sizes",
+        "m=4,k=4",
+        "--plan",
+    ]);
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert!(err.contains("no extent for letter n"), "{err}");
+}
+
+#[test]
+fn without_a_gpu_the_status_is_3_and_says_why() {
+    let o = cute(&["gpu", "--only", "atoms"]);
+    match o.status.code() {
+        Some(3) => {
+            let err = String::from_utf8(o.stderr).unwrap();
+            assert!(err.contains("no CUDA device"), "{err}");
+        }
+        // a machine with a GPU ran the atom checks
+        Some(0) => assert!(String::from_utf8(o.stdout)
+            .unwrap()
+            .contains("passed, 0 failed")),
+        other => panic!("exit {other:?}: {}", String::from_utf8_lossy(&o.stderr)),
+    }
+}

@@ -1,0 +1,414 @@
+//! The library: COPY, GEMM and einsum-style contractions on any caller's device tensors, each
+//! plan compiled once and launched on the caller's stream.
+//!
+//! Every operation takes [`DeviceTensor`]s (checked against their buffers when made), checks its
+//! operands against each other (devices, element types, sizes, overlaps), finds its plan in the
+//! device's plan cache — or plans it with the algebra ([`crate::copy`], [`crate::gemm`],
+//! [`crate::wgmma`]) and compiles it through the kernel caches ([`crate::cache`]) — and launches
+//! it on the given [`Stream`] without synchronising. A refused request is a [`GpuError`] naming
+//! the operation, the operands and the violated condition, before anything is launched.
+//!
+//! ```no_run
+//! use cute_cuda::{atom::DType, device::{Gpu, Stream}, tensor::{DeviceBuffer, DeviceTensor}};
+//! let gpu = Gpu::shared(0)?;
+//! let x: Vec<f32> = (0..64 * 32).map(|i| i as f32).collect();
+//! let src_buf = DeviceBuffer::from_host(&gpu, &x)?;
+//! let dst_buf = DeviceBuffer::zeroed(&gpu, x.len() * 4)?;
+//! // a transpose: the source read row-major, the destination written column-major
+//! let src = DeviceTensor::new(&src_buf, "(64,32):(32,1)".parse()?, DType::F32)?;
+//! let dst = DeviceTensor::new(&dst_buf, "(64,32):(1,64)".parse()?, DType::F32)?;
+//! gpu.copy(&src, &dst, Stream::OWN)?;
+//! let y: Vec<f32> = dst_buf.read(&gpu)?;
+//! assert_eq!(y[1], x[32]); // dst(1, 0) = src(1, 0)
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::sync::Arc;
+
+use cute::Layout;
+
+use crate::atom::DType;
+use crate::copy::plan_copy_aligned;
+use crate::device::{Arg, Gpu, Kernel, Stream};
+use crate::error::GpuError;
+use crate::gemm::{plan_gemm_aligned, GemmKernel};
+use crate::tensor::DeviceTensor;
+use crate::wgmma::plan_gemm_wgmma_aligned;
+
+/// What a plan depends on: the key of the device's plan cache.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum PlanKey {
+    Copy(Box<CopyKey>),
+    Gemm(Box<GemmKey>),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct CopyKey {
+    src: Layout,
+    dst: Layout,
+    dtype: DType,
+    align: (i64, i64),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct GemmKey {
+    a: Layout,
+    b: Layout,
+    c: Layout,
+    ab: DType,
+    c_type: DType,
+    align: [i64; 2],
+}
+
+/// A plan ready to launch: its kernel and launch shape.
+pub(crate) struct Prepared {
+    kernel: Arc<Kernel>,
+    grid: (u32, u32),
+    block: u32,
+    smem: u32,
+    /// How the plan runs (`wgmma 128x256x64`, `transpose 64x64 v4`, …).
+    kind: String,
+}
+
+/// What a launch ran: the kernel's kind, registers, and whether its plan was cached.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Launched {
+    /// `direct v4`, `transpose 64x64 v4`, `generic`, `wgmma 128x256x64`, `mma.sync 128x128x32`.
+    pub kind: String,
+    /// Registers per thread of the kernel.
+    pub registers: i32,
+    /// Whether the plan came from the plan cache.
+    pub cached: bool,
+}
+
+fn check_device(gpu: &Gpu, op: &'static str, ts: &[(&str, &DeviceTensor)]) -> Result<(), GpuError> {
+    for (name, t) in ts {
+        if t.buffer().device() != gpu.ordinal {
+            return Err(GpuError::invalid(
+                op,
+                format!(
+                    "{name} {} lies on device {}, the operation runs on device {}",
+                    t.layout(),
+                    t.buffer().device(),
+                    gpu.ordinal
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn check_disjoint(
+    op: &'static str,
+    out: (&str, &DeviceTensor),
+    ins: &[(&str, &DeviceTensor)],
+) -> Result<(), GpuError> {
+    let (o0, o1) = out.1.byte_span();
+    for (name, t) in ins {
+        let (i0, i1) = t.byte_span();
+        if i0 < o1 && o0 < i1 {
+            return Err(GpuError::invalid(
+                op,
+                format!(
+                    "{} {} (bytes {o0:#x}..{o1:#x}) overlaps {name} {} (bytes {i0:#x}..{i1:#x}): \
+                     a parallel kernel would read what it writes; use separate memory",
+                    out.0,
+                    out.1.layout(),
+                    t.layout()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The checks of [`Gpu::copy`] that need no GPU: element widths, sizes, overlap.
+///
+/// ```
+/// use cute_cuda::{api::check_copy, atom::DType, DeviceBuffer, DeviceTensor};
+/// // SAFETY: the buffers are never dereferenced here
+/// let (a, b) = unsafe { (DeviceBuffer::from_raw(0x10000, 256, 0), DeviceBuffer::from_raw(0x20000, 256, 0)) };
+/// let src = DeviceTensor::new(&a, "(8,8):(8,1)".parse().unwrap(), DType::F32).unwrap();
+/// let dst = DeviceTensor::new(&b, "(8,8):(1,8)".parse().unwrap(), DType::F32).unwrap();
+/// assert!(check_copy(&src, &dst).is_ok());
+/// let short = DeviceTensor::new(&b, "(8,7):(1,8)".parse().unwrap(), DType::F32).unwrap();
+/// assert!(check_copy(&src, &short).unwrap_err().to_string().contains("COPY needs equal sizes"));
+/// ```
+pub fn check_copy(src: &DeviceTensor, dst: &DeviceTensor) -> Result<(), GpuError> {
+    const OP: &str = "copy";
+    if src.dtype().bytes() != dst.dtype().bytes() {
+        return Err(GpuError::invalid(
+            OP,
+            format!(
+                "source {} of {} and destination {} of {}: a COPY moves elements of one \
+                     width; converting types is not a copy",
+                src.layout(),
+                src.dtype(),
+                dst.layout(),
+                dst.dtype()
+            ),
+        ));
+    }
+    if src.layout().size() != dst.layout().size() {
+        return Err(GpuError::invalid(
+            OP,
+            format!(
+                "source {} has {} elements, destination {} has {}: COPY needs equal sizes",
+                src.layout(),
+                src.layout().size(),
+                dst.layout(),
+                dst.layout().size()
+            ),
+        ));
+    }
+    check_disjoint(OP, ("destination", dst), &[("source", src)])?;
+    Ok(())
+}
+
+/// The checks of [`Gpu::gemm`] that need no GPU: element types, overlap of C with A or B.
+pub fn check_gemm(a: &DeviceTensor, b: &DeviceTensor, c: &DeviceTensor) -> Result<(), GpuError> {
+    const OP: &str = "gemm";
+    let ab = a.dtype();
+    if b.dtype() != ab || !matches!(ab, DType::F16 | DType::Bf16) {
+        return Err(GpuError::invalid(
+            OP,
+            format!(
+                "A {} of {} and B {} of {}: A and B must both be f16 or both bf16",
+                a.layout(),
+                ab,
+                b.layout(),
+                b.dtype()
+            ),
+        ));
+    }
+    let ct = c.dtype();
+    if ct != DType::F32 && ct != ab {
+        return Err(GpuError::invalid(
+            OP,
+            format!(
+                "C {} of {ct} with operands of {ab}: C must be f32 or {ab}",
+                c.layout()
+            ),
+        ));
+    }
+    check_disjoint(OP, ("C", c), &[("A", a), ("B", b)])?;
+    Ok(())
+}
+
+impl Gpu {
+    fn prepared(
+        &self,
+        key: PlanKey,
+        make: impl FnOnce() -> Result<(String, String, (u32, u32), u32, u32, String), GpuError>,
+    ) -> Result<(Arc<Prepared>, bool), GpuError> {
+        if let Some(p) = self
+            .plans
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+        {
+            let p = p.clone();
+            self.count(|s| s.plan_hits += 1);
+            return Ok((p, true));
+        }
+        let (source, name, grid, block, smem, kind) = make()?;
+        let kernel = self.compile(&source, &name)?;
+        let p = Arc::new(Prepared {
+            kernel,
+            grid,
+            block,
+            smem,
+            kind,
+        });
+        self.count(|s| s.plans += 1);
+        self.plans
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key, p.clone());
+        Ok((p, false))
+    }
+
+    /// COPY: `dst(c) = src(c)` for every coordinate `c`, on `stream`. The layouts may differ in
+    /// every way (any rank, hierarchy, strides; broadcast sources with stride 0; negative
+    /// strides); they need equal sizes. The element types need equal widths (a COPY moves bits:
+    /// `bf16` into `f16` is a conversion, not a copy).
+    ///
+    /// # Errors
+    ///
+    /// [`GpuError::Invalid`] for tensors on another device, element types of different widths,
+    /// sizes that differ, a destination whose bytes overlap the source's, or a destination that
+    /// is not injective where its repeated offsets receive different source elements;
+    /// [`GpuError::Unsupported`] for a plan beyond one launch; driver and NVRTC errors.
+    pub fn copy(
+        &self,
+        src: &DeviceTensor,
+        dst: &DeviceTensor,
+        stream: Stream,
+    ) -> Result<Launched, GpuError> {
+        const OP: &str = "copy";
+        check_device(self, OP, &[("source", src), ("destination", dst)])?;
+        check_copy(src, dst)?;
+        let align = (src.align_elems(), dst.align_elems());
+        let key = PlanKey::Copy(Box::new(CopyKey {
+            src: src.layout(),
+            dst: dst.layout(),
+            dtype: dst.dtype(),
+            align,
+        }));
+        let (p, cached) = self.prepared(key, || {
+            let plan = plan_copy_aligned(&src.layout(), &dst.layout(), dst.dtype(), align)
+                .map_err(|e| match e {
+                    GpuError::Unsupported { what, .. } => GpuError::invalid(OP, what),
+                    other => other,
+                })?;
+            let kind = match &plan.kernel {
+                crate::copy::CopyKernel::Direct { vector } => format!("direct v{vector}"),
+                crate::copy::CopyKernel::Transpose { tile, vector, .. } => {
+                    format!("transpose {}x{} v{vector}", tile.0, tile.1)
+                }
+                crate::copy::CopyKernel::Generic => "generic".to_string(),
+            };
+            Ok((
+                plan.source,
+                plan.name,
+                (plan.grid, 1),
+                plan.block,
+                plan.smem_bytes,
+                kind,
+            ))
+        })?;
+        self.launch_on(
+            stream,
+            &p.kernel,
+            p.grid,
+            p.block,
+            p.smem,
+            &[Arg::Ptr(src.base_address()), Arg::Ptr(dst.base_address())],
+        )?;
+        Ok(Launched {
+            kind: p.kind.clone(),
+            registers: p.kernel.registers,
+            cached,
+        })
+    }
+
+    /// GEMM: `C = α·A·B + β·C` for `A (M,K[,L])`, `B (N,K[,L])` and `C (M,N[,L])` — CuTe's
+    /// convention, B given as `(N,K)` — whose modes may be hierarchical (a folded tensor
+    /// contraction) and whose batch mode `L` may broadcast A or B (stride 0). A and B of `f16`
+    /// or `bf16`, C of `f32` or of A's type; products accumulated in `f32`; with `β = 0`, C is
+    /// not read. On Hopper the `wgmma` kernel runs where its operands allow 16-byte loads, else
+    /// the portable `mma.sync` kernel (any architecture from `sm_80`).
+    ///
+    /// # Errors
+    ///
+    /// [`GpuError::Invalid`] for tensors on another device, unsupported element types, layouts
+    /// that do not form a GEMM (extents that disagree; the algebra's message), a C that is not
+    /// injective or overlaps A or B; [`GpuError::Unsupported`] for a device older than `sm_80` or
+    /// a batch over 65535; driver and NVRTC errors.
+    pub fn gemm(
+        &self,
+        a: &DeviceTensor,
+        b: &DeviceTensor,
+        c: &DeviceTensor,
+        alpha: f32,
+        beta: f32,
+        stream: Stream,
+    ) -> Result<Launched, GpuError> {
+        const OP: &str = "gemm";
+        check_device(self, OP, &[("A", a), ("B", b), ("C", c)])?;
+        if self.capability.0 < 8 {
+            return Err(GpuError::unsupported(
+                OP,
+                format!(
+                    "device {} is sm_{}{}: the GEMM kernels need sm_80 or newer (mma.sync)",
+                    self.name, self.capability.0, self.capability.1
+                ),
+            ));
+        }
+        check_gemm(a, b, c)?;
+        let (ab, ct) = (a.dtype(), c.dtype());
+        let align = [a.align_elems(), b.align_elems()];
+        let hopper = self.capability == (9, 0);
+        let key = PlanKey::Gemm(Box::new(GemmKey {
+            a: a.layout(),
+            b: b.layout(),
+            c: c.layout(),
+            ab,
+            c_type: ct,
+            align,
+        }));
+        let (al, bl, cl) = (a.layout(), b.layout(), c.layout());
+        let (p, cached) = self.prepared(key, || {
+            let invalid = |e: GpuError| match e {
+                GpuError::Layout(le) => GpuError::invalid(OP, le.to_string()),
+                other => other,
+            };
+            let wg = if hopper {
+                plan_gemm_wgmma_aligned(&al, &bl, &cl, ab, ct, align).ok()
+            } else {
+                None
+            };
+            let (k, kind): (GemmKernel, String) = match wg {
+                Some(p) => (p.kernel, "wgmma 128x256x64".to_string()),
+                None => (
+                    plan_gemm_aligned(&al, &bl, &cl, ab, ct, align)
+                        .map_err(invalid)?
+                        .kernel,
+                    "mma.sync 128x128x32".to_string(),
+                ),
+            };
+            Ok((k.source, k.name, k.grid, k.block, k.smem_bytes, kind))
+        })?;
+        self.launch_on(
+            stream,
+            &p.kernel,
+            p.grid,
+            p.block,
+            p.smem,
+            &[
+                Arg::Ptr(a.base_address()),
+                Arg::Ptr(b.base_address()),
+                Arg::Ptr(c.base_address()),
+                Arg::F32(alpha),
+                Arg::F32(beta),
+            ],
+        )?;
+        Ok(Launched {
+            kind: p.kind.clone(),
+            registers: p.kernel.registers,
+            cached,
+        })
+    }
+
+    /// The einsum-style contraction `C = α·Σ A·B + β·C` of `spec` (e.g. `"stupr,qtru->stqp"`, the
+    /// paper's GETT; spaces are ignored): the letters classified and the tensors folded by the
+    /// algebra ([`cute_gemm::contract_modes`]) into one GEMM over hierarchical modes — rows M (in
+    /// A and C), columns N (B and C), reduction K (A and B), batch L (all three) — with no
+    /// permuting copy, then [`Gpu::gemm`].
+    ///
+    /// # Errors
+    ///
+    /// [`GpuError::Invalid`] for a spec the tensors do not fit (the algebra's message: ranks,
+    /// letters, sizes), and those of [`Gpu::gemm`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn contract(
+        &self,
+        spec: &str,
+        a: &DeviceTensor,
+        b: &DeviceTensor,
+        c: &DeviceTensor,
+        alpha: f32,
+        beta: f32,
+        stream: Stream,
+    ) -> Result<Launched, GpuError> {
+        let spec: String = spec.chars().filter(|ch| !ch.is_whitespace()).collect();
+        let modes = cute_gemm::contract_modes(&spec, &a.layout(), &b.layout(), &c.layout())
+            .map_err(|e| GpuError::invalid("contract", e.to_string()))?;
+        let (fa, fb, fc) = (
+            a.relayout(modes.a)?,
+            b.relayout(modes.b)?,
+            c.relayout(modes.c)?,
+        );
+        self.gemm(&fa, &fb, &fc, alpha, beta, stream)
+    }
+}
