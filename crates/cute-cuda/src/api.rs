@@ -25,50 +25,14 @@
 
 use std::sync::Arc;
 
-use cute::Layout;
-
 use crate::atom::DType;
 use crate::copy::plan_copy_aligned;
-use crate::device::{Arg, Gpu, Kernel, Stream};
+use crate::device::{Arg, Gpu, Stream};
 use crate::error::GpuError;
 use crate::gemm::{plan_gemm_aligned, GemmKernel};
+use crate::plans::{CopyKey, GemmKey, PlanKey, Prepared};
 use crate::tensor::DeviceTensor;
 use crate::wgmma::plan_gemm_wgmma_aligned;
-
-/// What a plan depends on: the key of the device's plan cache.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum PlanKey {
-    Copy(Box<CopyKey>),
-    Gemm(Box<GemmKey>),
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub(crate) struct CopyKey {
-    src: Layout,
-    dst: Layout,
-    dtype: DType,
-    align: (i64, i64),
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub(crate) struct GemmKey {
-    a: Layout,
-    b: Layout,
-    c: Layout,
-    ab: DType,
-    c_type: DType,
-    align: [i64; 2],
-}
-
-/// A plan ready to launch: its kernel and launch shape.
-pub(crate) struct Prepared {
-    kernel: Arc<Kernel>,
-    grid: (u32, u32),
-    block: u32,
-    smem: u32,
-    /// How the plan runs (`wgmma 128x256x64`, `transpose 64x64 v4`, …).
-    kind: String,
-}
 
 /// What a launch ran: the kernel's kind, registers, and whether its plan was cached.
 #[derive(Clone, Debug, PartialEq, Eq)]

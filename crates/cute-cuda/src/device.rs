@@ -22,13 +22,14 @@ use std::time::Instant;
 
 use cudarc::driver::sys::{CUdevice_attribute, CUevent_flags, CUfunction_attribute};
 use cudarc::driver::{
-    CudaContext, CudaFunction, CudaSlice, CudaStream, DevicePtr, DeviceRepr, PushKernelArg,
-    ValidAsZeroBits,
+    CudaContext, CudaSlice, CudaStream, DevicePtr, DeviceRepr, PushKernelArg, ValidAsZeroBits,
 };
 
 use crate::cache::{CacheConfig, DiskCache, KernelKey, Lru};
 use crate::compile::{arch_for, cubin, nvrtc_version};
 use crate::error::GpuError;
+pub use crate::kernel::{Arg, Kernel};
+use crate::plans::{PlanKey, Prepared};
 
 /// A CUDA stream named by its raw handle (`CUstream`), as other libraries give it (PyTorch:
 /// `torch.cuda.current_stream().cuda_stream`; CuPy: `cupy.cuda.get_current_stream().ptr`).
@@ -87,34 +88,8 @@ pub struct Gpu {
     config: CacheConfig,
     disk: Option<DiskCache>,
     kernels: Mutex<Lru<(String, String), Arc<Kernel>>>,
-    pub(crate) plans: Mutex<Lru<crate::api::PlanKey, Arc<crate::api::Prepared>>>,
+    pub(crate) plans: Mutex<Lru<PlanKey, Arc<Prepared>>>,
     stats: Mutex<CacheStats>,
-}
-
-/// A compiled and loaded kernel.
-pub struct Kernel {
-    func: CudaFunction,
-    /// The kernel's name.
-    pub name: String,
-    /// Registers per thread.
-    pub registers: i32,
-    /// Local memory (stack frame and spills) per thread, in bytes.
-    pub local_bytes: i32,
-}
-
-/// A kernel argument.
-#[derive(Clone, Copy, Debug)]
-pub enum Arg {
-    /// A device address.
-    Ptr(u64),
-    /// A 32-bit integer.
-    I32(i32),
-    /// A 64-bit integer.
-    I64(i64),
-    /// A 64-bit unsigned integer.
-    U64(u64),
-    /// A 32-bit float.
-    F32(f32),
 }
 
 fn no_driver_check() -> Result<(), GpuError> {

@@ -749,7 +749,7 @@ pub(crate) fn emit_store(c: &mut Code, c_type: DType, dst: &str, x: &str, indent
                 "{indent}if (beta != 0.0f) {{ float old; {widen} y += beta * old; }}"
             ));
             c.line(format!(
-                "{indent}{{ unsigned short h; asm(\"cvt.rn.{}.f32 %0, %1;\" : \"=h\"(h) : \"f\"(y)); {dst} = h; }}",
+                "{indent}{{ unsigned short cvt_bits; asm(\"cvt.rn.{}.f32 %0, %1;\" : \"=h\"(cvt_bits) : \"f\"(y)); {dst} = cvt_bits; }}",
                 t.ptx()
             ));
         }

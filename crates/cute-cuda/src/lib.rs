@@ -41,6 +41,8 @@ pub mod copy;
 pub mod device;
 pub mod error;
 pub mod gemm;
+pub mod kernel;
+mod plans;
 pub mod tensor;
 pub mod verify;
 pub mod wgmma;

@@ -14,6 +14,7 @@
 #![allow(clippy::result_large_err)]
 
 mod conv;
+mod cuda;
 mod ops;
 mod tensor;
 mod types;
@@ -27,6 +28,7 @@ pub use conv::LayoutError;
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("LayoutError", py.get_type::<LayoutError>())?;
+    cuda::register(m)?;
     m.add_class::<types::PyLayout>()?;
     m.add_class::<types::PyE>()?;
     m.add_class::<types::PyF2>()?;

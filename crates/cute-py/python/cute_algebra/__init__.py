@@ -15,5 +15,6 @@ from . import _native
 from ._native import *  # noqa: F401,F403
 from .tensor import Tensor, contract, copy, gemm, local_partition, local_tile, make_tensor, partition
 from . import tensor as _tensor
+from . import cuda  # noqa: F401  (GPU kernels; importing needs no GPU)
 
 __all__ = sorted(set(_native.__all__) | set(_tensor.__all__))

@@ -1,5 +1,7 @@
 """Type stubs of cute_algebra: the native module's names and the tensors of cute_algebra.tensor."""
 
+from . import cuda as cuda
+
 from ._native import (
     BankReport as BankReport,
     ComposedLayout as ComposedLayout,

@@ -1,0 +1,30 @@
+//! A compiled and loaded kernel, and the arguments a launch passes it (below the device, so that
+//! the caches of [`crate::plans`] can hold kernels without knowing the device).
+
+use cudarc::driver::CudaFunction;
+
+/// A compiled and loaded kernel.
+pub struct Kernel {
+    pub(crate) func: CudaFunction,
+    /// The kernel's name.
+    pub name: String,
+    /// Registers per thread.
+    pub registers: i32,
+    /// Local memory (stack frame and spills) per thread, in bytes.
+    pub local_bytes: i32,
+}
+
+/// A kernel argument.
+#[derive(Clone, Copy, Debug)]
+pub enum Arg {
+    /// A device address.
+    Ptr(u64),
+    /// A 32-bit integer.
+    I32(i32),
+    /// A 64-bit integer.
+    I64(i64),
+    /// A 64-bit unsigned integer.
+    U64(u64),
+    /// A 32-bit float.
+    F32(f32),
+}

@@ -1,0 +1,44 @@
+//! The library's plan cache entries: what a plan depends on (its key) and what a launch needs
+//! (its kernel and launch shape). The cache itself is the device's ([`crate::device::Gpu`]).
+
+use std::sync::Arc;
+
+use cute::Layout;
+
+use crate::atom::DType;
+use crate::kernel::Kernel;
+
+/// What a plan depends on: the key of the device's plan cache.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum PlanKey {
+    Copy(Box<CopyKey>),
+    Gemm(Box<GemmKey>),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct CopyKey {
+    pub(crate) src: Layout,
+    pub(crate) dst: Layout,
+    pub(crate) dtype: DType,
+    pub(crate) align: (i64, i64),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct GemmKey {
+    pub(crate) a: Layout,
+    pub(crate) b: Layout,
+    pub(crate) c: Layout,
+    pub(crate) ab: DType,
+    pub(crate) c_type: DType,
+    pub(crate) align: [i64; 2],
+}
+
+/// A plan ready to launch: its kernel and launch shape.
+pub(crate) struct Prepared {
+    pub(crate) kernel: Arc<Kernel>,
+    pub(crate) grid: (u32, u32),
+    pub(crate) block: u32,
+    pub(crate) smem: u32,
+    /// How the plan runs (`wgmma 128x256x64`, `transpose 64x64 v4`, …).
+    pub(crate) kind: String,
+}

@@ -1,0 +1,302 @@
+//! The native half of `cute_algebra.cuda`: the GPU library of `cute-cuda` on tensors described
+//! by the Python side (address, shape, strides in elements, element type, device, and the buffer
+//! the tensor lies in), zero copy, launched on the caller's stream with the GIL released.
+//!
+//! The Python side (`python/cute_algebra/cuda.py`) reads those descriptions from PyTorch tensors
+//! directly, from `__cuda_array_interface__`, or from a DLPack capsule ([`dlpack_desc`]), allocates
+//! results in the caller's framework, and names the framework's current stream. Errors:
+//! a request the library refuses is a `ValueError` (its message names the operation, the
+//! operands and the violated condition); a layout the algebra refuses, `LayoutError`; a machine
+//! without a usable GPU or a failing driver, `cute_algebra.cuda.CudaError` (a `RuntimeError`).
+
+use cute::Layout;
+use cute_cuda::atom::DType;
+use cute_cuda::{DeviceBuffer, DeviceTensor, Gpu, GpuError, Stream};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyCapsule, PyDict};
+
+pyo3::create_exception!(
+    cute_algebra,
+    CudaError,
+    PyRuntimeError,
+    "No usable CUDA GPU (no driver, no NVRTC, no device), or the driver or NVRTC failed.\n\n\
+     The message says which call failed and why. Requests that the library refuses (sizes, \
+     types, bounds, overlaps) raise `ValueError` instead."
+);
+
+/// A tensor as the Python side describes it: the address of its element 0, its shape and its
+/// strides in elements, the element type's name, the device, and the buffer `[base, base +
+/// nbytes)` that every element must lie in.
+type Desc = (u64, Vec<i64>, Vec<i64>, String, usize, u64, u64);
+
+/// What a DLPack capsule tells: `(ptr, shape, strides, dtype, device)`.
+type DlpackDesc = (u64, Vec<i64>, Vec<i64>, String, usize);
+
+fn to_py(op: &str, e: GpuError) -> PyErr {
+    match e {
+        GpuError::Invalid { .. } | GpuError::Unsupported { .. } => {
+            PyValueError::new_err(e.to_string())
+        }
+        GpuError::Layout(le) => crate::conv::err(*le),
+        GpuError::NoDriver(_) | GpuError::Driver { .. } | GpuError::Mismatch { .. } => {
+            CudaError::new_err(format!("{op}: {e}"))
+        }
+        other => CudaError::new_err(format!("{op}: {other}")),
+    }
+}
+
+fn dtype(op: &str, what: &str, name: &str) -> PyResult<DType> {
+    DType::parse(name).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "{op}: {what} has element type {name}, which the GPU kernels do not move \
+             (supported: {})",
+            DType::NAMES
+        ))
+    })
+}
+
+/// The buffer of a description (borrowed: the Python side keeps the tensor alive for the call).
+fn buffer(d: &Desc) -> DeviceBuffer {
+    // SAFETY: the Python caller passes the storage of a live CUDA tensor of device `d.4` and
+    // holds a reference to it until the call returns; work queued on the caller's stream is
+    // ordered with the framework's own use of that memory (the framework's contract for its
+    // current stream).
+    unsafe { DeviceBuffer::from_raw(d.5, d.6 as usize, d.4) }
+}
+
+fn tensor<'a>(op: &str, what: &str, buf: &'a DeviceBuffer, d: &Desc) -> PyResult<DeviceTensor<'a>> {
+    let (ptr, shape, strides, name, ..) = d;
+    let t = dtype(op, what, name)?;
+    if shape.len() != strides.len() {
+        return Err(PyValueError::new_err(format!(
+            "{op}: {what} has {} extents and {} strides",
+            shape.len(),
+            strides.len()
+        )));
+    }
+    let layout = if shape.is_empty() {
+        Layout::leaf(1, 0)
+    } else {
+        Layout::flat(shape, strides)
+    }
+    .map_err(crate::conv::err)?;
+    let e = t.bytes() as u64;
+    let rel = ptr.wrapping_sub(buf.ptr());
+    if *ptr < buf.ptr() || rel % e != 0 {
+        return Err(PyValueError::new_err(format!(
+            "{op}: {what} starts at {ptr:#x}, not at a whole {t} element of its buffer at {:#x}",
+            buf.ptr()
+        )));
+    }
+    DeviceTensor::with_offset(buf, (rel / e) as i64, layout, t)
+        .map_err(|err| PyValueError::new_err(format!("{op}: {what}: {err}")))
+}
+
+fn gpu(op: &str, device: usize) -> PyResult<std::sync::Arc<Gpu>> {
+    Gpu::shared(device).map_err(|e| to_py(op, e))
+}
+
+/// Whether a GPU can be used, and if not, why: `(True, "NVIDIA H200 (sm_90a)")` or `(False,
+/// "no CUDA device: ...")`.
+#[pyfunction]
+fn cuda_probe(device: usize) -> (bool, String) {
+    match Gpu::shared(device) {
+        Ok(g) => (true, format!("{} ({})", g.name, g.arch)),
+        Err(e) => (false, e.to_string()),
+    }
+}
+
+/// `dst[c] = src[c]` for every coordinate `c`; returns the kernel's kind.
+#[pyfunction]
+#[pyo3(signature = (src, dst, stream))]
+fn cuda_copy(py: Python<'_>, src: Desc, dst: Desc, stream: u64) -> PyResult<String> {
+    const OP: &str = "copy";
+    if src.4 != dst.4 {
+        return Err(PyValueError::new_err(format!(
+            "{OP}: the source is on device {}, the destination on device {}",
+            src.4, dst.4
+        )));
+    }
+    let g = gpu(OP, dst.4)?;
+    let (sb, db) = (buffer(&src), buffer(&dst));
+    let (s, d) = (
+        tensor(OP, "the source", &sb, &src)?,
+        tensor(OP, "the destination", &db, &dst)?,
+    );
+    py.allow_threads(|| g.copy(&s, &d, Stream::Raw(stream)))
+        .map(|l| l.kind)
+        .map_err(|e| to_py(OP, e))
+}
+
+/// The contraction `spec` of `a` and `b` into `c`: `c = alpha·Σ a·b + beta·c`; returns the
+/// kernel's kind.
+#[pyfunction]
+#[pyo3(signature = (spec, a, b, c, alpha, beta, stream))]
+#[allow(clippy::too_many_arguments)]
+fn cuda_contract(
+    py: Python<'_>,
+    spec: &str,
+    a: Desc,
+    b: Desc,
+    c: Desc,
+    alpha: f32,
+    beta: f32,
+    stream: u64,
+) -> PyResult<String> {
+    const OP: &str = "contract";
+    if a.4 != c.4 || b.4 != c.4 {
+        return Err(PyValueError::new_err(format!(
+            "{OP}: operands on devices {}, {} and {}: all three must be on one device",
+            a.4, b.4, c.4
+        )));
+    }
+    let g = gpu(OP, c.4)?;
+    let (ab, bb, cb) = (buffer(&a), buffer(&b), buffer(&c));
+    let (ta, tb, tc) = (
+        tensor(OP, "A", &ab, &a)?,
+        tensor(OP, "B", &bb, &b)?,
+        tensor(OP, "the output", &cb, &c)?,
+    );
+    py.allow_threads(|| g.contract(spec, &ta, &tb, &tc, alpha, beta, Stream::Raw(stream)))
+        .map(|l| l.kind)
+        .map_err(|e| to_py(OP, e))
+}
+
+/// What the caches of device `device` did: a dict of counts and milliseconds.
+#[pyfunction]
+fn cuda_stats(py: Python<'_>, device: usize) -> PyResult<Bound<'_, PyDict>> {
+    let g = gpu("stats", device)?;
+    let s = g.stats();
+    let d = PyDict::new(py);
+    d.set_item("memory_hits", s.memory_hits)?;
+    d.set_item("disk_hits", s.disk_hits)?;
+    d.set_item("compiles", s.compiles)?;
+    d.set_item("compile_ms", s.compile_ms)?;
+    d.set_item("last_compile_ms", s.last_compile_ms)?;
+    d.set_item("plan_hits", s.plan_hits)?;
+    d.set_item("plans", s.plans)?;
+    d.set_item(
+        "disk_dir",
+        g.cache_config()
+            .disk_dir
+            .as_ref()
+            .map(|p| p.display().to_string()),
+    )?;
+    Ok(d)
+}
+
+/// Drops the kernels and plans device `device` holds in memory (the disk cache stays): the next
+/// call plans again and loads its kernel from disk.
+#[pyfunction]
+fn cuda_clear_memory_caches(device: usize) -> PyResult<()> {
+    gpu("clear caches", device)?.clear_memory_caches();
+    Ok(())
+}
+
+#[repr(C)]
+struct DLDevice {
+    device_type: i32,
+    device_id: i32,
+}
+
+#[repr(C)]
+struct DLDataType {
+    code: u8,
+    bits: u8,
+    lanes: u16,
+}
+
+#[repr(C)]
+struct DLTensor {
+    data: *mut std::ffi::c_void,
+    device: DLDevice,
+    ndim: i32,
+    dtype: DLDataType,
+    shape: *const i64,
+    strides: *const i64,
+    byte_offset: u64,
+}
+
+/// The description `(ptr, shape, strides, dtype, device)` of a DLPack capsule (`"dltensor"`, as
+/// `x.__dlpack__()` returns it) of a CUDA tensor. The capsule is only read: it stays unconsumed,
+/// and its producer frees it.
+#[pyfunction]
+fn dlpack_desc(capsule: &Bound<'_, PyCapsule>) -> PyResult<DlpackDesc> {
+    let name = capsule.name()?;
+    if name.map(|n| n.to_bytes()) != Some(b"dltensor".as_slice()) {
+        return Err(PyValueError::new_err(
+            "cute_algebra.cuda: expected an unconsumed DLPack capsule named \"dltensor\"",
+        ));
+    }
+    // SAFETY: a capsule named "dltensor" holds a DLManagedTensor, whose first member is the
+    // DLTensor; it lives as long as the capsule, which the caller holds.
+    let t = unsafe { &*(capsule.pointer() as *const DLTensor) };
+    const CUDA: i32 = 2;
+    const CUDA_MANAGED: i32 = 13;
+    if t.device.device_type != CUDA && t.device.device_type != CUDA_MANAGED {
+        return Err(PyValueError::new_err(format!(
+            "cute_algebra.cuda: the tensor lies on DLPack device type {}, not on a CUDA device",
+            t.device.device_type
+        )));
+    }
+    if t.dtype.lanes != 1 || !(0..=64).contains(&t.ndim) {
+        return Err(PyValueError::new_err(format!(
+            "cute_algebra.cuda: a DLPack tensor of {} lanes and {} dimensions",
+            t.dtype.lanes, t.ndim
+        )));
+    }
+    let name = match (t.dtype.code, t.dtype.bits) {
+        (2, 32) => "f32",
+        (2, 16) => "f16",
+        (2, 64) => "f64",
+        (4, 16) => "bf16",
+        (0, 8) => "i8",
+        (0, 16) => "i16",
+        (0, 32) => "i32",
+        (0, 64) => "i64",
+        (1, 8) | (6, 8) => "u8",
+        (code, bits) => {
+            return Err(PyValueError::new_err(format!(
+                "cute_algebra.cuda: DLPack element type code {code} of {bits} bits is not moved \
+                 by the GPU kernels"
+            )))
+        }
+    };
+    let n = t.ndim as usize;
+    // SAFETY: DLPack's shape has `ndim` entries; strides, when present, too.
+    let shape: Vec<i64> = (0..n).map(|i| unsafe { *t.shape.add(i) }).collect();
+    let strides: Vec<i64> = if t.strides.is_null() || n == 0 {
+        // compact row-major
+        let mut st = vec![1i64; n];
+        for i in (0..n.saturating_sub(1)).rev() {
+            st[i] = st[i + 1].saturating_mul(shape[i + 1]);
+        }
+        st
+    } else {
+        // SAFETY: as above.
+        (0..n).map(|i| unsafe { *t.strides.add(i) }).collect()
+    };
+    let ptr = (t.data as u64).wrapping_add(t.byte_offset);
+    Ok((
+        ptr,
+        shape,
+        strides,
+        name.to_string(),
+        t.device.device_id.max(0) as usize,
+    ))
+}
+
+/// Registers the native half of `cute_algebra.cuda` as the submodule `_native._cuda` (kept out of
+/// the top-level namespace, which `from ._native import *` fills).
+pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
+    let m = PyModule::new(parent.py(), "_cuda")?;
+    m.add("CudaError", m.py().get_type::<CudaError>())?;
+    m.add_function(wrap_pyfunction!(cuda_probe, &m)?)?;
+    m.add_function(wrap_pyfunction!(cuda_copy, &m)?)?;
+    m.add_function(wrap_pyfunction!(cuda_contract, &m)?)?;
+    m.add_function(wrap_pyfunction!(cuda_stats, &m)?)?;
+    m.add_function(wrap_pyfunction!(cuda_clear_memory_caches, &m)?)?;
+    m.add_function(wrap_pyfunction!(dlpack_desc, &m)?)?;
+    parent.setattr("_cuda", m)
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# One device session of the GPU checks and benchmarks (BENCHMARKS.md, "GPU library"): run on the
+# device machine from the repository root, with the stripped `cute` binary and the cute_algebra
+# wheel built here and carried in .dev/ (the device has no cargo):
+#
+#   cargo build --release -p cute-cli --bin cute && (cd crates/cute-py && maturin build --release --out ../../target/wheels)
+#   mkdir -p .dev && cp target/release/cute .dev/ && strip .dev/cute && cp target/wheels/cute_algebra-*.whl .dev/
+#   (device) bash scripts/gpu_device_run.sh [steps...]     # steps: py checks perf sanitizer (default: all)
+#
+# Writes each step's output into $OUT (or /tmp/gpu-out) and prints the tails.
+set -u
+OUT="${OUT:-/tmp/gpu-out}"
+mkdir -p "$OUT"
+export LD_LIBRARY_PATH="/usr/local/cuda-13.0/targets/x86_64-linux/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export PYTHONUNBUFFERED=1 CUTE_CUDA_CACHE=/tmp/cute-cuda-cache
+python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .dev/cute_algebra-*.whl || exit 1
+export PYTHONPATH=/tmp/site
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv,noheader
+steps="${*:-py checks perf sanitizer}"
+for s in $steps; do
+  case $s in
+    py) timeout 260 python3 scripts/gpu_python_check.py --json "$OUT/py.json" > "$OUT/py.txt" 2>&1
+        echo "== py (exit $?)"; grep -v "^FAIL copy\|^FAIL contract" "$OUT/py.txt" | tail -45
+        grep -c "^FAIL" "$OUT/py.txt" ;;
+    checks) timeout 150 .dev/cute gpu --no-bandwidth --json "$OUT/checks.json" > "$OUT/checks.txt" 2>&1
+        echo "== cute gpu checks (exit $?)"; grep -v "^\(atom\|copy\|gemm\) .* ok " "$OUT/checks.txt" | tail -15 ;;
+    perf) timeout 70 .dev/cute gpu --only perf --json "$OUT/perf.json" > "$OUT/perf.txt" 2>&1
+        echo "== cute gpu perf (exit $?)"; tail -6 "$OUT/perf.txt" ;;
+    bandwidth) timeout 120 .dev/cute gpu --only bandwidth --json "$OUT/bandwidth.json" > "$OUT/bandwidth.txt" 2>&1
+        echo "== cute gpu bandwidth (exit $?)"; tail -14 "$OUT/bandwidth.txt" ;;
+    sanitizer) timeout 110 compute-sanitizer --tool memcheck --print-limit 10 python3 scripts/gpu_python_check.py --quick > "$OUT/sanitizer.txt" 2>&1
+        echo "== compute-sanitizer memcheck, quick sample (exit $?)"; tail -4 "$OUT/sanitizer.txt" ;;
+  esac
+done

@@ -1,0 +1,465 @@
+#!/usr/bin/env python3
+"""cute_algebra.cuda on a GPU, against PyTorch in the same process (run on the device machine).
+
+    python3 scripts/gpu_python_check.py [--cases N] [--quick] [--no-perf] [--json FILE]
+
+Checks (each printed as `ok`/`FAIL` with a reason; the last line is `N passed, N failed`):
+* copies: N random requests — permutations of rank 1 to 6, sliced views of larger buffers,
+  broadcasts (stride 0), negative strides (through `__cuda_array_interface__` views, checked
+  against NumPy), `__dlpack__`-only and `__cuda_array_interface__`-only objects, every element
+  type — each compared bit for bit with PyTorch's (or NumPy's) result, and every byte of the
+  destination buffer outside the view checked untouched;
+* contractions: random specs (GEMM in every major, batched, broadcast batches, the paper's GETT),
+  f16/bf16 operands, f32/f16/bf16 outputs, random alpha and beta, against an fp64 einsum;
+* stream order: PyTorch work before and after ours on a side stream, no synchronisation between;
+* the disk cache: two new processes run the same plan; the second compiles nothing and its first
+  call takes at most 50 ms;
+* speed (unless --no-perf): permutations of 1 GiB and of 1, 16, 64 MiB against
+  `x.permute(...).contiguous()` and a device-to-device copy; the host overhead of a 4 KiB permute
+  against `x.t().contiguous()` over 10,000 calls; `matmul` and `contract` against `torch.matmul`
+  and `torch.einsum`. CUDA events, median of 20 after 3 warm-ups.
+"""
+
+import json
+import math
+import os
+import random
+import subprocess
+import sys
+import time
+
+import numpy as np
+import torch
+
+import cute_algebra.cuda as cc
+
+DT = [torch.float32, torch.float16, torch.bfloat16, torch.float64, torch.int8, torch.uint8,
+      torch.int16, torch.int32, torch.int64, torch.bool]
+INT_OF = {1: torch.int8, 2: torch.int16, 4: torch.int32, 8: torch.int64}
+NP_INT = {1: np.int8, 2: np.int16, 4: np.int32, 8: np.int64}
+
+results = []
+
+
+def record(group, name, ok, detail="", **numbers):
+    results.append({"group": group, "name": name, "status": "ok" if ok else "FAIL",
+                    "detail": detail, **numbers})
+    if not ok:
+        print(f"FAIL {group} {name}: {detail}", flush=True)
+
+
+def bits(t):
+    """The tensor's elements as integers of the same width (bitwise comparison, NaN included)."""
+    if t.dtype == torch.bool:
+        return t.view(torch.uint8)
+    return t.view(INT_OF[t.element_size()])
+
+
+def rand(shape, dtype, g):
+    if dtype.is_floating_point:
+        return torch.randn(shape, dtype=torch.float32, device="cuda", generator=g).to(dtype)
+    if dtype == torch.bool:
+        return torch.randint(0, 2, shape, device="cuda", generator=g).bool()
+    info = torch.iinfo(dtype)
+    return torch.randint(max(info.min, -1000), min(info.max, 1000), shape, dtype=dtype,
+                         device="cuda", generator=g)
+
+
+class CAI:
+    """A view given only by `__cuda_array_interface__` (as CuPy or Numba give one), over the
+    memory of a torch tensor: any strides, negative ones too."""
+
+    TYPES = {1: "|i1", 2: "<i2", 4: "<i4", 8: "<i8"}
+
+    def __init__(self, base, offset, shape, strides):
+        e = base.element_size()
+        self._base = base  # keeps the memory alive
+        self.shape = tuple(shape)
+        self.dtype = INT_OF[e]
+        self.device = base.device
+        self.__cuda_array_interface__ = {
+            "shape": self.shape, "typestr": self.TYPES[e],
+            "data": (base.data_ptr() + offset * e, False),
+            "strides": tuple(s * e for s in strides), "version": 3,
+        }
+
+
+class DL:
+    """An object with only `__dlpack__` (and a shape), as JAX arrays and others give them."""
+
+    def __init__(self, t):
+        self._t = t
+        self.shape = tuple(t.shape)
+        self.dtype = t.dtype
+        self.device = t.device
+
+    def __dlpack__(self, stream=None):
+        return self._t.__dlpack__()
+
+
+def random_shape(rng, rank, total):
+    shape = []
+    for i in range(rank):
+        left = max(2, int(round(total ** (1.0 / (rank - i)))))
+        e = max(1, left + rng.randint(-left // 2, left // 2))
+        shape.append(e)
+        total = max(1, total // e)
+    return shape
+
+
+def check_copy_case(rng, g, i):
+    dtype = rng.choice(DT)
+    rank = rng.randint(1, 6)
+    kind = rng.choice(["permute", "slice", "broadcast", "negative", "dlpack", "cai", "into-view"])
+    shape = random_shape(rng, rank, rng.choice([1 << 10, 1 << 14, 1 << 18]))
+    perm = list(range(rank))
+    rng.shuffle(perm)
+    name = f"{i} {kind} {shape} perm {perm} {str(dtype)[6:]}"
+    try:
+        if kind == "permute":
+            x = rand(shape, dtype, g)
+            y = cc.permute(x, perm)
+            ok = torch.equal(bits(y), bits(x.permute(perm).contiguous()))
+            return record("copy", name, ok, "values differ from x.permute().contiguous()")
+        if kind == "slice":
+            big = rand([s * 2 + 3 for s in shape], dtype, g)
+            idx = tuple(slice(1, 1 + 2 * s, 2) if rng.random() < 0.5 else slice(2, 2 + s)
+                        for s in shape)
+            x = big[idx]
+            y = cc.permute(x, perm)
+            ok = torch.equal(bits(y), bits(x.permute(perm).contiguous()))
+            return record("copy", name, ok, "values differ on a sliced view")
+        if kind == "broadcast":
+            src_shape = [s if rng.random() < 0.5 else 1 for s in shape]
+            x = rand(src_shape, dtype, g)
+            dst = torch.empty(shape, dtype=dtype, device="cuda")
+            cc.copy_(dst, x)
+            ok = torch.equal(bits(dst), bits(x.expand(shape).contiguous()))
+            return record("copy", name, ok, "broadcast values differ")
+        if kind == "into-view":
+            # a permuted source into a strided view of a larger buffer, whose other elements
+            # must stay untouched
+            inv = [perm.index(k) for k in range(rank)]
+            x = rand([shape[p] for p in perm], dtype, g).permute(inv)
+            big = rand([s + 2 for s in shape], dtype, g)
+            want = big.clone()
+            inner = tuple(slice(1, 1 + s) for s in shape)
+            cc.copy_(big[inner], x)
+            want[inner] = x
+            ok = torch.equal(bits(big), bits(want))
+            return record("copy", name, ok, "a strided destination view: values or outside bytes differ")
+        if kind in ("dlpack", "cai"):
+            x = rand(shape, dtype, g)
+            out = torch.empty([shape[p] for p in perm], dtype=dtype, device="cuda")
+            if kind == "dlpack":
+                cc.permute(DL(x), perm, out=DL(out))
+            else:
+                xi = bits(x)
+                cc.permute(CAI(xi, 0, xi.shape, xi.stride()), perm,
+                           out=CAI(bits(out), 0, out.shape, out.stride()))
+            ok = torch.equal(bits(out), bits(x.permute(perm).contiguous()))
+            return record("copy", name, ok, f"values differ through {kind}")
+        # negative strides: reversed modes of a row-major buffer, seen through the array interface
+        x = bits(rand(shape, dtype, g))
+        st = list(x.stride())
+        neg = [k for k in range(rank) if rng.random() < 0.5] or [0]
+        offset = sum((shape[k] - 1) * st[k] for k in neg)
+        nst = [-st[k] if k in neg else st[k] for k in range(rank)]
+        src = CAI(x, offset, shape, nst)
+        out = torch.empty([shape[p] for p in perm], dtype=x.dtype, device="cuda")
+        cc.permute(src, perm, out=CAI(out, 0, out.shape, out.stride()))
+        host = x.cpu().numpy()
+        e = host.itemsize
+        view = np.lib.stride_tricks.as_strided(host.reshape(-1)[offset:], shape=shape,
+                                               strides=[s * e for s in nst])
+        want = np.ascontiguousarray(np.transpose(view, perm))
+        ok = np.array_equal(out.cpu().numpy(), want)
+        return record("copy", name, ok, "negative strides: values differ from NumPy")
+    except Exception as ex:  # noqa: BLE001 - every failure is a failed check
+        return record("copy", name, False, f"{type(ex).__name__}: {ex}")
+
+
+def check_contract_case(rng, g, i):
+    specs = ["mk,kn->mn", "mk,nk->mn", "km,kn->mn", "km,nk->mn", "bmk,bkn->bmn",
+             "mkb,bnk->bmn", "stupr,qtru->stqp", "ik,kjb->bij"]
+    spec = rng.choice(specs)
+    ab = rng.choice([torch.bfloat16, torch.float16])
+    out_dt = rng.choice([torch.float32, ab])
+    ext = {ch: rng.choice([1, 3, 8, 17, 33, 64, 96, 130]) for ch in "mnkbstupqrij"}
+    if spec == "stupr,qtru->stqp":
+        ext.update(s=rng.choice([8, 16, 24]), t=rng.choice([2, 4]), u=rng.choice([8, 16]),
+                   p=rng.choice([4, 8]), r=rng.choice([4, 8]), q=rng.choice([16, 48]))
+    lhs, c_t = spec.split("->")
+    a_t, b_t = lhs.split(",")
+    name = f"{i} {spec} {ext_str(ext, spec)} {str(ab)[6:]}->{str(out_dt)[6:]}"
+    try:
+        a = rand([ext[c] for c in a_t], ab, g)
+        b = rand([ext[c] for c in b_t], ab, g)
+        # strided operands: transposed storage, viewed back
+        if rng.random() < 0.5 and a.dim() >= 2:
+            a = a.transpose(0, 1).contiguous().transpose(0, 1)
+        alpha = rng.choice([1.0, 0.5, -2.0])
+        beta = rng.choice([0.0, 0.0, 1.0, 0.25])
+        out = rand([ext[c] for c in c_t], out_dt, g)
+        old = out.double()
+        if beta == 0.0:
+            out.fill_(float("nan"))  # beta = 0 must not read C
+        cc.contract(spec, a, b, out, alpha=alpha, beta=beta)
+        ref = alpha * torch.einsum(spec, a.double(), b.double()) + (beta * old if beta else 0)
+        rel = ((out.double() - ref).norm() / ref.norm().clamp_min(1e-300)).item()
+        tol = 1e-5 if out_dt == torch.float32 else 1e-2
+        record("contract", name, math.isfinite(rel) and rel <= tol,
+               f"relative error {rel:.2e} (tolerance {tol:.0e})", rel_error=rel)
+    except Exception as ex:  # noqa: BLE001
+        record("contract", name, False, f"{type(ex).__name__}: {ex}")
+
+
+def ext_str(ext, spec):
+    return ",".join(f"{c}{ext[c]}" for c in sorted(set(spec) - set(",->")))
+
+
+def check_matmul_broadcast(g):
+    for sa, sb in [((3, 64, 96), (96, 40)), ((2, 1, 64, 32), (5, 32, 48)), ((128, 64), (64, 256))]:
+        name = f"matmul {sa} @ {sb}"
+        try:
+            a = rand(sa, torch.bfloat16, g)
+            b = rand(sb, torch.bfloat16, g)
+            c = cc.matmul(a, b, out_dtype=torch.float32)
+            ref = torch.matmul(a.double(), b.double())
+            rel = ((c.double() - ref).norm() / ref.norm()).item()
+            record("contract", name, rel <= 1e-5 and c.shape == ref.shape, f"relative error {rel:.2e}")
+        except Exception as ex:  # noqa: BLE001
+            record("contract", name, False, f"{type(ex).__name__}: {ex}")
+
+
+def check_refusals(g):
+    x = rand((4, 8), torch.float32, g)
+    cases = [
+        ("overlap", lambda: cc.copy_(x[:, 1:5], x[:, 0:4]), ValueError, "overlaps"),
+        ("cpu tensor", lambda: cc.permute(x.cpu(), (1, 0)), ValueError, "not on a CUDA device"),
+        ("dtype", lambda: cc.copy_(x, x.double()), ValueError, "convert"),
+        ("f32 matmul", lambda: cc.matmul(x, x.t()), ValueError, "f16 or both bf16"),
+        ("out too small", lambda: cc.permute(x, (1, 0), out=torch.empty(8, 3, device="cuda")),
+         ValueError, "out has shape"),
+    ]
+    for name, f, exc, needle in cases:
+        try:
+            f()
+            record("refusal", name, False, "no exception")
+        except exc as e:
+            record("refusal", name, needle in str(e), str(e)[:200])
+        except Exception as e:  # noqa: BLE001
+            record("refusal", name, False, f"{type(e).__name__}: {e}")
+
+
+def check_stream_order(g):
+    s = torch.cuda.Stream()
+    x = rand((64, 1024, 1024), torch.float32, g)  # 256 MiB
+    torch.cuda.synchronize()
+    with torch.cuda.stream(s):
+        y = x * 2.0                 # PyTorch before, on s
+        z = cc.permute(y, (2, 0, 1))  # ours on s (the current stream), no synchronisation
+        w = z + 1.0                 # PyTorch after, on s
+    s.synchronize()
+    want = (x * 2.0).permute(2, 0, 1) + 1.0
+    record("stream", "torch, permute, torch on a side stream", torch.equal(w, want),
+           "ordering broken: values differ")
+    a = rand((512, 512), torch.bfloat16, g)
+    with torch.cuda.stream(s):
+        b = a * 3
+        c = cc.matmul(b, b, out_dtype=torch.float32)
+        d = c * 0.5
+    s.synchronize()
+    ref = torch.matmul((a * 3).double(), (a * 3).double()) * 0.5
+    rel = ((d.double() - ref).norm() / ref.norm()).item()
+    record("stream", "torch, matmul, torch on a side stream", rel < 1e-5, f"rel {rel:.2e}")
+
+
+def cache_probe(directory):
+    """One new process: the first call of a fixed plan, timed."""
+    x = torch.randn(1000, 3000, device="cuda")
+    torch.cuda.synchronize()
+    t0 = time.perf_counter()
+    y = cc.permute(x, (1, 0))
+    torch.cuda.synchronize()
+    ms = (time.perf_counter() - t0) * 1e3
+    ok = torch.equal(y, x.t().contiguous())
+    print(json.dumps({"ms": ms, "ok": ok, "stats": cc.cache_stats()}))
+
+
+def check_disk_cache():
+    d = f"/tmp/cute-cuda-cache-{os.getpid()}"
+    env = dict(os.environ, CUTE_CUDA_CACHE=d)
+    runs = []
+    for _ in range(2):
+        r = subprocess.run([sys.executable, __file__, "--cache-probe", d], env=env,
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            record("cache", "probe process", False, r.stderr[-500:])
+            return
+        runs.append(json.loads(r.stdout.strip().splitlines()[-1]))
+    cold, warm = runs
+    record("cache", "cold process compiles", cold["ok"] and cold["stats"]["compiles"] == 1,
+           f"first call {cold['ms']:.1f} ms, NVRTC {cold['stats']['last_compile_ms']:.1f} ms",
+           cold_ms=cold["ms"], nvrtc_ms=cold["stats"]["last_compile_ms"])
+    record("cache", "warm process loads from disk, <= 50 ms",
+           warm["ok"] and warm["stats"]["compiles"] == 0 and warm["stats"]["disk_hits"] == 1
+           and warm["ms"] <= 50.0,
+           f"first call {warm['ms']:.1f} ms, {warm['stats']}", warm_ms=warm["ms"])
+
+
+def median_ms(fn, warmup=3, reps=20):
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    ts = []
+    for _ in range(reps):
+        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        a.record()
+        fn()
+        b.record()
+        b.synchronize()
+        ts.append(a.elapsed_time(b))
+    ts.sort()
+    return ts[len(ts) // 2]
+
+
+def perf_permute(g):
+    cases = []
+    for dt, k in [(torch.float32, 1), (torch.bfloat16, 2)]:
+        cases += [
+            ("1 GiB 2-D transpose", [16384, 16384 * k], [1, 0], dt),
+            ("1 GiB 3-D (0,2,1)", [256, 1024, 1024 * k], [0, 2, 1], dt),
+            ("1 GiB 4-D (0,1,3,2)", [64, 64, 256, 256 * k], [0, 1, 3, 2], dt),
+            ("1 GiB 4-D (3,2,1,0)", [64, 64, 256, 256 * k], [3, 2, 1, 0], dt),
+            ("1 GiB 5-D (4,1,2,3,0)", [16, 32, 32, 64, 256 * k], [4, 1, 2, 3, 0], dt),
+            ("1 GiB 6-D (5,4,3,2,1,0)", [16, 16, 16, 16, 64, 64 * k], [5, 4, 3, 2, 1, 0], dt),
+        ]
+        for mib in (1, 16, 64):
+            n = mib * (1 << 20) // 4 * k
+            side = math.isqrt(n)
+            c = round(n ** (1 / 3))
+            cases += [
+                (f"{mib} MiB 2-D transpose", [side, n // side], [1, 0], dt),
+                (f"{mib} MiB 3-D (2,0,1)", [c, c, n // (c * c)], [2, 0, 1], dt),
+                (f"{mib} MiB 4-D (0,3,2,1)", [8, 16, 32, n // (8 * 16 * 32)], [0, 3, 2, 1], dt),
+            ]
+    for name, shape, perm, dt in cases:
+        x = rand(shape, dt, g)
+        out = torch.empty([shape[p] for p in perm], dtype=dt, device="cuda")
+        flat = torch.empty_like(x)
+        t_ours = median_ms(lambda: cc.permute(x, perm, out=out))
+        t_torch = median_ms(lambda: x.permute(perm).contiguous())
+        t_d2d = median_ms(lambda: flat.copy_(x))
+        ok_values = torch.equal(out, x.permute(perm).contiguous())
+        by = 2 * x.numel() * x.element_size()
+        gbs = by / t_ours / 1e6
+        big = by >= 2 * (1 << 30)
+        ok = ok_values and (t_torch / t_ours >= (3.0 if big else 1.0)) and (
+            not big or t_d2d / t_ours >= 0.9)
+        record("perf", f"permute {name} {str(dt)[6:]}", ok,
+               f"{gbs:.0f} GB/s, {100 * t_d2d / t_ours:.1f}% of D2D, {t_torch / t_ours:.2f}x torch",
+               ms=t_ours, torch_ms=t_torch, d2d_ms=t_d2d, gbs=gbs, ratio_torch=t_torch / t_ours,
+               ratio_d2d=t_d2d / t_ours)
+        del x, out, flat
+    torch.cuda.empty_cache()
+
+
+def perf_overhead(g):
+    x = rand((32, 32), torch.float32, g)  # 4 KiB
+    n = 10000
+    for _ in range(100):
+        cc.permute(x, (1, 0))
+        x.t().contiguous()
+    torch.cuda.synchronize()
+    rows = {}
+    for name, fn in [("ours", lambda: cc.permute(x, (1, 0))), ("torch", lambda: x.t().contiguous())]:
+        best = float("inf")
+        for _ in range(3):
+            t0 = time.perf_counter()
+            for _ in range(n):
+                fn()
+            torch.cuda.synchronize()
+            best = min(best, (time.perf_counter() - t0) / n * 1e6)
+        rows[name] = best
+    record("perf", "host overhead, 4 KiB permute, 10,000 calls", rows["ours"] <= rows["torch"],
+           f"{rows['ours']:.1f} us per call, torch x.t().contiguous() {rows['torch']:.1f} us",
+           us=rows["ours"], torch_us=rows["torch"])
+
+
+def perf_gemm(g):
+    n = 8192
+    a = rand((n, n), torch.bfloat16, g)
+    b = rand((n, n), torch.bfloat16, g)
+    c = torch.empty((n, n), dtype=torch.bfloat16, device="cuda")
+    fl = 2.0 * n ** 3
+    t_ours = median_ms(lambda: cc.matmul(a, b, out=c))
+    t_torch = median_ms(lambda: torch.matmul(a, b))
+    ref = torch.matmul(a.float(), b.float())
+    rel = ((c.float() - ref).norm() / ref.norm()).item()
+    record("perf", f"matmul {n}^3 bf16", rel < 1e-2,
+           f"{fl / t_ours / 1e9:.0f} TFLOP/s, torch.matmul {fl / t_torch / 1e9:.0f}, rel {rel:.1e}",
+           tflops=fl / t_ours / 1e9, torch_tflops=fl / t_torch / 1e9)
+    del a, b, c, ref
+    s, t, u, p, r, q = 64, 16, 64, 64, 16, 256
+    A = rand((s, t, u, p, r), torch.bfloat16, g)
+    B = rand((q, t, r, u), torch.bfloat16, g)
+    # column-major in the letters' order, as the Rust benchmark lays them out
+    A = A.permute(4, 3, 2, 1, 0).contiguous().permute(4, 3, 2, 1, 0)
+    B = B.permute(3, 2, 1, 0).contiguous().permute(3, 2, 1, 0)
+    C = torch.empty((q, p, t, s), dtype=torch.bfloat16, device="cuda").permute(3, 2, 0, 1)
+    fl = 2.0 * s * t * u * p * r * q
+    t_ours = median_ms(lambda: cc.contract("stupr,qtru->stqp", A, B, C))
+    t_torch = median_ms(lambda: torch.einsum("stupr,qtru->stqp", A, B))
+    ref = torch.einsum("stupr,qtru->stqp", A.float(), B.float())
+    rel = ((C.float() - ref).norm() / ref.norm()).item()
+    record("perf", "contract stupr,qtru->stqp s64 t16 u64 p64 r16 q256 bf16", rel < 1e-2,
+           f"{fl / t_ours / 1e9:.0f} TFLOP/s, torch.einsum {fl / t_torch / 1e9:.0f} "
+           f"({t_torch / t_ours:.1f}x), rel {rel:.1e}",
+           tflops=fl / t_ours / 1e9, torch_tflops=fl / t_torch / 1e9)
+
+
+def main():
+    if "--cache-probe" in sys.argv:
+        return cache_probe(sys.argv[sys.argv.index("--cache-probe") + 1])
+    n = int(sys.argv[sys.argv.index("--cases") + 1]) if "--cases" in sys.argv else 300
+    quick = "--quick" in sys.argv
+    if quick:
+        n = min(n, 24)
+    print(f"cute_algebra.cuda: {cc.why()}; torch {torch.__version__}", flush=True)
+    rng = random.Random(2026)
+    g = torch.Generator(device="cuda")
+    g.manual_seed(2026)
+    t0 = time.time()
+    for i in range(n):
+        check_copy_case(rng, g, i)
+    for i in range(n // 5 if not quick else 6):
+        check_contract_case(rng, g, i)
+    check_matmul_broadcast(g)
+    check_refusals(g)
+    if not quick:
+        check_stream_order(g)
+        check_disk_cache()
+    print(f"correctness: {time.time() - t0:.0f} s; {cc.cache_stats()}", flush=True)
+    if not quick and "--no-perf" not in sys.argv:
+        perf_permute(g)
+        perf_overhead(g)
+        perf_gemm(g)
+    for r in results:
+        if r["group"] in ("perf", "cache", "stream", "refusal") or r["status"] != "ok":
+            print(f"{r['group']:<9} {r['status']:<5} {r['name']}: {r['detail']}")
+    by_group = {}
+    for r in results:
+        k = by_group.setdefault(r["group"], [0, 0])
+        k[r["status"] != "ok"] += 1
+    print("; ".join(f"{k}: {v[0]} ok, {v[1]} failed" for k, v in by_group.items()))
+    if "--json" in sys.argv:
+        with open(sys.argv[sys.argv.index("--json") + 1], "w") as f:
+            json.dump(results, f, indent=1)
+    bad = sum(r["status"] != "ok" for r in results)
+    print(f"{len(results) - bad} passed, {bad} failed")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
