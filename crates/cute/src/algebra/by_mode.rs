@@ -6,9 +6,10 @@
 use super::divide::tile::{divide_build, divide_leaf_build};
 use super::product::tile::product_build;
 use crate::error::{attempt, tri, Error, ErrorKind, Op, Operand};
+use crate::int_tuple::build::{open_bracket, Builder};
+use crate::layout::push_layout;
 use crate::layout::BLANK;
 use crate::layout::{check_size, mode_of_leaves, Layout};
-use crate::layout::{open_bracket, push_layout, Builder};
 use crate::tiler::{mode_of_tiles, Tile, Tiler};
 
 /// Which base operation a by-mode traversal applies at the tiles.

@@ -34,10 +34,11 @@
 use super::coalesce::{coalesce_leaves, Flat};
 use crate::arith::{ceil_div, div_rem, gcd};
 use crate::error::{attempt, mul, tri, Error, ErrorKind, Op, Operand};
+use crate::int_tuple::build::open_bracket;
 use crate::int_tuple::{IntTuple, CAPACITY};
+use crate::layout::push_layout;
 use crate::layout::BLANK;
 use crate::layout::{check_size, compact_col_major, mode_of_leaves, Layout};
-use crate::layout::{open_bracket, push_layout};
 use crate::stride::{merges, BINARY, INTEGER};
 use crate::tiler::{mode_of_tiles, Tile, Tiler};
 
@@ -117,7 +118,7 @@ const fn compose_coordinate(a: &Layout, b: &Layout) -> Result<Layout, Error> {
         parts[k] = tri!(compose(&ak, &bk));
         k += 1;
     }
-    let mut out = crate::layout::Builder::new();
+    let mut out = crate::int_tuple::build::Builder::new();
     let mut j = 0;
     while j < n {
         let mut o = 0;
@@ -435,7 +436,11 @@ const fn scaled_binary(
         }
         t += 1;
     }
-    let v = tri!(crate::layout::clmul(Op::Composition, d as u64, k as u64));
+    let v = tri!(crate::stride::ops::clmul(
+        Op::Composition,
+        d as u64,
+        k as u64
+    ));
     // the bits this leaf may set in the mode: `k << t` for every `2^t < extent`
     let mut span: u64 = 0;
     let mut t = 0;
