@@ -177,14 +177,125 @@ pub(crate) const fn open_bracket(op: Op, pending: &mut u8, depth: &mut usize) ->
     Ok(())
 }
 
-/// Tuple manipulations shared by [`IntTuple`] and [`Layout`](crate::Layout): they rearrange the
-/// profile and carry the leaf arrays along.
+/// Tuple manipulations shared by [`IntTuple`](crate::IntTuple) and [`Layout`](crate::Layout):
+/// they rearrange the profile and carry the leaf arrays along. Each is a [`Plan`] of the result's
+/// top-level entries, carried out by the one [`rebuild`].
 pub(crate) mod parts {
     use super::Builder;
     use crate::error::{tri, Error, ErrorKind, Op};
     use crate::int_tuple::{Parts, Tree, CAPACITY};
 
     type V = [i64; CAPACITY];
+
+    /// The top-level entries of a rebuilt tuple, in order: each is a mode of the source `t` or
+    /// the inserted node `x`; `Group` also brackets its entries `lo..hi` into one.
+    #[derive(Clone, Copy)]
+    enum Plan<'a> {
+        /// Modes `lo..hi` of `t`.
+        Range(usize, usize),
+        /// The listed modes of `t` (a mode may repeat).
+        Select(&'a [usize]),
+        /// Every mode of `t`, modes `lo..hi` bracketed into one.
+        Group(usize, usize),
+        /// Every mode of `t`, with `x` placed before mode `pos` (`pos = rank`: after the last).
+        Insert(usize),
+        /// Every mode of `t`, mode `pos` replaced by `x`.
+        Replace(usize),
+        /// Every mode of `t`, last first.
+        Reverse,
+    }
+
+    /// One entry of a [`Plan`].
+    #[derive(Clone, Copy)]
+    enum Entry {
+        /// Mode `k` of the source.
+        Mode(usize),
+        /// The inserted node.
+        Node,
+    }
+
+    impl Plan<'_> {
+        /// The number of entries, for a source of rank `r`.
+        const fn len(&self, r: usize) -> usize {
+            match *self {
+                Plan::Range(lo, hi) => hi - lo,
+                Plan::Select(idx) => idx.len(),
+                Plan::Insert(_) => r + 1,
+                Plan::Group(..) | Plan::Replace(_) | Plan::Reverse => r,
+            }
+        }
+
+        /// Entry `j`, for a source of rank `r`.
+        const fn entry(&self, j: usize, r: usize) -> Entry {
+            match *self {
+                Plan::Range(lo, _) => Entry::Mode(lo + j),
+                Plan::Select(idx) => Entry::Mode(idx[j]),
+                Plan::Group(..) => Entry::Mode(j),
+                Plan::Insert(pos) => {
+                    if j < pos {
+                        Entry::Mode(j)
+                    } else if j == pos {
+                        Entry::Node
+                    } else {
+                        Entry::Mode(j - 1)
+                    }
+                }
+                Plan::Replace(pos) => {
+                    if j == pos {
+                        Entry::Node
+                    } else {
+                        Entry::Mode(j)
+                    }
+                }
+                Plan::Reverse => Entry::Mode(r - 1 - j),
+            }
+        }
+    }
+
+    /// The tuple `(e_0, e_1, …)` of the entries of `plan`: a mode of `t` (values from `a`, `b`) or
+    /// the node `x`, with a `Group`'s entries bracketed; every check and error of the builder is
+    /// that of `op`.
+    #[allow(clippy::too_many_arguments)]
+    const fn rebuild(
+        op: Op,
+        plan: Plan,
+        t: &Tree,
+        a: &V,
+        b: &V,
+        xt: &Tree,
+        xa: &V,
+        xb: &V,
+    ) -> Result<Parts, Error> {
+        let r = t.rank();
+        let (glo, ghi) = match plan {
+            Plan::Group(lo, hi) => (lo, hi),
+            _ => (usize::MAX, usize::MAX),
+        };
+        let mut bl = Builder::new();
+        tri!(bl.open(op));
+        let n = plan.len(r);
+        let mut j = 0;
+        while j < n {
+            if j == glo {
+                tri!(bl.open(op));
+            }
+            match plan.entry(j, r) {
+                Entry::Mode(k) => tri!(bl.push_mode(op, t, a, b, k)),
+                Entry::Node => tri!(bl.push_node(op, xt, xa, xb, 0, xt.len(), (0, 0))),
+            }
+            if j + 1 == ghi {
+                tri!(bl.close(op));
+            }
+            j += 1;
+        }
+        tri!(bl.close(op));
+        bl.finish(op)
+    }
+
+    /// [`rebuild`] of a plan without an inserted node.
+    const fn rebuild_modes(op: Op, plan: Plan, t: &Tree, a: &V, b: &V) -> Result<Parts, Error> {
+        rebuild(op, plan, t, a, b, &Tree::EMPTY, a, b)
+    }
 
     pub(crate) const fn get(t: &Tree, a: &V, b: &V, k: usize) -> Result<Parts, Error> {
         let mut bl = Builder::new();
@@ -200,27 +311,11 @@ pub(crate) mod parts {
                 ErrorKind::OutOfRange { index: hi, rank: r },
             ));
         }
-        let mut bl = Builder::new();
-        tri!(bl.open(Op::Take));
-        let mut k = lo;
-        while k < hi {
-            tri!(bl.push_mode(Op::Take, t, a, b, k));
-            k += 1;
-        }
-        tri!(bl.close(Op::Take));
-        bl.finish(Op::Take)
+        rebuild_modes(Op::Take, Plan::Range(lo, hi), t, a, b)
     }
 
     pub(crate) const fn select(t: &Tree, a: &V, b: &V, idx: &[usize]) -> Result<Parts, Error> {
-        let mut bl = Builder::new();
-        tri!(bl.open(Op::Select));
-        let mut i = 0;
-        while i < idx.len() {
-            tri!(bl.push_mode(Op::Select, t, a, b, idx[i]));
-            i += 1;
-        }
-        tri!(bl.close(Op::Select));
-        bl.finish(Op::Select)
+        rebuild_modes(Op::Select, Plan::Select(idx), t, a, b)
     }
 
     pub(crate) const fn group(
@@ -237,21 +332,7 @@ pub(crate) mod parts {
                 ErrorKind::OutOfRange { index: hi, rank: r },
             ));
         }
-        let mut bl = Builder::new();
-        tri!(bl.open(Op::Group));
-        let mut k = 0;
-        while k < r {
-            if k == lo {
-                tri!(bl.open(Op::Group));
-            }
-            tri!(bl.push_mode(Op::Group, t, a, b, k));
-            if k + 1 == hi {
-                tri!(bl.close(Op::Group));
-            }
-            k += 1;
-        }
-        tri!(bl.close(Op::Group));
-        bl.finish(Op::Group)
+        rebuild_modes(Op::Group, Plan::Group(lo, hi), t, a, b)
     }
 
     /// Inserts the node `x` as the new entry `pos` (`0..=rank`).
@@ -264,21 +345,7 @@ pub(crate) mod parts {
         xa: &V,
         xb: &V,
     ) -> Result<Parts, Error> {
-        let r = t.rank();
-        let mut bl = Builder::new();
-        tri!(bl.open(Op::MakeLayout));
-        let mut k = 0;
-        while k <= r {
-            if k == pos {
-                tri!(bl.push_node(Op::MakeLayout, xt, xa, xb, 0, xt.len(), (0, 0)));
-            }
-            if k < r {
-                tri!(bl.push_mode(Op::MakeLayout, t, a, b, k));
-            }
-            k += 1;
-        }
-        tri!(bl.close(Op::MakeLayout));
-        bl.finish(Op::MakeLayout)
+        rebuild(Op::MakeLayout, Plan::Insert(pos), t, a, b, xt, xa, xb)
     }
 
     pub(crate) const fn replace(
@@ -303,34 +370,14 @@ pub(crate) mod parts {
         if t.is_leaf() {
             return Ok((*xt, *xa, *xb));
         }
-        let mut bl = Builder::new();
-        tri!(bl.open(Op::MakeLayout));
-        let mut k = 0;
-        while k < r {
-            if k == pos {
-                tri!(bl.push_node(Op::MakeLayout, xt, xa, xb, 0, xt.len(), (0, 0)));
-            } else {
-                tri!(bl.push_mode(Op::MakeLayout, t, a, b, k));
-            }
-            k += 1;
-        }
-        tri!(bl.close(Op::MakeLayout));
-        bl.finish(Op::MakeLayout)
+        rebuild(Op::MakeLayout, Plan::Replace(pos), t, a, b, xt, xa, xb)
     }
 
     pub(crate) const fn reverse(t: &Tree, a: &V, b: &V) -> Result<Parts, Error> {
         if t.is_leaf() {
             return Ok((*t, *a, *b));
         }
-        let mut bl = Builder::new();
-        tri!(bl.open(Op::MakeLayout));
-        let mut k = t.rank();
-        while k > 0 {
-            k -= 1;
-            tri!(bl.push_mode(Op::MakeLayout, t, a, b, k));
-        }
-        tri!(bl.close(Op::MakeLayout));
-        bl.finish(Op::MakeLayout)
+        rebuild_modes(Op::MakeLayout, Plan::Reverse, t, a, b)
     }
 }
 
