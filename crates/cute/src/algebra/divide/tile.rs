@@ -1,6 +1,6 @@
 //! `A ⊘ B` for one layout tile `B`: `A ∘ (B, complement(B, shape(coalesce(A))))`, with the check
 //! that `(B, B*)` is onto `Z_|A|` (see the [parent module](super)). The by-mode driver
-//! ([`by_mode`](crate::algebra::by_mode)) applies it at the tiles of a tiler.
+//! ([`apply_tiler`](crate::algebra::apply_tiler)) applies it at the tiles of a tiler.
 
 use crate::algebra::coalesce::coalesce;
 use crate::algebra::complement::integer::complement_to_build;

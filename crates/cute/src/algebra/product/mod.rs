@@ -48,7 +48,7 @@
 
 pub(crate) mod tile;
 
-use super::by_mode::{by_mode_build, entry_error, unpack, zipped, Apply};
+use super::apply_tiler::{apply_tiler_build, entry_error, unpack, zipped, Apply};
 use crate::error::{attempt, tri, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::build::open_bracket;
 use crate::int_tuple::{IntTuple, Tree, CAPACITY};
@@ -81,7 +81,7 @@ use tile::grid_build;
 pub const fn logical_product(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
     // Built in the return place (see `coalesce_into`).
     let mut err = Ok(());
-    let mut r = Ok(by_mode_build(a, t, Apply::Product, &mut err));
+    let mut r = Ok(apply_tiler_build(a, t, Apply::Product, &mut err));
     if let Err(e) = err {
         r = Err(entry_error(e, Op::LogicalProduct, a, t));
     }
