@@ -47,8 +47,9 @@
 //! index `i` (past the size, the last mode keeps counting, as in [`Layout::eval`]) or a natural
 //! coordinate given as its leaves `[c0, c1, …]` in order. The arithmetic wraps, so it agrees with
 //! [`Layout::eval`] whenever the true offset fits in an `i64`. Slicing keeps the layout static for
-//! one whole mode fixed at a run-time index ([`StaticTensor::slice_mode`], [`StaticTensor::slice_last`]); other
-//! partial coordinates, composition and partitioning go through [`StaticTensor::as_dynamic`].
+//! one whole mode fixed at a run-time index ([`StaticTensor::slice_mode`],
+//! [`StaticTensor::slice_last`]); other partial coordinates, composition and partitioning go
+//! through [`StaticTensor::as_dynamic`].
 
 use core::marker::PhantomData;
 
