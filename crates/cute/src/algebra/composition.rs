@@ -183,7 +183,7 @@ macro_rules! base_case_into {
 /// otherwise), its brackets copied from `B`, with the checks of `Builder`. The result is written
 /// only through the fields of `out`, never borrowed, so that it is built in the return place
 /// instead of being copied there (a copy right after the writes costs more than the whole
-/// composition). Fast paths: a one-leaf `A` ([`compose_one_mode_build`]), and a one-leaf `B`,
+/// composition). Fast paths: a one-leaf `A` ([`compose_leaf_a_build`]), and a one-leaf `B`,
 /// which is the base case itself.
 pub(crate) const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), Error>) -> Layout {
     if !b.is_integral() {
@@ -203,7 +203,7 @@ pub(crate) const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), E
         };
     }
     if a.tree.len() == 1 {
-        return compose_one_mode_build(a.stride[0], a.basis[0], b, err);
+        return compose_leaf_a_build(a.stride[0], a.basis[0], b, err);
     }
     let mut out = BLANK;
     // The coalesced A (extended-domain form): A itself when it is already coalesced.
@@ -336,7 +336,7 @@ pub(crate) const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), E
 /// condition is empty: one mode has no boundary). `B`'s profile is valid, so only an overflowing
 /// product can fail, in leaf order as in the general loop. The common case of the products and
 /// divides, whose complements and modes are often one leaf.
-const fn compose_one_mode_build(
+const fn compose_leaf_a_build(
     da: i64,
     code: crate::stride::Code,
     b: &Layout,
