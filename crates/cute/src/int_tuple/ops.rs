@@ -1,6 +1,7 @@
-//! The operations of [`IntTuple`] that can fail: building tuples, products and sums, mode surgery.
-//! (The type and its accessors that cannot fail are in [`int_tuple`](mod@crate::int_tuple), below
-//! the errors.)
+//! The operations of [`IntTuple`] that can fail: building tuples, products and sums, mode surgery,
+//! and the relations built on them (weak congruence and compatibility, which compare sizes and
+//! modes). The type and its accessors that cannot fail are in [`int_tuple`](mod@crate::int_tuple),
+//! below the errors.
 
 use super::build::{parts, Builder};
 use super::{IntTuple, Parts, Tree, CAPACITY};
