@@ -12,11 +12,13 @@
 //! Every kind maps to one of the conformance categories through [`Error::category`].
 //!
 //! The message is written by the crate's one text writer (`fmt.rs`, which implements
-//! [`Error::message`] and `Display`); this module, with [`layout`](mod@crate::layout), is the only circle of
-//! the crate's modules: an error carries its operands, and the layout operations return errors.
+//! [`Error::message`] and `Display`). An error carries its operands as values: this module imports
+//! only the value types (`int_tuple`, `stride`, the type [`Layout`] and the type
+//! [`ComposedLayout`](crate::ComposedLayout)), which import nothing above them, and every operation
+//! that returns an error sits above this module.
 
 use crate::int_tuple::IntTuple;
-use crate::layout::Layout;
+use crate::layout::repr::Layout;
 use crate::stride::Semimodule;
 
 /// The operation that failed. Printed with the paper's (and CuTe's) function name.
@@ -203,7 +205,7 @@ pub enum Operand {
     Layout(Layout),
     Tuple(IntTuple),
     Int(i64),
-    Composed(crate::layout::swizzled::ComposedLayout),
+    Composed(crate::swizzle::repr::ComposedLayout),
     Coord(crate::int_tuple::partial::PartialCoord),
 }
 

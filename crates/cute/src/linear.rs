@@ -175,7 +175,7 @@ impl LinearForm {
         }
         let mut t = crate::stride::ArithTuple::ZERO;
         for (row, axis) in self.rows.iter().zip(&self.axes) {
-            let code = crate::layout::encode_path(axis)?;
+            let code = crate::stride::ops::encode_path(axis)?;
             t = t.add_term(dot(row)?, code, Op::LinearForm)?;
         }
         Ok(Value::Coord(t))

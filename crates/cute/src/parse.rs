@@ -13,10 +13,10 @@
 //! printing of `Int<4>`) is accepted and ignored.
 
 use crate::error::{tri, Error, ErrorKind, Op};
+use crate::int_tuple::build::Builder;
 use crate::int_tuple::IntTuple;
-use crate::layout::encode_path;
-use crate::layout::Builder;
 use crate::layout::Layout;
+use crate::stride::ops::encode_path;
 use crate::stride::{Code, BINARY, MAX_BASIS_INDEX, MAX_PATH};
 use crate::tiler::{Tile, Tiler, MAX_TILES};
 

@@ -14,8 +14,8 @@
 //! ```
 
 use crate::error::{tri, Error, ErrorKind, Op};
+use crate::int_tuple::build::Builder;
 use crate::int_tuple::{IntTuple, Tree};
-use crate::layout::Builder;
 use crate::layout::Layout;
 
 /// The most tiles a [`Tiler`] can hold.

@@ -24,8 +24,8 @@
 //! ```
 
 use crate::error::{tri, Error, Op, Operand};
+use crate::int_tuple::build::Builder;
 use crate::int_tuple::{Tree, CAPACITY};
-use crate::layout::Builder;
 use crate::layout::{Layout, BLANK};
 use crate::tiler::{Tile, Tiler};
 

@@ -34,10 +34,11 @@
 use super::coalesce::{coalesce_leaves, Flat};
 use crate::arith::{ceil_div, div_rem, gcd};
 use crate::error::{attempt, mul, tri, Error, ErrorKind, Op, Operand};
+use crate::int_tuple::build::open_bracket;
 use crate::int_tuple::{IntTuple, CAPACITY};
+use crate::layout::push_layout;
 use crate::layout::BLANK;
 use crate::layout::{check_size, compact_col_major, mode_of_leaves, Layout};
-use crate::layout::{open_bracket, push_layout};
 use crate::stride::{merges, BINARY, INTEGER};
 use crate::tiler::{mode_of_tiles, Tile, Tiler};
 
@@ -117,7 +118,7 @@ const fn compose_coordinate(a: &Layout, b: &Layout) -> Result<Layout, Error> {
         parts[k] = tri!(compose(&ak, &bk));
         k += 1;
     }
-    let mut out = crate::layout::Builder::new();
+    let mut out = crate::int_tuple::build::Builder::new();
     let mut j = 0;
     while j < n {
         let mut o = 0;
@@ -182,7 +183,7 @@ macro_rules! base_case_into {
 /// otherwise), its brackets copied from `B`, with the checks of `Builder`. The result is written
 /// only through the fields of `out`, never borrowed, so that it is built in the return place
 /// instead of being copied there (a copy right after the writes costs more than the whole
-/// composition). Fast paths: a one-leaf `A` ([`compose_one_mode_build`]), and a one-leaf `B`,
+/// composition). Fast paths: a one-leaf `A` ([`compose_leaf_a_build`]), and a one-leaf `B`,
 /// which is the base case itself.
 pub(crate) const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), Error>) -> Layout {
     if !b.is_integral() {
@@ -202,7 +203,7 @@ pub(crate) const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), E
         };
     }
     if a.tree.len() == 1 {
-        return compose_one_mode_build(a.stride[0], a.basis[0], b, err);
+        return compose_leaf_a_build(a.stride[0], a.basis[0], b, err);
     }
     let mut out = BLANK;
     // The coalesced A (extended-domain form): A itself when it is already coalesced.
@@ -335,7 +336,7 @@ pub(crate) const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), E
 /// condition is empty: one mode has no boundary). `B`'s profile is valid, so only an overflowing
 /// product can fail, in leaf order as in the general loop. The common case of the products and
 /// divides, whose complements and modes are often one leaf.
-const fn compose_one_mode_build(
+const fn compose_leaf_a_build(
     da: i64,
     code: crate::stride::Code,
     b: &Layout,
@@ -435,7 +436,11 @@ const fn scaled_binary(
         }
         t += 1;
     }
-    let v = tri!(crate::layout::clmul(Op::Composition, d as u64, k as u64));
+    let v = tri!(crate::stride::ops::clmul(
+        Op::Composition,
+        d as u64,
+        k as u64
+    ));
     // the bits this leaf may set in the mode: `k << t` for every `2^t < extent`
     let mut span: u64 = 0;
     let mut t = 0;

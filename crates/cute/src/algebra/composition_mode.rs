@@ -24,7 +24,7 @@
 
 use super::composition::composition;
 use crate::error::{tri, Error, ErrorKind, Op, Operand};
-use crate::layout::Builder;
+use crate::int_tuple::build::Builder;
 use crate::layout::Layout;
 use crate::tiler::{Tile, Tiler};
 

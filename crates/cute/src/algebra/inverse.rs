@@ -224,7 +224,7 @@ const SMALL: usize = 8;
 #[cold]
 const fn right_inverse_other(a: &Layout) -> Result<Layout, Error> {
     if !a.is_integral() {
-        return super::codomain::right_inverse_semimodule(a);
+        return super::semimodule::right_inverse_semimodule(a);
     }
     match right_inverse_signed(a) {
         Ok(l) => Ok(l),
@@ -360,7 +360,7 @@ const fn right_inverse_chain<const N: usize>(a: &Layout, chain: &mut bool) -> La
 /// mode before it (CuTe's `coalesce` drops it) leaves no mode of `C` unbounded.
 pub const fn left_inverse(a: &Layout) -> Result<Layout, Error> {
     if !a.is_integral() {
-        return super::codomain::left_inverse_semimodule(a);
+        return super::semimodule::left_inverse_semimodule(a);
     }
     match left_inverse_impl(a) {
         Ok(l) => Ok(l),

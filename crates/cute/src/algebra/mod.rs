@@ -3,10 +3,16 @@
 //!
 //! One module per operation of the paper: [`coalesce`](mod@coalesce), [`composition`](mod@composition),
 //! [`complement`](mod@complement), and the operations built from them.
+//!
+//! Three operations act mode by mode, each under its own name: [`composition_tiler`](crate::composition_tiler)
+//! (CuTe C++'s by-mode composition `A ∘ ⟨B_0, B_1, …⟩`, in [`composition`](mod@composition)),
+//! [`composition_mode`](mod@composition_mode) (PyCuTe's `composition_mode`: one mode of `A`
+//! composed, the others kept), and `apply_tiler` (private: the divides and products applied at the
+//! tiles of a tiler). `semimodule` (private) holds the complement and the inverses for coordinate
+//! (`e_i`) and F2 strides, one integer problem per axis.
 
-mod by_mode;
+mod apply_tiler;
 pub mod coalesce;
-mod codomain;
 pub mod common;
 pub mod complement;
 pub mod composition;
@@ -18,3 +24,4 @@ pub mod layout_add;
 pub mod nullspace;
 pub mod product;
 pub mod recast;
+mod semimodule;

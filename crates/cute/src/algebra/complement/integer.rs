@@ -2,7 +2,7 @@
 //! paper's form or CuTe's (with a cotarget). The construction is described in the
 //! [parent module](super); interleaved strides are checked for two indices that meet by the exact
 //! search of [`geometry`](crate::geometry) (`find_collision`). The complements over the other
-//! semimodules (`algebra::codomain`) apply this kernel per axis.
+//! semimodules (`algebra::semimodule`) apply this kernel per axis.
 
 use crate::algebra::coalesce::{coalesce_into_int, set_coalesced_tree};
 use crate::arith::{ceil_div, div_rem, gcd};

@@ -85,7 +85,7 @@ use crate::layout::Layout;
 /// ```
 pub const fn complement(a: &Layout) -> Result<Layout, Error> {
     if !a.is_integral() {
-        return super::codomain::complement_semimodule(a);
+        return super::semimodule::complement_semimodule(a);
     }
     integer::complement_integral(a)
 }
@@ -104,7 +104,7 @@ pub const fn complement(a: &Layout) -> Result<Layout, Error> {
 /// ```
 pub const fn complement_to(a: &Layout, cotarget: &IntTuple) -> Result<Layout, Error> {
     if !a.is_integral() {
-        return super::codomain::complement_to_semimodule(a, cotarget);
+        return super::semimodule::complement_to_semimodule(a, cotarget);
     }
     integer::complement_to_integral(a, cotarget)
 }

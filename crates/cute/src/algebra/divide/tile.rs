@@ -1,6 +1,6 @@
 //! `A ⊘ B` for one layout tile `B`: `A ∘ (B, complement(B, shape(coalesce(A))))`, with the check
 //! that `(B, B*)` is onto `Z_|A|` (see the [parent module](super)). The by-mode driver
-//! ([`by_mode`](crate::algebra::by_mode)) applies it at the tiles of a tiler.
+//! ([`apply_tiler`](crate::algebra::apply_tiler)) applies it at the tiles of a tiler.
 
 use crate::algebra::coalesce::coalesce;
 use crate::algebra::complement::integer::complement_to_build;
@@ -95,7 +95,7 @@ const fn leaf_layout(s: i64, d: i64, code: Code) -> Layout {
 ///
 /// Fast path, `A` one leaf `s:d` (a mode of a layout divided by mode, typically): the cotarget
 /// `shape(coalesce(A))` is `s` (also for `s = 1`, as `coalesce(1:d) = 1:0`), and `A ∘ X` is `X`
-/// with its strides multiplied by `d` (see `compose_one_mode_build`), so the concatenation is
+/// with its strides multiplied by `d` (see `compose_leaf_a_build`), so the concatenation is
 /// built in the return place and its strides are scaled there, with the errors of the
 /// composition (an overflowing product, in leaf order).
 pub(crate) const fn divide_build(a: &Layout, b: &Layout, err: &mut Result<(), Error>) -> Layout {

@@ -1,5 +1,5 @@
 //! `A ⊗ B` for one layout tile `B`: `(A, complement(A, size(A)·cosize(B)) ∘ B)` (see the [parent
-//! module](super)). The by-mode driver ([`by_mode`](crate::algebra::by_mode)) applies it at the
+//! module](super)). The by-mode driver ([`apply_tiler`](crate::algebra::apply_tiler)) applies it at the
 //! tiles of a tiler; the blocked and raked products build on its second mode.
 
 use crate::algebra::complement::integer::complement_to_build;

@@ -44,9 +44,11 @@
 
 use crate::error::{add, tri, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::IntTuple;
-pub use crate::layout::swizzled::{ComposedLayout, Swizzle};
 use crate::layout::{check_walk, for_each_offset, Layout};
 use core::str::FromStr;
+
+pub(crate) mod repr;
+pub use repr::{ComposedLayout, Swizzle};
 
 impl Swizzle {
     /// `Sw<0,0,0>`: no bit is moved.

@@ -67,7 +67,7 @@
 
 pub(crate) mod tile;
 
-use super::by_mode::{by_mode_build, entry_error, unpack, zipped, Apply};
+use super::apply_tiler::{apply_tiler_build, entry_error, unpack, zipped, Apply};
 use crate::error::{Error, Op};
 use crate::layout::Layout;
 use crate::tiler::Tiler;
@@ -92,7 +92,7 @@ use crate::tiler::Tiler;
 pub const fn logical_divide(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
     // Built in the return place (see `coalesce_into`).
     let mut err = Ok(());
-    let mut r = Ok(by_mode_build(a, t, Apply::Divide, &mut err));
+    let mut r = Ok(apply_tiler_build(a, t, Apply::Divide, &mut err));
     if let Err(e) = err {
         r = Err(entry_error(e, Op::LogicalDivide, a, t));
     }

@@ -48,12 +48,13 @@
 
 pub(crate) mod tile;
 
-use super::by_mode::{by_mode_build, entry_error, unpack, zipped, Apply};
+use super::apply_tiler::{apply_tiler_build, entry_error, unpack, zipped, Apply};
 use crate::error::{attempt, tri, Error, ErrorKind, Op, Operand};
+use crate::int_tuple::build::open_bracket;
 use crate::int_tuple::{IntTuple, Tree, CAPACITY};
+use crate::layout::push_layout;
 use crate::layout::BLANK;
 use crate::layout::{check_size, compact_col_major, Layout};
-use crate::layout::{open_bracket, push_layout};
 use crate::tiler::Tiler;
 use tile::grid_build;
 
@@ -80,7 +81,7 @@ use tile::grid_build;
 pub const fn logical_product(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
     // Built in the return place (see `coalesce_into`).
     let mut err = Ok(());
-    let mut r = Ok(by_mode_build(a, t, Apply::Product, &mut err));
+    let mut r = Ok(apply_tiler_build(a, t, Apply::Product, &mut err));
     if let Err(e) = err {
         r = Err(entry_error(e, Op::LogicalProduct, a, t));
     }
@@ -271,7 +272,7 @@ const fn rank_product(a: &Layout, b: &Layout, raked: bool) -> Result<Layout, Err
 /// CuTe's `zip(L0, L1)` of two layouts, `((L0_0, L1_0), (L0_1, L1_1), ...)` for equal ranks and the
 /// 1-tuple `((L0, L1))` when `L0` is an integer layout, or the error in `err`. The modes are
 /// appended straight from the operands with the checks and errors of building through
-/// [`Builder`](crate::layout::Builder) (written only through the fields of `out`).
+/// [`Builder`](crate::int_tuple::build::Builder) (written only through the fields of `out`).
 const fn zip_build(l0: &Layout, l1: &Layout, err: &mut Result<(), Error>) -> Layout {
     let mut out = BLANK;
     if l0.is_leaf() {

@@ -27,10 +27,13 @@
 //! assert_eq!(s.flatten().to_string(), "(2,3,4)");
 //! ```
 //!
-//! This module is the base of the crate: it imports nothing. It defines the type and the
-//! accessors that cannot fail; the operations that can fail (their errors name the operation and
-//! the operand) are implemented in [`layout`](mod@crate::layout), beside the tuple builder, and parsing in the
-//! parser.
+//! This file is the base of the crate: it imports nothing. It defines the type and the accessors
+//! that cannot fail. Its two submodules sit above [`crate::error`]: `ops` (the operations that can
+//! fail: their errors name the operation and the operand) and `build` (the tuple builder and the
+//! tuple surgery shared with [`Layout`](crate::Layout)). Parsing is in the parser.
+
+pub(crate) mod build;
+mod ops;
 
 /// The most leaves an [`IntTuple`], a [`Layout`](crate::Layout) or a tile of a
 /// [`Tiler`](crate::Tiler) can hold. Larger values are refused with an error of category `Capacity`.

@@ -26,8 +26,8 @@ use super::coalesce::{coalesce_z, Flat};
 use crate::error::{mul, tri, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::IntTuple;
 use crate::int_tuple::CAPACITY;
-use crate::layout::clmul;
 use crate::layout::Layout;
+use crate::stride::ops::clmul;
 use crate::stride::{decode_path, Code, Semimodule, BINARY};
 
 #[derive(Clone, Copy, PartialEq, Eq)]

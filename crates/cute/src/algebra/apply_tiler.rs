@@ -1,4 +1,4 @@
-//! The by-mode driver shared by the divides and the products: it applies `A ⊘ B`
+//! Applying a tiler (the divides' and the products' by-mode driver): it applies `A ⊘ B`
 //! ([`divide::tile`](super::divide::tile)) or `A ⊗ B` ([`product::tile`](super::product::tile)) at
 //! the tiles of a tiler, mode by mode, and regroups the result (`zipped`, `unpack`) for the
 //! `zipped_`, `tiled_` and `flat_` forms.
@@ -6,9 +6,10 @@
 use super::divide::tile::{divide_build, divide_leaf_build};
 use super::product::tile::product_build;
 use crate::error::{attempt, tri, Error, ErrorKind, Op, Operand};
+use crate::int_tuple::build::{open_bracket, Builder};
+use crate::layout::push_layout;
 use crate::layout::BLANK;
 use crate::layout::{check_size, mode_of_leaves, Layout};
-use crate::layout::{open_bracket, push_layout, Builder};
 use crate::tiler::{mode_of_tiles, Tile, Tiler};
 
 /// Which base operation a by-mode traversal applies at the tiles.
@@ -23,9 +24,9 @@ pub(crate) enum Apply {
 /// Applies `f` (divide or product) at the tiles of `t`, by mode: a layout tile applies it to the
 /// whole (sub-)layout, `n` applies it with `n:1`, `_` keeps the (sub-)layout, and a by-mode tiler
 /// applies tile `k` to mode `k`, keeping the modes of `a` beyond the tiler's rank.
-pub(crate) const fn by_mode(a: &Layout, t: &Tiler, f: Apply) -> Result<Layout, Error> {
+pub(crate) const fn apply_tiler(a: &Layout, t: &Tiler, f: Apply) -> Result<Layout, Error> {
     let mut err = Ok(());
-    let mut r = Ok(by_mode_build(a, t, f, &mut err));
+    let mut r = Ok(apply_tiler_build(a, t, f, &mut err));
     if let Err(e) = err {
         r = Err(e);
     }
@@ -55,11 +56,11 @@ const fn tile_build(a: &Layout, tile: &Tile, f: Apply, err: &mut Result<(), Erro
     }
 }
 
-/// [`by_mode`], or the error in `err`, written in place: each mode of `a` is taken without a copy
+/// [`apply_tiler`], or the error in `err`, written in place: each mode of `a` is taken without a copy
 /// into a `Result`, a mode of the tiler that is one tile is applied without building the
 /// sub-tiler (a `Tiler` is several KiB), and the results are appended with the checks and errors
 /// of building through [`Builder`].
-pub(crate) const fn by_mode_build(
+pub(crate) const fn apply_tiler_build(
     a: &Layout,
     t: &Tiler,
     f: Apply,
@@ -118,7 +119,7 @@ pub(crate) const fn by_mode_build(
         if k < tr {
             let r = match tile {
                 Some(lo) => tile_build(&m, &t.tiles[lo], f, err),
-                None => by_mode_build(&m, &mode_of_tiles(t, lo_t, hi_t), f, err),
+                None => apply_tiler_build(&m, &mode_of_tiles(t, lo_t, hi_t), f, err),
             };
             if err.is_err() {
                 return out;
@@ -138,9 +139,9 @@ pub(crate) const fn by_mode_build(
     out
 }
 
-/// `tile_unzip(by_mode(A, T), T)`: the rank-2 zipped form.
+/// `tile_unzip(apply_tiler(A, T), T)`: the rank-2 zipped form.
 pub(crate) const fn zipped(a: &Layout, t: &Tiler, f: Apply) -> Result<Layout, Error> {
-    let r = tri!(by_mode(a, t, f));
+    let r = tri!(apply_tiler(a, t, f));
     let (x, y) = tri!(zip2_by(&r, t));
     Layout::concat(&[x, y])
 }

@@ -25,11 +25,13 @@
 //! assert_eq!(sw.eval_value(9).unwrap(), Value::F2(1 ^ 9));
 //! ```
 //!
-//! This module is part of the base layer (it imports only `CAPACITY`): the types and their parts
+//! This file is part of the base layer (it imports only `CAPACITY`): the types and their parts
 //! that cannot fail. The arithmetic that can fail (`Stride::f2`, `Stride::basis`, `Stride::scale`,
-//! `Value::add`) is implemented in [`layout`](mod@crate::layout), above the errors; printing in `fmt.rs`.
+//! `Value::add`) is in the submodule `ops`, above the errors; printing in `fmt.rs`.
 
 use crate::int_tuple::CAPACITY;
+
+pub(crate) mod ops;
 
 /// Which semimodule a stride (or a layout's codomain) belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
