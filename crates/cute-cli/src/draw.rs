@@ -41,17 +41,11 @@ pub fn show(layout: &str, how: ShowAs) -> Result<String, String> {
         ShowAs::Colour => cute_draw::table::print_layout_coloured(&l).map_err(e)?,
         ShowAs::Json => {
             let g = cute_draw::grid::Grid::new(&l).map_err(e)?;
-            let rows: Vec<String> = (0..g.rows)
-                .map(|r| {
-                    let row: Vec<i64> = (0..g.cols).map(|c| g.at(r, c)).collect();
-                    crate::json::ints(&row)
-                })
+            let rows: Vec<Vec<i64>> = (0..g.rows)
+                .map(|r| (0..g.cols).map(|c| g.at(r, c)).collect())
                 .collect();
-            return Ok(format!(
-                "{{\"layout\": {}, \"rows\": [{}]}}",
-                crate::json::string(&l.to_string()),
-                rows.join(", ")
-            ));
+            let v = crate::json::json!({"layout": l.to_string(), "rows": rows});
+            return Ok(crate::json::line(&v));
         }
     };
     Ok(t.trim_end_matches('\n').to_string())
