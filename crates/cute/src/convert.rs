@@ -234,7 +234,8 @@ impl From<&Layout> for Tiler {
 }
 
 /// The tiling operations as methods: each takes a [`Tiler`] or anything that converts into one (a
-/// [`Layout`], by value or by reference), and is the free function of the same name.
+/// [`Layout`] or a [`Tiler`], by value or by reference), and is the free function of the same
+/// name. The free functions are `const fn` and so take fixed types: `&Layout` and `&Tiler`.
 impl Layout {
     /// [`logical_divide`](crate::logical_divide)`(self, t)`.
     ///

@@ -92,22 +92,123 @@ impl<T> StorageMut for Vec<T> {
     }
 }
 
+/// `Tensor::new(&v, l)` for a `Vec` `v`, as for `&v[..]`.
+impl<T> Storage for &Vec<T> {
+    type Item = T;
+    fn items(&self) -> &[T] {
+        self
+    }
+}
+
+impl<T> Storage for &mut Vec<T> {
+    type Item = T;
+    fn items(&self) -> &[T] {
+        self
+    }
+}
+
+impl<T> StorageMut for &mut Vec<T> {
+    fn items_mut(&mut self) -> &mut [T] {
+        self
+    }
+}
+
+impl<T, const N: usize> Storage for &[T; N] {
+    type Item = T;
+    fn items(&self) -> &[T] {
+        &self[..]
+    }
+}
+
+impl<T, const N: usize> Storage for &mut [T; N] {
+    type Item = T;
+    fn items(&self) -> &[T] {
+        &self[..]
+    }
+}
+
+impl<T, const N: usize> StorageMut for &mut [T; N] {
+    fn items_mut(&mut self) -> &mut [T] {
+        &mut self[..]
+    }
+}
+
 /// A tensor `A ∘ L`: storage, a layout with integer strides, and the storage index of offset 0.
-#[derive(Clone, Debug)]
+///
+/// Its `{:?}` is short whatever the storage's size: the layout, the element type, the storage's
+/// length, the base and the first [`DEBUG_VALUES`] elements in index order.
+///
+/// ```
+/// use cute::{Layout, Tensor};
+/// let v: Vec<i32> = (0..1 << 20).collect();
+/// let t = Tensor::new(&v, "(4,8):(8,1)".parse::<Layout>()?)?;
+/// assert_eq!(
+///     format!("{t:?}"),
+///     "Tensor { layout: (4,8):(8,1), dtype: i32, storage_len: 1048576, base: 0, \
+///      values: [0, 8, 16, 24, 1, 9, 17, 25, ..] }"
+/// );
+/// # Ok::<(), cute::Error>(())
+/// ```
+#[derive(Clone)]
 pub struct Tensor<S> {
     storage: S,
     layout: Layout,
     base: usize,
 }
 
+/// How many elements `{:?}` of a [`Tensor`] shows.
+pub const DEBUG_VALUES: usize = 8;
+
+impl<S: Storage> std::fmt::Debug for Tensor<S>
+where
+    S::Item: std::fmt::Debug,
+{
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        /// The first values, then `..` when there are more.
+        struct Head<'a, S: Storage>(&'a Tensor<S>);
+        impl<S: Storage> std::fmt::Debug for Head<'_, S>
+        where
+            S::Item: std::fmt::Debug,
+        {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                let n = self.0.size();
+                let mut l = f.debug_list();
+                for i in 0..n.min(DEBUG_VALUES as i64) {
+                    if let Some(x) = self.0.get(i) {
+                        l.entry(x);
+                    }
+                }
+                if n > DEBUG_VALUES as i64 {
+                    l.entry(&format_args!(".."));
+                }
+                l.finish()
+            }
+        }
+        f.debug_struct("Tensor")
+            .field("layout", &format_args!("{}", self.layout))
+            .field(
+                "dtype",
+                &format_args!("{}", std::any::type_name::<S::Item>()),
+            )
+            .field("storage_len", &self.storage.items().len())
+            .field("base", &self.base)
+            .field("values", &Head(self))
+            .finish()
+    }
+}
+
 impl<S: Storage> Tensor<S> {
-    /// The tensor whose offset 0 is the first element of `storage`.
+    /// The tensor whose offset 0 is the first element of `storage`: a slice (`&v[..]`, `&mut
+    /// v[..]`), a `Vec` by value or by reference (`&v`, `&mut v`), or an array (by value or by
+    /// reference).
     ///
     /// ```
     /// use cute::{IntTuple, Layout, Tensor};
     /// let data: Vec<i64> = (0..32).collect();
     /// let t = Tensor::new(&data[..], "(4,8):(8,1)".parse::<Layout>().unwrap()).unwrap(); // row-major 4x8
     /// assert_eq!(*t.get_crd(&"(1,2)".parse::<IntTuple>().unwrap()).unwrap(), 10);
+    /// let same = Tensor::new(&data, "(4,8):(8,1)".parse::<Layout>().unwrap()).unwrap();
+    /// assert_eq!(same.get(9), t.get(9));
     /// let e = Tensor::new(vec![0; 4], "8:1".parse::<Layout>().unwrap()).unwrap_err();
     /// assert_eq!(e.to_string(), "make_tensor 8:1, 0: the layout reaches storage indices 0 to 7, outside a storage of 4 elements");
     /// ```

@@ -75,6 +75,22 @@ impl From<Layout> for Tiler {
     }
 }
 
+/// A copy (a `Tiler` is `Copy`): so that the tiling methods, which take `impl Into<Tiler>`, take
+/// a `&Tiler` as the free functions do.
+///
+/// ```
+/// use cute::{logical_divide, Layout, Tiler};
+/// let a: Layout = "(8,16):(20,1)".parse()?;
+/// let t: Tiler = "<4:1,8:2>".parse()?;
+/// assert_eq!(a.logical_divide(&t)?, logical_divide(&a, &t)?);
+/// # Ok::<(), cute::Error>(())
+/// ```
+impl From<&Tiler> for Tiler {
+    fn from(t: &Tiler) -> Self {
+        *t
+    }
+}
+
 impl Tiler {
     /// The tiler that is the single layout `l`.
     ///

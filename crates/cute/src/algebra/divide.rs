@@ -80,6 +80,9 @@ use crate::tiler::Tiler;
 /// (`Divisibility`), or when the tiler has
 /// more modes than `A` (`ProfileMismatch`).
 ///
+/// A `const fn`, so it takes a `&Tiler` (a layout `b` as `&Tiler::layout(b)`); the method
+/// [`Layout::logical_divide`] takes a `Layout`, a `&Layout`, a `Tiler` or a `&Tiler`.
+///
 /// ```
 /// use cute::{logical_divide, Layout, Tiler};
 /// let a: Layout = "(6,2,2):(2,1,20)".parse().unwrap();
@@ -106,6 +109,9 @@ pub const fn logical_divide(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
 /// of `A` that is an integer (there is no tile/rest pair to split), or `ProfileMismatch` when it
 /// stands over a mode of rank other than 2.
 ///
+/// A `const fn`, so it takes a `&Tiler` (a layout `b` as `&Tiler::layout(b)`); the method
+/// [`Layout::zipped_divide`] takes a `Layout`, a `&Layout`, a `Tiler` or a `&Tiler`.
+///
 /// ```
 /// use cute::{zipped_divide, Layout, Tiler};
 /// let a: Layout = "(8,16):(20,1)".parse().unwrap();
@@ -122,6 +128,9 @@ pub const fn zipped_divide(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
 
 /// `tiled_divide(A, T)`: [`zipped_divide`] with its second mode unpacked, `((tiles...), rest...)`.
 /// A second mode of rank 1 is kept as it is.
+///
+/// A `const fn`, so it takes a `&Tiler` (a layout `b` as `&Tiler::layout(b)`); the method
+/// [`Layout::tiled_divide`] takes a `Layout`, a `&Layout`, a `Tiler` or a `&Tiler`.
 ///
 /// ```
 /// use cute::{tiled_divide, Layout, Tiler};
@@ -141,6 +150,9 @@ pub const fn tiled_divide(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
 
 /// `flat_divide(A, T)`: [`zipped_divide`] with both modes unpacked, `(tiles..., rest...)`. A mode
 /// of rank 1 is kept as it is.
+///
+/// A `const fn`, so it takes a `&Tiler` (a layout `b` as `&Tiler::layout(b)`); the method
+/// [`Layout::flat_divide`] takes a `Layout`, a `&Layout`, a `Tiler` or a `&Tiler`.
 ///
 /// ```
 /// use cute::{flat_divide, Layout, Tiler};

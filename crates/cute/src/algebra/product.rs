@@ -66,6 +66,9 @@ use tile::grid_build;
 /// more modes than `A` (`ProfileMismatch`). Any order and sign of the strides of `A` is accepted
 /// (see [`complement`](crate::complement)).
 ///
+/// A `const fn`, so it takes a `&Tiler` (a layout `b` as `&Tiler::layout(b)`); the method
+/// [`Layout::logical_product`] takes a `Layout`, a `&Layout`, a `Tiler` or a `&Tiler`.
+///
 /// ```
 /// use cute::{logical_product, Layout, Tiler};
 /// let a: Layout = "(2,2):(3,2)".parse().unwrap(); // image {0,3,2,5}: injective, not a chain
@@ -90,6 +93,9 @@ pub const fn logical_product(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
 /// `zipped_product(A, T)`: [`logical_product`] regrouped as `((tiles...), (products..., extra
 /// modes...))`, of rank 2. A `_` of the tiler over an integer mode of `A` is refused (`OutOfRange`).
 ///
+/// A `const fn`, so it takes a `&Tiler` (a layout `b` as `&Tiler::layout(b)`); the method
+/// [`Layout::zipped_product`] takes a `Layout`, a `&Layout`, a `Tiler` or a `&Tiler`.
+///
 /// ```
 /// use cute::{zipped_product, Layout, Tiler};
 /// let a: Layout = "(4,8):(20,2)".parse().unwrap();
@@ -105,6 +111,9 @@ pub const fn zipped_product(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
 
 /// `tiled_product(A, T)`: [`zipped_product`] with its second mode unpacked (kept whole when it has
 /// rank 1).
+///
+/// A `const fn`, so it takes a `&Tiler` (a layout `b` as `&Tiler::layout(b)`); the method
+/// [`Layout::tiled_product`] takes a `Layout`, a `&Layout`, a `Tiler` or a `&Tiler`.
 ///
 /// ```
 /// use cute::{tiled_product, Layout, Tiler};
@@ -124,6 +133,9 @@ pub const fn tiled_product(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
 
 /// `flat_product(A, T)`: [`zipped_product`] with both modes unpacked (a mode of rank 1 is kept
 /// whole).
+///
+/// A `const fn`, so it takes a `&Tiler` (a layout `b` as `&Tiler::layout(b)`); the method
+/// [`Layout::flat_product`] takes a `Layout`, a `&Layout`, a `Tiler` or a `&Tiler`.
 ///
 /// ```
 /// use cute::{flat_product, Layout, Tiler};
