@@ -297,7 +297,18 @@ fn tv(a: &[&str], svg: bool) -> String {
         let l = layout_arg("tv", a, 0)?;
         let rows = required_int("tv", a, 1, "the tile's rows", (1, MAX_SIDE))?;
         let cols = required_int("tv", a, 2, "the tile's columns", (1, MAX_SIDE))?;
-        let thread = int_arg("tv", a, 3, "the highlighted thread", (0, i64::MAX))?;
+        // a thread of the layout (mode 0 of (thread, value)), as `cute partition` requires
+        let threads = l
+            .mode(0)
+            .map_err(|e| {
+                failure(
+                    format!("error: tv: {e}"),
+                    Some((0, a.first().copied().unwrap_or(""))),
+                    Some(&e),
+                )
+            })?
+            .size();
+        let thread = int_arg("tv", a, 3, "the highlighted thread", (0, threads - 1))?;
         let fail = |e: DrawError| failure(format!("error: tv: {e}"), None, None);
         if svg || rows * cols <= cells::INLINE_SVG_CELLS {
             let s = cute_draw::svg::tv_layout_svg(&l, rows, cols, thread).map_err(fail)?;
@@ -382,6 +393,14 @@ mod tests {
         assert!(t.contains(r#""arg":2,"start":0,"end":1"#), "{t}");
         let t = handle("tv\n((4,8),(2,2)):((32,1),(16,8))\n4\n4\n");
         assert!(t.contains("outside the tile"), "{t}");
+        // a thread the TV layout does not have is refused, its field marked
+        let t = handle("tv\n((4,8),(2,2)):((32,1),(16,8))\n16\n8\n99");
+        assert!(
+            t.contains("argument 4 `99`: the highlighted thread must be an integer from 0 to 31"),
+            "{t}"
+        );
+        assert!(t.contains(r#""arg":3,"start":0,"end":2"#), "{t}");
+        assert!(handle("tv\n((4,8),(2,2)):((32,1),(16,8))\n16\n8\n31").starts_with(r#"{"svg":"#));
     }
 
     #[test]
