@@ -52,7 +52,7 @@ fn examples(help: &str) -> Vec<String> {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("cute-polish-{}-{name}", std::process::id()));
+    let d = std::env::temp_dir().join(format!("cute-help-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&d).unwrap();
     d
 }
