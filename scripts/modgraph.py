@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The module graph of a crate's sources, and its circles (issue H: the core's layering).
+"""The module graph of a crate's sources, and its circles (the core's layering, DESIGN.md).
 
 Usage: scripts/modgraph.py [SRC_DIR] [--allow a,b] [--edges]
 

@@ -22,7 +22,7 @@
 //! | `static_copy` | [`cute::static_copy`] of 4096 `f32` from [`EvalStatic`] into the compact [`CopyDst`] (per element) |
 //! | `copy_hand_const` | the same copy as hand-written nested loops with constant extents and strides |
 //!
-//! The table ends with the ratios static / hand-written (issue D's targets: at most 1.1 for the
+//! The table ends with the ratios static / hand-written (the targets: at most 1.1 for the
 //! index evaluation, 1.05 for the natural iteration and the copy).
 //!
 //! `scripts/bench_pycute.py` runs `cute bench --json` and compares with legacy pycute.

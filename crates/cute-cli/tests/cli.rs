@@ -280,7 +280,7 @@ fn semimodule_strides_from_the_command_line() {
     );
 }
 
-/// Slicing, partitioning, vector width and containment from the command line (issue C).
+/// Slicing, partitioning, vector width and containment from the command line.
 #[test]
 fn tensor_questions() {
     prints(&["slice", "(4,8):(1,4)", "(2,_)"], "(8):(4)");
@@ -386,7 +386,7 @@ fn prints_limited(args: &[&str], want: &str) {
     assert_eq!(String::from_utf8(o.stdout).unwrap(), format!("{want}\n"));
 }
 
-/// Issue I, item 3: the boundary cases a new user found, each now bounded and answered with one
+/// The boundary cases a new user found, each now bounded and answered with one
 /// line naming the operation, the operands and the violated condition.
 #[test]
 fn regression_conformance_text_that_is_not_a_case_file() {
