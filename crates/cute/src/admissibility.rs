@@ -1,5 +1,6 @@
-//! Admissibility through the left inverse (paper: 应用：可接收性示例): does a data layout contain
-//! every offset an instruction touches, and at which logical coordinates?
+//! Admissibility through the left inverse (paper: 应用：可接收性示例 “application: an admissibility
+//! example”): does a data layout contain every offset an instruction touches, and at which logical
+//! coordinates?
 //!
 //! For a data layout `A` and an instruction layout `T` (instruction coordinate → physical offset),
 //! every `T(i)` lies in the image of `A` exactly when `A(A†(T(i))) = T(i)`, with `A†` the left

@@ -1,5 +1,5 @@
-//! Linear forms (paper Table 1, 半线性): a layout as a matrix `D` with `L(c̃) = D·c̃`, where `c̃` is
-//! the natural coordinate (one entry per leaf of the shape).
+//! Linear forms (paper Table 1, 半线性 “semilinearity”): a layout as a matrix `D` with `L(c̃) = D·c̃`,
+//! where `c̃` is the natural coordinate (one entry per leaf of the shape).
 //!
 //! * Integer strides: one row, the strides: `((2,2),(4,2)):((1,8),(2,16))` is `[1 8 2 16]`.
 //! * Coordinate strides: one row per axis of the codomain (in the order of the basis paths), the

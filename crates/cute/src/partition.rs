@@ -1,4 +1,5 @@
-//! Partitioning (paper: 通用分区): compose with a pattern, then slice by an index.
+//! Partitioning (paper: 通用分区 “general partitioning”): compose with a pattern, then slice by an
+//! index.
 //!
 //! CuTe splits a tile of data among threads (or a tensor among blocks) in two steps: a *composition*
 //! that permutes and reshapes the data's coordinates into `(who, what)` modes, decided at compile

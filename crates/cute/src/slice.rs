@@ -1,4 +1,4 @@
-//! Slicing with partial coordinates (paper: 切片): `L(c' + c*) = L(c') + L(c*)`.
+//! Slicing with partial coordinates (paper: 切片 “slicing”): `L(c' + c*) = L(c') + L(c*)`.
 //!
 //! A [`PartialCoord`] is a coordinate some of whose entries are the free marker `_`. Slicing a
 //! layout `L` with it splits `L`'s evaluation in two: the fixed entries `c'` are evaluated now and

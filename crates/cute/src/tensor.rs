@@ -1,4 +1,4 @@
-//! Tensors (paper: 张量): an accessor composed with a layout, `T = A ∘ L`.
+//! Tensors (paper: 张量 “tensor”): an accessor composed with a layout, `T = A ∘ L`.
 //!
 //! A [`Tensor`] pairs storage (a borrowed slice, a mutable slice or an owned `Vec`) with a layout
 //! with integer strides and the storage index of the layout's offset 0. Every offset the layout
@@ -403,8 +403,8 @@ impl<S: Storage> Tensor<S> {
         Tensor::with_base(self.storage.items(), self.shifted(off)?, layout)
     }
 
-    /// `T(c)` for a partial coordinate (paper: 切片): the sub-tensor of the free modes, its offset
-    /// having absorbed `L(c')` of the fixed entries (see [`slice()`](crate::slice::slice)).
+    /// `T(c)` for a partial coordinate (paper: 切片 “slicing”): the sub-tensor of the free modes, its
+    /// offset having absorbed `L(c')` of the fixed entries (see [`slice()`](crate::slice::slice)).
     ///
     /// ```
     /// use cute::{Layout, PartialCoord, Tensor};
@@ -645,9 +645,9 @@ impl<S: StorageMut> Tensor<S> {
     }
 }
 
-/// A tensor with the counting accessor `{a}` (paper: 计数迭代器): its element at `c` is the value
-/// `a + L(c)` itself, in the layout's semimodule. With integer strides the elements are offsets
-/// (the paper's Figure 5 draws slices this way); with the coordinate strides of
+/// A tensor with the counting accessor `{a}` (paper: 计数迭代器 “counting iterator”): its element at `c`
+/// is the value `a + L(c)` itself, in the layout's semimodule. With integer strides the elements
+/// are offsets (the paper's Figure 5 draws slices this way); with the coordinate strides of
 /// [`make_identity_layout`](crate::make_identity_layout) they are coordinates, and the tensor is
 /// CuTe's identity tensor (used for predication: compare an element with the bounds of the data).
 ///

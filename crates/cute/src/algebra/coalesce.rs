@@ -1,4 +1,4 @@
-//! Coalesce (paper: 合并), filter and filter_zeros.
+//! Coalesce (paper: 合并 “merge”), filter and filter_zeros.
 //!
 //! `coalesce(A)` is a layout `R` with `|R| = |A|`, `depth(R) ≤ 1` and `R(i) = A(i)` for every
 //! integer coordinate `i < |A|`, of minimal rank: adjacent modes `s0:d0, s1:d1` with `d1 = s0·d0`

@@ -1,4 +1,5 @@
-//! Composition `R = A ∘ B` (paper: 复合), with every admissibility condition of the paper.
+//! Composition `R = A ∘ B` (paper: 复合 “composition”), with every admissibility condition of the
+//! paper.
 //!
 //! `R` is compatible with `B` (`B ⪯ R`) and `R(c) = A(B(c))` for every coordinate `c` of `B`. The
 //! algorithm is the paper's: `A` is coalesced (keeping its extended-domain behaviour), each leaf

@@ -1,5 +1,5 @@
-//! Logical divide (paper: 逻辑除法) and its regroupings `zipped_divide`, `tiled_divide`,
-//! `flat_divide`.
+//! Logical divide (paper: 逻辑除法 “logical division”) and its regroupings `zipped_divide`,
+//! `tiled_divide`, `flat_divide`.
 //!
 //! `A ⊘ B = A ∘ (B, B*)` with `B* = complement(B, shape(coalesce(A)))`: the rank-2 layout whose first
 //! mode ("tile") is `A ∘ B`, the elements of `A` that `B` points to, and whose second mode ("rest")

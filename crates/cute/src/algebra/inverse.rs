@@ -1,4 +1,5 @@
-//! Right and left inverse (paper: 右逆 `L‡`, 左逆 `L†`): layouts from offsets back to coordinates.
+//! Right and left inverse (paper: 右逆 “right inverse” `L‡`, 左逆 “left inverse” `L†`): layouts from
+//! offsets back to coordinates.
 //!
 //! * The **right inverse** `R = L‡` is an injective layout into `Z_|L|` with `L(R(k)) = k` for
 //!   every `k < |R|` (paper eq. (13) over `Z`), as large as possible.

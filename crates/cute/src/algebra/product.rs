@@ -1,5 +1,6 @@
-//! Logical product (paper: 逻辑乘积) and its variants: `zipped_product`, `tiled_product`,
-//! `flat_product`, the rank-sensitive `blocked_product` and `raked_product`, and `tile_to_shape`.
+//! Logical product (paper: 逻辑乘积 “logical product”) and its variants: `zipped_product`,
+//! `tiled_product`, `flat_product`, the rank-sensitive `blocked_product` and `raked_product`, and
+//! `tile_to_shape`.
 //!
 //! `A ⊗ B = (A, A* ∘ B)` with `A* = complement(A, size(A)·cosize(B))`: the rank-2 layout whose first
 //! mode is the tile `A` and whose second mode places one translated copy of `A` at every element of

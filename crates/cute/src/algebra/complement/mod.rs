@@ -1,4 +1,4 @@
-//! Complement (paper: 补集): the layout of the offsets a layout does not reach.
+//! Complement (paper: 补集 “complement set”): the layout of the offsets a layout does not reach.
 //!
 //! The complement `L*` is weakly congruent to the codomain (15), disjoint from the image of `L` on
 //! the whole extended domain of `L*` (16), and ordered (17). Conditions (15)-(17) admit many
