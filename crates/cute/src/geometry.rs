@@ -357,8 +357,6 @@ const fn signed(x: u64) -> i64 {
 ///    never with a wrong answer ([`check_injective_exhaustive`] then sorts the offsets instead).
 ///
 /// Negative strides count by their magnitude (`s:-d` reaches the offsets of `s:d` reflected).
-/// Fails with [`ErrorKind::NeedsIntegerStrides`] for a layout whose strides are not all integers.
-/// `const`: `static_gemm` checks its output with it at compile time.
 ///
 /// ```
 /// use cute::geometry::check_injective;
@@ -379,6 +377,11 @@ const fn signed(x: u64) -> i64 {
 /// // a negative stride counts by its magnitude: (3,2):(2,-3) takes 0, 2, 4, -3, -1, 1
 /// assert_eq!(check_injective(&layout!("(3,2):(2,-3)"), Op::Gemm), Ok(()));
 /// ```
+///
+/// # Errors
+///
+/// Fails with [`ErrorKind::NeedsIntegerStrides`] for a layout whose strides are not all integers.
+/// `const`: `static_gemm` checks its output with it at compile time.
 pub const fn check_injective(l: &Layout, op: Op) -> Result<(), Error> {
     match collision(l, op) {
         Ok(None) => Ok(()),

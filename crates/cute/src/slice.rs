@@ -334,8 +334,6 @@ pub fn slice_offset(l: &Layout, c: &PartialCoord) -> Result<i64, Error> {
 }
 
 /// `(slice(c, L), L(c'))` in one walk: the free sub-layout and the offset of the fixed entries.
-/// Errors: an integer entry outside its sub-layout's domain (`OutOfRange`), a tuple entry that
-/// meets a mode of another rank (`ProfileMismatch`), non-integer strides (`Unsupported`).
 ///
 /// ```
 /// use cute::{slice_and_offset, Layout, PartialCoord};
@@ -345,6 +343,11 @@ pub fn slice_offset(l: &Layout, c: &PartialCoord) -> Result<i64, Error> {
 /// let e = slice_and_offset(&l, &"(4,_)".parse::<PartialCoord>().unwrap()).unwrap_err();
 /// assert_eq!(e.to_string(), "slice (4,8):(8,1), (4,_): coordinate 4 is outside the domain Z_4");
 /// ```
+///
+/// # Errors
+///
+/// An integer entry outside its sub-layout's domain (`OutOfRange`), a tuple entry that meets a mode
+/// of another rank (`ProfileMismatch`), non-integer strides (`Unsupported`).
 pub fn slice_and_offset(l: &Layout, c: &PartialCoord) -> Result<(Layout, i64), Error> {
     l.require_integral(Op::Slice)?;
     let (keep, _, off) = split(l, c, Op::Slice, true)?;

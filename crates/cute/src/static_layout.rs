@@ -508,7 +508,6 @@ impl<L: StaticLayout, S: Storage> StaticTensor<L, S> {
     }
 
     /// The tensor whose offset 0 is element `base` of `storage` (negative strides reach below it).
-    /// Fails unless every offset of `L` on its domain lands inside the storage.
     ///
     /// ```
     /// use cute::{static_layout, StaticTensor};
@@ -518,6 +517,10 @@ impl<L: StaticLayout, S: Storage> StaticTensor<L, S> {
     /// assert_eq!(t.get(0), Some(&7));
     /// assert!(StaticTensor::<Reversed, _>::with_base(&data[..], 6).is_err());
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// Fails unless every offset of `L` on its domain lands inside the storage.
     pub fn with_base(storage: S, base: usize) -> Result<Self, Error> {
         crate::tensor::check_storage(
             storage.items().len(),

@@ -53,7 +53,7 @@ impl Swizzle {
     pub const IDENTITY: Swizzle = Swizzle { b: 0, m: 0, s: 0 };
 
     /// `Sw<b,m,s>`. CuTe's conditions: `b ≥ 0`, `m ≥ 0`, `|s| ≥ b`; here also `b + m + |s| ≤ 63`
-    /// (the masks fit in an `i64`). Fails with [`ErrorKind::InvalidSwizzle`] otherwise.
+    /// (the masks fit in an `i64`).
     ///
     /// ```
     /// use cute::Swizzle;
@@ -61,6 +61,10 @@ impl Swizzle {
     /// assert_eq!(sw.to_string(), "Sw<3,3,3>");
     /// assert_eq!(Swizzle::new(3, 0, 2).unwrap_err().to_string(), "swizzle: Sw<3,0,2> is not a swizzle: B and M must be non-negative, |S| at least B, and B+M+|S| at most 63");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// Fails with [`ErrorKind::InvalidSwizzle`] otherwise.
     pub const fn new(b: i64, m: i64, s: i64) -> Result<Swizzle, Error> {
         let ok = b >= 0
             && m >= 0
@@ -445,8 +449,7 @@ impl Swizzle {
 
     /// The cheapest `Sw<B,M,S>` (fewest bits, then smallest `M`, then smallest `|S|`) that agrees
     /// with the binary-strided layout `l` on its whole domain, which must be `[0, 2^n)` with every
-    /// extent a power of two (then `l` is F2-linear in the index bits). Fails when no swizzle is
-    /// equivalent.
+    /// extent a power of two (then `l` is F2-linear in the index bits).
     ///
     /// ```
     /// use cute::{Layout, Swizzle};
@@ -455,6 +458,10 @@ impl Swizzle {
     /// let e = Swizzle::from_f2_layout(&"(4,4):(F1,F6)".parse().unwrap()).unwrap_err();
     /// assert_eq!(e.to_string(), "swizzle (4,4):(F1,F6): unsupported: no Swizzle<B,M,S> agrees with this F2 layout on every index bit");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// Fails when no swizzle is equivalent.
     pub fn from_f2_layout(l: &Layout) -> Result<Swizzle, Error> {
         let err = |what: &'static str| {
             Error::new(Op::Swizzle, ErrorKind::Unsupported { what })

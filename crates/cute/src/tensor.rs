@@ -217,7 +217,6 @@ impl<S: Storage> Tensor<S> {
     }
 
     /// The tensor whose offset 0 is element `base` of `storage` (negative strides reach below it).
-    /// Fails unless every offset of `layout` on its domain lands inside the storage.
     ///
     /// ```
     /// use cute::{Layout, Tensor};
@@ -227,6 +226,10 @@ impl<S: Storage> Tensor<S> {
     /// let e = Tensor::with_base(&data[..], 0, "8:-1".parse::<Layout>().unwrap()).unwrap_err();
     /// assert_eq!(e.to_string(), "make_tensor 8:-1, 0: the layout reaches storage indices -7 to 0, outside a storage of 8 elements");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// Fails unless every offset of `layout` on its domain lands inside the storage.
     pub fn with_base(storage: S, base: usize, layout: Layout) -> Result<Tensor<S>, Error> {
         layout.require_integral(Op::Tensor)?;
         let (lo, hi) = offset_range(&layout)?;

@@ -335,16 +335,6 @@ const fn right_inverse_chain<const N: usize>(a: &Layout, chain: &mut bool) -> La
 /// assert_eq!(left_inverse(&l).unwrap_err().category(), "OutOfRange");
 /// ```
 ///
-/// Errors:
-/// * `NegativeOffset` (category `OutOfRange`) when a mode of size above 1 has a negative stride:
-///   the index named goes to a negative offset, in no layout's domain;
-/// * `Divisibility` when a non-zero stride of `coalesce(L)` is not a multiple of the next smaller
-///   one (C++: "Left inverse divisibility condition") and the mixed-radix construction finds no
-///   radix (its text says why: none exists, the search stopped at its bound, or `L` is not
-///   injective);
-/// * `NotInjective` when `L` is not injective and CuTe's formula would violate the law;
-/// * `Overflow` when the result's size would not fit in `i64` (`(2,2):(1,2^62)`).
-///
 /// **Criterion for non-injective layouts** (exact, and cheap enough for `const`). Let the non-zero
 /// strides of `C = coalesce(L)` in CuTe's order be `d_0 ≤ … ≤ d_m` with shapes `s_j`, and
 /// `r_j = d_{j+1}/d_j`. For an offset `x = Σ c_j·d_j` of the image, `R(x)` puts the mixed-radix
@@ -359,6 +349,17 @@ const fn right_inverse_chain<const N: usize>(a: &Layout, chain: &mut bool) -> La
 /// against brute force on over a million random layouts, and the property tests check it again.
 /// "Extends" is decided on `L` itself: a trailing size-1 mode of `L` that does not merge with the
 /// mode before it (CuTe's `coalesce` drops it) leaves no mode of `C` unbounded.
+///
+/// # Errors
+///
+/// * `NegativeOffset` (category `OutOfRange`) when a mode of size above 1 has a negative stride:
+///   the index named goes to a negative offset, in no layout's domain;
+/// * `Divisibility` when a non-zero stride of `coalesce(L)` is not a multiple of the next smaller
+///   one (C++: "Left inverse divisibility condition") and the mixed-radix construction finds no
+///   radix (its text says why: none exists, the search stopped at its bound, or `L` is not
+///   injective);
+/// * `NotInjective` when `L` is not injective and CuTe's formula would violate the law;
+/// * `Overflow` when the result's size would not fit in `i64` (`(2,2):(1,2^62)`).
 pub const fn left_inverse(a: &Layout) -> Result<Layout, Error> {
     if !a.is_integral() {
         return super::codomain::left_inverse_semimodule(a);

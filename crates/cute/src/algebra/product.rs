@@ -62,11 +62,6 @@ use tile::grid_build;
 /// size(A)·cosize(B)) ∘ B)` for a layout tile, applied by mode for a by-mode tiler (`_` keeps the
 /// mode, `n` means `n:1`, modes of `A` beyond the tiler are kept).
 ///
-/// Fails when the composition is inadmissible (`Divisibility`), when `A` without its stride-0
-/// modes is not injective (`NotInjective`, naming two indices that meet), or when the tiler has
-/// more modes than `A` (`ProfileMismatch`). Any order and sign of the strides of `A` is accepted
-/// (see [`complement`](crate::complement)).
-///
 /// A `const fn`, so it takes a `&Tiler` (a layout `b` as `&Tiler::layout(b)`); the method
 /// [`Layout::logical_product`] takes a `Layout`, a `&Layout`, a `Tiler` or a `&Tiler`.
 ///
@@ -81,6 +76,13 @@ use tile::grid_build;
 /// `complement(A) ∘ B`, the paper's complement without a cotarget (it extends along the last axis
 /// of the codomain): `(2,2):(1@0,1@1) ⊗ 3:1 = ((2,2),3):((1@0,1@1),2@1)`. Binary strides have no
 /// ordered complement and are refused.
+///
+/// # Errors
+///
+/// Fails when the composition is inadmissible (`Divisibility`), when `A` without its stride-0 modes
+/// is not injective (`NotInjective`, naming two indices that meet), or when the tiler has more
+/// modes than `A` (`ProfileMismatch`). Any order and sign of the strides of `A` is accepted (see
+/// [`complement`](crate::complement)).
 pub const fn logical_product(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
     // Built in the return place (see `coalesce_into`).
     let mut err = Ok(());
@@ -158,9 +160,6 @@ pub const fn flat_product(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
 /// of `(A, A* ∘ B)` zipped as `((A_0, (A*∘B)_0), (A_1, (A*∘B)_1), ...)`. The result has the larger
 /// rank; each block is a contiguous translate of `A`.
 ///
-/// Fails as [`logical_product`] does, and with `ProfileMismatch` when the two zipped modes do not
-/// have the same rank (CuTe's "Mismatched Ranks", e.g. `A = (4):(1)`, `B = 2:1`).
-///
 /// ```
 /// use cute::{blocked_product, Layout};
 /// let a: Layout = "(3,4):(4,1)".parse().unwrap();
@@ -169,6 +168,11 @@ pub const fn flat_product(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
 /// let e = blocked_product(&"(4):(1)".parse().unwrap(), &"2:1".parse().unwrap()).unwrap_err();
 /// assert_eq!(e.to_string(), "blocked_product (4):(1), 2:1: the tile and the grid of the product cannot be zipped: a tuple against an integer layout (depths) (1 vs 0)");
 /// ```
+///
+/// # Errors
+///
+/// Fails as [`logical_product`] does, and with `ProfileMismatch` when the two zipped modes do not
+/// have the same rank (CuTe's "Mismatched Ranks", e.g. `A = (4):(1)`, `B = 2:1`).
 pub const fn blocked_product(a: &Layout, b: &Layout) -> Result<Layout, Error> {
     // Built in the return place (see `coalesce_into`).
     let mut err = Ok(());
@@ -205,9 +209,6 @@ pub const fn raked_product(a: &Layout, b: &Layout) -> Result<Layout, Error> {
 /// `S`: with `A` padded to `R = rank(S)` modes, `blocked_product(A, compact_col_major(P))` where
 /// `P_k = size(S_k) / size(A_k)`.
 ///
-/// Fails with `ProfileMismatch` when `rank(A) > rank(S)` and with `Divisibility` when a mode size of
-/// `A` does not divide the corresponding mode size of `S`.
-///
 /// ```
 /// use cute::{tile_to_shape, Layout};
 /// let a: Layout = "(2,2):(1,2)".parse().unwrap();
@@ -216,6 +217,11 @@ pub const fn raked_product(a: &Layout, b: &Layout) -> Result<Layout, Error> {
 /// let e = tile_to_shape(&a, &"(3,6)".parse().unwrap()).unwrap_err();
 /// assert_eq!(e.to_string(), "tile_to_shape (2,2):(1,2), (3,6): the block's mode size does not divide the target shape's at mode 0: 2 does not divide 3");
 /// ```
+///
+/// # Errors
+///
+/// Fails with `ProfileMismatch` when `rank(A) > rank(S)` and with `Divisibility` when a mode size
+/// of `A` does not divide the corresponding mode size of `S`.
 pub const fn tile_to_shape(a: &Layout, shape: &IntTuple) -> Result<Layout, Error> {
     match tile_to_shape_impl(a, shape) {
         Ok(r) => Ok(r),
