@@ -212,6 +212,10 @@ impl<S: Storage> Tensor<S> {
     /// let e = Tensor::new(vec![0; 4], "8:1".parse::<Layout>().unwrap()).unwrap_err();
     /// assert_eq!(e.to_string(), "make_tensor 8:1, 0: the layout reaches storage indices 0 to 7, outside a storage of 4 elements");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Tensor::with_base`] with base 0.
     pub fn new(storage: S, layout: Layout) -> Result<Tensor<S>, Error> {
         Tensor::with_base(storage, 0, layout)
     }
@@ -402,6 +406,11 @@ impl<S: Storage> Tensor<S> {
     /// let e = t.reshaped("(4,4):(1,4)".parse().unwrap(), 30).unwrap_err();
     /// assert_eq!(e.to_string(), "make_tensor (4,4):(1,4), 30: the layout reaches storage indices 30 to 45, outside a storage of 32 elements");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `OutOfStorage` (category `OutOfRange`) when the moved base or an offset of `layout` falls
+    /// outside the storage, and the errors of [`Tensor::with_base`].
     pub fn reshaped(&self, layout: Layout, off: i64) -> Result<Tensor<&[S::Item]>, Error> {
         Tensor::with_base(self.storage.items(), self.shifted(off)?, layout)
     }
@@ -417,6 +426,11 @@ impl<S: Storage> Tensor<S> {
     /// assert_eq!(row.layout().to_string(), "(8):(1)");
     /// assert_eq!(row.get(3), Some(&19));
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`slice_and_offset`] for `c`, then of
+    /// [`Tensor::reshaped`].
     pub fn slice(&self, c: &PartialCoord) -> Result<Tensor<&[S::Item]>, Error> {
         let (l, off) = slice_and_offset(&self.layout, c)?;
         self.reshaped(l, off)
@@ -432,6 +446,11 @@ impl<S: Storage> Tensor<S> {
     /// let rows = t.compose(&"(4,8):(8,1)".parse().unwrap()).unwrap();
     /// assert_eq!(rows.get_crd(&"(1,2)".parse().unwrap()), Some(&10));
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`composition`] of the tensor's layout with `b`, then of
+    /// [`Tensor::reshaped`].
     pub fn compose(&self, b: &Layout) -> Result<Tensor<&[S::Item]>, Error> {
         self.reshaped(composition(&self.layout, b)?, 0)
     }
@@ -449,6 +468,10 @@ impl<S: Storage> Tensor<S> {
     /// let e = t.partition_tv(&tv, 32).unwrap_err();
     /// assert_eq!((e.op(), e.category()), (Op::TvPartition, "OutOfRange"));
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`tv_partition`], then of [`Tensor::reshaped`].
     pub fn partition_tv(&self, tv: &Layout, thread: i64) -> Result<Tensor<&[S::Item]>, Error> {
         let (l, off) = tv_partition(&self.layout, tv, thread)?;
         self.reshaped(l, off)
@@ -465,6 +488,10 @@ impl<S: Storage> Tensor<S> {
     /// assert_eq!(tile.layout().to_string(), "(4,8):(20,2)");
     /// assert_eq!((tile.get(0), tile.get(1)), (Some(&80), Some(&100)));
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`local_tile`], then of [`Tensor::reshaped`].
     pub fn local_tile(
         &self,
         tiler: &Tiler,
@@ -485,6 +512,10 @@ impl<S: Storage> Tensor<S> {
     /// assert_eq!(mine.layout().to_string(), "(4,4):(16,2)");
     /// assert_eq!((mine.get(0), mine.get(1)), (Some(&9), Some(&25)));
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`local_partition`], then of [`Tensor::reshaped`].
     pub fn local_partition(&self, thr: &Layout, index: i64) -> Result<Tensor<&[S::Item]>, Error> {
         let (l, off) = local_partition(&self.layout, thr, index)?;
         self.reshaped(l, off)
@@ -545,6 +576,10 @@ impl<S: StorageMut> Tensor<S> {
     /// }
     /// assert_eq!(t.storage(), &vec![0, 1, 0, 1, 0, 1, 0, 1]);
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Tensor::reshaped`].
     pub fn reshaped_mut(
         &mut self,
         layout: Layout,
@@ -565,6 +600,10 @@ impl<S: StorageMut> Tensor<S> {
     /// }
     /// assert_eq!(t.storage(), &vec![0, 0, 0, 0, 1, 1, 1, 1]);
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Tensor::slice`].
     pub fn slice_mut(&mut self, c: &PartialCoord) -> Result<Tensor<&mut [S::Item]>, Error> {
         let (l, off) = slice_and_offset(&self.layout, c)?;
         self.reshaped_mut(l, off)
@@ -579,6 +618,10 @@ impl<S: StorageMut> Tensor<S> {
     /// *even.get_mut(3).unwrap() = 1;
     /// assert_eq!(t.storage(), &vec![0, 0, 0, 0, 0, 0, 1, 0]);
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Tensor::compose`].
     pub fn compose_mut(&mut self, b: &Layout) -> Result<Tensor<&mut [S::Item]>, Error> {
         let l = composition(&self.layout, b)?;
         self.reshaped_mut(l, 0)
@@ -595,6 +638,10 @@ impl<S: StorageMut> Tensor<S> {
     /// *part.get_mut(1).unwrap() = 1;
     /// assert_eq!(&t.storage()[..5], &[0, 0, 1, 1, 0]);
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Tensor::partition_tv`].
     pub fn partition_tv_mut(
         &mut self,
         tv: &Layout,
@@ -616,6 +663,10 @@ impl<S: StorageMut> Tensor<S> {
     /// assert_eq!(t.storage().iter().sum::<i32>(), 4);
     /// assert_eq!((t.storage()[10], t.storage()[15]), (1, 1));
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Tensor::local_tile`].
     pub fn local_tile_mut(
         &mut self,
         tiler: &Tiler,
@@ -638,6 +689,10 @@ impl<S: StorageMut> Tensor<S> {
     /// let ones: Vec<usize> = (0..16).filter(|&k| t.storage()[k] == 1).collect();
     /// assert_eq!(ones, vec![0, 2, 8, 10]);
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Tensor::local_partition`].
     pub fn local_partition_mut(
         &mut self,
         thr: &Layout,
@@ -709,6 +764,11 @@ impl CountingTensor {
     /// assert_eq!(id.layout().to_string(), "((2,2),3):((1@0@0,1@1@0),1@1)");
     /// assert_eq!(id.coord(7).unwrap().to_string(), "((1,1),1)");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`make_identity_layout`](crate::make_identity_layout) for `shape` (an entry
+    /// below 1, more leaves than a layout holds).
     pub fn identity(shape: &IntTuple) -> Result<CountingTensor, Error> {
         Ok(CountingTensor {
             origin: Value::Int(0),
@@ -816,6 +876,11 @@ impl CountingTensor {
     /// let row = c.slice(&"(2,_)".parse().unwrap()).unwrap();
     /// assert_eq!((row.origin(), row.get(3)), (Value::Int(16), Some(Value::Int(19))));
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`slice_and_value`] for `c`, and `Overflow` when the
+    /// origin moved by the fixed entries does not fit.
     pub fn slice(&self, c: &PartialCoord) -> Result<CountingTensor, Error> {
         let (layout, off) = slice_and_value(&self.layout, c)?;
         Ok(CountingTensor {
@@ -833,6 +898,10 @@ impl CountingTensor {
     /// let tv = c.compose(&"((4,8),2):((16,1),8)".parse().unwrap()).unwrap();
     /// assert_eq!(tv.get(1), Some(Value::Int(2))); // thread 1's first value is at offset 2
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`composition`] of the tensor's layout with `b`.
     pub fn compose(&self, b: &Layout) -> Result<CountingTensor, Error> {
         Ok(CountingTensor {
             origin: self.origin,
@@ -849,6 +918,11 @@ impl CountingTensor {
     /// let v: Vec<Value> = [0, 3, 1, 4, 2, 5].map(Value::Int).to_vec();
     /// assert_eq!(c.values().unwrap(), v);
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `Overflow` when an element (the origin plus an offset) does not fit in `i64`, or a stride
+    /// error of the layout's semimodule.
     pub fn values(&self) -> Result<Vec<Value>, Error> {
         (0..self.layout.size())
             .map(|i| self.origin.add(self.layout.eval_value(i)?, Op::Tensor))

@@ -993,6 +993,12 @@ const fn compose_tiler_build(a: &Layout, t: &Tiler, err: &mut Result<(), Error>)
 /// let r = with_shape(&a, &"(8,4)".parse().unwrap()).unwrap();
 /// assert_eq!(r.to_string(), "((4,2),4):((8,1),2)");
 /// ```
+///
+/// # Errors
+///
+/// `InvalidShape` for an entry of `S` below 1, `Overflow` when its size does not fit in `i64`, and
+/// every error of [`composition`] of `A` with the compact column-major layout of `S` (a shape whose
+/// modes do not divide those of `A` fails the shape-divisibility condition (10)).
 pub const fn with_shape(a: &Layout, shape: &IntTuple) -> Result<Layout, Error> {
     let b = match compact_col_major(shape) {
         Ok(b) => b,

@@ -141,6 +141,10 @@ pub const fn zipped_divide(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
 /// let t: Tiler = "<4:1,8:2>".parse().unwrap();
 /// assert_eq!(tiled_divide(&a, &t).unwrap().to_string(), "((4,8),2,2):((20,2),80,1)");
 /// ```
+///
+/// # Errors
+///
+/// As [`zipped_divide`].
 pub const fn tiled_divide(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
     match zipped(a, t, Apply::Divide) {
         Ok(z) => match unpack(&z, false) {
@@ -163,6 +167,10 @@ pub const fn tiled_divide(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
 /// let t: Tiler = "<4:1,8:2>".parse().unwrap();
 /// assert_eq!(flat_divide(&a, &t).unwrap().to_string(), "(4,8,2,2):(20,2,80,1)");
 /// ```
+///
+/// # Errors
+///
+/// As [`zipped_divide`].
 pub const fn flat_divide(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
     match zipped(a, t, Apply::Divide) {
         Ok(z) => match unpack(&z, true) {

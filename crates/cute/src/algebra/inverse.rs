@@ -195,6 +195,13 @@ const fn push_mode(f: &mut Flat, op: Op, s: i64, d: i64) -> Result<(), Error> {
 /// column-major layout of `Z_|R|` in the stride order. `R(k)` writes the mixed-radix digits of `k`
 /// as coordinates of those modes (weight `S̄_i` in `L`'s domain, all other coordinates 0), so
 /// `R(k) < |L|` and `L(R(k)) = Σ digit_j·d_j = k`. Negative and zero strides never join the chain.
+///
+/// # Errors
+///
+/// With integer strides, only `Unsupported` where the coordinate search of the negative-stride
+/// construction passes its bound (2^22 steps); never for a chain. With coordinate or binary
+/// strides, the errors of the semimodule's construction (`Unsupported` where PyCuTe's gap extent is
+/// not an integer).
 pub const fn right_inverse(a: &Layout) -> Result<Layout, Error> {
     // The scratch arrays of the chain sized to the layout: zeroing them is a large part of the
     // cost.

@@ -105,6 +105,11 @@ pub const fn logical_product(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
 /// let t = Tiler::layout("(3,2):(2,1)".parse().unwrap());
 /// assert_eq!(zipped_product(&a, &t).unwrap().to_string(), "((4,8),(3,2)):((20,2),(80,1))");
 /// ```
+///
+/// # Errors
+///
+/// As [`logical_product`], and `OutOfRange` when a `_` of the tiler stands over an integer mode of
+/// `A`.
 pub const fn zipped_product(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
     match zipped(a, t, Apply::Product) {
         Ok(r) => Ok(r),
@@ -124,6 +129,10 @@ pub const fn zipped_product(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
 /// let t = Tiler::layout("(3,2):(2,1)".parse().unwrap());
 /// assert_eq!(tiled_product(&a, &t).unwrap().to_string(), "((4,8),3,2):((20,2),80,1)");
 /// ```
+///
+/// # Errors
+///
+/// As [`zipped_product`].
 pub const fn tiled_product(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
     match zipped(a, t, Apply::Product) {
         Ok(z) => match unpack(&z, false) {
@@ -146,6 +155,10 @@ pub const fn tiled_product(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
 /// let t = Tiler::layout("(3,2):(2,1)".parse().unwrap());
 /// assert_eq!(flat_product(&a, &t).unwrap().to_string(), "(4,8,3,2):(20,2,80,1)");
 /// ```
+///
+/// # Errors
+///
+/// As [`zipped_product`].
 pub const fn flat_product(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
     match zipped(a, t, Apply::Product) {
         Ok(z) => match unpack(&z, true) {
@@ -194,6 +207,10 @@ pub const fn blocked_product(a: &Layout, b: &Layout) -> Result<Layout, Error> {
 /// let b: Layout = "(2,5):(1,2)".parse().unwrap();
 /// assert_eq!(raked_product(&a, &b).unwrap().to_string(), "((2,3),(5,4)):((12,4),(24,1))");
 /// ```
+///
+/// # Errors
+///
+/// As [`blocked_product`].
 pub const fn raked_product(a: &Layout, b: &Layout) -> Result<Layout, Error> {
     let mut err = Ok(());
     let mut r = Ok(rank_product_build(a, b, true, &mut err));
