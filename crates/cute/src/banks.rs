@@ -162,6 +162,10 @@ impl Smem {
     /// let e = Smem::parse("(8,64):(64,1").err().unwrap();
     /// assert_eq!(e.to_string(), "parse: at byte 12: expected ',' or ')'");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// The parse errors of [`ComposedLayout`] (text starting with `Sw`) or of [`Layout`].
     pub fn parse(text: &str) -> Result<Smem, Error> {
         if text.trim_start().starts_with("Sw") {
             text.parse().map(Smem::Composed)

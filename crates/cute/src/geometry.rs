@@ -403,6 +403,12 @@ pub const fn check_injective(l: &Layout, op: Op) -> Result<(), Error> {
 /// assert_eq!(e.category(), "NotInjective");
 /// assert!(matches!(e.kind(), ErrorKind::Collision { .. }));
 /// ```
+///
+/// # Errors
+///
+/// [`ErrorKind::Collision`] (category `NotInjective`, naming the two smallest indices that meet)
+/// when `l` is not injective, tagged with `op`; the errors of [`check_injective`] other than its
+/// search bound.
 pub fn check_injective_exhaustive(l: &Layout, op: Op) -> Result<(), Error> {
     match collision(l, op) {
         Ok(None) => Ok(()),

@@ -503,6 +503,10 @@ impl<L: StaticLayout, S: Storage> StaticTensor<L, S> {
     /// assert!(StaticTensor::<L, _>::new(&data[..]).is_ok());
     /// assert!(StaticTensor::<L, _>::new(&data[..14]).is_err());
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`StaticTensor::with_base`] with base 0.
     pub fn new(storage: S) -> Result<Self, Error> {
         Self::with_base(storage, 0)
     }
