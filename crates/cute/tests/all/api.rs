@@ -7,13 +7,17 @@ use cute::{
     tiled_divide, tiled_product, zipped_divide, zipped_product, Layout, Tensor, Tiler,
 };
 
+/// A tiling operation with the free functions' signature.
+type TilingFn = fn(&Layout, &Tiler) -> Result<Layout, cute::Error>;
+
 #[test]
+// the borrows are what is tested: the methods take `&Layout` and `&Tiler` as well
+#[allow(clippy::needless_borrows_for_generic_args)]
 fn methods_take_a_layout_or_a_tiler_by_value_or_reference() {
     let a: Layout = "(8,16):(20,1)".parse().unwrap();
     let b: Layout = "(2,4):(1,2)".parse().unwrap();
     let t: Tiler = "<4:1,8:2>".parse().unwrap();
-    type Free = fn(&Layout, &Tiler) -> Result<Layout, cute::Error>;
-    let pairs: [(Free, fn(&Layout, &Tiler) -> Result<Layout, cute::Error>); 8] = [
+    let pairs: [(TilingFn, TilingFn); 8] = [
         (logical_divide, |a, t| a.logical_divide(t)),
         (zipped_divide, |a, t| a.zipped_divide(t)),
         (tiled_divide, |a, t| a.tiled_divide(t)),
@@ -41,6 +45,7 @@ fn methods_take_a_layout_or_a_tiler_by_value_or_reference() {
 }
 
 #[test]
+#[allow(clippy::needless_borrows_for_generic_args)] // `&Tiler` accepted, as the free function takes it
 fn composition_of_a_layout_and_of_a_tiler() {
     let a: Layout = "(8,16):(20,1)".parse().unwrap();
     let b: Layout = "(4,2):(1,8)".parse().unwrap();
