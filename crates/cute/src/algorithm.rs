@@ -407,6 +407,12 @@ fn strided<T: Clone>(src: &[T], s: i64, ds: i64, dst: &mut [T], d: i64, dd: i64,
 /// assert_eq!(e.to_string(), "gemm (2,2):(1,0): the layout is not injective: indices 0 and 2 reach the same offset");
 /// assert_eq!(c, [6, 8, 8, 10]);
 /// ```
+///
+/// # Errors
+///
+/// `ProfileMismatch` as [`gemm_modes`] (ranks other than 2 or 3, extents that do not match);
+/// [`ErrorKind::Collision`] (category `NotInjective`) when `C` is not injective on its domain,
+/// before `C` is touched.
 pub fn gemm<SA, SB, SC, P>(a: &Tensor<SA>, b: &Tensor<SB>, c: &mut Tensor<SC>) -> Result<(), Error>
 where
     SA: Storage,

@@ -297,6 +297,11 @@ pub const fn refine<const K: usize>(shapes: [&[i64]; K], strides: [&[i64]; K]) -
 /// // stride 2 does not exceed the reach 3 of the mode 4:1
 /// assert_eq!(mixed_radix_injective(&[4, 2], &[1, 2]), Err((2, 3)));
 /// ```
+///
+/// # Errors
+///
+/// `Err((stride, reach))` for the first stride, in order of `|stride|`, that does not exceed the
+/// reach of the smaller ones (not an error of the algebra: the caller builds its own).
 pub const fn mixed_radix_injective(extent: &[i64], stride: &[i64]) -> Result<(), (i64, i64)> {
     assert!(extent.len() == stride.len() && extent.len() <= MAX_JOINT);
     let (mut e, mut d) = ([0i64; MAX_JOINT], [0u64; MAX_JOINT]);

@@ -737,6 +737,10 @@ impl<L: StaticLayout, S: Storage> StaticTensor<L, S> {
     /// assert!(StaticTensor::<L, _>::from_dynamic(u).is_err());
     /// # let _ = s;
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// The dynamic tensor, unchanged, when its layout is not `L::LAYOUT`.
     pub fn from_dynamic(t: Tensor<S>) -> Result<Self, Tensor<S>> {
         if *t.layout() != L::LAYOUT {
             return Err(t);
