@@ -11,7 +11,7 @@ with pycute (operands built once, `timeit` with many repetitions, median), both 
 thread's CPU time by default (`time.thread_time` here, `CLOCK_THREAD_CPUTIME_ID` there), so that
 a busy machine's preemptions count for neither; `--wall` uses the wall clock for both.
 
-It prints a table with the ratio pycute/ours for each operation (target: at least 300, issue H) and the
+It prints a table with the ratio pycute/ours for each operation (target: at least 300) and the
 evaluation ratios (targets: eval_index/eval_hand_index at most 0.5, eval_natural/eval_hand_loops
 at most 1.2; static layouts against hand-written constant loops: static_eval_index at most 1.1,
 static_eval_natural and static_copy at most 1.05). The exit status is 1 when a target is missed,
@@ -34,7 +34,7 @@ import pycute
 from pycute import Layout, coalesce, complement, composition, logical_divide, logical_product
 from pycute import make_layout, right_inverse
 
-OP_RATIO = 300.0  # pycute / ours, at least (issue H)
+OP_RATIO = 300.0  # pycute / ours, at least
 EVAL_INDEX_RATIO = 0.5  # eval_index / eval_hand_index, at most
 EVAL_NATURAL_RATIO = 1.2  # eval_natural / eval_hand_loops, at most
 STATIC_INDEX_RATIO = 1.1  # static_eval_index / eval_hand_const_index, at most
@@ -47,7 +47,7 @@ def blocked_product(a, b):
     return make_layout(*(make_layout(r[0][i], r[1][i]) for i in range(len(a))))
 
 
-# The issue's set: key -> (pycute statement, its operands, the `cute OP ARGS` that computes it).
+# The benchmark set: key -> (pycute statement, its operands, the `cute OP ARGS` that computes it).
 OPS = {
     "composition_tv": (
         "composition(A, B)",

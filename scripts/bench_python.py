@@ -19,7 +19,7 @@ in blocks of 5 taken in turn (so that both see the same load of a shared machine
 after a 0.5 s pause (so that neither library's idle worker threads still spin during the other's
 block).
 
-Targets (issue [F]): every operation at least 20x faster than legacy pycute, the median at least
+Targets: every operation at least 20x faster than legacy pycute, the median at least
 40x; contract at least as fast as numpy.einsum. The exit status is 1 when a target is missed.
 """
 

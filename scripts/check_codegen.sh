@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Codegen check of the static layouts (crates/cute/src/static_layout.rs, issue D item 4):
+# Codegen check of the static layouts (crates/cute/src/static_layout.rs):
 # compiles crates/cute/examples/codegen.rs to assembly and checks that each static evaluation of
 # ((4,8),(8,16)):((8,512),(1,32)) compiles to the same instructions as the hand-written expression
 # with constant extents:

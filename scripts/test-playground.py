@@ -13,7 +13,11 @@ a pipe (`--remote-debugging-pipe`; Python's standard library only) and checks:
 * the TV-layout and bank-conflict views draw what they should;
 * the URL after typing reproduces the same state when loaded again;
 * a screenshot (PNG, decoded here with zlib) has the expected colours at chosen cells;
-* an operation and its redraw for a 64x64 layout take less than 50 ms (median of 15).
+* an operation and its redraw for a 64x64 layout end with 4096 cells drawn (the time it takes
+  is printed as a figure, never checked: timings belong in the benchmarks).
+
+The deadlines in the DevTools exchange (`timeout=` below) are watchdogs against a browser that
+stopped answering, not speed limits: each is tens of seconds for steps that take milliseconds.
 
 Usage: scripts/test-playground.py [--cute PATH] [--chromium PATH] [--screenshot FILE]
 Exit status 0 when every check passes; the last line is `N passed, M failed`.
@@ -35,7 +39,6 @@ import urllib.parse
 import zlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-LIMIT_MS = 50.0
 
 
 class Failure(Exception):
@@ -435,7 +438,6 @@ def main():
         med, med_frame = statistics.median(sync), statistics.median(frame)
         print(f"figure: 64x64 composition + redraw: median {med:.1f} ms (min {min(sync):.1f}, max {max(sync):.1f}); "
               f"until the next frame is painted: median {med_frame:.1f} ms (min {min(frame):.1f}, max {max(frame):.1f})", flush=True)
-        check(f"operation + redraw of a 64x64 layout under {LIMIT_MS:.0f} ms (median of 15)", med < LIMIT_MS, f"{med:.1f} ms")
     except Exception as e:  # a Failure, or a page that answered something unexpected
         check("the playground test ran to its end", False, f"{type(e).__name__}: {e}")
     finally:

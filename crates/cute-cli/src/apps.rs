@@ -8,6 +8,7 @@
 //!   touches, and at which coordinates (the left inverse; `tmem_32x32b[.xN]` and
 //!   `tmem_16x256b[.xN]` name the TMEM access layouts).
 
+use crate::json::{json, line, text, Value};
 use crate::ops::tensor::{counting, instruction, plan_text};
 use crate::ops::EVAL_ALL_LIMIT as LIST_LIMIT;
 use cute::{Error, ErrorKind, Layout, Op, Operand};
@@ -98,25 +99,24 @@ pub fn partition(data: &str, tv: &str, thread: Option<i64>, json: bool) -> Resul
         let tensor = counting((vals, off));
         let o = offsets(cmd, Op::Partition, &vals, off)?;
         if json {
-            rows.push(format!(
-                "{{\"thread\": {th}, \"tensor\": {}, \"offset\": {off}, \"values\": {}, \"offsets\": {}}}",
-                crate::json::string(&tensor),
-                crate::json::string(&vals.to_string()),
-                crate::json::ints(&o)
-            ));
+            rows.push(json!({
+                "thread": th,
+                "tensor": tensor,
+                "offset": off,
+                "values": vals.to_string(),
+                "offsets": o,
+            }));
         } else {
             out.push_str(&format!("{th}  {tensor}  {}\n", joined(&o)));
         }
     }
     if json {
-        let s = |x: &dyn std::fmt::Display| crate::json::string(&x.to_string());
-        return Ok(format!(
-            "{{\"data\": {}, \"tv\": {}, \"composition\": {}, \"threads\": [{}]}}",
-            s(&d),
-            s(&t),
-            s(&r),
-            rows.join(", ")
-        ));
+        return Ok(line(&json!({
+            "data": text(&d),
+            "tv": text(&t),
+            "composition": text(&r),
+            "threads": rows,
+        })));
     }
     out.pop();
     Ok(out)
@@ -154,20 +154,17 @@ pub fn vector_width(src: &str, dst: &str, json: bool) -> Result<String, String> 
         }
     };
     if json {
-        let list =
-            |v: &Option<Vec<i64>>| v.as_deref().map_or("null".to_string(), crate::json::ints);
-        let text = |v: Option<&str>| v.map_or("null".to_string(), crate::json::string);
-        return Ok(format!(
-            "{{\"src\": {}, \"dst\": {}, \"max_common_vector\": {k}, \"max_common_layout\": {}, \"coordinates\": {}, \"src_offsets\": {}, \"dst_offsets\": {}, \"copy\": {}, \"copy_note\": {}}}",
-            crate::json::string(&s.to_string()),
-            crate::json::string(&d.to_string()),
-            crate::json::string(&r.to_string()),
-            list(&coords),
-            list(&so),
-            list(&dso),
-            text(plan.as_deref()),
-            text(plan.is_none().then_some(note)),
-        ));
+        return Ok(line(&json!({
+            "src": text(&s),
+            "dst": text(&d),
+            "max_common_vector": k,
+            "max_common_layout": text(&r),
+            "coordinates": coords,
+            "src_offsets": so,
+            "dst_offsets": dso,
+            "copy": plan,
+            "copy_note": plan.is_none().then_some(note),
+        })));
     }
     let coords = coords.map_or(not_listed.clone(), |c| joined(&c));
     let mut out =
@@ -200,25 +197,24 @@ pub fn contains(data: &str, instr: &str, json: bool) -> Result<String, String> {
     let t = instruction(instr).map_err(|e| crate::diag::bad_argument(cmd, 2, instr, &e))?;
     let c = cute::contains(&a, &t).map_err(fail(cmd))?;
     if json {
-        let s = |x: &dyn std::fmt::Display| crate::json::string(&x.to_string());
-        let missing = c.missing.map_or("null".to_string(), |(i, off)| {
-            format!("{{\"coordinate\": {i}, \"offset\": {off}}}")
-        });
+        let missing = c
+            .missing
+            .map(|(i, off)| json!({"coordinate": i, "offset": off}));
         let (lay, coords) = match (&c.missing, &c.layout) {
-            (Some(_), _) => ("null".to_string(), "null".to_string()),
-            (None, Some(l)) => (s(l), "null".to_string()),
-            (None, None) if c.coords.len() as i64 > LIST_LIMIT => {
-                ("null".to_string(), "null".to_string())
-            }
-            (None, None) => ("null".to_string(), crate::json::ints(&c.coords)),
+            (Some(_), _) => (Value::Null, Value::Null),
+            (None, Some(l)) => (text(l), Value::Null),
+            (None, None) if c.coords.len() as i64 > LIST_LIMIT => (Value::Null, Value::Null),
+            (None, None) => (Value::Null, json!(c.coords)),
         };
-        return Ok(format!(
-            "{{\"data\": {}, \"instruction\": {}, \"left_inverse\": {}, \"contained\": {}, \"missing\": {missing}, \"coordinates_layout\": {lay}, \"coordinates\": {coords}}}",
-            s(&a),
-            s(&t),
-            s(&c.left_inverse),
-            c.missing.is_none()
-        ));
+        return Ok(line(&json!({
+            "data": text(&a),
+            "instruction": text(&t),
+            "left_inverse": text(&c.left_inverse),
+            "contained": c.missing.is_none(),
+            "missing": missing,
+            "coordinates_layout": lay,
+            "coordinates": coords,
+        })));
     }
     let mut out = format!("instruction {t}\nleft inverse {}\n", c.left_inverse);
     match c.missing {

@@ -23,15 +23,12 @@ use std::fmt::Write;
 pub use cute::banks::Smem;
 
 use crate::diag::bad_argument;
+use crate::json::{json, line, text};
 
+/// `[a, b, ...]`, as the text reports print a list.
 fn list(v: &[u32]) -> String {
     let items: Vec<String> = v.iter().map(u32::to_string).collect();
     format!("[{}]", items.join(", "))
-}
-
-/// A JSON string literal.
-fn json_string(s: &str) -> String {
-    crate::json::string(s)
 }
 
 /// `cute banks`: the wavefronts per instruction of `tv` on `smem`.
@@ -56,24 +53,15 @@ pub fn banks(
         None
     };
     if json {
-        let mut out = format!(
-            "{{\"instructions\": {}, \"wavefronts\": {}, \"ideal\": {}",
-            r.instructions,
-            list(&r.wavefronts),
-            list(&r.ideal)
-        );
+        let mut v = json!({
+            "instructions": r.instructions,
+            "wavefronts": r.wavefronts,
+            "ideal": r.ideal,
+        });
         if let Some(table) = table {
-            let rows: Vec<String> = table
-                .iter()
-                .map(|row| {
-                    let a: Vec<String> = row.iter().map(i64::to_string).collect();
-                    format!("[{}]", a.join(", "))
-                })
-                .collect();
-            let _ = write!(out, ", \"addresses\": [{}]", rows.join(", "));
+            v["addresses"] = json!(table);
         }
-        out.push('}');
-        return Ok(out);
+        return Ok(line(&v));
     }
     // valid, or bank_conflicts would have refused
     let acc = Access::new(elem_bytes, vector).map_err(|e| format!("error: banks: {e}"))?;
@@ -152,14 +140,13 @@ pub fn search(
     let found = swizzle_search(s.as_dyn(), &patterns, elem_bytes, vector)
         .map_err(|e| format!("error: swizzle-search: {e}"))?;
     if json {
-        let w: Vec<String> = found.reports.iter().map(|r| list(&r.wavefronts)).collect();
-        return Ok(format!(
-            "{{\"swizzle\": {}, \"layout\": {}, \"wavefronts\": [{}], \"conflict_free\": {}}}",
-            json_string(&found.swizzle.to_string()),
-            json_string(&found.layout.to_string()),
-            w.join(", "),
-            found.conflict_free
-        ));
+        let w: Vec<&[u32]> = found.reports.iter().map(|r| &r.wavefronts[..]).collect();
+        return Ok(line(&json!({
+            "swizzle": text(&found.swizzle),
+            "layout": text(&found.layout),
+            "wavefronts": w,
+            "conflict_free": found.conflict_free,
+        })));
     }
     let mut out = String::new();
     let _ = writeln!(out, "swizzle  {}", found.swizzle);

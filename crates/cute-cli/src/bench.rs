@@ -22,7 +22,7 @@
 //! | `static_copy` | [`cute::static_copy`] of 4096 `f32` from [`EvalStatic`] into the compact [`CopyDst`] (per element) |
 //! | `copy_hand_const` | the same copy as hand-written nested loops with constant extents and strides |
 //!
-//! The table ends with the ratios static / hand-written (issue D's targets: at most 1.1 for the
+//! The table ends with the ratios static / hand-written (the targets: at most 1.1 for the
 //! index evaluation, 1.05 for the natural iteration and the copy).
 //!
 //! `scripts/bench_pycute.py` runs `cute bench --json` and compares with legacy pycute.
@@ -382,14 +382,13 @@ pub fn measure(clock: Clock) -> Vec<(&'static str, Option<f64>)> {
 
 /// The report as one JSON object (`null` for an operation not in this build).
 pub fn to_json(figures: &[(&str, Option<f64>)]) -> String {
-    let body: Vec<String> = figures
-        .iter()
-        .map(|(k, v)| match v {
-            Some(ns) => format!("\"{k}\": {ns:.3}"),
-            None => format!("\"{k}\": null"),
-        })
-        .collect();
-    format!("{{{}}}", body.join(", "))
+    let mut o = crate::json::Map::new();
+    for (k, v) in figures {
+        // nanoseconds to three decimals, as the table prints them to two
+        let ns = v.map(|ns| (ns * 1000.0).round() / 1000.0);
+        o.insert((*k).to_string(), crate::json::json!(ns));
+    }
+    crate::json::line(&crate::json::Value::Object(o))
 }
 
 /// The report as a table.

@@ -546,22 +546,18 @@ where
             print(&lines.join("\n"), out, err)
         }
         Cmd::Ops { json: true } => {
-            let items: Vec<String> = ops::operations()
+            let items: Vec<json::Value> = ops::operations()
                 .map(|o| {
                     let (lo, hi) = o.arity();
-                    let hi = if hi == usize::MAX {
-                        "null".to_string()
-                    } else {
-                        hi.to_string()
-                    };
-                    format!(
-                        "{{\"name\": {}, \"signature\": {}, \"min_args\": {lo}, \"max_args\": {hi}}}",
-                        json::string(o.name),
-                        json::string(o.signature)
-                    )
+                    json::json!({
+                        "name": o.name,
+                        "signature": o.signature,
+                        "min_args": lo,
+                        "max_args": (hi != usize::MAX).then_some(hi),
+                    })
                 })
                 .collect();
-            print(&format!("[{}]", items.join(", ")), out, err)
+            print(&json::line(&json::Value::from(items)), out, err)
         }
         Cmd::Op(v) => {
             // `--json` anywhere after the operation's name (no CuTe notation starts with `--`)
@@ -657,30 +653,20 @@ fn report(
         (None, ops::Outcome::Value(v)) => {
             let text = match shape {
                 Json::No => v,
-                Json::Op => {
-                    let a: Vec<String> = args.iter().map(|x| json::string(x)).collect();
-                    format!(
-                        "{{\"op\": {}, \"args\": [{}], \"value\": {}}}",
-                        json::string(op),
-                        a.join(", "),
-                        json::string(&v)
-                    )
-                }
+                Json::Op => json::line(&json::json!({"op": op, "args": args, "value": v})),
                 Json::Eval => match args {
-                    [l, c] => format!(
-                        "{{\"layout\": {}, \"coord\": {}, \"value\": {}}}",
-                        json::string(l),
-                        json::string(c),
-                        json::value(&v)
-                    ),
+                    [l, c] => json::line(&json::json!({
+                        "layout": l,
+                        "coord": c,
+                        "value": json::value(&v),
+                    })),
                     _ => {
-                        let vs: Vec<String> =
+                        let vs: Vec<json::Value> =
                             json::tuple_items(&v).into_iter().map(json::value).collect();
-                        format!(
-                            "{{\"layout\": {}, \"values\": [{}]}}",
-                            json::string(args.first().copied().unwrap_or("")),
-                            vs.join(", ")
-                        )
+                        json::line(&json::json!({
+                            "layout": args.first().copied().unwrap_or(""),
+                            "values": vs,
+                        }))
                     }
                 },
             };

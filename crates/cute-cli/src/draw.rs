@@ -41,17 +41,11 @@ pub fn show(layout: &str, how: ShowAs) -> Result<String, String> {
         ShowAs::Colour => cute_draw::table::print_layout_coloured(&l).map_err(e)?,
         ShowAs::Json => {
             let g = cute_draw::grid::Grid::new(&l).map_err(e)?;
-            let rows: Vec<String> = (0..g.rows)
-                .map(|r| {
-                    let row: Vec<i64> = (0..g.cols).map(|c| g.at(r, c)).collect();
-                    crate::json::ints(&row)
-                })
+            let rows: Vec<Vec<i64>> = (0..g.rows)
+                .map(|r| (0..g.cols).map(|c| g.at(r, c)).collect())
                 .collect();
-            return Ok(format!(
-                "{{\"layout\": {}, \"rows\": [{}]}}",
-                crate::json::string(&l.to_string()),
-                rows.join(", ")
-            ));
+            let v = crate::json::json!({"layout": l.to_string(), "rows": rows});
+            return Ok(crate::json::line(&v));
         }
     };
     Ok(t.trim_end_matches('\n').to_string())
@@ -241,6 +235,7 @@ pub fn scene(a: &DrawArgs) -> Result<Scene, String> {
                 tv.len()
             )));
         };
+        check_thread(a.thread, &l, "the TV layout")?;
         return pictures::tv_layout(&l, rows, cols, a.thread).map_err(fail);
     }
     if let Some(acc) = &a.access {
@@ -408,6 +403,24 @@ pub fn divide_tiles(a: &Layout, t: &Tiler) -> Result<Vec<i64>, cute::Error> {
     Ok(v)
 }
 
+/// Refuses a `--thread` that is not a thread of `tv` (mode 0 of a `(thread, value)` layout), as
+/// `cute partition` does: `what` names the layout in the message.
+fn check_thread(thread: Option<i64>, tv: &Layout, what: &str) -> Result<(), String> {
+    let Some(t) = thread else { return Ok(()) };
+    let threads = tv
+        .mode(0)
+        .map_err(|e| format!("error: draw: --thread {t}: {e}"))?
+        .size();
+    if (0..threads).contains(&t) {
+        Ok(())
+    } else {
+        Err(err(format!(
+            "--thread {t}: {what} {tv} has {threads} threads, 0 to {}",
+            threads - 1
+        )))
+    }
+}
+
 fn atom_scene(name: &str, thread: Option<i64>) -> Result<Scene, String> {
     let Some(atom) = atoms::atom(name) else {
         return Err(err(format!(
@@ -417,9 +430,21 @@ fn atom_scene(name: &str, thread: Option<i64>) -> Result<Scene, String> {
         )));
     };
     match atom {
-        Atom::Mma(m) => pictures::mma(&m.name, &m.a, &m.b, &m.c, m.mnk, thread).map_err(fail),
+        Atom::Mma(m) => {
+            check_thread(
+                thread,
+                &m.c,
+                &format!("the atom {}, whose C layout", m.name),
+            )?;
+            pictures::mma(&m.name, &m.a, &m.b, &m.c, m.mnk, thread).map_err(fail)
+        }
         Atom::Copy(c) => {
             let (s, d) = c.tile_layouts().map_err(|e| format!("error: draw: {e}"))?;
+            check_thread(
+                thread,
+                &s,
+                &format!("the atom {}, whose source layout", c.name),
+            )?;
             let title = format!("{} (16-bit elements, {} x {} tile)", c.name, c.rows, c.cols);
             pictures::copy(&title, &s, &d, c.rows, c.cols, thread).map_err(fail)
         }

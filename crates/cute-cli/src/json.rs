@@ -1,40 +1,92 @@
-//! The few pieces of JSON the `--json` outputs are made of (no dependency: the values are strings,
-//! integers, booleans, `null`, arrays and objects written by hand).
+//! The `--json` outputs of `cute`: every one is a [`serde_json::Value`] built with [`json!`] (keys
+//! in the order written) and printed by [`line`], so that strings are escaped by one writer,
+//! `serde_json`, the same one the playground's engine (`cute-wasm`) uses.
 
-use std::fmt::Write;
+use serde_json::ser::{Formatter, Serializer};
+pub use serde_json::{json, Map, Value};
+use std::io;
 
-/// A JSON string literal: `"`, `\` and control characters escaped.
-///
-/// ```
-/// assert_eq!(cute_cli::json::string("a\"b\\c\n"), r#""a\"b\\c\u000a""#);
-/// ```
-pub fn string(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
+/// `serde_json`'s compact form with a space after each `,` and `:` — one line, as `cute` prints
+/// its JSON answers: `{"a": 1, "b": [2, 3]}`.
+struct Spaced;
+
+impl Formatter for Spaced {
+    fn begin_array_value<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        if first {
+            Ok(())
+        } else {
+            w.write_all(b", ")
         }
     }
-    out.push('"');
-    out
+
+    fn begin_object_key<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        if first {
+            Ok(())
+        } else {
+            w.write_all(b", ")
+        }
+    }
+
+    fn begin_object_value<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        w.write_all(b": ")
+    }
+}
+
+/// `v` on one line, a space after each `,` and `:` (the form of every `--json` answer of `cute`
+/// but the paper's rows, see [`compact`]).
+///
+/// ```
+/// use cute_cli::json::{json, line};
+/// assert_eq!(line(&json!({"a": "x\"y\n", "b": [1, -2], "c": null})),
+///            r#"{"a": "x\"y\n", "b": [1, -2], "c": null}"#);
+/// ```
+pub fn line(v: &Value) -> String {
+    let mut out = Vec::new();
+    let mut ser = Serializer::with_formatter(&mut out, Spaced);
+    serde::Serialize::serialize(v, &mut ser).expect("a Value always serialises");
+    String::from_utf8(out).expect("serde_json writes UTF-8")
+}
+
+/// `v` on one line without spaces (`cute paper --json`, one object per line).
+///
+/// ```
+/// use cute_cli::json::{compact, json};
+/// assert_eq!(compact(&json!({"a": [1, 2]})), r#"{"a":[1,2]}"#);
+/// ```
+pub fn compact(v: &Value) -> String {
+    v.to_string()
 }
 
 /// A value printed in CuTe notation: a JSON number when it is an `i64`, else a string.
 ///
 /// ```
-/// assert_eq!(cute_cli::json::value("-26"), "-26");
-/// assert_eq!(cute_cli::json::value("(1,1)"), "\"(1,1)\"");
+/// use cute_cli::json::{json, value};
+/// assert_eq!(value("-26"), json!(-26));
+/// assert_eq!(value("(1,1)"), json!("(1,1)"));
 /// ```
-pub fn value(v: &str) -> String {
+pub fn value(v: &str) -> Value {
     match v.parse::<i64>() {
-        Ok(n) => n.to_string(),
-        Err(_) => string(v),
+        Ok(n) => Value::from(n),
+        Err(_) => Value::from(v),
     }
+}
+
+/// A value printed with `Display` (a layout, a tensor) as a JSON string.
+///
+/// ```
+/// let l: cute::Layout = "(2,3):(3,1)".parse().unwrap();
+/// assert_eq!(cute_cli::json::text(&l), cute_cli::json::json!("(2,3):(3,1)"));
+/// ```
+pub fn text(v: &dyn std::fmt::Display) -> Value {
+    Value::String(v.to_string())
 }
 
 /// The top-level items of a tuple printed in CuTe notation, `(a,(b,c),d)` → `a`, `(b,c)`, `d`;
@@ -66,14 +118,4 @@ pub fn tuple_items(t: &str) -> Vec<&str> {
     }
     items.push(&inner[start..]);
     items
-}
-
-/// A JSON array of integers.
-///
-/// ```
-/// assert_eq!(cute_cli::json::ints(&[0, -1, 2]), "[0, -1, 2]");
-/// ```
-pub fn ints(v: &[i64]) -> String {
-    let s: Vec<String> = v.iter().map(i64::to_string).collect();
-    format!("[{}]", s.join(", "))
 }

@@ -19,3 +19,9 @@ pub mod json;
 pub use cute::registry as ops;
 pub mod paper;
 pub mod playground;
+
+/// The README's Rust example, compiled and run as a doc test of this crate (`cargo test -p
+/// cute-cli --doc`); its `sh` examples are run by `tests/readme.rs`.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeRustExample;

@@ -40,6 +40,7 @@ mod rows;
 
 pub use rows::rows;
 
+use crate::json::json;
 use crate::ops::{self, Outcome};
 use std::fmt::Write as _;
 
@@ -514,49 +515,26 @@ fn wrap(s: &str, w: usize) -> Vec<String> {
 pub fn render_json(reports: &[Report]) -> String {
     let mut out = String::new();
     for r in reports {
-        let args: Vec<String> = r.args.iter().map(|a| json_str(a)).collect();
-        let _ = write!(
-            out,
-            "{{\"id\":{},\"section\":{},\"what\":{},\"op\":{},\"args\":[{}],\"paper\":{},\"computed\":{},\"status\":{}",
-            json_str(r.id),
-            json_str(r.section.title()),
-            json_str(&r.what),
-            json_str(&r.op),
-            args.join(","),
-            json_str(&r.paper),
-            json_str(&r.computed),
-            json_str(r.status.word()),
-        );
+        let mut v = json!({
+            "id": r.id,
+            "section": r.section.title(),
+            "what": r.what,
+            "op": r.op,
+            "args": r.args,
+            "paper": r.paper,
+            "computed": r.computed,
+            "status": r.status.word(),
+        });
         if let Some(c) = &r.correct {
-            let _ = write!(out, ",\"correct\":{}", json_str(c));
+            v["correct"] = json!(c);
         }
         if let Some(n) = &r.note {
-            let _ = write!(out, ",\"note\":{}", json_str(n));
+            v["note"] = json!(n);
         }
-        out.push_str("}\n");
+        out.push_str(&crate::json::compact(&v));
+        out.push('\n');
     }
     out
-}
-
-/// A JSON string literal.
-fn json_str(s: &str) -> String {
-    let mut o = String::with_capacity(s.len() + 2);
-    o.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => o.push_str("\\\""),
-            '\\' => o.push_str("\\\\"),
-            '\n' => o.push_str("\\n"),
-            '\t' => o.push_str("\\t"),
-            '\r' => o.push_str("\\r"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(o, "\\u{:04x}", c as u32);
-            }
-            c => o.push(c),
-        }
-    }
-    o.push('"');
-    o
 }
 
 /// `cute paper [--json]`: the text for stdout, the summary line for stderr (JSON form only) and

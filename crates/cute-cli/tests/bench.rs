@@ -1,4 +1,4 @@
-//! `cute bench`: the report has every key of the issue, in order, and figures where the
+//! `cute bench`: the report has every key of the benchmark set, in order, and figures where the
 //! operation is built (the measurement itself checks that the four evaluations agree).
 
 use cute_cli::bench::{self, Clock, KEYS};

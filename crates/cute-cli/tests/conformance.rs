@@ -123,3 +123,95 @@ fn comparison_rules_follow_conformance_diff() {
     // shapes are compared exactly
     assert!(!same("(4,8):(1,4)", "((4),8):((1),4)", false));
 }
+
+/// `cute conformance` on `text` (written to a file): exit status, stdout, stderr.
+fn run_text(name: &str, text: &str) -> (u8, String, String) {
+    let dir = std::env::temp_dir().join(format!("cute-conformance-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = cute_cli::conformance::run(&p, &mut out, &mut err);
+    let _ = std::fs::remove_file(&p);
+    (
+        code,
+        String::from_utf8(out).unwrap(),
+        String::from_utf8(err)
+            .unwrap()
+            .replace(dir.to_str().unwrap(), "DIR"),
+    )
+}
+
+#[test]
+fn unknown_categories_and_whitespace_lines_are_refused() {
+    let good = "coalesce\t(2,4):(1,2)\t=>\t8:1\tcpp\n";
+    let refused = [
+        (
+            "bogus.tsv",
+            format!("{good}composition\t8:1\t3:1\t=>\tERROR Bogus\tcpp\n"),
+            "error: conformance `DIR/bogus.tsv`: line 2: the expected `ERROR Bogus` names an unknown error category `Bogus` (the categories are Divisibility, NotInjective, OutOfRange, ProfileMismatch, Unsupported, InvalidShape, Overflow, Capacity, Syntax)\n",
+        ),
+        (
+            "bare.tsv",
+            format!("composition\t8:1\t3:1\t=>\tERROR\tcpp\n{good}"),
+            "error: conformance `DIR/bare.tsv`: line 1: the expected `ERROR` names no category (one of Divisibility, NotInjective, OutOfRange, ProfileMismatch, Unsupported, InvalidShape, Overflow, Capacity, Syntax)\n",
+        ),
+        (
+            "tabs.tsv",
+            format!("{good}\n\t\t\n{good}"),
+            "error: conformance `DIR/tabs.tsv`: line 3: a line of only spaces or tabs: a blank line must be empty, a case needs `op<TAB>args…<TAB>=><TAB>expected<TAB>source`\n",
+        ),
+        (
+            "spaces.tsv",
+            format!("  \n{good}"),
+            "error: conformance `DIR/spaces.tsv`: line 1: a line of only spaces or tabs: a blank line must be empty, a case needs `op<TAB>args…<TAB>=><TAB>expected<TAB>source`\n",
+        ),
+    ];
+    for (name, text, want) in refused {
+        let (code, out, err) = run_text(name, &text);
+        assert_eq!((code, out.as_str()), (1, ""), "{name}: {err}");
+        assert_eq!(err, want, "{name}");
+    }
+    // every category, followed by a message or not, and empty lines are accepted
+    let mut text = String::from("\n# comment\n\n");
+    for c in cute_cli::conformance::CATEGORIES {
+        text.push_str(&format!("composition\t8:1\t3:2\t=>\tERROR {c}\tcpp\n"));
+        text.push_str(&format!(
+            "composition\t8:1\t3:2\t=>\tERROR {c} with a message\tcpp\n"
+        ));
+    }
+    let (code, out, err) = run_text("categories.tsv", &text);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().count(), 18);
+    // 8:1 ∘ 3:2 = 3:2, a value where each case expects a refusal
+    assert_eq!(
+        err,
+        "conformance: 18 cases: 0 identical, 0 refused with the expected category, 0 equal after normalisation, 18 differ\n"
+    );
+}
+
+#[test]
+fn the_summary_says_how_each_case_matched() {
+    let text = "\
+coalesce\t(2,4):(1,2)\t=>\t8:1\tcpp
+coalesce\t(2,4):(1,2)\t=>\t_8:_1\tcpp
+composition\t(4,6,8):(2,3,5)\t6:3\t=>\tERROR Divisibility\tcpp
+composition\t(4,6,8):(2,3,5)\t6:3\t=>\tERROR NotInjective\tcpp
+coalesce\t(2,4):(1,2)\t=>\t8:2\tcpp
+coalesce\t(2,4):(1,2)\t=>
+";
+    let (code, out, err) = run_text("mixed.tsv", text);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().count(), 6);
+    assert_eq!(
+        err,
+        "conformance: 6 cases: 1 identical, 1 refused with the expected category, 1 equal after normalisation, 3 differ\n"
+    );
+    // the project's case file matches in full, 11 cases after the documented normalisation
+    let (code, _, err) = run_text("cases.tsv", include_str!("data/cases.tsv"));
+    assert_eq!(code, 0);
+    assert_eq!(
+        err,
+        "conformance: 3799 cases: 3573 identical, 215 refused with the expected category, 11 equal after normalisation, 0 differ\n"
+    );
+}

@@ -1,7 +1,7 @@
 //! Every subcommand of `cute` and every operation of `cute ops`, run as a new user might: huge
 //! extents, `i64` limits, malformed text, negative numbers, other notations, wrong arity. Each call
 //! is the built binary in a subprocess, under a memory limit ([`MEMORY_KB`] of address space) and a
-//! wall-clock limit ([`TIME_LIMIT`], killed and reported beyond it), and must keep the contract of
+//! watchdog against hangs ([`HANG_WATCHDOG`], see there), and must keep the contract of
 //! `cute --help`: exit status 0, 1 or 2 (never a panic, an abort or a signal); on failure nothing on
 //! stdout and on stderr one line `error: …` naming the subcommand or operation run (under a parse
 //! error possibly the argument and a caret line, exactly as `stderr_shape` checks); on success
@@ -11,6 +11,11 @@
 //! operations from the op table (`cute ops`), so a new one cannot escape: a new subcommand without
 //! argument templates here, or an operation whose signature has a new kind of argument, fails the
 //! test until it is given one.
+//!
+//! Nothing here measures speed: the work of each call is bounded by the capacity limits of the
+//! algebra and the CLI (a call over them is refused with a `Capacity` error, which this test
+//! checks like any other failure), not by a clock. The benchmarks (`cute bench`, BENCHMARKS.md)
+//! hold the timings.
 
 use std::ffi::OsString;
 use std::io::Read;
@@ -21,8 +26,11 @@ use std::time::{Duration, Instant};
 
 mod stderr_shape;
 
-/// Wall-clock limit per call.
-const TIME_LIMIT: Duration = Duration::from_secs(10);
+/// A watchdog, not a speed limit: a call still running after this long is taken to hang (a loop
+/// that never ends), killed and reported, so that a hang fails the test instead of stalling it.
+/// The slowest call of the set takes about a second in a debug build on an idle machine; the
+/// watchdog is two orders of magnitude above that so that no load on a shared machine trips it.
+const HANG_WATCHDOG: Duration = Duration::from_secs(300);
 /// Address-space limit per call (`ulimit -v`, KiB): 2 GB.
 const MEMORY_KB: u64 = 2_000_000;
 
@@ -540,7 +548,7 @@ fn conformance_files(dir: &std::path::Path, h: &[String]) -> Vec<String> {
 }
 
 /// Runs one call under the limits; `Err` describes a broken contract.
-fn check(c: &Call) -> Result<Duration, String> {
+fn check(c: &Call) -> Result<(), String> {
     let shown: Vec<String> = c
         .args
         .iter()
@@ -574,16 +582,15 @@ fn check(c: &Call) -> Result<Duration, String> {
         if let Some(s) = child.try_wait().map_err(|e| e.to_string())? {
             break s;
         }
-        if start.elapsed() > TIME_LIMIT {
+        if start.elapsed() > HANG_WATCHDOG {
             let _ = child.kill();
             let _ = child.wait();
             return Err(format!(
-                "{shown:?}: still running after {TIME_LIMIT:?}, killed"
+                "{shown:?}: hangs: still running after {HANG_WATCHDOG:?} (the watchdog), killed"
             ));
         }
         std::thread::sleep(Duration::from_millis(2));
     };
-    let took = start.elapsed();
     let out = out_t.join().unwrap();
     let err = String::from_utf8_lossy(&err_t.join().unwrap()).into_owned();
     let code = status.code();
@@ -630,7 +637,7 @@ fn check(c: &Call) -> Result<Duration, String> {
             ))
         }
     }
-    Ok(took)
+    Ok(())
 }
 
 #[test]
@@ -644,44 +651,25 @@ fn every_subcommand_survives_hostile_arguments() {
     let n_ops = cute_cli::ops::all_ops().count();
     calls.extend(op_calls(&h));
 
-    let start = Instant::now();
     let next = AtomicUsize::new(0);
     let failures = Mutex::new(Vec::new());
-    let slowest = Mutex::new((Duration::ZERO, String::new()));
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get().min(4));
     std::thread::scope(|s| {
         for _ in 0..workers {
             s.spawn(|| loop {
                 let k = next.fetch_add(1, Ordering::Relaxed);
                 let Some(c) = calls.get(k) else { break };
-                match check(c) {
-                    Ok(t) => {
-                        let mut w = slowest.lock().unwrap();
-                        if t > w.0 {
-                            *w = (
-                                t,
-                                format!(
-                                    "{:?}",
-                                    c.args
-                                        .iter()
-                                        .map(|a| a.chars().take(50).collect::<String>())
-                                        .collect::<Vec<_>>()
-                                ),
-                            );
-                        }
-                    }
-                    Err(e) => failures.lock().unwrap().push(e),
+                if let Err(e) = check(c) {
+                    failures.lock().unwrap().push(e);
                 }
             });
         }
     });
     let _ = std::fs::remove_dir_all(&dir);
     let failures = failures.into_inner().unwrap();
-    let (t, which) = slowest.into_inner().unwrap();
     eprintln!(
-        "hostile: {} calls ({n_sub} subcommands, {n_ops} operations) in {:.1?}; slowest {t:.1?}: {which}",
-        calls.len(),
-        start.elapsed()
+        "hostile: {} calls ({n_sub} subcommands, {n_ops} operations)",
+        calls.len()
     );
     assert!(
         failures.is_empty(),

@@ -14,8 +14,8 @@ fn errata() -> BTreeSet<&'static str> {
     ERRATA.into_iter().collect()
 }
 
-/// The paper's worked examples in scope: integer strides (issue A) and the coordinate and
-/// binary rows of Tables 1, 4, 5, 6, 7 and the tiler section (issue B).
+/// The paper's worked examples in scope: integer strides and the coordinate and
+/// binary rows of Tables 1, 4, 5, 6, 7 and the tiler section.
 fn scope() -> BTreeSet<String> {
     let mut ids = BTreeSet::new();
     let mut add = |prefix: &str, n: std::ops::RangeInclusive<u32>| {
@@ -50,7 +50,7 @@ fn scope() -> BTreeSet<String> {
     add("T7.", 1..=9);
     add("S-LP-", 1..=6);
     add("S-LD-", 1..=11);
-    // issue C: the applications run on tensors (figures reconstructed, see the rows' notes)
+    // the applications run on tensors (figures reconstructed, see the rows' notes)
     add("F5-", 1..=5);
     add("F8-", 1..=2);
     add("F9-", 1..=4);

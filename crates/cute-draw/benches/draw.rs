@@ -1,4 +1,4 @@
-//! Drawing a 256×256 layout (65536 cells): the targets are SVG < 1 s and PNG < 3 s.
+//! Drawing a 256×256 layout (65536 cells): the targets are SVG < 1 s and PNG < 3 s.
 //!
 //! `cargo bench -p cute-draw --bench draw`. Each sample draws the whole picture once from the
 //! layout (the grid's offsets, the scene, then the SVG text or the PNG file's bytes); the PNG is

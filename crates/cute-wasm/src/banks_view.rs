@@ -199,26 +199,24 @@ fn answer(a: &[&str], force_svg: bool) -> Result<String, String> {
     );
     let picture = cells(&smem, elem_bytes, &acc, &title).map_err(|m| failure(m, None, None))?;
     let search = match swizzle_search(smem.as_dyn(), &[tv], elem_bytes, vector) {
-        Ok(found) => json::object(&[
-            ("swizzle", json::string(&found.swizzle.to_string())),
-            ("layout", json::string(&found.layout.to_string())),
-            ("conflict_free", found.conflict_free.to_string()),
-            (
-                "wavefronts",
-                json::numbers(found.reports.first().map_or(&[][..], |r| &r.wavefronts[..])),
-            ),
-            ("tried", found.tried.to_string()),
-        ]),
-        Err(e) => json::object(&[("error", json::string(&e.to_string()))]),
+        Ok(found) => json::json!({
+            "swizzle": found.swizzle.to_string(),
+            "layout": found.layout.to_string(),
+            "conflict_free": found.conflict_free,
+            "wavefronts": found.reports.first().map_or(&[][..], |r| &r.wavefronts[..]),
+            "tried": found.tried,
+        }),
+        Err(e) => json::json!({ "error": e.to_string() }),
     };
-    Ok(json::object(&[
-        ("instructions", report.instructions.to_string()),
-        ("wavefronts", json::numbers(&report.wavefronts)),
-        ("ideal", json::numbers(&report.ideal)),
-        ("conflicting", json::numbers(&acc.conflicting)),
+    Ok(json::object(vec![
+        ("instructions", json::json!(report.instructions)),
+        ("wavefronts", json::json!(report.wavefronts)),
+        ("ideal", json::json!(report.ideal)),
+        ("conflicting", json::json!(acc.conflicting)),
         ("search", search),
         crate::picture_field(&picture, force_svg),
-    ]))
+    ])
+    .to_string())
 }
 
 #[cfg(test)]

@@ -170,13 +170,12 @@ impl Cells {
 
     /// The cells as one JSON object: `title`, `rows`, `cols`, `fill` (`0xRRGGBB` numbers),
     /// `label` (strings, lines separated by `\n`), `outline` (0 plain, 1 strong, 2 red).
-    pub fn to_json(&self) -> String {
+    pub fn to_value(&self) -> json::Value {
         let fill: Vec<u32> = self
             .fill
             .iter()
             .map(|&(r, g, b)| (r as u32) << 16 | (g as u32) << 8 | b as u32)
             .collect();
-        let labels: Vec<String> = self.label.iter().map(|l| json::string(l)).collect();
         let outline: Vec<u8> = self
             .outline
             .iter()
@@ -186,14 +185,19 @@ impl Cells {
                 Outline::Red => 2,
             })
             .collect();
-        json::object(&[
-            ("title", json::string(&self.title)),
-            ("rows", self.rows.to_string()),
-            ("cols", self.cols.to_string()),
-            ("fill", json::numbers(&fill)),
-            ("label", format!("[{}]", labels.join(","))),
-            ("outline", json::numbers(&outline)),
-        ])
+        json::json!({
+            "title": self.title,
+            "rows": self.rows,
+            "cols": self.cols,
+            "fill": fill,
+            "label": self.label,
+            "outline": outline,
+        })
+    }
+
+    /// [`Cells::to_value`] printed (compact).
+    pub fn to_json(&self) -> String {
+        self.to_value().to_string()
     }
 }
 

@@ -47,6 +47,7 @@ pub mod json;
 use cute::registry::{self, Outcome};
 use cute::{Error, ErrorKind, Layout};
 use cute_draw::DrawError;
+use json::json;
 use std::cell::RefCell;
 
 /// The largest request [`handle`] reads (1 MiB): longer ones are refused with a message.
@@ -92,25 +93,18 @@ pub fn handle(request: &str) -> String {
 
 /// `{"ops": [...]}`: every operation of the registry with its signature and arity.
 fn ops() -> String {
-    let items: Vec<String> = registry::operations()
+    let items: Vec<json::Value> = registry::operations()
         .map(|o| {
             let (lo, hi) = o.arity();
-            json::object(&[
-                ("name", json::string(o.name)),
-                ("signature", json::string(o.signature)),
-                ("min", lo.to_string()),
-                (
-                    "max",
-                    if hi == usize::MAX {
-                        "null".to_string()
-                    } else {
-                        hi.to_string()
-                    },
-                ),
-            ])
+            json!({
+                "name": o.name,
+                "signature": o.signature,
+                "min": lo,
+                "max": (hi != usize::MAX).then_some(hi),
+            })
         })
         .collect();
-    format!("{{\"ops\":[{}]}}", items.join(","))
+    json!({ "ops": items }).to_string()
 }
 
 /// Where an argument that could not be read went wrong: `(start, end)` in characters of `text`.
@@ -149,65 +143,58 @@ fn failure(message: String, arg: Option<(usize, &str)>, error: Option<&Error>) -
     let (index, start, end) = match (arg, error) {
         (Some((k, text)), Some(e)) => {
             let (s, t) = span(text, e);
-            (k.to_string(), s.to_string(), t.to_string())
+            (Some(k), Some(s), Some(t))
         }
-        (Some((k, text)), None) => (
-            k.to_string(),
-            "0".to_string(),
-            text.chars().count().to_string(),
-        ),
-        _ => ("null".into(), "null".into(), "null".into()),
+        (Some((k, text)), None) => (Some(k), Some(0), Some(text.chars().count())),
+        _ => (None, None, None),
     };
-    let inner = json::object(&[
-        ("message", json::string(&message)),
-        ("arg", index),
-        ("start", start),
-        ("end", end),
-        ("category", json::opt_string(error.map(Error::category))),
-    ]);
-    format!("{{\"error\":{inner}}}")
+    json!({
+        "error": {
+            "message": message,
+            "arg": index,
+            "start": start,
+            "end": end,
+            "category": error.map(Error::category),
+        }
+    })
+    .to_string()
 }
 
 /// The picture field of an answer: `("svg", …)` for a picture of at most
 /// [`INLINE_SVG_CELLS`](cells::INLINE_SVG_CELLS) cells or when `svg` asks for it, else
 /// `("cells", …)` for the page to paint (see [`cells`]).
-pub(crate) fn picture_field(c: &cells::Cells, svg: bool) -> (&'static str, String) {
+pub(crate) fn picture_field(c: &cells::Cells, svg: bool) -> (&'static str, json::Value) {
     if svg || c.rows * c.cols <= cells::INLINE_SVG_CELLS {
-        ("svg", json::string(&c.to_svg()))
+        ("svg", json!(c.to_svg()))
     } else {
-        ("cells", c.to_json())
+        ("cells", c.to_value())
     }
 }
 
 /// A layout's picture field: `cute_draw::svg::layout_svg`, or its cells.
-fn layout_picture(l: &Layout, svg: bool) -> Result<(&'static str, String), DrawError> {
+fn layout_picture(l: &Layout, svg: bool) -> Result<(&'static str, json::Value), DrawError> {
     if svg || l.size() <= cells::INLINE_SVG_CELLS {
-        Ok(("svg", json::string(&cute_draw::svg::layout_svg(l)?)))
+        Ok(("svg", json!(cute_draw::svg::layout_svg(l)?)))
     } else {
-        Ok(("cells", cells::Cells::layout(l)?.to_json()))
+        Ok(("cells", cells::Cells::layout(l)?.to_value()))
     }
 }
 
 /// The answer for a value: the value, and when it is a layout with offsets to draw its
 /// `print_layout` table and its picture; else a note saying why there is no picture.
 fn value_answer(value: &str, svg: bool) -> String {
-    let mut fields = vec![("value", json::string(value))];
+    let mut fields = vec![("value", json!(value))];
     match value.parse::<Layout>() {
-        Err(_) => fields.push((
-            "note",
-            json::string("the value is not a layout: no picture"),
-        )),
+        Err(_) => fields.push(("note", json!("the value is not a layout: no picture"))),
         Ok(l) => match (cute_draw::table::print_layout(&l), layout_picture(&l, svg)) {
             (Ok(t), Ok(p)) => {
-                fields.push(("table", json::string(&t)));
+                fields.push(("table", json!(t)));
                 fields.push(p);
             }
-            (_, Err(e)) | (Err(e), _) => {
-                fields.push(("note", json::string(&format!("no picture: {e}"))))
-            }
+            (_, Err(e)) | (Err(e), _) => fields.push(("note", json!(format!("no picture: {e}")))),
         },
     }
-    json::object(&fields)
+    json::object(fields).to_string()
 }
 
 /// `run`, OP, ARG...: the registry's operation, its value and the value's picture.
@@ -310,18 +297,29 @@ fn tv(a: &[&str], svg: bool) -> String {
         let l = layout_arg("tv", a, 0)?;
         let rows = required_int("tv", a, 1, "the tile's rows", (1, MAX_SIDE))?;
         let cols = required_int("tv", a, 2, "the tile's columns", (1, MAX_SIDE))?;
-        let thread = int_arg("tv", a, 3, "the highlighted thread", (0, i64::MAX))?;
+        // a thread of the layout (mode 0 of (thread, value)), as `cute partition` requires
+        let threads = l
+            .mode(0)
+            .map_err(|e| {
+                failure(
+                    format!("error: tv: {e}"),
+                    Some((0, a.first().copied().unwrap_or(""))),
+                    Some(&e),
+                )
+            })?
+            .size();
+        let thread = int_arg("tv", a, 3, "the highlighted thread", (0, threads - 1))?;
         let fail = |e: DrawError| failure(format!("error: tv: {e}"), None, None);
         if svg || rows * cols <= cells::INLINE_SVG_CELLS {
             let s = cute_draw::svg::tv_layout_svg(&l, rows, cols, thread).map_err(fail)?;
-            Ok(("svg", json::string(&s)))
+            Ok(("svg", json!(s)))
         } else {
             let c = cells::Cells::tv(&l, rows, cols, thread).map_err(fail)?;
-            Ok(("cells", c.to_json()))
+            Ok(("cells", c.to_value()))
         }
     })();
     match r {
-        Ok(picture) => json::object(&[picture]),
+        Ok(picture) => json::object(vec![picture]).to_string(),
         Err(e) => e,
     }
 }
@@ -395,6 +393,14 @@ mod tests {
         assert!(t.contains(r#""arg":2,"start":0,"end":1"#), "{t}");
         let t = handle("tv\n((4,8),(2,2)):((32,1),(16,8))\n4\n4\n");
         assert!(t.contains("outside the tile"), "{t}");
+        // a thread the TV layout does not have is refused, its field marked
+        let t = handle("tv\n((4,8),(2,2)):((32,1),(16,8))\n16\n8\n99");
+        assert!(
+            t.contains("argument 4 `99`: the highlighted thread must be an integer from 0 to 31"),
+            "{t}"
+        );
+        assert!(t.contains(r#""arg":3,"start":0,"end":2"#), "{t}");
+        assert!(handle("tv\n((4,8),(2,2)):((32,1),(16,8))\n16\n8\n31").starts_with(r#"{"svg":"#));
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! Benchmarks of the set: the algebra on the paper's operands, and evaluation of
+//! Benchmarks of the benchmark set (the one `cute bench` times): the algebra on the paper's operands, and evaluation of
 //! `((4,8),(8,16)):((8,512),(1,32))` against two hand-written baselines.
 //!
 //! `cargo bench -p cute --bench algebra`. (The operations run 10 000 times per sample: with divan's
@@ -25,7 +25,7 @@ fn keep<T>(r: T) {
     black_box(&r);
 }
 
-/// The algebra on the operands.
+/// The algebra on the benchmark set's operands.
 mod algebra {
     use super::*;
 

@@ -1,4 +1,4 @@
-//! COPY through the algebra against plain Rust baselines (issue C's targets):
+//! COPY through the algebra against plain Rust baselines (the targets in BENCHMARKS.md):
 //!
 //! * `copy_64mib`: 16 Mi `f32` (64 MiB) between two layouts whose common contiguous vector is 4096
 //!   elements (`(4096,4096):(1,4096)` into `(4096,(64,64)):(1,(262144,4096))`, the columns

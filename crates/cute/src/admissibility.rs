@@ -1,5 +1,6 @@
-//! Admissibility through the left inverse (paper: 应用：可接收性示例): does a data layout contain
-//! every offset an instruction touches, and at which logical coordinates?
+//! Admissibility through the left inverse (paper: 应用：可接收性示例 “application: an admissibility
+//! example”): does a data layout contain every offset an instruction touches, and at which logical
+//! coordinates?
 //!
 //! For a data layout `A` and an instruction layout `T` (instruction coordinate → physical offset),
 //! every `T(i)` lies in the image of `A` exactly when `A(A†(T(i))) = T(i)`, with `A†` the left
@@ -88,6 +89,12 @@ impl Containment {
 /// assert_eq!(&c.coords[..3], &[0, 1, 2]); // thread t reads row t, column 0
 /// assert_eq!(c.layout.unwrap().to_string(), "((32,4),1):((1,32),1)");
 /// ```
+///
+/// # Errors
+///
+/// A refusal (category `Unsupported`) when either layout does not have integer strides; the errors
+/// of [`left_inverse`] of `a`; `Capacity` when `t` has more than [`CONTAINS_LIMIT`] offsets to
+/// check.
 pub fn contains(a: &Layout, t: &Layout) -> Result<Containment, Error> {
     a.require_integral(Op::Contains)?;
     t.require_integral(Op::Contains)?;
@@ -147,6 +154,10 @@ pub fn contains(a: &Layout, t: &Layout) -> Result<Containment, Error> {
 /// assert_eq!(t.to_string(), "((32,4),2):((16384,524288),1)");
 /// assert_eq!(t.eval(33).unwrap(), 33 * 16384); // thread 33 (warp 1) reads lane 33, column 0
 /// ```
+///
+/// # Errors
+///
+/// `InvalidShape` for `n < 1`, `Overflow` when the layout's size does not fit in `i64`.
 pub fn tmem_32x32b(n: i64) -> Result<Layout, Error> {
     let s = TMEM_LANE_STRIDE;
     format!("((32,4),{n}):(({s},{}),1)", 32 * s).parse()
@@ -163,6 +174,10 @@ pub fn tmem_32x32b(n: i64) -> Result<Layout, Error> {
 /// assert_eq!(t.to_string(), "(((4,8),4),(2,2,1)):(((2,16384),524288),(1,131072,8))");
 /// assert_eq!(t.eval(128 + 1).unwrap(), 3); // thread 1's second value: column 3 of lane 0
 /// ```
+///
+/// # Errors
+///
+/// `InvalidShape` for `n < 1`, `Overflow` when the layout's size does not fit in `i64`.
 pub fn tmem_16x256b(n: i64) -> Result<Layout, Error> {
     let s = TMEM_LANE_STRIDE;
     format!(

@@ -42,6 +42,11 @@ use crate::tensor::{Storage, StorageMut, Tensor};
 /// let mut small = Tensor::new([0; 4], "4:1".parse::<Layout>().unwrap()).unwrap();
 /// assert_eq!(copy(&src, &mut small).unwrap_err().to_string(), "copy (2,3):(1,2), 4:1: copy needs source and destination domains of the same size (6 vs 4)");
 /// ```
+///
+/// # Errors
+///
+/// As [`copy_plan`]: `ProfileMismatch` when the domains differ in size, and a refusal (category
+/// `Unsupported`) when a layout does not have integer strides.
 pub fn copy<S, D>(src: &Tensor<S>, dst: &mut Tensor<D>) -> Result<(), Error>
 where
     S: Storage,
@@ -72,6 +77,10 @@ where
 /// copy_generic(&src, &mut dst).unwrap();
 /// assert_eq!(dst.storage(), &[1, 3, 5]); // the last value written wins
 /// ```
+///
+/// # Errors
+///
+/// `ProfileMismatch` when the domains differ in size.
 pub fn copy_generic<S, D>(src: &Tensor<S>, dst: &mut Tensor<D>) -> Result<(), Error>
 where
     S: Storage,
@@ -150,6 +159,11 @@ pub const COPY_BLOCK: i64 = 32;
 ///     ]
 /// );
 /// ```
+///
+/// # Errors
+///
+/// A refusal (category `Unsupported`) when a layout does not have integer strides;
+/// `ProfileMismatch` when the domains differ in size.
 pub fn copy_modes(src: &Layout, dst: &Layout) -> Result<Option<Vec<CopyMode>>, Error> {
     src.require_integral(Op::Copy)?;
     dst.require_integral(Op::Copy)?;
@@ -219,6 +233,10 @@ pub fn copy_modes(src: &Layout, dst: &Layout) -> Result<Option<Vec<CopyMode>>, E
 /// let bcast: Layout = "(4,8):(1,0)".parse().unwrap(); // not injective: no plan
 /// assert!(copy_plan(&src, &bcast).unwrap().is_none());
 /// ```
+///
+/// # Errors
+///
+/// As [`copy_modes`].
 pub fn copy_plan(src: &Layout, dst: &Layout) -> Result<Option<CopyPlan>, Error> {
     let Some(mut merged) = copy_modes(src, dst)? else {
         return Ok(None);
@@ -389,6 +407,12 @@ fn strided<T: Clone>(src: &[T], s: i64, ds: i64, dst: &mut [T], d: i64, dd: i64,
 /// assert_eq!(e.to_string(), "gemm (2,2):(1,0): the layout is not injective: indices 0 and 2 reach the same offset");
 /// assert_eq!(c, [6, 8, 8, 10]);
 /// ```
+///
+/// # Errors
+///
+/// `ProfileMismatch` as [`gemm_modes`] (ranks other than 2 or 3, extents that do not match);
+/// [`ErrorKind::Collision`] (category `NotInjective`) when `C` is not injective on its domain,
+/// before `C` is touched.
 pub fn gemm<SA, SB, SC, P>(a: &Tensor<SA>, b: &Tensor<SB>, c: &mut Tensor<SC>) -> Result<(), Error>
 where
     SA: Storage,
@@ -451,6 +475,11 @@ pub struct GemmModes {
 /// let e = gemm_modes(&a, &b, &"(2,5):(1,2)".parse().unwrap()).unwrap_err();
 /// assert_eq!(e.to_string(), "gemm (4,3):(1,4), (2,5):(1,2): gemm precondition N: size<0>(B) == size<1>(C) (4 vs 5)");
 /// ```
+///
+/// # Errors
+///
+/// `ProfileMismatch` when the ranks are not all 2 or all 3, or when the extents M, N, K (and L) do
+/// not match.
 pub fn gemm_modes(a: &Layout, b: &Layout, c: &Layout) -> Result<GemmModes, Error> {
     let r = a.rank();
     let bad_rank = |x: &Layout| {

@@ -162,6 +162,10 @@ impl Smem {
     /// let e = Smem::parse("(8,64):(64,1").err().unwrap();
     /// assert_eq!(e.to_string(), "parse: at byte 12: expected ',' or ')'");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// The parse errors of [`ComposedLayout`] (text starting with `Sw`) or of [`Layout`].
     pub fn parse(text: &str) -> Result<Smem, Error> {
         if text.trim_start().starts_with("Sw") {
             text.parse().map(Smem::Composed)
@@ -210,8 +214,7 @@ pub struct Access {
 }
 
 impl Access {
-    /// `V = vector` values of `B = elem_bytes` bytes per thread and instruction. Fails with
-    /// [`ErrorKind::AccessWidth`] unless both are positive and `V·B` is 4, 8 or 16.
+    /// `V = vector` values of `B = elem_bytes` bytes per thread and instruction.
     ///
     /// ```
     /// use cute::banks::Access;
@@ -219,6 +222,10 @@ impl Access {
     /// assert_eq!((a.width(), a.phases(), a.threads_per_phase()), (16, 4, 8));
     /// assert_eq!(Access::new(2, 3).unwrap_err().to_string(), "bank_conflicts: the access width V·B = 3·2 = 6 bytes must be 4, 8 or 16 bytes");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// Fails with [`ErrorKind::AccessWidth`] unless both are positive and `V·B` is 4, 8 or 16.
     pub const fn new(elem_bytes: i64, vector: i64) -> Result<Access, Error> {
         let ok = elem_bytes > 0
             && vector > 0
@@ -531,11 +538,6 @@ fn report(g: &Gathered, acc: Access, map: impl Fn(i64) -> i64 + Copy) -> Result<
 /// The wavefronts per instruction of the access pattern `tv` on the shared-memory layout `smem`,
 /// with `vector` values of `elem_bytes` bytes per access (see the [module](self) documentation).
 ///
-/// Fails (operation `bank_conflicts`, operands `smem` and `tv`) when `V·B` is not 4, 8 or 16, the
-/// thread mode of `tv` is not 32, `V` does not divide the value mode, `tv` leaves the domain of
-/// `smem`, or an access is not `V` consecutive elements aligned to `V·B` bytes (the error names the
-/// thread and the instruction).
-///
 /// ```
 /// use cute::{bank_conflicts, Layout};
 /// let column: Layout = "(32,1):(1,0)".parse().unwrap(); // thread t reads row t, column 0
@@ -545,6 +547,13 @@ fn report(g: &Gathered, acc: Access, map: impl Fn(i64) -> i64 + Copy) -> Result<
 /// assert_eq!(bank_conflicts(&padded, &column, 4, 1).unwrap().wavefronts, vec![1]);
 /// assert_eq!(bank_conflicts(&smem, &column, 4, 3).unwrap_err().to_string(), "bank_conflicts (32,32):(32,1), (32,1):(1,0): the access width V·B = 3·4 = 12 bytes must be 4, 8 or 16 bytes");
 /// ```
+///
+/// # Errors
+///
+/// Fails (operation `bank_conflicts`, operands `smem` and `tv`) when `V·B` is not 4, 8 or 16, the
+/// thread mode of `tv` is not 32, `V` does not divide the value mode, `tv` leaves the domain of
+/// `smem`, or an access is not `V` consecutive elements aligned to `V·B` bytes (the error names the
+/// thread and the instruction).
 pub fn bank_conflicts<S: SmemLayout + ?Sized>(
     smem: &S,
     tv: &Layout,
@@ -558,7 +567,7 @@ pub fn bank_conflicts<S: SmemLayout + ?Sized>(
 }
 
 /// The byte address in shared memory of every thread's access, per instruction (`[j][t]`): the
-/// table a kernel needs to replay the pattern. Fails as [`bank_conflicts`].
+/// table a kernel needs to replay the pattern.
 ///
 /// ```
 /// use cute::{banks::access_addresses, Layout};
@@ -567,6 +576,10 @@ pub fn bank_conflicts<S: SmemLayout + ?Sized>(
 /// let a = access_addresses(&smem, &column, 4, 1).unwrap();
 /// assert_eq!((a.len(), a[0][1], a[0][31]), (1, 128, 31 * 128));
 /// ```
+///
+/// # Errors
+///
+/// Fails as [`bank_conflicts`].
 pub fn access_addresses<S: SmemLayout + ?Sized>(
     smem: &S,
     tv: &Layout,
@@ -625,10 +638,6 @@ pub struct SwizzleSearch {
 /// with the fewest wavefronts over all patterns (the cheapest among equals), with
 /// `conflict_free = false`.
 ///
-/// Fails (operation `swizzle_search`) as [`bank_conflicts`] on any pattern without a swizzle, when
-/// `patterns` is empty, when `smem` is already swizzled, or when its domain exceeds
-/// [`MAX_SMEM_SIZE`].
-///
 /// ```
 /// use cute::{swizzle_search, Layout};
 /// let column: Layout = "(32,1):(1,0)".parse().unwrap();
@@ -638,6 +647,12 @@ pub struct SwizzleSearch {
 /// assert_eq!(found.swizzle.to_string(), "Sw<5,0,5>"); // row t's words XORed into banks t
 /// assert_eq!(found.reports[0].wavefronts, vec![1]);
 /// ```
+///
+/// # Errors
+///
+/// Fails (operation `swizzle_search`) as [`bank_conflicts`] on any pattern without a swizzle, when
+/// `patterns` is empty, when `smem` is already swizzled, or when its domain exceeds
+/// [`MAX_SMEM_SIZE`].
 pub fn swizzle_search<S: SmemLayout + ?Sized>(
     smem: &S,
     patterns: &[Layout],

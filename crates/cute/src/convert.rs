@@ -234,7 +234,8 @@ impl From<&Layout> for Tiler {
 }
 
 /// The tiling operations as methods: each takes a [`Tiler`] or anything that converts into one (a
-/// [`Layout`], by value or by reference), and is the free function of the same name.
+/// [`Layout`] or a [`Tiler`], by value or by reference), and is the free function of the same
+/// name. The free functions are `const fn` and so take fixed types: `&Layout` and `&Tiler`.
 impl Layout {
     /// [`logical_divide`](crate::logical_divide)`(self, t)`.
     ///
@@ -244,6 +245,10 @@ impl Layout {
     /// assert_eq!(a.logical_divide(Layout::try_from((2, 1))?)?.to_string(), "(2,16):(1,2)");
     /// # Ok::<(), cute::Error>(())
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`logical_divide`](crate::logical_divide).
     pub fn logical_divide(&self, t: impl Into<Tiler>) -> Result<Layout, Error> {
         crate::algebra::divide::logical_divide(self, &t.into())
     }
@@ -257,6 +262,10 @@ impl Layout {
     /// assert_eq!(a.zipped_divide(t)?.to_string(), "((2,4),(2,2)):((1,4),(2,16))");
     /// # Ok::<(), cute::Error>(())
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`zipped_divide`](crate::zipped_divide).
     pub fn zipped_divide(&self, t: impl Into<Tiler>) -> Result<Layout, Error> {
         crate::algebra::divide::zipped_divide(self, &t.into())
     }
@@ -270,6 +279,10 @@ impl Layout {
     /// assert_eq!(a.tiled_divide(t)?.to_string(), "((2,4),2,2):((1,4),2,16)");
     /// # Ok::<(), cute::Error>(())
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`tiled_divide`](crate::tiled_divide).
     pub fn tiled_divide(&self, t: impl Into<Tiler>) -> Result<Layout, Error> {
         crate::algebra::divide::tiled_divide(self, &t.into())
     }
@@ -283,6 +296,10 @@ impl Layout {
     /// assert_eq!(a.flat_divide(t)?.to_string(), "(2,4,2,2):(1,4,2,16)");
     /// # Ok::<(), cute::Error>(())
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`flat_divide`](crate::flat_divide).
     pub fn flat_divide(&self, t: impl Into<Tiler>) -> Result<Layout, Error> {
         crate::algebra::divide::flat_divide(self, &t.into())
     }
@@ -296,6 +313,10 @@ impl Layout {
     /// assert_eq!(a.logical_product(&b)?.to_string(), "((2,2),3):((1,2),4)");
     /// # Ok::<(), cute::Error>(())
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`logical_product`](crate::logical_product).
     pub fn logical_product(&self, t: impl Into<Tiler>) -> Result<Layout, Error> {
         crate::algebra::product::logical_product(self, &t.into())
     }
@@ -309,6 +330,10 @@ impl Layout {
     /// assert_eq!(a.zipped_product(t)?.to_string(), "((2,2),(2,3)):((2,1),(1,2))");
     /// # Ok::<(), cute::Error>(())
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`zipped_product`](crate::zipped_product).
     pub fn zipped_product(&self, t: impl Into<Tiler>) -> Result<Layout, Error> {
         crate::algebra::product::zipped_product(self, &t.into())
     }
@@ -322,6 +347,10 @@ impl Layout {
     /// assert_eq!(a.tiled_product(b)?.to_string(), "((2,2),3):((1,2),4)");
     /// # Ok::<(), cute::Error>(())
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`tiled_product`](crate::tiled_product).
     pub fn tiled_product(&self, t: impl Into<Tiler>) -> Result<Layout, Error> {
         crate::algebra::product::tiled_product(self, &t.into())
     }
@@ -335,6 +364,10 @@ impl Layout {
     /// assert_eq!(a.flat_product(b)?.to_string(), "(2,2,3):(1,2,4)");
     /// # Ok::<(), cute::Error>(())
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`flat_product`](crate::flat_product).
     pub fn flat_product(&self, t: impl Into<Tiler>) -> Result<Layout, Error> {
         crate::algebra::product::flat_product(self, &t.into())
     }
@@ -350,6 +383,10 @@ impl Layout {
     /// assert_eq!(Layout::try_from(((4, 8), (1, 4)))?.compose(b)?.to_string(), "(2,4):(1,2)");
     /// # Ok::<(), cute::Error>(())
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`composition_tiler`](crate::composition_tiler).
     pub fn compose(&self, t: impl Into<Tiler>) -> Result<Layout, Error> {
         crate::algebra::composition::composition_tiler(self, &t.into())
     }

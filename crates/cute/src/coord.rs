@@ -34,6 +34,11 @@ use crate::layout::Layout;
 /// let e = idx2crd(&"(1,2,3)".parse().unwrap(), &shape).unwrap_err();
 /// assert_eq!(e.to_string(), "idx2crd (1,2,3), (2,(3,4)): the coordinate is not weakly congruent to the shape (3 vs 2)");
 /// ```
+///
+/// # Errors
+///
+/// `ProfileMismatch` when `c` is not weakly congruent to `S`; `InvalidShape` for an entry of `S`
+/// below 1.
 pub const fn idx2crd(c: &IntTuple, shape: &IntTuple) -> Result<IntTuple, Error> {
     if !c.weakly_congruent(shape) {
         return Err(Error::new(
@@ -110,6 +115,11 @@ const fn spread(
 /// let d: IntTuple = "((1,8),(2,16))".parse().unwrap();
 /// assert_eq!(crd2idx(&IntTuple::int(23), &s, &d).unwrap(), 27);
 /// ```
+///
+/// # Errors
+///
+/// The errors of [`Layout::new`] for `S` and `D` (not congruent, an entry of `S` below 1), and of
+/// [`Layout::eval_crd`] for `c` (not weakly congruent to `S`, `Overflow`).
 pub const fn crd2idx(c: &IntTuple, shape: &IntTuple, stride: &IntTuple) -> Result<i64, Error> {
     let l = match Layout::new(shape, stride) {
         Ok(l) => l,
@@ -133,6 +143,10 @@ pub const fn crd2idx(c: &IntTuple, shape: &IntTuple, stride: &IntTuple) -> Resul
 /// let c = "(1,(2,0))".parse().unwrap();
 /// assert_eq!(crd2idx_compact(&c, &"(2,(3,4))".parse().unwrap()).unwrap(), 5);
 /// ```
+///
+/// # Errors
+///
+/// `Overflow` when a prefix product of `S` does not fit in `i64`, and the errors of [`crd2idx`].
 pub const fn crd2idx_compact(c: &IntTuple, shape: &IntTuple) -> Result<i64, Error> {
     let stride = match shape.prefix_product() {
         Ok(d) => d,
@@ -160,6 +174,11 @@ pub const fn crd2idx_compact(c: &IntTuple, shape: &IntTuple) -> Result<i64, Erro
 /// let c = crd2crd(&IntTuple::int(5), &"24".parse().unwrap(), &src).unwrap();
 /// assert_eq!(c.to_string(), "(1,(2,0))");
 /// ```
+///
+/// # Errors
+///
+/// `ProfileMismatch` when `c`, `S` and `T` are tuples of different ranks, and the errors of
+/// [`crd2idx_compact`] and [`idx2crd`] on the way through the integer coordinate.
 pub const fn crd2crd(c: &IntTuple, src: &IntTuple, dst: &IntTuple) -> Result<IntTuple, Error> {
     if !c.is_int() && !dst.is_int() {
         let r = c.rank();

@@ -169,6 +169,11 @@ impl IndexEvaluator {
     /// let id = make_identity_layout(&"(4,6)".parse().unwrap()).unwrap();
     /// assert_eq!(IndexEvaluator::new(&id).unwrap_err().to_string(), "eval (4,6):(1@0,1@1): this operation is defined for integer strides, and the layout has coordinate (E) strides");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::NeedsIntegerStrides`](crate::ErrorKind::NeedsIntegerStrides) for a layout with
+    /// coordinate or binary strides.
     pub const fn new(l: &Layout) -> Result<IndexEvaluator, Error> {
         if let Err(e) = l.require_integral(Op::Eval) {
             return Err(e);
@@ -300,6 +305,10 @@ impl Offsets {
     /// assert_eq!(it.len(), 6);
     /// assert_eq!(it.collect::<Vec<_>>(), vec![0, 3, 1, 4, 2, 5]);
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`IndexEvaluator::new`].
     pub const fn new(l: &Layout) -> Result<Offsets, Error> {
         if let Err(e) = l.require_integral(Op::Eval) {
             return Err(e);
@@ -417,6 +426,10 @@ impl Layout {
     /// let ev = l.evaluator().unwrap();
     /// assert!((0..32).all(|i| ev.eval(i) == l.eval(i).unwrap()));
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`IndexEvaluator::new`].
     pub const fn evaluator(&self) -> Result<IndexEvaluator, Error> {
         IndexEvaluator::new(self)
     }
@@ -429,6 +442,10 @@ impl Layout {
     /// assert_eq!(l.offsets().unwrap().take(5).collect::<Vec<_>>(), vec![0, 8, 16, 24, 1]);
     /// assert_eq!(l.offsets().unwrap().sum::<i64>(), (0..32).sum::<i64>());
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Offsets::new`].
     pub const fn offsets(&self) -> Result<Offsets, Error> {
         Offsets::new(self)
     }

@@ -297,6 +297,11 @@ pub const fn refine<const K: usize>(shapes: [&[i64]; K], strides: [&[i64]; K]) -
 /// // stride 2 does not exceed the reach 3 of the mode 4:1
 /// assert_eq!(mixed_radix_injective(&[4, 2], &[1, 2]), Err((2, 3)));
 /// ```
+///
+/// # Errors
+///
+/// `Err((stride, reach))` for the first stride, in order of `|stride|`, that does not exceed the
+/// reach of the smaller ones (not an error of the algebra: the caller builds its own).
 pub const fn mixed_radix_injective(extent: &[i64], stride: &[i64]) -> Result<(), (i64, i64)> {
     assert!(extent.len() == stride.len() && extent.len() <= MAX_JOINT);
     let (mut e, mut d) = ([0i64; MAX_JOINT], [0u64; MAX_JOINT]);
@@ -357,8 +362,6 @@ const fn signed(x: u64) -> i64 {
 ///    never with a wrong answer ([`check_injective_exhaustive`] then sorts the offsets instead).
 ///
 /// Negative strides count by their magnitude (`s:-d` reaches the offsets of `s:d` reflected).
-/// Fails with [`ErrorKind::NeedsIntegerStrides`] for a layout whose strides are not all integers.
-/// `const`: `static_gemm` checks its output with it at compile time.
 ///
 /// ```
 /// use cute::geometry::check_injective;
@@ -379,6 +382,11 @@ const fn signed(x: u64) -> i64 {
 /// // a negative stride counts by its magnitude: (3,2):(2,-3) takes 0, 2, 4, -3, -1, 1
 /// assert_eq!(check_injective(&layout!("(3,2):(2,-3)"), Op::Gemm), Ok(()));
 /// ```
+///
+/// # Errors
+///
+/// Fails with [`ErrorKind::NeedsIntegerStrides`] for a layout whose strides are not all integers.
+/// `const`: `static_gemm` checks its output with it at compile time.
 pub const fn check_injective(l: &Layout, op: Op) -> Result<(), Error> {
     match collision(l, op) {
         Ok(None) => Ok(()),
@@ -400,6 +408,12 @@ pub const fn check_injective(l: &Layout, op: Op) -> Result<(), Error> {
 /// assert_eq!(e.category(), "NotInjective");
 /// assert!(matches!(e.kind(), ErrorKind::Collision { .. }));
 /// ```
+///
+/// # Errors
+///
+/// [`ErrorKind::Collision`] (category `NotInjective`, naming the two smallest indices that meet)
+/// when `l` is not injective, tagged with `op`; the errors of [`check_injective`] other than its
+/// search bound.
 pub fn check_injective_exhaustive(l: &Layout, op: Op) -> Result<(), Error> {
     match collision(l, op) {
         Ok(None) => Ok(()),

@@ -1,5 +1,5 @@
-//! Linear forms (paper Table 1, 半线性): a layout as a matrix `D` with `L(c̃) = D·c̃`, where `c̃` is
-//! the natural coordinate (one entry per leaf of the shape).
+//! Linear forms (paper Table 1, 半线性 “semilinearity”): a layout as a matrix `D` with `L(c̃) = D·c̃`,
+//! where `c̃` is the natural coordinate (one entry per leaf of the shape).
 //!
 //! * Integer strides: one row, the strides: `((2,2),(4,2)):((1,8),(2,16))` is `[1 8 2 16]`.
 //! * Coordinate strides: one row per axis of the codomain (in the order of the basis paths), the
@@ -44,6 +44,11 @@ pub struct LinearForm {
 /// let f: Layout = "(4,4):(F1,F5)".parse().unwrap();
 /// assert!(linear_form(&f).unwrap().binary);
 /// ```
+///
+/// # Errors
+///
+/// `Unsupported` for binary (F2) strides over an extent that is not a power of two (an F2 linear
+/// form needs the coordinate bits).
 pub fn linear_form(l: &Layout) -> Result<LinearForm, Error> {
     let n = l.leaf_count();
     match l.semimodule() {
@@ -145,6 +150,10 @@ impl LinearForm {
     /// assert_eq!(v.to_string(), "(2,9)");
     /// assert_eq!(v, l.eval_crd_value(&"(3,(2,1))".parse().unwrap()).unwrap());
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `Overflow` when a product or a sum does not fit in `i64`.
     pub fn apply(&self, crd: &[i64], shape: &[i64]) -> Result<Value, Error> {
         if self.binary {
             // expand every coordinate into its bits

@@ -407,6 +407,12 @@ impl IntTuple {
     /// assert_eq!(S.leaf_count(), 4);
     /// assert_eq!(IntTuple::parse_const("(2,)").unwrap_err().to_string(), "parse: at byte 3: expected an integer or '('");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `Syntax` (naming the byte where the text stops being CuTe notation), `Overflow` for an
+    /// integer that does not fit in `i64`, `Capacity` past [`CAPACITY`](crate::CAPACITY) leaves or
+    /// the nesting limit.
     pub const fn parse_const(text: &str) -> Result<IntTuple, Error> {
         int_tuple(text.as_bytes())
     }
@@ -425,6 +431,11 @@ impl Layout {
     /// let e = Layout::parse_const("(4,8):(1,4").unwrap_err();
     /// assert_eq!(e.to_string(), "parse: at byte 10: expected ',' or ')'");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`IntTuple::parse_const`] for the shape and the stride, and the errors of [`Layout::new`]
+    /// (`InvalidShape` for a shape entry below 1, a stride not congruent to the shape).
     pub const fn parse_const(text: &str) -> Result<Layout, Error> {
         layout(text.as_bytes())
     }
@@ -439,6 +450,10 @@ impl Tiler {
     /// assert_eq!(T.rank(), 2);
     /// assert_eq!(Tiler::parse_const("<4:1,").unwrap_err().to_string(), "parse: at byte 5: expected a tile: a layout, an integer, '_' or '<'");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Layout::parse_const`], and `Capacity` past the tiler's number of tiles.
     pub const fn parse_const(text: &str) -> Result<Tiler, Error> {
         tiler(text.as_bytes())
     }

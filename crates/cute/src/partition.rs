@@ -1,4 +1,5 @@
-//! Partitioning (paper: 通用分区): compose with a pattern, then slice by an index.
+//! Partitioning (paper: 通用分区 “general partitioning”): compose with a pattern, then slice by an
+//! index.
 //!
 //! CuTe splits a tile of data among threads (or a tensor among blocks) in two steps: a *composition*
 //! that permutes and reshapes the data's coordinates into `(who, what)` modes, decided at compile
@@ -49,6 +50,12 @@ use crate::tiler::Tiler;
 /// let e = tv_partition(&data, &tv, 32).unwrap_err();
 /// assert_eq!((e.op(), e.category()), (Op::TvPartition, "OutOfRange"));
 /// ```
+///
+/// # Errors
+///
+/// `ProfileMismatch` when `tv` does not have rank 2; `NotInDomain` (category `OutOfRange`) when
+/// `thread` is not in `0..size<0>(tv)`; the errors of [`composition`] of `data`
+/// with `tv`.
 pub fn tv_partition(data: &Layout, tv: &Layout, thread: i64) -> Result<(Layout, i64), Error> {
     if tv.rank() != 2 {
         return Err(Error::new(
@@ -97,6 +104,12 @@ pub fn tv_partition(data: &Layout, tv: &Layout, thread: i64) -> Result<(Layout, 
 ///     assert_eq!(mn.eval(tv.eval(i).unwrap()).unwrap(), i); // layout_mn(tv(t, v)) = t + 4·v
 /// }
 /// ```
+///
+/// # Errors
+///
+/// The errors of [`raked_product`] and
+/// [`right_inverse`]; `ProfileMismatch` when `raked_product(thr, val)` is not
+/// a bijection onto its size (its right inverse is smaller); the errors of the final composition.
 pub fn make_layout_tv(thr: &Layout, val: &Layout) -> Result<(IntTuple, Layout), Error> {
     let with = |e: Error| e.or_with(Operand::Layout(*thr), Operand::Layout(*val));
     let mn = raked_product(thr, val).map_err(with)?;
@@ -129,6 +142,10 @@ pub fn make_layout_tv(thr: &Layout, val: &Layout) -> Result<(IntTuple, Layout), 
 /// assert_eq!(thread_coord(&thr, 9).unwrap().to_string(), "(1,1)");
 /// assert_eq!(thread_coord(&thr, 10).unwrap().to_string(), "(1,2)");
 /// ```
+///
+/// # Errors
+///
+/// `Unsupported` (`NeedsIntegerStrides`) when `thr` does not have integer strides.
 pub fn thread_coord(thr: &Layout, index: i64) -> Result<IntTuple, Error> {
     thr.require_integral(Op::LocalPartition)?;
     // every product below divides the size, which fits in an i64 (the invariant of `Layout`)
@@ -165,6 +182,12 @@ pub fn thread_coord(thr: &Layout, index: i64) -> Result<IntTuple, Error> {
 /// let (tile, off) = local_tile(&data, &tiler, &"(1,0)".parse::<PartialCoord>().unwrap()).unwrap();
 /// assert_eq!((tile.to_string(), off), ("(4,8):(20,2)".to_string(), 80));
 /// ```
+///
+/// # Errors
+///
+/// The errors of [`zipped_divide`] of `data` by `tiler`, and of slicing at
+/// `coord` (an entry outside its mode, `OutOfRange`; a tuple against a mode of another rank,
+/// `ProfileMismatch`).
 pub fn local_tile(
     data: &Layout,
     tiler: &Tiler,
@@ -189,6 +212,12 @@ pub fn local_tile(
 /// assert_eq!((mine.to_string(), off), ("(4,4):(16,2)".to_string(), 9));
 /// assert_eq!(local_partition(&data, &thr, 4).unwrap_err().to_string(), "local_partition (8,8):(8,1), (2,2):(1,2): coordinate 4 is outside the domain Z_4");
 /// ```
+///
+/// # Errors
+///
+/// `NotInDomain` (category `OutOfRange`) when `index` is not in `0..size(thr)`; the errors of
+/// [`zipped_divide`] of `data` by the shape of `thr`, and of
+/// [`thread_coord`].
 pub fn local_partition(data: &Layout, thr: &Layout, index: i64) -> Result<(Layout, i64), Error> {
     let n = thr.size();
     if !(0..n).contains(&index) {

@@ -1,4 +1,4 @@
-//! Slicing with partial coordinates (paper: 切片): `L(c' + c*) = L(c') + L(c*)`.
+//! Slicing with partial coordinates (paper: 切片 “slicing”): `L(c' + c*) = L(c') + L(c*)`.
 //!
 //! A [`PartialCoord`] is a coordinate some of whose entries are the free marker `_`. Slicing a
 //! layout `L` with it splits `L`'s evaluation in two: the fixed entries `c'` are evaluated now and
@@ -68,6 +68,10 @@ impl PartialCoord {
     /// let c = PartialCoord::tuple(&[row, all]).unwrap();
     /// assert_eq!(c, "(2,_)".parse().unwrap());
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `Capacity` when the modes together have more leaves than a tuple holds.
     pub fn tuple(modes: &[PartialCoord]) -> Result<PartialCoord, Error> {
         let tuples: Vec<IntTuple> = modes.iter().map(|m| m.tuple).collect();
         let tuple = IntTuple::tuple(&tuples)?;
@@ -144,6 +148,10 @@ impl PartialCoord {
     /// assert!(c.get(1).unwrap().is_free());
     /// assert_eq!(c.get(2).unwrap_err().to_string(), "get ((0,1),0): mode index 2 is out of range for rank 2");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `OutOfRange` when `k` is not below the rank.
     pub fn get(&self, k: usize) -> Result<PartialCoord, Error> {
         let tuple = self.tuple.get(k)?;
         let at: usize = (0..k)
@@ -317,6 +325,10 @@ fn split(
 /// let c: PartialCoord = "((_,1),(_,0))".parse().unwrap();
 /// assert_eq!(slice(&l, &c).unwrap().to_string(), "(2,4):(1,2)");
 /// ```
+///
+/// # Errors
+///
+/// As [`slice_and_offset`].
 pub fn slice(l: &Layout, c: &PartialCoord) -> Result<Layout, Error> {
     Ok(slice_and_offset(l, c)?.0)
 }
@@ -329,13 +341,15 @@ pub fn slice(l: &Layout, c: &PartialCoord) -> Result<Layout, Error> {
 /// let c: PartialCoord = "((_,1),(_,1))".parse().unwrap();
 /// assert_eq!(slice_offset(&l, &c).unwrap(), 24); // 8 + 16
 /// ```
+///
+/// # Errors
+///
+/// As [`slice_and_offset`].
 pub fn slice_offset(l: &Layout, c: &PartialCoord) -> Result<i64, Error> {
     Ok(slice_and_offset(l, c)?.1)
 }
 
 /// `(slice(c, L), L(c'))` in one walk: the free sub-layout and the offset of the fixed entries.
-/// Errors: an integer entry outside its sub-layout's domain (`OutOfRange`), a tuple entry that
-/// meets a mode of another rank (`ProfileMismatch`), non-integer strides (`Unsupported`).
 ///
 /// ```
 /// use cute::{slice_and_offset, Layout, PartialCoord};
@@ -345,6 +359,11 @@ pub fn slice_offset(l: &Layout, c: &PartialCoord) -> Result<i64, Error> {
 /// let e = slice_and_offset(&l, &"(4,_)".parse::<PartialCoord>().unwrap()).unwrap_err();
 /// assert_eq!(e.to_string(), "slice (4,8):(8,1), (4,_): coordinate 4 is outside the domain Z_4");
 /// ```
+///
+/// # Errors
+///
+/// An integer entry outside its sub-layout's domain (`OutOfRange`), a tuple entry that meets a mode
+/// of another rank (`ProfileMismatch`), non-integer strides (`Unsupported`).
 pub fn slice_and_offset(l: &Layout, c: &PartialCoord) -> Result<(Layout, i64), Error> {
     l.require_integral(Op::Slice)?;
     let (keep, _, off) = split(l, c, Op::Slice, true)?;
@@ -365,6 +384,10 @@ pub fn slice_and_offset(l: &Layout, c: &PartialCoord) -> Result<(Layout, i64), E
 /// let (col, at) = slice_and_value(&id, &"(_,3)".parse::<PartialCoord>().unwrap()).unwrap();
 /// assert_eq!((col.to_string(), at.to_string()), ("(4):(1@0)".to_string(), "3@1".to_string()));
 /// ```
+///
+/// # Errors
+///
+/// As [`slice_and_offset`], but strides of every semimodule are accepted.
 pub fn slice_and_value(l: &Layout, c: &PartialCoord) -> Result<(Layout, Value), Error> {
     let (keep, _, off) = split(l, c, Op::Slice, true)?;
     Ok((keep, off))
@@ -380,6 +403,10 @@ pub fn slice_and_value(l: &Layout, c: &PartialCoord) -> Result<(Layout, Value), 
 /// let c: PartialCoord = "(1,_,0)".parse().unwrap();
 /// assert_eq!(dice(&l, &c).unwrap().to_string(), "(4,2):(1,32)");
 /// ```
+///
+/// # Errors
+///
+/// As [`slice_and_value`].
 pub fn dice(l: &Layout, c: &PartialCoord) -> Result<Layout, Error> {
     // the fixed entries' values only matter for the offset, which dice does not compute
     Ok(split(l, c, Op::Slice, false)?.1)

@@ -1,4 +1,4 @@
-//! Tensors (paper: 张量): an accessor composed with a layout, `T = A ∘ L`.
+//! Tensors (paper: 张量 “tensor”): an accessor composed with a layout, `T = A ∘ L`.
 //!
 //! A [`Tensor`] pairs storage (a borrowed slice, a mutable slice or an owned `Vec`) with a layout
 //! with integer strides and the storage index of the layout's offset 0. Every offset the layout
@@ -92,31 +92,135 @@ impl<T> StorageMut for Vec<T> {
     }
 }
 
+/// `Tensor::new(&v, l)` for a `Vec` `v`, as for `&v[..]`.
+impl<T> Storage for &Vec<T> {
+    type Item = T;
+    fn items(&self) -> &[T] {
+        self
+    }
+}
+
+impl<T> Storage for &mut Vec<T> {
+    type Item = T;
+    fn items(&self) -> &[T] {
+        self
+    }
+}
+
+impl<T> StorageMut for &mut Vec<T> {
+    fn items_mut(&mut self) -> &mut [T] {
+        self
+    }
+}
+
+impl<T, const N: usize> Storage for &[T; N] {
+    type Item = T;
+    fn items(&self) -> &[T] {
+        &self[..]
+    }
+}
+
+impl<T, const N: usize> Storage for &mut [T; N] {
+    type Item = T;
+    fn items(&self) -> &[T] {
+        &self[..]
+    }
+}
+
+impl<T, const N: usize> StorageMut for &mut [T; N] {
+    fn items_mut(&mut self) -> &mut [T] {
+        &mut self[..]
+    }
+}
+
 /// A tensor `A ∘ L`: storage, a layout with integer strides, and the storage index of offset 0.
-#[derive(Clone, Debug)]
+///
+/// Its `{:?}` is short whatever the storage's size: the layout, the element type, the storage's
+/// length, the base and the first [`DEBUG_VALUES`] elements in index order.
+///
+/// ```
+/// use cute::{Layout, Tensor};
+/// let v: Vec<i32> = (0..1 << 20).collect();
+/// let t = Tensor::new(&v, "(4,8):(8,1)".parse::<Layout>()?)?;
+/// assert_eq!(
+///     format!("{t:?}"),
+///     "Tensor { layout: (4,8):(8,1), dtype: i32, storage_len: 1048576, base: 0, \
+///      values: [0, 8, 16, 24, 1, 9, 17, 25, ..] }"
+/// );
+/// # Ok::<(), cute::Error>(())
+/// ```
+#[derive(Clone)]
 pub struct Tensor<S> {
     storage: S,
     layout: Layout,
     base: usize,
 }
 
+/// How many elements `{:?}` of a [`Tensor`] shows.
+pub const DEBUG_VALUES: usize = 8;
+
+impl<S: Storage> std::fmt::Debug for Tensor<S>
+where
+    S::Item: std::fmt::Debug,
+{
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        /// The first values, then `..` when there are more.
+        struct Head<'a, S: Storage>(&'a Tensor<S>);
+        impl<S: Storage> std::fmt::Debug for Head<'_, S>
+        where
+            S::Item: std::fmt::Debug,
+        {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                let n = self.0.size();
+                let mut l = f.debug_list();
+                for i in 0..n.min(DEBUG_VALUES as i64) {
+                    if let Some(x) = self.0.get(i) {
+                        l.entry(x);
+                    }
+                }
+                if n > DEBUG_VALUES as i64 {
+                    l.entry(&format_args!(".."));
+                }
+                l.finish()
+            }
+        }
+        f.debug_struct("Tensor")
+            .field("layout", &format_args!("{}", self.layout))
+            .field(
+                "dtype",
+                &format_args!("{}", std::any::type_name::<S::Item>()),
+            )
+            .field("storage_len", &self.storage.items().len())
+            .field("base", &self.base)
+            .field("values", &Head(self))
+            .finish()
+    }
+}
+
 impl<S: Storage> Tensor<S> {
-    /// The tensor whose offset 0 is the first element of `storage`.
+    /// The tensor whose offset 0 is the first element of `storage`: a slice (`&v[..]`, `&mut
+    /// v[..]`), a `Vec` by value or by reference (`&v`, `&mut v`), or an array (by value or by
+    /// reference).
     ///
     /// ```
     /// use cute::{IntTuple, Layout, Tensor};
     /// let data: Vec<i64> = (0..32).collect();
     /// let t = Tensor::new(&data[..], "(4,8):(8,1)".parse::<Layout>().unwrap()).unwrap(); // row-major 4x8
     /// assert_eq!(*t.get_crd(&"(1,2)".parse::<IntTuple>().unwrap()).unwrap(), 10);
+    /// let same = Tensor::new(&data, "(4,8):(8,1)".parse::<Layout>().unwrap()).unwrap();
+    /// assert_eq!(same.get(9), t.get(9));
     /// let e = Tensor::new(vec![0; 4], "8:1".parse::<Layout>().unwrap()).unwrap_err();
     /// assert_eq!(e.to_string(), "make_tensor 8:1, 0: the layout reaches storage indices 0 to 7, outside a storage of 4 elements");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Tensor::with_base`] with base 0.
     pub fn new(storage: S, layout: Layout) -> Result<Tensor<S>, Error> {
         Tensor::with_base(storage, 0, layout)
     }
 
     /// The tensor whose offset 0 is element `base` of `storage` (negative strides reach below it).
-    /// Fails unless every offset of `layout` on its domain lands inside the storage.
     ///
     /// ```
     /// use cute::{Layout, Tensor};
@@ -126,6 +230,10 @@ impl<S: Storage> Tensor<S> {
     /// let e = Tensor::with_base(&data[..], 0, "8:-1".parse::<Layout>().unwrap()).unwrap_err();
     /// assert_eq!(e.to_string(), "make_tensor 8:-1, 0: the layout reaches storage indices -7 to 0, outside a storage of 8 elements");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// Fails unless every offset of `layout` on its domain lands inside the storage.
     pub fn with_base(storage: S, base: usize, layout: Layout) -> Result<Tensor<S>, Error> {
         layout.require_integral(Op::Tensor)?;
         let (lo, hi) = offset_range(&layout)?;
@@ -298,12 +406,17 @@ impl<S: Storage> Tensor<S> {
     /// let e = t.reshaped("(4,4):(1,4)".parse().unwrap(), 30).unwrap_err();
     /// assert_eq!(e.to_string(), "make_tensor (4,4):(1,4), 30: the layout reaches storage indices 30 to 45, outside a storage of 32 elements");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `OutOfStorage` (category `OutOfRange`) when the moved base or an offset of `layout` falls
+    /// outside the storage, and the errors of [`Tensor::with_base`].
     pub fn reshaped(&self, layout: Layout, off: i64) -> Result<Tensor<&[S::Item]>, Error> {
         Tensor::with_base(self.storage.items(), self.shifted(off)?, layout)
     }
 
-    /// `T(c)` for a partial coordinate (paper: 切片): the sub-tensor of the free modes, its offset
-    /// having absorbed `L(c')` of the fixed entries (see [`slice()`](crate::slice::slice)).
+    /// `T(c)` for a partial coordinate (paper: 切片 “slicing”): the sub-tensor of the free modes, its
+    /// offset having absorbed `L(c')` of the fixed entries (see [`slice()`](crate::slice::slice)).
     ///
     /// ```
     /// use cute::{Layout, PartialCoord, Tensor};
@@ -313,6 +426,11 @@ impl<S: Storage> Tensor<S> {
     /// assert_eq!(row.layout().to_string(), "(8):(1)");
     /// assert_eq!(row.get(3), Some(&19));
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`slice_and_offset`] for `c`, then of
+    /// [`Tensor::reshaped`].
     pub fn slice(&self, c: &PartialCoord) -> Result<Tensor<&[S::Item]>, Error> {
         let (l, off) = slice_and_offset(&self.layout, c)?;
         self.reshaped(l, off)
@@ -328,6 +446,11 @@ impl<S: Storage> Tensor<S> {
     /// let rows = t.compose(&"(4,8):(8,1)".parse().unwrap()).unwrap();
     /// assert_eq!(rows.get_crd(&"(1,2)".parse().unwrap()), Some(&10));
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`composition`] of the tensor's layout with `b`, then of
+    /// [`Tensor::reshaped`].
     pub fn compose(&self, b: &Layout) -> Result<Tensor<&[S::Item]>, Error> {
         self.reshaped(composition(&self.layout, b)?, 0)
     }
@@ -345,6 +468,10 @@ impl<S: Storage> Tensor<S> {
     /// let e = t.partition_tv(&tv, 32).unwrap_err();
     /// assert_eq!((e.op(), e.category()), (Op::TvPartition, "OutOfRange"));
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`tv_partition`], then of [`Tensor::reshaped`].
     pub fn partition_tv(&self, tv: &Layout, thread: i64) -> Result<Tensor<&[S::Item]>, Error> {
         let (l, off) = tv_partition(&self.layout, tv, thread)?;
         self.reshaped(l, off)
@@ -361,6 +488,10 @@ impl<S: Storage> Tensor<S> {
     /// assert_eq!(tile.layout().to_string(), "(4,8):(20,2)");
     /// assert_eq!((tile.get(0), tile.get(1)), (Some(&80), Some(&100)));
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`local_tile`], then of [`Tensor::reshaped`].
     pub fn local_tile(
         &self,
         tiler: &Tiler,
@@ -381,6 +512,10 @@ impl<S: Storage> Tensor<S> {
     /// assert_eq!(mine.layout().to_string(), "(4,4):(16,2)");
     /// assert_eq!((mine.get(0), mine.get(1)), (Some(&9), Some(&25)));
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`local_partition`], then of [`Tensor::reshaped`].
     pub fn local_partition(&self, thr: &Layout, index: i64) -> Result<Tensor<&[S::Item]>, Error> {
         let (l, off) = local_partition(&self.layout, thr, index)?;
         self.reshaped(l, off)
@@ -441,6 +576,10 @@ impl<S: StorageMut> Tensor<S> {
     /// }
     /// assert_eq!(t.storage(), &vec![0, 1, 0, 1, 0, 1, 0, 1]);
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Tensor::reshaped`].
     pub fn reshaped_mut(
         &mut self,
         layout: Layout,
@@ -461,6 +600,10 @@ impl<S: StorageMut> Tensor<S> {
     /// }
     /// assert_eq!(t.storage(), &vec![0, 0, 0, 0, 1, 1, 1, 1]);
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Tensor::slice`].
     pub fn slice_mut(&mut self, c: &PartialCoord) -> Result<Tensor<&mut [S::Item]>, Error> {
         let (l, off) = slice_and_offset(&self.layout, c)?;
         self.reshaped_mut(l, off)
@@ -475,6 +618,10 @@ impl<S: StorageMut> Tensor<S> {
     /// *even.get_mut(3).unwrap() = 1;
     /// assert_eq!(t.storage(), &vec![0, 0, 0, 0, 0, 0, 1, 0]);
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Tensor::compose`].
     pub fn compose_mut(&mut self, b: &Layout) -> Result<Tensor<&mut [S::Item]>, Error> {
         let l = composition(&self.layout, b)?;
         self.reshaped_mut(l, 0)
@@ -491,6 +638,10 @@ impl<S: StorageMut> Tensor<S> {
     /// *part.get_mut(1).unwrap() = 1;
     /// assert_eq!(&t.storage()[..5], &[0, 0, 1, 1, 0]);
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Tensor::partition_tv`].
     pub fn partition_tv_mut(
         &mut self,
         tv: &Layout,
@@ -512,6 +663,10 @@ impl<S: StorageMut> Tensor<S> {
     /// assert_eq!(t.storage().iter().sum::<i32>(), 4);
     /// assert_eq!((t.storage()[10], t.storage()[15]), (1, 1));
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Tensor::local_tile`].
     pub fn local_tile_mut(
         &mut self,
         tiler: &Tiler,
@@ -534,6 +689,10 @@ impl<S: StorageMut> Tensor<S> {
     /// let ones: Vec<usize> = (0..16).filter(|&k| t.storage()[k] == 1).collect();
     /// assert_eq!(ones, vec![0, 2, 8, 10]);
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Tensor::local_partition`].
     pub fn local_partition_mut(
         &mut self,
         thr: &Layout,
@@ -544,9 +703,9 @@ impl<S: StorageMut> Tensor<S> {
     }
 }
 
-/// A tensor with the counting accessor `{a}` (paper: 计数迭代器): its element at `c` is the value
-/// `a + L(c)` itself, in the layout's semimodule. With integer strides the elements are offsets
-/// (the paper's Figure 5 draws slices this way); with the coordinate strides of
+/// A tensor with the counting accessor `{a}` (paper: 计数迭代器 “counting iterator”): its element at `c`
+/// is the value `a + L(c)` itself, in the layout's semimodule. With integer strides the elements
+/// are offsets (the paper's Figure 5 draws slices this way); with the coordinate strides of
 /// [`make_identity_layout`](crate::make_identity_layout) they are coordinates, and the tensor is
 /// CuTe's identity tensor (used for predication: compare an element with the bounds of the data).
 ///
@@ -605,6 +764,11 @@ impl CountingTensor {
     /// assert_eq!(id.layout().to_string(), "((2,2),3):((1@0@0,1@1@0),1@1)");
     /// assert_eq!(id.coord(7).unwrap().to_string(), "((1,1),1)");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`make_identity_layout`](crate::make_identity_layout) for `shape` (an entry
+    /// below 1, more leaves than a layout holds).
     pub fn identity(shape: &IntTuple) -> Result<CountingTensor, Error> {
         Ok(CountingTensor {
             origin: Value::Int(0),
@@ -712,6 +876,11 @@ impl CountingTensor {
     /// let row = c.slice(&"(2,_)".parse().unwrap()).unwrap();
     /// assert_eq!((row.origin(), row.get(3)), (Value::Int(16), Some(Value::Int(19))));
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`slice_and_value`] for `c`, and `Overflow` when the
+    /// origin moved by the fixed entries does not fit.
     pub fn slice(&self, c: &PartialCoord) -> Result<CountingTensor, Error> {
         let (layout, off) = slice_and_value(&self.layout, c)?;
         Ok(CountingTensor {
@@ -729,6 +898,10 @@ impl CountingTensor {
     /// let tv = c.compose(&"((4,8),2):((16,1),8)".parse().unwrap()).unwrap();
     /// assert_eq!(tv.get(1), Some(Value::Int(2))); // thread 1's first value is at offset 2
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`composition`] of the tensor's layout with `b`.
     pub fn compose(&self, b: &Layout) -> Result<CountingTensor, Error> {
         Ok(CountingTensor {
             origin: self.origin,
@@ -745,6 +918,11 @@ impl CountingTensor {
     /// let v: Vec<Value> = [0, 3, 1, 4, 2, 5].map(Value::Int).to_vec();
     /// assert_eq!(c.values().unwrap(), v);
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `Overflow` when an element (the origin plus an offset) does not fit in `i64`, or a stride
+    /// error of the layout's semimodule.
     pub fn values(&self) -> Result<Vec<Value>, Error> {
         (0..self.layout.size())
             .map(|i| self.origin.add(self.layout.eval_value(i)?, Op::Tensor))

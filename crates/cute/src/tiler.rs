@@ -41,6 +41,10 @@ impl Tile {
     /// assert_eq!(Tile::Int(4).layout().unwrap(), Some(Layout::leaf(4, 1).unwrap()));
     /// assert_eq!(Tile::Whole.layout().unwrap(), None);
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `InvalidShape` for an integer tile below 1.
     pub const fn layout(&self) -> Result<Option<Layout>, Error> {
         match self {
             Tile::Whole => Ok(None),
@@ -75,6 +79,22 @@ impl From<Layout> for Tiler {
     }
 }
 
+/// A copy (a `Tiler` is `Copy`): so that the tiling methods, which take `impl Into<Tiler>`, take
+/// a `&Tiler` as the free functions do.
+///
+/// ```
+/// use cute::{logical_divide, Layout, Tiler};
+/// let a: Layout = "(8,16):(20,1)".parse()?;
+/// let t: Tiler = "<4:1,8:2>".parse()?;
+/// assert_eq!(a.logical_divide(&t)?, logical_divide(&a, &t)?);
+/// # Ok::<(), cute::Error>(())
+/// ```
+impl From<&Tiler> for Tiler {
+    fn from(t: &Tiler) -> Self {
+        *t
+    }
+}
+
 impl Tiler {
     /// The tiler that is the single layout `l`.
     ///
@@ -101,6 +121,10 @@ impl Tiler {
     /// assert_eq!(t, "<4,_>".parse().unwrap());
     /// assert_eq!(Tiler::tiles(&[]).unwrap_err().to_string(), "parse: unsupported: empty tilers");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `Unsupported` for an empty list, `Capacity` for more tiles than a tiler holds.
     pub const fn tiles(tiles: &[Tile]) -> Result<Tiler, Error> {
         if tiles.is_empty() {
             return Err(Error::new(
@@ -139,6 +163,10 @@ impl Tiler {
     /// assert_eq!(t, "<4,8>".parse().unwrap());
     /// assert_eq!(t.tile(1), Tile::Int(8));
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `Capacity` for more leaves than a tiler holds.
     pub const fn from_shape(shape: &IntTuple) -> Result<Tiler, Error> {
         if shape.tree.len() > MAX_TILES {
             return Err(Error::new(
@@ -207,6 +235,10 @@ impl Tiler {
     /// assert_eq!(t.mode(1).unwrap().to_string(), "8:2");
     /// assert_eq!(t.mode(2).unwrap_err().to_string(), "get: mode index 2 is out of range for rank 2");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `OutOfRange` when `k` is not below the tiler's rank.
     pub const fn mode(&self, k: usize) -> Result<Tiler, Error> {
         // `r` is the only value returned and is never borrowed: it is the return place, and the
         // mode is written straight into it (a tiler is several KiB: see
@@ -251,6 +283,11 @@ impl Tiler {
     /// let e = "<4,_>".parse::<Tiler>().unwrap().to_layout().unwrap_err();
     /// assert_eq!(e.to_string(), "make_layout: unsupported: a whole-mode tile `_` as a layout");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `Unsupported` for a `_` tile; a capacity error when the tiles together have more leaves than
+    /// a layout holds.
     pub const fn to_layout(&self) -> Result<Layout, Error> {
         if self.tree.is_leaf() {
             return match tri!(self.tiles[0].layout()) {
@@ -303,6 +340,11 @@ impl Tiler {
     /// let t: Tiler = "(4,(2,3),8)".parse().unwrap();
     /// assert_eq!(t.tiler_to_layout().unwrap().to_string(), "(4,(2,3),8):(1@0,(1@0@1,1@1@1),1@2)");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `Unsupported` for a `_` tile, and (for a tuple of tiles) for a tile without integer strides;
+    /// a capacity error as [`Tiler::to_layout`].
     pub const fn tiler_to_layout(&self) -> Result<Layout, Error> {
         if self.tree.is_leaf() {
             return self.to_layout();

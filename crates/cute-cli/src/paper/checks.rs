@@ -765,7 +765,7 @@ pub(super) fn tiler_pointwise(a: &[String], exp: &str) -> R<Checked> {
     }
     let text = r.to_string();
     Ok(Checked::new(text.clone(), ok && text == exp).note(format!(
-        "R(i,j) = L({b0}(i), {b1}(j)) on Z_({n0},{n1}): {}; the (M,N):(e0,e1) side of the identity needs E strides (issue B)",
+        "R(i,j) = L({b0}(i), {b1}(j)) on Z_({n0},{n1}): {}; the (M,N):(e0,e1) side of the identity needs E strides",
         yes(ok)
     )))
 }

@@ -1,4 +1,4 @@
-//! Coalesce (paper: 合并), filter and filter_zeros.
+//! Coalesce (paper: 合并 “merge”), filter and filter_zeros.
 //!
 //! `coalesce(A)` is a layout `R` with `|R| = |A|`, `depth(R) ≤ 1` and `R(i) = A(i)` for every
 //! integer coordinate `i < |A|`, of minimal rank: adjacent modes `s0:d0, s1:d1` with `d1 = s0·d0`
@@ -264,6 +264,11 @@ pub const fn coalesce(a: &Layout) -> Layout {
 /// let a: Layout = "((2,2),(1,6)):((1,2),(6,2))".parse().unwrap();
 /// assert_eq!(coalesce_profile(&a, &second).unwrap().to_string(), "((2,2),6):((1,2),2)");
 /// ```
+///
+/// # Errors
+///
+/// `ProfileMismatch` when the profile (a tuple) has more modes than `A`, or `A` is a single leaf; a
+/// capacity error when the result would have more leaves than a layout holds.
 pub const fn coalesce_profile(a: &Layout, profile: &Tiler) -> Result<Layout, Error> {
     match by_profile(a, profile, false) {
         Ok(l) => Ok(l),
@@ -349,6 +354,10 @@ pub const fn filter(a: &Layout) -> Layout {
 /// let by_mode: Tiler = "<1,1>".parse().unwrap();
 /// assert_eq!(filter_profile(&a, &by_mode).unwrap().to_string(), "(4,3):(1,4)");
 /// ```
+///
+/// # Errors
+///
+/// As [`coalesce_profile`].
 pub const fn filter_profile(a: &Layout, profile: &Tiler) -> Result<Layout, Error> {
     match by_profile(a, profile, true) {
         Ok(l) => Ok(l),

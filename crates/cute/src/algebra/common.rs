@@ -137,9 +137,6 @@ const fn first_miss(a: &Layout, inv_b: &Layout) -> Result<Option<i64>, Error> {
 /// unit-stride head of `coalesce(A ∘ B‡)`; `1` when there is none (CuTe C++ semantics). Then
 /// `A(R(k)) = k = B(R(k))` for `R = max_common_layout(A, B)` and every `k < K`.
 ///
-/// Fails (with the composition's divisibility error) only where `A ∘ B‡` is not admissible and the
-/// scan up to [`SCAN_LIMIT`] cannot decide.
-///
 /// ```
 /// use cute::{max_common_vector, Layout};
 /// let col: Layout = "(4,8):(1,4)".parse().unwrap();
@@ -149,6 +146,11 @@ const fn first_miss(a: &Layout, inv_b: &Layout) -> Result<Option<i64>, Error> {
 /// assert_eq!(max_common_vector(&col, &padded).unwrap(), 4); // one column at a time
 /// assert_eq!(max_common_vector(&col, &row).unwrap(), 1);
 /// ```
+///
+/// # Errors
+///
+/// Fails (with the composition's divisibility error) only where `A ∘ B‡` is not admissible and the
+/// scan up to [`SCAN_LIMIT`] cannot decide.
 pub const fn max_common_vector(a: &Layout, b: &Layout) -> Result<i64, Error> {
     if let Err(e) = a.require_integral(crate::error::Op::MaxCommonVector) {
         return Err(e);
@@ -167,9 +169,6 @@ pub const fn max_common_vector(a: &Layout, b: &Layout) -> Result<i64, Error> {
 /// offsets, `K = max_common_vector(A, B)`, with `A(R(k)) = k` and `B(R(k)) = k` for every `k < |R|`;
 /// `1:0` when the head of `coalesce(A ∘ B‡)` is not a unit-stride mode (CuTe C++ semantics).
 ///
-/// Fails (with a divisibility error) where `A ∘ B‡` is not admissible and the scan up to
-/// [`SCAN_LIMIT`] cannot decide, or where `B‡ ∘ K:1` is not admissible.
-///
 /// ```
 /// use cute::{max_common_layout, Layout};
 /// let col: Layout = "(4,8):(1,4)".parse().unwrap();
@@ -178,6 +177,11 @@ pub const fn max_common_vector(a: &Layout, b: &Layout) -> Result<i64, Error> {
 /// assert_eq!(max_common_layout(&col, &padded).unwrap().to_string(), "4:1");
 /// assert_eq!(max_common_layout(&col, &row).unwrap().to_string(), "1:0");
 /// ```
+///
+/// # Errors
+///
+/// Fails (with a divisibility error) where `A ∘ B‡` is not admissible and the scan up to
+/// [`SCAN_LIMIT`] cannot decide, or where `B‡ ∘ K:1` is not admissible.
 pub const fn max_common_layout(a: &Layout, b: &Layout) -> Result<Layout, Error> {
     if let Err(e) = a.require_integral(crate::error::Op::MaxCommonLayout) {
         return Err(e);

@@ -1,4 +1,5 @@
-//! Composition `R = A ∘ B` (paper: 复合), with every admissibility condition of the paper.
+//! Composition `R = A ∘ B` (paper: 复合 “composition”), with every admissibility condition of the
+//! paper.
 //!
 //! `R` is compatible with `B` (`B ⪯ R`) and `R(c) = A(B(c))` for every coordinate `c` of `B`. The
 //! algorithm is the paper's: `A` is coalesced (keeping its extended-domain behaviour), each leaf
@@ -48,6 +49,31 @@ use crate::tiler::{mode_of_tiles, Tile, Tiler};
 /// leaf `s:v·e_p` of `B` selects within mode `p` of `A`, and the result is the composition of
 /// `A_p` with the leaves of `B` on that axis, placed where those leaves are in `B`. So
 /// `A ∘ (4,8):(1@0,1@1) = A ∘ <4,8>`.
+///
+/// The right operand is a layout. For a tiler — a by-mode tuple of tiles such as `<4:1,8:2>`, or
+/// a [`Tiler`] from any source — call [`composition_tiler`]; the method [`Layout::compose`] takes
+/// either (a `Layout`, a `&Layout`, a `Tiler` or a `&Tiler`). Both free functions are `const fn`,
+/// which is why they take fixed types (a `const fn` cannot convert its arguments with `Into`):
+///
+/// ```
+/// use cute::{composition, composition_tiler, Layout, Tiler};
+/// let a: Layout = "(8,16):(20,1)".parse()?;
+/// let b: Layout = "(4,2):(1,8)".parse()?;
+/// let t: Tiler = "<4:1,8:2>".parse()?;
+/// assert_eq!(composition(&a, &b)?.to_string(), "(4,2):(20,1)"); // layout ∘ layout
+/// assert_eq!(composition_tiler(&a, &t)?.to_string(), "(4,8):(20,2)"); // layout ∘ tiler, by mode
+/// assert_eq!(a.compose(&b)?, composition(&a, &b)?); // the method takes either
+/// assert_eq!(a.compose(&t)?, composition_tiler(&a, &t)?);
+/// # Ok::<(), cute::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// The paper's conditions, each naming the mode where it fails: `StrideDivisibility` (9),
+/// `ShapeDivisibility` (10), and `Distributivity` (12) for a right operand with coordinate
+/// strides; `BinaryCarry` or `BinaryOverlap` when binary (F2) strides would need a carry;
+/// `Unsupported` or `NeedsIntegerStrides` for a mix of strides it does not compose; `Overflow`
+/// (`i64`) and `Capacity` (a result with more leaves than a layout holds).
 ///
 /// ```
 /// use cute::{composition, Layout};
@@ -831,6 +857,14 @@ const fn max_residue(s: i64, d: i64, p: i64) -> i64 {
 /// let t: Tiler = "<4,8>".parse().unwrap();
 /// assert_eq!(composition_tiler(&a, &t).unwrap().to_string(), "(4,8):(20,1)");
 /// ```
+///
+/// A `const fn`, so it takes a `&Tiler` (pass a layout as `&Tiler::layout(b)`); the method
+/// [`Layout::compose`] takes a `Layout`, a `&Layout`, a `Tiler` or a `&Tiler`. For two layouts,
+/// [`composition`].
+///
+/// # Errors
+///
+/// As [`composition`] for each tile, and `ProfileMismatch` when the tiler has more modes than `A`.
 pub const fn composition_tiler(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
     // Built in the return place, as in `composition`.
     let mut err = Ok(());
@@ -964,6 +998,12 @@ const fn compose_tiler_build(a: &Layout, t: &Tiler, err: &mut Result<(), Error>)
 /// let r = with_shape(&a, &"(8,4)".parse().unwrap()).unwrap();
 /// assert_eq!(r.to_string(), "((4,2),4):((8,1),2)");
 /// ```
+///
+/// # Errors
+///
+/// `InvalidShape` for an entry of `S` below 1, `Overflow` when its size does not fit in `i64`, and
+/// every error of [`composition`] of `A` with the compact column-major layout of `S` (a shape whose
+/// modes do not divide those of `A` fails the shape-divisibility condition (10)).
 pub const fn with_shape(a: &Layout, shape: &IntTuple) -> Result<Layout, Error> {
     let b = match compact_col_major(shape) {
         Ok(b) => b,

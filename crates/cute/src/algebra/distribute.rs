@@ -25,8 +25,7 @@ use crate::arith::gcd;
 use crate::error::{mul, tri, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::IntTuple;
 
-/// `domain_distribute(S, n)` for a shape `S` and a count `n ≥ 1` (see the module docs). Fails with
-/// `InvalidShape` when `n < 1` or `S` has a non-positive entry.
+/// `domain_distribute(S, n)` for a shape `S` and a count `n ≥ 1` (see the module docs).
 ///
 /// ```
 /// use cute::{domain_distribute, IntTuple};
@@ -36,6 +35,10 @@ use crate::int_tuple::IntTuple;
 /// assert_eq!(domain_distribute(&s, 512).unwrap().to_string(), "256:1");
 /// assert_eq!(domain_distribute(&s, 0).unwrap_err().to_string(), "domain_distribute (128,2), 0: shape entries must be positive integers, found 0");
 /// ```
+///
+/// # Errors
+///
+/// Fails with `InvalidShape` when `n < 1` or `S` has a non-positive entry.
 pub const fn domain_distribute(shape: &IntTuple, n: i64) -> Result<crate::layout::Layout, Error> {
     match distribute_flat(shape, n) {
         Ok(f) => Ok(coalesce_flat(&f, false).to_layout()),

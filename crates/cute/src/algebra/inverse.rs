@@ -1,4 +1,5 @@
-//! Right and left inverse (paper: 右逆 `L‡`, 左逆 `L†`): layouts from offsets back to coordinates.
+//! Right and left inverse (paper: 右逆 “right inverse” `L‡`, 左逆 “left inverse” `L†`): layouts from
+//! offsets back to coordinates.
 //!
 //! * The **right inverse** `R = L‡` is an injective layout into `Z_|L|` with `L(R(k)) = k` for
 //!   every `k < |R|` (paper eq. (13) over `Z`), as large as possible.
@@ -194,6 +195,13 @@ const fn push_mode(f: &mut Flat, op: Op, s: i64, d: i64) -> Result<(), Error> {
 /// column-major layout of `Z_|R|` in the stride order. `R(k)` writes the mixed-radix digits of `k`
 /// as coordinates of those modes (weight `S̄_i` in `L`'s domain, all other coordinates 0), so
 /// `R(k) < |L|` and `L(R(k)) = Σ digit_j·d_j = k`. Negative and zero strides never join the chain.
+///
+/// # Errors
+///
+/// With integer strides, only `Unsupported` where the coordinate search of the negative-stride
+/// construction passes its bound (2^22 steps); never for a chain. With coordinate or binary
+/// strides, the errors of the semimodule's construction (`Unsupported` where PyCuTe's gap extent is
+/// not an integer).
 pub const fn right_inverse(a: &Layout) -> Result<Layout, Error> {
     // The scratch arrays of the chain sized to the layout: zeroing them is a large part of the
     // cost.
@@ -334,16 +342,6 @@ const fn right_inverse_chain<const N: usize>(a: &Layout, chain: &mut bool) -> La
 /// assert_eq!(left_inverse(&l).unwrap_err().category(), "OutOfRange");
 /// ```
 ///
-/// Errors:
-/// * `NegativeOffset` (category `OutOfRange`) when a mode of size above 1 has a negative stride:
-///   the index named goes to a negative offset, in no layout's domain;
-/// * `Divisibility` when a non-zero stride of `coalesce(L)` is not a multiple of the next smaller
-///   one (C++: "Left inverse divisibility condition") and the mixed-radix construction finds no
-///   radix (its text says why: none exists, the search stopped at its bound, or `L` is not
-///   injective);
-/// * `NotInjective` when `L` is not injective and CuTe's formula would violate the law;
-/// * `Overflow` when the result's size would not fit in `i64` (`(2,2):(1,2^62)`).
-///
 /// **Criterion for non-injective layouts** (exact, and cheap enough for `const`). Let the non-zero
 /// strides of `C = coalesce(L)` in CuTe's order be `d_0 ≤ … ≤ d_m` with shapes `s_j`, and
 /// `r_j = d_{j+1}/d_j`. For an offset `x = Σ c_j·d_j` of the image, `R(x)` puts the mixed-radix
@@ -358,6 +356,17 @@ const fn right_inverse_chain<const N: usize>(a: &Layout, chain: &mut bool) -> La
 /// against brute force on over a million random layouts, and the property tests check it again.
 /// "Extends" is decided on `L` itself: a trailing size-1 mode of `L` that does not merge with the
 /// mode before it (CuTe's `coalesce` drops it) leaves no mode of `C` unbounded.
+///
+/// # Errors
+///
+/// * `NegativeOffset` (category `OutOfRange`) when a mode of size above 1 has a negative stride:
+///   the index named goes to a negative offset, in no layout's domain;
+/// * `Divisibility` when a non-zero stride of `coalesce(L)` is not a multiple of the next smaller
+///   one (C++: "Left inverse divisibility condition") and the mixed-radix construction finds no
+///   radix (its text says why: none exists, the search stopped at its bound, or `L` is not
+///   injective);
+/// * `NotInjective` when `L` is not injective and CuTe's formula would violate the law;
+/// * `Overflow` when the result's size would not fit in `i64` (`(2,2):(1,2^62)`).
 pub const fn left_inverse(a: &Layout) -> Result<Layout, Error> {
     if !a.is_integral() {
         return super::semimodule::left_inverse_semimodule(a);

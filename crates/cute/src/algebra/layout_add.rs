@@ -48,8 +48,6 @@ use crate::layout::Layout;
 /// a flat layout `(g_0,g_1,...):(p_0,p_1,...)` (see the module docs), `(1):(0)` when they share no
 /// factor at a common offset. Symmetric in `S` and `T`; its size divides `gcd(|S|, |T|)`.
 ///
-/// Errors: `InvalidShape` for a leaf below 1, `Overflow` when an offset does not fit in `i64`.
-///
 /// ```
 /// use cute::{greatest_common_domain, IntTuple};
 /// let t = |s: &str| s.parse::<IntTuple>().unwrap();
@@ -58,6 +56,10 @@ use crate::layout::Layout;
 /// let g = greatest_common_domain(&t("(5,3)"), &t("(3,5)")).unwrap();
 /// assert_eq!(g.to_string(), "(1):(0)"); // no factor shared at a common offset
 /// ```
+///
+/// # Errors
+///
+/// `InvalidShape` for a leaf below 1, `Overflow` when an offset does not fit in `i64`.
 pub const fn greatest_common_domain(s: &IntTuple, t: &IntTuple) -> Result<Layout, Error> {
     match common_domain(&s.val, s.tree.len(), &t.val, t.tree.len()) {
         Ok(f) => Ok(flat_tuple(&f)),
@@ -172,10 +174,6 @@ const fn common_domain(
 /// `i < |R|`, built on the greatest common domain of the coalesced operands and coalesced (see the
 /// module docs). Symmetric in `A` and `B`.
 ///
-/// Errors: `ProfileMismatch` when `|A| ≠ |B|`; a divisibility error
-/// ([`ErrorKind::NoCommonRefinement`]) when the coalesced shapes of `A` and `B` have no common
-/// refinement (their greatest common domain is smaller than `|A|`); `Overflow`.
-///
 /// ```
 /// use cute::{layout_add, Layout};
 /// let a: Layout = "(5,3,4):(1,5,15)".parse().unwrap();
@@ -184,6 +182,12 @@ const fn common_domain(
 /// let e = layout_add(&"4:1".parse().unwrap(), &"8:1".parse().unwrap()).unwrap_err();
 /// assert_eq!(e.to_string(), "layout_add 4:1, 8:1: the sizes differ (4 vs 8)");
 /// ```
+///
+/// # Errors
+///
+/// `ProfileMismatch` when `|A| ≠ |B|`; a divisibility error ([`ErrorKind::NoCommonRefinement`])
+/// when the coalesced shapes of `A` and `B` have no common refinement (their greatest common domain
+/// is smaller than `|A|`); `Overflow`.
 pub const fn layout_add(a: &Layout, b: &Layout) -> Result<Layout, Error> {
     if let Err(e) = a.require_integral(crate::error::Op::LayoutAdd) {
         return Err(e);

@@ -1,5 +1,6 @@
-//! The layout algebra (paper: 布局代数): every operation takes layouts and returns a layout with a
-//! stated functional property, or an [`Error`](crate::Error) naming the violated condition.
+//! The layout algebra (paper: 布局代数 “layout algebra”): every operation takes layouts and returns a
+//! layout with a stated functional property, or an [`Error`](crate::Error) naming the violated
+//! condition.
 //!
 //! One module per operation of the paper: [`coalesce`](mod@coalesce), [`composition`](mod@composition),
 //! [`complement`](mod@complement), and the operations built from them.

@@ -31,9 +31,6 @@ use crate::layout::Layout;
 
 /// `nullspace(L)`: the compact layout of the stride-0 leaves of `L` (see the module docs).
 ///
-/// Fails only on overflow of the prefix products, which cannot happen for a layout whose size fits
-/// in `i64` (every layout built by this crate).
-///
 /// ```
 /// use cute::{nullspace, Layout};
 /// let l: Layout = "((2,1),(2,8)):((3,8),(1,0))".parse().unwrap();
@@ -41,6 +38,11 @@ use crate::layout::Layout;
 /// let l: Layout = "(4,8):(1,4)".parse().unwrap();
 /// assert_eq!(nullspace(&l).unwrap().to_string(), "1:0"); // injective: only 0 maps to 0
 /// ```
+///
+/// # Errors
+///
+/// Fails only on overflow of the prefix products, which cannot happen for a layout whose size fits
+/// in `i64` (every layout built by this crate).
 pub const fn nullspace(a: &Layout) -> Result<Layout, Error> {
     match nullspace_flat(a) {
         Ok(f) => Ok(f.to_layout()),

@@ -50,8 +50,7 @@ const fn nonpositive_factor(op: Op) -> Error {
     )
 }
 
-/// `upcast<n>(L)`: `n` elements become one (see the module docs). Fails with a divisibility error
-/// when a non-zero stride and `n` divide neither way, and for `n < 1`.
+/// `upcast<n>(L)`: `n` elements become one (see the module docs).
 ///
 /// ```
 /// use cute::{upcast, Layout};
@@ -60,6 +59,11 @@ const fn nonpositive_factor(op: Op) -> Error {
 /// let e = upcast(&"4:3".parse().unwrap(), 2).unwrap_err();
 /// assert_eq!(e.to_string(), "upcast 4:3, 2: upcast divisibility condition (the stride and the factor must divide one another) at mode 0: 2 does not divide 3");
 /// ```
+///
+/// # Errors
+///
+/// Fails with a divisibility error when a non-zero stride and `n` divide neither way, and for `n <
+/// 1`.
 pub const fn upcast(a: &Layout, n: i64) -> Result<Layout, Error> {
     if let Err(e) = a.require_integral(crate::error::Op::Upcast) {
         return Err(e);
@@ -112,8 +116,7 @@ const fn upcast_impl(a: &Layout, n: i64) -> Result<Layout, Error> {
     Ok(out)
 }
 
-/// `downcast<n>(L)`: one element becomes `n` (see the module docs). Fails with a divisibility error
-/// when no leaf has stride 1, for `n < 1`, and on overflow.
+/// `downcast<n>(L)`: one element becomes `n` (see the module docs).
 ///
 /// ```
 /// use cute::{downcast, Layout};
@@ -122,6 +125,10 @@ const fn upcast_impl(a: &Layout, n: i64) -> Result<Layout, Error> {
 /// let e = downcast(&"4:2".parse().unwrap(), 2).unwrap_err();
 /// assert_eq!(e.to_string(), "downcast 4:2, 2: downcast requires adjacent elements: no leaf has stride 1, the smallest stride is at mode 0: 2 does not divide 1");
 /// ```
+///
+/// # Errors
+///
+/// Fails with a divisibility error when no leaf has stride 1, for `n < 1`, and on overflow.
 pub const fn downcast(a: &Layout, n: i64) -> Result<Layout, Error> {
     if let Err(e) = a.require_integral(crate::error::Op::Downcast) {
         return Err(e);
@@ -182,8 +189,7 @@ const fn downcast_impl(a: &Layout, n: i64) -> Result<Layout, Error> {
 }
 
 /// `recast(L, num/den)`: PyCuTe's recast to elements of `num/den` old elements (see the module
-/// docs). Fails with a divisibility error when a stride other than 0 and 1 and the scale divide
-/// neither way, for a non-positive `num` or `den`, and on overflow.
+/// docs).
 ///
 /// ```
 /// use cute::{recast, Layout};
@@ -192,6 +198,11 @@ const fn downcast_impl(a: &Layout, n: i64) -> Result<Layout, Error> {
 /// let l: Layout = "(4,4):(4,1)".parse().unwrap();
 /// assert_eq!(recast(&l, 4, 1).unwrap().to_string(), "(4,1):(1,1)");
 /// ```
+///
+/// # Errors
+///
+/// Fails with a divisibility error when a stride other than 0 and 1 and the scale divide neither
+/// way, for a non-positive `num` or `den`, and on overflow.
 pub const fn recast(a: &Layout, num: i64, den: i64) -> Result<Layout, Error> {
     if !a.is_integral() {
         // Only the zero of F2 recasts (PyCuTe keeps `F0`; any other binary or coordinate stride

@@ -43,6 +43,12 @@ pub fn counting((l, off): (Layout, i64)) -> String {
 /// assert_eq!(instruction("tmem_32x32b.x2").unwrap(), tmem_32x32b(2).unwrap());
 /// assert_eq!(instruction("(32,4):(1,32)").unwrap().to_string(), "(32,4):(1,32)");
 /// ```
+///
+/// # Errors
+///
+/// The parse errors of a layout, or for a TMEM name a suffix that is not `.xN` with `N` an integer,
+/// and the errors of [`tmem_32x32b`](crate::tmem_32x32b) and [`tmem_16x256b`](crate::tmem_16x256b)
+/// for `N`.
 pub fn instruction(s: &str) -> Result<Layout, Error> {
     for (name, f) in [
         (

@@ -56,12 +56,15 @@ impl<L: StaticLayout, S: Storage> StaticTensor<L, S> {
     /// assert!(StaticTensor::<L, _>::new(&data[..]).is_ok());
     /// assert!(StaticTensor::<L, _>::new(&data[..14]).is_err());
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`StaticTensor::with_base`] with base 0.
     pub fn new(storage: S) -> Result<Self, Error> {
         Self::with_base(storage, 0)
     }
 
     /// The tensor whose offset 0 is element `base` of `storage` (negative strides reach below it).
-    /// Fails unless every offset of `L` on its domain lands inside the storage.
     ///
     /// ```
     /// use cute::{static_layout, StaticTensor};
@@ -71,6 +74,10 @@ impl<L: StaticLayout, S: Storage> StaticTensor<L, S> {
     /// assert_eq!(t.get(0), Some(&7));
     /// assert!(StaticTensor::<Reversed, _>::with_base(&data[..], 6).is_err());
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// Fails unless every offset of `L` on its domain lands inside the storage.
     pub fn with_base(storage: S, base: usize) -> Result<Self, Error> {
         crate::tensor::check_storage(
             storage.items().len(),
@@ -283,6 +290,10 @@ impl<L: StaticLayout, S: Storage> StaticTensor<L, S> {
     /// assert!(StaticTensor::<L, _>::from_dynamic(u).is_err());
     /// # let _ = s;
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// The dynamic tensor, unchanged, when its layout is not `L::LAYOUT`.
     pub fn from_dynamic(t: Tensor<S>) -> Result<Self, Tensor<S>> {
         if *t.layout() != L::LAYOUT {
             return Err(t);

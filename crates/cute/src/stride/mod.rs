@@ -1,5 +1,6 @@
-//! Strides from the paper's integer semimodules (整数半模): integers `Z`, coordinate bases `e_i`
-//! (arithmetic tuples, `Z^S`), and binary strides `F2` (XOR addition, carry-less scaling).
+//! Strides from the paper's integer semimodules (整数半模 “integer semimodules”): integers `Z`,
+//! coordinate bases `e_i` (arithmetic tuples, `Z^S`), and binary strides `F2` (XOR addition,
+//! carry-less scaling).
 //!
 //! A layout's codomain is any semimodule over the integers: a set with an addition and a scaling
 //! by integer coordinates. Every stride of one layout lies in the same semimodule (zero lies in

@@ -55,7 +55,7 @@ impl Swizzle {
     pub const IDENTITY: Swizzle = Swizzle { b: 0, m: 0, s: 0 };
 
     /// `Sw<b,m,s>`. CuTe's conditions: `b ≥ 0`, `m ≥ 0`, `|s| ≥ b`; here also `b + m + |s| ≤ 63`
-    /// (the masks fit in an `i64`). Fails with [`ErrorKind::InvalidSwizzle`] otherwise.
+    /// (the masks fit in an `i64`).
     ///
     /// ```
     /// use cute::Swizzle;
@@ -63,6 +63,10 @@ impl Swizzle {
     /// assert_eq!(sw.to_string(), "Sw<3,3,3>");
     /// assert_eq!(Swizzle::new(3, 0, 2).unwrap_err().to_string(), "swizzle: Sw<3,0,2> is not a swizzle: B and M must be non-negative, |S| at least B, and B+M+|S| at most 63");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// Fails with [`ErrorKind::InvalidSwizzle`] otherwise.
     pub const fn new(b: i64, m: i64, s: i64) -> Result<Swizzle, Error> {
         let ok = b >= 0
             && m >= 0
@@ -204,6 +208,11 @@ impl Swizzle {
     /// assert_eq!(SW.apply(64), 72);
     /// assert_eq!(Swizzle::parse_const("Sw<3,3>").unwrap_err().to_string(), "parse: at byte 6: expected `,`");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `Syntax` for text that is not `Sw<B,M,S>`, and the errors of [`Swizzle::new`] for its
+    /// parameters.
     pub const fn parse_const(text: &str) -> Result<Swizzle, Error> {
         let s = text.as_bytes();
         let (sw, pos) = tri!(swizzle_at(s, 0));
@@ -248,6 +257,11 @@ impl ComposedLayout {
     /// let c: ComposedLayout = "Sw<1,0,1> o 4 o 4:1".parse().unwrap();
     /// assert_eq!((c.eval(0).unwrap(), c.eval(2).unwrap(), c.eval(3).unwrap()), (4, 7, 6));
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`Layout::eval`] at `i`, and `Overflow` when `offset + L(i)` does not fit in
+    /// `i64`.
     pub const fn eval(&self, i: i64) -> Result<i64, Error> {
         let v = match self.layout.eval(i) {
             Ok(v) => v,
@@ -267,6 +281,11 @@ impl ComposedLayout {
     /// assert_eq!(c.eval_crd(&"(1,0)".parse().unwrap()).unwrap(), 72);
     /// assert_eq!(c.eval_crd(&"(1,8)".parse().unwrap()).unwrap(), 64);
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`Layout::eval_crd`] at `c`, and `Overflow` when `offset + L(c)` does not fit
+    /// in `i64`.
     pub const fn eval_crd(&self, c: &IntTuple) -> Result<i64, Error> {
         let v = match self.layout.eval_crd(c) {
             Ok(v) => v,
@@ -286,6 +305,11 @@ impl ComposedLayout {
     /// let c: ComposedLayout = "Sw<1,0,1> o 0 o (2,2):(2,1)".parse().unwrap();
     /// assert_eq!(c.values().unwrap(), vec![0, 3, 1, 2]);
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `Capacity` when the domain has more than [`WALK_LIMIT`](crate::WALK_LIMIT) points; a refusal
+    /// when the layout does not have integer strides.
     pub fn values(&self) -> Result<Vec<i64>, Error> {
         self.checked(Op::Image)?;
         let mut out = Vec::new();
@@ -302,6 +326,10 @@ impl ComposedLayout {
     /// let c: ComposedLayout = "Sw<1,0,1> o 0 o (2,2):(2,1)".parse().unwrap();
     /// assert_eq!(c.image().unwrap(), vec![0, 1, 2, 3]);
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`ComposedLayout::values`].
     pub fn image(&self) -> Result<Vec<i64>, Error> {
         let mut v = self.values()?;
         v.sort_unstable();
@@ -319,6 +347,11 @@ impl ComposedLayout {
     /// assert_eq!(c.values().unwrap(), vec![0, 3]);
     /// assert_eq!(c.cosize().unwrap(), 4); // the layout 2:2 alone reaches only 3
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`ComposedLayout::values`], and `Overflow` when the largest value plus one does not fit
+    /// in `i64`.
     pub fn cosize(&self) -> Result<i64, Error> {
         self.checked(Op::Cosize)?;
         let mut hi = i64::MIN;
@@ -350,6 +383,11 @@ impl ComposedLayout {
     /// let e = ComposedLayout::parse_const("Sw<3,3,3> o (8,64):(64,1)").unwrap_err();
     /// assert_eq!(e.to_string(), "parse: at byte 12: expected an integer");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `Syntax` for text that is not `Sw<B,M,S> o offset o L`, and the errors of [`Swizzle::new`]
+    /// and of the layout's parser.
     pub const fn parse_const(text: &str) -> Result<ComposedLayout, Error> {
         let s = text.as_bytes();
         let (sw, pos) = tri!(swizzle_at(s, 0));
@@ -428,6 +466,10 @@ impl Swizzle {
     /// let back = Swizzle::from_f2_layout(&"(8,8):(F1,F9)".parse().unwrap()).unwrap();
     /// assert_eq!(back.to_string(), "Sw<3,0,3>");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `Capacity` when `n` is 0 or more than the index bits a layout holds.
     pub fn to_f2_layout(&self, n: u32) -> Result<Layout, Error> {
         if n == 0 || n as usize > crate::CAPACITY || n > 62 {
             return Err(Error::new(
@@ -447,8 +489,7 @@ impl Swizzle {
 
     /// The cheapest `Sw<B,M,S>` (fewest bits, then smallest `M`, then smallest `|S|`) that agrees
     /// with the binary-strided layout `l` on its whole domain, which must be `[0, 2^n)` with every
-    /// extent a power of two (then `l` is F2-linear in the index bits). Fails when no swizzle is
-    /// equivalent.
+    /// extent a power of two (then `l` is F2-linear in the index bits).
     ///
     /// ```
     /// use cute::{Layout, Swizzle};
@@ -457,6 +498,10 @@ impl Swizzle {
     /// let e = Swizzle::from_f2_layout(&"(4,4):(F1,F6)".parse().unwrap()).unwrap_err();
     /// assert_eq!(e.to_string(), "swizzle (4,4):(F1,F6): unsupported: no Swizzle<B,M,S> agrees with this F2 layout on every index bit");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// Fails when no swizzle is equivalent.
     pub fn from_f2_layout(l: &Layout) -> Result<Swizzle, Error> {
         let err = |what: &'static str| {
             Error::new(Op::Swizzle, ErrorKind::Unsupported { what })
@@ -510,6 +555,12 @@ impl ComposedLayout {
     /// let c: ComposedLayout = "Sw<3,0,3> o 0 o (8,8):(8,1)".parse().unwrap();
     /// assert_eq!(c.to_f2_layout().unwrap().to_string(), "(8,8):(F9,F1)");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `Unsupported` for a nonzero offset; the errors of the layout's cosize and of
+    /// [`Swizzle::to_f2_layout`]; the errors of the carry-less composition when `L`'s strides do
+    /// not scale the swizzle's F2 layout exactly.
     pub fn to_f2_layout(&self) -> Result<Layout, Error> {
         if self.offset != 0 {
             return Err(Error::new(

@@ -485,7 +485,8 @@ fn logical_divide_by_every_integer_layout() {
     assert!(tally.get("ok: B interleaved") > 20);
 }
 
-/// The cases quoted in issue [I], item 2.
+/// The complements of injective layouts whose strides form no divisible chain, as users reported
+/// them.
 #[test]
 fn the_issue_cases() {
     let l = |s: &str| s.parse::<Layout>().unwrap();

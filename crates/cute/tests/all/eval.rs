@@ -61,7 +61,7 @@ fn paper_figure_3_layout() {
 
 #[test]
 fn benchmark_layout() {
-    // The evaluation layout: every shape a power of two, so the shift-and-mask path.
+    // The benchmark set's evaluation layout: every shape a power of two, so the shift-and-mask path.
     let l = layout("((4,8),(8,16)):((8,512),(1,32))");
     let ev = l.evaluator().unwrap();
     assert_eq!(

@@ -2,6 +2,7 @@
 #![allow(clippy::result_large_err)] // cute::Error is a large plain value (see DESIGN.md)
 
 mod admissibility;
+mod api;
 mod banks;
 mod basics;
 mod compile_fail;

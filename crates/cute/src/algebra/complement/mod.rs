@@ -1,4 +1,4 @@
-//! Complement (paper: 补集): the layout of the offsets a layout does not reach.
+//! Complement (paper: 补集 “complement set”): the layout of the offsets a layout does not reach.
 //!
 //! The complement `L*` is weakly congruent to the codomain (15), disjoint from the image of `L` on
 //! the whole extended domain of `L*` (16), and ordered (17). Conditions (15)-(17) admit many
@@ -70,9 +70,7 @@ use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
 
 /// `complement(L)` in the paper's form (see the module docs), for every integer layout whose
-/// `filter` is injective, whatever the order and sign of its strides. Fails when `filter(L)` is not
-/// injective (`NotInjective`, naming two indices that meet), on overflow, or when the injectivity
-/// search of interleaved strides passes its bound (`Unsupported`).
+/// `filter` is injective, whatever the order and sign of its strides.
 ///
 /// ```
 /// use cute::{complement, Layout};
@@ -83,6 +81,12 @@ use crate::layout::Layout;
 /// let e = complement(&"(2,2):(1,1)".parse().unwrap()).unwrap_err();
 /// assert_eq!(e.to_string(), "complement (2,2):(1,1): the layout is not injective: indices 1 and 2 reach the same offset");
 /// ```
+///
+/// # Errors
+///
+/// Fails when `filter(L)` is not injective (`NotInjective`, naming two indices that meet), on
+/// overflow, or when the injectivity search of interleaved strides passes its bound
+/// (`Unsupported`).
 pub const fn complement(a: &Layout) -> Result<Layout, Error> {
     if !a.is_integral() {
         return super::semimodule::complement_semimodule(a);
@@ -91,9 +95,7 @@ pub const fn complement(a: &Layout) -> Result<Layout, Error> {
 }
 
 /// `complement(L, M)` for a cotarget `M` that is an integer or a shape (CuTe's form, see the module
-/// docs): `(L, L*)` reaches `|M|`. Fails when `filter(L)` is not injective (`NotInjective`, naming
-/// two indices that meet), on overflow, or when the injectivity search of interleaved strides
-/// passes its bound (`Unsupported`).
+/// docs): `(L, L*)` reaches `|M|`.
 ///
 /// ```
 /// use cute::{complement_to, IntTuple, Layout};
@@ -102,6 +104,12 @@ pub const fn complement(a: &Layout) -> Result<Layout, Error> {
 /// let l: Layout = "8:3".parse().unwrap();
 /// assert_eq!(complement_to(&l, &IntTuple::int(24)).unwrap().to_string(), "3:1");
 /// ```
+///
+/// # Errors
+///
+/// Fails when `filter(L)` is not injective (`NotInjective`, naming two indices that meet), on
+/// overflow, or when the injectivity search of interleaved strides passes its bound
+/// (`Unsupported`).
 pub const fn complement_to(a: &Layout, cotarget: &IntTuple) -> Result<Layout, Error> {
     if !a.is_integral() {
         return super::semimodule::complement_to_semimodule(a, cotarget);

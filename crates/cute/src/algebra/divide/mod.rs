@@ -1,5 +1,5 @@
-//! Logical divide (paper: 逻辑除法) and its regroupings `zipped_divide`, `tiled_divide`,
-//! `flat_divide`.
+//! Logical divide (paper: 逻辑除法 “logical division”) and its regroupings `zipped_divide`,
+//! `tiled_divide`, `flat_divide`.
 //!
 //! `A ⊘ B = A ∘ (B, B*)` with `B* = complement(B, shape(coalesce(A)))`: the rank-2 layout whose first
 //! mode ("tile") is `A ∘ B`, the elements of `A` that `B` points to, and whose second mode ("rest")
@@ -76,9 +76,8 @@ use crate::tiler::Tiler;
 /// shape(coalesce(A))))` for a layout tile, applied by mode for a by-mode tiler (`_` keeps the mode,
 /// `n` means `n:1`, modes of `A` beyond the tiler are kept).
 ///
-/// Fails when a composition or complement condition fails or `(B, B*)` is not onto `Z_|A|`
-/// (`Divisibility`), or when the tiler has
-/// more modes than `A` (`ProfileMismatch`).
+/// A `const fn`, so it takes a `&Tiler` (a layout `b` as `&Tiler::layout(b)`); the method
+/// [`Layout::logical_divide`] takes a `Layout`, a `&Layout`, a `Tiler` or a `&Tiler`.
 ///
 /// ```
 /// use cute::{logical_divide, Layout, Tiler};
@@ -89,6 +88,11 @@ use crate::tiler::Tiler;
 /// let t: Tiler = "<4:1,8:2>".parse().unwrap();
 /// assert_eq!(logical_divide(&a, &t).unwrap().to_string(), "((4,2),(8,2)):((20,80),(2,1))");
 /// ```
+///
+/// # Errors
+///
+/// Fails when a composition or complement condition fails or `(B, B*)` is not onto `Z_|A|`
+/// (`Divisibility`), or when the tiler has more modes than `A` (`ProfileMismatch`).
 pub const fn logical_divide(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
     // Built in the return place (see `coalesce_into`).
     let mut err = Ok(());
@@ -102,9 +106,8 @@ pub const fn logical_divide(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
 /// `zipped_divide(A, T)`: [`logical_divide`] regrouped as `((tiles...), (rests..., extra modes...))`,
 /// always of rank 2. Mode 0 is `A ∘ T` (by mode), mode 1 iterates over the tiles.
 ///
-/// Fails as [`logical_divide`] does, and with `OutOfRange` when a `_` of the tiler stands over a mode
-/// of `A` that is an integer (there is no tile/rest pair to split), or `ProfileMismatch` when it
-/// stands over a mode of rank other than 2.
+/// A `const fn`, so it takes a `&Tiler` (a layout `b` as `&Tiler::layout(b)`); the method
+/// [`Layout::zipped_divide`] takes a `Layout`, a `&Layout`, a `Tiler` or a `&Tiler`.
 ///
 /// ```
 /// use cute::{zipped_divide, Layout, Tiler};
@@ -113,6 +116,12 @@ pub const fn logical_divide(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
 /// // a 2x2 grid of 4x8 tiles (Figure 12): mode 0 is a tile, mode 1 picks the tile
 /// assert_eq!(zipped_divide(&a, &t).unwrap().to_string(), "((4,8),(2,2)):((20,2),(80,1))");
 /// ```
+///
+/// # Errors
+///
+/// Fails as [`logical_divide`] does, and with `OutOfRange` when a `_` of the tiler stands over a
+/// mode of `A` that is an integer (there is no tile/rest pair to split), or `ProfileMismatch` when
+/// it stands over a mode of rank other than 2.
 pub const fn zipped_divide(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
     match zipped(a, t, Apply::Divide) {
         Ok(r) => Ok(r),
@@ -123,12 +132,19 @@ pub const fn zipped_divide(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
 /// `tiled_divide(A, T)`: [`zipped_divide`] with its second mode unpacked, `((tiles...), rest...)`.
 /// A second mode of rank 1 is kept as it is.
 ///
+/// A `const fn`, so it takes a `&Tiler` (a layout `b` as `&Tiler::layout(b)`); the method
+/// [`Layout::tiled_divide`] takes a `Layout`, a `&Layout`, a `Tiler` or a `&Tiler`.
+///
 /// ```
 /// use cute::{tiled_divide, Layout, Tiler};
 /// let a: Layout = "(8,16):(20,1)".parse().unwrap();
 /// let t: Tiler = "<4:1,8:2>".parse().unwrap();
 /// assert_eq!(tiled_divide(&a, &t).unwrap().to_string(), "((4,8),2,2):((20,2),80,1)");
 /// ```
+///
+/// # Errors
+///
+/// As [`zipped_divide`].
 pub const fn tiled_divide(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
     match zipped(a, t, Apply::Divide) {
         Ok(z) => match unpack(&z, false) {
@@ -142,12 +158,19 @@ pub const fn tiled_divide(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
 /// `flat_divide(A, T)`: [`zipped_divide`] with both modes unpacked, `(tiles..., rest...)`. A mode
 /// of rank 1 is kept as it is.
 ///
+/// A `const fn`, so it takes a `&Tiler` (a layout `b` as `&Tiler::layout(b)`); the method
+/// [`Layout::flat_divide`] takes a `Layout`, a `&Layout`, a `Tiler` or a `&Tiler`.
+///
 /// ```
 /// use cute::{flat_divide, Layout, Tiler};
 /// let a: Layout = "(8,16):(20,1)".parse().unwrap();
 /// let t: Tiler = "<4:1,8:2>".parse().unwrap();
 /// assert_eq!(flat_divide(&a, &t).unwrap().to_string(), "(4,8,2,2):(20,2,80,1)");
 /// ```
+///
+/// # Errors
+///
+/// As [`zipped_divide`].
 pub const fn flat_divide(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
     match zipped(a, t, Apply::Divide) {
         Ok(z) => match unpack(&z, true) {

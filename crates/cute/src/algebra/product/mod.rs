@@ -1,5 +1,6 @@
-//! Logical product (paper: 逻辑乘积) and its variants: `zipped_product`, `tiled_product`,
-//! `flat_product`, the rank-sensitive `blocked_product` and `raked_product`, and `tile_to_shape`.
+//! Logical product (paper: 逻辑乘积 “logical product”) and its variants: `zipped_product`,
+//! `tiled_product`, `flat_product`, the rank-sensitive `blocked_product` and `raked_product`, and
+//! `tile_to_shape`.
 //!
 //! `A ⊗ B = (A, A* ∘ B)` with `A* = complement(A, size(A)·cosize(B))`: the rank-2 layout whose first
 //! mode is the tile `A` and whose second mode places one translated copy of `A` at every element of
@@ -62,10 +63,8 @@ use tile::grid_build;
 /// size(A)·cosize(B)) ∘ B)` for a layout tile, applied by mode for a by-mode tiler (`_` keeps the
 /// mode, `n` means `n:1`, modes of `A` beyond the tiler are kept).
 ///
-/// Fails when the composition is inadmissible (`Divisibility`), when `A` without its stride-0
-/// modes is not injective (`NotInjective`, naming two indices that meet), or when the tiler has
-/// more modes than `A` (`ProfileMismatch`). Any order and sign of the strides of `A` is accepted
-/// (see [`complement`](crate::complement)).
+/// A `const fn`, so it takes a `&Tiler` (a layout `b` as `&Tiler::layout(b)`); the method
+/// [`Layout::logical_product`] takes a `Layout`, a `&Layout`, a `Tiler` or a `&Tiler`.
 ///
 /// ```
 /// use cute::{logical_product, Layout, Tiler};
@@ -78,6 +77,13 @@ use tile::grid_build;
 /// `complement(A) ∘ B`, the paper's complement without a cotarget (it extends along the last axis
 /// of the codomain): `(2,2):(1@0,1@1) ⊗ 3:1 = ((2,2),3):((1@0,1@1),2@1)`. Binary strides have no
 /// ordered complement and are refused.
+///
+/// # Errors
+///
+/// Fails when the composition is inadmissible (`Divisibility`), when `A` without its stride-0 modes
+/// is not injective (`NotInjective`, naming two indices that meet), or when the tiler has more
+/// modes than `A` (`ProfileMismatch`). Any order and sign of the strides of `A` is accepted (see
+/// [`complement`](crate::complement)).
 pub const fn logical_product(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
     // Built in the return place (see `coalesce_into`).
     let mut err = Ok(());
@@ -91,12 +97,20 @@ pub const fn logical_product(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
 /// `zipped_product(A, T)`: [`logical_product`] regrouped as `((tiles...), (products..., extra
 /// modes...))`, of rank 2. A `_` of the tiler over an integer mode of `A` is refused (`OutOfRange`).
 ///
+/// A `const fn`, so it takes a `&Tiler` (a layout `b` as `&Tiler::layout(b)`); the method
+/// [`Layout::zipped_product`] takes a `Layout`, a `&Layout`, a `Tiler` or a `&Tiler`.
+///
 /// ```
 /// use cute::{zipped_product, Layout, Tiler};
 /// let a: Layout = "(4,8):(20,2)".parse().unwrap();
 /// let t = Tiler::layout("(3,2):(2,1)".parse().unwrap());
 /// assert_eq!(zipped_product(&a, &t).unwrap().to_string(), "((4,8),(3,2)):((20,2),(80,1))");
 /// ```
+///
+/// # Errors
+///
+/// As [`logical_product`], and `OutOfRange` when a `_` of the tiler stands over an integer mode of
+/// `A`.
 pub const fn zipped_product(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
     match zipped(a, t, Apply::Product) {
         Ok(r) => Ok(r),
@@ -107,12 +121,19 @@ pub const fn zipped_product(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
 /// `tiled_product(A, T)`: [`zipped_product`] with its second mode unpacked (kept whole when it has
 /// rank 1).
 ///
+/// A `const fn`, so it takes a `&Tiler` (a layout `b` as `&Tiler::layout(b)`); the method
+/// [`Layout::tiled_product`] takes a `Layout`, a `&Layout`, a `Tiler` or a `&Tiler`.
+///
 /// ```
 /// use cute::{tiled_product, Layout, Tiler};
 /// let a: Layout = "(4,8):(20,2)".parse().unwrap();
 /// let t = Tiler::layout("(3,2):(2,1)".parse().unwrap());
 /// assert_eq!(tiled_product(&a, &t).unwrap().to_string(), "((4,8),3,2):((20,2),80,1)");
 /// ```
+///
+/// # Errors
+///
+/// As [`zipped_product`].
 pub const fn tiled_product(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
     match zipped(a, t, Apply::Product) {
         Ok(z) => match unpack(&z, false) {
@@ -126,12 +147,19 @@ pub const fn tiled_product(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
 /// `flat_product(A, T)`: [`zipped_product`] with both modes unpacked (a mode of rank 1 is kept
 /// whole).
 ///
+/// A `const fn`, so it takes a `&Tiler` (a layout `b` as `&Tiler::layout(b)`); the method
+/// [`Layout::flat_product`] takes a `Layout`, a `&Layout`, a `Tiler` or a `&Tiler`.
+///
 /// ```
 /// use cute::{flat_product, Layout, Tiler};
 /// let a: Layout = "(4,8):(20,2)".parse().unwrap();
 /// let t = Tiler::layout("(3,2):(2,1)".parse().unwrap());
 /// assert_eq!(flat_product(&a, &t).unwrap().to_string(), "(4,8,3,2):(20,2,80,1)");
 /// ```
+///
+/// # Errors
+///
+/// As [`zipped_product`].
 pub const fn flat_product(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
     match zipped(a, t, Apply::Product) {
         Ok(z) => match unpack(&z, true) {
@@ -146,9 +174,6 @@ pub const fn flat_product(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
 /// of `(A, A* ∘ B)` zipped as `((A_0, (A*∘B)_0), (A_1, (A*∘B)_1), ...)`. The result has the larger
 /// rank; each block is a contiguous translate of `A`.
 ///
-/// Fails as [`logical_product`] does, and with `ProfileMismatch` when the two zipped modes do not
-/// have the same rank (CuTe's "Mismatched Ranks", e.g. `A = (4):(1)`, `B = 2:1`).
-///
 /// ```
 /// use cute::{blocked_product, Layout};
 /// let a: Layout = "(3,4):(4,1)".parse().unwrap();
@@ -157,6 +182,11 @@ pub const fn flat_product(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
 /// let e = blocked_product(&"(4):(1)".parse().unwrap(), &"2:1".parse().unwrap()).unwrap_err();
 /// assert_eq!(e.to_string(), "blocked_product (4):(1), 2:1: the tile and the grid of the product cannot be zipped: a tuple against an integer layout (depths) (1 vs 0)");
 /// ```
+///
+/// # Errors
+///
+/// Fails as [`logical_product`] does, and with `ProfileMismatch` when the two zipped modes do not
+/// have the same rank (CuTe's "Mismatched Ranks", e.g. `A = (4):(1)`, `B = 2:1`).
 pub const fn blocked_product(a: &Layout, b: &Layout) -> Result<Layout, Error> {
     // Built in the return place (see `coalesce_into`).
     let mut err = Ok(());
@@ -178,6 +208,10 @@ pub const fn blocked_product(a: &Layout, b: &Layout) -> Result<Layout, Error> {
 /// let b: Layout = "(2,5):(1,2)".parse().unwrap();
 /// assert_eq!(raked_product(&a, &b).unwrap().to_string(), "((2,3),(5,4)):((12,4),(24,1))");
 /// ```
+///
+/// # Errors
+///
+/// As [`blocked_product`].
 pub const fn raked_product(a: &Layout, b: &Layout) -> Result<Layout, Error> {
     let mut err = Ok(());
     let mut r = Ok(rank_product_build(a, b, true, &mut err));
@@ -193,9 +227,6 @@ pub const fn raked_product(a: &Layout, b: &Layout) -> Result<Layout, Error> {
 /// `S`: with `A` padded to `R = rank(S)` modes, `blocked_product(A, compact_col_major(P))` where
 /// `P_k = size(S_k) / size(A_k)`.
 ///
-/// Fails with `ProfileMismatch` when `rank(A) > rank(S)` and with `Divisibility` when a mode size of
-/// `A` does not divide the corresponding mode size of `S`.
-///
 /// ```
 /// use cute::{tile_to_shape, Layout};
 /// let a: Layout = "(2,2):(1,2)".parse().unwrap();
@@ -204,6 +235,11 @@ pub const fn raked_product(a: &Layout, b: &Layout) -> Result<Layout, Error> {
 /// let e = tile_to_shape(&a, &"(3,6)".parse().unwrap()).unwrap_err();
 /// assert_eq!(e.to_string(), "tile_to_shape (2,2):(1,2), (3,6): the block's mode size does not divide the target shape's at mode 0: 2 does not divide 3");
 /// ```
+///
+/// # Errors
+///
+/// Fails with `ProfileMismatch` when `rank(A) > rank(S)` and with `Divisibility` when a mode size
+/// of `A` does not divide the corresponding mode size of `S`.
 pub const fn tile_to_shape(a: &Layout, shape: &IntTuple) -> Result<Layout, Error> {
     match tile_to_shape_impl(a, shape) {
         Ok(r) => Ok(r),
