@@ -317,17 +317,7 @@ pub fn tile_scene(op: TileOp, a: &Layout, with: &str) -> Result<Scene, String> {
                 let line = err(format!("--with {}: {e}", crate::ops::quote(with)));
                 crate::diag::with_pointer(line, with, &e)
             })?;
-            let cells = a.size();
-            if cells > cute_draw::grid::MAX_CELLS {
-                return Err(fail(cute_draw::DrawError::TooLarge {
-                    layout: a.to_string(),
-                    cells,
-                }));
-            }
-            let tiles = divide_tiles(a, &t).map_err(algebra)?;
-            let (rows, _) = split2(a).map_err(algebra)?;
-            let title = format!("{a} divided by {t}");
-            pictures::tiles(&title, a, |r, c| tiles[(r + rows * c) as usize]).map_err(fail)
+            pictures::divide(a, &t).map_err(fail)
         }
         _ => {
             let b = parse("draw", 2, with)?;
@@ -379,33 +369,10 @@ pub fn product_tile(op: TileOp, (a0, a1): (i64, i64), (b0, b1): (i64, i64), i: i
 }
 
 /// The tile of the tiler `t` that each cell of `a` falls in (cell index `m + rows·n`): the rest
-/// coordinate of `zipped_divide` of `a`'s compact column-major index layout (a bijection from
-/// coordinates to cell indices), so the tiles come from the algebra.
-pub fn divide_tiles(a: &Layout, t: &Tiler) -> Result<Vec<i64>, cute::Error> {
-    let index = cute::compact_col_major(&a.shape())?;
-    let z = cute::zipped_divide(&index, t)?;
-    let tile = z.mode(0)?.size();
-    let n = z.size();
-    // the divide of a layout holds its cells (a tiler longer than a mode pads it): walking more
-    // than a few times the cells is refused
-    let limit = 4 * a.size().max(1);
-    if n > limit {
-        return Err(cute::Error::new(
-            cute::Op::ZippedDivide,
-            cute::ErrorKind::Unsupported {
-                what: "the tiler is far larger than the layout: its tiles would not be drawn",
-            },
-        )
-        .with(cute::Operand::Layout(*a), cute::Operand::None));
-    }
-    let mut v = vec![-1; a.size() as usize];
-    for k in 0..n {
-        let cell = z.eval(k)?;
-        if let Some(slot) = v.get_mut(cell as usize) {
-            *slot = k / tile.max(1);
-        }
-    }
-    Ok(v)
+/// coordinate of `zipped_divide` ([`cute_draw::pictures::divide_tiles`], which leaves out the
+/// padding of a tiler that does not divide the shape, so partial tiles stay partial).
+pub fn divide_tiles(a: &Layout, t: &Tiler) -> Result<Vec<i64>, cute_draw::DrawError> {
+    Ok(pictures::divide_tiles(a, t)?.tile)
 }
 
 fn atom_scene(name: &str, thread: Option<i64>) -> Result<Scene, String> {

@@ -314,3 +314,112 @@ fn atoms_table_matches_the_cuda_crate() {
     assert!(atoms::atom("SM90_64x0128x16_F32F16F16_SS").is_none());
     assert!(atoms::atom("SM90_64x264x16_F32F16F16_SS").is_none());
 }
+
+/// One cell of an SVG that `cute draw` wrote: its panel, row, column, fill, `data-*` attributes,
+/// stroke and stroke width, and its label lines (the `text.label` elements that follow it).
+#[derive(Debug, Clone)]
+struct SvgCell {
+    panel: i64,
+    row: i64,
+    col: i64,
+    fill: String,
+    data: std::collections::BTreeMap<String, String>,
+    stroke: String,
+    width: String,
+    label: Vec<String>,
+}
+
+/// The value of attribute `name` in the element `el`.
+fn attr(el: &str, name: &str) -> Option<String> {
+    let key = format!(" {name}=\"");
+    let at = el.find(&key)? + key.len();
+    let end = el[at..].find('"')? + at;
+    Some(el[at..end].to_string())
+}
+
+/// Every `rect.cell` of `svg`, with its labels, in document order.
+fn svg_cells(svg: &str) -> Vec<SvgCell> {
+    let mut cells: Vec<SvgCell> = Vec::new();
+    for line in svg.lines() {
+        if line.starts_with("<rect class=\"cell") {
+            let mut data = std::collections::BTreeMap::new();
+            let mut rest = line;
+            while let Some(at) = rest.find(" data-") {
+                let tail = &rest[at + 6..];
+                let eq = tail.find("=\"").unwrap();
+                let key = tail[..eq].to_string();
+                let end = tail[eq + 2..].find('"').unwrap();
+                data.insert(key, tail[eq + 2..eq + 2 + end].to_string());
+                rest = &tail[eq + 2 + end..];
+            }
+            let num = |k: &str| data.get(k).unwrap().parse::<i64>().unwrap();
+            cells.push(SvgCell {
+                panel: num("panel"),
+                row: num("row"),
+                col: num("col"),
+                fill: attr(line, "fill").unwrap(),
+                stroke: attr(line, "stroke").unwrap(),
+                width: attr(line, "stroke-width").unwrap(),
+                data,
+                label: Vec::new(),
+            });
+        } else if line.starts_with("<text class=\"label\"") {
+            let text = &line[line.find('>').unwrap() + 1..line.rfind("</text>").unwrap()];
+            cells.last_mut().unwrap().label.push(text.replace("&amp;", "&"));
+        }
+    }
+    cells
+}
+
+fn hex((r, g, b): (u8, u8, u8)) -> String {
+    format!("#{r:02x}{g:02x}{b:02x}")
+}
+
+/// The texts of the panel titles of `svg`.
+fn svg_titles(svg: &str) -> String {
+    let mut t = String::new();
+    for line in svg.lines().filter(|l| l.starts_with("<text class=\"title\"")) {
+        t += &line[line.find('>').unwrap() + 1..line.rfind("</text>").unwrap()];
+        t += " ";
+    }
+    t
+}
+
+#[test]
+fn a_divide_by_a_tiler_that_does_not_divide_shows_partial_tiles() {
+    // (12,32) in tiles of (5,8): row tiles 0-4, 5-9 and 10-11 (partial), 4 column tiles; tile
+    // (x, y) is number x + 3y (zipped_divide's rest (3,4))
+    let svg = ok(&["draw", "(12,32):(32,1)", "--op", "divide", "--with", "(5,8)"]);
+    let cells = svg_cells(&svg);
+    assert_eq!(cells.len(), 384);
+    let mut counts = std::collections::BTreeMap::new();
+    for c in &cells {
+        let tile = c.row / 5 + 3 * (c.col / 8);
+        assert_eq!(c.data["tile"], tile.to_string(), "{c:?}");
+        assert_eq!(c.fill, hex(cute_draw::pictures::tile_colour(tile)), "{c:?}");
+        assert_eq!(c.label, [(32 * c.row + c.col).to_string()]);
+        *counts.entry(tile).or_insert(0) += 1;
+    }
+    for (tile, n) in counts {
+        assert_eq!(n, if tile % 3 == 2 { 16 } else { 40 }, "tile {tile}");
+    }
+    assert!(svg_titles(&svg).contains("partial tiles"), "{}", svg_titles(&svg));
+    // (4,8) in tiles of (3,3): rows 0-2 and 3; columns 0-2, 3-5, 6-7
+    let svg = ok(&["draw", "(4,8):(1,4)", "--op", "divide", "--with", "(3,3)"]);
+    for c in svg_cells(&svg) {
+        let tile = c.row / 3 + 2 * (c.col / 3);
+        assert_eq!(c.data["tile"], tile.to_string(), "{c:?}");
+        assert_eq!(c.fill, hex(cute_draw::pictures::tile_colour(tile)));
+    }
+    // a strided tile that does not divide: <5:2,8> on 12 rows takes rows 0,2,..,8 (tile 0),
+    // 1,3,..,9 (tile 1), then 10 (tile 2) and 11 (tile 3) of the padded rest (2,2):(1,10)
+    let svg = ok(&["draw", "(12,32):(32,1)", "--op", "divide", "--with", "<5:2,8>"]);
+    for c in svg_cells(&svg) {
+        let rest0 = if c.row < 10 { c.row % 2 } else { c.row - 8 };
+        let tile = rest0 + 4 * (c.col / 8);
+        assert_eq!(c.data["tile"], tile.to_string(), "{c:?}");
+    }
+    // a tiler that divides says nothing about partial tiles
+    let svg = ok(&["draw", "(8,16):(20,1)", "--op", "divide", "--with", "<4:1,8:2>"]);
+    assert!(!svg_titles(&svg).contains("partial"));
+}

@@ -40,6 +40,10 @@ pub struct Cell {
     pub label: Vec<String>,
     /// The border.
     pub mark: Mark,
+    /// What the cell shows, as data: each `(key, value)` is written as the attribute
+    /// `data-key="value"` of the cell's SVG `rect` (the tile of a divide, the threads of a TV
+    /// layout), so that a reader of the SVG (or a test) need not decode colours.
+    pub attrs: Vec<(&'static str, String)>,
 }
 
 impl Cell {
@@ -49,6 +53,7 @@ impl Cell {
             fill,
             label: vec![label.into()],
             mark: Mark::Plain,
+            attrs: Vec::new(),
         }
     }
 
@@ -58,6 +63,7 @@ impl Cell {
             fill: (255, 255, 255),
             label: Vec::new(),
             mark: Mark::Plain,
+            attrs: Vec::new(),
         }
     }
 }
@@ -269,9 +275,13 @@ impl Scene {
                         Mark::Plain => ("#000000", 1),
                         Mark::Outline | Mark::Conflict => ("#d00000", 3),
                     };
+                    let mut data = String::new();
+                    for (key, v) in &cell.attrs {
+                        let _ = write!(data, " data-{key}=\"{}\"", escape(v));
+                    }
                     let _ = writeln!(
                         s,
-                        "<rect class=\"cell\" data-panel=\"{k}\" data-row=\"{r}\" data-col=\"{c}\" x=\"{x}\" y=\"{y}\" width=\"{cw}\" height=\"{CELL}\" fill=\"{}\" stroke=\"{stroke}\" stroke-width=\"{sw}\"/>",
+                        "<rect class=\"cell\" data-panel=\"{k}\" data-row=\"{r}\" data-col=\"{c}\"{data} x=\"{x}\" y=\"{y}\" width=\"{cw}\" height=\"{CELL}\" fill=\"{}\" stroke=\"{stroke}\" stroke-width=\"{sw}\"/>",
                         hex(cell.fill)
                     );
                     if cell.mark == Mark::Conflict {

@@ -310,6 +310,7 @@ fn fig7() -> R<Figure> {
                         fill: tile_colour(1),
                         label: vec![v.to_string()],
                         mark: Mark::Outline,
+                        attrs: Vec::new(),
                     },
                     None => Cell::text(grey(v), v.to_string()),
                 }
@@ -358,6 +359,7 @@ fn fig8() -> R<Figure> {
                             fill: tile_colour(3),
                             label: vec![v.to_string()],
                             mark: Mark::Outline,
+                            attrs: Vec::new(),
                         }
                     } else {
                         Cell::text(grey(v), v.to_string())
@@ -407,6 +409,7 @@ fn fig9() -> R<Figure> {
                     fill: thread_colour(t),
                     label: vec![format!("T{t}"), format!("V{v}")],
                     mark: Mark::Plain,
+                    attrs: Vec::new(),
                 },
                 None => Cell::blank(),
             },
