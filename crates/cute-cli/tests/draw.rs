@@ -423,3 +423,57 @@ fn a_divide_by_a_tiler_that_does_not_divide_shows_partial_tiles() {
     let svg = ok(&["draw", "(8,16):(20,1)", "--op", "divide", "--with", "<4:1,8:2>"]);
     assert!(!svg_titles(&svg).contains("partial"));
 }
+
+#[test]
+fn a_tv_layout_that_is_not_injective_outlines_every_cell_of_the_thread() {
+    // ((4,8),(2,2)):((32,1),(16,4)): (t0 + 4 t1, v0 + 2 v1) -> 32 t0 + t1 + 16 v0 + 4 v1 over a
+    // 16 x 8 tile (cell m + 16 n): the value strides overlap, so cells hold several threads
+    let svg = ok(&[
+        "draw",
+        "((4,8),(2,2)):((32,1),(16,4))",
+        "--tv",
+        "16",
+        "8",
+        "--thread",
+        "5",
+    ]);
+    let mut threads = vec![std::collections::BTreeSet::new(); 128];
+    for t0 in 0..4 {
+        for t1 in 0..8 {
+            for v in 0..4 {
+                let cell = 32 * t0 + t1 + 16 * (v % 2) + 4 * (v / 2);
+                threads[cell as usize].insert(t0 + 4 * t1);
+            }
+        }
+    }
+    let cells = svg_cells(&svg);
+    assert_eq!(cells.len(), 128);
+    let mut outlined = 0;
+    for c in &cells {
+        let want = &threads[(c.row + 16 * c.col) as usize];
+        let got: std::collections::BTreeSet<i64> = c.data["threads"]
+            .split_whitespace()
+            .map(|t| t.parse().unwrap())
+            .collect();
+        assert_eq!(&got, want, "{c:?}");
+        if want.is_empty() {
+            assert!(c.label.is_empty() && c.fill == "#ffffff", "{c:?}");
+            continue;
+        }
+        // the label names one thread and how many others
+        let first = &c.label[0];
+        let shown: i64 = first[1..].split('+').next().unwrap().parse().unwrap();
+        assert!(want.contains(&shown), "{c:?}");
+        if want.len() > 1 {
+            assert!(first.ends_with(&format!("+{}", want.len() - 1)), "{c:?}");
+        }
+        let on = c.stroke != "#000000";
+        assert_eq!(on, want.contains(&5), "{c:?}");
+        if on {
+            outlined += 1;
+            assert_eq!(shown, 5, "the highlighted thread is the one named: {c:?}");
+        }
+    }
+    // thread 5 = (1, 1) reaches 33, 49, 37 and 53: all four outlined
+    assert_eq!(outlined, 4);
+}

@@ -261,8 +261,25 @@ pub fn swizzle_conflicts(
 /// and whether another does too; `None` when no thread does.
 pub type Owner = Option<(i64, i64, bool)>;
 
-/// For each coordinate index of a tile of `cells` cells, its [`Owner`] under `tv`.
+/// For each coordinate index of a tile of `cells` cells, its [`Owner`] under `tv` (the first of
+/// [`tv_cell_owners`]).
 pub fn tv_owners(tv: &Layout, cells: i64) -> Result<Vec<Owner>, DrawError> {
+    Ok(tv_cell_owners(tv, cells)?
+        .iter()
+        .map(|o| o.first().map(|&(t, v)| (t, v, o.len() > 1)))
+        .collect())
+}
+
+/// For each coordinate index of a tile of `cells` cells, every `(thread, value)` that `tv` maps
+/// to it, in the order of `tv`'s domain (thread fastest): a TV layout that is not injective (a
+/// broadcast, a stride 0) maps several to one cell.
+///
+/// ```
+/// // two threads read each cell of a 2-cell tile
+/// let o = cute_draw::pictures::tv_cell_owners(&"(2,2):(0,1)".parse().unwrap(), 2).unwrap();
+/// assert_eq!(o, vec![vec![(0, 0), (1, 0)], vec![(0, 1), (1, 1)]]);
+/// ```
+pub fn tv_cell_owners(tv: &Layout, cells: i64) -> Result<Vec<Vec<(i64, i64)>>, DrawError> {
     if cells > MAX_CELLS {
         return Err(DrawError::TooLarge {
             layout: tv.to_string(),
@@ -286,7 +303,7 @@ pub fn tv_owners(tv: &Layout, cells: i64) -> Result<Vec<Owner>, DrawError> {
             cells: size,
         });
     }
-    let mut owners: Vec<Owner> = vec![None; cells.max(0) as usize];
+    let mut owners: Vec<Vec<(i64, i64)>> = vec![Vec::new(); cells.max(0) as usize];
     for i in 0..size {
         let x = tv.eval(i)?;
         if !(0..cells).contains(&x) {
@@ -297,11 +314,7 @@ pub fn tv_owners(tv: &Layout, cells: i64) -> Result<Vec<Owner>, DrawError> {
                 cells,
             });
         }
-        let (t, v) = (i % threads, i / threads);
-        match &mut owners[x as usize] {
-            Some((_, _, more)) => *more = true,
-            slot @ None => *slot = Some((t, v, false)),
-        }
+        owners[x as usize].push((i % threads, i / threads));
     }
     Ok(owners)
 }
@@ -315,29 +328,64 @@ fn tile_dims(what: &str, rows: i64, cols: i64) -> Result<i64, DrawError> {
     }
 }
 
-fn owner_cell(o: &Owner, highlight: Option<i64>) -> Cell {
-    match o {
-        Some((t, v, more)) => Cell {
-            fill: thread_colour(*t),
-            label: vec![
-                format!("T{t}{}", if *more { "+" } else { "" }),
-                format!("V{v}"),
-            ],
-            mark: if highlight == Some(*t) {
-                Mark::Outline
-            } else {
-                Mark::Plain
-            },
-            attrs: Vec::new(),
+/// The cell of a TV picture owned by `owners` (every `(thread, value)` that maps to it): filled
+/// with the colour of the highlighted thread when it is an owner, else of the first; labelled
+/// `T<t>` and `V<v>` of that owner, with `+N` when N more threads (on the first line) or N more
+/// values of the same thread (on the second) map there too; outlined when the highlighted thread
+/// is an owner. `data-threads` lists the distinct threads, `data-owners` every `thread:value`.
+fn owner_cell(owners: &[(i64, i64)], highlight: Option<i64>) -> Cell {
+    let Some(&first) = owners.first() else {
+        let mut c = Cell::blank();
+        c.attrs = vec![("threads", String::new()), ("owners", String::new())];
+        return c;
+    };
+    let (t, v) = owners
+        .iter()
+        .copied()
+        .find(|&(t, _)| Some(t) == highlight)
+        .unwrap_or(first);
+    let mut threads: Vec<i64> = owners.iter().map(|o| o.0).collect();
+    threads.sort_unstable();
+    threads.dedup();
+    let more = |n: usize| if n > 0 { format!("+{n}") } else { String::new() };
+    let same = owners.iter().filter(|o| o.0 == t).count() - 1;
+    Cell {
+        fill: thread_colour(t),
+        label: vec![
+            format!("T{t}{}", more(threads.len() - 1)),
+            format!("V{v}{}", more(same)),
+        ],
+        mark: if highlight.is_some_and(|h| threads.contains(&h)) {
+            Mark::Outline
+        } else {
+            Mark::Plain
         },
-        None => Cell::blank(),
+        attrs: vec![
+            (
+                "threads",
+                threads
+                    .iter()
+                    .map(i64::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            ),
+            (
+                "owners",
+                owners
+                    .iter()
+                    .map(|(t, v)| format!("{t}:{v}"))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            ),
+        ],
     }
 }
 
 /// A thread-value layout `tv: (thread, value) ↦ coordinate` of a `rows × cols` tile (coordinate
 /// index `m + rows·n`): each cell holds the thread and value that own it, coloured by
-/// [`thread_colour`]; the cells of thread `highlight` are outlined. A cell owned by no thread
-/// stays white; a cell owned by several shows the first owner and a `+`.
+/// [`thread_colour`]; every cell that thread `highlight` owns is outlined. A cell owned by no
+/// thread stays white; a cell owned by several shows the highlighted thread (else the first) and
+/// `+N` for the N other threads (`data-threads` lists them all).
 ///
 /// ```
 /// let tv: cute::Layout = "((4,8),(2,2)):((32,1),(16,8))".parse().unwrap();
@@ -351,7 +399,7 @@ pub fn tv_layout(
     highlight: Option<i64>,
 ) -> Result<Scene, DrawError> {
     let n = tile_dims("--tv", rows, cols)?;
-    let owners = tv_owners(tv, n)?;
+    let owners = tv_cell_owners(tv, n)?;
     let title = format!("{tv} over {rows}x{cols}");
     Ok(Scene::single(Panel::new(title, rows, cols, |r, c| {
         owner_cell(&owners[(r + rows * c) as usize], highlight)
@@ -385,7 +433,11 @@ pub fn mma(
     let mk = tile_dims("A", m, k)?;
     let nk = tile_dims("B", n, k)?;
     let mn = tile_dims("C", m, n)?;
-    let (oa, ob, oc) = (tv_owners(a, mk)?, tv_owners(b, nk)?, tv_owners(c, mn)?);
+    let (oa, ob, oc) = (
+        tv_cell_owners(a, mk)?,
+        tv_cell_owners(b, nk)?,
+        tv_cell_owners(c, mn)?,
+    );
     let pb = Panel::new(format!("B {b}"), k, n, |r, col| {
         owner_cell(&ob[(col + n * r) as usize], highlight)
     });
@@ -422,7 +474,7 @@ pub fn copy(
     highlight: Option<i64>,
 ) -> Result<Scene, DrawError> {
     let cells = tile_dims("the copy tile", rows, cols)?;
-    let (os, od) = (tv_owners(src, cells)?, tv_owners(dst, cells)?);
+    let (os, od) = (tv_cell_owners(src, cells)?, tv_cell_owners(dst, cells)?);
     let ps = Panel::new(format!("source {src}"), rows, cols, |r, c| {
         owner_cell(&os[(r + rows * c) as usize], highlight)
     });

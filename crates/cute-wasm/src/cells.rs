@@ -3,15 +3,15 @@
 //! Chromium lays out an inline SVG of a 64 × 64 layout (4096 cells, 4096 text labels) in 100 ms
 //! and more on a 2-core machine (BENCHMARKS.md), past the playground's 50 ms budget for an
 //! operation and its redraw. Pictures of more than [`INLINE_SVG_CELLS`] cells therefore go to the
-//! page as their cells — the same grid, fills, labels and outlines as the SVG, computed by
-//! `cute-draw` ([`cute_draw::Grid`], [`cute_draw::svg::grey`], [`cute_draw::svg::tv_owners`],
-//! [`cute_draw::svg::thread_colour`]) — and the page paints them on a canvas with the SVG's
+//! page as their cells — the same grid, fills, labels and outlines as the SVG, the cells of
+//! `cute-draw`'s own picture ([`Cells::panel`]) — and the page paints them on a canvas with the SVG's
 //! geometry ([`cute_draw::svg::CELL`]); the SVG itself is one request away (`…:svg`).
 
 use crate::json;
 use cute::Layout;
-use cute_draw::svg::{grey, thread_colour, tv_owners};
-use cute_draw::{DrawError, Grid};
+use cute_draw::DrawError;
+#[cfg(test)]
+use cute_draw::svg::thread_colour;
 
 /// Pictures with at most this many cells are sent as SVG and shown inline.
 pub const INLINE_SVG_CELLS: i64 = 1024;
@@ -51,15 +51,7 @@ impl Cells {
     /// assert_eq!((c.rows, c.cols, c.label[1].as_str()), (2, 3, "1"));
     /// ```
     pub fn layout(l: &Layout) -> Result<Cells, DrawError> {
-        let g = Grid::new(l)?;
-        Ok(Cells {
-            title: l.to_string(),
-            rows: g.rows,
-            cols: g.cols,
-            fill: g.values.iter().map(|&v| grey(v)).collect(),
-            label: g.values.iter().map(i64::to_string).collect(),
-            outline: vec![Outline::Plain; g.values.len()],
-        })
+        Ok(Cells::panel(&cute_draw::pictures::layout(l)?.panels[0]))
     }
 
     /// A thread-value layout's cells as `cute_draw::svg::tv_layout_svg` draws them.
@@ -69,38 +61,28 @@ impl Cells {
         cols: i64,
         highlight: Option<i64>,
     ) -> Result<Cells, DrawError> {
-        let owners = tv_owners(tv, rows, cols)?;
-        let n = (rows * cols) as usize;
-        let mut c = Cells {
-            title: format!("{tv} over {rows}x{cols}"),
-            rows,
-            cols,
-            fill: Vec::with_capacity(n),
-            label: Vec::with_capacity(n),
-            outline: Vec::with_capacity(n),
-        };
-        for r in 0..rows {
-            for k in 0..cols {
-                match owners[(r + rows * k) as usize] {
-                    Some((t, v, more)) => {
-                        c.fill.push(thread_colour(t));
-                        c.label
-                            .push(format!("T{t}{}\nV{v}", if more { "+" } else { "" }));
-                        c.outline.push(if highlight == Some(t) {
-                            Outline::Red
-                        } else {
-                            Outline::Plain
-                        });
-                    }
-                    None => {
-                        c.fill.push((255, 255, 255));
-                        c.label.push(String::new());
-                        c.outline.push(Outline::Plain);
-                    }
-                }
-            }
+        Ok(Cells::panel(
+            &cute_draw::pictures::tv_layout(tv, rows, cols, highlight)?.panels[0],
+        ))
+    }
+
+    /// The cells of a panel of `cute-draw`: the same fills and labels, outlined cells red.
+    pub fn panel(p: &cute_draw::Panel) -> Cells {
+        Cells {
+            title: p.title.clone(),
+            rows: p.rows,
+            cols: p.cols,
+            fill: p.cells.iter().map(|c| c.fill).collect(),
+            label: p.cells.iter().map(|c| c.label.join("\n")).collect(),
+            outline: p
+                .cells
+                .iter()
+                .map(|c| match c.mark {
+                    cute_draw::Mark::Plain => Outline::Plain,
+                    _ => Outline::Red,
+                })
+                .collect(),
         }
-        Ok(c)
     }
 
     /// The cells as an SVG in the geometry and classes of `cute_draw::svg` (`rect.cell` with
