@@ -429,6 +429,15 @@ where
             layout,
             coord,
             json,
+        } if draw::is_composed(&layout) => emit(
+            draw::eval_composed(&layout, coord.as_deref(), json),
+            out,
+            err,
+        ),
+        Cmd::Eval {
+            layout,
+            coord,
+            json,
         } => {
             let (op, a) = match &coord {
                 Some(c) => ("eval_crd", vec![layout.as_str(), c.as_str()]),

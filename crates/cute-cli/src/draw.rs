@@ -34,27 +34,103 @@ pub enum ShowAs {
 /// `cute show LAYOUT`: CuTe's `print_layout` table (rank 2 as CuTe prints it, rank 1 as one row,
 /// higher ranks folded into the columns), coloured or as JSON as `how` says.
 pub fn show(layout: &str, how: ShowAs) -> Result<String, String> {
-    let l = parse("show", 1, layout)?;
     let e = |e: cute_draw::DrawError| format!("error: show: {e}");
-    let t = match how {
-        ShowAs::Text => cute_draw::table::print_layout(&l).map_err(e)?,
-        ShowAs::Colour => cute_draw::table::print_layout_coloured(&l).map_err(e)?,
-        ShowAs::Json => {
-            let g = cute_draw::grid::Grid::new(&l).map_err(e)?;
-            let rows: Vec<String> = (0..g.rows)
-                .map(|r| {
-                    let row: Vec<i64> = (0..g.cols).map(|c| g.at(r, c)).collect();
-                    crate::json::ints(&row)
-                })
-                .collect();
-            return Ok(format!(
-                "{{\"layout\": {}, \"rows\": [{}]}}",
-                crate::json::string(&l.to_string()),
-                rows.join(", ")
-            ));
-        }
+    // a swizzled layout `Sw<B,M,S> o OFF o L`, read as `draw` and `banks` read it
+    let (title, g, t) = if is_composed(layout) {
+        let c = parse_composed("show", layout)?;
+        let g = cute_draw::Grid::composed(&c).map_err(e)?;
+        let t = cute_draw::table::print_composed(&c).map_err(e)?;
+        (c.to_string(), g, t)
+    } else {
+        let l = parse("show", 1, layout)?;
+        let g = cute_draw::grid::Grid::new(&l).map_err(e)?;
+        let t = match how {
+            ShowAs::Colour => cute_draw::table::print_layout_coloured(&l).map_err(e)?,
+            _ => cute_draw::table::print_layout(&l).map_err(e)?,
+        };
+        (l.to_string(), g, t)
     };
+    if how == ShowAs::Json {
+        let rows: Vec<String> = (0..g.rows)
+            .map(|r| {
+                let row: Vec<i64> = (0..g.cols).map(|c| g.at(r, c)).collect();
+                crate::json::ints(&row)
+            })
+            .collect();
+        return Ok(format!(
+            "{{\"layout\": {}, \"rows\": [{}]}}",
+            crate::json::string(&title),
+            rows.join(", ")
+        ));
+    }
     Ok(t.trim_end_matches('\n').to_string())
+}
+
+/// Whether an argument is a swizzled layout `Sw<B,M,S> o OFF o L` rather than a layout.
+pub fn is_composed(text: &str) -> bool {
+    text.trim_start().starts_with("Sw<")
+}
+
+/// Reads argument 1 of `cmd` as a swizzled layout `Sw<B,M,S> o OFF o L`.
+fn parse_composed(cmd: &str, text: &str) -> Result<ComposedLayout, String> {
+    text.parse::<ComposedLayout>()
+        .map_err(|e| crate::diag::bad_argument(cmd, 1, text, &e))
+}
+
+/// `cute eval` of a swizzled layout `Sw<B,M,S> o OFF o L`: its value at `coord` (an index or a
+/// coordinate of `L`), or all its values in index order, as text or as `cute eval --json` writes
+/// them.
+///
+/// ```
+/// let v = cute_cli::draw::eval_composed("Sw<1,0,1> o 0 o (2,2):(2,1)", None, false).unwrap();
+/// assert_eq!(v, "(0,3,1,2)");
+/// let v = cute_cli::draw::eval_composed("Sw<1,0,1> o 0 o (2,2):(2,1)", Some("(1,1)"), false);
+/// assert_eq!(v.unwrap(), "2");
+/// ```
+pub fn eval_composed(layout: &str, coord: Option<&str>, json: bool) -> Result<String, String> {
+    let c = parse_composed("eval", layout)?;
+    let fail = |e: cute::Error| format!("error: eval: {e}");
+    match coord {
+        Some(text) => {
+            let crd: cute::IntTuple = text
+                .parse()
+                .map_err(|e| crate::diag::bad_argument("eval", 2, text, &e))?;
+            let v = match crd.as_int() {
+                Some(i) => c.eval(i),
+                None => c.eval_crd(&crd),
+            }
+            .map_err(fail)?;
+            Ok(if json {
+                format!(
+                    "{{\"layout\": {}, \"coord\": {}, \"value\": {v}}}",
+                    crate::json::string(layout),
+                    crate::json::string(text)
+                )
+            } else {
+                v.to_string()
+            })
+        }
+        None => {
+            let n = c.size();
+            if n > cute::registry::EVAL_ALL_LIMIT {
+                return Err(format!(
+                    "error: eval: {c} has {n} values, more than the {} that eval lists",
+                    cute::registry::EVAL_ALL_LIMIT
+                ));
+            }
+            let values = c.values().map_err(fail)?;
+            Ok(if json {
+                format!(
+                    "{{\"layout\": {}, \"values\": {}}}",
+                    crate::json::string(layout),
+                    crate::json::ints(&values)
+                )
+            } else {
+                let v: Vec<String> = values.iter().map(i64::to_string).collect();
+                format!("({})", v.join(","))
+            })
+        }
+    }
 }
 
 /// The picture formats of `cute draw`.
@@ -157,9 +233,8 @@ fn fail(e: cute_draw::DrawError) -> String {
 
 /// The smem argument: a layout, or a swizzled layout `Sw<B,M,S> o OFF o L`.
 fn parse_smem(text: &str) -> Result<ComposedLayout, String> {
-    if text.trim_start().starts_with("Sw<") {
-        text.parse::<ComposedLayout>()
-            .map_err(|e| crate::diag::bad_argument("draw", 1, text, &e))
+    if is_composed(text) {
+        parse_composed("draw", text)
     } else {
         let l = parse("draw", 1, text)?;
         let id = cute::Swizzle::new(0, 0, 0).map_err(err)?;

@@ -477,3 +477,83 @@ fn a_tv_layout_that_is_not_injective_outlines_every_cell_of_the_thread() {
     // thread 5 = (1, 1) reaches 33, 49, 37 and 53: all four outlined
     assert_eq!(outlined, 4);
 }
+
+/// Carry-less product: `k·F<b>` of the F2 semimodule (the polynomial product over F2).
+fn clmul(a: i64, b: i64) -> i64 {
+    (0..20)
+        .filter(|k| a >> k & 1 == 1)
+        .fold(0, |acc, k| acc ^ (b << k))
+}
+
+#[test]
+fn f2_and_coordinate_layouts_are_drawn_by_their_values() {
+    // (4,8):(F1,F5): (r, c) -> r xor c·5 over F2, an offset: labelled and greyed by it
+    let svg = ok(&["draw", "(4,8):(F1,F5)"]);
+    let cells = svg_cells(&svg);
+    assert_eq!(cells.len(), 32);
+    for c in &cells {
+        let v = c.row ^ clmul(c.col, 5);
+        assert_eq!(c.label, [v.to_string()], "{c:?}");
+        assert_eq!(c.fill, hex(cute_draw::pictures::grey(v)), "{c:?}");
+    }
+    // (4,8):(1@0,1@1): the identity, each cell its coordinate
+    let svg = ok(&["draw", "(4,8):(1@0,1@1)"]);
+    let cells = svg_cells(&svg);
+    assert_eq!(cells.len(), 32);
+    for c in &cells {
+        assert_eq!(c.label, [format!("({},{})", c.row, c.col)], "{c:?}");
+    }
+    // a coordinate layout that is not the identity: (i, (j0, j1)) -> (j0, i + 6 j1)
+    let svg = ok(&["draw", "(4,(4,2)):(1@1,(1@0,6@1))"]);
+    for c in svg_cells(&svg) {
+        let want = format!("({},{})", c.col % 4, c.row + 6 * (c.col / 4));
+        assert_eq!(c.label, [want], "{c:?}");
+    }
+    // PNG and TikZ too
+    let p = tmp("f2.png");
+    ok(&["draw", "(4,8):(F1,F5)", "-o", p.to_str().unwrap()]);
+    assert!(ok(&["draw", "(4,8):(1@0,1@1)", "--format", "tikz"]).contains("{(1,3)}"));
+}
+
+#[test]
+fn eval_and_show_read_swizzled_layouts_as_draw_does() {
+    // Sw<3,0,3> o 0 o (8,8):(8,1): bits 3-5 (the row) xor into bits 0-2: (r, c) -> 8r + (c xor r)
+    let sw = "Sw<3,0,3> o 0 o (8,8):(8,1)";
+    let want = |r: i64, c: i64| 8 * r + (c ^ r);
+    let all = ok(&["eval", sw]);
+    let mut listed = Vec::new();
+    for i in 0..64 {
+        listed.push(want(i % 8, i / 8).to_string());
+    }
+    assert_eq!(all.trim_end(), format!("({})", listed.join(",")));
+    assert_eq!(ok(&["eval", sw, "(3,5)"]).trim_end(), want(3, 5).to_string());
+    assert_eq!(ok(&["eval", sw, "29"]).trim_end(), want(5, 3).to_string());
+    let j = ok(&["eval", sw, "(3,5)", "--json"]);
+    assert!(j.contains(&format!("\"value\": {}", want(3, 5))), "{j}");
+    let table = ok(&["show", sw]);
+    let mut lines = table.lines();
+    assert_eq!(lines.next(), Some(sw));
+    for r in 0..8 {
+        let row = table
+            .lines()
+            .find(|l| l.starts_with(&format!("{r:>2}  |")))
+            .unwrap();
+        let got: Vec<i64> = row[4..]
+            .split('|')
+            .filter(|x| !x.trim().is_empty())
+            .map(|x| x.trim().parse().unwrap())
+            .collect();
+        assert_eq!(got, (0..8).map(|c| want(r, c)).collect::<Vec<_>>());
+    }
+    let j = ok(&["show", sw, "--json"]);
+    assert!(!j.contains("[8, 9, 10, 11, 12, 13, 14, 15]"));
+    assert!(j.contains(&format!("[{}, {}, ", want(1, 0), want(1, 1))), "{j}");
+    // a typo in the swizzle is a parse error pointing at it, from eval and show alike
+    for cmd in ["eval", "show"] {
+        let o = cute(&[cmd, "Sw<3,0,3 o 0 o (8,8):(8,1)"]);
+        assert_eq!(o.status.code(), Some(1));
+        let e = String::from_utf8(o.stderr).unwrap();
+        assert!(e.starts_with(&format!("error: {cmd}: argument 1")), "{e}");
+        assert!(e.contains("expected `>`"), "{e}");
+    }
+}

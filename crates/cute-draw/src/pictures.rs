@@ -116,17 +116,103 @@ fn title_of(c: &ComposedLayout) -> String {
     }
 }
 
-/// A layout (`l`, integer strides): each cell labelled with its offset and filled with [`grey`].
+/// A layout: each cell labelled with its offset and filled with [`grey`].
 ///
 /// ```
 /// let s = cute_draw::pictures::layout(&"(4,8):(1,4)".parse().unwrap()).unwrap();
 /// assert_eq!(s.panels[0].cell(1, 2).label, vec!["9".to_string()]);
 /// ```
+///
+/// A layout with F2 strides (a swizzle written as a layout) is drawn by its values, which are
+/// offsets too (XOR-linear): each cell labelled with the value as an integer and filled with
+/// [`grey`] of it. A layout with coordinate strides (`1@0`, an identity tensor's layout) is drawn
+/// with the coordinate in each cell, `(1,3)` as CuTe prints an identity tensor, filled with
+/// [`tile_colour`] of the coordinate's colexicographic index in the box of all its values (equal
+/// values, equal colours).
+///
+/// ```
+/// let s = cute_draw::pictures::layout(&"(4,8):(F1,F5)".parse().unwrap()).unwrap();
+/// assert_eq!(s.panels[0].cell(1, 1).label, vec!["4".to_string()]); // 1 xor 5
+/// let s = cute_draw::pictures::layout(&"(4,8):(1@0,1@1)".parse().unwrap()).unwrap();
+/// assert_eq!(s.panels[0].cell(1, 3).label, vec!["(1,3)".to_string()]);
+/// ```
 pub fn layout(l: &Layout) -> Result<Scene, DrawError> {
+    if !l.is_integral() {
+        return value_layout(l);
+    }
     let g = Grid::new(l)?;
     Ok(grid_scene(&l.to_string(), &g, |v| {
         Cell::text(grey(v), v.to_string())
     }))
+}
+
+/// A layout whose values are not integers (F2 or coordinate strides), as [`layout`] says.
+fn value_layout(l: &Layout) -> Result<Scene, DrawError> {
+    let n = l.size();
+    if n > MAX_CELLS {
+        return Err(DrawError::TooLarge {
+            layout: l.to_string(),
+            cells: n,
+        });
+    }
+    let rows = if l.rank() == 1 { 1 } else { l.mode(0)?.size() };
+    let cols = n / rows.max(1);
+    let mut values = Vec::with_capacity(n as usize);
+    for i in 0..n {
+        values.push(l.eval_value(i)?);
+    }
+    // coordinates: the positions (flat paths) they span and the extent of each
+    let mut extent: Vec<i64> = Vec::new();
+    let mut flat = true;
+    for v in &values {
+        if let cute::Value::Coord(t) = v {
+            for k in 0..t.terms() {
+                let (c, path, depth) = t.term(k);
+                if depth != 1 {
+                    flat = false;
+                    continue;
+                }
+                if extent.len() <= path[0] {
+                    extent.resize(path[0] + 1, 1);
+                }
+                extent[path[0]] = extent[path[0]].max(c.saturating_add(1));
+            }
+        }
+    }
+    let cell = |v: &cute::Value| -> Cell {
+        match v {
+            cute::Value::Int(x) => Cell::text(grey(*x), x.to_string()),
+            cute::Value::F2(bits) => {
+                let x = *bits as i64;
+                Cell::text(grey(x), x.to_string())
+            }
+            cute::Value::Coord(t) if flat => {
+                let parts: Vec<i64> = (0..extent.len()).map(|k| t.get(&[k])).collect();
+                let mut index = 0i64;
+                for (k, &x) in parts.iter().enumerate().rev() {
+                    index = index.saturating_mul(extent[k]).saturating_add(x);
+                }
+                let text: Vec<String> = parts.iter().map(i64::to_string).collect();
+                let label = if parts.len() == 1 {
+                    text[0].clone()
+                } else {
+                    format!("({})", text.join(","))
+                };
+                Cell::text(tile_colour(index), label)
+            }
+            other => Cell::text((255, 255, 255), other.to_string()),
+        }
+    };
+    let longest = values
+        .iter()
+        .map(|v| cell(v).label[0].chars().count() as i64)
+        .max()
+        .unwrap_or(1);
+    let panel = Panel::new(l.to_string(), rows, cols, |r, c| {
+        cell(&values[(r + rows * c) as usize])
+    });
+    let w = panel.cell_w.max(8 * longest + 8);
+    Ok(Scene::single(panel.with_cell_width(w)))
 }
 
 fn grid_scene(title: &str, g: &Grid, cell: impl Fn(i64) -> Cell) -> Scene {
