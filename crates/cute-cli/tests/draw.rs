@@ -557,3 +557,72 @@ fn eval_and_show_read_swizzled_layouts_as_draw_does() {
         assert!(e.contains("expected `>`"), "{e}");
     }
 }
+
+/// Every title line of `svg` fits the picture's width at the font's advance, and the lines of
+/// each panel say its whole title.
+fn titles_fit(svg: &str, args: &[&str]) {
+    let width: f64 = attr(svg.lines().next().unwrap(), "width")
+        .unwrap()
+        .parse()
+        .unwrap();
+    for line in svg.lines().filter(|l| l.starts_with("<text class=\"title\"")) {
+        let text = &line[line.find('>').unwrap() + 1..line.rfind("</text>").unwrap()];
+        let x: f64 = attr(line, "x").unwrap().parse().unwrap();
+        let half = text.chars().count() as f64 * cute_draw::scene::CHAR_W / 2.0;
+        assert!(
+            x - half >= 0.0 && x + half <= width,
+            "{args:?}: title line {text:?} at {x} runs out of 0..{width}"
+        );
+    }
+}
+
+#[test]
+fn titles_fit_their_pictures() {
+    let long = [
+        "draw",
+        "(3,4):(4,1)",
+        "--op",
+        "logical_product",
+        "--with",
+        "(2,5):(1,2)",
+    ];
+    let svg = ok(&long);
+    titles_fit(&svg, &long);
+    // wrapped, the title still says the whole product
+    assert_eq!(
+        svg_titles(&svg).replace(' ', ""),
+        "logical_product((3,4):(4,1),(2,5):(1,2))=((3,4),(2,5)):((4,1),(12,24))"
+    );
+    // and the cells sit below the title band
+    let title_bottom = svg
+        .lines()
+        .filter(|l| l.starts_with("<text class=\"title\""))
+        .map(|l| attr(l, "y").unwrap().parse::<i64>().unwrap())
+        .max()
+        .unwrap();
+    let first_cell = svg.lines().find(|l| l.starts_with("<rect class=\"cell")).unwrap();
+    let cell_top: i64 = attr(first_cell, "y").unwrap().parse().unwrap();
+    assert!(title_bottom + 8 < cell_top - cute_draw::scene::CELL);
+    for args in [
+        &["draw", "(4,8):(1,4)", "--op", "divide", "--with", "(3,3)"][..],
+        &["draw", "8:1"],
+        &["draw", "((2,2),(2,2)):((1,4),(2,8))"],
+        &["draw", "(2,2):(1,2)", "--slice", "(1,_)"],
+        &["draw", "(4,2):(2,1)", "--tv", "2", "4"],
+        &["draw", "(2,2):(1,2)", "--banks", "--elem-bytes", "4"],
+        &["draw", "--atom", "SM80_16x8x8_F32TF32TF32F32_TN"],
+        &["draw", "--atom", "SM75_U32x1_LDSM_N"],
+        &[
+            "draw",
+            "(8,8):(8,1)",
+            "--access",
+            "(32,2):(2,1)",
+            "--elem-bytes",
+            "4",
+            "--vector",
+            "1",
+        ],
+    ] {
+        titles_fit(&ok(args), args);
+    }
+}

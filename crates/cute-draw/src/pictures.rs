@@ -533,6 +533,8 @@ pub fn mma(
     let pc = Panel::new(format!("C {c}"), m, n, |r, col| {
         owner_cell(&oc[(r + m * col) as usize], highlight)
     });
+    let (mut pa, mut pc) = (pa, pc);
+    align_titles(&mut [&mut pa, &mut pc]);
     let (x, y) = (pa.width() + GAP, pb.height() + GAP);
     Ok(Scene {
         title: format!("{name} (M,N,K) = ({m},{n},{k})"),
@@ -567,11 +569,25 @@ pub fn copy(
     let pd = Panel::new(format!("destination {dst}"), rows, cols, |r, c| {
         owner_cell(&od[(r + rows * c) as usize], highlight)
     });
+    let (mut ps, mut pd) = (ps, pd);
+    align_titles(&mut [&mut ps, &mut pd]);
     let x = ps.width() + GAP;
     Ok(Scene {
         title: name.to_string(),
         panels: vec![ps, pd.at(x, 0)],
     })
+}
+
+/// Gives panels placed side by side title bands of the same height, so that their rows line up.
+pub fn align_titles(panels: &mut [&mut Panel]) {
+    let n = panels
+        .iter()
+        .map(|p| p.title_lines().len())
+        .max()
+        .unwrap_or(1);
+    for p in panels.iter_mut() {
+        p.title_lines_min = n;
+    }
 }
 
 /// The coordinate indices (colexicographic, `m + rows·n` for rank 2) of the cells of `l` that the
