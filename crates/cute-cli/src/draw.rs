@@ -362,16 +362,7 @@ pub fn scene(a: &DrawArgs) -> Result<Scene, String> {
         Some(l) => pictures::layout(&l).map_err(fail),
         None => {
             // a swizzled layout by offset: CuTe's greys of the swizzled offsets
-            let g = cute_draw::Grid::composed(&smem).map_err(fail)?;
-            Ok(Scene::single(cute_draw::Panel::new(
-                smem.to_string(),
-                g.rows,
-                g.cols,
-                |r, c| {
-                    let v = g.at(r, c);
-                    cute_draw::Cell::text(pictures::grey(v), v.to_string())
-                },
-            )))
+            pictures::composed(&smem).map_err(fail)
         }
     }
 }

@@ -626,3 +626,42 @@ fn titles_fit_their_pictures() {
         titles_fit(&ok(args), args);
     }
 }
+
+#[test]
+fn rank_1_layouts_are_columns_and_folded_ranks_are_noted() {
+    // CuTe's print_latex appends a mode 1:0 to a rank-1 layout: 8:1 is 8 rows of 1 column
+    let svg = ok(&["draw", "8:1"]);
+    let cells = svg_cells(&svg);
+    assert_eq!(cells.len(), 8);
+    for c in &cells {
+        assert_eq!(c.col, 0);
+        assert_eq!(c.label, [c.row.to_string()]);
+    }
+    assert!(ok(&["draw", "8:2", "--format", "tikz"]).contains("at (7,0) {14};"));
+    // a rank-1 layout's slice, tiles and swizzle too
+    let svg = ok(&["draw", "Sw<1,0,1> o 0 o 4:1"]);
+    let got: Vec<(i64, i64, String)> = svg_cells(&svg)
+        .into_iter()
+        .map(|c| (c.row, c.col, c.label[0].clone()))
+        .collect();
+    assert_eq!(
+        got,
+        [(0, 0, "0"), (1, 0, "1"), (2, 0, "3"), (3, 0, "2")].map(|(r, c, l)| (r, c, l.to_string()))
+    );
+    let svg = ok(&["draw", "12:1", "--op", "divide", "--with", "5"]);
+    for c in svg_cells(&svg) {
+        assert_eq!((c.col, &c.data["tile"]), (0, &(c.row / 5).to_string()));
+    }
+    // rank 3: modes 1 and 2 in the columns, and the picture says so (as `cute show` does)
+    let svg = ok(&["draw", "(2,2,2):(1,2,4)"]);
+    assert!(
+        svg_titles(&svg).contains("modes 1..2 folded into the columns"),
+        "{}",
+        svg_titles(&svg)
+    );
+    for c in svg_cells(&svg) {
+        assert_eq!(c.label, [(c.row + 2 * c.col).to_string()]);
+    }
+    assert!(ok(&["show", "(2,2,2):(1,2,4)"]).contains("modes 1..2 folded into the columns"));
+    assert!(!svg_titles(&ok(&["draw", "(2,4):(1,2)"])).contains("folded"));
+}

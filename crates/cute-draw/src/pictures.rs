@@ -140,8 +140,8 @@ pub fn layout(l: &Layout) -> Result<Scene, DrawError> {
     if !l.is_integral() {
         return value_layout(l);
     }
-    let g = Grid::new(l)?;
-    Ok(grid_scene(&l.to_string(), &g, |v| {
+    let g = Grid::latex(l)?;
+    Ok(grid_scene(&noted(l.to_string(), l), &g, |v| {
         Cell::text(grey(v), v.to_string())
     }))
 }
@@ -155,7 +155,7 @@ fn value_layout(l: &Layout) -> Result<Scene, DrawError> {
             cells: n,
         });
     }
-    let rows = if l.rank() == 1 { 1 } else { l.mode(0)?.size() };
+    let rows = if l.rank() == 1 { n } else { l.mode(0)?.size() };
     let cols = n / rows.max(1);
     let mut values = Vec::with_capacity(n as usize);
     for i in 0..n {
@@ -208,15 +208,39 @@ fn value_layout(l: &Layout) -> Result<Scene, DrawError> {
         .map(|v| cell(v).label[0].chars().count() as i64)
         .max()
         .unwrap_or(1);
-    let panel = Panel::new(l.to_string(), rows, cols, |r, c| {
+    let panel = Panel::new(noted(l.to_string(), l), rows, cols, |r, c| {
         cell(&values[(r + rows * c) as usize])
     });
     let w = panel.cell_w.max(8 * longest + 8);
     Ok(Scene::single(panel.with_cell_width(w)))
 }
 
+/// `title`, and for a layout of rank 3 or more the note that its modes 1.. are folded into the
+/// columns ([`Grid::fold_note`]).
+fn noted(title: String, l: &Layout) -> String {
+    match Grid::fold_note(l) {
+        Some(note) => format!("{title} ({note})"),
+        None => title,
+    }
+}
+
 fn grid_scene(title: &str, g: &Grid, cell: impl Fn(i64) -> Cell) -> Scene {
     Scene::single(Panel::new(title, g.rows, g.cols, |r, c| cell(g.at(r, c))))
+}
+
+/// A swizzled layout `Sw<B,M,S> o OFF o L` by offset: the rows and columns of `L`, each cell
+/// the composed layout's offset there, filled with [`grey`] of it (as [`layout`] draws `L`).
+///
+/// ```
+/// let c: cute::ComposedLayout = "Sw<1,0,1> o 0 o (2,2):(2,1)".parse().unwrap();
+/// let s = cute_draw::pictures::composed(&c).unwrap();
+/// assert_eq!(s.panels[0].cell(1, 0).label, vec!["3".to_string()]);
+/// ```
+pub fn composed(c: &ComposedLayout) -> Result<Scene, DrawError> {
+    let g = Grid::composed_latex(c)?;
+    Ok(grid_scene(&noted(title_of(c), &c.layout), &g, |v| {
+        Cell::text(grey(v), v.to_string())
+    }))
 }
 
 fn check_elem_bytes(elem_bytes: i64) -> Result<(), DrawError> {
@@ -239,8 +263,11 @@ fn check_elem_bytes(elem_bytes: i64) -> Result<(), DrawError> {
 /// ```
 pub fn banks(smem: &ComposedLayout, elem_bytes: i64) -> Result<Scene, DrawError> {
     check_elem_bytes(elem_bytes)?;
-    let g = Grid::composed(smem)?;
-    let title = format!("{} ({elem_bytes}-byte elements, by bank)", title_of(smem));
+    let g = Grid::composed_latex(smem)?;
+    let title = noted(
+        format!("{} ({elem_bytes}-byte elements, by bank)", title_of(smem)),
+        &smem.layout,
+    );
     Ok(grid_scene(&title, &g, |v| {
         let b = bank_of(v, elem_bytes);
         Cell {
@@ -285,7 +312,7 @@ pub fn swizzle_conflicts(
     vector: i64,
 ) -> Result<ConflictPicture, DrawError> {
     check_elem_bytes(elem_bytes)?;
-    let g = Grid::composed(smem)?;
+    let g = Grid::composed_latex(smem)?;
     let addrs = cute::banks::access_addresses(smem, tv, elem_bytes, vector)?;
     let access = cute::banks::Access::new(elem_bytes, vector)?;
     let (width, tpp) = (access.width(), access.threads_per_phase());
@@ -326,6 +353,7 @@ pub fn swizzle_conflicts(
         "{} with {tv} ({vector}x{elem_bytes} B): {total} wavefronts, ideal {ideal}",
         title_of(smem)
     );
+    let title = noted(title, &smem.layout);
     let scene = Scene::single(Panel::new(title, g.rows, g.cols, |r, c| {
         let v = g.at(r, c);
         let b = bank_of(v, elem_bytes);
@@ -626,7 +654,7 @@ pub fn slice_cells(l: &Layout, c: &PartialCoord) -> Result<Vec<i64>, DrawError> 
 /// assert_eq!(s.panels[0].cells.iter().filter(|c| c.mark == cute_draw::scene::Mark::Outline).count(), 3);
 /// ```
 pub fn slice(l: &Layout, c: &PartialCoord) -> Result<Scene, DrawError> {
-    let g = Grid::new(l)?;
+    let g = Grid::latex(l)?;
     // the slice of `l` itself first, so that a refusal names `l` (not its index layout)
     let (s, off) = cute::slice_and_offset(l, c)?;
     let cells = slice_cells(l, c)?;
@@ -634,7 +662,7 @@ pub fn slice(l: &Layout, c: &PartialCoord) -> Result<Scene, DrawError> {
     for &i in &cells {
         on[i as usize] = true;
     }
-    let title = format!("{l} sliced at {c}: {off} + {s}");
+    let title = noted(format!("{l} sliced at {c}: {off} + {s}"), l);
     Ok(Scene::single(Panel::new(
         title,
         g.rows,
@@ -670,7 +698,8 @@ pub fn slice(l: &Layout, c: &PartialCoord) -> Result<Scene, DrawError> {
 /// assert_eq!(s.panels[0].cell(0, 2).fill, cute_draw::pictures::tile_colour(1));
 /// ```
 pub fn tiles(title: &str, l: &Layout, tile: impl Fn(i64, i64) -> i64) -> Result<Scene, DrawError> {
-    let g = Grid::new(l)?;
+    let g = Grid::latex(l)?;
+    let title = noted(title.to_string(), l);
     Ok(Scene::single(Panel::new(title, g.rows, g.cols, |r, c| {
         Cell::text(tile_colour(tile(r, c)), g.at(r, c).to_string())
     })))
@@ -854,8 +883,8 @@ pub fn divide_tiles(a: &Layout, t: &Tiler) -> Result<DivideTiles, DrawError> {
 /// ```
 pub fn divide(a: &Layout, t: &Tiler) -> Result<Scene, DrawError> {
     let d = divide_tiles(a, t)?;
-    let g = Grid::new(a)?;
-    let mut title = format!("{a} divided by {t}");
+    let g = Grid::latex(a)?;
+    let mut title = noted(format!("{a} divided by {t}"), a);
     if d.partial() {
         let mut sizes: Vec<i64> = d.counts.iter().copied().filter(|&c| c > 0).collect();
         sizes.sort_unstable_by(|x, y| y.cmp(x));

@@ -71,11 +71,8 @@ fn table(l: &Layout, colour: bool) -> Result<String, DrawError> {
 fn render(title: &str, l: &Layout, g: &Grid, colour: bool) -> Result<String, DrawError> {
     let w = digits(g.cosize()) + 2;
     let mut s = format!("{title}\n");
-    if l.rank() > 2 {
-        s += &format!(
-            "(modes 1..{} folded into the columns, colexicographically)\n",
-            l.rank() - 1
-        );
+    if let Some(note) = Grid::fold_note(l) {
+        s += &format!("({note})\n");
     }
     s += "    ";
     for c in 0..g.cols {

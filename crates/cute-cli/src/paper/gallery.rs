@@ -77,12 +77,13 @@ fn scene(title: &str, panels: Vec<Panel>, per_row: usize) -> Scene {
 
 /// Figure 1: eight elements seen as a rank-3 `2×2×2` tensor and folded into a `4×2` matrix.
 fn fig1() -> R<Figure> {
-    let flat = lay("8:1")?;
+    let flat = lay("(1,8):(0,1)")?;
     let rank3 = lay("(2,2,2):(2,1,4)")?;
     let nested = lay("((2,2),2):((2,4),1)")?;
     let profile: Tiler = "<1,1>".parse().map_err(e)?;
     let folded = cute::coalesce_profile(&nested, &profile).map_err(e)?;
     let panels = vec![
+        // the array as one row (the pictures draw a rank-1 layout as a column, as print_latex)
         layout_panel("the array: 8:1", &flat)?,
         layout_panel("rank 3: (2,2,2):(2,1,4)", &rank3)?,
         layout_panel("mode 2 into mode 0: ((2,2),2):((2,4),1)", &nested)?,
@@ -289,7 +290,7 @@ pub fn tiler_cells(l: &Layout, t: &Tiler) -> Result<Vec<i64>, cute::Error> {
 
 fn fig7() -> R<Figure> {
     let l = lay(FIG7_LAYOUT)?;
-    let g = cute_draw::Grid::new(&l).map_err(e)?;
+    let g = cute_draw::Grid::latex(&l).map_err(e)?;
     let mut panels = Vec::new();
     for ts in FIG7_TILERS {
         let t: Tiler = ts.parse().map_err(e)?;
@@ -346,7 +347,7 @@ fn fig8() -> R<Figure> {
         let (src, dst) = (lay(s)?, lay(d)?);
         let cells = common_cells(&src, &dst).map_err(e)?;
         for (name, l) in [("source", &src), ("destination", &dst)] {
-            let g = cute_draw::Grid::new(l).map_err(e)?;
+            let g = cute_draw::Grid::latex(l).map_err(e)?;
             let w = cells.len();
             panels.push(Panel::new(
                 format!("{name} {l} (common vector {w})"),
