@@ -665,3 +665,24 @@ fn rank_1_layouts_are_columns_and_folded_ranks_are_noted() {
     assert!(ok(&["show", "(2,2,2):(1,2,4)"]).contains("modes 1..2 folded into the columns"));
     assert!(!svg_titles(&ok(&["draw", "(2,4):(1,2)"])).contains("folded"));
 }
+
+#[test]
+fn a_png_too_long_to_draw_is_refused_before_drawing() {
+    // 262144 cells are within the cell limit, but in one column the PNG would be 1.4 million
+    // pixels high: refused with the sizes, and nothing written
+    let p = tmp("long.png");
+    let _ = std::fs::remove_file(&p);
+    fails(
+        &["draw", "262144:1", "-o", p.to_str().unwrap()],
+        &["1398106 pixels", "16384 pixels a side", "SVG"],
+    );
+    assert!(!p.exists());
+    fails(
+        &["draw", "(2,8192):(8192,1)", "-o", p.to_str().unwrap()],
+        &["pixels a side"],
+    );
+    // a square is drawn
+    let p = tmp("square.png");
+    let said = ok(&["draw", "(16,16):(16,1)", "-o", p.to_str().unwrap()]);
+    assert!(said.contains("256 cells"), "{said}");
+}

@@ -30,6 +30,18 @@ pub enum DrawError {
     },
     /// The layout's strides are not integers (coordinate or F2 strides have no offsets to draw).
     NotIntegral(String),
+    /// A PNG of the picture would have a side longer than [`crate::png::MAX_SIDE`] pixels (a
+    /// long, thin layout: the cell limit does not bound a side).
+    ImageTooLarge {
+        /// The picture's width in SVG units.
+        width: i64,
+        /// The picture's height in SVG units.
+        height: i64,
+        /// The PNG's width in pixels at [`crate::png::scale`].
+        px_width: u64,
+        /// The PNG's height in pixels.
+        px_height: u64,
+    },
     /// An argument of a picture is out of its range (the message names it and the condition).
     Argument(String),
     /// The image could not be rendered (the message says why).
@@ -56,6 +68,16 @@ impl core::fmt::Display for DrawError {
             DrawError::NotIntegral(l) => {
                 write!(f, "draw {l}: only layouts with integer strides have offsets to draw")
             }
+            DrawError::ImageTooLarge {
+                width,
+                height,
+                px_width,
+                px_height,
+            } => write!(
+                f,
+                "a PNG of this picture ({width} x {height} units) would be {px_width} x {px_height} pixels, more than the limit of {} pixels a side: draw it as SVG, or draw a smaller layout",
+                crate::png::MAX_SIDE
+            ),
             DrawError::Argument(m) => write!(f, "draw: {m}"),
             DrawError::Render(m) => write!(f, "draw: render: {m}"),
         }
