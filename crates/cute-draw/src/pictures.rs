@@ -283,24 +283,46 @@ pub fn banks(smem: &ComposedLayout, elem_bytes: i64) -> Result<Scene, DrawError>
 /// its phases.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConflictPicture {
-    /// The tile coloured by bank, the cells accessed in a conflicting phase marked
-    /// ([`Mark::Conflict`]).
+    /// One panel per instruction: the tile coloured by bank where the instruction reads it, each
+    /// cell read labelled with the thread that reads it and the wavefront that serves it; the
+    /// accesses served after the first wavefront of their phase marked ([`Mark::Conflict`]).
     pub scene: Scene,
     /// `phases[j][p]`: the wavefronts of phase `p` of instruction `j`.
     pub phases: Vec<Vec<u32>>,
 }
 
-/// A shared-memory tile coloured by bank with the accesses of the warp pattern `tv` ((thread,
-/// value) ↦ tile coordinate, 32 threads; `vector` values of `elem_bytes` bytes per access) that
-/// fall in a bank conflict marked: a cell is marked when a thread reads it in a phase where its
-/// bank holds more than one distinct 4-byte word. The bank model is the core crate's
-/// ([`cute::banks`]): the wavefronts of each instruction are the sum over its phases.
+/// One access of an instruction as the picture shows it: the first thread that reads the cell,
+/// how many other threads read it too, and the wavefront (counted over the instruction's phases)
+/// that serves it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Read {
+    thread: i64,
+    others: i64,
+    wavefront: u32,
+    waits: bool,
+}
+
+/// A shared-memory tile read by the warp pattern `tv` ((thread, value) ↦ tile coordinate, 32
+/// threads; `vector` values of `elem_bytes` bytes per access), one panel per instruction, with the
+/// bank model of the core crate ([`cute::banks`]): the threads of a phase are served in
+/// wavefronts, one per distinct 4-byte word of the busiest bank; the `i`-th distinct word of a
+/// bank (in thread order) is served in the phase's wavefront `i`, and an access in the last
+/// wavefront of its words.
+///
+/// In panel `j`, each cell that instruction `j` reads is filled with [`bank_colour`] of its bank
+/// and labelled `T<thread>` (`+N` when N more threads read it) and `w<wavefront>` (counted from 0
+/// over the instruction's phases); an access served after its phase's first wavefront (it waits
+/// for a bank conflict) is marked ([`Mark::Conflict`]). Cells the instruction does not read are
+/// white with their offset. `data-thread`, `data-wavefront` and `data-bank` carry the same.
 ///
 /// ```
 /// let smem: cute::ComposedLayout = "Sw<0,0,0> o 0 o (8,64):(64,1)".parse().unwrap();
 /// let ldm: cute::Layout = "((8,4),(8,2)):((1,64),(8,256))".parse().unwrap();
 /// let p = cute_draw::pictures::swizzle_conflicts(&smem, &ldm, 2, 8).unwrap();
 /// assert_eq!(p.phases, vec![vec![8, 8, 8, 8], vec![8, 8, 8, 8]]);
+/// assert_eq!(p.scene.panels.len(), 2);
+/// // thread 1 reads row 1 in the 2nd wavefront of phase 0: 8 rows of 64 halves share the banks
+/// assert_eq!(p.scene.panels[0].cell(1, 0).label, vec!["T1".to_string(), "w1".to_string()]);
 /// let sw: cute::ComposedLayout = "Sw<3,3,3> o 0 o (8,64):(64,1)".parse().unwrap();
 /// let p = cute_draw::pictures::swizzle_conflicts(&sw, &ldm, 2, 8).unwrap();
 /// assert_eq!(p.phases, vec![vec![1, 1, 1, 1], vec![1, 1, 1, 1]]);
@@ -316,13 +338,16 @@ pub fn swizzle_conflicts(
     let addrs = cute::banks::access_addresses(smem, tv, elem_bytes, vector)?;
     let access = cute::banks::Access::new(elem_bytes, vector)?;
     let (width, tpp) = (access.width(), access.threads_per_phase());
-    let mut conflict = vec![false; (g.rows * g.cols) as usize];
+    let cells = (g.rows * g.cols) as usize;
     let mut phases = Vec::with_capacity(addrs.len());
+    let mut reads: Vec<Vec<Option<Read>>> = Vec::with_capacity(addrs.len());
     for (j, a) in addrs.iter().enumerate() {
         let mut per = Vec::new();
+        let mut read: Vec<Option<Read>> = vec![None; cells];
+        let mut before = 0u32;
         for p in 0..access.phases() {
             let threads = p * tpp..(p + 1) * tpp;
-            // the distinct words of each bank in this phase
+            // the distinct words of each bank in this phase, in thread order
             let mut words: Vec<Vec<i64>> = vec![Vec::new(); 32];
             for t in threads.clone() {
                 for w in 0..width / 4 {
@@ -333,42 +358,97 @@ pub fn swizzle_conflicts(
                     }
                 }
             }
-            per.push(words.iter().map(Vec::len).max().unwrap_or(0).max(1) as u32);
+            let wavefronts = words.iter().map(Vec::len).max().unwrap_or(0).max(1) as u32;
             for t in threads {
-                let clash =
-                    (0..width / 4).any(|w| words[(a[t] / 4 + w).rem_euclid(32) as usize].len() > 1);
-                if clash {
-                    for k in 0..vector {
-                        let idx = tv.eval(t as i64 + 32 * (j as i64 * vector + k))?;
-                        conflict[idx as usize] = true;
+                let wave = (0..width / 4)
+                    .map(|w| {
+                        let word = a[t] / 4 + w;
+                        let bank = &words[word.rem_euclid(32) as usize];
+                        bank.iter().position(|&x| x == word).unwrap_or(0) as u32
+                    })
+                    .max()
+                    .unwrap_or(0);
+                for k in 0..vector {
+                    let idx = tv.eval(t as i64 + 32 * (j as i64 * vector + k))?;
+                    let Some(slot) = read.get_mut(idx as usize) else {
+                        continue;
+                    };
+                    match slot {
+                        Some(r) => r.others += 1,
+                        None => {
+                            *slot = Some(Read {
+                                thread: t as i64,
+                                others: 0,
+                                wavefront: before + wave,
+                                waits: wave > 0,
+                            })
+                        }
                     }
                 }
             }
+            per.push(wavefronts);
+            before += wavefronts;
         }
         phases.push(per);
+        reads.push(read);
     }
     let total: u32 = phases.iter().flatten().sum();
     let ideal = (addrs.len() * access.phases()) as u32;
-    let title = format!(
-        "{} with {tv} ({vector}x{elem_bytes} B): {total} wavefronts, ideal {ideal}",
-        title_of(smem)
+    let summary = noted(
+        format!(
+            "{} with {tv} ({vector}x{elem_bytes} B): {total} wavefronts, ideal {ideal}",
+            title_of(smem)
+        ),
+        &smem.layout,
     );
-    let title = noted(title, &smem.layout);
-    let scene = Scene::single(Panel::new(title, g.rows, g.cols, |r, c| {
-        let v = g.at(r, c);
-        let b = bank_of(v, elem_bytes);
-        Cell {
-            fill: bank_colour(b),
-            label: vec![v.to_string(), format!("b{b}")],
-            mark: if conflict[(r + g.rows * c) as usize] {
-                Mark::Conflict
-            } else {
-                Mark::Plain
-            },
-            attrs: Vec::new(),
+    let mut panels = Vec::with_capacity(reads.len());
+    let mut y = 0;
+    for (j, read) in reads.iter().enumerate() {
+        let per: Vec<String> = phases[j].iter().map(u32::to_string).collect();
+        let mut title = format!(
+            "instruction {j}: {} wavefronts (phases {}), ideal {}",
+            phases[j].iter().sum::<u32>(),
+            per.join("+"),
+            per.len()
+        );
+        if j == 0 {
+            title = format!("{summary}; {title}");
         }
-    }));
-    Ok(ConflictPicture { scene, phases })
+        let panel = Panel::new(title, g.rows, g.cols, |r, c| {
+            let v = g.at(r, c);
+            let b = bank_of(v, elem_bytes);
+            match read[(r + g.rows * c) as usize] {
+                Some(x) => Cell {
+                    fill: bank_colour(b),
+                    label: vec![
+                        if x.others > 0 {
+                            format!("T{}+{}", x.thread, x.others)
+                        } else {
+                            format!("T{}", x.thread)
+                        },
+                        format!("w{}", x.wavefront),
+                    ],
+                    mark: if x.waits { Mark::Conflict } else { Mark::Plain },
+                    attrs: vec![
+                        ("thread", x.thread.to_string()),
+                        ("wavefront", x.wavefront.to_string()),
+                        ("bank", b.to_string()),
+                    ],
+                },
+                None => Cell::text((255, 255, 255), v.to_string()),
+            }
+        })
+        .at(0, y);
+        y += panel.height() + GAP;
+        panels.push(panel);
+    }
+    Ok(ConflictPicture {
+        scene: Scene {
+            title: summary,
+            panels,
+        },
+        phases,
+    })
 }
 
 /// Who owns a cell of a thread-value layout's tile: the first `(thread, value)` that maps to it
@@ -461,7 +541,13 @@ fn owner_cell(owners: &[(i64, i64)], highlight: Option<i64>) -> Cell {
     let mut threads: Vec<i64> = owners.iter().map(|o| o.0).collect();
     threads.sort_unstable();
     threads.dedup();
-    let more = |n: usize| if n > 0 { format!("+{n}") } else { String::new() };
+    let more = |n: usize| {
+        if n > 0 {
+            format!("+{n}")
+        } else {
+            String::new()
+        }
+    };
     let same = owners.iter().filter(|o| o.0 == t).count() - 1;
     Cell {
         fill: thread_colour(t),

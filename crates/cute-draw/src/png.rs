@@ -55,10 +55,7 @@ pub const MAX_SIDE: u64 = 16_384;
 pub fn pixel_size(scene: &Scene) -> Result<(u32, u32), DrawError> {
     let (w, h) = (scene.width().max(1), scene.height().max(1));
     let k = scale(scene);
-    let (pw, ph) = (
-        (w as f64 * k).ceil() as u64,
-        (h as f64 * k).ceil() as u64,
-    );
+    let (pw, ph) = ((w as f64 * k).ceil() as u64, (h as f64 * k).ceil() as u64);
     if pw > MAX_SIDE || ph > MAX_SIDE {
         return Err(DrawError::ImageTooLarge {
             width: w,

@@ -26,14 +26,23 @@ pub const MARGIN: i64 = 10;
 /// An RGB colour.
 pub type Rgb = (u8, u8, u8);
 
-/// How a cell is marked beyond its fill.
+/// The colour of [`Mark::Outline`]: black, which stands out on every fill the pictures use
+/// (the thread colours' pinks included, where a red outline all but disappears).
+pub const OUTLINE: &str = "#000000";
+/// The colour of [`Mark::Conflict`].
+pub const CONFLICT: &str = "#d00000";
+
+/// How a cell is marked beyond its fill (its SVG `rect` carries `data-mark`, and the mark is drawn
+/// over the grid, inset in the cell).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Mark {
     /// A thin black border.
     Plain,
-    /// A thick red border: the highlighted thread, slice or tile.
+    /// A thick ([`OUTLINE`], 4 units) border: the highlighted thread, slice or tile
+    /// (`data-mark="outline"`, a `rect.outline`).
     Outline,
-    /// A thick red border and a red diagonal: an access in a bank conflict.
+    /// A thick red border and a red diagonal: an access that waits for a later wavefront
+    /// (`data-mark="conflict"`, a `rect.conflict-box` and a `path.conflict`).
     Conflict,
 }
 
@@ -163,7 +172,10 @@ impl Panel {
     /// assert_eq!(lines.join(" "), "a title far longer than two cells");
     /// ```
     pub fn title_lines(&self) -> Vec<String> {
-        wrap(&self.title, ((self.width() - 8) as f64 / CHAR_W).floor().max(4.0) as usize)
+        wrap(
+            &self.title,
+            ((self.width() - 8) as f64 / CHAR_W).floor().max(4.0) as usize,
+        )
     }
 
     /// Height of the title band: [`TITLE`] for one line, [`TITLE_LINE`] more per further line.
@@ -305,17 +317,17 @@ impl Scene {
                 for c in 0..p.cols {
                     let cell = p.cell(r, c);
                     let (x, y) = (origin.0 + cw * c, origin.1 + CELL * r);
-                    let (stroke, sw) = match cell.mark {
-                        Mark::Plain => ("#000000", 1),
-                        Mark::Outline | Mark::Conflict => ("#d00000", 3),
+                    let mut data = match cell.mark {
+                        Mark::Plain => String::new(),
+                        Mark::Outline => " data-mark=\"outline\"".to_string(),
+                        Mark::Conflict => " data-mark=\"conflict\"".to_string(),
                     };
-                    let mut data = String::new();
                     for (key, v) in &cell.attrs {
                         let _ = write!(data, " data-{key}=\"{}\"", escape(v));
                     }
                     let _ = writeln!(
                         s,
-                        "<rect class=\"cell\" data-panel=\"{k}\" data-row=\"{r}\" data-col=\"{c}\"{data} x=\"{x}\" y=\"{y}\" width=\"{cw}\" height=\"{CELL}\" fill=\"{}\" stroke=\"{stroke}\" stroke-width=\"{sw}\"/>",
+                        "<rect class=\"cell\" data-panel=\"{k}\" data-row=\"{r}\" data-col=\"{c}\"{data} x=\"{x}\" y=\"{y}\" width=\"{cw}\" height=\"{CELL}\" fill=\"{}\" stroke=\"#000000\" stroke-width=\"1\"/>",
                         hex(cell.fill)
                     );
                     if cell.mark == Mark::Conflict {
@@ -347,6 +359,25 @@ impl Scene {
                             escape(line)
                         );
                     }
+                }
+            }
+            // the marks last, over every cell's border, inset so that no neighbour hides them
+            for r in 0..p.rows {
+                for c in 0..p.cols {
+                    let (x, y) = (origin.0 + cw * c, origin.1 + CELL * r);
+                    let (class, colour, width) = match p.cell(r, c).mark {
+                        Mark::Plain => continue,
+                        Mark::Outline => ("outline", OUTLINE, 4),
+                        Mark::Conflict => ("conflict-box", CONFLICT, 3),
+                    };
+                    let _ = writeln!(
+                        s,
+                        "<rect class=\"{class}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"{width}\"/>",
+                        x + 2,
+                        y + 2,
+                        cw - 4,
+                        CELL - 4
+                    );
                 }
             }
         }
@@ -394,7 +425,7 @@ impl Scene {
                     };
                     let style = match cell.mark {
                         Mark::Plain => String::new(),
-                        Mark::Outline => ",draw=red,very thick".to_string(),
+                        Mark::Outline => ",draw=black,line width=2pt".to_string(),
                         Mark::Conflict => ",draw=red,very thick,cross out".to_string(),
                     };
                     let _ = writeln!(

@@ -9,9 +9,9 @@
 
 use crate::json;
 use cute::Layout;
-use cute_draw::DrawError;
 #[cfg(test)]
 use cute_draw::svg::thread_colour;
+use cute_draw::DrawError;
 
 /// Pictures with at most this many cells are sent as SVG and shown inline.
 pub const INLINE_SVG_CELLS: i64 = 1024;
@@ -23,8 +23,10 @@ pub enum Outline {
     Plain,
     /// A thick black line (an access of the bank view).
     Strong,
-    /// A thick red line (a highlighted thread, a conflicting access).
+    /// A thick red line (a conflicting access).
     Red,
+    /// A thick black line inset in the cell (a highlighted thread, as `cute-draw` outlines it).
+    Thread,
 }
 
 /// A picture's cells: row `r`, column `c` at index `r * cols + c`.
@@ -79,6 +81,7 @@ impl Cells {
                 .iter()
                 .map(|c| match c.mark {
                     cute_draw::Mark::Plain => Outline::Plain,
+                    cute_draw::Mark::Outline => Outline::Thread,
                     _ => Outline::Red,
                 })
                 .collect(),
@@ -124,6 +127,7 @@ impl Cells {
                     Outline::Plain => ("cell", "#000000", 1),
                     Outline::Strong => ("cell access", "#000000", 3),
                     Outline::Red => ("cell conflict", "#d00000", 3),
+                    Outline::Thread => ("cell outline", "#000000", 4),
                 };
                 let _ = writeln!(
                     out,
@@ -151,7 +155,8 @@ impl Cells {
     }
 
     /// The cells as one JSON object: `title`, `rows`, `cols`, `fill` (`0xRRGGBB` numbers),
-    /// `label` (strings, lines separated by `\n`), `outline` (0 plain, 1 strong, 2 red).
+    /// `label` (strings, lines separated by `\n`), `outline` (0 plain, 1 strong, 2 red, 3 a
+    /// highlighted thread).
     pub fn to_json(&self) -> String {
         let fill: Vec<u32> = self
             .fill
@@ -166,6 +171,7 @@ impl Cells {
                 Outline::Plain => 0,
                 Outline::Strong => 1,
                 Outline::Red => 2,
+                Outline::Thread => 3,
             })
             .collect();
         json::object(&[
@@ -216,7 +222,10 @@ mod tests {
         }
         let tv: Layout = "((4,8),(2,2)):((32,1),(16,8))".parse().unwrap();
         let c = Cells::tv(&tv, 16, 8, Some(5)).unwrap();
-        assert_eq!(c.outline.iter().filter(|&&o| o == Outline::Red).count(), 4);
+        assert_eq!(
+            c.outline.iter().filter(|&&o| o == Outline::Thread).count(),
+            4
+        );
         assert_eq!(c.label[0], "T0\nV0");
         assert_eq!(c.fill[0], thread_colour(0));
         assert!(c.to_json().starts_with(r#"{"title":"((4,8),(2,2)):((32,1),(16,8)) over 16x8","rows":16,"cols":8,"fill":[11513855,"#));

@@ -409,6 +409,6 @@ mod tests {
         let forced = handle("draw:svg\n(32,33):(1,32)");
         assert_eq!(forced.matches("class=\\\"cell\\\"").count(), 32 * 33);
         let tv = handle("tv\n((4,8),(2,2)):((32,1),(16,8))\n16\n8\n5");
-        assert_eq!(tv.matches("stroke=\\\"#d00000\\\"").count(), 4);
+        assert_eq!(tv.matches("data-mark=\\\"outline\\\"").count(), 4);
     }
 }
