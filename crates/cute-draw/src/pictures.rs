@@ -815,21 +815,31 @@ impl DivideTiles {
     }
 }
 
-/// The strides of `l`'s shape as the compact column-major layout of the shape with every
-/// integer stride `s` written `s@k`.
-fn basis_strides(l: &Layout, k: usize) -> Result<String, DrawError> {
-    let compact = cute::compact_col_major(&l.shape())?;
-    let text = compact.to_string();
-    let (_, strides) = text.split_once(':').unwrap_or(("", "1"));
-    let mut out = String::with_capacity(2 * strides.len());
-    let mut chars = strides.chars().peekable();
-    while let Some(ch) = chars.next() {
-        out.push(ch);
-        if ch.is_ascii_digit() && !chars.peek().is_some_and(|c| c.is_ascii_digit()) {
-            out.push_str(&format!("@{k}"));
+/// The compact column-major strides of `l`'s shape (with `k`, every stride `s` written `s@k`), a
+/// leaf of size 1 included (`compact_col_major` gives it stride 0, which would hide the padding a tile
+/// adds to it).
+fn basis_strides(l: &Layout, k: Option<usize>) -> String {
+    let shape = l.shape().to_string();
+    let mut out = String::with_capacity(2 * shape.len());
+    let mut product = 1i64;
+    let mut number = String::new();
+    for ch in shape.chars().chain(std::iter::once(')')) {
+        if ch.is_ascii_digit() {
+            number.push(ch);
+            continue;
         }
+        if !number.is_empty() {
+            match k {
+                Some(k) => out.push_str(&format!("{product}@{k}")),
+                None => out.push_str(&product.to_string()),
+            }
+            product = product.saturating_mul(number.parse::<i64>().unwrap_or(1));
+            number.clear();
+        }
+        out.push(ch);
     }
-    Ok(out)
+    out.pop();
+    out
 }
 
 /// The identity of `l`'s shape for the by-mode tiler `t`: every part of the shape that one tile
@@ -846,7 +856,7 @@ fn tiler_identity(
         Some(t) => t.is_single() || (l.rank() == 1 && l.shape().is_int() && t.rank() != 1),
     };
     if single {
-        let strides = basis_strides(l, sizes.len())?;
+        let strides = basis_strides(l, Some(sizes.len()));
         sizes.push(l.size());
         return Ok((l.shape().to_string(), strides));
     }
@@ -872,7 +882,7 @@ fn tiler_identity(
 ///
 /// The divide is taken of an index layout of `a`'s shape, so the tiles come from the algebra:
 /// for a tiler that is one layout, the compact column-major layout (a bijection onto the cell
-/// indices; an index past the last cell is padding); for a by-mode tiler, an identity layout with
+/// indices, modes of size 1 given their stride too; an index past the last cell is padding); for a by-mode tiler, an identity layout with
 /// one coordinate basis per tiled part of the shape (`tiler_identity`), whose values are the
 /// coordinates within each part, so that padding of one mode (a coordinate past its size) is
 /// never confused with a cell of the next.
@@ -899,7 +909,8 @@ pub fn divide_tiles(a: &Layout, t: &Tiler) -> Result<DivideTiles, DrawError> {
     cute::zipped_divide(a, t)?;
     let single = t.is_single();
     let (index, sizes) = if single {
-        (cute::compact_col_major(&a.shape())?, vec![n])
+        let text = format!("{}:{}", a.shape(), basis_strides(a, None));
+        (text.parse::<Layout>()?, vec![n])
     } else {
         let mut sizes = Vec::new();
         let (s, d) = tiler_identity(a, Some(t), &mut sizes)?;
