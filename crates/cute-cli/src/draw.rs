@@ -39,7 +39,10 @@ pub fn show(layout: &str, how: ShowAs) -> Result<String, String> {
     let (title, g, t) = if is_composed(layout) {
         let c = parse_composed("show", layout)?;
         let g = cute_draw::Grid::composed(&c).map_err(e)?;
-        let t = cute_draw::table::print_composed(&c).map_err(e)?;
+        let t = match how {
+            ShowAs::Colour => cute_draw::table::print_composed_coloured(&c).map_err(e)?,
+            _ => cute_draw::table::print_composed(&c).map_err(e)?,
+        };
         (c.to_string(), g, t)
     } else {
         let l = parse("show", 1, layout)?;

@@ -316,8 +316,8 @@ fn atoms_table_matches_the_cuda_crate() {
     assert!(atoms::atom("SM90_64x264x16_F32F16F16_SS").is_none());
 }
 
-/// One cell of an SVG that `cute draw` wrote: its panel, row, column, fill, `data-*` attributes,
-/// stroke and stroke width, and its label lines (the `text.label` elements that follow it).
+/// One cell of an SVG that `cute draw` wrote: its panel, row, column, fill, `data-*` attributes
+/// and its label lines (the `text.label` elements that follow it).
 #[derive(Debug, Clone)]
 struct SvgCell {
     panel: i64,
@@ -325,8 +325,6 @@ struct SvgCell {
     col: i64,
     fill: String,
     data: std::collections::BTreeMap<String, String>,
-    stroke: String,
-    width: String,
     label: Vec<String>,
 }
 
@@ -359,8 +357,6 @@ fn svg_cells(svg: &str) -> Vec<SvgCell> {
                 row: num("row"),
                 col: num("col"),
                 fill: attr(line, "fill").unwrap(),
-                stroke: attr(line, "stroke").unwrap(),
-                width: attr(line, "stroke-width").unwrap(),
                 data,
                 label: Vec::new(),
             });
@@ -777,7 +773,7 @@ fn the_access_picture_shows_each_instructions_threads_and_wavefronts() {
             );
             assert_eq!(c.data["thread"], t.to_string());
             let waits = !swizzled && c.row > 0;
-            assert_eq!(c.data.get("mark").is_some(), waits, "{smem}: {c:?}");
+            assert_eq!(c.data.contains_key("mark"), waits, "{smem}: {c:?}");
             // the bank of the (swizzled) offset: 2-byte elements, 4-byte banks
             let off = 64 * c.row + c.col;
             let off = if swizzled {

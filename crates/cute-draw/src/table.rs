@@ -53,6 +53,11 @@ pub fn print_composed(c: &cute::ComposedLayout) -> Result<String, DrawError> {
     render(&c.to_string(), &c.layout, &Grid::composed(c)?, false)
 }
 
+/// [`print_composed`] for a terminal, coloured as [`print_layout_coloured`].
+pub fn print_composed_coloured(c: &cute::ComposedLayout) -> Result<String, DrawError> {
+    render(&c.to_string(), &c.layout, &Grid::composed(c)?, true)
+}
+
 /// The start of a cell of offset `v` coloured as [`print_layout_coloured`] says.
 fn paint(v: i64) -> String {
     let (r, g, b) = crate::pictures::grey(v);

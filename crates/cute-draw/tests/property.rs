@@ -151,7 +151,10 @@ fn random_layouts_are_drawn_with_their_values() {
         let got = cells(&s.svg());
         assert_eq!(got.len() as i64, n, "{l}");
         for c in &got {
-            assert!(c.row < rows && c.col < n / rows, "{l}: {c:?}");
+            assert!(
+                c.panel == 0 && c.row < rows && c.col < n / rows,
+                "{l}: {c:?}"
+            );
             let v = value(&leaves, c.row + rows * c.col);
             assert_eq!(c.label, [v.to_string()], "{l}: {c:?}");
             assert_eq!(c.fill, hex(grey(v)), "{l}: {c:?}");
