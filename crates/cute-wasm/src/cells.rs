@@ -102,7 +102,17 @@ impl Cells {
         );
         let title = escape(&self.title);
         let _ = writeln!(out, "<title>{title}</title>");
-        let _ = writeln!(out, "<text x=\"{}\" y=\"10\">{title}</text>", w / 2);
+        // a title wider than the picture is squeezed to its width
+        let chars = self.title.chars().count() as f64;
+        let fit = if chars * cute_draw::scene::CHAR_W > (w - 8) as f64 {
+            format!(
+                " textLength=\"{}\" lengthAdjust=\"spacingAndGlyphs\"",
+                w - 8
+            )
+        } else {
+            String::new()
+        };
+        let _ = writeln!(out, "<text x=\"{}\" y=\"10\"{fit}>{title}</text>", w / 2);
         let (x0, y0) = (CELL, CELL + 20);
         for c in 0..self.cols {
             let _ = writeln!(
@@ -220,6 +230,11 @@ mod tests {
             assert!(tail[text_at..].starts_with("<text class=\"label\""));
             assert!(tail[text_at..].contains(&format!(">{lab}</text>")));
         }
+        // a title wider than the picture is squeezed to fit it; a short one is left alone
+        let mut small = Cells::layout(&"(2,2):(1,2)".parse().unwrap()).unwrap();
+        assert!(!small.to_svg().contains("textLength"));
+        small.title = "x".repeat(100);
+        assert!(small.to_svg().contains("textLength=\"112\""));
         let tv: Layout = "((4,8),(2,2)):((32,1),(16,8))".parse().unwrap();
         let c = Cells::tv(&tv, 16, 8, Some(5)).unwrap();
         assert_eq!(
