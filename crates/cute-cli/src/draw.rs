@@ -184,7 +184,8 @@ pub enum TileOp {
 /// Everything `cute draw` was asked.
 #[derive(Clone, Debug, Default, clap::Args)]
 pub struct DrawArgs {
-    /// A layout, or a swizzled layout `Sw<B,M,S> o OFF o L` (not with --atom).
+    /// A layout, or a swizzled layout `Sw<B,M,S> o OFF o L` (not with --atom). Layouts with F2
+    /// strides are drawn by their values (offsets), with coordinate strides by their coordinates.
     #[arg(allow_negative_numbers = true)]
     pub layout: Option<String>,
     /// Draw a thread-value layout over a tile of ROWS x COLS.
@@ -205,8 +206,9 @@ pub struct DrawArgs {
     /// Bytes per element, for --banks and --access.
     #[arg(long, allow_negative_numbers = true)]
     pub elem_bytes: Option<i64>,
-    /// A warp's access pattern, (thread, value) -> tile coordinate: the tile by bank with the
-    /// conflicting accesses marked (needs --elem-bytes and --vector).
+    /// A warp's access pattern, (thread, value) -> tile coordinate: one panel per instruction,
+    /// the tile by bank with the thread that reads each cell and the wavefront that serves it, the
+    /// accesses that wait for a later wavefront marked (needs --elem-bytes and --vector).
     #[arg(long, allow_negative_numbers = true)]
     pub access: Option<String>,
     /// Values per access (V), for --access; V·B must be 4, 8 or 16 bytes.
