@@ -118,7 +118,8 @@ enum Cmd {
   cute eval '(2,3):(3,1)'
   cute eval '(4,8):(1,4)' '(1,2)' --json")]
     Eval {
-        /// A layout in CuTe notation, e.g. `((2,2),(4,2)):((1,8),(2,16))`.
+        /// A layout in CuTe notation, e.g. `((2,2),(4,2)):((1,8),(2,16))`, or a swizzled layout
+        /// `Sw<B,M,S> o OFF o L` (as `draw` and `banks` read it).
         #[arg(allow_negative_numbers = true)]
         layout: String,
         /// An integer, ND, natural or partial coordinate, e.g. `22`, `(2,5)`, `((0,1),(1,1))`.
@@ -290,7 +291,7 @@ enum Cmd {
   cute show '(2,(2,2)):(4,(1,2))'
   cute show '(2,3):(3,1)' --json")]
     Show {
-        /// A layout with integer strides.
+        /// A layout with integer strides, or a swizzled layout `Sw<B,M,S> o OFF o L`.
         #[arg(allow_negative_numbers = true)]
         layout: String,
         /// Prints `{"layout": L, "rows": [[offset, ...], ...]}`: the table's cells, row by row.
@@ -434,6 +435,15 @@ where
         Err(e) => return usage_error(&e, &args, out, err),
     };
     match cli.cmd {
+        Cmd::Eval {
+            layout,
+            coord,
+            json,
+        } if draw::is_composed(&layout) => emit(
+            draw::eval_composed(&layout, coord.as_deref(), json),
+            out,
+            err,
+        ),
         Cmd::Eval {
             layout,
             coord,

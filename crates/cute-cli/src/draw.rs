@@ -34,21 +34,94 @@ pub enum ShowAs {
 /// `cute show LAYOUT`: CuTe's `print_layout` table (rank 2 as CuTe prints it, rank 1 as one row,
 /// higher ranks folded into the columns), coloured or as JSON as `how` says.
 pub fn show(layout: &str, how: ShowAs) -> Result<String, String> {
-    let l = parse("show", 1, layout)?;
     let e = |e: cute_draw::DrawError| format!("error: show: {e}");
-    let t = match how {
-        ShowAs::Text => cute_draw::table::print_layout(&l).map_err(e)?,
-        ShowAs::Colour => cute_draw::table::print_layout_coloured(&l).map_err(e)?,
-        ShowAs::Json => {
-            let g = cute_draw::grid::Grid::new(&l).map_err(e)?;
-            let rows: Vec<Vec<i64>> = (0..g.rows)
-                .map(|r| (0..g.cols).map(|c| g.at(r, c)).collect())
-                .collect();
-            let v = crate::json::json!({"layout": l.to_string(), "rows": rows});
-            return Ok(crate::json::line(&v));
-        }
+    // a swizzled layout `Sw<B,M,S> o OFF o L`, read as `draw` and `banks` read it
+    let (title, g, t) = if is_composed(layout) {
+        let c = parse_composed("show", layout)?;
+        let g = cute_draw::Grid::composed(&c).map_err(e)?;
+        let t = match how {
+            ShowAs::Colour => cute_draw::table::print_composed_coloured(&c).map_err(e)?,
+            _ => cute_draw::table::print_composed(&c).map_err(e)?,
+        };
+        (c.to_string(), g, t)
+    } else {
+        let l = parse("show", 1, layout)?;
+        let g = cute_draw::grid::Grid::new(&l).map_err(e)?;
+        let t = match how {
+            ShowAs::Colour => cute_draw::table::print_layout_coloured(&l).map_err(e)?,
+            _ => cute_draw::table::print_layout(&l).map_err(e)?,
+        };
+        (l.to_string(), g, t)
     };
+    if how == ShowAs::Json {
+        let rows: Vec<Vec<i64>> = (0..g.rows)
+            .map(|r| (0..g.cols).map(|c| g.at(r, c)).collect())
+            .collect();
+        let v = crate::json::json!({"layout": title, "rows": rows});
+        return Ok(crate::json::line(&v));
+    }
     Ok(t.trim_end_matches('\n').to_string())
+}
+
+/// Whether an argument is a swizzled layout `Sw<B,M,S> o OFF o L` rather than a layout.
+pub fn is_composed(text: &str) -> bool {
+    text.trim_start().starts_with("Sw<")
+}
+
+/// Reads argument 1 of `cmd` as a swizzled layout `Sw<B,M,S> o OFF o L`.
+fn parse_composed(cmd: &str, text: &str) -> Result<ComposedLayout, String> {
+    text.parse::<ComposedLayout>()
+        .map_err(|e| crate::diag::bad_argument(cmd, 1, text, &e))
+}
+
+/// `cute eval` of a swizzled layout `Sw<B,M,S> o OFF o L`: its value at `coord` (an index or a
+/// coordinate of `L`), or all its values in index order, as text or as `cute eval --json` writes
+/// them.
+///
+/// ```
+/// let v = cute_cli::draw::eval_composed("Sw<1,0,1> o 0 o (2,2):(2,1)", None, false).unwrap();
+/// assert_eq!(v, "(0,3,1,2)");
+/// let v = cute_cli::draw::eval_composed("Sw<1,0,1> o 0 o (2,2):(2,1)", Some("(1,1)"), false);
+/// assert_eq!(v.unwrap(), "2");
+/// ```
+pub fn eval_composed(layout: &str, coord: Option<&str>, json: bool) -> Result<String, String> {
+    let c = parse_composed("eval", layout)?;
+    let fail = |e: cute::Error| format!("error: eval: {e}");
+    match coord {
+        Some(text) => {
+            let crd: cute::IntTuple = text
+                .parse()
+                .map_err(|e| crate::diag::bad_argument("eval", 2, text, &e))?;
+            let v = match crd.as_int() {
+                Some(i) => c.eval(i),
+                None => c.eval_crd(&crd),
+            }
+            .map_err(fail)?;
+            Ok(if json {
+                crate::json::line(
+                    &crate::json::json!({"layout": layout, "coord": text, "value": v}),
+                )
+            } else {
+                v.to_string()
+            })
+        }
+        None => {
+            let n = c.size();
+            if n > cute::registry::EVAL_ALL_LIMIT {
+                return Err(format!(
+                    "error: eval: {c} has {n} values, more than the {} that eval lists",
+                    cute::registry::EVAL_ALL_LIMIT
+                ));
+            }
+            let values = c.values().map_err(fail)?;
+            Ok(if json {
+                crate::json::line(&crate::json::json!({"layout": layout, "values": values}))
+            } else {
+                let v: Vec<String> = values.iter().map(i64::to_string).collect();
+                format!("({})", v.join(","))
+            })
+        }
+    }
 }
 
 /// The picture formats of `cute draw`.
@@ -99,7 +172,8 @@ pub enum TileOp {
 /// Everything `cute draw` was asked.
 #[derive(Clone, Debug, Default, clap::Args)]
 pub struct DrawArgs {
-    /// A layout, or a swizzled layout `Sw<B,M,S> o OFF o L` (not with --atom).
+    /// A layout, or a swizzled layout `Sw<B,M,S> o OFF o L` (not with --atom). Layouts with F2
+    /// strides are drawn by their values (offsets), with coordinate strides by their coordinates.
     #[arg(allow_negative_numbers = true)]
     pub layout: Option<String>,
     /// Draw a thread-value layout over a tile of ROWS x COLS.
@@ -120,8 +194,9 @@ pub struct DrawArgs {
     /// Bytes per element, for --banks and --access.
     #[arg(long, allow_negative_numbers = true)]
     pub elem_bytes: Option<i64>,
-    /// A warp's access pattern, (thread, value) -> tile coordinate: the tile by bank with the
-    /// conflicting accesses marked (needs --elem-bytes and --vector).
+    /// A warp's access pattern, (thread, value) -> tile coordinate: one panel per instruction,
+    /// the tile by bank with the thread that reads each cell and the wavefront that serves it, the
+    /// accesses that wait for a later wavefront marked (needs --elem-bytes and --vector).
     #[arg(long, allow_negative_numbers = true)]
     pub access: Option<String>,
     /// Values per access (V), for --access; V·B must be 4, 8 or 16 bytes.
@@ -151,9 +226,8 @@ fn fail(e: cute_draw::DrawError) -> String {
 
 /// The smem argument: a layout, or a swizzled layout `Sw<B,M,S> o OFF o L`.
 fn parse_smem(text: &str) -> Result<ComposedLayout, String> {
-    if text.trim_start().starts_with("Sw<") {
-        text.parse::<ComposedLayout>()
-            .map_err(|e| crate::diag::bad_argument("draw", 1, text, &e))
+    if is_composed(text) {
+        parse_composed("draw", text)
     } else {
         let l = parse("draw", 1, text)?;
         let id = cute::Swizzle::new(0, 0, 0).map_err(err)?;
@@ -282,16 +356,7 @@ pub fn scene(a: &DrawArgs) -> Result<Scene, String> {
         Some(l) => pictures::layout(&l).map_err(fail),
         None => {
             // a swizzled layout by offset: CuTe's greys of the swizzled offsets
-            let g = cute_draw::Grid::composed(&smem).map_err(fail)?;
-            Ok(Scene::single(cute_draw::Panel::new(
-                smem.to_string(),
-                g.rows,
-                g.cols,
-                |r, c| {
-                    let v = g.at(r, c);
-                    cute_draw::Cell::text(pictures::grey(v), v.to_string())
-                },
-            )))
+            pictures::composed(&smem).map_err(fail)
         }
     }
 }
@@ -312,17 +377,7 @@ pub fn tile_scene(op: TileOp, a: &Layout, with: &str) -> Result<Scene, String> {
                 let line = err(format!("--with {}: {e}", crate::ops::quote(with)));
                 crate::diag::with_pointer(line, with, &e)
             })?;
-            let cells = a.size();
-            if cells > cute_draw::grid::MAX_CELLS {
-                return Err(fail(cute_draw::DrawError::TooLarge {
-                    layout: a.to_string(),
-                    cells,
-                }));
-            }
-            let tiles = divide_tiles(a, &t).map_err(algebra)?;
-            let (rows, _) = split2(a).map_err(algebra)?;
-            let title = format!("{a} divided by {t}");
-            pictures::tiles(&title, a, |r, c| tiles[(r + rows * c) as usize]).map_err(fail)
+            pictures::divide(a, &t).map_err(fail)
         }
         _ => {
             let b = parse("draw", 2, with)?;
@@ -374,33 +429,10 @@ pub fn product_tile(op: TileOp, (a0, a1): (i64, i64), (b0, b1): (i64, i64), i: i
 }
 
 /// The tile of the tiler `t` that each cell of `a` falls in (cell index `m + rows·n`): the rest
-/// coordinate of `zipped_divide` of `a`'s compact column-major index layout (a bijection from
-/// coordinates to cell indices), so the tiles come from the algebra.
-pub fn divide_tiles(a: &Layout, t: &Tiler) -> Result<Vec<i64>, cute::Error> {
-    let index = cute::compact_col_major(&a.shape())?;
-    let z = cute::zipped_divide(&index, t)?;
-    let tile = z.mode(0)?.size();
-    let n = z.size();
-    // the divide of a layout holds its cells (a tiler longer than a mode pads it): walking more
-    // than a few times the cells is refused
-    let limit = 4 * a.size().max(1);
-    if n > limit {
-        return Err(cute::Error::new(
-            cute::Op::ZippedDivide,
-            cute::ErrorKind::Unsupported {
-                what: "the tiler is far larger than the layout: its tiles would not be drawn",
-            },
-        )
-        .with(cute::Operand::Layout(*a), cute::Operand::None));
-    }
-    let mut v = vec![-1; a.size() as usize];
-    for k in 0..n {
-        let cell = z.eval(k)?;
-        if let Some(slot) = v.get_mut(cell as usize) {
-            *slot = k / tile.max(1);
-        }
-    }
-    Ok(v)
+/// coordinate of `zipped_divide` ([`cute_draw::pictures::divide_tiles`], which leaves out the
+/// padding of a tiler that does not divide the shape, so partial tiles stay partial).
+pub fn divide_tiles(a: &Layout, t: &Tiler) -> Result<Vec<i64>, cute_draw::DrawError> {
+    Ok(pictures::divide_tiles(a, t)?.tile)
 }
 
 /// Refuses a `--thread` that is not a thread of `tv` (mode 0 of a `(thread, value)` layout), as

@@ -172,7 +172,8 @@ fn pictures_from_the_command() {
         "8",
     ]);
     assert!(bad.contains("64 wavefronts, ideal 8"), "{}", &bad[..400]);
-    assert_eq!(bad.matches("class=\"conflict\"").count(), 512);
+    // every access but the first of each bank's 8 waits: 7/8 of the 512 cells read
+    assert_eq!(bad.matches("class=\"conflict\"").count(), 448);
     let good = ok(&[
         "draw",
         "Sw<3,3,3> o 0 o (8,64):(64,1)",
@@ -187,7 +188,7 @@ fn pictures_from_the_command() {
     assert_eq!(good.matches("class=\"conflict\"").count(), 0);
     // --slice: one row of 8 outlined
     let s = ok(&["draw", "(4,8):(1,4)", "--slice", "(2,_)"]);
-    assert_eq!(s.matches("stroke=\"#d00000\"").count(), 8);
+    assert_eq!(s.matches("data-mark=\"outline\"").count(), 8);
     // --op: a divide and a product, one colour per tile
     let d = ok(&[
         "draw",
@@ -223,10 +224,10 @@ fn pictures_from_the_command() {
         m.matches("class=\"cell\"").count(),
         16 * 16 + 8 * 16 + 16 * 8
     );
-    assert_eq!(m.matches("stroke=\"#d00000\"").count(), 16);
+    assert_eq!(m.matches("data-mark=\"outline\"").count(), 16);
     let c = ok(&["draw", "--atom", "SM75_U32x4_LDSM_N", "--thread", "0"]);
     // source: thread 0 supplies row 0 (8 elements); destination: 8 elements in 4 registers
-    assert_eq!(c.matches("stroke=\"#d00000\"").count(), 16);
+    assert_eq!(c.matches("data-mark=\"outline\"").count(), 16);
     let list = ok(&["draw", "--atom", "list"]);
     assert_eq!(list.lines().count(), atoms::NAMES.len() + 1);
 }
@@ -313,4 +314,482 @@ fn atoms_table_matches_the_cuda_crate() {
     }
     assert!(atoms::atom("SM90_64x0128x16_F32F16F16_SS").is_none());
     assert!(atoms::atom("SM90_64x264x16_F32F16F16_SS").is_none());
+}
+
+/// One cell of an SVG that `cute draw` wrote: its panel, row, column, fill, `data-*` attributes
+/// and its label lines (the `text.label` elements that follow it).
+#[derive(Debug, Clone)]
+struct SvgCell {
+    panel: i64,
+    row: i64,
+    col: i64,
+    fill: String,
+    data: std::collections::BTreeMap<String, String>,
+    label: Vec<String>,
+}
+
+/// The value of attribute `name` in the element `el`.
+fn attr(el: &str, name: &str) -> Option<String> {
+    let key = format!(" {name}=\"");
+    let at = el.find(&key)? + key.len();
+    let end = el[at..].find('"')? + at;
+    Some(el[at..end].to_string())
+}
+
+/// Every `rect.cell` of `svg`, with its labels, in document order.
+fn svg_cells(svg: &str) -> Vec<SvgCell> {
+    let mut cells: Vec<SvgCell> = Vec::new();
+    for line in svg.lines() {
+        if line.starts_with("<rect class=\"cell") {
+            let mut data = std::collections::BTreeMap::new();
+            let mut rest = line;
+            while let Some(at) = rest.find(" data-") {
+                let tail = &rest[at + 6..];
+                let eq = tail.find("=\"").unwrap();
+                let key = tail[..eq].to_string();
+                let end = tail[eq + 2..].find('"').unwrap();
+                data.insert(key, tail[eq + 2..eq + 2 + end].to_string());
+                rest = &tail[eq + 2 + end..];
+            }
+            let num = |k: &str| data.get(k).unwrap().parse::<i64>().unwrap();
+            cells.push(SvgCell {
+                panel: num("panel"),
+                row: num("row"),
+                col: num("col"),
+                fill: attr(line, "fill").unwrap(),
+                data,
+                label: Vec::new(),
+            });
+        } else if line.starts_with("<text class=\"label\"") {
+            let text = &line[line.find('>').unwrap() + 1..line.rfind("</text>").unwrap()];
+            cells
+                .last_mut()
+                .unwrap()
+                .label
+                .push(text.replace("&amp;", "&"));
+        }
+    }
+    cells
+}
+
+fn hex((r, g, b): (u8, u8, u8)) -> String {
+    format!("#{r:02x}{g:02x}{b:02x}")
+}
+
+/// The texts of the panel titles of `svg`.
+fn svg_titles(svg: &str) -> String {
+    let mut t = String::new();
+    for line in svg
+        .lines()
+        .filter(|l| l.starts_with("<text class=\"title\""))
+    {
+        t += &line[line.find('>').unwrap() + 1..line.rfind("</text>").unwrap()];
+        t += " ";
+    }
+    t
+}
+
+#[test]
+fn a_divide_by_a_tiler_that_does_not_divide_shows_partial_tiles() {
+    // (12,32) in tiles of (5,8): row tiles 0-4, 5-9 and 10-11 (partial), 4 column tiles; tile
+    // (x, y) is number x + 3y (zipped_divide's rest (3,4))
+    let svg = ok(&[
+        "draw",
+        "(12,32):(32,1)",
+        "--op",
+        "divide",
+        "--with",
+        "(5,8)",
+    ]);
+    let cells = svg_cells(&svg);
+    assert_eq!(cells.len(), 384);
+    let mut counts = std::collections::BTreeMap::new();
+    for c in &cells {
+        let tile = c.row / 5 + 3 * (c.col / 8);
+        assert_eq!(c.data["tile"], tile.to_string(), "{c:?}");
+        assert_eq!(c.fill, hex(cute_draw::pictures::tile_colour(tile)), "{c:?}");
+        assert_eq!(c.label, [(32 * c.row + c.col).to_string()]);
+        *counts.entry(tile).or_insert(0) += 1;
+    }
+    for (tile, n) in counts {
+        assert_eq!(n, if tile % 3 == 2 { 16 } else { 40 }, "tile {tile}");
+    }
+    assert!(
+        svg_titles(&svg).contains("partial tiles"),
+        "{}",
+        svg_titles(&svg)
+    );
+    // (4,8) in tiles of (3,3): rows 0-2 and 3; columns 0-2, 3-5, 6-7
+    let svg = ok(&["draw", "(4,8):(1,4)", "--op", "divide", "--with", "(3,3)"]);
+    for c in svg_cells(&svg) {
+        let tile = c.row / 3 + 2 * (c.col / 3);
+        assert_eq!(c.data["tile"], tile.to_string(), "{c:?}");
+        assert_eq!(c.fill, hex(cute_draw::pictures::tile_colour(tile)));
+    }
+    // a strided tile that does not divide: <5:2,8> on 12 rows takes rows 0,2,..,8 (tile 0),
+    // 1,3,..,9 (tile 1), then 10 (tile 2) and 11 (tile 3) of the padded rest (2,2):(1,10)
+    let svg = ok(&[
+        "draw",
+        "(12,32):(32,1)",
+        "--op",
+        "divide",
+        "--with",
+        "<5:2,8>",
+    ]);
+    for c in svg_cells(&svg) {
+        let rest0 = if c.row < 10 { c.row % 2 } else { c.row - 8 };
+        let tile = rest0 + 4 * (c.col / 8);
+        assert_eq!(c.data["tile"], tile.to_string(), "{c:?}");
+    }
+    // a tiler that divides says nothing about partial tiles
+    let svg = ok(&[
+        "draw",
+        "(8,16):(20,1)",
+        "--op",
+        "divide",
+        "--with",
+        "<4:1,8:2>",
+    ]);
+    assert!(!svg_titles(&svg).contains("partial"));
+}
+
+#[test]
+fn a_tv_layout_that_is_not_injective_outlines_every_cell_of_the_thread() {
+    // ((4,8),(2,2)):((32,1),(16,4)): (t0 + 4 t1, v0 + 2 v1) -> 32 t0 + t1 + 16 v0 + 4 v1 over a
+    // 16 x 8 tile (cell m + 16 n): the value strides overlap, so cells hold several threads
+    let svg = ok(&[
+        "draw",
+        "((4,8),(2,2)):((32,1),(16,4))",
+        "--tv",
+        "16",
+        "8",
+        "--thread",
+        "5",
+    ]);
+    let mut threads = vec![std::collections::BTreeSet::new(); 128];
+    for t0 in 0..4 {
+        for t1 in 0..8 {
+            for v in 0..4 {
+                let cell = 32 * t0 + t1 + 16 * (v % 2) + 4 * (v / 2);
+                threads[cell as usize].insert(t0 + 4 * t1);
+            }
+        }
+    }
+    let cells = svg_cells(&svg);
+    assert_eq!(cells.len(), 128);
+    let mut outlined = 0;
+    for c in &cells {
+        let want = &threads[(c.row + 16 * c.col) as usize];
+        let got: std::collections::BTreeSet<i64> = c.data["threads"]
+            .split_whitespace()
+            .map(|t| t.parse().unwrap())
+            .collect();
+        assert_eq!(&got, want, "{c:?}");
+        if want.is_empty() {
+            assert!(c.label.is_empty() && c.fill == "#ffffff", "{c:?}");
+            continue;
+        }
+        // the label names one thread and how many others
+        let first = &c.label[0];
+        let shown: i64 = first[1..].split('+').next().unwrap().parse().unwrap();
+        assert!(want.contains(&shown), "{c:?}");
+        if want.len() > 1 {
+            assert!(first.ends_with(&format!("+{}", want.len() - 1)), "{c:?}");
+        }
+        let on = c.data.get("mark").map(String::as_str) == Some("outline");
+        assert_eq!(on, want.contains(&5), "{c:?}");
+        if on {
+            outlined += 1;
+            assert_eq!(shown, 5, "the highlighted thread is the one named: {c:?}");
+        }
+    }
+    // thread 5 = (1, 1) reaches 33, 49, 37 and 53: all four outlined
+    assert_eq!(outlined, 4);
+}
+
+/// Carry-less product: `k·F<b>` of the F2 semimodule (the polynomial product over F2).
+fn clmul(a: i64, b: i64) -> i64 {
+    (0..20)
+        .filter(|k| a >> k & 1 == 1)
+        .fold(0, |acc, k| acc ^ (b << k))
+}
+
+#[test]
+fn f2_and_coordinate_layouts_are_drawn_by_their_values() {
+    // (4,8):(F1,F5): (r, c) -> r xor c·5 over F2, an offset: labelled and greyed by it
+    let svg = ok(&["draw", "(4,8):(F1,F5)"]);
+    let cells = svg_cells(&svg);
+    assert_eq!(cells.len(), 32);
+    for c in &cells {
+        let v = c.row ^ clmul(c.col, 5);
+        assert_eq!(c.label, [v.to_string()], "{c:?}");
+        assert_eq!(c.fill, hex(cute_draw::pictures::grey(v)), "{c:?}");
+    }
+    // (4,8):(1@0,1@1): the identity, each cell its coordinate
+    let svg = ok(&["draw", "(4,8):(1@0,1@1)"]);
+    let cells = svg_cells(&svg);
+    assert_eq!(cells.len(), 32);
+    for c in &cells {
+        assert_eq!(c.label, [format!("({},{})", c.row, c.col)], "{c:?}");
+    }
+    // a coordinate layout that is not the identity: (i, (j0, j1)) -> (j0, i + 6 j1)
+    let svg = ok(&["draw", "(4,(4,2)):(1@1,(1@0,6@1))"]);
+    for c in svg_cells(&svg) {
+        let want = format!("({},{})", c.col % 4, c.row + 6 * (c.col / 4));
+        assert_eq!(c.label, [want], "{c:?}");
+    }
+    // PNG and TikZ too
+    let p = tmp("f2.png");
+    ok(&["draw", "(4,8):(F1,F5)", "-o", p.to_str().unwrap()]);
+    assert!(ok(&["draw", "(4,8):(1@0,1@1)", "--format", "tikz"]).contains("{(1,3)}"));
+}
+
+#[test]
+fn eval_and_show_read_swizzled_layouts_as_draw_does() {
+    // Sw<3,0,3> o 0 o (8,8):(8,1): bits 3-5 (the row) xor into bits 0-2: (r, c) -> 8r + (c xor r)
+    let sw = "Sw<3,0,3> o 0 o (8,8):(8,1)";
+    let want = |r: i64, c: i64| 8 * r + (c ^ r);
+    let all = ok(&["eval", sw]);
+    let mut listed = Vec::new();
+    for i in 0..64 {
+        listed.push(want(i % 8, i / 8).to_string());
+    }
+    assert_eq!(all.trim_end(), format!("({})", listed.join(",")));
+    assert_eq!(
+        ok(&["eval", sw, "(3,5)"]).trim_end(),
+        want(3, 5).to_string()
+    );
+    assert_eq!(ok(&["eval", sw, "29"]).trim_end(), want(5, 3).to_string());
+    let j = ok(&["eval", sw, "(3,5)", "--json"]);
+    assert!(j.contains(&format!("\"value\": {}", want(3, 5))), "{j}");
+    let table = ok(&["show", sw]);
+    let mut lines = table.lines();
+    assert_eq!(lines.next(), Some(sw));
+    for r in 0..8 {
+        let row = table
+            .lines()
+            .find(|l| l.starts_with(&format!("{r:>2}  |")))
+            .unwrap();
+        let got: Vec<i64> = row[4..]
+            .split('|')
+            .filter(|x| !x.trim().is_empty())
+            .map(|x| x.trim().parse().unwrap())
+            .collect();
+        assert_eq!(got, (0..8).map(|c| want(r, c)).collect::<Vec<_>>());
+    }
+    let j = ok(&["show", sw, "--json"]);
+    assert!(!j.contains("[8, 9, 10, 11, 12, 13, 14, 15]"));
+    assert!(
+        j.contains(&format!("[{}, {}, ", want(1, 0), want(1, 1))),
+        "{j}"
+    );
+    // a typo in the swizzle is a parse error pointing at it, from eval and show alike
+    for cmd in ["eval", "show"] {
+        let o = cute(&[cmd, "Sw<3,0,3 o 0 o (8,8):(8,1)"]);
+        assert_eq!(o.status.code(), Some(1));
+        let e = String::from_utf8(o.stderr).unwrap();
+        assert!(e.starts_with(&format!("error: {cmd}: argument 1")), "{e}");
+        assert!(e.contains("expected `>`"), "{e}");
+    }
+}
+
+/// Every title line of `svg` fits the picture's width at the font's advance, and the lines of
+/// each panel say its whole title.
+fn titles_fit(svg: &str, args: &[&str]) {
+    let width: f64 = attr(svg.lines().next().unwrap(), "width")
+        .unwrap()
+        .parse()
+        .unwrap();
+    for line in svg
+        .lines()
+        .filter(|l| l.starts_with("<text class=\"title\""))
+    {
+        let text = &line[line.find('>').unwrap() + 1..line.rfind("</text>").unwrap()];
+        let x: f64 = attr(line, "x").unwrap().parse().unwrap();
+        let half = text.chars().count() as f64 * cute_draw::scene::CHAR_W / 2.0;
+        assert!(
+            x - half >= 0.0 && x + half <= width,
+            "{args:?}: title line {text:?} at {x} runs out of 0..{width}"
+        );
+    }
+}
+
+#[test]
+fn titles_fit_their_pictures() {
+    let long = [
+        "draw",
+        "(3,4):(4,1)",
+        "--op",
+        "logical_product",
+        "--with",
+        "(2,5):(1,2)",
+    ];
+    let svg = ok(&long);
+    titles_fit(&svg, &long);
+    // wrapped, the title still says the whole product
+    assert_eq!(
+        svg_titles(&svg).replace(' ', ""),
+        "logical_product((3,4):(4,1),(2,5):(1,2))=((3,4),(2,5)):((4,1),(12,24))"
+    );
+    // and the cells sit below the title band
+    let title_bottom = svg
+        .lines()
+        .filter(|l| l.starts_with("<text class=\"title\""))
+        .map(|l| attr(l, "y").unwrap().parse::<i64>().unwrap())
+        .max()
+        .unwrap();
+    let first_cell = svg
+        .lines()
+        .find(|l| l.starts_with("<rect class=\"cell"))
+        .unwrap();
+    let cell_top: i64 = attr(first_cell, "y").unwrap().parse().unwrap();
+    assert!(title_bottom + 8 < cell_top - cute_draw::scene::CELL);
+    for args in [
+        &["draw", "(4,8):(1,4)", "--op", "divide", "--with", "(3,3)"][..],
+        &["draw", "8:1"],
+        &["draw", "((2,2),(2,2)):((1,4),(2,8))"],
+        &["draw", "(2,2):(1,2)", "--slice", "(1,_)"],
+        &["draw", "(4,2):(2,1)", "--tv", "2", "4"],
+        &["draw", "(2,2):(1,2)", "--banks", "--elem-bytes", "4"],
+        &["draw", "--atom", "SM80_16x8x8_F32TF32TF32F32_TN"],
+        &["draw", "--atom", "SM75_U32x1_LDSM_N"],
+        &[
+            "draw",
+            "(8,8):(8,1)",
+            "--access",
+            "(32,2):(2,1)",
+            "--elem-bytes",
+            "4",
+            "--vector",
+            "1",
+        ],
+    ] {
+        titles_fit(&ok(args), args);
+    }
+}
+
+#[test]
+fn rank_1_layouts_are_columns_and_folded_ranks_are_noted() {
+    // CuTe's print_latex appends a mode 1:0 to a rank-1 layout: 8:1 is 8 rows of 1 column
+    let svg = ok(&["draw", "8:1"]);
+    let cells = svg_cells(&svg);
+    assert_eq!(cells.len(), 8);
+    for c in &cells {
+        assert_eq!(c.col, 0);
+        assert_eq!(c.label, [c.row.to_string()]);
+    }
+    assert!(ok(&["draw", "8:2", "--format", "tikz"]).contains("at (7,0) {14};"));
+    // a rank-1 layout's slice, tiles and swizzle too
+    let svg = ok(&["draw", "Sw<1,0,1> o 0 o 4:1"]);
+    let got: Vec<(i64, i64, String)> = svg_cells(&svg)
+        .into_iter()
+        .map(|c| (c.row, c.col, c.label[0].clone()))
+        .collect();
+    assert_eq!(
+        got,
+        [(0, 0, "0"), (1, 0, "1"), (2, 0, "3"), (3, 0, "2")].map(|(r, c, l)| (r, c, l.to_string()))
+    );
+    let svg = ok(&["draw", "12:1", "--op", "divide", "--with", "5"]);
+    for c in svg_cells(&svg) {
+        assert_eq!((c.col, &c.data["tile"]), (0, &(c.row / 5).to_string()));
+    }
+    // rank 3: modes 1 and 2 in the columns, and the picture says so (as `cute show` does)
+    let svg = ok(&["draw", "(2,2,2):(1,2,4)"]);
+    assert!(
+        svg_titles(&svg).contains("modes 1..2 folded into the columns"),
+        "{}",
+        svg_titles(&svg)
+    );
+    for c in svg_cells(&svg) {
+        assert_eq!(c.label, [(c.row + 2 * c.col).to_string()]);
+    }
+    assert!(ok(&["show", "(2,2,2):(1,2,4)"]).contains("modes 1..2 folded into the columns"));
+    assert!(!svg_titles(&ok(&["draw", "(2,4):(1,2)"])).contains("folded"));
+}
+
+#[test]
+fn a_png_too_long_to_draw_is_refused_before_drawing() {
+    // 262144 cells are within the cell limit, but in one column the PNG would be 1.4 million
+    // pixels high: refused with the sizes, and nothing written
+    let p = tmp("long.png");
+    let _ = std::fs::remove_file(&p);
+    fails(
+        &["draw", "262144:1", "-o", p.to_str().unwrap()],
+        &["1398106 pixels", "16384 pixels a side", "SVG"],
+    );
+    assert!(!p.exists());
+    fails(
+        &["draw", "(2,8192):(8192,1)", "-o", p.to_str().unwrap()],
+        &["pixels a side"],
+    );
+    // a square is drawn
+    let p = tmp("square.png");
+    let said = ok(&["draw", "(16,16):(16,1)", "-o", p.to_str().unwrap()]);
+    assert!(said.contains("256 cells"), "{said}");
+}
+
+#[test]
+fn the_access_picture_shows_each_instructions_threads_and_wavefronts() {
+    // ldmatrix's pattern on a row-major 8x64 tile of halves, 16-byte accesses (4 phases of 8
+    // threads): thread t0 + 8 t1 reads row t0, columns 8 t1 + 32 j .. + 7 in instruction j. The
+    // 8 rows are 128 bytes apart, the same banks: in phase t1 the rows are served one per
+    // wavefront, row m in wavefront 8 t1 + m of the instruction
+    let args = |smem: &'static str| {
+        [
+            "draw",
+            smem,
+            "--access",
+            "((8,4),(8,2)):((1,64),(8,256))",
+            "--elem-bytes",
+            "2",
+            "--vector",
+            "8",
+        ]
+    };
+    for (smem, swizzled) in [
+        ("(8,64):(64,1)", false),
+        ("Sw<3,3,3> o 0 o (8,64):(64,1)", true),
+    ] {
+        let a = args(smem);
+        let svg = ok(&a);
+        titles_fit(&svg, &a);
+        let cells = svg_cells(&svg);
+        assert_eq!(cells.len(), 2 * 512, "one panel per instruction");
+        for c in &cells {
+            let j = c.panel;
+            let reads = c.col / 32 == j;
+            if !reads {
+                assert!(!c.data.contains_key("thread"), "{c:?}");
+                assert_eq!(c.fill, "#ffffff");
+                continue;
+            }
+            let t1 = (c.col % 32) / 8;
+            let t = c.row + 8 * t1;
+            let wave = if swizzled { t1 } else { 8 * t1 + c.row };
+            assert_eq!(
+                c.label,
+                [format!("T{t}"), format!("w{wave}")],
+                "{smem}: {c:?}"
+            );
+            assert_eq!(c.data["thread"], t.to_string());
+            let waits = !swizzled && c.row > 0;
+            assert_eq!(c.data.contains_key("mark"), waits, "{smem}: {c:?}");
+            // the bank of the (swizzled) offset: 2-byte elements, 4-byte banks
+            let off = 64 * c.row + c.col;
+            let off = if swizzled {
+                off ^ ((off >> 6 & 7) << 3)
+            } else {
+                off
+            };
+            assert_eq!(c.data["bank"], (off / 2 % 32).to_string(), "{c:?}");
+        }
+        let t = svg_titles(&svg);
+        let per = if swizzled {
+            "4 wavefronts (phases 1+1+1+1)"
+        } else {
+            "32 wavefronts (phases 8+8+8+8)"
+        };
+        assert!(t.contains(&format!("instruction 0: {per}")), "{t}");
+        assert!(t.contains(&format!("instruction 1: {per}")), "{t}");
+    }
 }

@@ -56,11 +56,18 @@ fn fig1_folding() {
     labels_are(&p[0], |_, c| c.to_string());
     // (2,2,2):(2,1,4), modes 1 and 2 in the columns: column c = c1 + 2·c2
     labels_are(&p[1], |r, c| (2 * r + (c % 2) + 4 * (c / 2)).to_string());
-    // folded into 4×2: the flat representation (4,2):(2,1)
-    assert!(p[3].title.ends_with("(4,2):(2,1)"), "{}", p[3].title);
-    labels_are(&p[3], |r, c| (2 * r + c).to_string());
-    // the nested and the folded layout are the same function
+    // mode 2 into mode 0: a 4x2 matrix, row r = r0 + 2 r2: the flat (4,2):(2,1)
+    assert_eq!((p[2].rows, p[2].cols), (4, 2));
     labels_are(&p[2], |r, c| (2 * r + c).to_string());
+    assert!(p[2].title.contains("flat (4,2):(2,1)"), "{}", p[2].title);
+    // mode 2 into mode 1: a 2x4 matrix, column c = c1 + 2 c2: no integer stride walks the
+    // columns (0, 1, 4, 5 in row 0), so no flat representation
+    assert_eq!((p[3].rows, p[3].cols), (2, 4));
+    labels_are(&p[3], |r, c| (2 * r + (c % 2) + 4 * (c / 2)).to_string());
+    assert!(p[3].title.contains("(2,(2,2)):(2,(1,4))"), "{}", p[3].title);
+    assert!(p[3].title.contains("no flat form"), "{}", p[3].title);
+    // the two folds are different matrices
+    assert_ne!((p[2].rows, p[2].cols), (p[3].rows, p[3].cols));
 }
 
 #[test]
@@ -125,6 +132,22 @@ fn fig4_coordinate_and_f2_layouts() {
     labels_are(&p[2], |r, c| {
         (r ^ clmul(c % 4, 5) ^ clmul(c / 4, 16)).to_string()
     });
+    // coloured by value: a coordinate (a, b) by its index a + A·b in the box of the values
+    // (A = 4 for both), an F2 value by CuTe's grey of it; not by the cell's position
+    for r in 0..4 {
+        for c in 0..8 {
+            assert_eq!(p[0].cell(r, c).fill, tile_colour(r + 4 * c));
+            let (a, b) = (c % 4, r + 6 * (c / 4));
+            assert_eq!(p[1].cell(r, c).fill, tile_colour(a + 4 * b), "({r},{c})");
+        }
+        for c in 0..12 {
+            let v = r ^ clmul(c % 4, 5) ^ clmul(c / 4, 16);
+            assert_eq!(p[2].cell(r, c).fill, cute_draw::pictures::grey(v));
+        }
+    }
+    // equal values, equal colours: in panel 1 the value (1,6) appears once, and every cell
+    // of value (a, b) with the same index shares its colour
+    assert_ne!(p[1].cell(0, 1).fill, p[1].cell(1, 0).fill);
 }
 
 #[test]
@@ -277,17 +300,67 @@ fn fig12_divide() {
             assert_eq!(p[0].cell(m, n).fill, tile_colour(m / 4 + 2 * (n % 2)));
         }
     }
-    // zipped_divide = ((4,8),(2,2)):((20,2),(80,1)) (S-LD-11), one column per tile
-    assert!(p[1].title.ends_with("((4,8),(2,2)):((20,2),(80,1))"));
-    assert_eq!((p[1].rows, p[1].cols), (32, 4));
-    labels_are(&p[1], |r, c| {
-        (20 * (r % 4) + 2 * (r / 4) + 80 * (c % 2) + c / 2).to_string()
-    });
-    // each value sits in the same tile on both sides
-    for r in 0..32 {
-        for c in 0..4 {
-            let v: i64 = label(&p[1], r, c).parse().unwrap();
-            assert_eq!(p[1].cell(r, c).fill, p[0].cell(v / 20, v % 20).fill);
+    // zipped_divide = ((4,8),(2,2)):((20,2),(80,1)) (S-LD-11) as a 2x2 grid of 4x8 tiles
+    assert!(
+        p[1].title.contains("((4,8),(2,2)):((20,2),(80,1))"),
+        "{}",
+        p[1].title
+    );
+    assert_eq!(p.len(), 5);
+    for r0 in 0..2 {
+        for r1 in 0..2 {
+            let q = &p[1 + (2 * r0 + r1) as usize];
+            assert_eq!((q.rows, q.cols), (4, 8));
+            assert!(
+                q.title.ends_with(&format!("tile ({r0},{r1})")),
+                "{}",
+                q.title
+            );
+            labels_are(q, |i, j| (20 * i + 2 * j + 80 * r0 + r1).to_string());
+            // placed at block row r0, block column r1
+            assert_eq!(q.x, p[1].x + r1 * (p[1].width() + cute_draw::scene::GAP));
+            assert_eq!(q.y, p[1].y + r0 * (p[1].height() + cute_draw::scene::GAP));
+            // each value sits in the same tile on both sides
+            for i in 0..4 {
+                for j in 0..8 {
+                    let v: i64 = label(q, i, j).parse().unwrap();
+                    assert_eq!(q.cell(i, j).fill, p[0].cell(v / 20, v % 20).fill);
+                    assert_eq!(q.cell(i, j).fill, tile_colour(r0 + 2 * r1));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn captions_are_plain_text_and_titles_fit() {
+    for f in figures().unwrap() {
+        for c in [f.caption_zh, f.caption_en, f.note] {
+            assert!(!c.contains('\\'), "Figure {}: {c}", f.number);
+        }
+        let ps = &f.scene.panels;
+        for p in ps {
+            for l in p.title_lines() {
+                assert!(
+                    l.chars().count() as f64 * cute_draw::scene::CHAR_W <= (p.width() - 4) as f64,
+                    "Figure {}: {l:?} is wider than its panel",
+                    f.number
+                );
+            }
+        }
+        // no two panels overlap (a title runs into no neighbour)
+        for (i, a) in ps.iter().enumerate() {
+            for b in &ps[i + 1..] {
+                let apart = a.x + a.width() <= b.x
+                    || b.x + b.width() <= a.x
+                    || a.y + a.height() <= b.y
+                    || b.y + b.height() <= a.y;
+                assert!(
+                    apart,
+                    "Figure {}: {:?} and {:?} overlap",
+                    f.number, a.title, b.title
+                );
+            }
         }
     }
 }

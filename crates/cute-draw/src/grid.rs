@@ -30,6 +30,18 @@ pub enum DrawError {
     },
     /// The layout's strides are not integers (coordinate or F2 strides have no offsets to draw).
     NotIntegral(String),
+    /// A PNG of the picture would have a side longer than [`crate::png::MAX_SIDE`] pixels (a
+    /// long, thin layout: the cell limit does not bound a side).
+    ImageTooLarge {
+        /// The picture's width in SVG units.
+        width: i64,
+        /// The picture's height in SVG units.
+        height: i64,
+        /// The PNG's width in pixels at [`crate::png::scale`].
+        px_width: u64,
+        /// The PNG's height in pixels.
+        px_height: u64,
+    },
     /// An argument of a picture is out of its range (the message names it and the condition).
     Argument(String),
     /// The image could not be rendered (the message says why).
@@ -56,6 +68,16 @@ impl core::fmt::Display for DrawError {
             DrawError::NotIntegral(l) => {
                 write!(f, "draw {l}: only layouts with integer strides have offsets to draw")
             }
+            DrawError::ImageTooLarge {
+                width,
+                height,
+                px_width,
+                px_height,
+            } => write!(
+                f,
+                "a PNG of this picture ({width} x {height} units) would be {px_width} x {px_height} pixels, more than the limit of {} pixels a side: draw it as SVG, or draw a smaller layout",
+                crate::png::MAX_SIDE
+            ),
             DrawError::Argument(m) => write!(f, "draw: {m}"),
             DrawError::Render(m) => write!(f, "draw: render: {m}"),
         }
@@ -87,16 +109,34 @@ pub struct Grid {
 }
 
 impl Grid {
-    /// The grid of `l` (integer strides): rank 1 as one row, rank 2 as rows × columns, higher
-    /// ranks with modes 1.. folded into the columns (column `c` is the colexicographic index of
-    /// modes 1..).
+    /// The grid of `l` (integer strides) as `print_layout` tables show it: rank 1 as one row,
+    /// rank 2 as rows × columns, higher ranks with modes 1.. folded into the columns (column `c`
+    /// is the colexicographic index of modes 1..).
     ///
     /// ```
     /// let g = cute_draw::Grid::new(&"(2,(2,2)):(1,(4,2))".parse().unwrap()).unwrap();
     /// assert_eq!((g.rows, g.cols), (2, 4));
     /// assert_eq!(g.values, vec![0, 4, 2, 6, 1, 5, 3, 7]);
+    /// let g = cute_draw::Grid::new(&"8:1".parse().unwrap()).unwrap();
+    /// assert_eq!((g.rows, g.cols), (1, 8));
     /// ```
     pub fn new(l: &Layout) -> Result<Grid, DrawError> {
+        Grid::build(l, false)
+    }
+
+    /// The grid of `l` as the pictures draw it, like CuTe's `print_latex` (which appends a mode
+    /// `1:0` to a rank-1 layout): rank 1 as one column, otherwise as [`Grid::new`].
+    ///
+    /// ```
+    /// let g = cute_draw::Grid::latex(&"8:1".parse().unwrap()).unwrap();
+    /// assert_eq!((g.rows, g.cols), (8, 1));
+    /// assert_eq!(g.at(3, 0), 3);
+    /// ```
+    pub fn latex(l: &Layout) -> Result<Grid, DrawError> {
+        Grid::build(l, true)
+    }
+
+    fn build(l: &Layout, column: bool) -> Result<Grid, DrawError> {
         if !l.is_integral() {
             return Err(DrawError::NotIntegral(l.to_string()));
         }
@@ -107,7 +147,11 @@ impl Grid {
                 cells: n,
             });
         }
-        let rows = if l.rank() == 1 { 1 } else { l.mode(0)?.size() };
+        let rows = match (l.rank(), column) {
+            (1, true) => n,
+            (1, false) => 1,
+            _ => l.mode(0)?.size(),
+        };
         let cols = n / rows.max(1);
         let mut values = vec![0; n as usize];
         for r in 0..rows {
@@ -133,13 +177,37 @@ impl Grid {
     /// assert_eq!(g.values, vec![0, 1, 3, 2]);
     /// ```
     pub fn composed(c: &cute::ComposedLayout) -> Result<Grid, DrawError> {
-        let mut g = Grid::new(&c.layout)?;
+        Grid::swizzled(c, Grid::new(&c.layout)?)
+    }
+
+    /// [`Grid::composed`] as the pictures draw it (rank 1 as a column, [`Grid::latex`]).
+    pub fn composed_latex(c: &cute::ComposedLayout) -> Result<Grid, DrawError> {
+        Grid::swizzled(c, Grid::latex(&c.layout)?)
+    }
+
+    fn swizzled(c: &cute::ComposedLayout, mut g: Grid) -> Result<Grid, DrawError> {
         for r in 0..g.rows {
             for k in 0..g.cols {
                 g.values[(r * g.cols + k) as usize] = c.eval(r + g.rows * k)?;
             }
         }
         Ok(g)
+    }
+
+    /// The note a picture or table of `l` carries when its modes 1.. are folded into the columns
+    /// (rank 3 and more), as `cute show` prints it; `None` for ranks 1 and 2.
+    ///
+    /// ```
+    /// let l: cute::Layout = "(2,2,2):(1,2,4)".parse().unwrap();
+    /// assert_eq!(cute_draw::Grid::fold_note(&l).unwrap(), "modes 1..2 folded into the columns, colexicographically");
+    /// ```
+    pub fn fold_note(l: &Layout) -> Option<String> {
+        (l.rank() > 2).then(|| {
+            format!(
+                "modes 1..{} folded into the columns, colexicographically",
+                l.rank() - 1
+            )
+        })
     }
 
     /// The value at row `r`, column `c`.

@@ -9,7 +9,7 @@
 
 use crate::grid::{DrawError, Grid, MAX_CELLS};
 use crate::scene::{Cell, Mark, Panel, Rgb, Scene, GAP};
-use cute::{ComposedLayout, Layout, PartialCoord};
+use cute::{ComposedLayout, Layout, PartialCoord, Tiler};
 
 /// CuTe's 8-level grey for offset `i` (`TikzColor_BWx8`: `black!00`, `black!40`, `black!20`,
 /// `black!60`, `black!10`, `black!50`, `black!30`, `black!70` by `i mod 8`), as an RGB value.
@@ -116,21 +116,131 @@ fn title_of(c: &ComposedLayout) -> String {
     }
 }
 
-/// A layout (`l`, integer strides): each cell labelled with its offset and filled with [`grey`].
+/// A layout: each cell labelled with its offset and filled with [`grey`].
 ///
 /// ```
 /// let s = cute_draw::pictures::layout(&"(4,8):(1,4)".parse().unwrap()).unwrap();
 /// assert_eq!(s.panels[0].cell(1, 2).label, vec!["9".to_string()]);
 /// ```
+///
+/// A layout with F2 strides (a swizzle written as a layout) is drawn by its values, which are
+/// offsets too (XOR-linear): each cell labelled with the value as an integer and filled with
+/// [`grey`] of it. A layout with coordinate strides (`1@0`, an identity tensor's layout) is drawn
+/// with the coordinate in each cell, `(1,3)` as CuTe prints an identity tensor, filled with
+/// [`tile_colour`] of the coordinate's colexicographic index in the box of all its values (equal
+/// values, equal colours).
+///
+/// ```
+/// let s = cute_draw::pictures::layout(&"(4,8):(F1,F5)".parse().unwrap()).unwrap();
+/// assert_eq!(s.panels[0].cell(1, 1).label, vec!["4".to_string()]); // 1 xor 5
+/// let s = cute_draw::pictures::layout(&"(4,8):(1@0,1@1)".parse().unwrap()).unwrap();
+/// assert_eq!(s.panels[0].cell(1, 3).label, vec!["(1,3)".to_string()]);
+/// ```
 pub fn layout(l: &Layout) -> Result<Scene, DrawError> {
-    let g = Grid::new(l)?;
-    Ok(grid_scene(&l.to_string(), &g, |v| {
+    if !l.is_integral() {
+        return value_layout(l);
+    }
+    let g = Grid::latex(l)?;
+    Ok(grid_scene(&noted(l.to_string(), l), &g, |v| {
         Cell::text(grey(v), v.to_string())
     }))
 }
 
+/// A layout whose values are not integers (F2 or coordinate strides), as [`layout`] says.
+fn value_layout(l: &Layout) -> Result<Scene, DrawError> {
+    let n = l.size();
+    if n > MAX_CELLS {
+        return Err(DrawError::TooLarge {
+            layout: l.to_string(),
+            cells: n,
+        });
+    }
+    let rows = if l.rank() == 1 { n } else { l.mode(0)?.size() };
+    let cols = n / rows.max(1);
+    let mut values = Vec::with_capacity(n as usize);
+    for i in 0..n {
+        values.push(l.eval_value(i)?);
+    }
+    // coordinates: the positions (flat paths) they span and the extent of each
+    let mut extent: Vec<i64> = Vec::new();
+    let mut flat = true;
+    for v in &values {
+        if let cute::Value::Coord(t) = v {
+            for k in 0..t.terms() {
+                let (c, path, depth) = t.term(k);
+                if depth != 1 {
+                    flat = false;
+                    continue;
+                }
+                if extent.len() <= path[0] {
+                    extent.resize(path[0] + 1, 1);
+                }
+                extent[path[0]] = extent[path[0]].max(c.saturating_add(1));
+            }
+        }
+    }
+    let cell = |v: &cute::Value| -> Cell {
+        match v {
+            cute::Value::Int(x) => Cell::text(grey(*x), x.to_string()),
+            cute::Value::F2(bits) => {
+                let x = *bits as i64;
+                Cell::text(grey(x), x.to_string())
+            }
+            cute::Value::Coord(t) if flat => {
+                let parts: Vec<i64> = (0..extent.len()).map(|k| t.get(&[k])).collect();
+                let mut index = 0i64;
+                for (k, &x) in parts.iter().enumerate().rev() {
+                    index = index.saturating_mul(extent[k]).saturating_add(x);
+                }
+                let text: Vec<String> = parts.iter().map(i64::to_string).collect();
+                let label = if parts.len() == 1 {
+                    text[0].clone()
+                } else {
+                    format!("({})", text.join(","))
+                };
+                Cell::text(tile_colour(index), label)
+            }
+            other => Cell::text((255, 255, 255), other.to_string()),
+        }
+    };
+    let longest = values
+        .iter()
+        .map(|v| cell(v).label[0].chars().count() as i64)
+        .max()
+        .unwrap_or(1);
+    let panel = Panel::new(noted(l.to_string(), l), rows, cols, |r, c| {
+        cell(&values[(r + rows * c) as usize])
+    });
+    let w = panel.cell_w.max(8 * longest + 8);
+    Ok(Scene::single(panel.with_cell_width(w)))
+}
+
+/// `title`, and for a layout of rank 3 or more the note that its modes 1.. are folded into the
+/// columns ([`Grid::fold_note`]).
+fn noted(title: String, l: &Layout) -> String {
+    match Grid::fold_note(l) {
+        Some(note) => format!("{title} ({note})"),
+        None => title,
+    }
+}
+
 fn grid_scene(title: &str, g: &Grid, cell: impl Fn(i64) -> Cell) -> Scene {
     Scene::single(Panel::new(title, g.rows, g.cols, |r, c| cell(g.at(r, c))))
+}
+
+/// A swizzled layout `Sw<B,M,S> o OFF o L` by offset: the rows and columns of `L`, each cell
+/// the composed layout's offset there, filled with [`grey`] of it (as [`layout`] draws `L`).
+///
+/// ```
+/// let c: cute::ComposedLayout = "Sw<1,0,1> o 0 o (2,2):(2,1)".parse().unwrap();
+/// let s = cute_draw::pictures::composed(&c).unwrap();
+/// assert_eq!(s.panels[0].cell(1, 0).label, vec!["3".to_string()]);
+/// ```
+pub fn composed(c: &ComposedLayout) -> Result<Scene, DrawError> {
+    let g = Grid::composed_latex(c)?;
+    Ok(grid_scene(&noted(title_of(c), &c.layout), &g, |v| {
+        Cell::text(grey(v), v.to_string())
+    }))
 }
 
 fn check_elem_bytes(elem_bytes: i64) -> Result<(), DrawError> {
@@ -153,14 +263,18 @@ fn check_elem_bytes(elem_bytes: i64) -> Result<(), DrawError> {
 /// ```
 pub fn banks(smem: &ComposedLayout, elem_bytes: i64) -> Result<Scene, DrawError> {
     check_elem_bytes(elem_bytes)?;
-    let g = Grid::composed(smem)?;
-    let title = format!("{} ({elem_bytes}-byte elements, by bank)", title_of(smem));
+    let g = Grid::composed_latex(smem)?;
+    let title = noted(
+        format!("{} ({elem_bytes}-byte elements, by bank)", title_of(smem)),
+        &smem.layout,
+    );
     Ok(grid_scene(&title, &g, |v| {
         let b = bank_of(v, elem_bytes);
         Cell {
             fill: bank_colour(b),
             label: vec![v.to_string(), format!("b{b}")],
             mark: Mark::Plain,
+            attrs: Vec::new(),
         }
     }))
 }
@@ -169,24 +283,46 @@ pub fn banks(smem: &ComposedLayout, elem_bytes: i64) -> Result<Scene, DrawError>
 /// its phases.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConflictPicture {
-    /// The tile coloured by bank, the cells accessed in a conflicting phase marked
-    /// ([`Mark::Conflict`]).
+    /// One panel per instruction: the tile coloured by bank where the instruction reads it, each
+    /// cell read labelled with the thread that reads it and the wavefront that serves it; the
+    /// accesses served after the first wavefront of their phase marked ([`Mark::Conflict`]).
     pub scene: Scene,
     /// `phases[j][p]`: the wavefronts of phase `p` of instruction `j`.
     pub phases: Vec<Vec<u32>>,
 }
 
-/// A shared-memory tile coloured by bank with the accesses of the warp pattern `tv` ((thread,
-/// value) ↦ tile coordinate, 32 threads; `vector` values of `elem_bytes` bytes per access) that
-/// fall in a bank conflict marked: a cell is marked when a thread reads it in a phase where its
-/// bank holds more than one distinct 4-byte word. The bank model is the core crate's
-/// ([`cute::banks`]): the wavefronts of each instruction are the sum over its phases.
+/// One access of an instruction as the picture shows it: the first thread that reads the cell,
+/// how many other threads read it too, and the wavefront (counted over the instruction's phases)
+/// that serves it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Read {
+    thread: i64,
+    others: i64,
+    wavefront: u32,
+    waits: bool,
+}
+
+/// A shared-memory tile read by the warp pattern `tv` ((thread, value) ↦ tile coordinate, 32
+/// threads; `vector` values of `elem_bytes` bytes per access), one panel per instruction, with the
+/// bank model of the core crate ([`cute::banks`]): the threads of a phase are served in
+/// wavefronts, one per distinct 4-byte word of the busiest bank; the `i`-th distinct word of a
+/// bank (in thread order) is served in the phase's wavefront `i`, and an access in the last
+/// wavefront of its words.
+///
+/// In panel `j`, each cell that instruction `j` reads is filled with [`bank_colour`] of its bank
+/// and labelled `T<thread>` (`+N` when N more threads read it) and `w<wavefront>` (counted from 0
+/// over the instruction's phases); an access served after its phase's first wavefront (it waits
+/// for a bank conflict) is marked ([`Mark::Conflict`]). Cells the instruction does not read are
+/// white with their offset. `data-thread`, `data-wavefront` and `data-bank` carry the same.
 ///
 /// ```
 /// let smem: cute::ComposedLayout = "Sw<0,0,0> o 0 o (8,64):(64,1)".parse().unwrap();
 /// let ldm: cute::Layout = "((8,4),(8,2)):((1,64),(8,256))".parse().unwrap();
 /// let p = cute_draw::pictures::swizzle_conflicts(&smem, &ldm, 2, 8).unwrap();
 /// assert_eq!(p.phases, vec![vec![8, 8, 8, 8], vec![8, 8, 8, 8]]);
+/// assert_eq!(p.scene.panels.len(), 2);
+/// // thread 1 reads row 1 in the 2nd wavefront of phase 0: 8 rows of 64 halves share the banks
+/// assert_eq!(p.scene.panels[0].cell(1, 0).label, vec!["T1".to_string(), "w1".to_string()]);
 /// let sw: cute::ComposedLayout = "Sw<3,3,3> o 0 o (8,64):(64,1)".parse().unwrap();
 /// let p = cute_draw::pictures::swizzle_conflicts(&sw, &ldm, 2, 8).unwrap();
 /// assert_eq!(p.phases, vec![vec![1, 1, 1, 1], vec![1, 1, 1, 1]]);
@@ -198,17 +334,20 @@ pub fn swizzle_conflicts(
     vector: i64,
 ) -> Result<ConflictPicture, DrawError> {
     check_elem_bytes(elem_bytes)?;
-    let g = Grid::composed(smem)?;
+    let g = Grid::composed_latex(smem)?;
     let addrs = cute::banks::access_addresses(smem, tv, elem_bytes, vector)?;
     let access = cute::banks::Access::new(elem_bytes, vector)?;
     let (width, tpp) = (access.width(), access.threads_per_phase());
-    let mut conflict = vec![false; (g.rows * g.cols) as usize];
+    let cells = (g.rows * g.cols) as usize;
     let mut phases = Vec::with_capacity(addrs.len());
+    let mut reads: Vec<Vec<Option<Read>>> = Vec::with_capacity(addrs.len());
     for (j, a) in addrs.iter().enumerate() {
         let mut per = Vec::new();
+        let mut read: Vec<Option<Read>> = vec![None; cells];
+        let mut before = 0u32;
         for p in 0..access.phases() {
             let threads = p * tpp..(p + 1) * tpp;
-            // the distinct words of each bank in this phase
+            // the distinct words of each bank in this phase, in thread order
             let mut words: Vec<Vec<i64>> = vec![Vec::new(); 32];
             for t in threads.clone() {
                 for w in 0..width / 4 {
@@ -219,48 +358,122 @@ pub fn swizzle_conflicts(
                     }
                 }
             }
-            per.push(words.iter().map(Vec::len).max().unwrap_or(0).max(1) as u32);
+            let wavefronts = words.iter().map(Vec::len).max().unwrap_or(0).max(1) as u32;
             for t in threads {
-                let clash =
-                    (0..width / 4).any(|w| words[(a[t] / 4 + w).rem_euclid(32) as usize].len() > 1);
-                if clash {
-                    for k in 0..vector {
-                        let idx = tv.eval(t as i64 + 32 * (j as i64 * vector + k))?;
-                        conflict[idx as usize] = true;
+                let wave = (0..width / 4)
+                    .map(|w| {
+                        let word = a[t] / 4 + w;
+                        let bank = &words[word.rem_euclid(32) as usize];
+                        bank.iter().position(|&x| x == word).unwrap_or(0) as u32
+                    })
+                    .max()
+                    .unwrap_or(0);
+                for k in 0..vector {
+                    let idx = tv.eval(t as i64 + 32 * (j as i64 * vector + k))?;
+                    let Some(slot) = read.get_mut(idx as usize) else {
+                        continue;
+                    };
+                    match slot {
+                        Some(r) => r.others += 1,
+                        None => {
+                            *slot = Some(Read {
+                                thread: t as i64,
+                                others: 0,
+                                wavefront: before + wave,
+                                waits: wave > 0,
+                            })
+                        }
                     }
                 }
             }
+            per.push(wavefronts);
+            before += wavefronts;
         }
         phases.push(per);
+        reads.push(read);
     }
     let total: u32 = phases.iter().flatten().sum();
     let ideal = (addrs.len() * access.phases()) as u32;
-    let title = format!(
-        "{} with {tv} ({vector}x{elem_bytes} B): {total} wavefronts, ideal {ideal}",
-        title_of(smem)
+    let summary = noted(
+        format!(
+            "{} with {tv} ({vector}x{elem_bytes} B): {total} wavefronts, ideal {ideal}",
+            title_of(smem)
+        ),
+        &smem.layout,
     );
-    let scene = Scene::single(Panel::new(title, g.rows, g.cols, |r, c| {
-        let v = g.at(r, c);
-        let b = bank_of(v, elem_bytes);
-        Cell {
-            fill: bank_colour(b),
-            label: vec![v.to_string(), format!("b{b}")],
-            mark: if conflict[(r + g.rows * c) as usize] {
-                Mark::Conflict
-            } else {
-                Mark::Plain
-            },
+    let mut panels = Vec::with_capacity(reads.len());
+    let mut y = 0;
+    for (j, read) in reads.iter().enumerate() {
+        let per: Vec<String> = phases[j].iter().map(u32::to_string).collect();
+        let mut title = format!(
+            "instruction {j}: {} wavefronts (phases {}), ideal {}",
+            phases[j].iter().sum::<u32>(),
+            per.join("+"),
+            per.len()
+        );
+        if j == 0 {
+            title = format!("{summary}; {title}");
         }
-    }));
-    Ok(ConflictPicture { scene, phases })
+        let panel = Panel::new(title, g.rows, g.cols, |r, c| {
+            let v = g.at(r, c);
+            let b = bank_of(v, elem_bytes);
+            match read[(r + g.rows * c) as usize] {
+                Some(x) => Cell {
+                    fill: bank_colour(b),
+                    label: vec![
+                        if x.others > 0 {
+                            format!("T{}+{}", x.thread, x.others)
+                        } else {
+                            format!("T{}", x.thread)
+                        },
+                        format!("w{}", x.wavefront),
+                    ],
+                    mark: if x.waits { Mark::Conflict } else { Mark::Plain },
+                    attrs: vec![
+                        ("thread", x.thread.to_string()),
+                        ("wavefront", x.wavefront.to_string()),
+                        ("bank", b.to_string()),
+                    ],
+                },
+                None => Cell::text((255, 255, 255), v.to_string()),
+            }
+        })
+        .at(0, y);
+        y += panel.height() + GAP;
+        panels.push(panel);
+    }
+    Ok(ConflictPicture {
+        scene: Scene {
+            title: summary,
+            panels,
+        },
+        phases,
+    })
 }
 
 /// Who owns a cell of a thread-value layout's tile: the first `(thread, value)` that maps to it
 /// and whether another does too; `None` when no thread does.
 pub type Owner = Option<(i64, i64, bool)>;
 
-/// For each coordinate index of a tile of `cells` cells, its [`Owner`] under `tv`.
+/// For each coordinate index of a tile of `cells` cells, its [`Owner`] under `tv` (the first of
+/// [`tv_cell_owners`]).
 pub fn tv_owners(tv: &Layout, cells: i64) -> Result<Vec<Owner>, DrawError> {
+    Ok(tv_cell_owners(tv, cells)?
+        .iter()
+        .map(|o| o.first().map(|&(t, v)| (t, v, o.len() > 1)))
+        .collect())
+}
+
+/// For each coordinate index of a tile of `cells` cells, every `(thread, value)` that `tv` maps
+/// to it, in the order of `tv`'s domain (thread fastest): a TV layout that is not injective (a
+/// broadcast, a stride 0) maps several to one cell.
+///
+/// ```
+/// // two threads read each cell of a 2-cell tile
+/// let o = cute_draw::pictures::tv_cell_owners(&"(2,2):(0,1)".parse().unwrap(), 2).unwrap();
+/// assert_eq!(o, vec![vec![(0, 0), (1, 0)], vec![(0, 1), (1, 1)]]);
+/// ```
+pub fn tv_cell_owners(tv: &Layout, cells: i64) -> Result<Vec<Vec<(i64, i64)>>, DrawError> {
     if cells > MAX_CELLS {
         return Err(DrawError::TooLarge {
             layout: tv.to_string(),
@@ -284,7 +497,7 @@ pub fn tv_owners(tv: &Layout, cells: i64) -> Result<Vec<Owner>, DrawError> {
             cells: size,
         });
     }
-    let mut owners: Vec<Owner> = vec![None; cells.max(0) as usize];
+    let mut owners: Vec<Vec<(i64, i64)>> = vec![Vec::new(); cells.max(0) as usize];
     for i in 0..size {
         let x = tv.eval(i)?;
         if !(0..cells).contains(&x) {
@@ -295,11 +508,7 @@ pub fn tv_owners(tv: &Layout, cells: i64) -> Result<Vec<Owner>, DrawError> {
                 cells,
             });
         }
-        let (t, v) = (i % threads, i / threads);
-        match &mut owners[x as usize] {
-            Some((_, _, more)) => *more = true,
-            slot @ None => *slot = Some((t, v, false)),
-        }
+        owners[x as usize].push((i % threads, i / threads));
     }
     Ok(owners)
 }
@@ -313,28 +522,70 @@ fn tile_dims(what: &str, rows: i64, cols: i64) -> Result<i64, DrawError> {
     }
 }
 
-fn owner_cell(o: &Owner, highlight: Option<i64>) -> Cell {
-    match o {
-        Some((t, v, more)) => Cell {
-            fill: thread_colour(*t),
-            label: vec![
-                format!("T{t}{}", if *more { "+" } else { "" }),
-                format!("V{v}"),
-            ],
-            mark: if highlight == Some(*t) {
-                Mark::Outline
-            } else {
-                Mark::Plain
-            },
+/// The cell of a TV picture owned by `owners` (every `(thread, value)` that maps to it): filled
+/// with the colour of the highlighted thread when it is an owner, else of the first; labelled
+/// `T<t>` and `V<v>` of that owner, with `+N` when N more threads (on the first line) or N more
+/// values of the same thread (on the second) map there too; outlined when the highlighted thread
+/// is an owner. `data-threads` lists the distinct threads, `data-owners` every `thread:value`.
+fn owner_cell(owners: &[(i64, i64)], highlight: Option<i64>) -> Cell {
+    let Some(&first) = owners.first() else {
+        let mut c = Cell::blank();
+        c.attrs = vec![("threads", String::new()), ("owners", String::new())];
+        return c;
+    };
+    let (t, v) = owners
+        .iter()
+        .copied()
+        .find(|&(t, _)| Some(t) == highlight)
+        .unwrap_or(first);
+    let mut threads: Vec<i64> = owners.iter().map(|o| o.0).collect();
+    threads.sort_unstable();
+    threads.dedup();
+    let more = |n: usize| {
+        if n > 0 {
+            format!("+{n}")
+        } else {
+            String::new()
+        }
+    };
+    let same = owners.iter().filter(|o| o.0 == t).count() - 1;
+    Cell {
+        fill: thread_colour(t),
+        label: vec![
+            format!("T{t}{}", more(threads.len() - 1)),
+            format!("V{v}{}", more(same)),
+        ],
+        mark: if highlight.is_some_and(|h| threads.contains(&h)) {
+            Mark::Outline
+        } else {
+            Mark::Plain
         },
-        None => Cell::blank(),
+        attrs: vec![
+            (
+                "threads",
+                threads
+                    .iter()
+                    .map(i64::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            ),
+            (
+                "owners",
+                owners
+                    .iter()
+                    .map(|(t, v)| format!("{t}:{v}"))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            ),
+        ],
     }
 }
 
 /// A thread-value layout `tv: (thread, value) ↦ coordinate` of a `rows × cols` tile (coordinate
 /// index `m + rows·n`): each cell holds the thread and value that own it, coloured by
-/// [`thread_colour`]; the cells of thread `highlight` are outlined. A cell owned by no thread
-/// stays white; a cell owned by several shows the first owner and a `+`.
+/// [`thread_colour`]; every cell that thread `highlight` owns is outlined. A cell owned by no
+/// thread stays white; a cell owned by several shows the highlighted thread (else the first) and
+/// `+N` for the N other threads (`data-threads` lists them all).
 ///
 /// ```
 /// let tv: cute::Layout = "((4,8),(2,2)):((32,1),(16,8))".parse().unwrap();
@@ -348,7 +599,7 @@ pub fn tv_layout(
     highlight: Option<i64>,
 ) -> Result<Scene, DrawError> {
     let n = tile_dims("--tv", rows, cols)?;
-    let owners = tv_owners(tv, n)?;
+    let owners = tv_cell_owners(tv, n)?;
     let title = format!("{tv} over {rows}x{cols}");
     Ok(Scene::single(Panel::new(title, rows, cols, |r, c| {
         owner_cell(&owners[(r + rows * c) as usize], highlight)
@@ -382,7 +633,11 @@ pub fn mma(
     let mk = tile_dims("A", m, k)?;
     let nk = tile_dims("B", n, k)?;
     let mn = tile_dims("C", m, n)?;
-    let (oa, ob, oc) = (tv_owners(a, mk)?, tv_owners(b, nk)?, tv_owners(c, mn)?);
+    let (oa, ob, oc) = (
+        tv_cell_owners(a, mk)?,
+        tv_cell_owners(b, nk)?,
+        tv_cell_owners(c, mn)?,
+    );
     let pb = Panel::new(format!("B {b}"), k, n, |r, col| {
         owner_cell(&ob[(col + n * r) as usize], highlight)
     });
@@ -392,6 +647,8 @@ pub fn mma(
     let pc = Panel::new(format!("C {c}"), m, n, |r, col| {
         owner_cell(&oc[(r + m * col) as usize], highlight)
     });
+    let (mut pa, mut pc) = (pa, pc);
+    align_titles(&mut [&mut pa, &mut pc]);
     let (x, y) = (pa.width() + GAP, pb.height() + GAP);
     Ok(Scene {
         title: format!("{name} (M,N,K) = ({m},{n},{k})"),
@@ -419,18 +676,32 @@ pub fn copy(
     highlight: Option<i64>,
 ) -> Result<Scene, DrawError> {
     let cells = tile_dims("the copy tile", rows, cols)?;
-    let (os, od) = (tv_owners(src, cells)?, tv_owners(dst, cells)?);
+    let (os, od) = (tv_cell_owners(src, cells)?, tv_cell_owners(dst, cells)?);
     let ps = Panel::new(format!("source {src}"), rows, cols, |r, c| {
         owner_cell(&os[(r + rows * c) as usize], highlight)
     });
     let pd = Panel::new(format!("destination {dst}"), rows, cols, |r, c| {
         owner_cell(&od[(r + rows * c) as usize], highlight)
     });
+    let (mut ps, mut pd) = (ps, pd);
+    align_titles(&mut [&mut ps, &mut pd]);
     let x = ps.width() + GAP;
     Ok(Scene {
         title: name.to_string(),
         panels: vec![ps, pd.at(x, 0)],
     })
+}
+
+/// Gives panels placed side by side title bands of the same height, so that their rows line up.
+pub fn align_titles(panels: &mut [&mut Panel]) {
+    let n = panels
+        .iter()
+        .map(|p| p.title_lines().len())
+        .max()
+        .unwrap_or(1);
+    for p in panels.iter_mut() {
+        p.title_lines_min = n;
+    }
 }
 
 /// The coordinate indices (colexicographic, `m + rows·n` for rank 2) of the cells of `l` that the
@@ -469,7 +740,7 @@ pub fn slice_cells(l: &Layout, c: &PartialCoord) -> Result<Vec<i64>, DrawError> 
 /// assert_eq!(s.panels[0].cells.iter().filter(|c| c.mark == cute_draw::scene::Mark::Outline).count(), 3);
 /// ```
 pub fn slice(l: &Layout, c: &PartialCoord) -> Result<Scene, DrawError> {
-    let g = Grid::new(l)?;
+    let g = Grid::latex(l)?;
     // the slice of `l` itself first, so that a refusal names `l` (not its index layout)
     let (s, off) = cute::slice_and_offset(l, c)?;
     let cells = slice_cells(l, c)?;
@@ -477,7 +748,7 @@ pub fn slice(l: &Layout, c: &PartialCoord) -> Result<Scene, DrawError> {
     for &i in &cells {
         on[i as usize] = true;
     }
-    let title = format!("{l} sliced at {c}: {off} + {s}");
+    let title = noted(format!("{l} sliced at {c}: {off} + {s}"), l);
     Ok(Scene::single(Panel::new(
         title,
         g.rows,
@@ -496,6 +767,7 @@ pub fn slice(l: &Layout, c: &PartialCoord) -> Result<Scene, DrawError> {
                 } else {
                     Mark::Plain
                 },
+                attrs: Vec::new(),
             }
         },
     )))
@@ -512,8 +784,219 @@ pub fn slice(l: &Layout, c: &PartialCoord) -> Result<Scene, DrawError> {
 /// assert_eq!(s.panels[0].cell(0, 2).fill, cute_draw::pictures::tile_colour(1));
 /// ```
 pub fn tiles(title: &str, l: &Layout, tile: impl Fn(i64, i64) -> i64) -> Result<Scene, DrawError> {
-    let g = Grid::new(l)?;
+    let g = Grid::latex(l)?;
+    let title = noted(title.to_string(), l);
     Ok(Scene::single(Panel::new(title, g.rows, g.cols, |r, c| {
         Cell::text(tile_colour(tile(r, c)), g.at(r, c).to_string())
+    })))
+}
+
+/// Which tile of a divide each cell of a layout falls in, as `zipped_divide` says: the tile of a
+/// cell is the rest coordinate (mode 1, as an index) at which the divide reaches it.
+///
+/// A tiler that does not divide the shape gives partial tiles: the algebra pads each mode to a
+/// multiple of its tile (`logical_divide(12:1, 5:1) = (5,3):(1,5)` reaches 15 indices of a mode
+/// of 12), and the cells the padding would reach do not exist. They are left out here, so the
+/// last tiles of such a mode hold fewer cells than [`DivideTiles::tile_size`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DivideTiles {
+    /// `tile[i]`: the tile of the cell of colexicographic index `i` (`m + rows·n` for rank 2).
+    pub tile: Vec<i64>,
+    /// The cells of a whole tile: the size of mode 0 of `zipped_divide`.
+    pub tile_size: i64,
+    /// `counts[k]`: the cells of tile `k` inside the layout (a whole tile has `tile_size`).
+    pub counts: Vec<i64>,
+}
+
+impl DivideTiles {
+    /// True when some tile is partial (the tiler does not divide the shape).
+    pub fn partial(&self) -> bool {
+        self.counts.iter().any(|&c| c < self.tile_size)
+    }
+}
+
+/// The compact column-major strides of `l`'s shape (with `k`, every stride `s` written `s@k`), a
+/// leaf of size 1 included (`compact_col_major` gives it stride 0, which would hide the padding a tile
+/// adds to it).
+fn basis_strides(l: &Layout, k: Option<usize>) -> String {
+    let shape = l.shape().to_string();
+    let mut out = String::with_capacity(2 * shape.len());
+    let mut product = 1i64;
+    let mut number = String::new();
+    for ch in shape.chars().chain(std::iter::once(')')) {
+        if ch.is_ascii_digit() {
+            number.push(ch);
+            continue;
+        }
+        if !number.is_empty() {
+            match k {
+                Some(k) => out.push_str(&format!("{product}@{k}")),
+                None => out.push_str(&product.to_string()),
+            }
+            product = product.saturating_mul(number.parse::<i64>().unwrap_or(1));
+            number.clear();
+        }
+        out.push(ch);
+    }
+    out.pop();
+    out
+}
+
+/// The identity of `l`'s shape for the by-mode tiler `t`: every part of the shape that one tile
+/// of `t` divides (and every mode `t` leaves whole) gets its own coordinate basis `e_k`, counted
+/// in the shape's order, with compact column-major strides inside it; `sizes[k]` is that part's
+/// size. Its value at a coordinate names the cell, and a value past `sizes[k]` is padding.
+fn tiler_identity(
+    l: &Layout,
+    t: Option<&Tiler>,
+    sizes: &mut Vec<i64>,
+) -> Result<(String, String), DrawError> {
+    let single = match t {
+        None => true,
+        Some(t) => t.is_single() || (l.rank() == 1 && l.shape().is_int() && t.rank() != 1),
+    };
+    if single {
+        let strides = basis_strides(l, Some(sizes.len()));
+        sizes.push(l.size());
+        return Ok((l.shape().to_string(), strides));
+    }
+    let t = t.copied().unwrap_or(Tiler::layout(*l));
+    if l.rank() == 1 && l.shape().is_int() {
+        // a rank-1 tiler on a leaf mode: its one tile divides the mode
+        return tiler_identity(l, Some(&t.mode(0)?), sizes);
+    }
+    let (mut shapes, mut strides) = (Vec::new(), Vec::new());
+    for i in 0..l.rank() {
+        let sub = if i < t.rank() { Some(t.mode(i)?) } else { None };
+        let (s, d) = tiler_identity(&l.mode(i)?, sub.as_ref(), sizes)?;
+        shapes.push(s);
+        strides.push(d);
+    }
+    Ok((
+        format!("({})", shapes.join(",")),
+        format!("({})", strides.join(",")),
+    ))
+}
+
+/// The tiles of `zipped_divide(a, t)` over `a`'s cells (see [`DivideTiles`]).
+///
+/// The divide is taken of an index layout of `a`'s shape, so the tiles come from the algebra:
+/// for a tiler that is one layout, the compact column-major layout (a bijection onto the cell
+/// indices, modes of size 1 given their stride too; an index past the last cell is padding); for a by-mode tiler, an identity layout with
+/// one coordinate basis per tiled part of the shape (`tiler_identity`), whose values are the
+/// coordinates within each part, so that padding of one mode (a coordinate past its size) is
+/// never confused with a cell of the next.
+///
+/// ```
+/// use cute_draw::pictures::divide_tiles;
+/// // 12 rows in tiles of 5: rows 0-4, 5-9 and the partial tile of rows 10-11
+/// let d = divide_tiles(&"(12,32):(32,1)".parse().unwrap(), &"(5,8)".parse().unwrap()).unwrap();
+/// assert_eq!((d.tile_size, d.counts.len()), (40, 12));
+/// assert_eq!(d.tile[10], 2); // row 10, column 0
+/// assert_eq!(d.tile[12], 0); // row 0, column 1
+/// assert_eq!((d.counts[0], d.counts[2]), (40, 16));
+/// assert!(d.partial());
+/// ```
+pub fn divide_tiles(a: &Layout, t: &Tiler) -> Result<DivideTiles, DrawError> {
+    let n = a.size();
+    if n > MAX_CELLS {
+        return Err(DrawError::TooLarge {
+            layout: a.to_string(),
+            cells: n,
+        });
+    }
+    // the divide of `a` itself first, so that a refusal names `a` and the tiler
+    cute::zipped_divide(a, t)?;
+    let single = t.is_single();
+    let (index, sizes) = if single {
+        let text = format!("{}:{}", a.shape(), basis_strides(a, None));
+        (text.parse::<Layout>()?, vec![n])
+    } else {
+        let mut sizes = Vec::new();
+        let (s, d) = tiler_identity(a, Some(t), &mut sizes)?;
+        let text = format!("{s}:{d}");
+        (text.parse::<Layout>()?, sizes)
+    };
+    let z = cute::zipped_divide(&index, t)?;
+    let tile_size = z.mode(0)?.size().max(1);
+    let total = z.size();
+    // every (tile, rest) coordinate is visited once; padding makes the divide larger than the
+    // layout, by at most the tiles' sizes per mode: bounded like a TV layout's walk
+    if total > 8 * MAX_CELLS {
+        return Err(DrawError::TooLarge {
+            layout: z.to_string(),
+            cells: total,
+        });
+    }
+    let mut tile = vec![-1; n as usize];
+    let mut counts = vec![0; (total / tile_size) as usize];
+    for j in 0..total {
+        let cell = if single {
+            let v = z.eval(j)?;
+            (0..n).contains(&v).then_some(v)
+        } else {
+            match z.eval_value(j)? {
+                cute::Value::Coord(x) => {
+                    let mut cell = 0;
+                    let mut inside = true;
+                    for (k, &s) in sizes.iter().enumerate().rev() {
+                        let c = x.get(&[k]);
+                        inside &= (0..s).contains(&c);
+                        cell = cell * s + c;
+                    }
+                    inside.then_some(cell)
+                }
+                cute::Value::Int(v) if sizes.len() <= 1 => (0..n).contains(&v).then_some(v),
+                _ => None,
+            }
+        };
+        if let Some(c) = cell {
+            let k = j / tile_size;
+            tile[c as usize] = k;
+            counts[k as usize] += 1;
+        }
+    }
+    if let Some(missing) = tile.iter().position(|&k| k < 0) {
+        return Err(DrawError::Argument(format!(
+            "divide {a} by {t}: cell {missing} is in no tile"
+        )));
+    }
+    Ok(DivideTiles {
+        tile,
+        tile_size,
+        counts,
+    })
+}
+
+/// A layout divided by a tiler, each cell filled with [`tile_colour`] of its tile
+/// ([`divide_tiles`]) and labelled with its offset; when the tiler does not divide the shape the
+/// title says that the tiles are partial and how many cells they hold.
+///
+/// ```
+/// let s = cute_draw::pictures::divide(&"(4,8):(1,4)".parse().unwrap(), &"(3,3)".parse().unwrap()).unwrap();
+/// assert!(s.panels[0].title.contains("partial tiles"));
+/// // row 3 is in the second row-tile, with row 4 and 5 of the padding
+/// assert_eq!(s.panels[0].cell(3, 0).fill, cute_draw::pictures::tile_colour(1));
+/// ```
+pub fn divide(a: &Layout, t: &Tiler) -> Result<Scene, DrawError> {
+    let d = divide_tiles(a, t)?;
+    let g = Grid::latex(a)?;
+    let mut title = noted(format!("{a} divided by {t}"), a);
+    if d.partial() {
+        let mut sizes: Vec<i64> = d.counts.iter().copied().filter(|&c| c > 0).collect();
+        sizes.sort_unstable_by(|x, y| y.cmp(x));
+        sizes.dedup();
+        let sizes: Vec<String> = sizes.iter().map(i64::to_string).collect();
+        title += &format!(
+            ": partial tiles (the tiler does not divide the shape): tiles of {} cells, a whole tile {}",
+            sizes.join(", "),
+            d.tile_size
+        );
+    }
+    Ok(Scene::single(Panel::new(title, g.rows, g.cols, |r, c| {
+        let k = d.tile[(r + g.rows * c) as usize];
+        let mut cell = Cell::text(tile_colour(k), g.at(r, c).to_string());
+        cell.attrs.push(("tile", k.to_string()));
+        cell
     })))
 }

@@ -38,6 +38,35 @@ pub fn scale(scene: &Scene) -> f64 {
     SCALE.min((MAX_PIXELS / area).sqrt())
 }
 
+/// The longest side a PNG may have, in pixels: a scene too long and thin to fit at [`scale`]
+/// (a layout of many cells in one row or column) is refused rather than drawn as a sliver.
+pub const MAX_SIDE: u64 = 16_384;
+
+/// The size in pixels of the PNG of `scene`, or [`DrawError::ImageTooLarge`] when a side would
+/// exceed [`MAX_SIDE`]. Checked before any drawing, so a refused picture costs nothing.
+///
+/// ```
+/// use cute_draw::scene::{Cell, Panel, Scene};
+/// let s = Scene::single(Panel::new("t", 1, 1, |_, _| Cell::blank()));
+/// assert_eq!(cute_draw::png::pixel_size(&s).unwrap(), (180, 220));
+/// let long = Scene::single(Panel::new("t", 1, 200_000, |_, _| Cell::blank()));
+/// assert!(cute_draw::png::pixel_size(&long).is_err());
+/// ```
+pub fn pixel_size(scene: &Scene) -> Result<(u32, u32), DrawError> {
+    let (w, h) = (scene.width().max(1), scene.height().max(1));
+    let k = scale(scene);
+    let (pw, ph) = ((w as f64 * k).ceil() as u64, (h as f64 * k).ceil() as u64);
+    if pw > MAX_SIDE || ph > MAX_SIDE {
+        return Err(DrawError::ImageTooLarge {
+            width: w,
+            height: h,
+            px_width: pw,
+            px_height: ph,
+        });
+    }
+    Ok((pw as u32, ph as u32))
+}
+
 /// The smallest font size, in pixels, at which cell labels are drawn in a PNG.
 pub const MIN_LABEL_PX: f64 = 6.0;
 
@@ -58,6 +87,7 @@ pub fn shows_labels(scene: &Scene) -> bool {
 /// assert_eq!(&png[1..4], b"PNG");
 /// ```
 pub fn render(scene: &Scene) -> Result<Vec<u8>, DrawError> {
+    pixel_size(scene)?;
     render_svg(&scene.svg_with(shows_labels(scene)), scale(scene))
 }
 
@@ -72,9 +102,18 @@ pub fn render_svg(svg: &str, scale: f64) -> Result<Vec<u8>, DrawError> {
         .map_err(|e| DrawError::Render(format!("the SVG does not parse: {e}")))?;
     let size = tree.size();
     let (w, h) = (
-        (size.width() as f64 * scale).ceil() as u32,
-        (size.height() as f64 * scale).ceil() as u32,
+        (size.width() as f64 * scale).ceil(),
+        (size.height() as f64 * scale).ceil(),
     );
+    if w > MAX_SIDE as f64 || h > MAX_SIDE as f64 {
+        return Err(DrawError::ImageTooLarge {
+            width: size.width().ceil() as i64,
+            height: size.height().ceil() as i64,
+            px_width: w as u64,
+            px_height: h as u64,
+        });
+    }
+    let (w, h) = (w as u32, h as u32);
     let mut pixmap = tiny_skia::Pixmap::new(w.max(1), h.max(1)).ok_or_else(|| {
         DrawError::Render(format!("cannot allocate an image of {w} x {h} pixels"))
     })?;

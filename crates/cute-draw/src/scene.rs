@@ -3,14 +3,20 @@
 //! ([`Scene::svg`]), TikZ ([`Scene::tikz`]) and PNG ([`crate::png::render`]) from the same data, so
 //! the three formats always show the same cells, labels and colours.
 //!
-//! Geometry (SVG units, 1 unit = 1 pixel at scale 1): a panel at `(x, y)` has a 20-unit title band,
-//! then a header row of [`CELL`] units and a header column of `cell_w` units; cell `(r, c)` has its
-//! top-left corner at `(x + cell_w·(c+1), y + 20 + CELL·(r+1))` and is `cell_w × CELL`.
+//! Geometry (SVG units, 1 unit = 1 pixel at scale 1): a panel at `(x, y)` has a title band of
+//! [`TITLE`] units for one line of title and [`TITLE_LINE`] more for each further line (a title
+//! wider than its panel is wrapped, [`Panel::title_lines`]), then a header row of [`CELL`] units
+//! and a header column of `cell_w` units; cell `(r, c)` has its top-left corner at
+//! `(x + cell_w·(c+1), y + title_height + CELL·(r+1))` and is `cell_w × CELL`.
 
 /// Cell height (and default width) in SVG units.
 pub const CELL: i64 = 40;
-/// Height of a panel's title band.
+/// Height of a panel's title band when the title is one line.
 pub const TITLE: i64 = 20;
+/// Height of each further line of a wrapped title.
+pub const TITLE_LINE: i64 = 16;
+/// The advance of a character of the font at size 12 (DejaVu Sans Mono: 0.602 em), rounded up.
+pub const CHAR_W: f64 = 7.25;
 /// Space between panels placed next to each other.
 pub const GAP: i64 = 20;
 
@@ -20,14 +26,23 @@ pub const MARGIN: i64 = 10;
 /// An RGB colour.
 pub type Rgb = (u8, u8, u8);
 
-/// How a cell is marked beyond its fill.
+/// The colour of [`Mark::Outline`]: black, which stands out on every fill the pictures use
+/// (the thread colours' pinks included, where a red outline all but disappears).
+pub const OUTLINE: &str = "#000000";
+/// The colour of [`Mark::Conflict`].
+pub const CONFLICT: &str = "#d00000";
+
+/// How a cell is marked beyond its fill (its SVG `rect` carries `data-mark`, and the mark is drawn
+/// over the grid, inset in the cell).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Mark {
     /// A thin black border.
     Plain,
-    /// A thick red border: the highlighted thread, slice or tile.
+    /// A thick ([`OUTLINE`], 4 units) border: the highlighted thread, slice or tile
+    /// (`data-mark="outline"`, a `rect.outline`).
     Outline,
-    /// A thick red border and a red diagonal: an access in a bank conflict.
+    /// A thick red border and a red diagonal: an access that waits for a later wavefront
+    /// (`data-mark="conflict"`, a `rect.conflict-box` and a `path.conflict`).
     Conflict,
 }
 
@@ -40,6 +55,10 @@ pub struct Cell {
     pub label: Vec<String>,
     /// The border.
     pub mark: Mark,
+    /// What the cell shows, as data: each `(key, value)` is written as the attribute
+    /// `data-key="value"` of the cell's SVG `rect` (the tile of a divide, the threads of a TV
+    /// layout), so that a reader of the SVG (or a test) need not decode colours.
+    pub attrs: Vec<(&'static str, String)>,
 }
 
 impl Cell {
@@ -49,6 +68,7 @@ impl Cell {
             fill,
             label: vec![label.into()],
             mark: Mark::Plain,
+            attrs: Vec::new(),
         }
     }
 
@@ -58,6 +78,7 @@ impl Cell {
             fill: (255, 255, 255),
             label: Vec::new(),
             mark: Mark::Plain,
+            attrs: Vec::new(),
         }
     }
 }
@@ -83,6 +104,9 @@ pub struct Panel {
     pub col_labels: Vec<String>,
     /// `cells[r * cols + c]`.
     pub cells: Vec<Cell>,
+    /// The fewest lines the title band holds (1 unless set; panels placed side by side set it
+    /// to the same count so that their grids line up).
+    pub title_lines_min: usize,
 }
 
 impl Panel {
@@ -109,6 +133,7 @@ impl Panel {
             row_labels: (0..rows).map(|r| r.to_string()).collect(),
             col_labels: (0..cols).map(|c| c.to_string()).collect(),
             cells,
+            title_lines_min: 1,
         }
     }
 
@@ -132,7 +157,31 @@ impl Panel {
 
     /// Height in SVG units (title band and header row included).
     pub fn height(&self) -> i64 {
-        (self.rows + 1) * CELL + TITLE
+        (self.rows + 1) * CELL + self.title_height()
+    }
+
+    /// The title as the lines it is drawn in: wrapped to the panel's width (after a space or a
+    /// comma where there is one, else anywhere), so that no title is clipped or runs over its
+    /// neighbour.
+    ///
+    /// ```
+    /// use cute_draw::scene::{Cell, Panel};
+    /// let p = Panel::new("a title far longer than two cells", 1, 1, |_, _| Cell::blank());
+    /// let lines = p.title_lines();
+    /// assert!(lines.len() > 1);
+    /// assert_eq!(lines.join(" "), "a title far longer than two cells");
+    /// ```
+    pub fn title_lines(&self) -> Vec<String> {
+        wrap(
+            &self.title,
+            ((self.width() - 8) as f64 / CHAR_W).floor().max(4.0) as usize,
+        )
+    }
+
+    /// Height of the title band: [`TITLE`] for one line, [`TITLE_LINE`] more per further line.
+    pub fn title_height(&self) -> i64 {
+        let n = self.title_lines().len().max(self.title_lines_min).max(1) as i64;
+        TITLE + TITLE_LINE * (n - 1)
     }
 
     /// The cell at row `r`, column `c`.
@@ -144,7 +193,7 @@ impl Panel {
     pub fn cell_origin(&self, r: i64, c: i64) -> (i64, i64) {
         (
             self.x + self.cell_w * (c + 1),
-            self.y + TITLE + CELL * (r + 1),
+            self.y + self.title_height() + CELL * (r + 1),
         )
     }
 }
@@ -234,15 +283,18 @@ impl Scene {
         );
         for (k, p) in self.panels.iter().enumerate() {
             let cw = p.cell_w;
-            let _ = writeln!(
-                s,
-                "<text class=\"title\" x=\"{}\" y=\"{}\">{}</text>",
-                p.x + p.width() / 2,
-                p.y + TITLE / 2,
-                escape(&p.title)
-            );
+            for (i, line) in p.title_lines().iter().enumerate() {
+                let _ = writeln!(
+                    s,
+                    "<text class=\"title\" x=\"{}\" y=\"{}\">{}</text>",
+                    p.x + p.width() / 2,
+                    p.y + TITLE / 2 + TITLE_LINE * i as i64,
+                    escape(line)
+                );
+            }
+            let origin = p.cell_origin(0, 0);
             for (c, l) in p.col_labels.iter().enumerate() {
-                let (x, y) = p.cell_origin(0, c as i64);
+                let (x, y) = (origin.0 + cw * c as i64, origin.1);
                 let _ = writeln!(
                     s,
                     "<text class=\"col\" x=\"{}\" y=\"{}\">{}</text>",
@@ -253,7 +305,7 @@ impl Scene {
             }
             for r in 0..p.rows {
                 if let Some(l) = p.row_labels.get(r as usize) {
-                    let (x, y) = p.cell_origin(r, 0);
+                    let (x, y) = (origin.0, origin.1 + CELL * r);
                     let _ = writeln!(
                         s,
                         "<text class=\"row\" x=\"{}\" y=\"{}\">{}</text>",
@@ -264,14 +316,18 @@ impl Scene {
                 }
                 for c in 0..p.cols {
                     let cell = p.cell(r, c);
-                    let (x, y) = p.cell_origin(r, c);
-                    let (stroke, sw) = match cell.mark {
-                        Mark::Plain => ("#000000", 1),
-                        Mark::Outline | Mark::Conflict => ("#d00000", 3),
+                    let (x, y) = (origin.0 + cw * c, origin.1 + CELL * r);
+                    let mut data = match cell.mark {
+                        Mark::Plain => String::new(),
+                        Mark::Outline => " data-mark=\"outline\"".to_string(),
+                        Mark::Conflict => " data-mark=\"conflict\"".to_string(),
                     };
+                    for (key, v) in &cell.attrs {
+                        let _ = write!(data, " data-{key}=\"{}\"", escape(v));
+                    }
                     let _ = writeln!(
                         s,
-                        "<rect class=\"cell\" data-panel=\"{k}\" data-row=\"{r}\" data-col=\"{c}\" x=\"{x}\" y=\"{y}\" width=\"{cw}\" height=\"{CELL}\" fill=\"{}\" stroke=\"{stroke}\" stroke-width=\"{sw}\"/>",
+                        "<rect class=\"cell\" data-panel=\"{k}\" data-row=\"{r}\" data-col=\"{c}\"{data} x=\"{x}\" y=\"{y}\" width=\"{cw}\" height=\"{CELL}\" fill=\"{}\" stroke=\"#000000\" stroke-width=\"1\"/>",
                         hex(cell.fill)
                     );
                     if cell.mark == Mark::Conflict {
@@ -287,14 +343,41 @@ impl Scene {
                     let n = cell.label.len() as i64;
                     for (i, line) in cell.label.iter().enumerate().filter(|_| labels) {
                         let dy = (2 * i as i64 - (n - 1)) * 7;
+                        // a line wider than the cell is drawn smaller, to fit
+                        let chars = line.chars().count().max(1) as f64;
+                        let fit = ((cw - 4) as f64 / (chars * CHAR_W / 12.0)).floor();
+                        let size = if fit < 12.0 {
+                            format!(" font-size=\"{}\"", fit.max(4.0))
+                        } else {
+                            String::new()
+                        };
                         let _ = writeln!(
                             s,
-                            "<text class=\"label\" x=\"{}\" y=\"{}\">{}</text>",
+                            "<text class=\"label\" x=\"{}\" y=\"{}\"{size}>{}</text>",
                             x + cw / 2,
                             y + CELL / 2 + dy,
                             escape(line)
                         );
                     }
+                }
+            }
+            // the marks last, over every cell's border, inset so that no neighbour hides them
+            for r in 0..p.rows {
+                for c in 0..p.cols {
+                    let (x, y) = (origin.0 + cw * c, origin.1 + CELL * r);
+                    let (class, colour, width) = match p.cell(r, c).mark {
+                        Mark::Plain => continue,
+                        Mark::Outline => ("outline", OUTLINE, 4),
+                        Mark::Conflict => ("conflict-box", CONFLICT, 3),
+                    };
+                    let _ = writeln!(
+                        s,
+                        "<rect class=\"{class}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"{width}\"/>",
+                        x + 2,
+                        y + 2,
+                        cw - 4,
+                        CELL - 4
+                    );
                 }
             }
         }
@@ -342,7 +425,7 @@ impl Scene {
                     };
                     let style = match cell.mark {
                         Mark::Plain => String::new(),
-                        Mark::Outline => ",draw=red,very thick".to_string(),
+                        Mark::Outline => ",draw=black,line width=2pt".to_string(),
                         Mark::Conflict => ",draw=red,very thick,cross out".to_string(),
                     };
                     let _ = writeln!(
@@ -370,6 +453,36 @@ impl Scene {
         s.push_str("\\end{tikzpicture}\n\\end{document}\n");
         s
     }
+}
+
+/// `text` in lines of at most `width` characters: each line ends after the last space that keeps
+/// it within `width` (or after the last comma, when that space would leave less than a third of
+/// a line; a line with neither is cut at `width`); the spaces at a break are dropped.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut lines = Vec::new();
+    let mut rest: Vec<char> = text.chars().collect();
+    while rest.len() > width {
+        // after the last space if it leaves a third of the line or more, else after the last
+        // comma, else anywhere
+        let last = |c: char| (1..=width).rev().find(|&k| rest[k - 1] == c);
+        let cut = match (last(' '), last(',')) {
+            (Some(k), _) if 3 * k >= width => k,
+            (_, Some(k)) => k,
+            (Some(k), None) => k,
+            (None, None) => width,
+        };
+        let line: String = rest[..cut].iter().collect();
+        lines.push(line.trim_end().to_string());
+        rest.drain(..cut);
+        while rest.first() == Some(&' ') {
+            rest.remove(0);
+        }
+    }
+    if !rest.is_empty() || lines.is_empty() {
+        lines.push(rest.iter().collect());
+    }
+    lines
 }
 
 /// SVG units as TikZ centimetres (one cell height = 1 cm).

@@ -29,7 +29,7 @@ pub fn layout_svg(l: &Layout) -> Result<String, DrawError> {
 /// let tv: cute::Layout = "((4,8),(2,2)):((32,1),(16,8))".parse().unwrap();
 /// let svg = cute_draw::svg::tv_layout_svg(&tv, 16, 8, Some(5)).unwrap();
 /// assert_eq!(svg.matches("class=\"cell\"").count(), 128);
-/// assert_eq!(svg.matches("stroke=\"#d00000\"").count(), 4);
+/// assert_eq!(svg.matches("data-mark=\"outline\"").count(), 4);
 /// assert!(svg.contains(">T5</text>"));
 /// ```
 pub fn tv_layout_svg(

@@ -40,6 +40,24 @@ pub fn print_layout_coloured(l: &Layout) -> Result<String, DrawError> {
     table(l, true)
 }
 
+/// The `print_layout` table of a swizzled layout `Sw<B,M,S> o OFF o L`: the rows and columns
+/// of `L`, each cell the composed layout's value there (as CuTe prints a `ComposedLayout`).
+///
+/// ```
+/// let c: cute::ComposedLayout = "Sw<1,0,1> o 0 o (2,2):(2,1)".parse().unwrap();
+/// let t = cute_draw::table::print_composed(&c).unwrap();
+/// assert_eq!(t.lines().next(), Some("Sw<1,0,1> o 0 o (2,2):(2,1)"));
+/// assert_eq!(t.lines().nth(5), Some(" 1  | 3 | 2 |"));
+/// ```
+pub fn print_composed(c: &cute::ComposedLayout) -> Result<String, DrawError> {
+    render(&c.to_string(), &c.layout, &Grid::composed(c)?, false)
+}
+
+/// [`print_composed`] for a terminal, coloured as [`print_layout_coloured`].
+pub fn print_composed_coloured(c: &cute::ComposedLayout) -> Result<String, DrawError> {
+    render(&c.to_string(), &c.layout, &Grid::composed(c)?, true)
+}
+
 /// The start of a cell of offset `v` coloured as [`print_layout_coloured`] says.
 fn paint(v: i64) -> String {
     let (r, g, b) = crate::pictures::grey(v);
@@ -52,14 +70,14 @@ fn paint(v: i64) -> String {
 }
 
 fn table(l: &Layout, colour: bool) -> Result<String, DrawError> {
-    let g = Grid::new(l)?;
+    render(&l.to_string(), l, &Grid::new(l)?, colour)
+}
+
+fn render(title: &str, l: &Layout, g: &Grid, colour: bool) -> Result<String, DrawError> {
     let w = digits(g.cosize()) + 2;
-    let mut s = format!("{l}\n");
-    if l.rank() > 2 {
-        s += &format!(
-            "(modes 1..{} folded into the columns, colexicographically)\n",
-            l.rank() - 1
-        );
+    let mut s = format!("{title}\n");
+    if let Some(note) = Grid::fold_note(l) {
+        s += &format!("({note})\n");
     }
     s += "    ";
     for c in 0..g.cols {

@@ -3,15 +3,15 @@
 //! Chromium lays out an inline SVG of a 64 × 64 layout (4096 cells, 4096 text labels) in 100 ms
 //! and more on a 2-core machine (BENCHMARKS.md), past the playground's 50 ms budget for an
 //! operation and its redraw. Pictures of more than [`INLINE_SVG_CELLS`] cells therefore go to the
-//! page as their cells — the same grid, fills, labels and outlines as the SVG, computed by
-//! `cute-draw` ([`cute_draw::Grid`], [`cute_draw::svg::grey`], [`cute_draw::svg::tv_owners`],
-//! [`cute_draw::svg::thread_colour`]) — and the page paints them on a canvas with the SVG's
+//! page as their cells — the same grid, fills, labels and outlines as the SVG, the cells of
+//! `cute-draw`'s own picture ([`Cells::panel`]) — and the page paints them on a canvas with the SVG's
 //! geometry ([`cute_draw::svg::CELL`]); the SVG itself is one request away (`…:svg`).
 
 use crate::json;
 use cute::Layout;
-use cute_draw::svg::{grey, thread_colour, tv_owners};
-use cute_draw::{DrawError, Grid};
+#[cfg(test)]
+use cute_draw::svg::thread_colour;
+use cute_draw::DrawError;
 
 /// Pictures with at most this many cells are sent as SVG and shown inline.
 pub const INLINE_SVG_CELLS: i64 = 1024;
@@ -23,8 +23,10 @@ pub enum Outline {
     Plain,
     /// A thick black line (an access of the bank view).
     Strong,
-    /// A thick red line (a highlighted thread, a conflicting access).
+    /// A thick red line (a conflicting access).
     Red,
+    /// A thick black line inset in the cell (a highlighted thread, as `cute-draw` outlines it).
+    Thread,
 }
 
 /// A picture's cells: row `r`, column `c` at index `r * cols + c`.
@@ -51,15 +53,7 @@ impl Cells {
     /// assert_eq!((c.rows, c.cols, c.label[1].as_str()), (2, 3, "1"));
     /// ```
     pub fn layout(l: &Layout) -> Result<Cells, DrawError> {
-        let g = Grid::new(l)?;
-        Ok(Cells {
-            title: l.to_string(),
-            rows: g.rows,
-            cols: g.cols,
-            fill: g.values.iter().map(|&v| grey(v)).collect(),
-            label: g.values.iter().map(i64::to_string).collect(),
-            outline: vec![Outline::Plain; g.values.len()],
-        })
+        Ok(Cells::panel(&cute_draw::pictures::layout(l)?.panels[0]))
     }
 
     /// A thread-value layout's cells as `cute_draw::svg::tv_layout_svg` draws them.
@@ -69,38 +63,29 @@ impl Cells {
         cols: i64,
         highlight: Option<i64>,
     ) -> Result<Cells, DrawError> {
-        let owners = tv_owners(tv, rows, cols)?;
-        let n = (rows * cols) as usize;
-        let mut c = Cells {
-            title: format!("{tv} over {rows}x{cols}"),
-            rows,
-            cols,
-            fill: Vec::with_capacity(n),
-            label: Vec::with_capacity(n),
-            outline: Vec::with_capacity(n),
-        };
-        for r in 0..rows {
-            for k in 0..cols {
-                match owners[(r + rows * k) as usize] {
-                    Some((t, v, more)) => {
-                        c.fill.push(thread_colour(t));
-                        c.label
-                            .push(format!("T{t}{}\nV{v}", if more { "+" } else { "" }));
-                        c.outline.push(if highlight == Some(t) {
-                            Outline::Red
-                        } else {
-                            Outline::Plain
-                        });
-                    }
-                    None => {
-                        c.fill.push((255, 255, 255));
-                        c.label.push(String::new());
-                        c.outline.push(Outline::Plain);
-                    }
-                }
-            }
+        Ok(Cells::panel(
+            &cute_draw::pictures::tv_layout(tv, rows, cols, highlight)?.panels[0],
+        ))
+    }
+
+    /// The cells of a panel of `cute-draw`: the same fills and labels, outlined cells red.
+    pub fn panel(p: &cute_draw::Panel) -> Cells {
+        Cells {
+            title: p.title.clone(),
+            rows: p.rows,
+            cols: p.cols,
+            fill: p.cells.iter().map(|c| c.fill).collect(),
+            label: p.cells.iter().map(|c| c.label.join("\n")).collect(),
+            outline: p
+                .cells
+                .iter()
+                .map(|c| match c.mark {
+                    cute_draw::Mark::Plain => Outline::Plain,
+                    cute_draw::Mark::Outline => Outline::Thread,
+                    _ => Outline::Red,
+                })
+                .collect(),
         }
-        Ok(c)
     }
 
     /// The cells as an SVG in the geometry and classes of `cute_draw::svg` (`rect.cell` with
@@ -117,7 +102,17 @@ impl Cells {
         );
         let title = escape(&self.title);
         let _ = writeln!(out, "<title>{title}</title>");
-        let _ = writeln!(out, "<text x=\"{}\" y=\"10\">{title}</text>", w / 2);
+        // a title wider than the picture is squeezed to its width
+        let chars = self.title.chars().count() as f64;
+        let fit = if chars * cute_draw::scene::CHAR_W > (w - 8) as f64 {
+            format!(
+                " textLength=\"{}\" lengthAdjust=\"spacingAndGlyphs\"",
+                w - 8
+            )
+        } else {
+            String::new()
+        };
+        let _ = writeln!(out, "<text x=\"{}\" y=\"10\"{fit}>{title}</text>", w / 2);
         let (x0, y0) = (CELL, CELL + 20);
         for c in 0..self.cols {
             let _ = writeln!(
@@ -142,6 +137,7 @@ impl Cells {
                     Outline::Plain => ("cell", "#000000", 1),
                     Outline::Strong => ("cell access", "#000000", 3),
                     Outline::Red => ("cell conflict", "#d00000", 3),
+                    Outline::Thread => ("cell outline", "#000000", 4),
                 };
                 let _ = writeln!(
                     out,
@@ -169,7 +165,8 @@ impl Cells {
     }
 
     /// The cells as one JSON object: `title`, `rows`, `cols`, `fill` (`0xRRGGBB` numbers),
-    /// `label` (strings, lines separated by `\n`), `outline` (0 plain, 1 strong, 2 red).
+    /// `label` (strings, lines separated by `\n`), `outline` (0 plain, 1 strong, 2 red, 3 a
+    /// highlighted thread).
     pub fn to_value(&self) -> json::Value {
         let fill: Vec<u32> = self
             .fill
@@ -183,6 +180,7 @@ impl Cells {
                 Outline::Plain => 0,
                 Outline::Strong => 1,
                 Outline::Red => 2,
+                Outline::Thread => 3,
             })
             .collect();
         json::json!({
@@ -236,9 +234,17 @@ mod tests {
             assert!(tail[text_at..].starts_with("<text class=\"label\""));
             assert!(tail[text_at..].contains(&format!(">{lab}</text>")));
         }
+        // a title wider than the picture is squeezed to fit it; a short one is left alone
+        let mut small = Cells::layout(&"(2,2):(1,2)".parse().unwrap()).unwrap();
+        assert!(!small.to_svg().contains("textLength"));
+        small.title = "x".repeat(100);
+        assert!(small.to_svg().contains("textLength=\"112\""));
         let tv: Layout = "((4,8),(2,2)):((32,1),(16,8))".parse().unwrap();
         let c = Cells::tv(&tv, 16, 8, Some(5)).unwrap();
-        assert_eq!(c.outline.iter().filter(|&&o| o == Outline::Red).count(), 4);
+        assert_eq!(
+            c.outline.iter().filter(|&&o| o == Outline::Thread).count(),
+            4
+        );
         assert_eq!(c.label[0], "T0\nV0");
         assert_eq!(c.fill[0], thread_colour(0));
         assert!(c.to_json().starts_with(r#"{"title":"((4,8),(2,2)):((32,1),(16,8)) over 16x8","rows":16,"cols":8,"fill":[11513855,"#));

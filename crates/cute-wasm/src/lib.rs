@@ -191,7 +191,12 @@ fn value_answer(value: &str, svg: bool) -> String {
                 fields.push(("table", json!(t)));
                 fields.push(p);
             }
-            (_, Err(e)) | (Err(e), _) => fields.push(("note", json!(format!("no picture: {e}")))),
+            // F2 and coordinate layouts: drawn by their values, no print_layout table
+            (Err(e), Ok(p)) => {
+                fields.push(("note", json!(format!("no table: {e}"))));
+                fields.push(p);
+            }
+            (_, Err(e)) => fields.push(("note", json!(format!("no picture: {e}")))),
         },
     }
     json::object(fields).to_string()
@@ -414,7 +419,15 @@ mod tests {
         assert!(!large.contains(r#""svg":"#));
         let forced = handle("draw:svg\n(32,33):(1,32)");
         assert_eq!(forced.matches("class=\\\"cell\\\"").count(), 32 * 33);
+        // F2 and coordinate layouts come with their picture (by value) and a note for the table
+        let f2 = handle("draw\n(4,8):(F1,F5)");
+        assert!(
+            f2.contains(r#""note":"no table: "#) && f2.contains(r#""svg":"<svg"#),
+            "{f2}"
+        );
+        let id = handle("draw\n(4,8):(1@0,1@1)");
+        assert!(id.contains(">(1,3)</text>"), "{id}");
         let tv = handle("tv\n((4,8),(2,2)):((32,1),(16,8))\n16\n8\n5");
-        assert_eq!(tv.matches("stroke=\\\"#d00000\\\"").count(), 4);
+        assert_eq!(tv.matches("data-mark=\\\"outline\\\"").count(), 4);
     }
 }

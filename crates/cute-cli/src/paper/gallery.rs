@@ -19,7 +19,8 @@ use std::path::Path;
 pub struct Figure {
     /// The paper's figure number.
     pub number: u32,
-    /// The caption as the translation gives it.
+    /// The caption as the translation gives it, its TeX math written as plain text (`\(4 \times
+    /// 8\)` as `4×8`).
     pub caption_zh: &'static str,
     /// The caption in English.
     pub caption_en: &'static str,
@@ -75,24 +76,61 @@ fn scene(title: &str, panels: Vec<Panel>, per_row: usize) -> Scene {
     }
 }
 
-/// Figure 1: eight elements seen as a rank-3 `2×2×2` tensor and folded into a `4×2` matrix.
+/// Figure 1's rank-3 tensor and its two folds.
+pub const FIG1_TENSOR: &str = "(2,2,2):(2,1,4)";
+/// Mode 2 folded into mode 0: a 4×2 matrix, whose flat representation is (4,2):(2,1).
+pub const FIG1_FOLD_4X2: &str = "((2,2),2):((2,4),1)";
+/// Mode 2 folded into mode 1: a 2×4 matrix, which has no flat representation.
+pub const FIG1_FOLD_2X4: &str = "(2,(2,2)):(2,(1,4))";
+
+/// Figure 1: eight elements seen as a rank-3 `2×2×2` tensor and folded into a `4×2` and a `2×4`
+/// matrix.
 fn fig1() -> R<Figure> {
-    let flat = lay("8:1")?;
-    let rank3 = lay("(2,2,2):(2,1,4)")?;
-    let nested = lay("((2,2),2):((2,4),1)")?;
+    // the array as one row (the pictures draw a rank-1 layout as a column, as print_latex)
+    let flat = lay("(1,8):(0,1)")?;
+    let rank3 = lay(FIG1_TENSOR)?;
+    let tall = lay(FIG1_FOLD_4X2)?;
+    let wide = lay(FIG1_FOLD_2X4)?;
     let profile: Tiler = "<1,1>".parse().map_err(e)?;
-    let folded = cute::coalesce_profile(&nested, &profile).map_err(e)?;
+    // folding is grouping modes; the flat representation is the fold coalesced mode by mode
+    let tall_flat = cute::coalesce_profile(&tall, &profile).map_err(e)?;
+    let wide_flat = cute::coalesce_profile(&wide, &profile).map_err(e)?;
+    let flat_note = |l: &Layout| -> String {
+        if l.shape().flatten().rank() == l.rank() {
+            format!("flat {l}")
+        } else {
+            format!("no flat form: by mode it stays {l}")
+        }
+    };
     let panels = vec![
         layout_panel("the array: 8:1", &flat)?,
-        layout_panel("rank 3: (2,2,2):(2,1,4)", &rank3)?,
-        layout_panel("mode 2 into mode 0: ((2,2),2):((2,4),1)", &nested)?,
-        layout_panel(&format!("folded: {folded}"), &folded)?,
+        layout_panel(
+            &format!("rank 3: {rank3}, modes 1 and 2 in the columns"),
+            &rank3,
+        )?,
+        // cells wide enough for the titles to break between their words
+        layout_panel(
+            &format!(
+                "mode 2 into mode 0 (4x2): {tall}, {}",
+                flat_note(&tall_flat)
+            ),
+            &tall,
+        )?
+        .with_cell_width(80),
+        layout_panel(
+            &format!(
+                "mode 2 into mode 1 (2x4): {wide}, {}",
+                flat_note(&wide_flat)
+            ),
+            &wide,
+        )?
+        .with_cell_width(60),
     ];
     Ok(Figure {
         number: 1,
         caption_zh: "一个包含 8 个元素的物理数组，被视为 rank-3 张量并折叠为两个矩阵。",
-        caption_en: "A physical array of 8 elements seen as a rank-3 tensor and folded into matrices.",
-        note: "The 2×2×2 tensor's strides (2,1,4) are inferred from the folded result the text states, (4,2):(2,1); the folded layout is computed by coalescing ((2,2),2):((2,4),1) by mode (the rank-3 tensor is drawn with modes 1 and 2 folded into the columns).",
+        caption_en: "A physical array of 8 elements seen as a rank-3 tensor and folded into two matrices: mode 2 into mode 0 gives a 4×2 matrix with the flat representation (4,2):(2,1); mode 2 into mode 1 gives a 2×4 matrix that no flat representation describes.",
+        note: "The 2×2×2 tensor's strides (2,1,4) are inferred from the folded result the text states, (4,2):(2,1). Both folds group modes: ((2,2),2):((2,4),1) (4×2) and (2,(2,2)):(2,(1,4)) (2×4); the flat forms are the folds coalesced by mode, which merges the 4×2's row mode to (4,2):(2,1) and cannot merge the 2×4's column mode (strides 1 and 4 for extents 2). The rank-3 tensor is drawn with modes 1 and 2 folded into the columns.",
         scene: scene("Figure 1", panels, 2),
     })
 }
@@ -137,7 +175,7 @@ fn fig2() -> R<Figure> {
     }
     Ok(Figure {
         number: 2,
-        caption_zh: "不同形状 \\(S\\) 的坐标列表集合示例。",
+        caption_zh: "不同形状 S 的坐标列表集合示例。",
         caption_en: "Coordinate lists of shapes S: the integer (1-D), 2-D and natural coordinates of each index, colexicographic.",
         note: "The shapes are not in the text; four shapes of 8 elements were chosen. The natural coordinates are idx2crd of the core crate, equation (1).",
         scene: scene("Figure 2", panels, 1),
@@ -162,7 +200,7 @@ fn fig3() -> R<Figure> {
     }
     Ok(Figure {
         number: 3,
-        caption_zh: "与形状 \\((4,8)\\) 兼容的布局示例，绘制为 \\(4\\times 8\\) 矩阵。这些布局使用整数步长与层次化形状来定义对数据张量有用的函数，浅色线条表示布局偏移的一般顺序。",
+        caption_zh: "与形状 (4,8) 兼容的布局示例，绘制为 4×8 矩阵。这些布局使用整数步长与层次化形状来定义对数据张量有用的函数，浅色线条表示布局偏移的一般顺序。",
         caption_en: "Layouts compatible with the shape (4,8), drawn as 4×8 matrices: integer strides and hierarchical shapes define functions useful for data tensors.",
         note: "The layouts are those of Tables 5 and 6 that are compatible with (4,8) (the text's evaluation example ((2,2),(4,2)):((1,8),(2,16)) among them); each cell holds the offset, filled with CuTe's grey of it. The light lines of the original (the order of the offsets) are not drawn.",
         scene: scene("Figure 3", panels, 2),
@@ -203,29 +241,14 @@ pub const FIG4_LAYOUTS: [&str; 3] = [
 fn fig4() -> R<Figure> {
     let mut panels = Vec::new();
     for s in FIG4_LAYOUTS {
-        let l = lay(s)?;
-        let n = l.size();
-        let rows = l.mode(0).map_err(e)?.size();
-        let cols = n / rows;
-        let mut labels = Vec::with_capacity(n as usize);
-        for i in 0..n {
-            labels.push(value_label(&l.eval_value(i).map_err(e)?.to_string()));
-        }
-        panels.push(
-            Panel::new(s, rows, cols, |r, c| {
-                Cell::text(
-                    tile_colour(r + rows * c),
-                    labels[(r + rows * c) as usize].clone(),
-                )
-            })
-            .with_cell_width(56),
-        );
+        // drawn as `cute draw` draws them: each cell its value, coloured by the value
+        panels.push(layout_panel(s, &lay(s)?)?);
     }
     Ok(Figure {
         number: 4,
         caption_zh: "用二维坐标绘制的布局示例。这些布局使用来自整数半模的步长来定义可用于跟踪坐标与在非仿射模式下“swizzling”偏移的函数。",
         caption_en: "Layouts drawn with 2-D coordinates: strides from integer semimodules define functions that track coordinates and swizzle offsets in non-affine patterns.",
-        note: "The layouts are those of Tables 5 and 6 with coordinate strides (1@0, 1@1) and F2 strides (F<k>: XOR); each cell holds the layout's value (a coordinate or a swizzled offset).",
+        note: "The layouts are those of Tables 5 and 6 with coordinate strides (1@0, 1@1) and F2 strides (F<k>: XOR); each cell holds the layout's value and is coloured by it: a coordinate by its index in the box of the values, an F2 value (an offset) by CuTe's grey of it.",
         scene: scene("Figure 4", panels, 1),
     })
 }
@@ -252,7 +275,7 @@ fn fig5() -> R<Figure> {
     }
     Ok(Figure {
         number: 5,
-        caption_zh: "一个 \\(6 \\times 12\\) 张量沿逻辑子边界切片以提取子张量。",
+        caption_zh: "一个 6×12 张量沿逻辑子边界切片以提取子张量。",
         caption_en: "A 6×12 tensor sliced along logical sub-boundaries to extract sub-tensors.",
         note: "The tensor's layout is only in the figure; a column-major 6×12 layout with the hierarchical shape ((3,2),(4,3)) was chosen, and four slices: a row, a column, a sub-matrix and a strided sub-tensor (a hierarchical coordinate). Each title gives the slice as {offset} ∘ layout, as the text writes A(0,0:2:12) = {0} ∘ (3,2):(15,100).",
         scene: scene("Figure 5", panels, 2),
@@ -267,7 +290,7 @@ fn fig6() -> R<Figure> {
     let s = pictures::tv_layout(&tv, 8, 8, None).map_err(e)?;
     Ok(Figure {
         number: 6,
-        caption_zh: "Ampere FP64 Tensor Core 所需的 \\(8 \\times 8\\) C 矩阵的线程-值分区。",
+        caption_zh: "Ampere FP64 Tensor Core 所需的 8×8 C 矩阵的线程-值分区。",
         caption_en: "The thread-value partition of the 8×8 C matrix of the Ampere FP64 tensor core.",
         note: "ThrValLayoutC = ((4,8),2):((16,1),8) as the text gives it; as in the paper, the inverse is drawn: each cell of the 8×8 matrix holds the (thread, value) that owns it.",
         scene: s,
@@ -289,7 +312,7 @@ pub fn tiler_cells(l: &Layout, t: &Tiler) -> Result<Vec<i64>, cute::Error> {
 
 fn fig7() -> R<Figure> {
     let l = lay(FIG7_LAYOUT)?;
-    let g = cute_draw::Grid::new(&l).map_err(e)?;
+    let g = cute_draw::Grid::latex(&l).map_err(e)?;
     let mut panels = Vec::new();
     for ts in FIG7_TILERS {
         let t: Tiler = ts.parse().map_err(e)?;
@@ -310,6 +333,7 @@ fn fig7() -> R<Figure> {
                         fill: tile_colour(1),
                         label: vec![v.to_string()],
                         mark: Mark::Outline,
+                        attrs: Vec::new(),
                     },
                     None => Cell::text(grey(v), v.to_string()),
                 }
@@ -319,7 +343,7 @@ fn fig7() -> R<Figure> {
     }
     Ok(Figure {
         number: 7,
-        caption_zh: "通过 \\(\\mathbf{L} \\circ \\mathbf{T}\\) 从任意 \\(8 \\times 16\\) 布局 \\(\\mathbf{L}\\) 中提取 \\(4 \\times 8\\) 子布局的 Tiler 示例。",
+        caption_zh: "通过 L ∘ T 从任意 8×16 布局 L 中提取 4×8 子布局的 Tiler 示例。",
         caption_en: "Tilers extracting a 4×8 sublayout from an arbitrary 8×16 layout L by L ∘ T.",
         note: "L = (8,16):(20,1) (the layout of the worked examples S-TILE and S-LD); the tiler <4:1,8:1> is the text's, the other two were chosen (every other row and column; a hierarchical one). Left: L with the cells the tiler takes outlined; right: the 4×8 sublayout L ∘ T.",
         scene: scene("Figure 7", panels, 2),
@@ -345,7 +369,7 @@ fn fig8() -> R<Figure> {
         let (src, dst) = (lay(s)?, lay(d)?);
         let cells = common_cells(&src, &dst).map_err(e)?;
         for (name, l) in [("source", &src), ("destination", &dst)] {
-            let g = cute_draw::Grid::new(l).map_err(e)?;
+            let g = cute_draw::Grid::latex(l).map_err(e)?;
             let w = cells.len();
             panels.push(Panel::new(
                 format!("{name} {l} (common vector {w})"),
@@ -358,6 +382,7 @@ fn fig8() -> R<Figure> {
                             fill: tile_colour(3),
                             label: vec![v.to_string()],
                             mark: Mark::Outline,
+                            attrs: Vec::new(),
                         }
                     } else {
                         Cell::text(grey(v), v.to_string())
@@ -407,6 +432,7 @@ fn fig9() -> R<Figure> {
                     fill: thread_colour(t),
                     label: vec![format!("T{t}"), format!("V{v}")],
                     mark: Mark::Plain,
+                    attrs: Vec::new(),
                 },
                 None => Cell::blank(),
             },
@@ -447,9 +473,9 @@ fn product_fig(op: TileOp) -> R<Figure> {
     Ok(Figure {
         number,
         caption_zh: if number == 10 {
-            "行主序 \\((3,4):(4,1)\\) tile 与列主序 \\((2,5):(1,2)\\) tiling 的 blocked_product。"
+            "行主序 (3,4):(4,1) tile 与列主序 (2,5):(1,2) tiling 的 blocked_product。"
         } else {
-            "行主序 \\((3,4):(4,1)\\) tile 与列主序 \\((2,5):(1,2)\\) tiling 的 raked_product。"
+            "行主序 (3,4):(4,1) tile 与列主序 (2,5):(1,2) tiling 的 raked_product。"
         },
         caption_en: if number == 10 {
             "The blocked_product of the row-major tile (3,4):(4,1) and the column-major tiling (2,5):(1,2): each 3×4 block is a translated copy of the tile."
@@ -478,20 +504,64 @@ fn fig12() -> R<Figure> {
     let left = pictures::tiles(&format!("L = {l}, tiler {t}"), &l, |r, c| {
         tiles[(r + rows * c) as usize]
     })
-    .map_err(e)?;
-    let right =
-        pictures::tiles(&format!("zipped_divide(L, {t}) = {z}"), &z, |_, c| c).map_err(e)?;
-    let panels = left
-        .panels
-        .into_iter()
-        .chain(right.panels)
-        .collect::<Vec<_>>();
+    .map_err(e)?
+    .panels
+    .into_iter()
+    .next()
+    .ok_or_else(|| e("empty picture"))?;
+    // the result as its 2x2 tiling: tile (r0, r1) of the rest mode at block row r0, block column
+    // r1, each the 4x8 tile mode 0 at that rest coordinate, in its tile's colour
+    let tile = z.mode(0).map_err(e)?;
+    let rest = z.mode(1).map_err(e)?;
+    let (tm, tn) = (
+        tile.mode(0).map_err(e)?.size(),
+        tile.mode(1).map_err(e)?.size(),
+    );
+    let (rm, rn) = (
+        rest.mode(0).map_err(e)?.size(),
+        rest.mode(1).map_err(e)?.size(),
+    );
+    let mut grid = Vec::new();
+    for r0 in 0..rm {
+        for r1 in 0..rn {
+            let k = r0 + rm * r1;
+            let base = rest.eval(k).map_err(e)?;
+            let mut values = Vec::with_capacity((tm * tn) as usize);
+            for j in 0..tm * tn {
+                values.push(base + tile.eval(j).map_err(e)?);
+            }
+            let title = if k == 0 {
+                format!("zipped_divide(L, {t}) = {z}: tile ({r0},{r1})")
+            } else {
+                format!("tile ({r0},{r1})")
+            };
+            let p = Panel::new(title, tm, tn, |i, jj| {
+                Cell::text(tile_colour(k), values[(i + tm * jj) as usize].to_string())
+            });
+            grid.push((r0, r1, p));
+        }
+    }
+    let mut tiles_panels: Vec<Panel> = grid.into_iter().map(|x| x.2).collect();
+    {
+        let mut refs: Vec<&mut Panel> = tiles_panels.iter_mut().collect();
+        pictures::align_titles(&mut refs);
+    }
+    let (w, h) = (tiles_panels[0].width(), tiles_panels[0].height());
+    let x0 = left.width() + 2 * GAP;
+    let mut panels = vec![left];
+    for (n, p) in tiles_panels.into_iter().enumerate() {
+        let (r0, r1) = (n as i64 / rn, n as i64 % rn);
+        panels.push(p.at(x0 + r1 * (w + GAP), r0 * (h + GAP)));
+    }
     Ok(Figure {
         number: 12,
-        caption_zh: "将 \\(8 \\times 16\\) 布局划分为 \\(4 \\times 8\\) tile 并形成 \\(2 \\times 2\\) tiling 的示例。",
+        caption_zh: "将 8×16 布局划分为 4×8 tile 并形成 2×2 tiling 的示例。",
         caption_en: "An 8×16 layout divided into 4×8 tiles forming a 2×2 tiling.",
-        note: "L = (8,16):(20,1) and the tiler <4:1,8:2> of the worked example S-LD-11; left: L coloured by tile; right: zipped_divide(L, T) = ((4,8),(2,2)):((20,2),(80,1)), one column per tile, in the same colours.",
-        scene: scene("Figure 12", panels, 2),
+        note: "L = (8,16):(20,1) and the tiler <4:1,8:2> of the worked example S-LD-11; left: L coloured by tile; right: zipped_divide(L, T) = ((4,8),(2,2)):((20,2),(80,1)) as its 2×2 tiling: the 4×8 tile (mode 0) at each rest coordinate (r0,r1) (mode 1), placed at block row r0 and block column r1, in the same colours.",
+        scene: Scene {
+            title: "Figure 12".to_string(),
+            panels,
+        },
     })
 }
 
