@@ -31,14 +31,20 @@ pyo3::create_exception!(
 /// The Python exception for a core error: a [`LayoutError`] carrying the message, the category
 /// and the operation's name.
 pub fn err(e: Error) -> PyErr {
+    layout_error(e.to_string(), e.category(), e.op().name())
+}
+
+/// A [`LayoutError`] raised by the bindings themselves (not by the core): `message` is the whole
+/// one-line message, `op` the operation's name.
+pub fn layout_error(message: String, category: &str, op: &str) -> PyErr {
     Python::with_gil(|py| {
         let ty = py.get_type::<LayoutError>();
-        match ty.call1((e.to_string(),)) {
+        match ty.call1((message,)) {
             Ok(inst) => {
-                if let Err(x) = inst.setattr("category", e.category()) {
+                if let Err(x) = inst.setattr("category", category) {
                     return x;
                 }
-                if let Err(x) = inst.setattr("op", e.op().name()) {
+                if let Err(x) = inst.setattr("op", op) {
                     return x;
                 }
                 PyErr::from_value(inst)
@@ -349,13 +355,28 @@ fn arith_py(py: Python<'_>, a: &ArithTuple) -> PyResult<PyObject> {
     acc.py(py)
 }
 
-/// A layout argument: a `Layout`, or an int `n` for `n:1`.
+/// The operation's name in a `what` (its first word: `"logical_divide"`, `"complement cotarget"`).
+fn op_name(what: &str) -> &str {
+    what.split([' ', '(', '[']).next().unwrap_or(what)
+}
+
+/// A layout argument: a `Layout`, or an int `n` (at least 1) for `n:1`.
 pub fn layout_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Layout> {
     if let Ok(l) = obj.downcast::<PyLayout>() {
         return Ok(*l.get().0);
     }
     if seq(obj).is_none() && !obj.is_none() && !obj.is_instance_of::<PyString>() {
         if let Ok(n) = int(obj, what) {
+            if n < 1 {
+                return Err(layout_error(
+                    format!(
+                        "{what}: the int {n} is not a layout: an int n stands for the layout n:1, \
+                         and n must be at least 1"
+                    ),
+                    "InvalidShape",
+                    op_name(what),
+                ));
+            }
             return Layout::leaf(n, 1).py();
         }
     }
@@ -370,6 +391,10 @@ pub fn layout_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Layout> {
 pub fn tiler_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Tiler> {
     if let Ok(l) = obj.downcast::<PyLayout>() {
         return Ok(Tiler::layout(*l.get().0));
+    }
+    if obj.is_none() {
+        // CuTe's `_` as the whole tiler: the layout kept whole
+        return "_".parse::<Tiler>().py();
     }
     if let Some(items) = seq(obj) {
         if !items.is_empty() && items.len() <= cute::MAX_TILES {
@@ -393,11 +418,15 @@ pub fn tiler_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Tiler> {
         tiler_text(obj, what, &mut text, 0)?;
         return text.parse::<Tiler>().py();
     }
-    Ok(Tiler::layout(layout_arg(obj, what).map_err(|_| {
-        PyTypeError::new_err(format!(
-            "{what}: expected a tiler (a Layout, an int, or a tuple of those and None), got {}",
-            kind_of(obj)
-        ))
+    Ok(Tiler::layout(layout_arg(obj, what).map_err(|e| {
+        if e.is_instance_of::<PyTypeError>(obj.py()) {
+            PyTypeError::new_err(format!(
+                "{what}: expected a tiler (a Layout, an int, None, or a tuple of those), got {}",
+                kind_of(obj)
+            ))
+        } else {
+            e
+        }
     })?))
 }
 

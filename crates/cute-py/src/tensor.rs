@@ -535,7 +535,8 @@ pub fn tensor_contract(
     dispatch(
         py,
         [a, b, c],
-        Kind::Contract(spec.to_string(), beta),
+        // spaces are allowed anywhere (`"mk, kn -> mn"`), as numpy.einsum allows them
+        Kind::Contract(spec.split_whitespace().collect(), beta),
         "contract",
     )
 }

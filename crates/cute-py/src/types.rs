@@ -121,6 +121,46 @@ fn compact_repr(obj: &Bound<'_, PyAny>) -> PyResult<String> {
     Ok(obj.repr()?.to_string())
 }
 
+/// True when `a` and `b` are the same function on the same domain: equal shapes, and equal
+/// strides at every leaf of size above 1 (a leaf of size 1 only ever takes coordinate 0).
+pub fn same_function(a: &Layout, b: &Layout) -> bool {
+    if a == b {
+        return true;
+    }
+    a.leaf_count() == b.leaf_count()
+        && a.shape() == b.shape()
+        && (0..a.leaf_count()).all(|j| a.leaf_at(j).0 == 1 || a.stride_at(j) == b.stride_at(j))
+}
+
+/// The most cells `Layout._repr_svg_` draws one by one.
+const SVG_MAX_CELLS: i64 = 4096;
+
+/// A small picture that stands for a layout too large to draw cell by cell.
+fn summary_svg(l: &Layout) -> String {
+    let text: String = l
+        .to_string()
+        .chars()
+        .map(|c| match c {
+            '<' => "&lt;".to_string(),
+            '>' => "&gt;".to_string(),
+            '&' => "&amp;".to_string(),
+            c => c.to_string(),
+        })
+        .collect();
+    let width = 16 + 8 * text.chars().count().max(48);
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"56\" \
+         font-family=\"monospace\" font-size=\"13\">\
+         <rect x=\"0.5\" y=\"0.5\" width=\"{w}\" height=\"55\" fill=\"#f4f4f4\" stroke=\"#888\"/>\
+         <text x=\"8\" y=\"22\">{text}</text>\
+         <text x=\"8\" y=\"44\" fill=\"#555\">{size} cells, over the {max} drawn one by one \
+         (layout_svg draws them all)</text></svg>",
+        w = width - 1,
+        size = l.size(),
+        max = SVG_MAX_CELLS,
+    )
+}
+
 #[pymethods]
 impl PyLayout {
     #[new]
@@ -288,10 +328,19 @@ impl PyLayout {
             .unbind())
     }
 
+    /// Layouts are equal as functions on the same domain: the same shape, and the same value at
+    /// every coordinate. So the stride of a size-1 mode does not matter (`1:0 == 1:1`, as
+    /// `coalesce` gives `1:0` where `composition` may give `1:1`); `str` still shows it.
+    ///
+    /// >>> from cute_algebra import Layout
+    /// >>> Layout(1, 0) == Layout(1, 1), Layout((4, 1), (1, 0)) == Layout((4, 1), (1, 9))
+    /// (True, True)
+    /// >>> Layout(4, 1) == Layout((4,), (1,)), Layout(4, 1) == Layout(4, 2)
+    /// (False, False)
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> PyObject {
         let py = other.py();
         match other.downcast::<PyLayout>() {
-            Ok(o) => (self.0 == o.get().0)
+            Ok(o) => same_function(&self.0, &o.get().0)
                 .into_pyobject(py)
                 .map(|b| b.to_owned().into_any().unbind())
                 .unwrap_or_else(|_| py.NotImplemented()),
@@ -300,7 +349,16 @@ impl PyLayout {
     }
 
     fn __hash__(&self) -> u64 {
-        hash_of(&self.0)
+        // consistent with `__eq__`: the strides of size-1 leaves are left out
+        let l = &*self.0;
+        let mut h = DefaultHasher::new();
+        l.shape().hash(&mut h);
+        for j in 0..l.leaf_count() {
+            if l.leaf_at(j).0 != 1 {
+                l.stride_at(j).hash(&mut h);
+            }
+        }
+        h.finish()
     }
 
     fn __str__(&self) -> String {
@@ -311,13 +369,20 @@ impl PyLayout {
         layout_repr(&self.0)
     }
 
-    /// The picture of the layout as SVG (notebook display; `None` when it cannot be drawn, e.g.
-    /// too many cells).
+    /// The picture of the layout as SVG (notebook display): one cell per coordinate up to
+    /// `SVG_MAX_CELLS` (4096) cells; past that a small summary picture (the layout and its size;
+    /// `layout_svg` draws every cell); `None` when it cannot be drawn.
     ///
     /// >>> from cute_algebra import Layout
     /// >>> Layout((4, 8), (1, 4))._repr_svg_().count('class="cell"')
     /// 32
+    /// >>> big = Layout((64, 64, 64))._repr_svg_()
+    /// >>> len(big) < 1000, "262144 cells" in big
+    /// (True, True)
     fn _repr_svg_(&self) -> Option<String> {
+        if self.0.size() > SVG_MAX_CELLS {
+            return Some(summary_svg(&self.0));
+        }
         cute_draw::svg::layout_svg(&self.0).ok()
     }
 

@@ -16,4 +16,6 @@ from ._native import *  # noqa: F401,F403
 from .tensor import Tensor, contract, copy, gemm, local_partition, local_tile, make_tensor, partition
 from . import tensor as _tensor
 
+__version__: str = _native.__version__
+
 __all__ = sorted(set(_native.__all__) | set(_tensor.__all__))

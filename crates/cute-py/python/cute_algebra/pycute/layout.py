@@ -192,7 +192,7 @@ def filter(layout, profile=None):
     """
     if is_tuple(profile):
         return _by_mode("filter", filter, layout, profile)
-    return _from_native(_native.filter(_native_of(layout)))
+    return _from_native(_native.filter_(_native_of(layout)))
 
 
 def composition(layoutA, layoutB):
