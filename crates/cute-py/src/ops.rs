@@ -85,6 +85,9 @@ pub fn depth(x: &Bound<'_, PyAny>) -> PyResult<usize> {
 /// (4, (2, 3))
 #[pyfunction]
 pub fn shape(py: Python<'_>, l: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    if let Ok(pl) = l.downcast::<PyLayout>() {
+        return pl.get().shape_py(py);
+    }
     tuple_py(py, &lay(l, "shape")?.shape())
 }
 
@@ -95,6 +98,9 @@ pub fn shape(py: Python<'_>, l: &Bound<'_, PyAny>) -> PyResult<PyObject> {
 /// (1, (4, 8))
 #[pyfunction]
 pub fn stride(py: Python<'_>, l: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    if let Ok(pl) = l.downcast::<PyLayout>() {
+        return pl.get().stride_py(py);
+    }
     conv::layout_stride_py(py, &lay(l, "stride")?)
 }
 

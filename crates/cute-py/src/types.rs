@@ -3,11 +3,14 @@
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
+use std::cell::RefCell;
+use std::mem::ManuallyDrop;
+use std::sync::OnceLock;
 
 use cute::{ComposedLayout, Layout, Op, Stride, Swizzle};
 use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PySlice, PyTuple};
+use pyo3::types::{PyInt, PySlice, PyTuple};
 
 use crate::conv::{self, err, has_none, int, OrRaise};
 
@@ -76,14 +79,131 @@ fn index(k: isize, n: usize, what: &str) -> PyResult<usize> {
 ///
 /// The layout is boxed: a `cute::Layout` is aligned to 64 bytes, and a Python object's memory
 /// only to 16 (PyO3 does not realign a class's contents).
+///
+/// The Python values of the shape and the stride are made once, on first use (or taken from the
+/// constructor's arguments when those are plain tuples of ints, which are immutable), and kept.
 #[pyclass(frozen, module = "cute_algebra", name = "Layout")]
-#[derive(Clone)]
-pub struct PyLayout(pub Box<Layout>);
+pub struct PyLayout(pub LBox, Cached);
+
+/// The Python values of a layout's shape and stride: the constructor's arguments when it was
+/// given plain tuples, or made once on first use.
+#[derive(Default)]
+pub struct Cached {
+    given: Option<(PyObject, PyObject)>,
+    shape: OnceLock<PyObject>,
+    stride: OnceLock<PyObject>,
+}
+
+/// A boxed layout (aligned to 64 bytes, as `cute::Layout` is) whose allocation goes back to a
+/// small per-thread pool when it is dropped, and comes from there when one is boxed: an aligned
+/// allocation costs more than the operations on small layouts.
+pub struct LBox(ManuallyDrop<Box<Layout>>);
+
+thread_local! {
+    static POOL: RefCell<Vec<Box<Layout>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The most boxes a thread's pool keeps.
+const POOL_MAX: usize = 256;
+
+impl LBox {
+    /// `l` in a box, from the pool when it has one.
+    pub fn new(l: Layout) -> LBox {
+        let b = POOL
+            .try_with(|p| p.borrow_mut().pop())
+            .ok()
+            .flatten()
+            .map(|mut b| {
+                *b = l;
+                b
+            })
+            .unwrap_or_else(|| Box::new(l));
+        LBox(ManuallyDrop::new(b))
+    }
+}
+
+/// A valid layout to allocate a box with (then overwritten).
+const TRIVIAL: Layout = cute::layout!("1:0");
+
+impl LBox {
+    /// A box whose layout `fill` writes (from the pool when it has one); `None` when `fill`
+    /// refuses (returns `false`).
+    pub fn build(fill: impl FnOnce(&mut Layout) -> bool) -> Option<LBox> {
+        let mut b = POOL
+            .try_with(|p| p.borrow_mut().pop())
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| Box::new(TRIVIAL));
+        if fill(&mut b) {
+            Some(LBox(ManuallyDrop::new(b)))
+        } else {
+            drop(LBox(ManuallyDrop::new(b))); // back to the pool
+            None
+        }
+    }
+}
+
+impl std::ops::Deref for LBox {
+    type Target = Layout;
+    fn deref(&self) -> &Layout {
+        &self.0
+    }
+}
+
+impl Drop for LBox {
+    fn drop(&mut self) {
+        // SAFETY: the box is taken once, here, and `self.0` is not used after
+        let b = unsafe { ManuallyDrop::take(&mut self.0) };
+        let _ = POOL.try_with(|p| {
+            if let Ok(mut p) = p.try_borrow_mut() {
+                if p.len() < POOL_MAX {
+                    p.push(b);
+                }
+            }
+        });
+    }
+}
+
+/// The value in `cell`, made by `make` the first time (a race between threads makes it twice and
+/// keeps one).
+fn cached(
+    py: Python<'_>,
+    cell: &OnceLock<PyObject>,
+    make: impl FnOnce() -> PyResult<PyObject>,
+) -> PyResult<PyObject> {
+    if let Some(x) = cell.get() {
+        return Ok(x.clone_ref(py));
+    }
+    let x = make()?;
+    Ok(cell.get_or_init(|| x).clone_ref(py))
+}
+
+impl Clone for PyLayout {
+    fn clone(&self) -> PyLayout {
+        PyLayout::wrap(*self.0)
+    }
+}
 
 impl PyLayout {
     /// The Python object's contents for `l`.
     pub fn wrap(l: Layout) -> PyLayout {
-        PyLayout(Box::new(l))
+        PyLayout(LBox::new(l), Cached::default())
+    }
+
+    /// The shape as a Python value (made once).
+    pub fn shape_py(&self, py: Python<'_>) -> PyResult<PyObject> {
+        if let Some((s, _)) = &self.1.given {
+            return Ok(s.clone_ref(py));
+        }
+        cached(py, &self.1.shape, || conv::layout_shape_py(py, &self.0))
+    }
+
+    /// The stride as a Python value (made once).
+    pub fn stride_py(&self, py: Python<'_>) -> PyResult<PyObject> {
+        if let Some((_, d)) = &self.1.given {
+            return Ok(d.clone_ref(py));
+        }
+        cached(py, &self.1.stride, || conv::layout_stride_py(py, &self.0))
     }
 }
 
@@ -166,6 +286,31 @@ impl PyLayout {
     #[new]
     #[pyo3(signature = (shape, stride=None))]
     fn new(shape: &Bound<'_, PyAny>, stride: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        if let Some(d) = stride {
+            // plain ints in exact tuples (the common case): one walk of each argument, the
+            // layout written straight into its box; anything else takes the general path,
+            // which also raises every error
+            let (mut s, mut t) = (conv::Leaves::new(), conv::Leaves::new());
+            let built = if s.walk(shape, 0) && t.walk(d, 0) && s.same_nesting(&t) {
+                let n = s.n;
+                LBox::build(|l| {
+                    l.assign_leaves(&s.open[..n], &s.close[..n], &s.val[..n], &t.val[..n])
+                        .is_ok()
+                })
+            } else {
+                None
+            };
+            if let Some(b) = built {
+                // the arguments are exact tuples of exact ints: immutable, kept as they are
+                return Ok(PyLayout(
+                    b,
+                    Cached {
+                        given: Some((shape.clone().unbind(), d.clone().unbind())),
+                        ..Cached::default()
+                    },
+                ));
+            }
+        }
         conv::make_layout(shape, stride).map(PyLayout::wrap)
     }
 
@@ -188,7 +333,7 @@ impl PyLayout {
     /// (4, (2, 3))
     #[getter]
     fn shape(&self, py: Python<'_>) -> PyResult<PyObject> {
-        conv::tuple_py(py, &self.0.shape())
+        self.shape_py(py)
     }
 
     /// The stride, nested as the shape; leaves are ints, `E` or `F2` values.
@@ -198,7 +343,7 @@ impl PyLayout {
     /// (1, (4, 8))
     #[getter]
     fn stride(&self, py: Python<'_>) -> PyResult<PyObject> {
-        conv::layout_stride_py(py, &self.0)
+        self.stride_py(py)
     }
 
     /// The size of the domain, `size(shape)`.
@@ -266,6 +411,22 @@ impl PyLayout {
             1 => args.get_item(0)?,
             _ => args.clone().into_any(),
         };
+        // the common cases without allocating: an int index, a coordinate of plain ints
+        if arg.is_exact_instance_of::<PyInt>() {
+            if let Ok(i) = arg.extract::<i64>() {
+                return conv::value_py(py, &self.0.eval_value(i).py()?);
+            }
+        }
+        let mut c = conv::Leaves::new();
+        if c.walk(&arg, 0) {
+            let n = c.n;
+            if let Some(v) = self.0.eval_leaves(&c.open[..n], &c.close[..n], &c.val[..n]) {
+                return Ok(v.into_pyobject(py)?.into_any().unbind());
+            }
+            if let Ok(t) = c.tuple() {
+                return conv::value_py(py, &self.0.eval_crd_value(&t).py()?);
+            }
+        }
         if has_none(&arg) {
             let c = conv::partial_coord(&arg, "Layout slice")?;
             let l = cute::slice(&self.0, &c).py()?;
@@ -388,13 +549,10 @@ impl PyLayout {
 
     fn __reduce__(slf: &Bound<'_, Self>) -> PyResult<(PyObject, (PyObject, PyObject))> {
         let py = slf.py();
-        let l = *slf.get().0;
+        let me = slf.get();
         Ok((
             py.get_type::<PyLayout>().into_any().unbind(),
-            (
-                conv::tuple_py(py, &l.shape())?,
-                conv::layout_stride_py(py, &l)?,
-            ),
+            (me.shape_py(py)?, me.stride_py(py)?),
         ))
     }
 }
