@@ -6,6 +6,11 @@ with its strides in elements, any strides, negative included). Slicing, partitio
 make new tensors over the same memory; ``copy``, ``gemm`` and ``contract`` run in Rust with the
 GIL released. Every access is checked against the array's memory.
 
+Element types: float32, float64, float16, bfloat16 (``ml_dtypes.bfloat16``, when ml_dtypes is
+installed), int64, int32, int16, int8, uint8, in native byte order. Every one can be read,
+written and copied; ``gemm`` and ``contract`` multiply float32, float64 and the integer types
+(float16 and bfloat16 are refused with a ``TypeError``: convert with ``astype(numpy.float32)``).
+
 >>> import numpy as np
 >>> from cute_algebra import Tensor, Layout
 >>> a = np.arange(12.0).reshape(3, 4)
