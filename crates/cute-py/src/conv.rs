@@ -151,9 +151,12 @@ pub fn tuple_py(py: Python<'_>, t: &IntTuple) -> PyResult<PyObject> {
     if let Some(v) = t.as_int() {
         return Ok(v.into_pyobject(py)?.into_any().unbind());
     }
-    nested_py(py, t.leaf_count(), |i| t.nesting(i), |py, i| {
-        Ok(t.leaf(i).into_pyobject(py)?.into_any().unbind())
-    })
+    nested_py(
+        py,
+        t.leaf_count(),
+        |i| t.nesting(i),
+        |py, i| Ok(t.leaf(i).into_pyobject(py)?.into_any().unbind()),
+    )
 }
 
 /// The nested Python tuple of `n` leaves (`leaf(i)`), nested as `nesting(i)` (parentheses opened
@@ -301,7 +304,12 @@ pub fn layout_stride_py(py: Python<'_>, l: &Layout) -> PyResult<PyObject> {
     if l.is_leaf() {
         return stride_py(py, l.stride_at(0));
     }
-    nested_py(py, l.leaf_count(), |i| l.nesting(i), |py, i| stride_py(py, l.stride_at(i)))
+    nested_py(
+        py,
+        l.leaf_count(),
+        |i| l.nesting(i),
+        |py, i| stride_py(py, l.stride_at(i)),
+    )
 }
 
 /// The shape of `l` as a Python int or nested tuple.
@@ -309,9 +317,12 @@ pub fn layout_shape_py(py: Python<'_>, l: &Layout) -> PyResult<PyObject> {
     if l.is_leaf() {
         return Ok(l.leaf_at(0).0.into_pyobject(py)?.into_any().unbind());
     }
-    nested_py(py, l.leaf_count(), |i| l.nesting(i), |py, i| {
-        Ok(l.leaf_at(i).0.into_pyobject(py)?.into_any().unbind())
-    })
+    nested_py(
+        py,
+        l.leaf_count(),
+        |i| l.nesting(i),
+        |py, i| Ok(l.leaf_at(i).0.into_pyobject(py)?.into_any().unbind()),
+    )
 }
 
 /// A value of a layout as a Python value: an int (integer or F2 bits) or, for coordinate strides,
@@ -623,7 +634,11 @@ impl Leaves {
 
     /// The walked value as an `IntTuple` (its checks: a well-formed nesting).
     pub fn tuple(&self) -> Result<IntTuple, Error> {
-        IntTuple::from_leaves(&self.open[..self.n], &self.close[..self.n], &self.val[..self.n])
+        IntTuple::from_leaves(
+            &self.open[..self.n],
+            &self.close[..self.n],
+            &self.val[..self.n],
+        )
     }
 
     /// True when `self` and `o` have the same nesting (congruent).

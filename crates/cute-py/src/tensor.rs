@@ -85,15 +85,42 @@ impl Dtype {
 macro_rules! by_dtype {
     ($d:expr, $t:ident => $body:expr) => {
         match $d {
-            Dtype::F32 => { type $t = f32; $body }
-            Dtype::F64 => { type $t = f64; $body }
-            Dtype::I32 => { type $t = i32; $body }
-            Dtype::I64 => { type $t = i64; $body }
-            Dtype::F16 => { type $t = half::f16; $body }
-            Dtype::BF16 => { type $t = half::bf16; $body }
-            Dtype::I8 => { type $t = i8; $body }
-            Dtype::U8 => { type $t = u8; $body }
-            Dtype::I16 => { type $t = i16; $body }
+            Dtype::F32 => {
+                type $t = f32;
+                $body
+            }
+            Dtype::F64 => {
+                type $t = f64;
+                $body
+            }
+            Dtype::I32 => {
+                type $t = i32;
+                $body
+            }
+            Dtype::I64 => {
+                type $t = i64;
+                $body
+            }
+            Dtype::F16 => {
+                type $t = half::f16;
+                $body
+            }
+            Dtype::BF16 => {
+                type $t = half::bf16;
+                $body
+            }
+            Dtype::I8 => {
+                type $t = i8;
+                $body
+            }
+            Dtype::U8 => {
+                type $t = u8;
+                $body
+            }
+            Dtype::I16 => {
+                type $t = i16;
+                $body
+            }
         }
     };
 }
@@ -352,9 +379,7 @@ pub fn tensor_get(
     let o = element_offset(&a, coord)?;
     let sp = a.span();
     // SAFETY: the span is the array's own memory (kept alive by `array`), read only here
-    unsafe {
-        Ok(by_dtype!(a.view.dtype, T => slice::<T>(sp)[o].to_py(py)?))
-    }
+    unsafe { Ok(by_dtype!(a.view.dtype, T => slice::<T>(sp)[o].to_py(py)?)) }
 }
 
 /// The storage index of one element, checked against the span.

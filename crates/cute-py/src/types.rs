@@ -1,9 +1,9 @@
 //! The Python classes: `Layout`, `E`, `F2`, `Swizzle`, `ComposedLayout`, `BankReport`,
 //! `SwizzleSearch`.
 
+use std::cell::RefCell;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
-use std::cell::RefCell;
 use std::mem::ManuallyDrop;
 use std::sync::OnceLock;
 
@@ -100,6 +100,8 @@ pub struct Cached {
 pub struct LBox(ManuallyDrop<Box<Layout>>);
 
 thread_local! {
+    // boxes, not layouts: a box is handed out and taken back whole, its layout never moved
+    #[allow(clippy::vec_box)]
     static POOL: RefCell<Vec<Box<Layout>>> = const { RefCell::new(Vec::new()) };
 }
 

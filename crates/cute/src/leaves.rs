@@ -69,8 +69,10 @@ const fn tree_of(open: &[u8], close: &[u8], n: usize) -> Result<Tree, Error> {
 }
 
 impl IntTuple {
-    /// The hierarchical tuple whose leaves are `vals`, nested as `open`/`close` say (the [module
-    /// docs](self); the three slices of one length).
+    /// The hierarchical tuple whose leaves are `vals`, where `open[i]` parentheses open
+    /// immediately before leaf `i` and `close[i]` close immediately after it (the three slices of
+    /// one length). A single leaf with no parentheses is an integer; otherwise the parentheses
+    /// must enclose everything, balance, and never close more than they opened.
     ///
     /// Errors (operation `parse`): `Capacity` for more than [`CAPACITY`] leaves or nesting deeper
     /// than [`MAX_DEPTH`]; `Unsupported` for no leaves, slices of different lengths, or
@@ -100,6 +102,13 @@ impl IntTuple {
 
     /// The parentheses opened immediately before leaf `i` and closed immediately after it
     /// (`(0, 0)` past the last leaf).
+    ///
+    /// ```
+    /// use cute::IntTuple;
+    /// let t: IntTuple = "((2,2),4)".parse().unwrap();
+    /// assert_eq!((t.nesting(0), t.nesting(1), t.nesting(2)), ((2, 0), (0, 1), (0, 1)));
+    /// assert_eq!(IntTuple::int(3).nesting(0), (0, 0));
+    /// ```
     pub const fn nesting(&self, i: usize) -> (u8, u8) {
         if i >= CAPACITY {
             return (0, 0);
@@ -109,9 +118,9 @@ impl IntTuple {
 }
 
 impl Layout {
-    /// The layout `shape:stride` with integer strides, both nested as `open`/`close` say (the
-    /// [module docs](self); the four slices of one length): [`Layout::new`] without building
-    /// the two tuples first.
+    /// The layout `shape:stride` with integer strides, both nested as `open`/`close` say (as in
+    /// [`IntTuple::from_leaves`]; the four slices of one length): [`Layout::new`] without
+    /// building the two tuples first.
     ///
     /// Errors: those of [`IntTuple::from_leaves`], and of [`Layout::new`] (`InvalidShape` for a
     /// shape entry below 1, `Overflow` for a size past `i64`).
