@@ -31,14 +31,20 @@ pyo3::create_exception!(
 /// The Python exception for a core error: a [`LayoutError`] carrying the message, the category
 /// and the operation's name.
 pub fn err(e: Error) -> PyErr {
+    layout_error(e.to_string(), e.category(), e.op().name())
+}
+
+/// A [`LayoutError`] raised by the bindings themselves (not by the core): `message` is the whole
+/// one-line message, `op` the operation's name.
+pub fn layout_error(message: String, category: &str, op: &str) -> PyErr {
     Python::with_gil(|py| {
         let ty = py.get_type::<LayoutError>();
-        match ty.call1((e.to_string(),)) {
+        match ty.call1((message,)) {
             Ok(inst) => {
-                if let Err(x) = inst.setattr("category", e.category()) {
+                if let Err(x) = inst.setattr("category", category) {
                     return x;
                 }
-                if let Err(x) = inst.setattr("op", e.op().name()) {
+                if let Err(x) = inst.setattr("op", op) {
                     return x;
                 }
                 PyErr::from_value(inst)
@@ -145,11 +151,43 @@ pub fn tuple_py(py: Python<'_>, t: &IntTuple) -> PyResult<PyObject> {
     if let Some(v) = t.as_int() {
         return Ok(v.into_pyobject(py)?.into_any().unbind());
     }
-    let mut items = Vec::with_capacity(t.rank());
-    for k in 0..t.rank() {
-        items.push(tuple_py(py, &t.get(k).py()?)?);
+    nested_py(
+        py,
+        t.leaf_count(),
+        |i| t.nesting(i),
+        |py, i| Ok(t.leaf(i).into_pyobject(py)?.into_any().unbind()),
+    )
+}
+
+/// The nested Python tuple of `n` leaves (`leaf(i)`), nested as `nesting(i)` (parentheses opened
+/// before leaf `i`, closed after it) says: one pass, a stack of open tuples.
+pub fn nested_py(
+    py: Python<'_>,
+    n: usize,
+    nesting: impl Fn(usize) -> (u8, u8),
+    mut leaf: impl FnMut(Python<'_>, usize) -> PyResult<PyObject>,
+) -> PyResult<PyObject> {
+    let mut stack: Vec<Vec<PyObject>> = Vec::with_capacity(8);
+    let mut done: Option<PyObject> = None;
+    for i in 0..n {
+        let (open, close) = nesting(i);
+        for _ in 0..open {
+            stack.push(Vec::with_capacity(4));
+        }
+        let mut x = leaf(py, i)?;
+        for _ in 0..close {
+            let Some(mut items) = stack.pop() else {
+                return Err(PyValueError::new_err("unbalanced nesting"));
+            };
+            items.push(x);
+            x = PyTuple::new(py, items)?.into_any().unbind();
+        }
+        match stack.last_mut() {
+            Some(top) => top.push(x),
+            None => done = Some(x),
+        }
     }
-    Ok(PyTuple::new(py, items)?.into_any().unbind())
+    done.ok_or_else(|| PyValueError::new_err("unbalanced nesting"))
 }
 
 /// One stride: an int, an `E` basis or an `F2` polynomial.
@@ -263,19 +301,28 @@ pub fn stride_py(py: Python<'_>, s: Stride) -> PyResult<PyObject> {
 
 /// The strides of `l`, nested as its shape.
 pub fn layout_stride_py(py: Python<'_>, l: &Layout) -> PyResult<PyObject> {
-    fn walk(py: Python<'_>, l: &Layout, t: &IntTuple, next: &mut usize) -> PyResult<PyObject> {
-        if t.is_int() {
-            let s = l.stride_at(*next);
-            *next += 1;
-            return stride_py(py, s);
-        }
-        let mut items = Vec::with_capacity(t.rank());
-        for k in 0..t.rank() {
-            items.push(walk(py, l, &t.get(k).py()?, next)?);
-        }
-        Ok(PyTuple::new(py, items)?.into_any().unbind())
+    if l.is_leaf() {
+        return stride_py(py, l.stride_at(0));
     }
-    walk(py, l, &l.shape(), &mut 0)
+    nested_py(
+        py,
+        l.leaf_count(),
+        |i| l.nesting(i),
+        |py, i| stride_py(py, l.stride_at(i)),
+    )
+}
+
+/// The shape of `l` as a Python int or nested tuple.
+pub fn layout_shape_py(py: Python<'_>, l: &Layout) -> PyResult<PyObject> {
+    if l.is_leaf() {
+        return Ok(l.leaf_at(0).0.into_pyobject(py)?.into_any().unbind());
+    }
+    nested_py(
+        py,
+        l.leaf_count(),
+        |i| l.nesting(i),
+        |py, i| Ok(l.leaf_at(i).0.into_pyobject(py)?.into_any().unbind()),
+    )
 }
 
 /// A value of a layout as a Python value: an int (integer or F2 bits) or, for coordinate strides,
@@ -349,13 +396,28 @@ fn arith_py(py: Python<'_>, a: &ArithTuple) -> PyResult<PyObject> {
     acc.py(py)
 }
 
-/// A layout argument: a `Layout`, or an int `n` for `n:1`.
+/// The operation's name in a `what` (its first word: `"logical_divide"`, `"complement cotarget"`).
+fn op_name(what: &str) -> &str {
+    what.split([' ', '(', '[']).next().unwrap_or(what)
+}
+
+/// A layout argument: a `Layout`, or an int `n` (at least 1) for `n:1`.
 pub fn layout_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Layout> {
     if let Ok(l) = obj.downcast::<PyLayout>() {
         return Ok(*l.get().0);
     }
     if seq(obj).is_none() && !obj.is_none() && !obj.is_instance_of::<PyString>() {
         if let Ok(n) = int(obj, what) {
+            if n < 1 {
+                return Err(layout_error(
+                    format!(
+                        "{what}: the int {n} is not a layout: an int n stands for the layout n:1, \
+                         and n must be at least 1"
+                    ),
+                    "InvalidShape",
+                    op_name(what),
+                ));
+            }
             return Layout::leaf(n, 1).py();
         }
     }
@@ -370,6 +432,10 @@ pub fn layout_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Layout> {
 pub fn tiler_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Tiler> {
     if let Ok(l) = obj.downcast::<PyLayout>() {
         return Ok(Tiler::layout(*l.get().0));
+    }
+    if obj.is_none() {
+        // CuTe's `_` as the whole tiler: the layout kept whole
+        return "_".parse::<Tiler>().py();
     }
     if let Some(items) = seq(obj) {
         if !items.is_empty() && items.len() <= cute::MAX_TILES {
@@ -393,11 +459,15 @@ pub fn tiler_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Tiler> {
         tiler_text(obj, what, &mut text, 0)?;
         return text.parse::<Tiler>().py();
     }
-    Ok(Tiler::layout(layout_arg(obj, what).map_err(|_| {
-        PyTypeError::new_err(format!(
-            "{what}: expected a tiler (a Layout, an int, or a tuple of those and None), got {}",
-            kind_of(obj)
-        ))
+    Ok(Tiler::layout(layout_arg(obj, what).map_err(|e| {
+        if e.is_instance_of::<PyTypeError>(obj.py()) {
+            PyTypeError::new_err(format!(
+                "{what}: expected a tiler (a Layout, an int, None, or a tuple of those), got {}",
+                kind_of(obj)
+            ))
+        } else {
+            e
+        }
     })?))
 }
 
@@ -496,4 +566,85 @@ pub fn smem_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<cute::banks::Sme
         "{what}: expected a Layout or a ComposedLayout, got {}",
         kind_of(obj)
     )))
+}
+
+/// The leaves of a nested tuple of plain ints, with its nesting (`open`/`close` as in
+/// [`IntTuple::from_leaves`]), gathered in one walk without allocating.
+pub struct Leaves {
+    pub n: usize,
+    pub open: [u8; cute::CAPACITY],
+    pub close: [u8; cute::CAPACITY],
+    pub val: [i64; cute::CAPACITY],
+    pending: u8,
+}
+
+impl Leaves {
+    pub fn new() -> Leaves {
+        Leaves {
+            n: 0,
+            open: [0; cute::CAPACITY],
+            close: [0; cute::CAPACITY],
+            val: [0; cute::CAPACITY],
+            pending: 0,
+        }
+    }
+
+    /// Walks `obj`: only exact `tuple`s (non-empty) and exact `int`s that fit in an `i64`, at most
+    /// `CAPACITY` leaves and `MAX_NEST` levels. `false` for anything else (a list, `None`, a
+    /// subclass, a huge int, ...): the caller then takes the general path, which raises the
+    /// right error or handles the value.
+    pub fn walk(&mut self, obj: &Bound<'_, PyAny>, depth: usize) -> bool {
+        if let Ok(t) = obj.downcast_exact::<PyTuple>() {
+            let len = t.len();
+            if len == 0 || depth >= MAX_NEST || self.pending == u8::MAX {
+                return false;
+            }
+            self.pending += 1;
+            for k in 0..len {
+                let Ok(x) = t.get_borrowed_item(k) else {
+                    return false;
+                };
+                if !self.walk(&x, depth + 1) {
+                    return false;
+                }
+            }
+            // the tuple's last leaf closes it (non-empty: a leaf was written)
+            let last = self.n - 1;
+            if self.close[last] == u8::MAX {
+                return false;
+            }
+            self.close[last] += 1;
+            return true;
+        }
+        if obj.is_exact_instance_of::<PyInt>() {
+            if self.n == cute::CAPACITY {
+                return false;
+            }
+            let Ok(v) = obj.extract::<i64>() else {
+                return false;
+            };
+            self.open[self.n] = self.pending;
+            self.pending = 0;
+            self.val[self.n] = v;
+            self.n += 1;
+            return true;
+        }
+        false
+    }
+
+    /// The walked value as an `IntTuple` (its checks: a well-formed nesting).
+    pub fn tuple(&self) -> Result<IntTuple, Error> {
+        IntTuple::from_leaves(
+            &self.open[..self.n],
+            &self.close[..self.n],
+            &self.val[..self.n],
+        )
+    }
+
+    /// True when `self` and `o` have the same nesting (congruent).
+    pub fn same_nesting(&self, o: &Leaves) -> bool {
+        self.n == o.n
+            && self.open[..self.n] == o.open[..o.n]
+            && self.close[..self.n] == o.close[..o.n]
+    }
 }

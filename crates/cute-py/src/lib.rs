@@ -27,6 +27,8 @@ pub use conv::LayoutError;
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
+    // the package's version (Cargo's, which maturin also gives the wheel); not in `__all__`
+    m.setattr("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("LayoutError", py.get_type::<LayoutError>())?;
     cuda::register(m)?;
     m.add_class::<types::PyLayout>()?;

@@ -85,6 +85,9 @@ pub fn depth(x: &Bound<'_, PyAny>) -> PyResult<usize> {
 /// (4, (2, 3))
 #[pyfunction]
 pub fn shape(py: Python<'_>, l: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    if let Ok(pl) = l.downcast::<PyLayout>() {
+        return pl.get().shape_py(py);
+    }
     tuple_py(py, &lay(l, "shape")?.shape())
 }
 
@@ -95,6 +98,9 @@ pub fn shape(py: Python<'_>, l: &Bound<'_, PyAny>) -> PyResult<PyObject> {
 /// (1, (4, 8))
 #[pyfunction]
 pub fn stride(py: Python<'_>, l: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    if let Ok(pl) = l.downcast::<PyLayout>() {
+        return pl.get().stride_py(py);
+    }
     conv::layout_stride_py(py, &lay(l, "stride")?)
 }
 
@@ -111,34 +117,58 @@ pub fn flatten(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     tuple_py(py, &tuple(x, "flatten")?.flatten())
 }
 
-/// The concatenation of layouts, each one mode of the result (`make_layout(A, B)`; a single list
-/// or tuple of layouts works too).
+/// `make_layout(shape, stride=None)`: the layout `shape:stride`, compact column-major without a
+/// stride (as the CuTe DSL's `cute.make_layout` and `Layout(shape, stride)`). Given layouts
+/// instead (`make_layout(A, B, ...)`, or one list or tuple of layouts), their concatenation, each
+/// one mode of the result (CuTe C++'s `make_layout(layouts...)`).
 ///
 /// >>> from cute_algebra import Layout, make_layout
+/// >>> make_layout((4, 8)), make_layout((4, 8), (8, 1)), make_layout(((2, 2), 3), stride=((1, 8), 2))
+/// (Layout((4,8),(1,4)), Layout((4,8),(8,1)), Layout(((2,2),3),((1,8),2)))
 /// >>> make_layout(Layout(4, 1), Layout((2, 3), (4, 8)))
 /// Layout((4,(2,3)),(1,(4,8)))
 #[pyfunction]
-#[pyo3(signature = (*layouts))]
-pub fn make_layout(layouts: &Bound<'_, PyTuple>) -> L {
-    let items: Vec<Bound<'_, PyAny>> = if layouts.len() == 1 {
-        let only = layouts.get_item(0)?;
-        match seq(&only) {
-            Some(v) => v,
-            None => vec![only],
+#[pyo3(signature = (shape, stride=None, *layouts))]
+pub fn make_layout(
+    shape: &Bound<'_, PyAny>,
+    stride: Option<&Bound<'_, PyAny>>,
+    layouts: &Bound<'_, PyTuple>,
+) -> L {
+    let is_layout = |x: &Bound<'_, PyAny>| x.downcast::<PyLayout>().is_ok();
+    // layouts: their concatenation
+    let mut items: Vec<Bound<'_, PyAny>> = Vec::new();
+    if is_layout(shape) {
+        items.push(shape.clone());
+        items.extend(stride.cloned());
+        items.extend(layouts.iter());
+    } else if stride.is_none() && layouts.is_empty() {
+        if let Some(v) = seq(shape).filter(|v| !v.is_empty() && v.iter().all(is_layout)) {
+            items = v;
         }
-    } else {
-        layouts.iter().collect()
-    };
-    if items.is_empty() {
-        return Err(PyTypeError::new_err(
-            "make_layout: expected at least one Layout, got none",
-        ));
     }
-    let ls = items
-        .iter()
-        .map(|x| lay(x, "make_layout"))
-        .collect::<PyResult<Vec<_>>>()?;
-    Layout::concat(&ls).py().map(PyLayout::wrap)
+    if !items.is_empty() {
+        let ls = items
+            .iter()
+            .map(|x| {
+                if is_layout(x) {
+                    lay(x, "make_layout")
+                } else {
+                    Err(PyTypeError::new_err(format!(
+                        "make_layout: expected layouts only after a first Layout, got {}",
+                        kind_of(x)
+                    )))
+                }
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        return Layout::concat(&ls).py().map(PyLayout::wrap);
+    }
+    if !layouts.is_empty() {
+        return Err(PyTypeError::new_err(format!(
+            "make_layout: expected (shape, stride=None) or layouts, got {} positional arguments",
+            2 + layouts.len()
+        )));
+    }
+    conv::make_layout(shape, stride).map(PyLayout::wrap)
 }
 
 /// Coalesce: the shortest flat layout with the same function, or, with a profile (a tuple of
@@ -163,10 +193,13 @@ pub fn coalesce(layout: &Bound<'_, PyAny>, profile: Option<&Bound<'_, PyAny>>) -
 
 /// Filter: coalesce after dropping stride-0 and size-1 modes (with a profile: by mode).
 ///
-/// >>> from cute_algebra import Layout, filter
-/// >>> filter(Layout((4, 2, 3), (1, 0, 4)))
+/// Spelled `filter_` (as PyCuTe spells it), so that `from cute_algebra import *` keeps Python's
+/// builtin `filter`.
+///
+/// >>> from cute_algebra import Layout, filter_
+/// >>> filter_(Layout((4, 2, 3), (1, 0, 4)))
 /// Layout(12,1)
-#[pyfunction]
+#[pyfunction(name = "filter_")]
 #[pyo3(signature = (layout, profile=None))]
 pub fn filter(layout: &Bound<'_, PyAny>, profile: Option<&Bound<'_, PyAny>>) -> L {
     let l = lay(layout, "filter")?;
@@ -296,11 +329,18 @@ pub fn right_inverse(layout: &Bound<'_, PyAny>) -> L {
         .map(PyLayout::wrap)
 }
 
-/// The left inverse `R` with `R(L(i)) = i` (`L` injective).
+/// The left inverse `R` of `L`: `L(R(L(i))) = L(i)` for every `i < size(L)`, so `R(L(i)) = i`
+/// exactly when `L` is injective. A non-injective `L` is accepted where CuTe's construction still
+/// satisfies that law (`R` then picks one of the coordinates that share an offset, as across a
+/// stride-0 mode) and refused (`LayoutError`, category `NotInjective` or `Divisibility`)
+/// otherwise; a negative stride is refused (`OutOfRange`).
 ///
 /// >>> from cute_algebra import Layout, left_inverse
 /// >>> left_inverse(Layout((4, 8), (8, 1)))
 /// Layout((8,4),(4,1))
+/// >>> L = Layout((4, 2), (1, 0)); R = left_inverse(L)
+/// >>> all(L(R(L(i))) == L(i) for i in range(8)), R(L(5)) == 5
+/// (True, False)
 #[pyfunction]
 pub fn left_inverse(layout: &Bound<'_, PyAny>) -> L {
     cute::left_inverse(&lay(layout, "left_inverse")?)
@@ -773,10 +813,13 @@ pub fn image(layout: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
 
 /// The sub-layout of the free (`None`) modes of a partial coordinate.
 ///
-/// >>> from cute_algebra import Layout, slice
-/// >>> slice(Layout((4, 8), (1, 4)), (2, None))
+/// Spelled `slice_` (as PyCuTe spells it), so that `from cute_algebra import *` keeps Python's
+/// builtin `slice`.
+///
+/// >>> from cute_algebra import Layout, slice_
+/// >>> slice_(Layout((4, 8), (1, 4)), (2, None))
 /// Layout((8,),(4,))
-#[pyfunction]
+#[pyfunction(name = "slice_")]
 pub fn slice(layout: &Bound<'_, PyAny>, coord: &Bound<'_, PyAny>) -> L {
     cute::slice(&lay(layout, "slice")?, &partial_coord(coord, "slice")?)
         .py()

@@ -21,11 +21,18 @@ enum Dtype {
     F64,
     I32,
     I64,
+    F16,
+    BF16,
+    I8,
+    U8,
+    I16,
 }
 
 impl Dtype {
     fn size(self) -> usize {
         match self {
+            Dtype::I8 | Dtype::U8 => 1,
+            Dtype::F16 | Dtype::BF16 | Dtype::I16 => 2,
             Dtype::F32 | Dtype::I32 => 4,
             Dtype::F64 | Dtype::I64 => 8,
         }
@@ -36,8 +43,86 @@ impl Dtype {
             Dtype::F64 => "float64",
             Dtype::I32 => "int32",
             Dtype::I64 => "int64",
+            Dtype::F16 => "float16",
+            Dtype::BF16 => "bfloat16",
+            Dtype::I8 => "int8",
+            Dtype::U8 => "uint8",
+            Dtype::I16 => "int16",
         }
     }
+
+    /// The element type of an `__array_interface__` type string (native byte order; `|` for
+    /// one-byte types), bfloat16 (`ml_dtypes`, a 2-byte void type to numpy) by the dtype's name.
+    fn of(typestr: &str, obj: &Bound<'_, PyAny>) -> Option<Dtype> {
+        let (order, code) = typestr.split_at_checked(1)?;
+        if !matches!(order, "<" | "=" | "|") {
+            return None;
+        }
+        Some(match code {
+            "f4" => Dtype::F32,
+            "f8" => Dtype::F64,
+            "i4" => Dtype::I32,
+            "i8" => Dtype::I64,
+            "f2" => Dtype::F16,
+            "i1" => Dtype::I8,
+            "u1" => Dtype::U8,
+            "i2" => Dtype::I16,
+            "V2" => {
+                let name = obj.getattr("dtype").and_then(|d| d.getattr("name")).ok()?;
+                if name.extract::<String>().ok()? == "bfloat16" {
+                    Dtype::BF16
+                } else {
+                    return None;
+                }
+            }
+            _ => return None,
+        })
+    }
+}
+
+/// Runs `$body` with `$t` the Rust type of the element type `$d` (`half::f16` and `half::bf16`
+/// for float16 and bfloat16).
+macro_rules! by_dtype {
+    ($d:expr, $t:ident => $body:expr) => {
+        match $d {
+            Dtype::F32 => {
+                type $t = f32;
+                $body
+            }
+            Dtype::F64 => {
+                type $t = f64;
+                $body
+            }
+            Dtype::I32 => {
+                type $t = i32;
+                $body
+            }
+            Dtype::I64 => {
+                type $t = i64;
+                $body
+            }
+            Dtype::F16 => {
+                type $t = half::f16;
+                $body
+            }
+            Dtype::BF16 => {
+                type $t = half::bf16;
+                $body
+            }
+            Dtype::I8 => {
+                type $t = i8;
+                $body
+            }
+            Dtype::U8 => {
+                type $t = u8;
+                $body
+            }
+            Dtype::I16 => {
+                type $t = i16;
+                $body
+            }
+        }
+    };
 }
 
 /// The memory span of an array: its lowest addressed element, the number of elements up to its
@@ -75,18 +160,12 @@ fn view(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<View> {
             .ok_or_else(|| PyTypeError::new_err(format!("{what}: __array_interface__ has no {k}")))
     };
     let typestr: String = get("typestr")?.extract()?;
-    let dtype = match typestr.as_str() {
-        "<f4" | "=f4" => Dtype::F32,
-        "<f8" | "=f8" => Dtype::F64,
-        "<i4" | "=i4" => Dtype::I32,
-        "<i8" | "=i8" => Dtype::I64,
-        _ => {
-            return Err(PyTypeError::new_err(format!(
-                "{what}: unsupported element type {typestr:?} (float32, float64, int32, int64 \
-                 in native byte order)"
-            )))
-        }
-    };
+    let dtype = Dtype::of(&typestr, obj).ok_or_else(|| {
+        PyTypeError::new_err(format!(
+            "{what}: unsupported element type {typestr:?} (float32, float64, float16, bfloat16 \
+             (ml_dtypes), int64, int32, int16, int8, uint8, in native byte order)"
+        ))
+    })?;
     let data = get("data")?;
     let data = data.downcast::<PyTuple>()?;
     let ptr: usize = data.get_item(0)?.extract()?;
@@ -300,14 +379,7 @@ pub fn tensor_get(
     let o = element_offset(&a, coord)?;
     let sp = a.span();
     // SAFETY: the span is the array's own memory (kept alive by `array`), read only here
-    unsafe {
-        Ok(match a.view.dtype {
-            Dtype::F32 => slice::<f32>(sp)[o].into_pyobject(py)?.into_any().unbind(),
-            Dtype::F64 => slice::<f64>(sp)[o].into_pyobject(py)?.into_any().unbind(),
-            Dtype::I32 => slice::<i32>(sp)[o].into_pyobject(py)?.into_any().unbind(),
-            Dtype::I64 => slice::<i64>(sp)[o].into_pyobject(py)?.into_any().unbind(),
-        })
-    }
+    unsafe { Ok(by_dtype!(a.view.dtype, T => slice::<T>(sp)[o].to_py(py)?)) }
 }
 
 /// The storage index of one element, checked against the span.
@@ -353,21 +425,47 @@ pub fn tensor_set(
     check_writable(&a, "tensor_set")?;
     let o = element_offset(&a, coord)?;
     let sp = a.span();
-    match a.view.dtype {
-        Dtype::F32 => store::<f32>(sp, o, value),
-        Dtype::F64 => store::<f64>(sp, o, value),
-        Dtype::I32 => store::<i32>(sp, o, value),
-        Dtype::I64 => store::<i64>(sp, o, value),
-    }
+    by_dtype!(a.view.dtype, T => store::<T>(sp, o, value))
 }
 
+/// An element type's conversions to and from Python values: floats (float16 and bfloat16
+/// through `float`, rounded to nearest) and ints (out of range: `OverflowError`).
+trait Elem: Sized + Copy {
+    fn to_py(self, py: Python<'_>) -> PyResult<PyObject>;
+    fn from_py(v: &Bound<'_, PyAny>) -> PyResult<Self>;
+}
+
+macro_rules! elem_extract {
+    ($($t:ty),*) => {$(
+        impl Elem for $t {
+            fn to_py(self, py: Python<'_>) -> PyResult<PyObject> {
+                Ok(self.into_pyobject(py)?.into_any().unbind())
+            }
+            fn from_py(v: &Bound<'_, PyAny>) -> PyResult<Self> {
+                v.extract()
+            }
+        }
+    )*};
+}
+elem_extract!(f32, f64, i8, u8, i16, i32, i64);
+
+macro_rules! elem_half {
+    ($($t:ty),*) => {$(
+        impl Elem for $t {
+            fn to_py(self, py: Python<'_>) -> PyResult<PyObject> {
+                Ok(self.to_f64().into_pyobject(py)?.into_any().unbind())
+            }
+            fn from_py(v: &Bound<'_, PyAny>) -> PyResult<Self> {
+                Ok(<$t>::from_f64(v.extract::<f64>()?))
+            }
+        }
+    )*};
+}
+elem_half!(half::f16, half::bf16);
+
 /// Writes `value`, converted to `T`, at index `o` of a writable array's span (`o` checked).
-fn store<T: for<'py> FromPyObject<'py>>(
-    sp: Span,
-    o: usize,
-    value: &Bound<'_, PyAny>,
-) -> PyResult<()> {
-    let v: T = value.extract()?;
+fn store<T: Elem>(sp: Span, o: usize, value: &Bound<'_, PyAny>) -> PyResult<()> {
+    let v = T::from_py(value)?;
     // SAFETY: the span is the array's own writable memory (the caller checked the flag and the
     // index), alive while the caller holds the array; no other reference to it is live
     unsafe { slice_mut::<T>(sp)[o] = v }
@@ -412,12 +510,7 @@ pub fn tensor_copy(py: Python<'_>, src: &Bound<'_, PyAny>, dst: &Bound<'_, PyAny
     let d = arg(dst, "copy destination")?;
     same_dtype(&s, &d, "copy")?;
     check_writable(&d, "copy")?;
-    match s.view.dtype {
-        Dtype::F32 => copy_typed::<f32>(&s, &d, py),
-        Dtype::F64 => copy_typed::<f64>(&s, &d, py),
-        Dtype::I32 => copy_typed::<i32>(&s, &d, py),
-        Dtype::I64 => copy_typed::<i64>(&s, &d, py),
-    }
+    by_dtype!(s.view.dtype, T => copy_typed::<T>(&s, &d, py))
 }
 
 /// What a GEMM-like call does with its three tensors.
@@ -471,7 +564,7 @@ macro_rules! from_f64 {
         }
     )*};
 }
-from_f64!(f32, f64, i32, i64);
+from_f64!(f32, f64, i8, u8, i16, i32, i64);
 
 /// Checks the three tensors of a GEMM-like call and runs it on their element type.
 fn dispatch(
@@ -489,6 +582,14 @@ fn dispatch(
         Dtype::F64 => gemm_typed::<f64>(a, b, c, kind, py),
         Dtype::I32 => gemm_typed::<i32>(a, b, c, kind, py),
         Dtype::I64 => gemm_typed::<i64>(a, b, c, kind, py),
+        Dtype::I16 => gemm_typed::<i16>(a, b, c, kind, py),
+        Dtype::I8 => gemm_typed::<i8>(a, b, c, kind, py),
+        Dtype::U8 => gemm_typed::<u8>(a, b, c, kind, py),
+        Dtype::F16 | Dtype::BF16 => Err(PyTypeError::new_err(format!(
+            "{what}: {} tensors are not multiplied here (cute-gemm multiplies float32, float64 \
+             and integers); convert with .astype(numpy.float32)",
+            a.view.dtype.name()
+        ))),
     }
 }
 
@@ -535,7 +636,8 @@ pub fn tensor_contract(
     dispatch(
         py,
         [a, b, c],
-        Kind::Contract(spec.to_string(), beta),
+        // spaces are allowed anywhere (`"mk, kn -> mn"`), as numpy.einsum allows them
+        Kind::Contract(spec.split_whitespace().collect(), beta),
         "contract",
     )
 }

@@ -1,13 +1,16 @@
 //! The Python classes: `Layout`, `E`, `F2`, `Swizzle`, `ComposedLayout`, `BankReport`,
 //! `SwizzleSearch`.
 
+use std::cell::RefCell;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
+use std::mem::ManuallyDrop;
+use std::sync::OnceLock;
 
 use cute::{ComposedLayout, Layout, Op, Stride, Swizzle};
 use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PySlice, PyTuple};
+use pyo3::types::{PyInt, PySlice, PyTuple};
 
 use crate::conv::{self, err, has_none, int, OrRaise};
 
@@ -76,14 +79,133 @@ fn index(k: isize, n: usize, what: &str) -> PyResult<usize> {
 ///
 /// The layout is boxed: a `cute::Layout` is aligned to 64 bytes, and a Python object's memory
 /// only to 16 (PyO3 does not realign a class's contents).
+///
+/// The Python values of the shape and the stride are made once, on first use (or taken from the
+/// constructor's arguments when those are plain tuples of ints, which are immutable), and kept.
 #[pyclass(frozen, module = "cute_algebra", name = "Layout")]
-#[derive(Clone)]
-pub struct PyLayout(pub Box<Layout>);
+pub struct PyLayout(pub LBox, Cached);
+
+/// The Python values of a layout's shape and stride: the constructor's arguments when it was
+/// given plain tuples, or made once on first use.
+#[derive(Default)]
+pub struct Cached {
+    given: Option<(PyObject, PyObject)>,
+    shape: OnceLock<PyObject>,
+    stride: OnceLock<PyObject>,
+}
+
+/// A boxed layout (aligned to 64 bytes, as `cute::Layout` is) whose allocation goes back to a
+/// small per-thread pool when it is dropped, and comes from there when one is boxed: an aligned
+/// allocation costs more than the operations on small layouts.
+pub struct LBox(ManuallyDrop<Box<Layout>>);
+
+thread_local! {
+    // boxes, not layouts: a box is handed out and taken back whole, its layout never moved
+    #[allow(clippy::vec_box)]
+    static POOL: RefCell<Vec<Box<Layout>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The most boxes a thread's pool keeps.
+const POOL_MAX: usize = 256;
+
+impl LBox {
+    /// `l` in a box, from the pool when it has one.
+    pub fn new(l: Layout) -> LBox {
+        let b = POOL
+            .try_with(|p| p.borrow_mut().pop())
+            .ok()
+            .flatten()
+            .map(|mut b| {
+                *b = l;
+                b
+            })
+            .unwrap_or_else(|| Box::new(l));
+        LBox(ManuallyDrop::new(b))
+    }
+}
+
+/// A valid layout to allocate a box with (then overwritten).
+const TRIVIAL: Layout = cute::layout!("1:0");
+
+impl LBox {
+    /// A box whose layout `fill` writes (from the pool when it has one); `None` when `fill`
+    /// refuses (returns `false`).
+    pub fn build(fill: impl FnOnce(&mut Layout) -> bool) -> Option<LBox> {
+        let mut b = POOL
+            .try_with(|p| p.borrow_mut().pop())
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| Box::new(TRIVIAL));
+        if fill(&mut b) {
+            Some(LBox(ManuallyDrop::new(b)))
+        } else {
+            drop(LBox(ManuallyDrop::new(b))); // back to the pool
+            None
+        }
+    }
+}
+
+impl std::ops::Deref for LBox {
+    type Target = Layout;
+    fn deref(&self) -> &Layout {
+        &self.0
+    }
+}
+
+impl Drop for LBox {
+    fn drop(&mut self) {
+        // SAFETY: the box is taken once, here, and `self.0` is not used after
+        let b = unsafe { ManuallyDrop::take(&mut self.0) };
+        let _ = POOL.try_with(|p| {
+            if let Ok(mut p) = p.try_borrow_mut() {
+                if p.len() < POOL_MAX {
+                    p.push(b);
+                }
+            }
+        });
+    }
+}
+
+/// The value in `cell`, made by `make` the first time (a race between threads makes it twice and
+/// keeps one).
+fn cached(
+    py: Python<'_>,
+    cell: &OnceLock<PyObject>,
+    make: impl FnOnce() -> PyResult<PyObject>,
+) -> PyResult<PyObject> {
+    if let Some(x) = cell.get() {
+        return Ok(x.clone_ref(py));
+    }
+    let x = make()?;
+    Ok(cell.get_or_init(|| x).clone_ref(py))
+}
+
+impl Clone for PyLayout {
+    fn clone(&self) -> PyLayout {
+        PyLayout::wrap(*self.0)
+    }
+}
 
 impl PyLayout {
     /// The Python object's contents for `l`.
     pub fn wrap(l: Layout) -> PyLayout {
-        PyLayout(Box::new(l))
+        PyLayout(LBox::new(l), Cached::default())
+    }
+
+    /// The shape as a Python value (made once).
+    pub fn shape_py(&self, py: Python<'_>) -> PyResult<PyObject> {
+        if let Some((s, _)) = &self.1.given {
+            return Ok(s.clone_ref(py));
+        }
+        cached(py, &self.1.shape, || conv::layout_shape_py(py, &self.0))
+    }
+
+    /// The stride as a Python value (made once).
+    pub fn stride_py(&self, py: Python<'_>) -> PyResult<PyObject> {
+        if let Some((_, d)) = &self.1.given {
+            return Ok(d.clone_ref(py));
+        }
+        cached(py, &self.1.stride, || conv::layout_stride_py(py, &self.0))
     }
 }
 
@@ -121,11 +243,76 @@ fn compact_repr(obj: &Bound<'_, PyAny>) -> PyResult<String> {
     Ok(obj.repr()?.to_string())
 }
 
+/// True when `a` and `b` are the same function on the same domain: equal shapes, and equal
+/// strides at every leaf of size above 1 (a leaf of size 1 only ever takes coordinate 0).
+pub fn same_function(a: &Layout, b: &Layout) -> bool {
+    if a == b {
+        return true;
+    }
+    a.leaf_count() == b.leaf_count()
+        && a.shape() == b.shape()
+        && (0..a.leaf_count()).all(|j| a.leaf_at(j).0 == 1 || a.stride_at(j) == b.stride_at(j))
+}
+
+/// The most cells `Layout._repr_svg_` draws one by one.
+const SVG_MAX_CELLS: i64 = 4096;
+
+/// A small picture that stands for a layout too large to draw cell by cell.
+fn summary_svg(l: &Layout) -> String {
+    let text: String = l
+        .to_string()
+        .chars()
+        .map(|c| match c {
+            '<' => "&lt;".to_string(),
+            '>' => "&gt;".to_string(),
+            '&' => "&amp;".to_string(),
+            c => c.to_string(),
+        })
+        .collect();
+    let width = 16 + 8 * text.chars().count().max(48);
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"56\" \
+         font-family=\"monospace\" font-size=\"13\">\
+         <rect x=\"0.5\" y=\"0.5\" width=\"{w}\" height=\"55\" fill=\"#f4f4f4\" stroke=\"#888\"/>\
+         <text x=\"8\" y=\"22\">{text}</text>\
+         <text x=\"8\" y=\"44\" fill=\"#555\">{size} cells, over the {max} drawn one by one \
+         (layout_svg draws them all)</text></svg>",
+        w = width - 1,
+        size = l.size(),
+        max = SVG_MAX_CELLS,
+    )
+}
+
 #[pymethods]
 impl PyLayout {
     #[new]
     #[pyo3(signature = (shape, stride=None))]
     fn new(shape: &Bound<'_, PyAny>, stride: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        if let Some(d) = stride {
+            // plain ints in exact tuples (the common case): one walk of each argument, the
+            // layout written straight into its box; anything else takes the general path,
+            // which also raises every error
+            let (mut s, mut t) = (conv::Leaves::new(), conv::Leaves::new());
+            let built = if s.walk(shape, 0) && t.walk(d, 0) && s.same_nesting(&t) {
+                let n = s.n;
+                LBox::build(|l| {
+                    l.assign_leaves(&s.open[..n], &s.close[..n], &s.val[..n], &t.val[..n])
+                        .is_ok()
+                })
+            } else {
+                None
+            };
+            if let Some(b) = built {
+                // the arguments are exact tuples of exact ints: immutable, kept as they are
+                return Ok(PyLayout(
+                    b,
+                    Cached {
+                        given: Some((shape.clone().unbind(), d.clone().unbind())),
+                        ..Cached::default()
+                    },
+                ));
+            }
+        }
         conv::make_layout(shape, stride).map(PyLayout::wrap)
     }
 
@@ -148,7 +335,7 @@ impl PyLayout {
     /// (4, (2, 3))
     #[getter]
     fn shape(&self, py: Python<'_>) -> PyResult<PyObject> {
-        conv::tuple_py(py, &self.0.shape())
+        self.shape_py(py)
     }
 
     /// The stride, nested as the shape; leaves are ints, `E` or `F2` values.
@@ -158,7 +345,7 @@ impl PyLayout {
     /// (1, (4, 8))
     #[getter]
     fn stride(&self, py: Python<'_>) -> PyResult<PyObject> {
-        conv::layout_stride_py(py, &self.0)
+        self.stride_py(py)
     }
 
     /// The size of the domain, `size(shape)`.
@@ -226,6 +413,22 @@ impl PyLayout {
             1 => args.get_item(0)?,
             _ => args.clone().into_any(),
         };
+        // the common cases without allocating: an int index, a coordinate of plain ints
+        if arg.is_exact_instance_of::<PyInt>() {
+            if let Ok(i) = arg.extract::<i64>() {
+                return conv::value_py(py, &self.0.eval_value(i).py()?);
+            }
+        }
+        let mut c = conv::Leaves::new();
+        if c.walk(&arg, 0) {
+            let n = c.n;
+            if let Some(v) = self.0.eval_leaves(&c.open[..n], &c.close[..n], &c.val[..n]) {
+                return Ok(v.into_pyobject(py)?.into_any().unbind());
+            }
+            if let Ok(t) = c.tuple() {
+                return conv::value_py(py, &self.0.eval_crd_value(&t).py()?);
+            }
+        }
         if has_none(&arg) {
             let c = conv::partial_coord(&arg, "Layout slice")?;
             let l = cute::slice(&self.0, &c).py()?;
@@ -288,10 +491,19 @@ impl PyLayout {
             .unbind())
     }
 
+    /// Layouts are equal as functions on the same domain: the same shape, and the same value at
+    /// every coordinate. So the stride of a size-1 mode does not matter (`1:0 == 1:1`, as
+    /// `coalesce` gives `1:0` where `composition` may give `1:1`); `str` still shows it.
+    ///
+    /// >>> from cute_algebra import Layout
+    /// >>> Layout(1, 0) == Layout(1, 1), Layout((4, 1), (1, 0)) == Layout((4, 1), (1, 9))
+    /// (True, True)
+    /// >>> Layout(4, 1) == Layout((4,), (1,)), Layout(4, 1) == Layout(4, 2)
+    /// (False, False)
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> PyObject {
         let py = other.py();
         match other.downcast::<PyLayout>() {
-            Ok(o) => (self.0 == o.get().0)
+            Ok(o) => same_function(&self.0, &o.get().0)
                 .into_pyobject(py)
                 .map(|b| b.to_owned().into_any().unbind())
                 .unwrap_or_else(|_| py.NotImplemented()),
@@ -300,7 +512,16 @@ impl PyLayout {
     }
 
     fn __hash__(&self) -> u64 {
-        hash_of(&self.0)
+        // consistent with `__eq__`: the strides of size-1 leaves are left out
+        let l = &*self.0;
+        let mut h = DefaultHasher::new();
+        l.shape().hash(&mut h);
+        for j in 0..l.leaf_count() {
+            if l.leaf_at(j).0 != 1 {
+                l.stride_at(j).hash(&mut h);
+            }
+        }
+        h.finish()
     }
 
     fn __str__(&self) -> String {
@@ -311,25 +532,29 @@ impl PyLayout {
         layout_repr(&self.0)
     }
 
-    /// The picture of the layout as SVG (notebook display; `None` when it cannot be drawn, e.g.
-    /// too many cells).
+    /// The picture of the layout as SVG (notebook display): one cell per coordinate up to
+    /// `SVG_MAX_CELLS` (4096) cells; past that a small summary picture (the layout and its size;
+    /// `layout_svg` draws every cell); `None` when it cannot be drawn.
     ///
     /// >>> from cute_algebra import Layout
     /// >>> Layout((4, 8), (1, 4))._repr_svg_().count('class="cell"')
     /// 32
+    /// >>> big = Layout((64, 64, 64))._repr_svg_()
+    /// >>> len(big) < 1000, "262144 cells" in big
+    /// (True, True)
     fn _repr_svg_(&self) -> Option<String> {
+        if self.0.size() > SVG_MAX_CELLS {
+            return Some(summary_svg(&self.0));
+        }
         cute_draw::svg::layout_svg(&self.0).ok()
     }
 
     fn __reduce__(slf: &Bound<'_, Self>) -> PyResult<(PyObject, (PyObject, PyObject))> {
         let py = slf.py();
-        let l = *slf.get().0;
+        let me = slf.get();
         Ok((
             py.get_type::<PyLayout>().into_any().unbind(),
-            (
-                conv::tuple_py(py, &l.shape())?,
-                conv::layout_stride_py(py, &l)?,
-            ),
+            (me.shape_py(py)?, me.stride_py(py)?),
         ))
     }
 }

@@ -16,8 +16,8 @@ def test_coalesce_filter():
     assert C.coalesce(L) == Layout(12, 1) and fn(C.coalesce(L)) == fn(L)
     P = Layout(((2, 2), (2, 2)), ((1, 2), (4, 8)))
     assert C.coalesce(P, (None, 1)) == Layout(((2, 2), 4), ((1, 2), 4))
-    assert C.filter(Layout((4, 2, 3), (1, 0, 4))) == Layout(12, 1)
-    assert C.filter(Layout((4, 2), (1, 0)), (None, 1)) is not None
+    assert C.filter_(Layout((4, 2, 3), (1, 0, 4))) == Layout(12, 1)
+    assert C.filter_(Layout((4, 2), (1, 0)), (None, 1)) is not None
     assert C.filter_zeros(Layout((4, 2), (1, 0))) == Layout((4, 1), (1, 0))
     assert C.coalesce_z(Layout((2, 1, 6, 1), (1, 7, 8, 0))) == Layout((2, 6, 1), (1, 8, 0))
 

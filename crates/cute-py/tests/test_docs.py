@@ -8,11 +8,13 @@ import types
 import pytest
 
 import cute_algebra
+import cute_algebra.dsl
 import cute_algebra.tensor
 from cute_algebra import pycute
 
 MODULES = [
     cute_algebra,
+    cute_algebra.dsl,
     cute_algebra.tensor,
     pycute,
     pycute.int_tuple,
@@ -99,3 +101,32 @@ def test_examples_run(module):
 def test_layout_error_is_a_value_error():
     assert issubclass(cute_algebra.LayoutError, ValueError)
     assert pycute.LayoutError is cute_algebra.LayoutError
+
+
+def test_readmes_python_examples_run():
+    """The package README's example (a doctest) and the top-level README's Python block run as
+    shown."""
+    import pathlib
+    import re
+
+    here = pathlib.Path(__file__).resolve().parent.parent
+    text = (here / "README.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert blocks
+    for block in blocks:
+        test = doctest.DocTestParser().get_doctest(block, {}, "README.md", None, 0)
+        runner = doctest.DocTestRunner()
+        runner.run(test)
+        assert runner.failures == 0 and runner.tries >= 4
+    top = (here.parent.parent / "README.md").read_text()
+    code = re.findall(r"```python\n(.*?)```", top, re.S)
+    assert len(code) == 1
+    # run it with help() silenced, and check the printed values against the comments
+    import contextlib
+    import io
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(code[0], {"help": lambda *a: None})
+    expected = [m.strip() for m in re.findall(r"print\(.*#\s*(\S+)", code[0])]
+    assert out.getvalue().split() == expected

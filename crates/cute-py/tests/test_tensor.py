@@ -141,3 +141,54 @@ def test_gil_released_during_contract():
     for t in threads:
         t.join()
     assert done == [1, 1]
+
+
+def _dtypes():
+    out = [np.float16, np.int8, np.uint8, np.int16]
+    try:
+        import ml_dtypes
+    except ImportError:
+        return out
+    return out + [ml_dtypes.bfloat16]
+
+
+@pytest.mark.parametrize("dtype", _dtypes(), ids=lambda t: np.dtype(t).name)
+def test_narrow_element_types(dtype):
+    """float16, bfloat16 (ml_dtypes), int8, uint8, int16: read, write, copy between layouts (a
+    transpose), any strides; products for the integer types, a clear refusal for the floats."""
+    a = np.arange(12).astype(dtype).reshape(3, 4)
+    t = C.Tensor(a)
+    assert t.layout == Layout((3, 4), (4, 1)) and t.dtype == np.dtype(dtype)
+    assert t[2, 1] == 9 and type(t[2, 1]) is (float if np.dtype(dtype).kind in "fV" else int)
+    t[0, 3] = 7
+    assert a[0, 3] == 7
+    b = np.zeros((4, 3), dtype=dtype)
+    C.copy(t, C.Tensor(b, Layout((3, 4), (1, 3))))  # b = a transposed
+    assert (b.astype(np.float64) == a.T.astype(np.float64)).all()
+    r = np.zeros(4, dtype=dtype)
+    C.copy(C.Tensor(a[:, ::-1])(0, None), C.Tensor(r))
+    assert r.astype(np.float64).tolist() == a[0, ::-1].astype(np.float64).tolist()
+    x, y = np.ones((2, 3), dtype=dtype), np.full((3, 2), 2, dtype=dtype)
+    if np.dtype(dtype).kind in "iu":
+        assert (C.contract("mk,kn->mn", x, y) == x.astype(np.int64) @ y.astype(np.int64)).all()
+    else:
+        with pytest.raises(TypeError, match="not multiplied"):
+            C.contract("mk,kn->mn", x, y)
+    with pytest.raises(TypeError, match="element types differ"):
+        C.copy(t, C.Tensor(np.zeros((3, 4), dtype=np.float32)))
+
+
+def test_float16_rounding_and_bfloat16_skip():
+    a = np.zeros(2, dtype=np.float16)
+    t = C.Tensor(a)
+    t[0] = 1.0 / 3.0
+    assert a[0] == np.float16(1.0 / 3.0) and t[0] == float(np.float16(1.0 / 3.0))
+    t[1] = 70000.0  # past float16's range: inf, as numpy converts
+    assert np.isinf(a[1]) and np.isinf(t[1])
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    b = np.zeros(1, dtype=ml_dtypes.bfloat16)
+    C.Tensor(b)[0] = 1.0 / 3.0
+    assert b[0] == ml_dtypes.bfloat16(1.0 / 3.0)
+    # another 2-byte void type is not taken for bfloat16
+    with pytest.raises(TypeError, match="unsupported element type"):
+        C.Tensor(np.zeros(2, dtype="V2"))

@@ -108,6 +108,7 @@ mod fmt;
 pub mod geometry;
 pub mod int_tuple;
 pub mod layout;
+mod leaves;
 pub mod linear;
 mod parse;
 pub mod partition;

@@ -141,6 +141,8 @@ pub fn make_layout_tv(thr: &Layout, val: &Layout) -> Result<(IntTuple, Layout), 
 /// let thr: Layout = "(4,8):(8,1)".parse().unwrap(); // 32 threads, row-major
 /// assert_eq!(thread_coord(&thr, 9).unwrap().to_string(), "(1,1)");
 /// assert_eq!(thread_coord(&thr, 10).unwrap().to_string(), "(1,2)");
+/// // the one quotient that does not fit in an i64 is an error, not a panic
+/// assert!(thread_coord(&"2:-1".parse().unwrap(), i64::MIN).is_err());
 /// ```
 ///
 /// # Errors
@@ -155,10 +157,19 @@ pub fn thread_coord(thr: &Layout, index: i64) -> Result<IntTuple, Error> {
         let (mut c, mut scale) = (0i64, 1i64);
         for j in 0..m.leaf_count() {
             let (s, d) = m.leaf_at(j);
-            let x = if d == 0 {
-                0
-            } else {
-                index.div_euclid(d).rem_euclid(s)
+            // `index / d` overflows only for `i64::MIN / -1`
+            let x = match index.checked_div_euclid(d) {
+                _ if d == 0 => 0,
+                Some(q) => q.rem_euclid(s),
+                None => {
+                    return Err(Error::new(
+                        Op::LocalPartition,
+                        ErrorKind::Overflow {
+                            what: "the thread index divided by a stride",
+                        },
+                    )
+                    .with(Operand::Layout(*thr), Operand::None))
+                }
             };
             c += x * scale;
             scale *= s;

@@ -17,4 +17,6 @@ from .tensor import Tensor, contract, copy, gemm, local_partition, local_tile, m
 from . import tensor as _tensor
 from . import cuda  # noqa: F401  (GPU kernels; importing needs no GPU)
 
+__version__: str = _native.__version__
+
 __all__ = sorted(set(_native.__all__) | set(_tensor.__all__))

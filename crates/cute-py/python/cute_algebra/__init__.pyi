@@ -30,7 +30,7 @@ from ._native import (
     dice as dice,
     domain_distribute as domain_distribute,
     downcast as downcast,
-    filter as filter,
+    filter_ as filter_,
     filter_zeros as filter_zeros,
     flat_divide as flat_divide,
     flat_product as flat_product,
@@ -60,7 +60,7 @@ from ._native import (
     right_inverse as right_inverse,
     shape as shape,
     size as size,
-    slice as slice,
+    slice_ as slice_,
     slice_and_offset as slice_and_offset,
     stride as stride,
     swizzle_search as swizzle_search,
@@ -93,18 +93,20 @@ from .tensor import (
     partition as partition,
 )
 
+__version__: str
+
 __all__ = [
     "BankReport", "ComposedLayout", "E", "F2", "Layout", "LayoutError", "Swizzle", "SwizzleSearch",
     "Tensor", "array_layout", "bank_conflicts", "blocked_product", "coalesce", "coalesce_z",
     "compact_col_major", "compact_row_major", "compatible", "complement", "composition",
     "composition_mode", "congruent", "contract", "copy", "cosize", "crd2crd", "crd2idx", "depth",
-    "dice", "domain_distribute", "downcast", "filter", "filter_zeros", "flat_divide",
+    "dice", "domain_distribute", "downcast", "filter_", "filter_zeros", "flat_divide",
     "flat_product", "flatten", "gemm", "greatest_common_domain", "idx2crd", "image", "layout_add",
     "layout_svg", "left_inverse", "local_partition", "local_tile", "logical_divide",
     "logical_product", "make_identity_layout", "make_layout", "make_layout_tv",
     "make_ordered_layout", "make_tensor", "max_common_layout", "max_common_vector", "nullspace",
     "partition", "prefix_product", "print_layout", "product", "product_each", "raked_product",
-    "rank", "recast", "right_inverse", "shape", "size", "slice", "slice_and_offset", "stride",
+    "rank", "recast", "right_inverse", "shape", "size", "slice_", "slice_and_offset", "stride",
     "swizzle_search", "tensor_contract", "tensor_copy", "tensor_gemm", "tensor_get", "tensor_set",
     "thread_coord", "tile_to_shape", "tiled_divide", "tiled_product", "tmem_16x256b",
     "tmem_32x32b", "tv_partition", "upcast", "weakly_congruent", "with_shape", "zipped_divide",

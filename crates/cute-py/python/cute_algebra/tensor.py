@@ -6,6 +6,11 @@ with its strides in elements, any strides, negative included). Slicing, partitio
 make new tensors over the same memory; ``copy``, ``gemm`` and ``contract`` run in Rust with the
 GIL released. Every access is checked against the array's memory.
 
+Element types: float32, float64, float16, bfloat16 (``ml_dtypes.bfloat16``, when ml_dtypes is
+installed), int64, int32, int16, int8, uint8, in native byte order. Every one can be read,
+written and copied; ``gemm`` and ``contract`` multiply float32, float64 and the integer types
+(float16 and bfloat16 are refused with a ``TypeError``: convert with ``astype(numpy.float32)``).
+
 >>> import numpy as np
 >>> from cute_algebra import Tensor, Layout
 >>> a = np.arange(12.0).reshape(3, 4)
@@ -81,9 +86,21 @@ class Tensor:
         if not isinstance(self.layout, Layout):
             raise TypeError(f"Tensor layout: expected a Layout, got {type(self.layout).__name__}")
         self.offset = int(offset)
-        # check every offset against the array's memory now
-        _native.tensor_get((array, Layout(1, 0), self.offset + self._lowest()), 0)
-        _native.tensor_get((array, Layout(1, 0), self.offset + self._highest()), 0)
+        # check every offset against the array's memory now, naming the caller's layout
+        lo, hi = self.offset + self._lowest(), self.offset + self._highest()
+        span = _span(array)
+        if span is not None and not (span[0] <= lo and hi <= span[1]):
+            e = LayoutError(
+                f"Tensor: layout {self.layout} at offset {self.offset} reaches the element offsets "
+                f"{lo}..{hi}, outside the array's {array.size} elements (offsets {span[0]}..{span[1]} "
+                f"from its data pointer)")
+            e.category, e.op = "OutOfRange", "tensor"
+            raise e
+        if span is None:
+            for o in (lo, hi):
+                _native.tensor_get((array, Layout(1, 0), o), 0)
+        # the array's kind and element type
+        _native.tensor_get((array, self.layout, self.offset), 0)
 
     def _parts(self):
         """The tensor as the native functions take it: ``(array, layout, offset)``."""
@@ -174,6 +191,21 @@ class Tensor:
 
     def __repr__(self):
         return f"Tensor({self.layout}, offset={self.offset}, dtype={self.array.dtype})"
+
+
+def _span(array):
+    """The element offsets, from the data pointer, of an array's lowest and highest elements
+    (``None`` when the array does not tell its shape, strides and item size; (0, -1) when it is
+    empty)."""
+    try:
+        shape, strides, isz = tuple(array.shape), tuple(array.strides), int(array.itemsize)
+    except (AttributeError, TypeError):
+        return None
+    if any(n == 0 for n in shape):
+        return (0, -1)
+    lo = sum(min(0, (n - 1) * d) for n, d in zip(shape, strides))
+    hi = sum(max(0, (n - 1) * d) for n, d in zip(shape, strides))
+    return (lo // isz, hi // isz)
 
 
 def _leaves(layout):
@@ -287,7 +319,8 @@ _SPEC = re.compile(r"^\s*([A-Za-z]*)\s*,\s*([A-Za-z]*)\s*->\s*([A-Za-z]*)\s*$")
 def contract(spec, a, b, out=None, accumulate=False):
     """The einsum-style GETT, e.g. ``contract("stupr,qtru->stqp", a, b, out=c)``: ``out`` is
     overwritten as by ``numpy.einsum`` (``accumulate=True`` adds to it). Arguments are arrays or
-    tensors; each letter names one top-level mode. Without ``out`` a C-order array is made.
+    tensors; each letter names one top-level mode; spaces are ignored. Without ``out`` a C-order
+    array is made.
     Runs cute-gemm's folding into one GEMM and its kernel, with the GIL released.
 
     >>> import numpy as np
@@ -298,6 +331,9 @@ def contract(spec, a, b, out=None, accumulate=False):
     """
     import numpy as np
 
+    if not isinstance(spec, str):
+        raise TypeError(f"contract: expected the spec as a str, got {type(spec).__name__}")
+    spec = "".join(spec.split())  # spaces are allowed anywhere, as numpy.einsum allows them
     m = _SPEC.match(spec)
     if not m:
         raise _fail(f"{spec!r} is not of the form 'ab,bc->ac'")

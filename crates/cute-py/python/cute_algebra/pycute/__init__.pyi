@@ -14,6 +14,7 @@ from .layout import (
     make_layout as make_layout, right_inverse as right_inverse, size as size,
     slice_and_offset as slice_and_offset, tiled_divide as tiled_divide,
     tiled_product as tiled_product, zipped_divide as zipped_divide,
+    blocked_product as blocked_product, raked_product as raked_product,
     zipped_product as zipped_product,
 )
 from .swizzle import (
@@ -28,7 +29,7 @@ __all__ = [
     "LayoutBase", "is_layout", "Layout", "make_layout", "size", "cosize", "coalesce", "filter",
     "composition", "complement", "right_inverse", "left_inverse", "logical_divide",
     "logical_product", "hier_unzip", "zipped_divide", "tiled_divide", "zipped_product",
-    "tiled_product", "slice_and_offset", "LayoutError",
+    "tiled_product", "blocked_product", "raked_product", "slice_and_offset", "LayoutError",
     "shiftr", "shiftl", "Swizzle", "ComposedLayout",
     "Integer",
 ]

@@ -16,7 +16,6 @@ from functools import reduce
 from typing import Union
 
 from .._native import LayoutError
-from .typing import Integer
 
 __all__ = [
     "is_int", "is_tuple", "flatten", "signum", "product", "inner_product", "tuple_max",
@@ -43,7 +42,9 @@ def is_int(x):
     >>> is_int(3), is_int((3,)), is_int(True)
     (True, False, False)
     """
-    return isinstance(x, Integer)
+    t = type(x)
+    # as isinstance(x, Integer), without the ABC's slower check: int subclasses but bool
+    return t is int or (t is not bool and isinstance(x, int))
 
 
 def is_tuple(x):

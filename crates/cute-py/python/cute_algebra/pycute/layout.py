@@ -23,7 +23,7 @@ __all__ = [
     "LayoutBase", "is_layout", "Layout", "make_layout", "size", "cosize", "coalesce", "filter",
     "composition", "complement", "right_inverse", "left_inverse", "logical_divide",
     "logical_product", "hier_unzip", "zipped_divide", "tiled_divide", "zipped_product",
-    "tiled_product", "slice_and_offset", "LayoutError",
+    "tiled_product", "blocked_product", "raked_product", "slice_and_offset", "LayoutError",
 ]
 
 
@@ -48,20 +48,50 @@ def is_layout(x):
 
 
 def _native_of(layout):
-    """The Rust layout of a compat layout (ints become ``n:1``)."""
+    """The Rust layout of a compat layout (ints become ``n:1``), made once: a compat layout keeps
+    the Rust layout it was made from or converted to, until ``shape`` or ``stride`` is assigned."""
     if isinstance(layout, Layout):
-        return _native.Layout(layout.shape, layout.stride)
+        n = layout._native
+        if n is None:
+            n = layout._native = _n_Layout(layout.shape, layout.stride)
+        return n
     if is_int(layout):
         return _native.Layout(layout, 1)
     raise TypeError(f"expected a pycute Layout, got {type(layout).__name__}")
 
 
 def _from_native(n):
-    return Layout(n.shape, n.stride)
+    """The compat layout of a Rust layout: its shape and stride are read from it when first
+    asked for."""
+    layout = _new_layout(_Layout)
+    layout._shape = layout._stride = None
+    layout._native = n
+    return layout
+
+
+_new_layout = object.__new__
+# the native functions, looked up once
+_n_Layout = _native.Layout
+_n_coalesce = _native.coalesce
+_n_filter_ = _native.filter_
+_n_composition = _native.composition
+_n_complement = _native.complement
+_n_right_inverse = _native.right_inverse
+_n_left_inverse = _native.left_inverse
+_n_logical_divide = _native.logical_divide
+_n_logical_product = _native.logical_product
+_n_zipped_divide = _native.zipped_divide
+_n_tiled_divide = _native.tiled_divide
+_n_zipped_product = _native.zipped_product
+_n_tiled_product = _native.tiled_product
+_n_blocked_product = _native.blocked_product
+_n_raked_product = _native.raked_product
 
 
 def _tiler_of(t):
     """A tiler for the Rust core: layouts converted, ints and None kept, tuples by mode."""
+    if type(t) is Layout:
+        return _native_of(t)
     if t is None or is_int(t):
         return t
     if is_tuple(t):
@@ -80,9 +110,56 @@ class Layout(LayoutBase):
     ('(4, 8):(1, 4)', Layout((4, 8),(1, 4)), 2, Layout(8,4), 32, 32)
     """
 
+    # _shape, _stride: the two values, or None until read from _native (a layout made from a
+    # Rust result); _native: the Rust layout of the two, or None until needed. LayoutBase gives
+    # the __dict__ for any other attribute, as legacy's.
+    __slots__ = ("_shape", "_stride", "_native")
+
     def __init__(self, _shape, _stride=None):
-        self.shape = _shape
-        self.stride = prefix_product(_shape) if _stride is None else _stride
+        self._shape = _shape
+        self._stride = prefix_product(_shape) if _stride is None else _stride
+        self._native = None
+
+    @property
+    def shape(self):
+        """The shape: an int or a nested tuple of ints (assignable, as in legacy pycute; assign a
+        new value rather than changing a list in place).
+
+        >>> L = Layout((4, 8), (1, 4)); L.shape
+        (4, 8)
+        >>> L.shape = (8, 4); L
+        Layout((8, 4),(1, 4))
+        """
+        s = self._shape
+        if s is None:
+            s = self._shape = self._native.shape
+        return s
+
+    @shape.setter
+    def shape(self, value):
+        self._stride = self.stride
+        self._shape = value
+        self._native = None
+
+    @property
+    def stride(self):
+        """The stride, nested as the shape (assignable, as ``shape``).
+
+        >>> L = Layout((4, 8)); L.stride
+        (1, 4)
+        >>> L.stride = (8, 1); L(1, 1)
+        9
+        """
+        d = self._stride
+        if d is None:
+            d = self._stride = self._native.stride
+        return d
+
+    @stride.setter
+    def stride(self, value):
+        self._shape = self.shape
+        self._stride = value
+        self._native = None
 
     def __eq__(self, other):
         if not isinstance(other, Layout):
@@ -102,8 +179,11 @@ class Layout(LayoutBase):
         return crd2idx(crd, self.shape, self.stride)
 
     def __getitem__(self, i):
-        if is_tuple(self.shape):
-            return Layout(self.shape[i], self.stride[i])
+        shape = self.shape
+        if type(shape) is tuple or is_tuple(shape):
+            mode = _new_layout(_Layout)
+            mode._shape, mode._stride, mode._native = shape[i], self.stride[i], None
+            return mode
         if i not in (0, -1):
             raise IndexError(f"Layout[{i}]: mode index out of range for rank 1 ({self})")
         return Layout(self.shape, self.stride)
@@ -133,6 +213,9 @@ class Layout(LayoutBase):
         return f"Layout({self.shape},{self.stride})"
 
 
+_Layout = Layout
+
+
 def make_layout(*layouts):
     """The layout whose modes are the given layouts (or the layouts of one iterable).
 
@@ -141,7 +224,11 @@ def make_layout(*layouts):
     """
     if len(layouts) == 1 and not is_layout(layouts[0]):
         layouts = tuple(layouts[0])
-    return Layout(tuple(l.shape for l in layouts), tuple(l.stride for l in layouts))
+    shapes, strides = [], []
+    for l in layouts:
+        shapes.append(l.shape)
+        strides.append(l.stride)
+    return Layout(tuple(shapes), tuple(strides))
 
 
 def size(layout):
@@ -181,7 +268,7 @@ def coalesce(layout, profile=None):
     """
     if is_tuple(profile):
         return _by_mode("coalesce", coalesce, layout, profile)
-    return _from_native(_native.coalesce(_native_of(layout)))
+    return _from_native(_n_coalesce(_native_of(layout)))
 
 
 def filter(layout, profile=None):
@@ -192,7 +279,7 @@ def filter(layout, profile=None):
     """
     if is_tuple(profile):
         return _by_mode("filter", filter, layout, profile)
-    return _from_native(_native.filter(_native_of(layout)))
+    return _from_native(_n_filter_(_native_of(layout)))
 
 
 def composition(layoutA, layoutB):
@@ -204,7 +291,7 @@ def composition(layoutA, layoutB):
     """
     if layoutB is None:
         return layoutA
-    return _from_native(_native.composition(_native_of(layoutA), _tiler_of(layoutB)))
+    return _from_native(_n_composition(_native_of(layoutA), _tiler_of(layoutB)))
 
 
 def complement(layout, max_idx=1):
@@ -214,7 +301,7 @@ def complement(layout, max_idx=1):
     >>> complement(Layout(4, 2)), complement(Layout(4, 2), 24)
     (Layout(2,1), Layout((2, 3),(1, 8)))
     """
-    return _from_native(_native.complement(_native_of(layout), max_idx))
+    return _from_native(_n_complement(_native_of(layout), max_idx))
 
 
 def right_inverse(layout):
@@ -225,7 +312,7 @@ def right_inverse(layout):
     """
     if layout is None:
         return None
-    return _from_native(_native.right_inverse(_native_of(layout)))
+    return _from_native(_n_right_inverse(_native_of(layout)))
 
 
 def left_inverse(layout):
@@ -236,7 +323,7 @@ def left_inverse(layout):
     """
     if layout is None:
         return None
-    return _from_native(_native.left_inverse(_native_of(layout)))
+    return _from_native(_n_left_inverse(_native_of(layout)))
 
 
 def logical_divide(layoutA, layoutB):
@@ -247,7 +334,7 @@ def logical_divide(layoutA, layoutB):
     """
     if layoutB is None:
         return layoutA
-    return _from_native(_native.logical_divide(_native_of(layoutA), _tiler_of(layoutB)))
+    return _from_native(_n_logical_divide(_native_of(layoutA), _tiler_of(layoutB)))
 
 
 def logical_product(layoutA, layoutB):
@@ -259,7 +346,7 @@ def logical_product(layoutA, layoutB):
     """
     if layoutB is None:
         return layoutA
-    return _from_native(_native.logical_product(_native_of(layoutA), _tiler_of(layoutB)))
+    return _from_native(_n_logical_product(_native_of(layoutA), _tiler_of(layoutB)))
 
 
 def hier_unzip(splitter, layoutA, layoutB):
@@ -289,7 +376,7 @@ def zipped_divide(layoutA, layoutB):
     >>> zipped_divide(Layout((8, 16), (16, 1)), (Layout(4, 1), Layout(8, 1)))
     Layout(((4, 8), (2, 2)),((16, 1), (64, 8)))
     """
-    return _from_native(_native.zipped_divide(_native_of(layoutA), _tiler_of(layoutB)))
+    return _from_native(_n_zipped_divide(_native_of(layoutA), _tiler_of(layoutB)))
 
 
 def tiled_divide(layoutA, layoutB):
@@ -298,7 +385,7 @@ def tiled_divide(layoutA, layoutB):
     >>> tiled_divide(Layout((8, 16), (16, 1)), (Layout(4, 1), Layout(8, 1)))
     Layout(((4, 8), 2, 2),((16, 1), 64, 8))
     """
-    return _from_native(_native.tiled_divide(_native_of(layoutA), _tiler_of(layoutB)))
+    return _from_native(_n_tiled_divide(_native_of(layoutA), _tiler_of(layoutB)))
 
 
 def zipped_product(layoutA, layoutB):
@@ -307,7 +394,7 @@ def zipped_product(layoutA, layoutB):
     >>> zipped_product(Layout((2, 2), (1, 2)), (Layout(3, 1), Layout(2, 1)))
     Layout(((2, 2), (3, 2)),((1, 2), (2, 1)))
     """
-    return _from_native(_native.zipped_product(_native_of(layoutA), _tiler_of(layoutB)))
+    return _from_native(_n_zipped_product(_native_of(layoutA), _tiler_of(layoutB)))
 
 
 def tiled_product(layoutA, layoutB):
@@ -316,7 +403,27 @@ def tiled_product(layoutA, layoutB):
     >>> tiled_product(Layout((2, 2), (1, 2)), (Layout(3, 1), Layout(2, 1)))
     Layout(((2, 2), 3, 2),((1, 2), 2, 1))
     """
-    return _from_native(_native.tiled_product(_native_of(layoutA), _tiler_of(layoutB)))
+    return _from_native(_n_tiled_product(_native_of(layoutA), _tiler_of(layoutB)))
+
+
+def blocked_product(layoutA, layoutB):
+    """CuTe's blocked product (not in legacy pycute, which builds it from ``logical_product``):
+    ``A`` as the block, laid out as ``B`` says, mode by mode.
+
+    >>> blocked_product(Layout((2, 5), (5, 1)), Layout((3, 4), (1, 3)))
+    Layout(((2, 3), (5, 4)),((5, 10), (1, 30)))
+    """
+    return _from_native(_n_blocked_product(_native_of(layoutA), _native_of(layoutB)))
+
+
+def raked_product(layoutA, layoutB):
+    """CuTe's raked product (not in legacy pycute): ``A``'s elements interleaved with the
+    repetition ``B``, mode by mode.
+
+    >>> raked_product(Layout((2, 5), (5, 1)), Layout((3, 4), (1, 3)))
+    Layout(((3, 2), (4, 5)),((10, 5), (30, 1)))
+    """
+    return _from_native(_n_raked_product(_native_of(layoutA), _native_of(layoutB)))
 
 
 def slice_and_offset(crd: tuple, layout: Layout):
