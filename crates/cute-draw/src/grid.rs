@@ -4,6 +4,9 @@
 
 use cute::Layout;
 
+/// The longest side, in pixels, of a PNG the crate draws (`png::MAX_SIDE`).
+pub const MAX_PNG_SIDE: u64 = 16_384;
+
 /// Why a picture cannot be drawn.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -30,7 +33,7 @@ pub enum DrawError {
     },
     /// The layout's strides are not integers (coordinate or F2 strides have no offsets to draw).
     NotIntegral(String),
-    /// A PNG of the picture would have a side longer than [`crate::png::MAX_SIDE`] pixels (a
+    /// A PNG of the picture would have a side longer than [`MAX_PNG_SIDE`] pixels (a
     /// long, thin layout: the cell limit does not bound a side).
     ImageTooLarge {
         /// The picture's width in SVG units.
@@ -76,7 +79,7 @@ impl core::fmt::Display for DrawError {
             } => write!(
                 f,
                 "a PNG of this picture ({width} x {height} units) would be {px_width} x {px_height} pixels, more than the limit of {} pixels a side: draw it as SVG, or draw a smaller layout",
-                crate::png::MAX_SIDE
+                MAX_PNG_SIDE
             ),
             DrawError::Argument(m) => write!(f, "draw: {m}"),
             DrawError::Render(m) => write!(f, "draw: render: {m}"),

@@ -40,7 +40,7 @@ pub fn scale(scene: &Scene) -> f64 {
 
 /// The longest side a PNG may have, in pixels: a scene too long and thin to fit at [`scale`]
 /// (a layout of many cells in one row or column) is refused rather than drawn as a sliver.
-pub const MAX_SIDE: u64 = 16_384;
+pub const MAX_SIDE: u64 = crate::grid::MAX_PNG_SIDE;
 
 /// The size in pixels of the PNG of `scene`, or [`DrawError::ImageTooLarge`] when a side would
 /// exceed [`MAX_SIDE`]. Checked before any drawing, so a refused picture costs nothing.

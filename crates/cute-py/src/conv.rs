@@ -9,7 +9,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyList, PyString, PyTuple};
 
-use crate::types::{PyComposedLayout, PyE, PyF2, PyLayout};
+use crate::classes::{PyComposedLayout, PyE, PyF2, PyLayout};
 
 pyo3::create_exception!(
     cute_algebra,

@@ -13,6 +13,7 @@
 // The core's errors are plain `Copy` values carrying their operands (see the `cute` crate).
 #![allow(clippy::result_large_err)]
 
+mod classes;
 mod conv;
 mod cuda;
 mod ops;
@@ -31,11 +32,11 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.setattr("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("LayoutError", py.get_type::<LayoutError>())?;
     cuda::register(m)?;
-    m.add_class::<types::PyLayout>()?;
-    m.add_class::<types::PyE>()?;
-    m.add_class::<types::PyF2>()?;
-    m.add_class::<types::PySwizzle>()?;
-    m.add_class::<types::PyComposedLayout>()?;
+    m.add_class::<classes::PyLayout>()?;
+    m.add_class::<classes::PyE>()?;
+    m.add_class::<classes::PyF2>()?;
+    m.add_class::<classes::PySwizzle>()?;
+    m.add_class::<classes::PyComposedLayout>()?;
     m.add_class::<types::PyBankReport>()?;
     m.add_class::<types::PySwizzleSearch>()?;
     m.add_function(wrap_pyfunction!(ops::size, m)?)?;

@@ -5,11 +5,12 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
+use crate::classes::{PyComposedLayout, PyLayout, PySwizzle};
 use crate::conv::{
     self, err, int, kind_of, layout_arg, partial_coord, seq, smem_arg, tiler_arg, tuple, tuple_py,
     OrRaise,
 };
-use crate::types::{PyBankReport, PyComposedLayout, PyLayout, PySwizzle, PySwizzleSearch};
+use crate::types::{PyBankReport, PySwizzleSearch};
 
 type L = PyResult<PyLayout>;
 

@@ -231,7 +231,7 @@ fn view(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<View> {
 /// >>> array_layout(np.zeros((4, 8))), array_layout(np.zeros((4, 8))[:, ::-2])
 /// (Layout((4,8),(8,1)), Layout((4,4),(8,-2)))
 #[pyfunction]
-pub fn array_layout(array: &Bound<'_, PyAny>) -> PyResult<crate::types::PyLayout> {
+pub fn array_layout(array: &Bound<'_, PyAny>) -> PyResult<crate::classes::PyLayout> {
     let v = view(array, "array_layout")?;
     let shape: Vec<i64> = array.getattr("shape")?.extract()?;
     let strides: Vec<i64> = array.getattr("strides")?.extract()?;
@@ -250,7 +250,7 @@ pub fn array_layout(array: &Bound<'_, PyAny>) -> PyResult<crate::types::PyLayout
     } else {
         l
     };
-    Ok(crate::types::PyLayout::wrap(l))
+    Ok(crate::classes::PyLayout::wrap(l))
 }
 
 /// A raw span that may cross `allow_threads` (the array object is kept alive by the caller).
