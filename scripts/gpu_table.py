@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Joins `cute-gpu --json` and `scripts/gpu_torch.py` output (same device session) into the
+"""Joins `cute gpu --json` and `scripts/gpu_torch.py` output (same device session) into the
 bandwidth table of BENCHMARKS.md.
 
     python3 scripts/gpu_table.py gpu.json torch.json

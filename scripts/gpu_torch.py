@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""PyTorch's side of the GPU COPY comparison, run in the same device session as `cute-gpu`.
+"""PyTorch's side of the GPU COPY comparison, run in the same device session as `cute gpu`.
 
-Reads the permutation cases that `cute-gpu --torch-cases` prints (shape, permutation, dtype) and
+Reads the permutation cases that `cute gpu --torch-cases` prints (shape, permutation, dtype) and
 times `x.permute(perm).contiguous()` and a device-to-device copy of the same bytes with CUDA
 events: median of 20 runs after 3 warm-ups, on random data. Prints JSON: one object per case with
 GB/s counting bytes read plus written.
 
-    cute-gpu --torch-cases > cases.json && python3 scripts/gpu_torch.py cases.json > torch.json
+    cute gpu --torch-cases > cases.json && python3 scripts/gpu_torch.py cases.json > torch.json
 """
 import json
 import sys

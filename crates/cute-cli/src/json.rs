@@ -1,5 +1,5 @@
 //! The `--json` outputs of `cute`: every one is a [`serde_json::Value`] built with [`json!`] (keys
-//! in the order written) and printed by [`line`], so that strings are escaped by one writer,
+//! in the order written) and printed by [`line()`], so that strings are escaped by one writer,
 //! `serde_json`, the same one the playground's engine (`cute-wasm`) uses.
 
 use serde_json::ser::{Formatter, Serializer};

@@ -1,5 +1,5 @@
 //! A compiled and loaded kernel, and the arguments a launch passes it (below the device, so that
-//! the caches of [`crate::plans`] can hold kernels without knowing the device).
+//! the plan cache can hold kernels without knowing the device).
 
 use cudarc::driver::CudaFunction;
 
