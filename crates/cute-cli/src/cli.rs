@@ -340,7 +340,7 @@ enum Cmd {
   cute gpu --plan
   cute gpu --only copy --json copy.json
   cute gpu copy '(4096,4096):(4096,1)' '(4096,4096):(1,4096)' --dtype bf16
-  cute gpu contract stupr,qtru->stqp --sizes s=64,t=16,u=64,p=64,r=16,q=256")]
+  cute gpu contract 'stupr,qtru->stqp' --sizes s=64,t=16,u=64,p=64,r=16,q=256")]
     Gpu(crate::gpu::GpuArgs),
     /// Any operation of the algebra by its CuTe name: `cute OP ARG...` (see `cute ops`).
     #[command(external_subcommand)]

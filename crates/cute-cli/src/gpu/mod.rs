@@ -98,8 +98,8 @@ pub enum GpuCmd {
     /// the algebra into one GEMM: plan, compile, verify against an fp64 reference on sampled
     /// elements, time against a GEMM of the same size in GEMM form.
     #[command(after_help = "Examples:
-  cute gpu contract stupr,qtru->stqp --sizes s=64,t=16,u=64,p=64,r=16,q=256
-  cute gpu contract mk,nk->mn --sizes m=4096,n=4096,k=4096 --plan")]
+  cute gpu contract 'stupr,qtru->stqp' --sizes s=64,t=16,u=64,p=64,r=16,q=256
+  cute gpu contract 'mk,nk->mn' --sizes m=4096,n=4096,k=4096 --plan")]
     Contract {
         /// The contraction, e.g. `stupr,qtru->stqp` (letters name modes; spaces are ignored).
         spec: String,
