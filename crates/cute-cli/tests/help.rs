@@ -96,7 +96,10 @@ fn every_help_has_examples_and_each_runs() {
             if sub == "gpu" && code == 3 {
                 // exit 3 is the documented answer of a machine without a CUDA device;
                 // the examples that plan without one must still run
-                assert!(err.contains("no CUDA device"), "{line}: exit 3, stderr {err}");
+                assert!(
+                    err.contains("no CUDA device"),
+                    "{line}: exit 3, stderr {err}"
+                );
                 assert!(
                     !args.contains(&"--plan"),
                     "{line} plans without a device, yet exited 3"
