@@ -387,36 +387,160 @@ def perf_overhead(g):
            us=rows["ours"], torch_us=rows["torch"])
 
 
+def median_ms_batch(fn, n=20, warmup=3, reps=7):
+    """Milliseconds per call of `n` calls back to back between two events (the median of `reps`):
+    the rate a stream of calls reaches, the host's work overlapping the kernels."""
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    ts = []
+    for _ in range(reps):
+        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        a.record()
+        for _ in range(n):
+            fn()
+        b.record()
+        b.synchronize()
+        ts.append(a.elapsed_time(b) / n)
+    ts.sort()
+    return ts[len(ts) // 2]
+
+
+def _first(obj, key):
+    """The first value named `key` in a JSON document, depth first."""
+    if isinstance(obj, dict):
+        if key in obj and isinstance(obj[key], (int, float)):
+            return obj[key]
+        obj = list(obj.values())
+    if isinstance(obj, list):
+        for v in obj:
+            r = _first(v, key)
+            if r is not None:
+                return r
+    return None
+
+
+def rust_tflops(spec, sizes):
+    """The Rust path's TFLOP/s for `spec` on column-major tensors (`cute gpu contract`, bf16 in
+    and out, timed as this script times: CUDA events around each call, median), or None."""
+    exe = os.environ.get("CUTE_BIN", ".dev/cute")
+    if not os.path.exists(exe):
+        return None
+    r = subprocess.run([exe, "gpu", "contract", spec, "--sizes", sizes, "--out-dtype", "bf16", "--json"],
+                       capture_output=True, text=True, timeout=180)
+    try:
+        return _first(json.loads(r.stdout), "tflops")
+    except ValueError:
+        print(f"cute gpu contract {spec}: exit {r.returncode}: {r.stdout[-300:]} {r.stderr[-300:]}")
+        return None
+
+
 def perf_gemm(g):
     n = 8192
+    fl = 2.0 * n ** 3
+    # (1) row-major operands, as PyTorch users hold them
     a = rand((n, n), torch.bfloat16, g)
     b = rand((n, n), torch.bfloat16, g)
     c = torch.empty((n, n), dtype=torch.bfloat16, device="cuda")
-    fl = 2.0 * n ** 3
     t_ours = median_ms(lambda: cc.matmul(a, b, out=c))
     t_torch = median_ms(lambda: torch.matmul(a, b))
     ref = torch.matmul(a.float(), b.float())
     rel = ((c.float() - ref).norm() / ref.norm()).item()
-    record("perf", f"matmul {n}^3 bf16", rel < 1e-2,
+    record("perf", f"matmul {n}^3 bf16 row-major", rel < 1e-2,
            f"{fl / t_ours / 1e9:.0f} TFLOP/s, torch.matmul {fl / t_torch / 1e9:.0f}, rel {rel:.1e}",
            tflops=fl / t_ours / 1e9, torch_tflops=fl / t_torch / 1e9)
-    del a, b, c, ref
+    # (2) the layouts `cute gpu contract 'mk,kn->mn'` uses (column-major in the letters' order):
+    # the same plan from Python and from Rust, timed the same way
+    at, bt, ct = a.t(), b.t(), c.t()  # A (m,k):(1,m), B (k,n):(1,k), C (m,n):(1,m)
+    t_py = median_ms(lambda: cc.matmul(at, bt, out=ct))
+    t_py_stream = median_ms_batch(lambda: cc.matmul(at, bt, out=ct))
+    t_torch = median_ms(lambda: torch.matmul(at, bt))
+    ref = torch.matmul(at.float(), bt.float())
+    rel = ((ct.float() - ref).norm() / ref.norm()).item()
+    rust = rust_tflops("mk,kn->mn", f"m={n},n={n},k={n}")
+    py = fl / t_py / 1e9
+    record("perf", f"matmul {n}^3 bf16, Python against Rust (same layouts), >= 97%",
+           rel < 1e-2 and rust is not None and py >= 0.97 * rust,
+           f"Python {py:.0f} TFLOP/s ({fl / t_py_stream / 1e9:.0f} back to back), Rust "
+           f"{rust if rust is None else round(rust)} ({'-' if not rust else f'{100 * py / rust:.1f}%'}), "
+           f"torch.matmul {fl / t_torch / 1e9:.0f}, rel {rel:.1e}",
+           tflops=py, rust_tflops=rust, stream_tflops=fl / t_py_stream / 1e9,
+           torch_tflops=fl / t_torch / 1e9)
+    del a, b, c, at, bt, ct, ref
     s, t, u, p, r, q = 64, 16, 64, 64, 16, 256
     A = rand((s, t, u, p, r), torch.bfloat16, g)
     B = rand((q, t, r, u), torch.bfloat16, g)
     # column-major in the letters' order, as the Rust benchmark lays them out
     A = A.permute(4, 3, 2, 1, 0).contiguous().permute(4, 3, 2, 1, 0)
     B = B.permute(3, 2, 1, 0).contiguous().permute(3, 2, 1, 0)
-    C = torch.empty((q, p, t, s), dtype=torch.bfloat16, device="cuda").permute(3, 2, 0, 1)
+    C = torch.empty((p, q, t, s), dtype=torch.bfloat16, device="cuda").permute(3, 2, 1, 0)
     fl = 2.0 * s * t * u * p * r * q
     t_ours = median_ms(lambda: cc.contract("stupr,qtru->stqp", A, B, C))
+    t_stream = median_ms_batch(lambda: cc.contract("stupr,qtru->stqp", A, B, C))
     t_torch = median_ms(lambda: torch.einsum("stupr,qtru->stqp", A, B))
     ref = torch.einsum("stupr,qtru->stqp", A.float(), B.float())
     rel = ((C.float() - ref).norm() / ref.norm()).item()
-    record("perf", "contract stupr,qtru->stqp s64 t16 u64 p64 r16 q256 bf16", rel < 1e-2,
-           f"{fl / t_ours / 1e9:.0f} TFLOP/s, torch.einsum {fl / t_torch / 1e9:.0f} "
-           f"({t_torch / t_ours:.1f}x), rel {rel:.1e}",
-           tflops=fl / t_ours / 1e9, torch_tflops=fl / t_torch / 1e9)
+    rust = rust_tflops("stupr,qtru->stqp", f"s={s},t={t},u={u},p={p},r={r},q={q}")
+    py = fl / t_ours / 1e9
+    record("perf", "contract stupr,qtru->stqp s64 t16 u64 p64 r16 q256 bf16, Python against Rust, >= 97%",
+           rel < 1e-2 and rust is not None and py >= 0.97 * rust,
+           f"Python {py:.0f} TFLOP/s ({fl / t_stream / 1e9:.0f} back to back), Rust "
+           f"{rust if rust is None else round(rust)} ({'-' if not rust else f'{100 * py / rust:.1f}%'}), "
+           f"torch.einsum {fl / t_torch / 1e9:.0f} ({t_torch / t_ours:.1f}x), rel {rel:.1e}",
+           tflops=py, rust_tflops=rust, stream_tflops=fl / t_stream / 1e9,
+           torch_tflops=fl / t_torch / 1e9)
+
+
+def fast_path_checks(g):
+    """The second and later calls of a description take the remembered plan: each checked against
+    PyTorch on new data, sub-tensor views at other alignments, and a refusal (overlap) that the
+    fast path must still make."""
+    ok, n = True, 0
+    for dt in (torch.float32, torch.bfloat16, torch.int8):
+        base = rand((6, 40, 33), dt, g)
+        for it in range(3):
+            for view in (base, base[1:], base[:, 3:, 1:]):
+                x = view.clone() if it == 2 else view  # new memory, same description
+                y = cc.permute(x, (2, 0, 1))
+                ok &= torch.equal(y, x.permute(2, 0, 1).contiguous())
+                d = torch.empty_like(x.transpose(0, 2)).transpose(0, 2)
+                cc.copy_(d, x)
+                ok &= torch.equal(d, x)
+                n += 2
+            base = rand((6, 40, 33), dt, g)
+    a = rand((3, 64, 40), torch.bfloat16, g)
+    b = rand((40, 24), torch.bfloat16, g)
+    for _ in range(3):
+        c = cc.matmul(a, b)
+        ref = torch.matmul(a.float(), b.float())
+        ok &= ((c.float() - ref).norm() / ref.norm()).item() < 1e-2
+        e = cc.contract("bmk,kn->bnm", a, b, out_dtype=torch.float32)
+        ok &= ((e - ref.transpose(1, 2)).norm() / ref.norm()).item() < 1e-2
+        a, b = rand((3, 64, 40), torch.bfloat16, g), rand((40, 24), torch.bfloat16, g)
+        n += 2
+    x = rand((64, 64), torch.float32, g)
+    cc.copy_(x[32:], x[:32].clone())  # a description seen...
+    try:
+        cc.copy_(x[16:48], x[:32])  # ... overlapping now: refused on the fast path too
+        ok = False
+    except ValueError as e:
+        ok &= "overlaps" in str(e)
+    record("fast path", f"{n} repeated calls against PyTorch, overlap refused", ok, "")
+
+
+def dlpack_results(g):
+    """A DeviceArray (the result type for frameworks without an allocator here, JAX's through
+    DLPack) read by PyTorch through DLPack and through __cuda_array_interface__, zero copy."""
+    x = rand((64, 48), torch.float32, g)
+    arr = cc.DeviceArray([48, 64], "f32")
+    cc.permute(x, (1, 0), out=arr)
+    y = torch.from_dlpack(arr)
+    ok = torch.equal(y, x.t()) and y.data_ptr() == arr.ptr
+    record("dlpack", "DeviceArray into torch.from_dlpack, zero copy", ok, f"ptr {arr.ptr:#x}")
+    del arr  # the torch tensor keeps the memory
+    torch.cuda.synchronize()
+    ok2 = torch.equal(y, x.t())
+    record("dlpack", "the memory outlives the DeviceArray while torch holds it", ok2, "")
 
 
 def main():
@@ -441,12 +565,14 @@ def main():
         check_stream_order(g)
         check_disk_cache()
     print(f"correctness: {time.time() - t0:.0f} s; {cc.cache_stats()}", flush=True)
+    dlpack_results(g)
+    fast_path_checks(g)
     if not quick and "--no-perf" not in sys.argv:
         perf_permute(g)
         perf_overhead(g)
         perf_gemm(g)
     for r in results:
-        if r["group"] in ("perf", "cache", "stream", "refusal") or r["status"] != "ok":
+        if r["group"] in ("perf", "cache", "stream", "refusal", "dlpack", "fast path") or r["status"] != "ok":
             print(f"{r['group']:<9} {r['status']:<5} {r['name']}: {r['detail']}")
     by_group = {}
     for r in results:

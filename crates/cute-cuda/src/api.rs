@@ -33,6 +33,7 @@ use crate::gemm::{plan_gemm_aligned, GemmKernel};
 use crate::plans::{CopyKey, GemmKey, PlanKey, Prepared};
 use crate::tensor::DeviceTensor;
 use crate::wgmma::plan_gemm_wgmma_aligned;
+use cute::Layout;
 
 /// What a launch ran: the kernel's kind, registers, and whether its plan was cached.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -159,6 +160,115 @@ pub fn check_gemm(a: &DeviceTensor, b: &DeviceTensor, c: &DeviceTensor) -> Resul
     Ok(())
 }
 
+/// The kernel signature a plan launches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Signature {
+    /// `(src, dst)`.
+    Copy,
+    /// `(a, b, c, alpha, beta)`.
+    Gemm,
+}
+
+/// One operand of a [`Plan`]: what it was planned for.
+#[derive(Clone, Copy, Debug)]
+struct Operand {
+    name: &'static str,
+    layout: Layout,
+    dtype: DType,
+    /// The smallest and largest offset the layout reaches.
+    range: (i64, i64),
+    /// The alignment (in elements) of the smallest reached address that the kernel assumes.
+    align: i64,
+}
+
+impl Operand {
+    fn of(name: &'static str, t: &DeviceTensor) -> Operand {
+        Operand {
+            name,
+            layout: t.layout(),
+            dtype: t.dtype(),
+            range: t.range(),
+            align: t.align_elems(),
+        }
+    }
+
+    /// The byte range `[start, end)` the operand reaches when its offset 0 is at `origin`.
+    fn span(&self, origin: u64) -> (u64, u64) {
+        let e = self.dtype.bytes();
+        let start = origin.wrapping_add_signed(self.range.0 * e);
+        (
+            start,
+            start + ((self.range.1 - self.range.0 + 1) * e) as u64,
+        )
+    }
+}
+
+/// A planned operation: its kernel compiled and its operands' layouts, element types and
+/// alignments fixed, ready to launch again and again on other memory of the same description
+/// with no planning and no layout checks ([`Gpu::launch_plan`], [`Gpu::launch_plan_raw`]). Made by
+/// [`Gpu::plan_copy`], [`Gpu::plan_gemm`] and [`Gpu::plan_contract`]; the operands are, in
+/// order, `(source, destination)` for a COPY and `(A, B, C)` for a GEMM or contraction.
+#[derive(Clone)]
+pub struct Plan {
+    prepared: Arc<Prepared>,
+    op: &'static str,
+    signature: Signature,
+    device: usize,
+    operands: Vec<Operand>,
+    cached: bool,
+}
+
+impl core::fmt::Debug for Plan {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "Plan {{ {} on device {}: {}",
+            self.op, self.device, self.prepared.kind
+        )?;
+        for o in &self.operands {
+            write!(f, ", {} {} of {}", o.name, o.layout, o.dtype)?;
+        }
+        write!(f, " }}")
+    }
+}
+
+impl Plan {
+    /// How the plan runs: `direct v4`, `transpose 64x64 v4`, `generic`, `wgmma 128x256x64`,
+    /// `mma.sync 128x128x32`.
+    pub fn kind(&self) -> &str {
+        &self.prepared.kind
+    }
+
+    /// Whether the plan came from the device's plan cache.
+    pub fn cached(&self) -> bool {
+        self.cached
+    }
+
+    /// Registers per thread of the plan's kernel.
+    pub fn registers(&self) -> i32 {
+        self.prepared.kernel.registers
+    }
+
+    /// The number of operands a launch takes (2 for a COPY, 3 for a GEMM or contraction).
+    pub fn operands(&self) -> usize {
+        self.operands.len()
+    }
+
+    /// The alignment in bytes that the plan assumes of operand `i`'s smallest reached address.
+    pub fn align_bytes(&self, i: usize) -> Option<u64> {
+        let o = self.operands.get(i)?;
+        Some((o.align * o.dtype.bytes()) as u64)
+    }
+
+    fn launched(&self) -> Launched {
+        Launched {
+            kind: self.prepared.kind.clone(),
+            registers: self.prepared.kernel.registers,
+            cached: self.cached,
+        }
+    }
+}
+
 impl Gpu {
     fn prepared(
         &self,
@@ -192,23 +302,14 @@ impl Gpu {
         Ok((p, false))
     }
 
-    /// COPY: `dst(c) = src(c)` for every coordinate `c`, on `stream`. The layouts may differ in
-    /// every way (any rank, hierarchy, strides; broadcast sources with stride 0; negative
-    /// strides); they need equal sizes. The element types need equal widths (a COPY moves bits:
-    /// `bf16` into `f16` is a conversion, not a copy).
+    /// The plan of [`Gpu::copy`] for tensors of `src`'s and `dst`'s description (layouts,
+    /// element types, alignments), made once per description and device and then taken from
+    /// the plan cache.
     ///
     /// # Errors
     ///
-    /// [`GpuError::Invalid`] for tensors on another device, element types of different widths,
-    /// sizes that differ, a destination whose bytes overlap the source's, or a destination that
-    /// is not injective where its repeated offsets receive different source elements;
-    /// [`GpuError::Unsupported`] for a plan beyond one launch; driver and NVRTC errors.
-    pub fn copy(
-        &self,
-        src: &DeviceTensor,
-        dst: &DeviceTensor,
-        stream: Stream,
-    ) -> Result<Launched, GpuError> {
+    /// As [`Gpu::copy`].
+    pub fn plan_copy(&self, src: &DeviceTensor, dst: &DeviceTensor) -> Result<Plan, GpuError> {
         const OP: &str = "copy";
         check_device(self, OP, &[("source", src), ("destination", dst)])?;
         check_copy(src, dst)?;
@@ -219,7 +320,7 @@ impl Gpu {
             dtype: dst.dtype(),
             align,
         }));
-        let (p, cached) = self.prepared(key, || {
+        let (prepared, cached) = self.prepared(key, || {
             let plan = plan_copy_aligned(&src.layout(), &dst.layout(), dst.dtype(), align)
                 .map_err(|e| match e {
                     GpuError::Unsupported { what, .. } => GpuError::invalid(OP, what),
@@ -241,43 +342,40 @@ impl Gpu {
                 kind,
             ))
         })?;
-        self.launch_on(
-            stream,
-            &p.kernel,
-            p.grid,
-            p.block,
-            p.smem,
-            &[Arg::Ptr(src.base_address()), Arg::Ptr(dst.base_address())],
-        )?;
-        Ok(Launched {
-            kind: p.kind.clone(),
-            registers: p.kernel.registers,
+        Ok(Plan {
+            prepared,
+            op: OP,
+            signature: Signature::Copy,
+            device: self.ordinal,
+            operands: vec![Operand::of("source", src), Operand::of("destination", dst)],
             cached,
         })
     }
 
-    /// GEMM: `C = α·A·B + β·C` for `A (M,K[,L])`, `B (N,K[,L])` and `C (M,N[,L])` — CuTe's
-    /// convention, B given as `(N,K)` — whose modes may be hierarchical (a folded tensor
-    /// contraction) and whose batch mode `L` may broadcast A or B (stride 0). A and B of `f16`
-    /// or `bf16`, C of `f32` or of A's type; products accumulated in `f32`; with `β = 0`, C is
-    /// not read. On Hopper the `wgmma` kernel runs where its operands allow 16-byte loads, else
-    /// the portable `mma.sync` kernel (any architecture from `sm_80`).
+    /// The plan of [`Gpu::gemm`] for tensors of `a`'s, `b`'s and `c`'s description.
     ///
     /// # Errors
     ///
-    /// [`GpuError::Invalid`] for tensors on another device, unsupported element types, layouts
-    /// that do not form a GEMM (extents that disagree; the algebra's message), a C that is not
-    /// injective or overlaps A or B; [`GpuError::Unsupported`] for a device older than `sm_80` or
-    /// a batch over 65535; driver and NVRTC errors.
-    pub fn gemm(
+    /// As [`Gpu::gemm`].
+    pub fn plan_gemm(
         &self,
         a: &DeviceTensor,
         b: &DeviceTensor,
         c: &DeviceTensor,
-        alpha: f32,
-        beta: f32,
-        stream: Stream,
-    ) -> Result<Launched, GpuError> {
+    ) -> Result<Plan, GpuError> {
+        self.plan_gemm_as("gemm", a, b, c, [a.layout(), b.layout(), c.layout()])
+    }
+
+    /// The plan of `a`, `b`, `c` (the folded modes of a contraction, or a GEMM's own), recorded
+    /// against `given`, the layouts the caller's tensors have.
+    fn plan_gemm_as(
+        &self,
+        op: &'static str,
+        a: &DeviceTensor,
+        b: &DeviceTensor,
+        c: &DeviceTensor,
+        given: [Layout; 3],
+    ) -> Result<Plan, GpuError> {
         const OP: &str = "gemm";
         check_device(self, OP, &[("A", a), ("B", b), ("C", c)])?;
         if self.capability.0 < 8 {
@@ -302,7 +400,7 @@ impl Gpu {
             align,
         }));
         let (al, bl, cl) = (a.layout(), b.layout(), c.layout());
-        let (p, cached) = self.prepared(key, || {
+        let (prepared, cached) = self.prepared(key, || {
             let invalid = |e: GpuError| match e {
                 GpuError::Layout(le) => GpuError::invalid(OP, le.to_string()),
                 other => other,
@@ -323,25 +421,254 @@ impl Gpu {
             };
             Ok((k.source, k.name, k.grid, k.block, k.smem_bytes, kind))
         })?;
-        self.launch_on(
-            stream,
-            &p.kernel,
-            p.grid,
-            p.block,
-            p.smem,
-            &[
-                Arg::Ptr(a.base_address()),
-                Arg::Ptr(b.base_address()),
-                Arg::Ptr(c.base_address()),
-                Arg::F32(alpha),
-                Arg::F32(beta),
-            ],
-        )?;
-        Ok(Launched {
-            kind: p.kind.clone(),
-            registers: p.kernel.registers,
+        let mut operands = vec![
+            Operand::of("A", a),
+            Operand::of("B", b),
+            Operand::of("C", c),
+        ];
+        for (o, l) in operands.iter_mut().zip(given) {
+            o.layout = l;
+        }
+        Ok(Plan {
+            prepared,
+            op,
+            signature: Signature::Gemm,
+            device: self.ordinal,
+            operands,
             cached,
         })
+    }
+
+    /// The plan of [`Gpu::contract`] for tensors of `a`'s, `b`'s and `c`'s description: the
+    /// modes folded by the algebra once, here.
+    ///
+    /// # Errors
+    ///
+    /// As [`Gpu::contract`].
+    pub fn plan_contract(
+        &self,
+        spec: &str,
+        a: &DeviceTensor,
+        b: &DeviceTensor,
+        c: &DeviceTensor,
+    ) -> Result<Plan, GpuError> {
+        let spec: String = spec.chars().filter(|ch| !ch.is_whitespace()).collect();
+        let modes = cute_gemm::contract_modes(&spec, &a.layout(), &b.layout(), &c.layout())
+            .map_err(|e| GpuError::invalid("contract", e.to_string()))?;
+        let (fa, fb, fc) = (
+            a.relayout(modes.a)?,
+            b.relayout(modes.b)?,
+            c.relayout(modes.c)?,
+        );
+        self.plan_gemm_as(
+            "contract",
+            &fa,
+            &fb,
+            &fc,
+            [a.layout(), b.layout(), c.layout()],
+        )
+    }
+
+    /// Launches `plan` on `tensors` (in the plan's operand order), which must have the layouts
+    /// and element types the plan was made for and addresses at least as aligned; `alpha` and
+    /// `beta` scale a GEMM's product and C (a COPY ignores them).
+    ///
+    /// # Errors
+    ///
+    /// [`GpuError::Invalid`] for another number of tensors, another device, a layout or element
+    /// type other than the plan's, a less aligned address, or an output that overlaps an input;
+    /// driver errors.
+    pub fn launch_plan(
+        &self,
+        plan: &Plan,
+        tensors: &[&DeviceTensor],
+        alpha: f32,
+        beta: f32,
+        stream: Stream,
+    ) -> Result<Launched, GpuError> {
+        if tensors.len() != plan.operands.len() {
+            return Err(GpuError::invalid(
+                plan.op,
+                format!(
+                    "the plan takes {} tensors, {} were given",
+                    plan.operands.len(),
+                    tensors.len()
+                ),
+            ));
+        }
+        let mut origins = [0u64; 3];
+        for (i, (o, t)) in plan.operands.iter().zip(tensors).enumerate() {
+            if t.buffer().device() != plan.device {
+                return Err(GpuError::invalid(
+                    plan.op,
+                    format!(
+                        "{} {} lies on device {}, the plan is for device {}",
+                        o.name,
+                        t.layout(),
+                        t.buffer().device(),
+                        plan.device
+                    ),
+                ));
+            }
+            if t.layout() != o.layout || t.dtype() != o.dtype {
+                return Err(GpuError::invalid(
+                    plan.op,
+                    format!(
+                        "{} {} of {} given to a plan made for {} of {}",
+                        o.name,
+                        t.layout(),
+                        t.dtype(),
+                        o.layout,
+                        o.dtype
+                    ),
+                ));
+            }
+            origins[i] = t
+                .buffer()
+                .ptr()
+                .wrapping_add_signed(t.offset() * t.dtype().bytes());
+        }
+        // SAFETY: each tensor was checked against its buffer when made (every offset its layout
+        // reaches lies in the buffer), and has the layout the plan was made for.
+        unsafe { self.launch_plan_raw(plan, &origins[..tensors.len()], alpha, beta, stream) }
+    }
+
+    /// Launches `plan` on memory given by the address of each operand's offset 0 (its element
+    /// 0: `data_ptr()` of a PyTorch tensor), in the plan's operand order, after checking the
+    /// device, each address's alignment against the plan's and that the output overlaps no input.
+    ///
+    /// # Errors
+    ///
+    /// [`GpuError::Invalid`] for another number of addresses, another device, an address less
+    /// aligned than the plan assumes, or an output that overlaps an input; driver errors.
+    ///
+    /// # Safety
+    ///
+    /// For each operand, every offset its planned layout reaches, from its address, must lie in
+    /// live device memory of the plan's device, kept alive while the launch is queued on
+    /// `stream`, which must be a stream of that device's primary context.
+    pub unsafe fn launch_plan_raw(
+        &self,
+        plan: &Plan,
+        origins: &[u64],
+        alpha: f32,
+        beta: f32,
+        stream: Stream,
+    ) -> Result<Launched, GpuError> {
+        let n = plan.operands.len();
+        if origins.len() != n {
+            return Err(GpuError::invalid(
+                plan.op,
+                format!("the plan takes {n} addresses, {} were given", origins.len()),
+            ));
+        }
+        if plan.device != self.ordinal {
+            return Err(GpuError::invalid(
+                plan.op,
+                format!(
+                    "a plan for device {} launched on device {}",
+                    plan.device, self.ordinal
+                ),
+            ));
+        }
+        let mut bases = [0u64; 3];
+        for (i, (o, &origin)) in plan.operands.iter().zip(origins).enumerate() {
+            let (start, _) = o.span(origin);
+            let want = (o.align * o.dtype.bytes()) as u64;
+            if !start.is_multiple_of(want) {
+                return Err(GpuError::invalid(
+                    plan.op,
+                    format!(
+                        "{} {} starts at {start:#x}, which is not a multiple of the {want} bytes \
+                         its plan assumes; plan again for this address",
+                        o.name, o.layout
+                    ),
+                ));
+            }
+            bases[i] = start;
+        }
+        let out = &plan.operands[n - 1];
+        let (o0, o1) = out.span(origins[n - 1]);
+        for (o, &origin) in plan.operands[..n - 1].iter().zip(origins) {
+            let (i0, i1) = o.span(origin);
+            if i0 < o1 && o0 < i1 {
+                return Err(GpuError::invalid(
+                    plan.op,
+                    format!(
+                        "{} {} (bytes {o0:#x}..{o1:#x}) overlaps {} {} (bytes {i0:#x}..{i1:#x}): \
+                         a parallel kernel would read what it writes; use separate memory",
+                        out.name, out.layout, o.name, o.layout
+                    ),
+                ));
+            }
+        }
+        let p = &plan.prepared;
+        let (copy_args, gemm_args);
+        let args: &[Arg] = match plan.signature {
+            Signature::Copy => {
+                copy_args = [Arg::Ptr(bases[0]), Arg::Ptr(bases[1])];
+                &copy_args
+            }
+            Signature::Gemm => {
+                gemm_args = [
+                    Arg::Ptr(bases[0]),
+                    Arg::Ptr(bases[1]),
+                    Arg::Ptr(bases[2]),
+                    Arg::F32(alpha),
+                    Arg::F32(beta),
+                ];
+                &gemm_args
+            }
+        };
+        self.launch_on(stream, &p.kernel, p.grid, p.block, p.smem, args)?;
+        Ok(plan.launched())
+    }
+
+    /// COPY: `dst(c) = src(c)` for every coordinate `c`, on `stream`. The layouts may differ in
+    /// every way (any rank, hierarchy, strides; broadcast sources with stride 0; negative
+    /// strides); they need equal sizes. The element types need equal widths (a COPY moves bits:
+    /// `bf16` into `f16` is a conversion, not a copy).
+    ///
+    /// # Errors
+    ///
+    /// [`GpuError::Invalid`] for tensors on another device, element types of different widths,
+    /// sizes that differ, a destination whose bytes overlap the source's, or a destination that
+    /// is not injective where its repeated offsets receive different source elements;
+    /// [`GpuError::Unsupported`] for a plan beyond one launch; driver and NVRTC errors.
+    pub fn copy(
+        &self,
+        src: &DeviceTensor,
+        dst: &DeviceTensor,
+        stream: Stream,
+    ) -> Result<Launched, GpuError> {
+        let plan = self.plan_copy(src, dst)?;
+        self.launch_plan(&plan, &[src, dst], 1.0, 0.0, stream)
+    }
+
+    /// GEMM: `C = α·A·B + β·C` for `A (M,K[,L])`, `B (N,K[,L])` and `C (M,N[,L])` — CuTe's
+    /// convention, B given as `(N,K)` — whose modes may be hierarchical (a folded tensor
+    /// contraction) and whose batch mode `L` may broadcast A or B (stride 0). A and B of `f16`
+    /// or `bf16`, C of `f32` or of A's type; products accumulated in `f32`; with `β = 0`, C is
+    /// not read. On Hopper the `wgmma` kernel runs where its operands allow 16-byte loads, else
+    /// the portable `mma.sync` kernel (any architecture from `sm_80`).
+    ///
+    /// # Errors
+    ///
+    /// [`GpuError::Invalid`] for tensors on another device, unsupported element types, layouts
+    /// that do not form a GEMM (extents that disagree; the algebra's message), a C that is not
+    /// injective or overlaps A or B; [`GpuError::Unsupported`] for a device older than `sm_80` or
+    /// a batch over 65535; driver and NVRTC errors.
+    pub fn gemm(
+        &self,
+        a: &DeviceTensor,
+        b: &DeviceTensor,
+        c: &DeviceTensor,
+        alpha: f32,
+        beta: f32,
+        stream: Stream,
+    ) -> Result<Launched, GpuError> {
+        let plan = self.plan_gemm(a, b, c)?;
+        self.launch_plan(&plan, &[a, b, c], alpha, beta, stream)
     }
 
     /// The einsum-style contraction `C = α·Σ A·B + β·C` of `spec` (e.g. `"stupr,qtru->stqp"`, the
@@ -365,14 +692,7 @@ impl Gpu {
         beta: f32,
         stream: Stream,
     ) -> Result<Launched, GpuError> {
-        let spec: String = spec.chars().filter(|ch| !ch.is_whitespace()).collect();
-        let modes = cute_gemm::contract_modes(&spec, &a.layout(), &b.layout(), &c.layout())
-            .map_err(|e| GpuError::invalid("contract", e.to_string()))?;
-        let (fa, fb, fc) = (
-            a.relayout(modes.a)?,
-            b.relayout(modes.b)?,
-            c.relayout(modes.c)?,
-        );
-        self.gemm(&fa, &fb, &fc, alpha, beta, stream)
+        let plan = self.plan_contract(spec, a, b, c)?;
+        self.launch_plan(&plan, &[a, b, c], alpha, beta, stream)
     }
 }

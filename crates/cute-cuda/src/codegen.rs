@@ -162,3 +162,8 @@ pub fn emit_tile_order(c: &mut Code, tm: i64, tn: i64, bm: i64, bn: i64) {
         "  const idx m0 = (idx)tm * {bm}, n0 = (idx)tn * {bn};"
     ));
 }
+
+/// `⌈a / b⌉` for `a >= 0` and `b > 0`, without the overflow of `(a + b - 1) / b` near `i64::MAX`.
+pub(crate) fn ceil_div(a: i64, b: i64) -> i64 {
+    a / b + i64::from(a % b != 0)
+}

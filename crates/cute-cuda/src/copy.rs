@@ -41,7 +41,7 @@ use cute::{copy_modes, swizzle_search, CopyMode, Layout, Swizzle};
 
 use crate::atom::DType;
 use crate::codegen::{
-    index_type, layout_eval_expr, pow2_dividing, swizzle_expr, vector_type, Code,
+    ceil_div, index_type, layout_eval_expr, pow2_dividing, swizzle_expr, vector_type, Code,
 };
 use crate::error::GpuError;
 
@@ -166,6 +166,22 @@ pub fn plan_copy_aligned(
 ) -> Result<GpuCopyPlan, GpuError> {
     let src_range = offset_range(src)?;
     let dst_range = offset_range(dst)?;
+    for (what, l, r) in [("source", src, src_range), ("destination", dst, dst_range)] {
+        let bytes =
+            r.1.checked_sub(r.0)
+                .and_then(|d| d.checked_add(1))
+                .and_then(|d| d.checked_mul(dtype.bytes()));
+        if bytes.is_none() {
+            return Err(GpuError::unsupported(
+                "copy plan",
+                format!(
+                    "the {what} {l} reaches offsets {}..={} of {dtype}: more bytes than an \
+                     address space holds",
+                    r.0, r.1
+                ),
+            ));
+        }
+    }
     let n = src.size();
     let name = "cute_copy".to_string();
     let modes = match copy_modes(src, dst)? {
@@ -224,8 +240,9 @@ pub fn plan_copy_aligned(
         let mut xs = vec![
             modes[0].n,
             modes[k].n,
-            -src_range.0,
-            -dst_range.0,
+            // divisibility by powers of two survives wrapping negation (of i64::MIN too)
+            src_range.0.wrapping_neg(),
+            dst_range.0.wrapping_neg(),
             align.0,
             align.1,
         ];
@@ -242,7 +259,13 @@ pub fn plan_copy_aligned(
     } else {
         let v = match modes.first() {
             Some(m0) if m0.src_stride == 1 && m0.dst_stride == 1 => {
-                let mut xs = vec![m0.n, -src_range.0, -dst_range.0, align.0, align.1];
+                let mut xs = vec![
+                    m0.n,
+                    src_range.0.wrapping_neg(),
+                    dst_range.0.wrapping_neg(),
+                    align.0,
+                    align.1,
+                ];
                 for m in &modes[1..] {
                     xs.push(m.src_stride);
                     xs.push(m.dst_stride);
@@ -294,7 +317,7 @@ fn direct_plan(plan: &mut GpuCopyPlan, v: i64) -> Result<(), GpuError> {
     let n: i64 = modes.iter().map(|m| m.n).product::<i64>().max(1);
     let q = n / v; // vectors
     let per_block = COPY_THREADS * DIRECT_UNROLL;
-    let grid = (q + per_block - 1) / per_block;
+    let grid = ceil_div(q, per_block);
     if grid > i32::MAX as i64 {
         return Err(GpuError::unsupported(
             "copy plan",
@@ -449,7 +472,7 @@ fn transpose_plan(plan: &mut GpuCopyPlan, k: usize, v: i64) -> Result<(), GpuErr
     } else {
         Swizzle::IDENTITY
     };
-    let (t0, tk) = ((n0 + tile0 - 1) / tile0, (nk + tilek - 1) / tilek);
+    let (t0, tk) = (ceil_div(n0, tile0), ceil_div(nk, tilek));
     let others: Vec<(usize, CopyMode)> = modes
         .iter()
         .copied()
@@ -590,7 +613,7 @@ fn generic_source(
     dst_range: (i64, i64),
 ) -> Result<(u32, String), GpuError> {
     let n = src.size();
-    let grid = (n + COPY_THREADS - 1) / COPY_THREADS;
+    let grid = ceil_div(n, COPY_THREADS);
     if grid > i32::MAX as i64 {
         return Err(GpuError::unsupported(
             "copy plan",

@@ -269,6 +269,7 @@ impl Gpu {
             name: name.to_string(),
             registers,
             local_bytes,
+            smem_allowed: std::sync::atomic::AtomicU32::new(48 * 1024),
         })
     }
 
@@ -358,13 +359,15 @@ impl Gpu {
         smem: u32,
         args: &[Arg],
     ) -> Result<(), GpuError> {
-        if smem > 48 * 1024 {
+        use std::sync::atomic::Ordering::Relaxed;
+        if smem > k.smem_allowed.load(Relaxed) {
             k.func
                 .set_attribute(
                     CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                     smem as i32,
                 )
                 .map_err(|e| GpuError::driver("cuFuncSetAttribute", e))?;
+            k.smem_allowed.fetch_max(smem, Relaxed);
         }
         let borrowed;
         let s: &Arc<CudaStream> = match stream {
@@ -406,6 +409,23 @@ impl Gpu {
             Stream::Own => self.stream.cu_stream(),
             Stream::Raw(h) => h as usize as cudarc::driver::sys::CUstream,
         }
+    }
+
+    /// Waits for the work queued on `stream` (the [`Gpu`]'s own, or a caller's by its handle).
+    ///
+    /// # Errors
+    ///
+    /// The driver's, among them an asynchronous error of a kernel queued there.
+    ///
+    /// # Safety
+    ///
+    /// A [`Stream::Raw`] handle must name a live stream of this device's primary context (or be
+    /// 0, the legacy default stream).
+    pub unsafe fn wait_stream(&self, stream: Stream) -> Result<(), GpuError> {
+        self.bind()?;
+        // SAFETY: the caller's contract above.
+        unsafe { cudarc::driver::result::stream::synchronize(self.raw_stream(stream)) }
+            .map_err(|e| GpuError::driver("cuStreamSynchronize", e))
     }
 
     /// Waits for the [`Gpu`]'s own stream and reports an asynchronous error of a kernel.

@@ -27,7 +27,7 @@ use cute::{gemm_modes, swizzle_search, ComposedLayout, Layout, Swizzle};
 
 use crate::atom::{ldmatrix, mma_sm80_16x8x16, CopyAtom, DType, Major, MmaAtom};
 use crate::codegen::{
-    emit_tile_order, index_type, layout_eval_expr, pow2_dividing, swizzle_expr, Code,
+    ceil_div, emit_tile_order, index_type, layout_eval_expr, pow2_dividing, swizzle_expr, Code,
 };
 use crate::error::GpuError;
 
@@ -416,7 +416,7 @@ pub fn plan_gemm_aligned(
         align[1],
         &mma,
     )?;
-    let tiles = ((m + bm - 1) / bm) * ((n + bn - 1) / bn);
+    let tiles = ceil_div(m, bm).saturating_mul(ceil_div(n, bn));
     if tiles > i32::MAX as i64 {
         return Err(GpuError::unsupported(
             "gemm plan",
@@ -613,11 +613,11 @@ fn gemm_source(p: &GpuGemmPlan) -> Result<String, GpuError> {
         STAGES * bm * bk
     ));
     // tile order: groups of 8 tile rows along M for L2 reuse
-    let (tm, tn) = ((m + bm - 1) / bm, (n + bn - 1) / bn);
+    let (tm, tn) = (ceil_div(m, bm), ceil_div(n, bn));
     emit_tile_order(&mut c, tm, tn, bm, bn);
     emit_loads(&mut c, &p.a, bm, (m, k), -p.kernel.ranges[0].0);
     emit_loads(&mut c, &p.b, bn, (n, k), -p.kernel.ranges[1].0);
-    let kt_total = (k + bk - 1) / bk;
+    let kt_total = ceil_div(k, bk);
     c.line(format!("  const int KT = {kt_total};"));
     c.line("  #pragma unroll");
     c.line(format!("  for (int s = 0; s < {}; ++s) {{ if (s < KT) {{ LOAD_A(s, s); LOAD_B(s, s); }} asm volatile(\"cp.async.commit_group;\" ::: \"memory\"); }}", STAGES - 1));

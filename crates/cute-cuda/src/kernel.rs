@@ -1,6 +1,8 @@
 //! A compiled and loaded kernel, and the arguments a launch passes it (below the device, so that
 //! the plan cache can hold kernels without knowing the device).
 
+use std::sync::atomic::AtomicU32;
+
 use cudarc::driver::CudaFunction;
 
 /// A compiled and loaded kernel.
@@ -12,6 +14,9 @@ pub struct Kernel {
     pub registers: i32,
     /// Local memory (stack frame and spills) per thread, in bytes.
     pub local_bytes: i32,
+    /// The dynamic shared memory the kernel has been allowed (raised once, past 48 KiB, by its
+    /// first launch that needs it), so that later launches make no driver call for it.
+    pub(crate) smem_allowed: AtomicU32,
 }
 
 /// A kernel argument.

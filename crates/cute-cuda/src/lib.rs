@@ -47,7 +47,7 @@ pub mod tensor;
 pub mod verify;
 pub mod wgmma;
 
-pub use api::Launched;
+pub use api::{Launched, Plan};
 pub use device::{Gpu, Stream};
 pub use error::GpuError;
 pub use tensor::{DeviceBuffer, DeviceTensor};

@@ -17,7 +17,7 @@
 use cute::{ComposedLayout, Layout, Swizzle};
 
 use crate::atom::{gmma_smem_atom, wgmma_64xnx16, DType, GmmaSwizzle, Major, MmaAtom};
-use crate::codegen::{emit_tile_order, index_type, layout_eval_expr, swizzle_expr, Code};
+use crate::codegen::{ceil_div, emit_tile_order, index_type, layout_eval_expr, swizzle_expr, Code};
 use crate::error::GpuError;
 use crate::gemm::{c_pointee, contiguity, emit_store, GemmKernel};
 
@@ -190,7 +190,7 @@ pub fn plan_gemm_wgmma_aligned(
             ));
         }
     }
-    let tiles = ((m + bm - 1) / bm) * ((n + bn - 1) / bn);
+    let tiles = ceil_div(m, bm).saturating_mul(ceil_div(n, bn));
     let kernel = GemmKernel {
         majors: [(pa.major, pa.vector), (pb.major, pb.vector)],
         grid: (tiles as u32, l as u32),
@@ -378,11 +378,11 @@ fn source(p: &WgGemmPlan) -> Result<String, GpuError> {
         "  const unsigned smem_b = smem_a + {};",
         WG_STAGES * sa
     ));
-    let (tm, tn) = ((m + bm - 1) / bm, (n + bn - 1) / bn);
+    let (tm, tn) = (ceil_div(m, bm), ceil_div(n, bn));
     emit_tile_order(&mut c, tm, tn, bm, bn);
     emit_loads(&mut c, &p.a, bm, (m, k), -p.kernel.ranges[0].0, sa);
     emit_loads(&mut c, &p.b, bn, (n, k), -p.kernel.ranges[1].0, sb);
-    let kt_total = (k + bk - 1) / bk;
+    let kt_total = ceil_div(k, bk);
     let ahead = WG_STAGES - 2;
     c.line(format!("  const int KT = {kt_total};"));
     c.line(format!(

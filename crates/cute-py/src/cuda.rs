@@ -11,7 +11,7 @@
 
 use cute::Layout;
 use cute_cuda::atom::DType;
-use cute_cuda::{DeviceBuffer, DeviceTensor, Gpu, GpuError, Stream};
+use cute_cuda::{DeviceBuffer, DeviceTensor, Gpu, GpuError, Plan, Stream};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyCapsule, PyDict};
@@ -33,7 +33,7 @@ type Desc = (u64, Vec<i64>, Vec<i64>, String, usize, u64, u64);
 /// What a DLPack capsule tells: `(ptr, shape, strides, dtype, device)`.
 type DlpackDesc = (u64, Vec<i64>, Vec<i64>, String, usize);
 
-fn to_py(op: &str, e: GpuError) -> PyErr {
+pub(crate) fn to_py(op: &str, e: GpuError) -> PyErr {
     match e {
         GpuError::Invalid { .. } | GpuError::Unsupported { .. } => {
             PyValueError::new_err(e.to_string())
@@ -46,7 +46,7 @@ fn to_py(op: &str, e: GpuError) -> PyErr {
     }
 }
 
-fn dtype(op: &str, what: &str, name: &str) -> PyResult<DType> {
+pub(crate) fn dtype(op: &str, what: &str, name: &str) -> PyResult<DType> {
     DType::parse(name).ok_or_else(|| {
         PyValueError::new_err(format!(
             "{op}: {what} has element type {name}, which the GPU kernels do not move \
@@ -93,7 +93,7 @@ fn tensor<'a>(op: &str, what: &str, buf: &'a DeviceBuffer, d: &Desc) -> PyResult
         .map_err(|err| PyValueError::new_err(format!("{op}: {what}: {err}")))
 }
 
-fn gpu(op: &str, device: usize) -> PyResult<std::sync::Arc<Gpu>> {
+pub(crate) fn gpu(op: &str, device: usize) -> PyResult<std::sync::Arc<Gpu>> {
     Gpu::shared(device).map_err(|e| to_py(op, e))
 }
 
@@ -107,10 +107,78 @@ fn cuda_probe(device: usize) -> (bool, String) {
     }
 }
 
-/// `dst[c] = src[c]` for every coordinate `c`; returns the kernel's kind.
+/// A plan of `cute_cuda`, ready to launch again on tensors of the description it was made for
+/// (layouts, element types, alignment): the Python side keeps it under that description and
+/// launches it with three or four integers, with no planning and no layout checks.
+#[pyclass(module = "cute_algebra._native._cuda", frozen)]
+pub struct CudaPlan {
+    gpu: std::sync::Arc<Gpu>,
+    plan: Plan,
+}
+
+#[pymethods]
+impl CudaPlan {
+    /// How the plan runs (`transpose 64x64 v4`, `wgmma 128x256x64`, ...).
+    #[getter]
+    fn kind(&self) -> &str {
+        self.plan.kind()
+    }
+
+    /// Launches a COPY plan on the source and destination whose element 0 lie at `src` and `dst`.
+    ///
+    /// The caller (the Python side) passes the addresses of live tensors whose shapes, strides,
+    /// element types and address alignment are those the plan was made for, so that every
+    /// offset the plan's layouts reach lies in their storage.
+    fn copy(&self, py: Python<'_>, src: u64, dst: u64, stream: u64) -> PyResult<()> {
+        self.launch(py, &[src, dst], 1.0, 0.0, stream)
+    }
+
+    /// Launches a GEMM or contraction plan on A, B and C (element 0 of each), as [`Self::copy`].
+    #[allow(clippy::too_many_arguments)]
+    fn gemm(
+        &self,
+        py: Python<'_>,
+        a: u64,
+        b: u64,
+        c: u64,
+        alpha: f32,
+        beta: f32,
+        stream: u64,
+    ) -> PyResult<()> {
+        self.launch(py, &[a, b, c], alpha, beta, stream)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("{:?}", self.plan)
+    }
+}
+
+impl CudaPlan {
+    fn launch(
+        &self,
+        py: Python<'_>,
+        origins: &[u64],
+        alpha: f32,
+        beta: f32,
+        stream: u64,
+    ) -> PyResult<()> {
+        // SAFETY: the Python side calls this only with the element-0 addresses of live tensors
+        // of the description the plan was made for (checked against their storage then); the
+        // framework keeps them alive and orders their reuse after work on its current stream.
+        py.allow_threads(|| unsafe {
+            self.gpu
+                .launch_plan_raw(&self.plan, origins, alpha, beta, Stream::Raw(stream))
+        })
+        .map(|_| ())
+        .map_err(|e| to_py("launch", e))
+    }
+}
+
+/// `dst[c] = src[c]` for every coordinate `c`; returns the plan, to launch again on tensors of
+/// the same description.
 #[pyfunction]
 #[pyo3(signature = (src, dst, stream))]
-fn cuda_copy(py: Python<'_>, src: Desc, dst: Desc, stream: u64) -> PyResult<String> {
+fn cuda_copy(py: Python<'_>, src: Desc, dst: Desc, stream: u64) -> PyResult<CudaPlan> {
     const OP: &str = "copy";
     if src.4 != dst.4 {
         return Err(PyValueError::new_err(format!(
@@ -124,13 +192,18 @@ fn cuda_copy(py: Python<'_>, src: Desc, dst: Desc, stream: u64) -> PyResult<Stri
         tensor(OP, "the source", &sb, &src)?,
         tensor(OP, "the destination", &db, &dst)?,
     );
-    py.allow_threads(|| g.copy(&s, &d, Stream::Raw(stream)))
-        .map(|l| l.kind)
-        .map_err(|e| to_py(OP, e))
+    let plan = py
+        .allow_threads(|| {
+            let plan = g.plan_copy(&s, &d)?;
+            g.launch_plan(&plan, &[&s, &d], 1.0, 0.0, Stream::Raw(stream))?;
+            Ok(plan)
+        })
+        .map_err(|e| to_py(OP, e))?;
+    Ok(CudaPlan { gpu: g, plan })
 }
 
-/// The contraction `spec` of `a` and `b` into `c`: `c = alpha·Σ a·b + beta·c`; returns the
-/// kernel's kind.
+/// The contraction `spec` of `a` and `b` into `c`: `c = alpha·Σ a·b + beta·c`; returns the plan,
+/// to launch again on tensors of the same description.
 #[pyfunction]
 #[pyo3(signature = (spec, a, b, c, alpha, beta, stream))]
 #[allow(clippy::too_many_arguments)]
@@ -143,7 +216,7 @@ fn cuda_contract(
     alpha: f32,
     beta: f32,
     stream: u64,
-) -> PyResult<String> {
+) -> PyResult<CudaPlan> {
     const OP: &str = "contract";
     if a.4 != c.4 || b.4 != c.4 {
         return Err(PyValueError::new_err(format!(
@@ -158,9 +231,14 @@ fn cuda_contract(
         tensor(OP, "B", &bb, &b)?,
         tensor(OP, "the output", &cb, &c)?,
     );
-    py.allow_threads(|| g.contract(spec, &ta, &tb, &tc, alpha, beta, Stream::Raw(stream)))
-        .map(|l| l.kind)
-        .map_err(|e| to_py(OP, e))
+    let plan = py
+        .allow_threads(|| {
+            let plan = g.plan_contract(spec, &ta, &tb, &tc)?;
+            g.launch_plan(&plan, &[&ta, &tb, &tc], alpha, beta, Stream::Raw(stream))?;
+            Ok(plan)
+        })
+        .map_err(|e| to_py(OP, e))?;
+    Ok(CudaPlan { gpu: g, plan })
 }
 
 /// What the caches of device `device` did: a dict of counts and milliseconds.
@@ -195,27 +273,27 @@ fn cuda_clear_memory_caches(device: usize) -> PyResult<()> {
 }
 
 #[repr(C)]
-struct DLDevice {
-    device_type: i32,
-    device_id: i32,
+pub(crate) struct DLDevice {
+    pub(crate) device_type: i32,
+    pub(crate) device_id: i32,
 }
 
 #[repr(C)]
-struct DLDataType {
-    code: u8,
-    bits: u8,
-    lanes: u16,
+pub(crate) struct DLDataType {
+    pub(crate) code: u8,
+    pub(crate) bits: u8,
+    pub(crate) lanes: u16,
 }
 
 #[repr(C)]
-struct DLTensor {
-    data: *mut std::ffi::c_void,
-    device: DLDevice,
-    ndim: i32,
-    dtype: DLDataType,
-    shape: *const i64,
-    strides: *const i64,
-    byte_offset: u64,
+pub(crate) struct DLTensor {
+    pub(crate) data: *mut std::ffi::c_void,
+    pub(crate) device: DLDevice,
+    pub(crate) ndim: i32,
+    pub(crate) dtype: DLDataType,
+    pub(crate) shape: *const i64,
+    pub(crate) strides: *const i64,
+    pub(crate) byte_offset: u64,
 }
 
 /// The description `(ptr, shape, strides, dtype, device)` of a DLPack capsule (`"dltensor"`, as
@@ -292,6 +370,8 @@ fn dlpack_desc(capsule: &Bound<'_, PyCapsule>) -> PyResult<DlpackDesc> {
 pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     let m = PyModule::new(parent.py(), "_cuda")?;
     m.add("CudaError", m.py().get_type::<CudaError>())?;
+    m.add_class::<CudaPlan>()?;
+    m.add_class::<crate::cuda_array::DeviceArray>()?;
     m.add_function(wrap_pyfunction!(cuda_probe, &m)?)?;
     m.add_function(wrap_pyfunction!(cuda_copy, &m)?)?;
     m.add_function(wrap_pyfunction!(cuda_contract, &m)?)?;

@@ -16,6 +16,7 @@
 mod classes;
 mod conv;
 mod cuda;
+mod cuda_array;
 mod ops;
 mod tensor;
 mod types;

@@ -81,3 +81,24 @@ def test_well_formed_requests_reach_the_driver_check():
     with pytest.raises(cuda.CudaError, match="no CUDA device"):
         cuda.matmul(FakeCAI((4, 8), "<f2"), FakeCAI((8, 5), "<f2", ptr=0x7F0000100000),
                     out=FakeCAI((4, 5), "<f4", ptr=0x7F0000200000))
+
+
+def test_device_array_checks_before_the_gpu():
+    with pytest.raises(ValueError, match="negative extent -2"):
+        cuda.DeviceArray([3, -2], "f32")
+    with pytest.raises(ValueError, match="element type c64"):
+        cuda.DeviceArray([3], "c64")
+    with pytest.raises(ValueError, match="overflows"):
+        cuda.DeviceArray([1 << 40, 1 << 40], "f32")
+
+
+@pytest.mark.skipif(cuda.available(), reason="a GPU is present")
+def test_results_for_other_frameworks_are_device_arrays():
+    # a framework this module cannot allocate for (a dtype named as NumPy names it) gets a
+    # DeviceArray, which needs the GPU; without one, the driver check says so
+    with pytest.raises(cuda.CudaError, match="no CUDA device"):
+        cuda.DeviceArray([4], "bf16")
+    x = FakeCAI((2, 3))
+    x.dtype = "float32"
+    with pytest.raises(cuda.CudaError, match="no CUDA device"):
+        cuda.permute(x, (1, 0))

@@ -185,6 +185,27 @@ fn run_copy_inner(
             }
         }
     }
+    // the plan again: from the plan cache, and refused (before any launch) on an address less
+    // aligned than it was made for
+    let plan = gpu.plan_copy(&src, &dst)?;
+    if !plan.cached() {
+        return Err(GpuError::Mismatch {
+            check: case.name.clone(),
+            detail: "planning the same tensors again did not hit the plan cache".into(),
+        });
+    }
+    if n <= 1 << 16 && plan.align_bytes(1).is_some_and(|a| a > e as u64) {
+        // the destination one element further into a larger buffer: less aligned
+        let shifted_buf = DeviceBuffer::zeroed(gpu, (dl + 1) * e)?;
+        let shifted = DeviceTensor::with_offset(&shifted_buf, 1 - dlo, case.dst, et)?;
+        let r = gpu.launch_plan(&plan, &[&src, &shifted], 1.0, 0.0, Stream::OWN);
+        if !matches!(r, Err(GpuError::Invalid { .. })) {
+            return Err(GpuError::Mismatch {
+                check: case.name.clone(),
+                detail: format!("a misaligned launch of the plan was not refused: {r:?}"),
+            });
+        }
+    }
     let kind = launched.kind;
     if !bench {
         return Ok(format!("{n} elements, {kind}"));

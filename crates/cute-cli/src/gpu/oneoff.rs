@@ -55,21 +55,29 @@ fn finish(plan: String, rows: Vec<Row>, json: bool) -> Outcome {
     }
 }
 
+/// `s` as an error message quotes it: at most 60 characters, the rest elided.
+fn clip(s: &str) -> String {
+    match s.char_indices().nth(60) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_string(),
+    }
+}
+
 /// Parses `s=64,t=16` into the extents of the letters.
 fn sizes(text: &str) -> Result<HashMap<char, i64>, String> {
     let mut m = HashMap::new();
     for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
         let (k, v) = item
             .split_once('=')
-            .ok_or_else(|| format!("`{item}` is not LETTER=EXTENT"))?;
+            .ok_or_else(|| format!("`{}` is not LETTER=EXTENT", clip(item)))?;
         let mut ks = k.trim().chars();
         let (Some(letter), None) = (ks.next(), ks.next()) else {
-            return Err(format!("`{k}` is not one letter"));
+            return Err(format!("`{}` is not one letter", clip(k)));
         };
         let n: i64 = v
             .trim()
             .parse()
-            .map_err(|_| format!("`{v}` is not an integer extent"))?;
+            .map_err(|_| format!("`{}` is not an integer extent", clip(v)))?;
         if n < 1 {
             return Err(format!(
                 "the extent of {letter} is {n}; extents are at least 1"
@@ -145,19 +153,22 @@ fn one(cmd: &GpuCmd) -> Result<Outcome, Outcome> {
                 sizes(sz).map_err(|e| Outcome::error(format!("contract: --sizes: {e}"), 2))?;
             let (lhs, out) = spec.split_once("->").ok_or_else(|| {
                 Outcome::error(
-                    format!("contract {spec}: expected `A,B->C` (e.g. stupr,qtru->stqp)"),
+                    format!(
+                        "contract {}: expected `A,B->C` (e.g. stupr,qtru->stqp)",
+                        clip(&spec)
+                    ),
                     1,
                 )
             })?;
             let (ta, tb) = lhs.split_once(',').ok_or_else(|| {
                 Outcome::error(
-                    format!("contract {spec}: expected two input terms `A,B`"),
+                    format!("contract {}: expected two input terms `A,B`", clip(&spec)),
                     1,
                 )
             })?;
             let lay = |term: &str| -> Result<Layout, Outcome> {
                 let text = column_major(term, &ext)
-                    .map_err(|e| Outcome::error(format!("contract {spec}: {e}"), 1))?;
+                    .map_err(|e| Outcome::error(format!("contract {}: {e}", clip(&spec)), 1))?;
                 layout("gpu contract", 1, &text)
             };
             let (a, b, c) = (lay(ta)?, lay(tb)?, lay(out)?);

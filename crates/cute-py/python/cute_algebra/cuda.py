@@ -30,9 +30,11 @@ GPU: :func:`available` says whether one can be used and :func:`why` why not.
 from ._native import _cuda as _n
 
 CudaError = _n.CudaError
+DeviceArray = _n.DeviceArray
 
 __all__ = [
     "CudaError",
+    "DeviceArray",
     "available",
     "why",
     "copy_",
@@ -44,6 +46,34 @@ __all__ = [
 ]
 
 _probe = {}
+
+# Plans by the description of their operands. A call whose tensors are all PyTorch CUDA tensors
+# of a description seen before (shapes, strides, element types, devices, address alignment) takes
+# its plan from here and launches it with the tensors' addresses: no planning, no layout checks,
+# a few hundred nanoseconds of Python. The first call of a description goes the checked way and
+# leaves its plan here. Bounded: emptied when full.
+_PLANS = {}
+_PLANS_MAX = 4096
+_TT = None  # torch.Tensor, once a torch tensor has been seen
+_raw_stream = None  # torch's current raw stream of a device, without a Stream object
+_empty = None  # torch.empty
+
+
+def _remember(key, value):
+    if key is not None:
+        if len(_PLANS) >= _PLANS_MAX:
+            _PLANS.clear()
+        _PLANS[key] = value
+
+
+def _torch_seen():
+    """Looks torch up once, for the fast path of later calls."""
+    global _TT, _raw_stream, _empty
+    import torch
+
+    _raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    _empty = torch.empty
+    _TT = torch.Tensor if _raw_stream is not None else None
 
 
 def available(device=0):
@@ -179,6 +209,8 @@ def _device_of(x):
 
 def _desc(x, what):
     if _is_torch(x):
+        if _TT is None and _empty is None:
+            _torch_seen()
         return _torch_desc(x, what)
     return _generic_desc(x, what)
 
@@ -203,8 +235,15 @@ def _stream(x, stream):
     return 0
 
 
+_NAMES = {
+    "float32": "f32", "float16": "f16", "bfloat16": "bf16", "float64": "f64", "int8": "i8",
+    "uint8": "u8", "int16": "i16", "int32": "i32", "int64": "i64",
+}
+
+
 def _empty_like(x, shape, dtype=None):
-    """A new tensor of `shape` in `x`'s framework, on its device."""
+    """A new tensor of `shape` in `x`'s framework, on its device: PyTorch's and CuPy's own; for
+    any other framework a :class:`DeviceArray`, handed over by :func:`_result` when written."""
     mod = type(x).__module__
     if mod.startswith("torch"):
         import torch
@@ -215,9 +254,24 @@ def _empty_like(x, shape, dtype=None):
 
         with x.device:
             return cupy.empty(shape, dtype=dtype or x.dtype)
-    raise TypeError(
-        f"cute_algebra.cuda: cannot allocate a result for a {type(x).__name__} "
-        "(PyTorch and CuPy are supported); pass out=")
+    t = dtype if dtype is not None else getattr(x, "dtype", None)
+    name = _NAMES.get(str(getattr(t, "name", t)))
+    if name is None:
+        raise TypeError(
+            f"cute_algebra.cuda: cannot allocate a result of element type {t} for a "
+            f"{type(x).__name__}; pass out=")
+    return DeviceArray(list(shape), name, _device_of(x))
+
+
+def _result(x, out):
+    """`out`, which this module wrote, in `x`'s framework: a :class:`DeviceArray` made for a JAX
+    caller becomes a JAX array through DLPack (zero copy); for other frameworks it is returned as
+    it is (it has ``__dlpack__`` and ``__cuda_array_interface__``)."""
+    if type(out) is DeviceArray and type(x).__module__.startswith(("jax", "jaxlib")):
+        import jax.numpy as jnp
+
+        return jnp.from_dlpack(out)
+    return out
 
 
 def _shape(x):
@@ -241,6 +295,15 @@ def copy_(dst, src, *, stream=None):
     algebra plans the kernel (vectors, shared-memory transposes, swizzles) from the two layouts.
     `dst` must not overlap `src`.
     """
+    key = None
+    if type(dst) is _TT and type(src) is _TT and stream is None and dst.is_cuda and src.is_cuda:
+        ps, pd = src.data_ptr(), dst.data_ptr()
+        key = ("copy", src.shape, src.stride(), src.dtype, src.get_device(), ps & 15,
+               dst.shape, dst.stride(), dst.dtype, dst.get_device(), pd & 15)
+        plan = _PLANS.get(key)
+        if plan is not None:
+            plan.copy(ps, pd, _raw_stream(dst.get_device()))
+            return dst
     ds, ss = _shape(dst), _shape(src)
     if src.dtype != dst.dtype:
         raise ValueError(f"copy_: source of {src.dtype} and destination of {dst.dtype}: copy_ moves elements, it does not convert types")
@@ -250,7 +313,7 @@ def copy_(dst, src, *, stream=None):
     dd = _desc(dst, "the destination")
     if ss != ds:
         sd = _broadcast(sd, ss, ds)
-    _n.cuda_copy(sd, dd, _stream(dst, stream))
+    _remember(key, _n.cuda_copy(sd, dd, _stream(dst, stream)))
     return dst
 
 
@@ -283,6 +346,20 @@ def permute(x, dims, out=None, *, stream=None):
     """``x.permute(dims)`` made contiguous (row-major) in one kernel: the same values as
     ``x.permute(dims).contiguous()``; into `out` when given (any strides, the permuted shape).
     """
+    key = None
+    if type(x) is _TT and out is None and stream is None and x.is_cuda and type(dims) in (tuple, list):
+        p = x.data_ptr()
+        dev = x.get_device()
+        key = ("permute", x.shape, x.stride(), x.dtype, dev, tuple(dims), p & 15)
+        hit = _PLANS.get(key)
+        if hit is not None:
+            plan, out_shape, device = hit
+            out = _empty(out_shape, dtype=x.dtype, device=device)
+            po = out.data_ptr()
+            if not po & 15:
+                plan.copy(p, po, _raw_stream(dev))
+                return _result(x, out)
+            key = None
     shape = _shape(x)
     n = len(shape)
     dims = tuple(int(d) for d in dims)
@@ -294,13 +371,48 @@ def permute(x, dims, out=None, *, stream=None):
         out = _empty_like(x, out_shape)
     elif _shape(out) != out_shape:
         raise ValueError(f"permute: out has shape {_shape(out)}, the permuted shape is {out_shape}")
-    if out.dtype != x.dtype:
+    if type(out) is not DeviceArray and out.dtype != x.dtype:
         raise ValueError(f"permute: out of {out.dtype} for a tensor of {x.dtype}: permute does not convert types")
     if _numel(out_shape) == 0:
-        return out
+        return _result(x, out)
     ptr, _, strides, name, dev, base, nbytes = _desc(x, "the input")
+    if type(out) is DeviceArray and out.dtype != name:
+        raise ValueError(f"permute: out of {out.dtype} for a tensor of {name}: permute does not convert types")
     src = (ptr, out_shape, tuple(strides[d] for d in norm), name, dev, base, nbytes)
-    _n.cuda_copy(src, _desc(out, "out"), _stream(x, stream))
+    plan = _n.cuda_copy(src, _desc(out, "out"), _stream(x, stream))
+    if key is not None and not out.data_ptr() & 15:
+        _remember(key, (plan, out_shape, out.device))
+    return _result(x, out)
+
+
+def _gemm_key(op, spec, a, b, out, beta, out_dtype, stream):
+    """The fast path's key of a GEMM-like call on PyTorch CUDA tensors, else None."""
+    if not (type(a) is _TT and type(b) is _TT and stream is None and a.is_cuda and b.is_cuda):
+        return None
+    if out is None:
+        if beta != 0:
+            return None
+        okey = (out_dtype,)
+    elif type(out) is _TT and out.is_cuda:
+        okey = (out.shape, out.stride(), out.dtype, out.get_device(), out.data_ptr() & 15)
+    else:
+        return None
+    return (op, spec, a.shape, a.stride(), a.dtype, a.get_device(), a.data_ptr() & 15,
+            b.shape, b.stride(), b.dtype, b.get_device(), b.data_ptr() & 15, okey)
+
+
+def _gemm_fast(key, a, b, out, alpha, beta):
+    """Launches the remembered plan of `key`, returning the output, or None when there is none."""
+    hit = _PLANS.get(key)
+    if hit is None:
+        return None
+    plan, out_shape, device, dtype = hit
+    if out is None:
+        out = _empty(out_shape, dtype=dtype, device=device)
+        if out.data_ptr() & 15:
+            return None
+    plan.gemm(a.data_ptr(), b.data_ptr(), out.data_ptr(), float(alpha), float(beta),
+              _raw_stream(a.get_device()))
     return out
 
 
@@ -325,6 +437,11 @@ def contract(spec, a, b, out=None, alpha=1.0, beta=0.0, *, out_dtype=None, strea
     hierarchical modes with no permuting copy, on any strides. Spaces in `spec` are ignored.
     With ``beta == 0`` `out` is not read (it may hold anything, NaN included).
     """
+    key = _gemm_key("contract", spec, a, b, out, beta, out_dtype, stream) if type(spec) is str else None
+    if key is not None:
+        r = _gemm_fast(key, a, b, out, alpha, beta)
+        if r is not None:
+            return r
     s, ta, tb, tc = _parse_spec(spec)
     sa, sb = _shape(a), _shape(b)
     if len(ta) != len(sa) or len(tb) != len(sb):
@@ -345,7 +462,7 @@ def contract(spec, a, b, out=None, alpha=1.0, beta=0.0, *, out_dtype=None, strea
     elif _shape(out) != out_shape:
         raise ValueError(f"contract: out has shape {_shape(out)}, {spec!r} gives {out_shape}")
     if _numel(out_shape) == 0:
-        return out
+        return _result(a, out)
     k = 1
     for ch in ta:
         if ch in tb and ch not in tc:
@@ -353,10 +470,12 @@ def contract(spec, a, b, out=None, alpha=1.0, beta=0.0, *, out_dtype=None, strea
     if k == 0 or _numel(sa) == 0 or _numel(sb) == 0:
         # an empty sum: out = beta * out
         _scale(out, beta)
-        return out
-    _n.cuda_contract(s, _desc(a, "A"), _desc(b, "B"), _desc(out, "out"), float(alpha), float(beta),
-                     _stream(out, stream))
-    return out
+        return _result(a, out)
+    plan = _n.cuda_contract(s, _desc(a, "A"), _desc(b, "B"), _desc(out, "out"), float(alpha),
+                            float(beta), _stream(out, stream))
+    if key is not None and not out.data_ptr() & 15:
+        _remember(key, (plan, out_shape, out.device, out.dtype))
+    return _result(a, out)
 
 
 _LETTERS = "abcdefghijlopqrstuvwxyz"  # k, m, n are the GEMM's own
@@ -367,6 +486,11 @@ def matmul(a, b, out=None, *, out_dtype=None, stream=None):
     ``torch.matmul``; a broadcast operand is read through stride 0, never copied), accumulated in
     f32, the result in `out`'s type or `out_dtype` (default the operands' type).
     """
+    key = _gemm_key("matmul", None, a, b, out, 0, out_dtype, stream)
+    if key is not None:
+        r = _gemm_fast(key, a, b, out, 1.0, 0.0)
+        if r is not None:
+            return r
     sa, sb = _shape(a), _shape(b)
     if len(sa) < 2 or len(sb) < 2:
         raise ValueError(f"matmul: operands of shapes {sa} and {sb}; both need at least 2 dimensions")
@@ -394,16 +518,20 @@ def matmul(a, b, out=None, *, out_dtype=None, stream=None):
     elif _shape(out) != out_shape:
         raise ValueError(f"matmul: out has shape {_shape(out)}, the product is {out_shape}")
     if _numel(out_shape) == 0:
-        return out
+        return _result(a, out)
     if sa[-1] == 0:
         _scale(out, 0.0)
-        return out
-    _n.cuda_contract(spec, da, db, _desc(out, "out"), 1.0, 0.0, _stream(out, stream))
-    return out
+        return _result(a, out)
+    plan = _n.cuda_contract(spec, da, db, _desc(out, "out"), 1.0, 0.0, _stream(out, stream))
+    if key is not None and not out.data_ptr() & 15:
+        _remember(key, (plan, out_shape, out.device, out.dtype))
+    return _result(a, out)
 
 
 def _scale(out, beta):
     """`out *= beta` in `out`'s framework (zeros when beta is 0, whatever `out` held)."""
+    if type(out) is DeviceArray:
+        return  # made here, zeroed, and only when beta is 0
     if beta == 0:
         if hasattr(out, "zero_"):
             out.zero_()
@@ -431,5 +559,7 @@ def cache_stats(device=0):
 
 
 def clear_memory_caches(device=0):
-    """Forget the plans and kernels `device` holds in memory (the disk cache stays)."""
+    """Forget the plans and kernels `device` holds in memory (the disk cache stays), and the
+    plans this module keeps by their operands' description."""
+    _PLANS.clear()
     _n.cuda_clear_memory_caches(int(device))

@@ -4,6 +4,7 @@ from typing import Any, Sequence
 
 __all__ = [
     "CudaError",
+    "DeviceArray",
     "available",
     "why",
     "copy_",
@@ -15,6 +16,29 @@ __all__ = [
 ]
 
 class CudaError(RuntimeError): ...
+
+class DeviceArray:
+    """Zeroed device memory of a row-major shape, shared through DLPack and
+    ``__cuda_array_interface__``; the result type for frameworks without an allocator here."""
+
+    def __init__(self, shape: Sequence[int], dtype: str, device: int = 0) -> None: ...
+    @property
+    def shape(self) -> list[int]: ...
+    @property
+    def dtype(self) -> str: ...
+    @property
+    def ptr(self) -> int: ...
+    @property
+    def __cuda_array_interface__(self) -> dict[str, Any]: ...
+    def __dlpack__(
+        self,
+        *,
+        stream: int | None = None,
+        max_version: tuple[int, int] | None = None,
+        dl_device: tuple[int, int] | None = None,
+        copy: bool | None = None,
+    ) -> Any: ...
+    def __dlpack_device__(self) -> tuple[int, int]: ...
 
 def available(device: int = 0) -> bool: ...
 def why(device: int = 0) -> str: ...
