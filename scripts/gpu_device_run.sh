@@ -19,7 +19,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.g
 steps="${*:-py checks perf sanitizer}"
 for s in $steps; do
   case $s in
-    py) timeout 260 python3 scripts/gpu_python_check.py --json "$OUT/py.json" > "$OUT/py.txt" 2>&1
+    py) timeout 300 python3 scripts/gpu_python_check.py --json "$OUT/py.json" > "$OUT/py.txt" 2>&1
         echo "== py (exit $?)"; grep -v "^FAIL copy\|^FAIL contract" "$OUT/py.txt" | tail -45
         grep -c "^FAIL" "$OUT/py.txt" ;;
     checks) timeout 150 .dev/cute gpu --no-bandwidth --json "$OUT/checks.json" > "$OUT/checks.txt" 2>&1
