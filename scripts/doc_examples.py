@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """List the public functions of the core crate `cute` whose doc comment has no example.
 
-Usage: scripts/doc_examples.py [--allow N] [--all] [--src DIR]
+Usage: scripts/doc_examples.py [--allow N] [--errors M] [--all] [--src DIR]
 
 Prints `path:line name` for every public function without an example of its own, then a summary
-line, and exits 1 when more than N (default 0) are missing. `--all` also lists the functions
+line, and exits 1 when more than N (default 0) are missing. With `--errors M`, it also prints
+`path:line name (no # Errors)` for every such function that returns a `Result` (its header names
+`Result<` after `->`) and whose doc comment has no `# Errors` heading, and exits 1 when more than M
+are missing. `--all` also lists the functions
 that do have an example (marked `ok`). Python 3, standard library only.
 
 Which functions count (the crate's public API, read from the source without compiling it):
@@ -144,7 +147,7 @@ HEADER_FN = re.compile(r"\bfn\s+(\w+)")
 
 
 def scan(path, text, file_public, reexported, public_types):
-    """Yield (line, name, has_example) for the counted functions of one file."""
+    """Yield (line, name, has_example, fallible, has_errors) for the counted functions of one file."""
     clean = blank_literals(text)
     lines = text.split("\n")
     # Context stack: each entry is (kind, info). kinds: module(public), impl(type), trait_impl,
@@ -176,7 +179,10 @@ def scan(path, text, file_public, reexported, public_types):
                         docs = doc_lines_above(lines, line)
                         if docs is not None:
                             has = any(d.strip().startswith("```") for d in docs)
-                            yield line + 1, name, has
+                            ret = header[fm.end():].split("->", 1)
+                            fallible = len(ret) == 2 and re.search(r"\bResult\s*<", ret[1]) is not None
+                            errors = any(d.strip() == "# Errors" for d in docs)
+                            yield line + 1, name, has, fallible, errors
             if c == "{":
                 stripped = re.sub(r"#\s*!?\s*\[[^\]]*\]", " ", header)
                 if HEADER_FN.search(header) or "macro_rules" in header:
@@ -217,6 +223,8 @@ def scan(path, text, file_public, reexported, public_types):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--allow", type=int, default=0, help="tolerate up to N functions without an example")
+    ap.add_argument("--errors", type=int, default=None, metavar="M",
+                    help="also check the # Errors section of fallible functions, tolerating up to M missing")
     ap.add_argument("--all", action="store_true", help="also list the functions that have one")
     ap.add_argument("--src", default=DEFAULT_SRC, help="the crate's src directory")
     args = ap.parse_args()
@@ -233,18 +241,26 @@ def main():
         if files[p]:
             public_types.update(re.findall(r"(?m)^\s*pub\s+(?:struct|enum|union|type|trait)\s+(\w+)", t))
 
-    total = missing = 0
+    total = missing = fallible = no_errors = 0
     rel = os.path.relpath
     for p in sorted(files):
-        for line, name, has in scan(p, texts[p], files[p], reexported, public_types):
+        for line, name, has, may_fail, errors in scan(p, texts[p], files[p], reexported, public_types):
             total += 1
             if not has:
                 missing += 1
                 print(f"{rel(p, ROOT)}:{line} {name}")
             elif args.all:
                 print(f"{rel(p, ROOT)}:{line} {name} ok")
+            if args.errors is not None and may_fail:
+                fallible += 1
+                if not errors:
+                    no_errors += 1
+                    print(f"{rel(p, ROOT)}:{line} {name} (no # Errors)")
     print(f"{total} public functions, {total - missing} with an example, {missing} without (allowed: {args.allow})")
-    return 1 if missing > args.allow else 0
+    if args.errors is not None:
+        print(f"{fallible} return a Result, {fallible - no_errors} with an # Errors section, "
+              f"{no_errors} without (allowed: {args.errors})")
+    return 1 if missing > args.allow or (args.errors is not None and no_errors > args.errors) else 0
 
 
 if __name__ == "__main__":

@@ -413,13 +413,7 @@ def check(op, args, res):
     if op == "logical_divide":
         A, B = args
         if B[0] == "tiler":
-            for k, t in enumerate(B[1]):
-                if t[0] == "shape":
-                    t = ("layout", t[1], 1)
-                why = check("logical_divide", [mode(A, k), t], mode(R, k))
-                if why:
-                    return f"mode {k}: {why}"
-            return None
+            return check_modes("logical_divide", A, B, R)
         # R = A o (B, B*), B* = complement(B, size(A)): R's first mode is A o B, R covers A's
         # domain (rounded up to a multiple of size(B), A's last mode extended), and where (B, B*)
         # is a bijection of [0, size(A)) R takes A's values, each as often as A does
@@ -434,13 +428,7 @@ def check(op, args, res):
     if op == "logical_product":
         A, B = args
         if B[0] == "tiler":
-            for k, t in enumerate(B[1]):
-                if t[0] == "shape":
-                    t = ("layout", t[1], 1)
-                why = check("logical_product", [mode(A, k), t], mode(R, k))
-                if why:
-                    return f"mode {k}: {why}"
-            return None
+            return check_modes("logical_product", A, B, R)
         # R = (A, A* o B): its first mode is A, its size size(A) size(B), and it is injective
         # where A and B are
         if size(R[1]) != size(A[1]) * size(B[1]):
@@ -472,12 +460,16 @@ def size_nonzero(A):
 def check_by_mode(A, T, R):
     if not (isinstance(A[1], tuple) and isinstance(R[1], tuple)):
         return "by-mode tiler needs modes"
+    return check_modes("composition", A, T, R)
+
+
+def check_modes(op, A, T, R):
+    """`op` applied by mode: mode k of R is `op` of mode k of A and tile k of the tiler T (a shape
+    tile `n` read as the layout `n:1`)."""
     for k, t in enumerate(T[1]):
-        a = ("layout", A[1][k], A[2][k])
-        r = ("layout", R[1][k], R[2][k])
         if t[0] == "shape":
             t = ("layout", t[1], 1)
-        why = check("composition", [a, t], r)
+        why = check(op, [mode(A, k), t], mode(R, k))
         if why:
             return f"mode {k}: {why}"
     return None

@@ -7,6 +7,10 @@ use cute_cli::paper::{
 };
 use std::collections::{BTreeMap, BTreeSet};
 
+mod json_reader;
+
+use json_reader::{parse_json, J};
+
 /// The paper's suspected errata (T7.8 is the coordinate-stride one).
 const ERRATA: [&str; 5] = ["T3.6", "S-TILE-4", "T5.7", "T6.8", "T7.8"];
 
@@ -330,9 +334,12 @@ fn the_json_has_one_object_per_row_with_the_fields() {
     let lines: Vec<&str> = json.lines().collect();
     assert_eq!(lines.len(), reports.len());
     for (l, r) in lines.iter().zip(&reports) {
-        let v = json::parse(l).unwrap_or_else(|e| panic!("{e}: {l}"));
-        let obj = v.object().expect("an object");
-        let s = |k: &str| obj.get(k).and_then(json::Value::string).map(str::to_string);
+        let v = parse_json(l).unwrap_or_else(|e| panic!("{e}: {l}"));
+        let J::Obj(obj) = &v else {
+            panic!("not an object: {l}")
+        };
+        let field = |k: &str| obj.iter().find(|(x, _)| x == k).map(|(_, v)| v);
+        let s = |k: &str| field(k).map(|v| v.s().to_string());
         assert_eq!(s("id").as_deref(), Some(r.id));
         assert_eq!(s("section").as_deref(), Some(r.section.title()));
         assert_eq!(s("op"), Some(r.op.clone()));
@@ -340,11 +347,11 @@ fn the_json_has_one_object_per_row_with_the_fields() {
         assert_eq!(s("computed"), Some(r.computed.clone()));
         assert_eq!(s("status").as_deref(), Some(r.status.word()));
         assert!(["ok", "fail", "erratum"].contains(&r.status.word()));
-        let args: Vec<String> = obj["args"]
-            .array()
-            .expect("args")
+        let args: Vec<String> = v
+            .get("args")
+            .arr()
             .iter()
-            .map(|a| a.string().expect("a string").to_string())
+            .map(|a| a.s().to_string())
             .collect();
         assert_eq!(args, r.args);
         assert_eq!(s("correct"), r.correct);
@@ -365,149 +372,4 @@ fn the_command_exits_with_failure_exactly_when_a_row_fails() {
     assert_eq!(out.status.success(), !any_fail);
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert_eq!(stderr.trim_end(), summary(&reports));
-}
-
-/// A minimal JSON reader (objects, arrays, strings, literals), enough to check the output's shape.
-mod json {
-    use std::collections::BTreeMap;
-
-    #[derive(Debug)]
-    pub enum Value {
-        Str(String),
-        Arr(Vec<Value>),
-        Obj(BTreeMap<String, Value>),
-        Other,
-    }
-
-    impl Value {
-        pub fn string(&self) -> Option<&str> {
-            match self {
-                Value::Str(s) => Some(s),
-                _ => None,
-            }
-        }
-        pub fn array(&self) -> Option<&[Value]> {
-            match self {
-                Value::Arr(a) => Some(a),
-                _ => None,
-            }
-        }
-        pub fn object(&self) -> Option<&BTreeMap<String, Value>> {
-            match self {
-                Value::Obj(o) => Some(o),
-                _ => None,
-            }
-        }
-    }
-
-    pub fn parse(s: &str) -> Result<Value, String> {
-        let c: Vec<char> = s.chars().collect();
-        let mut i = 0;
-        let v = value(&c, &mut i)?;
-        if i != c.len() {
-            return Err(format!("trailing text at {i}"));
-        }
-        Ok(v)
-    }
-
-    fn value(c: &[char], i: &mut usize) -> Result<Value, String> {
-        match c.get(*i) {
-            Some('"') => string(c, i).map(Value::Str),
-            Some('[') => {
-                *i += 1;
-                let mut v = Vec::new();
-                if c.get(*i) == Some(&']') {
-                    *i += 1;
-                    return Ok(Value::Arr(v));
-                }
-                loop {
-                    v.push(value(c, i)?);
-                    match c.get(*i) {
-                        Some(',') => *i += 1,
-                        Some(']') => {
-                            *i += 1;
-                            return Ok(Value::Arr(v));
-                        }
-                        _ => return Err(format!("bad array at {i}")),
-                    }
-                }
-            }
-            Some('{') => {
-                *i += 1;
-                let mut m = BTreeMap::new();
-                loop {
-                    let k = string(c, i)?;
-                    if c.get(*i) != Some(&':') {
-                        return Err(format!("expected : at {i}"));
-                    }
-                    *i += 1;
-                    let v = value(c, i)?;
-                    if m.insert(k.clone(), v).is_some() {
-                        return Err(format!("duplicate key {k}"));
-                    }
-                    match c.get(*i) {
-                        Some(',') => *i += 1,
-                        Some('}') => {
-                            *i += 1;
-                            return Ok(Value::Obj(m));
-                        }
-                        _ => return Err(format!("bad object at {i}")),
-                    }
-                }
-            }
-            Some(_) => {
-                for lit in ["true", "false", "null"] {
-                    if c[*i..].iter().take(lit.len()).copied().eq(lit.chars()) {
-                        *i += lit.len();
-                        return Ok(Value::Other);
-                    }
-                }
-                Err(format!("unexpected character at {i}"))
-            }
-            None => Err("unexpected end".into()),
-        }
-    }
-
-    fn string(c: &[char], i: &mut usize) -> Result<String, String> {
-        if c.get(*i) != Some(&'"') {
-            return Err(format!("expected a string at {i}"));
-        }
-        *i += 1;
-        let mut s = String::new();
-        loop {
-            match c.get(*i) {
-                Some('"') => {
-                    *i += 1;
-                    return Ok(s);
-                }
-                Some('\\') => {
-                    let e = c.get(*i + 1).ok_or("bad escape")?;
-                    *i += 2;
-                    match e {
-                        '"' => s.push('"'),
-                        '\\' => s.push('\\'),
-                        '/' => s.push('/'),
-                        'n' => s.push('\n'),
-                        't' => s.push('\t'),
-                        'r' => s.push('\r'),
-                        'u' => {
-                            let h: String = c.get(*i..*i + 4).ok_or("bad \\u")?.iter().collect();
-                            let n = u32::from_str_radix(&h, 16).map_err(|e| e.to_string())?;
-                            s.push(char::from_u32(n).ok_or("bad code point")?);
-                            *i += 4;
-                        }
-                        _ => return Err(format!("bad escape at {i}")),
-                    }
-                }
-                Some(ch) if (*ch as u32) < 0x20 => {
-                    return Err(format!("raw control character at {i}"))
-                }
-                Some(ch) => {
-                    s.push(*ch);
-                    *i += 1;
-                }
-                None => return Err("unterminated string".into()),
-            }
-        }
-    }
 }

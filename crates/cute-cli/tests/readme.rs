@@ -9,6 +9,8 @@
 //!   placeholder of `cute conformance FILE`, is the project's case file);
 //! * `cute playground` is the one line not run: it serves until stopped (its own tests start it
 //!   in `cli.rs` and `scripts/test-playground.py`).
+//! * an `sh` block with no `$ cute` line (an installation step, `pip install ./crates/cute-py`)
+//!   holds no example and is not run.
 //!
 //! The README's Rust block is a doc test of `cute-cli` (`src/lib.rs`, `#[cfg(doctest)]`).
 
@@ -63,10 +65,14 @@ fn examples() -> Vec<Example> {
     let section = &section[..section[3..].find("\n## ").map_or(section.len(), |e| e + 3)];
     let mut out: Vec<Example> = Vec::new();
     let mut in_sh = false;
+    // whether this block has shown a `$ cute` command yet: the lines of a block without one (an
+    // installation step such as `pip install ...`) are not the output of an example
+    let mut command_in_block = false;
     let mut pending = String::new();
     for line in section.lines() {
         if !in_sh {
             in_sh = line == "```sh";
+            command_in_block = false;
             continue;
         }
         if line == "```" {
@@ -82,6 +88,7 @@ fn examples() -> Vec<Example> {
                     pending.push_str(text);
                     let w = words(&pending);
                     assert_eq!(w.first().map(String::as_str), Some("cute"), "{pending}");
+                    command_in_block = true;
                     out.push(Example {
                         line: std::mem::take(&mut pending),
                         words: w[1..].to_vec(),
@@ -89,10 +96,8 @@ fn examples() -> Vec<Example> {
                     });
                 }
             }
-        } else {
-            let e = out
-                .last_mut()
-                .expect("output before any command in the README");
+        } else if command_in_block {
+            let e = out.last_mut().expect("a command was shown in this block");
             e.shown.push(line.to_string());
         }
     }

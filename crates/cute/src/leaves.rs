@@ -74,9 +74,11 @@ impl IntTuple {
     /// one length). A single leaf with no parentheses is an integer; otherwise the parentheses
     /// must enclose everything, balance, and never close more than they opened.
     ///
-    /// Errors (operation `parse`): `Capacity` for more than [`CAPACITY`] leaves or nesting deeper
-    /// than [`MAX_DEPTH`]; `Unsupported` for no leaves, slices of different lengths, or
-    /// parentheses that do not form one tuple.
+    /// # Errors
+    ///
+    /// Every error names the operation `parse`. `Capacity` for more than [`CAPACITY`] leaves or
+    /// nesting deeper than [`MAX_DEPTH`]; `Unsupported` for no leaves, slices of different lengths,
+    /// or parentheses that do not form one tuple.
     ///
     /// ```
     /// use cute::IntTuple;
@@ -122,7 +124,9 @@ impl Layout {
     /// [`IntTuple::from_leaves`]; the four slices of one length): [`Layout::new`] without
     /// building the two tuples first.
     ///
-    /// Errors: those of [`IntTuple::from_leaves`], and of [`Layout::new`] (`InvalidShape` for a
+    /// # Errors
+    ///
+    /// Those of [`IntTuple::from_leaves`], and of [`Layout::new`] (`InvalidShape` for a
     /// shape entry below 1, `Overflow` for a size past `i64`).
     ///
     /// ```
@@ -165,6 +169,10 @@ impl Layout {
     /// assert!(l.assign_leaves(&[1, 0], &[0, 1], &[1 << 32, 1 << 32], &[1, 1]).is_err());
     /// assert_eq!(l.to_string(), "(4,8):(8,1)");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// Those of [`Layout::from_leaves`]; on an error `self` is left unchanged.
     pub const fn assign_leaves(
         &mut self,
         open: &[u8],

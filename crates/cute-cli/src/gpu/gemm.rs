@@ -94,28 +94,10 @@ fn run_gemm_inner(
     let a = gpu.zeros::<u16>(la)?;
     let b = gpu.zeros::<u16>(lb)?;
     let grid = (gpu.sm_count as u32) * 8;
-    gpu.launch(
-        &fill,
-        grid,
-        256,
-        0,
-        &[
-            Arg::Ptr(gpu.ptr(&a, 0)),
-            Arg::I64(la as i64),
-            Arg::U64(seed),
-        ],
-    )?;
-    gpu.launch(
-        &fill,
-        grid,
-        256,
-        0,
-        &[
-            Arg::Ptr(gpu.ptr(&b, 0)),
-            Arg::I64(lb as i64),
-            Arg::U64(seed ^ 0x5555),
-        ],
-    )?;
+    for (buf, len, s) in [(&a, la, seed), (&b, lb, seed ^ 0x5555)] {
+        let args = [Arg::Ptr(gpu.ptr(buf, 0)), Arg::I64(len as i64), Arg::U64(s)];
+        gpu.launch(&fill, grid, 256, 0, &args)?;
+    }
     let wide = case.c_type == DType::F32;
     let c32 = if wide {
         Some(gpu.upload(&vec![POISON; lc])?)

@@ -37,10 +37,12 @@ use crate::tiler::{Tile, Tiler};
 /// only mode is `A` itself and the result is the 1-tuple `(A ∘ T)` (as in PyCuTe, which rebuilds
 /// the modes into a tuple).
 ///
-/// Errors: `ProfileMismatch` when `mode ≥ rank(A)` or when a by-mode tiler has more modes than the
-/// mode it is applied to; the errors of [`composition`] (divisibility) otherwise. Every error is
-/// named `composition_mode` (with the composed mode and tiler as its operands where the inner
-/// composition failed).
+/// # Errors
+///
+/// `OutOfRange` when `mode ≥ rank(A)`; `ProfileMismatch` when a by-mode tiler has more modes
+/// than the mode it is applied to; the errors of [`composition`] (divisibility) otherwise. Every
+/// error is named `composition_mode` (with the composed mode and tiler as its operands where the
+/// inner composition failed).
 ///
 /// ```
 /// use cute::{composition_mode, Layout, Tiler};

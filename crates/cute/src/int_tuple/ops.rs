@@ -17,6 +17,11 @@ impl IntTuple {
     /// assert_eq!(IntTuple::flat(&[2, 3, 4]).unwrap().to_string(), "(2,3,4)");
     /// assert_eq!(IntTuple::flat(&[5]).unwrap().to_string(), "(5)");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `Unsupported` for an empty slice (there is no empty tuple); `Capacity` for more than
+    /// [`CAPACITY`] integers.
     pub const fn flat(vals: &[i64]) -> Result<IntTuple, Error> {
         if vals.is_empty() {
             return Err(Error::new(
@@ -55,6 +60,12 @@ impl IntTuple {
     /// let t = IntTuple::tuple(&[IntTuple::int(2), inner]).unwrap();
     /// assert_eq!(t.to_string(), "(2,(3,4))");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `Unsupported` for no modes (there is no empty tuple); `Capacity` when the result would have
+    /// more than [`CAPACITY`] leaves or nest deeper than
+    /// [`MAX_DEPTH`](crate::MAX_DEPTH) levels.
     pub const fn tuple(modes: &[IntTuple]) -> Result<IntTuple, Error> {
         let mut b = Builder::new();
         tri!(b.open(Op::MakeLayout));
@@ -85,6 +96,10 @@ impl IntTuple {
     /// let huge: IntTuple = "(4294967296,4294967296)".parse().unwrap();
     /// assert_eq!(huge.size().unwrap_err().to_string(), "make_layout: integer overflow: a product does not fit in i64");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `Overflow` when the product of the leaves does not fit in `i64`.
     pub const fn size(&self) -> Result<i64, Error> {
         let mut p: i64 = 1;
         let mut i = 0;
@@ -101,6 +116,10 @@ impl IntTuple {
     /// use cute::IntTuple;
     /// assert_eq!("(2,(3,4))".parse::<IntTuple>().unwrap().product().unwrap(), 24);
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`size`](IntTuple::size): `Overflow` when the product does not fit in `i64`.
     pub const fn product(&self) -> Result<i64, Error> {
         self.size()
     }
@@ -111,6 +130,10 @@ impl IntTuple {
     /// use cute::IntTuple;
     /// assert_eq!("(2,(3,4))".parse::<IntTuple>().unwrap().sum().unwrap(), 9);
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `Overflow` when the sum of the leaves does not fit in `i64`.
     pub const fn sum(&self) -> Result<i64, Error> {
         let mut s: i64 = 0;
         let mut i = 0;
@@ -130,6 +153,10 @@ impl IntTuple {
     /// assert_eq!(x.product_each().unwrap().to_string(), "(4,8)");
     /// assert_eq!(IntTuple::int(8).product_each().unwrap().to_string(), "8");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `Overflow` when the size of a mode does not fit in `i64`.
     pub const fn product_each(&self) -> Result<IntTuple, Error> {
         if self.is_int() {
             return Ok(*self);
@@ -155,6 +182,10 @@ impl IntTuple {
     /// let x: IntTuple = "(2,(3,4))".parse().unwrap();
     /// assert_eq!(x.prefix_product().unwrap().to_string(), "(1,(2,6))");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `Overflow` when a product of the leaves (up to the whole size) does not fit in `i64`.
     pub const fn prefix_product(&self) -> Result<IntTuple, Error> {
         let mut out = *self;
         let mut p: i64 = 1;
@@ -234,6 +265,10 @@ impl IntTuple {
     /// assert_eq!(x.get(1).unwrap().to_string(), "(4,2)");
     /// assert_eq!(x.get(2).unwrap_err().to_string(), "get ((2,2),(4,2)): mode index 2 is out of range for rank 2");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `OutOfRange` when `k` is not below the rank (an integer has rank 1).
     pub const fn get(&self, k: usize) -> Result<IntTuple, Error> {
         Self::wrap(parts::get(&self.tree, &self.val, &self.val, k), self)
     }
@@ -245,6 +280,10 @@ impl IntTuple {
     /// let x: IntTuple = "((2,2),(4,2))".parse().unwrap();
     /// assert_eq!(x.get_path(&[1, 0]).unwrap().to_string(), "4");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `OutOfRange` when an index of the path is not below the rank of the entry it indexes.
     pub const fn get_path(&self, path: &[usize]) -> Result<IntTuple, Error> {
         let mut cur = *self;
         let mut i = 0;
@@ -266,6 +305,10 @@ impl IntTuple {
     /// let e = "(2,3)".parse::<IntTuple>().unwrap().unflatten(&profile).unwrap_err();
     /// assert_eq!(e.to_string(), "unflatten (2,3), ((0,0),(0,0)): unflatten needs as many leaves as the profile (2 vs 4)");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `ProfileMismatch` when `self` and `profile` have different numbers of leaves.
     pub const fn unflatten(&self, profile: &IntTuple) -> Result<IntTuple, Error> {
         if self.tree.len() != profile.tree.len() {
             return Err(Error::new(
@@ -291,6 +334,10 @@ impl IntTuple {
     /// let x: IntTuple = "(4,8,2)".parse().unwrap();
     /// assert_eq!(x.take(1, 3).unwrap().to_string(), "(8,2)");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `OutOfRange` unless `b < e <= rank`.
     pub const fn take(&self, b: usize, e: usize) -> Result<IntTuple, Error> {
         Self::wrap(parts::take(&self.tree, &self.val, &self.val, b, e), self)
     }
@@ -302,6 +349,12 @@ impl IntTuple {
     /// let x: IntTuple = "(4,8,2)".parse().unwrap();
     /// assert_eq!(x.select(&[2, 0]).unwrap().to_string(), "(2,4)");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `OutOfRange` when an index is not below the rank; `Unsupported` for an empty list (there is
+    /// no empty tuple); `Capacity` when the selected entries (one may be taken twice) have more
+    /// than [`CAPACITY`] leaves.
     pub const fn select(&self, idx: &[usize]) -> Result<IntTuple, Error> {
         Self::wrap(parts::select(&self.tree, &self.val, &self.val, idx), self)
     }
@@ -313,6 +366,11 @@ impl IntTuple {
     /// let x: IntTuple = "(4,8,2)".parse().unwrap();
     /// assert_eq!(x.group(0, 2).unwrap().to_string(), "((4,8),2)");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `OutOfRange` unless `b < e <= rank`; `Capacity` when the new level of parentheses would nest
+    /// deeper than [`MAX_DEPTH`](crate::MAX_DEPTH).
     pub const fn group(&self, b: usize, e: usize) -> Result<IntTuple, Error> {
         Self::wrap(parts::group(&self.tree, &self.val, &self.val, b, e), self)
     }
@@ -325,6 +383,11 @@ impl IntTuple {
     /// assert_eq!(x.append(&IntTuple::int(2)).unwrap().to_string(), "(4,8,2)");
     /// assert_eq!(IntTuple::int(8).append(&IntTuple::int(2)).unwrap().to_string(), "(8,2)");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `Capacity` when the result would have more than [`CAPACITY`] leaves or nest
+    /// deeper than [`MAX_DEPTH`](crate::MAX_DEPTH) levels.
     pub const fn append(&self, x: &IntTuple) -> Result<IntTuple, Error> {
         let p = parts::insert(
             &self.tree,
@@ -345,6 +408,11 @@ impl IntTuple {
     /// let x: IntTuple = "(4,8)".parse().unwrap();
     /// assert_eq!(x.prepend(&IntTuple::int(2)).unwrap().to_string(), "(2,4,8)");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `Capacity` when the result would have more than [`CAPACITY`] leaves or nest
+    /// deeper than [`MAX_DEPTH`](crate::MAX_DEPTH) levels.
     pub const fn prepend(&self, x: &IntTuple) -> Result<IntTuple, Error> {
         Self::wrap(
             parts::insert(&self.tree, &self.val, &self.val, 0, &x.tree, &x.val, &x.val),
@@ -360,6 +428,12 @@ impl IntTuple {
     /// let y: IntTuple = "(2,2)".parse().unwrap();
     /// assert_eq!(x.replace(0, &y).unwrap().to_string(), "((2,2),8)");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `OutOfRange` when `k` is not below the rank; `Capacity` when the result would have more than
+    /// [`CAPACITY`] leaves or nest deeper than [`MAX_DEPTH`](crate::MAX_DEPTH)
+    /// levels.
     pub const fn replace(&self, k: usize, x: &IntTuple) -> Result<IntTuple, Error> {
         Self::wrap(
             parts::replace(&self.tree, &self.val, &self.val, k, &x.tree, &x.val, &x.val),
@@ -374,6 +448,11 @@ impl IntTuple {
     /// assert_eq!("(4,8,2)".parse::<IntTuple>().unwrap().reverse().unwrap().to_string(), "(2,8,4)");
     /// assert_eq!(IntTuple::int(8).reverse().unwrap().to_string(), "8");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// None for a valid tuple: the result has the same leaves and the same depth (the `Result` is
+    /// that of the tuple rebuilder that the other mode operations share).
     pub const fn reverse(&self) -> Result<IntTuple, Error> {
         Self::wrap(parts::reverse(&self.tree, &self.val, &self.val), self)
     }

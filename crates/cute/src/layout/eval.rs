@@ -18,6 +18,11 @@ impl Layout {
     /// let id = make_identity_layout(&"(4,6)".parse().unwrap()).unwrap();
     /// assert_eq!(id.cosize().unwrap_err().to_string(), "cosize (4,6):(1@0,1@1): this operation is defined for integer strides, and the layout has coordinate (E) strides");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `Unsupported` (`NeedsIntegerStrides`) when a stride is not an integer; `Overflow` when the
+    /// cosize does not fit in `i64`.
     pub const fn cosize(&self) -> Result<i64, Error> {
         tri!(self.require_integral(Op::Cosize));
         self.integral_cosize()
@@ -58,6 +63,12 @@ impl Layout {
     /// assert_eq!(l.eval(31).unwrap(), 31);
     /// assert_eq!(l.eval(32).unwrap(), 32); // the last mode is not reduced
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `Unsupported` (`NeedsIntegerStrides`) for coordinate (`E`) strides, whose values are not
+    /// integers ([`Layout::eval_value`] gives them); `Overflow` when the offset does not fit in
+    /// `i64`.
     pub const fn eval(&self, i: i64) -> Result<i64, Error> {
         if !self.is_integral() {
             return match self.eval_value(i) {
@@ -91,6 +102,11 @@ impl Layout {
     /// let e = l.eval_crd(&"(1,2,3)".parse().unwrap()).unwrap_err();
     /// assert_eq!(e.to_string(), "eval ((2,2),(4,2)):((1,8),(2,16)), (1,2,3): the coordinate is not weakly congruent to the shape (3 vs 2)");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `ProfileMismatch` when `c` is not weakly congruent to the shape; otherwise as
+    /// [`Layout::eval`] (`Unsupported` for coordinate strides, `Overflow`).
     pub const fn eval_crd(&self, c: &IntTuple) -> Result<i64, Error> {
         if !self.is_integral() {
             return match self.eval_crd_value(c) {
@@ -135,6 +151,11 @@ impl Layout {
     /// let v: Value = id.eval_value(5).unwrap();
     /// assert_eq!(v.to_string(), "(1,1)");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `Overflow` when the value does not fit in `i64`; `Unsupported` for a negative coordinate
+    /// entry times a binary (F2) stride (with `i < 0`).
     pub const fn eval_value(&self, i: i64) -> Result<Value, Error> {
         let mut crd = [0i64; CAPACITY];
         let n = self.tree.len();
@@ -163,6 +184,12 @@ impl Layout {
     /// let v = id.eval_crd_value(&"(3,4)".parse().unwrap()).unwrap();
     /// assert_eq!(v.to_string(), "(3,(1,1))");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `ProfileMismatch` when `c` is not weakly congruent to the shape; `Overflow` when the value
+    /// does not fit in `i64`; `Unsupported` for a negative coordinate entry times a binary (F2)
+    /// stride.
     pub const fn eval_crd_value(&self, c: &IntTuple) -> Result<Value, Error> {
         tri!(self.check_crd(c));
         let mut crd = [0i64; CAPACITY];
@@ -228,6 +255,11 @@ impl Layout {
     /// let bcast: Layout = "(2,3):(2,0)".parse().unwrap();
     /// assert_eq!(bcast.image().unwrap(), vec![0, 2]);
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `Capacity` for a domain of more than [`WALK_LIMIT`] points; `Overflow` when an offset may
+    /// not fit in `i64`; `Unsupported` (`NeedsIntegerStrides`) for coordinate (`E`) strides.
     pub fn image(&self) -> Result<Vec<i64>, Error> {
         let n = self.size();
         check_walk(Op::Image, n).map_err(|e| e.with(Operand::Layout(*self), Operand::None))?;

@@ -20,6 +20,11 @@ use crate::stride::{kind_of, Code, Semimodule, Stride, BINARY, INTEGER, MAX_PATH
 /// assert_eq!(l.to_string(), "(4,8):(8,1)");
 /// assert_eq!(l.eval(5).unwrap(), 9); // index 5 is the coordinate (1,1)
 /// ```
+///
+/// # Errors
+///
+/// As [`Layout::new`]: `ProfileMismatch` when the shape and the stride are not congruent,
+/// `InvalidShape` for a shape entry below 1, `Overflow` when the size does not fit in `i64`.
 pub const fn make_layout(shape: &IntTuple, stride: &IntTuple) -> Result<Layout, Error> {
     Layout::new(shape, stride)
 }
@@ -36,6 +41,11 @@ impl Layout {
     /// let e = Layout::new(&shape, &"(1,2)".parse().unwrap()).unwrap_err();
     /// assert_eq!(e.to_string(), "make_layout ((2,2),(4,2)), (1,2): shape and stride are not congruent (S ~ D fails)");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `ProfileMismatch` (`NotCongruent`) when the shape and the stride are not congruent;
+    /// `InvalidShape` for a shape entry below 1; `Overflow` when the size does not fit in `i64`.
     pub const fn new(shape: &IntTuple, stride: &IntTuple) -> Result<Layout, Error> {
         if !shape.tree.eq(&stride.tree) {
             return Err(Error::new(Op::MakeLayout, ErrorKind::NotCongruent)
@@ -54,6 +64,10 @@ impl Layout {
     /// let e = Layout::leaf(0, 1).unwrap_err();
     /// assert_eq!(e.to_string(), "make_layout: shape entries must be positive integers, found 0");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `InvalidShape` for `s < 1`.
     pub const fn leaf(s: i64, d: i64) -> Result<Layout, Error> {
         let mut shape = [0; CAPACITY];
         let mut stride = [0; CAPACITY];
@@ -69,6 +83,12 @@ impl Layout {
     /// assert_eq!(Layout::flat(&[2, 4], &[4, 1]).unwrap().to_string(), "(2,4):(4,1)");
     /// assert_eq!(Layout::flat(&[8], &[1]).unwrap().to_string(), "(8):(1)");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// Those of [`IntTuple::flat`] for either slice (`Unsupported` when empty, `Capacity` past
+    /// [`CAPACITY`] entries); `ProfileMismatch` when the slices differ in length; `InvalidShape`
+    /// for a shape entry below 1; `Overflow` when the size does not fit in `i64`.
     pub const fn flat(shape: &[i64], stride: &[i64]) -> Result<Layout, Error> {
         let s = tri!(IntTuple::flat(shape));
         let d = tri!(IntTuple::flat(stride));
@@ -169,6 +189,12 @@ impl Layout {
     /// assert_eq!(l.to_string(), "(4,6):(1@0,1@1)");
     /// assert_eq!(l, make_identity_layout(&shape).unwrap());
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `ProfileMismatch` unless there is one stride per leaf of the shape; `Unsupported`
+    /// (`MixedSemimodules`) when the nonzero strides come from different semimodules;
+    /// `InvalidShape` for a shape entry below 1; `Overflow` when the size does not fit in `i64`.
     pub fn from_strides(shape: &IntTuple, strides: &[Stride]) -> Result<Layout, Error> {
         let n = shape.tree.len();
         if strides.len() != n {
@@ -234,6 +260,11 @@ impl Layout {
 /// assert_eq!(id.to_string(), "(4,(3,2)):(1@0,(1@0@1,1@1@1))");
 /// assert_eq!(id.eval_value(7).unwrap().to_string(), "(3,(1,0))");
 /// ```
+///
+/// # Errors
+///
+/// `InvalidShape` for a shape entry below 1; `Overflow` when the size does not fit in `i64`;
+/// `Capacity` when a leaf's path is deeper than a basis stride can name.
 pub const fn make_identity_layout(shape: &IntTuple) -> Result<Layout, Error> {
     let n = shape.tree.len();
     let mut stride = [0i64; CAPACITY];
@@ -296,6 +327,10 @@ pub(crate) const fn leaf_paths(t: &Tree, op: Op) -> Result<[Code; CAPACITY], Err
 /// let l = compact_col_major(&"(2,1,4)".parse().unwrap()).unwrap();
 /// assert_eq!(l.to_string(), "(2,1,4):(1,0,2)");
 /// ```
+///
+/// # Errors
+///
+/// `InvalidShape` for a shape entry below 1; `Overflow` when the size does not fit in `i64`.
 pub const fn compact_col_major(shape: &IntTuple) -> Result<Layout, Error> {
     let mut stride = [0; CAPACITY];
     let mut p: i64 = 1;
@@ -315,6 +350,10 @@ pub const fn compact_col_major(shape: &IntTuple) -> Result<Layout, Error> {
 /// let l = compact_row_major(&"(2,3,4)".parse().unwrap()).unwrap();
 /// assert_eq!(l.to_string(), "(2,3,4):(12,4,1)");
 /// ```
+///
+/// # Errors
+///
+/// `InvalidShape` for a shape entry below 1; `Overflow` when the size does not fit in `i64`.
 pub const fn compact_row_major(shape: &IntTuple) -> Result<Layout, Error> {
     let mut stride = [0; CAPACITY];
     let mut p: i64 = 1;
@@ -338,6 +377,11 @@ pub const fn compact_row_major(shape: &IntTuple) -> Result<Layout, Error> {
 /// let l = make_ordered_layout(&shape, &"(0,2,3,1)".parse().unwrap()).unwrap();
 /// assert_eq!(l.to_string(), "(2,2,2,2):(1,4,8,2)");
 /// ```
+///
+/// # Errors
+///
+/// `ProfileMismatch` when `order` is not weakly congruent to `shape`; `InvalidShape` for a shape
+/// entry below 1; `Overflow` when the size does not fit in `i64`.
 pub const fn make_ordered_layout(shape: &IntTuple, order: &IntTuple) -> Result<Layout, Error> {
     if !order.weakly_congruent(shape) {
         return Err(Error::new(

@@ -1,4 +1,4 @@
-//! Layouts: functions from coordinates to offsets, `L = D ∘ S` (paper: 布局).
+//! Layouts: functions from coordinates to offsets, `L = D ∘ S` (paper: 布局 “layout”).
 //!
 //! A [`Layout`] is a shape `S` (positive integers) and a congruent stride `D`. It maps every
 //! coordinate compatible with the shape (integer, ND, natural, or partially collapsed) to the inner

@@ -17,6 +17,10 @@ impl Layout {
     /// assert_eq!(l.mode(1).unwrap().to_string(), "(4,2):(2,16)");
     /// assert_eq!(l.mode(2).unwrap_err().to_string(), "get ((2,2),(4,2)):((1,8),(2,16)): mode index 2 is out of range for rank 2");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `OutOfRange` when `k` is not below the rank (a rank-1 integer layout has mode 0 only).
     pub const fn mode(&self, k: usize) -> Result<Layout, Error> {
         // `r` is the only value returned and is never borrowed: it is the return place, and the
         // mode is written straight into it (see `algebra::coalesce::coalesce_into`).
@@ -36,6 +40,10 @@ impl Layout {
     /// assert_eq!(l.get(&[1, 0]).unwrap().to_string(), "4:2");
     /// assert_eq!(l.get(&[]).unwrap(), l);
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `OutOfRange` when an index of the path is not below the rank of the mode it indexes.
     pub const fn get(&self, path: &[usize]) -> Result<Layout, Error> {
         let mut cur = *self;
         let mut i = 0;
@@ -73,6 +81,10 @@ impl Layout {
     /// let u = l.unflatten(&"((0,0),(0,0))".parse().unwrap()).unwrap();
     /// assert_eq!(u.to_string(), "((2,2),(4,2)):((1,8),(2,16))");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `ProfileMismatch` when `profile` has another number of leaves than `L`.
     pub const fn unflatten(&self, profile: &IntTuple) -> Result<Layout, Error> {
         let s = tri!(self.shape().unflatten(profile));
         Ok(Layout {
@@ -91,6 +103,10 @@ impl Layout {
     /// assert_eq!(l.take(0, 2).unwrap().to_string(), "(4,8):(1,4)");
     /// assert_eq!(l.take(1, 3).unwrap().to_string(), "(8,2):(4,32)");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `OutOfRange` unless `b < e <= rank`.
     pub const fn take(&self, b: usize, e: usize) -> Result<Layout, Error> {
         self.wrap(
             Op::Take,
@@ -106,6 +122,12 @@ impl Layout {
     /// let l: Layout = "(4,8,2):(1,4,32)".parse().unwrap();
     /// assert_eq!(l.select(&[2, 0]).unwrap().to_string(), "(2,4):(32,1)");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `OutOfRange` when an index is not below the rank; `Unsupported` for an empty list;
+    /// `Capacity` past [`CAPACITY`](crate::CAPACITY) leaves and `Overflow` when the size does not
+    /// fit in `i64` (a mode may be taken twice).
     pub const fn select(&self, idx: &[usize]) -> Result<Layout, Error> {
         self.wrap(
             Op::Select,
@@ -121,6 +143,11 @@ impl Layout {
     /// let l: Layout = "(4,8,2):(1,4,32)".parse().unwrap();
     /// assert_eq!(l.group(0, 2).unwrap().to_string(), "((4,8),2):((1,4),32)");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `OutOfRange` unless `b < e <= rank`; `Capacity` when the new level of parentheses would nest
+    /// deeper than [`MAX_DEPTH`](crate::MAX_DEPTH).
     pub const fn group(&self, b: usize, e: usize) -> Result<Layout, Error> {
         self.wrap(
             Op::Group,
@@ -137,6 +164,13 @@ impl Layout {
     /// let x: Layout = "2:32".parse().unwrap();
     /// assert_eq!(l.append(&x).unwrap().to_string(), "(4,8,2):(1,4,32)");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `Capacity` when the result would have more than [`CAPACITY`](crate::CAPACITY) leaves or nest
+    /// deeper than [`MAX_DEPTH`](crate::MAX_DEPTH) levels; `Overflow` when the size does not fit in
+    /// `i64`; `Unsupported` (`MixedSemimodules`) when `x`'s strides come from another semimodule
+    /// than `L`'s.
     pub const fn append(&self, x: &Layout) -> Result<Layout, Error> {
         self.insert(self.rank(), x)
     }
@@ -149,6 +183,10 @@ impl Layout {
     /// let x: Layout = "2:32".parse().unwrap();
     /// assert_eq!(l.prepend(&x).unwrap().to_string(), "(2,4,8):(32,1,4)");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`append`](Layout::append).
     pub const fn prepend(&self, x: &Layout) -> Result<Layout, Error> {
         self.insert(0, x)
     }
@@ -179,6 +217,11 @@ impl Layout {
     /// let x: Layout = "(2,4):(4,8)".parse().unwrap();
     /// assert_eq!(l.replace(1, &x).unwrap().to_string(), "(4,(2,4)):(1,(4,8))");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `OutOfRange` when `k` is not below the rank; otherwise as [`append`](Layout::append)
+    /// (`Capacity`, `Overflow`, `Unsupported` for strides of another semimodule).
     pub const fn replace(&self, k: usize, x: &Layout) -> Result<Layout, Error> {
         self.wrap(
             Op::Concatenation,
@@ -210,6 +253,11 @@ impl Layout {
     /// let l: Layout = "(4,8):(1,4)".parse().unwrap();
     /// assert_eq!(l.reverse().unwrap().to_string(), "(8,4):(4,1)");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// None for a valid layout: the result has the same leaves and the same depth (the `Result` is
+    /// that of the tuple rebuilder that the other mode operations share).
     pub const fn reverse(&self) -> Result<Layout, Error> {
         self.wrap(
             Op::MakeLayout,
@@ -226,6 +274,11 @@ impl Layout {
     /// let l: Layout = "8:1".parse().unwrap();
     /// assert_eq!(l.pad_to_rank(3).unwrap().to_string(), "(8,1,1):(1,0,0)");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// Those of [`append`](Layout::append) of `1:0`: `Capacity` when the padded layout would have
+    /// more than [`CAPACITY`](crate::CAPACITY) leaves.
     pub const fn pad_to_rank(&self, r: usize) -> Result<Layout, Error> {
         let mut out = *self;
         while out.rank() < r {
@@ -269,6 +322,13 @@ impl Layout {
     /// let b: Layout = "(2,4):(4,8)".parse().unwrap();
     /// assert_eq!(Layout::concat(&[a, b]).unwrap().to_string(), "(4,(2,4)):(1,(4,8))");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `Unsupported` for no modes (there is no empty layout) and (`MixedSemimodules`) for modes
+    /// whose strides come from different semimodules; `Capacity` when the result would have more
+    /// than [`CAPACITY`](crate::CAPACITY) leaves or nest deeper than
+    /// [`MAX_DEPTH`](crate::MAX_DEPTH) levels; `Overflow` when the size does not fit in `i64`.
     pub const fn concat(modes: &[Layout]) -> Result<Layout, Error> {
         // Built in the return place (see `algebra::coalesce::coalesce_into`).
         let mut err = Ok(());

@@ -54,6 +54,10 @@ impl Stride {
     /// assert_eq!(Stride::f2(9).unwrap().to_string(), "F9");
     /// assert_eq!(Stride::f2(1 << 63).unwrap_err().to_string(), "make_layout: integer overflow: a binary stride does not fit in i64");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `Overflow` for `bits >= 2^63` (a stride is stored in an `i64`).
     pub const fn f2(bits: u64) -> Result<Stride, Error> {
         if bits > i64::MAX as u64 {
             return Err(Error::new(
@@ -73,6 +77,11 @@ impl Stride {
     /// assert_eq!(Stride::basis(3, &[1]).unwrap().to_string(), "3@1");
     /// assert_eq!(Stride::basis(1, &[0, 1]).unwrap().to_string(), "1@1@0"); // CuTe's E<0,1>
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `Capacity` when the path is deeper than a basis stride can name or one of its indices is
+    /// past the largest basis index.
     pub const fn basis(v: i64, path: &[usize]) -> Result<Stride, Error> {
         let code = tri!(encode_path(path));
         Ok(Stride::from_code(v, code))
@@ -86,6 +95,11 @@ impl Stride {
     /// // carry-less: (x + 1)·(x + 1) = x^2 + 1 over F2
     /// assert_eq!(Stride::f2(3).unwrap().scale(3, Op::Eval).unwrap().to_string(), "F5");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `Overflow` when the product does not fit in `i64`; for a binary stride, `Unsupported` for a
+    /// negative `c` and `Overflow` when the carry-less product does not fit in 63 bits.
     pub const fn scale(self, c: i64, op: Op) -> Result<Stride, Error> {
         if self.code == BINARY {
             if c < 0 {
@@ -123,6 +137,13 @@ impl Value {
     /// let e = Value::Int(1).add(Value::F2(1), Op::Eval).unwrap_err();
     /// assert_eq!(e.to_string(), "eval: unsupported: adding values of different semimodules");
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// `Overflow` when an integer sum does not fit in `i64`; `Unsupported` for values of different
+    /// semimodules (other than the integer `0`); for arithmetic tuples, `Overflow` when a coordinate
+    /// does not fit in `i64`, `Unsupported` for bases of different depths at one position and
+    /// `Capacity` past [`CAPACITY`] terms.
     pub const fn add(self, other: Value, op: Op) -> Result<Value, Error> {
         match (self, other) {
             (Value::Int(a), Value::Int(b)) => match a.checked_add(b) {

@@ -1,0 +1,260 @@
+//! Thread-value layouts: which thread and value own each cell of a tile, a TV layout drawn over its
+//! tile, an MMA atom (A, B and C around each other) and a copy atom (source beside destination).
+
+use super::thread_colour;
+use crate::grid::{DrawError, MAX_CELLS};
+use crate::scene::{Cell, Mark, Panel, Scene, GAP};
+use cute::Layout;
+
+/// Who owns a cell of a thread-value layout's tile: the first `(thread, value)` that maps to it
+/// and whether another does too; `None` when no thread does.
+pub type Owner = Option<(i64, i64, bool)>;
+
+/// For each coordinate index of a tile of `cells` cells, its [`Owner`] under `tv` (the first of
+/// [`tv_cell_owners`]).
+pub fn tv_owners(tv: &Layout, cells: i64) -> Result<Vec<Owner>, DrawError> {
+    Ok(tv_cell_owners(tv, cells)?
+        .iter()
+        .map(|o| o.first().map(|&(t, v)| (t, v, o.len() > 1)))
+        .collect())
+}
+
+/// For each coordinate index of a tile of `cells` cells, every `(thread, value)` that `tv` maps
+/// to it, in the order of `tv`'s domain (thread fastest): a TV layout that is not injective (a
+/// broadcast, a stride 0) maps several to one cell.
+///
+/// ```
+/// // two threads read each cell of a 2-cell tile
+/// let o = cute_draw::pictures::tv_cell_owners(&"(2,2):(0,1)".parse().unwrap(), 2).unwrap();
+/// assert_eq!(o, vec![vec![(0, 0), (1, 0)], vec![(0, 1), (1, 1)]]);
+/// ```
+pub fn tv_cell_owners(tv: &Layout, cells: i64) -> Result<Vec<Vec<(i64, i64)>>, DrawError> {
+    if cells > MAX_CELLS {
+        return Err(DrawError::TooLarge {
+            layout: tv.to_string(),
+            cells,
+        });
+    }
+    if !tv.is_integral() {
+        return Err(DrawError::NotIntegral(tv.to_string()));
+    }
+    let threads = if tv.rank() == 1 {
+        1
+    } else {
+        tv.mode(0)?.size()
+    };
+    let size = tv.size();
+    // every (thread, value) is visited once: bounded like the cells (a tile's TV layout may
+    // repeat each cell a few times, not without bound)
+    if size > 8 * MAX_CELLS {
+        return Err(DrawError::TooLarge {
+            layout: tv.to_string(),
+            cells: size,
+        });
+    }
+    let mut owners: Vec<Vec<(i64, i64)>> = vec![Vec::new(); cells.max(0) as usize];
+    for i in 0..size {
+        let x = tv.eval(i)?;
+        if !(0..cells).contains(&x) {
+            return Err(DrawError::OutsideTile {
+                layout: tv.to_string(),
+                index: i,
+                coordinate: x,
+                cells,
+            });
+        }
+        owners[x as usize].push((i % threads, i / threads));
+    }
+    Ok(owners)
+}
+
+fn tile_dims(what: &str, rows: i64, cols: i64) -> Result<i64, DrawError> {
+    match rows.checked_mul(cols) {
+        Some(n) if rows >= 1 && cols >= 1 => Ok(n),
+        _ => Err(DrawError::Argument(format!(
+            "{what} {rows} x {cols}: the tile's rows and columns must be positive and their product an i64"
+        ))),
+    }
+}
+
+/// The cell of a TV picture owned by `owners` (every `(thread, value)` that maps to it): filled
+/// with the colour of the highlighted thread when it is an owner, else of the first; labelled
+/// `T<t>` and `V<v>` of that owner, with `+N` when N more threads (on the first line) or N more
+/// values of the same thread (on the second) map there too; outlined when the highlighted thread
+/// is an owner. `data-threads` lists the distinct threads, `data-owners` every `thread:value`.
+fn owner_cell(owners: &[(i64, i64)], highlight: Option<i64>) -> Cell {
+    let Some(&first) = owners.first() else {
+        let mut c = Cell::blank();
+        c.attrs = vec![("threads", String::new()), ("owners", String::new())];
+        return c;
+    };
+    let (t, v) = owners
+        .iter()
+        .copied()
+        .find(|&(t, _)| Some(t) == highlight)
+        .unwrap_or(first);
+    let mut threads: Vec<i64> = owners.iter().map(|o| o.0).collect();
+    threads.sort_unstable();
+    threads.dedup();
+    let more = |n: usize| {
+        if n > 0 {
+            format!("+{n}")
+        } else {
+            String::new()
+        }
+    };
+    let same = owners.iter().filter(|o| o.0 == t).count() - 1;
+    Cell {
+        fill: thread_colour(t),
+        label: vec![
+            format!("T{t}{}", more(threads.len() - 1)),
+            format!("V{v}{}", more(same)),
+        ],
+        mark: if highlight.is_some_and(|h| threads.contains(&h)) {
+            Mark::Outline
+        } else {
+            Mark::Plain
+        },
+        attrs: vec![
+            (
+                "threads",
+                threads
+                    .iter()
+                    .map(i64::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            ),
+            (
+                "owners",
+                owners
+                    .iter()
+                    .map(|(t, v)| format!("{t}:{v}"))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            ),
+        ],
+    }
+}
+
+/// A thread-value layout `tv: (thread, value) ↦ coordinate` of a `rows × cols` tile (coordinate
+/// index `m + rows·n`): each cell holds the thread and value that own it, coloured by
+/// [`thread_colour`]; every cell that thread `highlight` owns is outlined. A cell owned by no
+/// thread stays white; a cell owned by several shows the highlighted thread (else the first) and
+/// `+N` for the N other threads (`data-threads` lists them all).
+///
+/// ```
+/// let tv: cute::Layout = "((4,8),(2,2)):((32,1),(16,8))".parse().unwrap();
+/// let s = cute_draw::pictures::tv_layout(&tv, 16, 8, Some(5)).unwrap();
+/// assert_eq!(s.panels[0].cell(0, 2).label, vec!["T1".to_string(), "V0".to_string()]);
+/// ```
+pub fn tv_layout(
+    tv: &Layout,
+    rows: i64,
+    cols: i64,
+    highlight: Option<i64>,
+) -> Result<Scene, DrawError> {
+    let n = tile_dims("--tv", rows, cols)?;
+    let owners = tv_cell_owners(tv, n)?;
+    let title = format!("{tv} over {rows}x{cols}");
+    Ok(Scene::single(Panel::new(title, rows, cols, |r, c| {
+        owner_cell(&owners[(r + rows * c) as usize], highlight)
+    })))
+}
+
+/// An MMA atom `D = A·B + C` of shape `(M, N, K)` as CuTe's `print_latex` draws a `TiledMMA`: C
+/// (`M × N`) at the bottom right, A (`M × K`) to its left, B transposed (`K × N`) above it, every
+/// cell holding the thread and value that own it; `a`, `b` and `c` map (thread, value) to the
+/// coordinate indices `m + M·k`, `n + N·k` and `m + M·n`. Thread `highlight` is outlined in all
+/// three. Panels: 0 = B, 1 = A, 2 = C.
+///
+/// ```
+/// // mma.sync m16n8k16: thread 0 holds A(0,0), B(0,0) and C(0,0)
+/// let l = |s: &str| s.parse::<cute::Layout>().unwrap();
+/// let s = cute_draw::pictures::mma(
+///     "SM80_16x8x16_F32F16F16F32_TN", &l("((4,8),(2,2,2)):((32,1),(16,8,128))"),
+///     &l("((4,8),(2,2)):((16,1),(8,64))"), &l("((4,8),(2,2)):((32,1),(16,8))"), (16, 8, 16), Some(0),
+/// ).unwrap();
+/// assert_eq!(s.panels.len(), 3);
+/// assert_eq!(s.panels[2].cell(0, 0).label[0], "T0");
+/// ```
+pub fn mma(
+    name: &str,
+    a: &Layout,
+    b: &Layout,
+    c: &Layout,
+    (m, n, k): (i64, i64, i64),
+    highlight: Option<i64>,
+) -> Result<Scene, DrawError> {
+    let mk = tile_dims("A", m, k)?;
+    let nk = tile_dims("B", n, k)?;
+    let mn = tile_dims("C", m, n)?;
+    let (oa, ob, oc) = (
+        tv_cell_owners(a, mk)?,
+        tv_cell_owners(b, nk)?,
+        tv_cell_owners(c, mn)?,
+    );
+    let pb = Panel::new(format!("B {b}"), k, n, |r, col| {
+        owner_cell(&ob[(col + n * r) as usize], highlight)
+    });
+    let pa = Panel::new(format!("A {a}"), m, k, |r, col| {
+        owner_cell(&oa[(r + m * col) as usize], highlight)
+    });
+    let pc = Panel::new(format!("C {c}"), m, n, |r, col| {
+        owner_cell(&oc[(r + m * col) as usize], highlight)
+    });
+    let (mut pa, mut pc) = (pa, pc);
+    align_titles(&mut [&mut pa, &mut pc]);
+    let (x, y) = (pa.width() + GAP, pb.height() + GAP);
+    Ok(Scene {
+        title: format!("{name} (M,N,K) = ({m},{n},{k})"),
+        panels: vec![pb.at(x, 0), pa.at(0, y), pc.at(x, y)],
+    })
+}
+
+/// A copy atom as CuTe's `print_latex` draws a `TiledCopy`: the source tile next to the
+/// destination tile (both `rows × cols`), each cell holding the source (resp. destination) thread
+/// and value that own it; thread `highlight` is outlined on both sides. Panels: 0 = source,
+/// 1 = destination.
+///
+/// ```
+/// let l = |s: &str| s.parse::<cute::Layout>().unwrap();
+/// // one thread moving 8 elements in a row
+/// let s = cute_draw::pictures::copy("v8", &l("(1,8):(0,1)"), &l("(1,8):(0,1)"), 1, 8, None).unwrap();
+/// assert_eq!(s.panels[1].cell(0, 7).label, vec!["T0".to_string(), "V7".to_string()]);
+/// ```
+pub fn copy(
+    name: &str,
+    src: &Layout,
+    dst: &Layout,
+    rows: i64,
+    cols: i64,
+    highlight: Option<i64>,
+) -> Result<Scene, DrawError> {
+    let cells = tile_dims("the copy tile", rows, cols)?;
+    let (os, od) = (tv_cell_owners(src, cells)?, tv_cell_owners(dst, cells)?);
+    let ps = Panel::new(format!("source {src}"), rows, cols, |r, c| {
+        owner_cell(&os[(r + rows * c) as usize], highlight)
+    });
+    let pd = Panel::new(format!("destination {dst}"), rows, cols, |r, c| {
+        owner_cell(&od[(r + rows * c) as usize], highlight)
+    });
+    let (mut ps, mut pd) = (ps, pd);
+    align_titles(&mut [&mut ps, &mut pd]);
+    let x = ps.width() + GAP;
+    Ok(Scene {
+        title: name.to_string(),
+        panels: vec![ps, pd.at(x, 0)],
+    })
+}
+
+/// Gives panels placed side by side title bands of the same height, so that their rows line up.
+pub fn align_titles(panels: &mut [&mut Panel]) {
+    let n = panels
+        .iter()
+        .map(|p| p.title_lines().len())
+        .max()
+        .unwrap_or(1);
+    for p in panels.iter_mut() {
+        p.title_lines_min = n;
+    }
+}
