@@ -243,6 +243,13 @@ pub enum ErrorKind {
         /// The prefix product `S̄_mode`.
         boundary: i64,
     },
+    /// Composition decided exactly (where (9), (10) or (12) refuse): no layout compatible with the
+    /// right operand `B` (each leaf of `B` split into an ordered factorisation of its extent)
+    /// computes `A(B(i))` for every index `i`, for the reason the witness states.
+    NoLayout {
+        /// The checkable reason (indices and values of `A(B(·))`).
+        witness: crate::CompositionWitness,
+    },
     /// A generic divisibility failure (upcast/downcast, left inverse chains, products).
     Divisibility {
         /// The mode concerned.
@@ -598,6 +605,7 @@ impl Error {
             ErrorKind::StrideDivisibility { .. }
             | ErrorKind::ShapeDivisibility { .. }
             | ErrorKind::Distributivity { .. }
+            | ErrorKind::NoLayout { .. }
             | ErrorKind::Divisibility { .. }
             | ErrorKind::NotOnto { .. }
             | ErrorKind::NoCommonRefinement { .. }

@@ -340,6 +340,34 @@ impl ErrorKind {
                 "distributivity condition (12) fails at mode ", mode,
                 " of the coalesced left operand: the leaves of the right operand add up past the prefix product ",
                 boundary, " (a carry), so A∘B is not their by-mode composition"),
+            ErrorKind::NoLayout { witness } => {
+                put!(t; "no layout compatible with the right operand computes A∘B (decided exactly; \
+                    the paper's conditions (9), (10), (12) are sufficient only): ");
+                match witness {
+                    crate::CompositionWitness::Boundary {
+                        leaf,
+                        step,
+                        run,
+                        extent,
+                    } => put!(t;
+                        "along leaf ", leaf, " of B, A(B(c)) at c = ", step, "·u is a progression for u < ",
+                        run, " but not at u = ", run, ", so every such layout has a mode boundary at c = ",
+                        step.saturating_mul(run), ", which does not divide the extent ", extent),
+                    crate::CompositionWitness::Carry {
+                        leaf,
+                        step,
+                        low,
+                        high,
+                    } => put!(t;
+                        "along leaf ", leaf, " of B, every such layout has a mode boundary at c = ", step,
+                        ", so A(B(c)) at c = ", low, " and c = ", high,
+                        " would add up to its value at c = ", low.saturating_add(high), ", and they do not"),
+                    crate::CompositionWitness::Sum { index, value, sum } => put!(t;
+                        "each leaf of B alone gives a layout, but at index ", index, " A(B(i)) = ", value,
+                        " while the values at its leaf coordinates taken one at a time add up to ", sum,
+                        " (every layout compatible with B adds them)"),
+                }
+            }
             ErrorKind::Divisibility {
                 mode,
                 value,

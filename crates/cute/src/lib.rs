@@ -128,7 +128,7 @@ pub use algebra::coalesce::coalesce_z;
 pub use algebra::coalesce::{coalesce, coalesce_profile, filter, filter_profile, filter_zeros};
 pub use algebra::common::{max_common_layout, max_common_vector};
 pub use algebra::complement::{complement, complement_to};
-pub use algebra::composition::{composition, composition_tiler, with_shape};
+pub use algebra::composition::{composition, composition_tiler, with_shape, CompositionWitness};
 pub use algebra::composition_mode::composition_mode;
 pub use algebra::distribute::domain_distribute;
 pub use algebra::divide::{flat_divide, logical_divide, tiled_divide, zipped_divide};
