@@ -10,6 +10,7 @@ mod complement;
 mod consts;
 mod divide;
 mod eval;
+mod exact;
 mod gen;
 mod invariant;
 mod inverse;
