@@ -223,6 +223,9 @@ pub enum ErrorKind {
         stride: i64,
         /// The prefix product `S̄_mode`.
         prefix: i64,
+        /// Composition decided exactly: why no layout compatible with the right operand computes
+        /// `A ∘ B` (`None` where the decision was not taken: binary strides, or past its bound).
+        witness: Option<crate::CompositionWitness>,
     },
     /// The paper's shape-divisibility condition (10): `⌈S̄_mode / d⌉ = divisor` does not divide the
     /// shape `s = rest` of the right operand's leaf.
@@ -233,6 +236,8 @@ pub enum ErrorKind {
         rest: i64,
         /// `⌈S̄_mode / d⌉`.
         divisor: i64,
+        /// As for `StrideDivisibility`: why no layout computes `A ∘ B`, where decided.
+        witness: Option<crate::CompositionWitness>,
     },
     /// The distributivity condition (12) fails: adding the values of the leaves of the right operand
     /// carries across the mode boundary `S̄_mode = boundary` of the coalesced left operand, so the
@@ -243,9 +248,11 @@ pub enum ErrorKind {
         /// The prefix product `S̄_mode`.
         boundary: i64,
     },
-    /// Composition decided exactly (where (9), (10) or (12) refuse): no layout compatible with the
-    /// right operand `B` (each leaf of `B` split into an ordered factorisation of its extent)
-    /// computes `A(B(i))` for every index `i`, for the reason the witness states.
+    /// Composition decided exactly where the distributivity check (12) refuses (a bound that may
+    /// see a carry where none happens): no layout compatible with the right operand `B` (each
+    /// leaf of `B` split into an ordered factorisation of its extent) computes `A(B(i))` for every
+    /// index `i`, for the reason the witness states. (Where (9) or (10) fails, the witness is
+    /// carried by `StrideDivisibility` or `ShapeDivisibility`.)
     NoLayout {
         /// The checkable reason (indices and values of `A(B(·))`).
         witness: crate::CompositionWitness,

@@ -5,8 +5,8 @@
 //! agrees on which pairs have an answer. The products built on composition are checked the same way.
 
 use cute::{
-    compact_col_major, complement_to, composition, logical_product, with_shape, CompositionWitness, Error, ErrorKind, IntTuple,
-    Layout, Tiler,
+    compact_col_major, complement_to, composition, logical_product, with_shape, CompositionWitness,
+    Error, ErrorKind, IntTuple, Layout, Tiler,
 };
 use proptest::prelude::*;
 
@@ -211,15 +211,28 @@ fn check_outcome(a: &Layout, b: &Layout, got: &Result<Layout, Error>) -> Result<
             }
             Ok(())
         }
-        Err(e) => match e.kind() {
-            ErrorKind::NoLayout { witness } => {
+        Err(e) => match witness_of(e) {
+            Some(w) => {
                 if exists {
-                    return Err(format!("refused ({e}) where the brute force finds a layout"));
+                    return Err(format!(
+                        "refused ({e}) where the brute force finds a layout"
+                    ));
                 }
-                check_witness(a, b, witness).map_err(|m| format!("{e}: witness fails: {m}"))
+                check_witness(a, b, &w).map_err(|m| format!("{e}: witness fails: {m}"))
             }
-            _ => Err(format!("refused without a witness: {e}")),
+            None => Err(format!("refused without a witness: {e}")),
         },
+    }
+}
+
+/// The witness of a refusal of the exact decision: carried by the failed condition (9) or (10),
+/// or by `NoLayout` where the distributivity check (12) refused.
+fn witness_of(e: &Error) -> Option<CompositionWitness> {
+    match *e.kind() {
+        ErrorKind::NoLayout { witness } => Some(witness),
+        ErrorKind::StrideDivisibility { witness, .. }
+        | ErrorKind::ShapeDivisibility { witness, .. } => witness,
+        _ => None,
     }
 }
 
@@ -271,8 +284,9 @@ fn witnesses_and_answers_on_known_pairs() {
     let got = composition(&a, &b);
     assert!(matches!(
         got.as_ref().unwrap_err().kind(),
-        ErrorKind::NoLayout {
-            witness: CompositionWitness::Boundary { .. }
+        ErrorKind::StrideDivisibility {
+            witness: Some(CompositionWitness::Boundary { .. }),
+            ..
         }
     ));
     check_outcome(&a, &b, &got).unwrap();
@@ -300,15 +314,22 @@ fn witnesses_and_answers_on_known_pairs() {
     let e = composition(&lay("(4,6,8):(2,3,5)"), &lay("6:3")).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "composition (4,6,8):(2,3,5) ∘ 6:3: no layout compatible with the right operand computes \
-         A∘B (decided exactly; the paper's conditions (9), (10), (12) are sufficient only): along \
-         leaf 0 of B, A(B(c)) at c = 2·u is a progression for u < 2 but not at u = 2, so every \
-         such layout has a mode boundary at c = 4, which does not divide the extent 6"
+        "composition (4,6,8):(2,3,5) ∘ 6:3: stride-divisibility condition (9) fails at mode 1 of \
+         the coalesced left operand: stride 3 and prefix product 4 divide neither way; decided \
+         exactly, no layout compatible with the right operand computes A∘B: along leaf 0 of B, \
+         A(B(c)) at c = 2·u is a progression for u < 2 but not at u = 2, so every such layout has \
+         a mode boundary at c = 4, which does not divide the extent 6"
+    );
+    let e = composition(&lay("(2,2):(8,32)"), &lay("(2,16):(1,1)")).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "composition (2,2):(8,32) ∘ (2,16):(1,1): no layout compatible with the right operand \
+         computes A∘B (decided exactly, where the distributivity check (12) refuses): each leaf of \
+         B alone gives a layout, but at index 3 A(B(i)) = 32 while the values at its leaf \
+         coordinates taken one at a time add up to 16 (every layout compatible with B adds them)"
     );
 }
 
-/// Every pair of a small grid, checked in full; each kind of witness and answers beyond the
-/// paper's conditions occur.
 #[test]
 fn small_grid_decided_exactly() {
     let mut kinds = [0usize; 4]; // Boundary, Carry, Sum, answers where C++'s (9)/(10)/(12) refuse
@@ -332,10 +353,10 @@ fn small_grid_decided_exactly() {
         let got = composition(a, b);
         check_outcome(a, b, &got).unwrap_or_else(|e| panic!("{a} ∘ {b}: {e}"));
         match &got {
-            Err(e) => match e.kind() {
-                ErrorKind::NoLayout { witness: CompositionWitness::Boundary { .. } } => kinds[0] += 1,
-                ErrorKind::NoLayout { witness: CompositionWitness::Carry { .. } } => kinds[1] += 1,
-                ErrorKind::NoLayout { witness: CompositionWitness::Sum { .. } } => kinds[2] += 1,
+            Err(e) => match witness_of(e) {
+                Some(CompositionWitness::Boundary { .. }) => kinds[0] += 1,
+                Some(CompositionWitness::Carry { .. }) => kinds[1] += 1,
+                Some(CompositionWitness::Sum { .. }) => kinds[2] += 1,
                 _ => {}
             },
             Ok(_) => {
@@ -351,7 +372,11 @@ fn small_grid_decided_exactly() {
             }
         }
     }
-    assert!(kinds.iter().all(|&k| k > 0), "{kinds:?} of {} pairs", pairs.len());
+    assert!(
+        kinds.iter().all(|&k| k > 0),
+        "{kinds:?} of {} pairs",
+        pairs.len()
+    );
 }
 
 #[test]
@@ -372,13 +397,11 @@ fn products_decide_through_composition() {
     let (a, b) = (lay("(2,2):(4,1)"), lay("3:1"));
     let got = logical_product(&a, &Tiler::layout(b));
     let e = got.unwrap_err();
-    let ErrorKind::NoLayout { witness } = e.kind() else {
-        panic!("{e}")
-    };
+    let witness = witness_of(&e).unwrap_or_else(|| panic!("{e}"));
     // A* = complement of A up to size(A)·cosize(B)
     let cotarget: IntTuple = (a.size() * 3).to_string().parse().unwrap();
     let c = complement_to(&a, &cotarget).unwrap();
-    check_witness(&c, &b, witness).unwrap();
+    check_witness(&c, &b, &witness).unwrap();
     assert!(!exists_brute(&c, &b));
 }
 

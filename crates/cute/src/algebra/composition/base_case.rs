@@ -237,7 +237,11 @@ impl BaseCase {
     /// The next mode of `A ∘ s:d`, `None` when there is none left, or the condition (9) or (10)
     /// that fails.
     #[inline(always)]
-    pub(super) const fn next(&mut self, a: &Modes, used: &mut [u64]) -> Result<Option<Mode>, Error> {
+    pub(super) const fn next(
+        &mut self,
+        a: &Modes,
+        used: &mut [u64],
+    ) -> Result<Option<Mode>, Error> {
         if self.done {
             return Ok(None);
         }
@@ -355,6 +359,7 @@ const fn stride_divisibility(a: &Modes, r: usize, d: i64) -> Error {
             mode: r + 1,
             stride: d,
             prefix: prefix_product(a, r + 1),
+            witness: None,
         },
     )
 }
@@ -371,6 +376,7 @@ const fn shape_divisibility(r: usize, s: i64, rest: i64, next: i64) -> Error {
             mode: r + 1,
             rest: s,
             divisor: (s / rest).saturating_mul(next),
+            witness: None,
         },
     )
 }
@@ -386,4 +392,3 @@ const fn prefix_product(a: &Modes, k: usize) -> i64 {
     }
     p
 }
-

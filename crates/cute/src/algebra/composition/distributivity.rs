@@ -74,4 +74,3 @@ const fn max_residue(s: i64, d: i64, p: i64) -> i64 {
         _ => p - gcd(d, p),
     }
 }
-

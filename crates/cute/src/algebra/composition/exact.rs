@@ -139,9 +139,10 @@ impl Leaf {
 pub(crate) enum Decision {
     /// The layout `R`.
     Layout(Layout),
-    /// No layout exists: the error says why.
-    No(Error),
-    /// Not decided (negative strides in `B`, or past [`BOUND`]).
+    /// No layout exists, for this reason.
+    No(CompositionWitness),
+    /// Not decided (negative strides in `B`, past [`BOUND`], or an answer that would not fit: a
+    /// stride past `i64`, more leaves than a layout holds).
     Undecided,
 }
 
@@ -196,33 +197,36 @@ pub(crate) const fn decide(a: &Layout, b: &Layout) -> Decision {
                 total += if l.n == 0 { 1 } else { l.n };
                 leaves[j] = l;
             }
-            Err(e) => return Decision::No(e),
+            Err(e) => return verdict(e),
         }
         j += 1;
     }
     if total > CAPACITY {
-        return Decision::No(Error::new(
-            Op::Composition,
-            ErrorKind::Capacity {
-                what: "number of leaves",
-                limit: CAPACITY,
-            },
-        ));
+        return Decision::Undecided;
     }
     match check_sum(&left, b, &leaves) {
         Sum::Holds => {}
         Sum::Fails(index, value, sum) => {
             let (value, sum) = match (fit(value), fit(sum)) {
                 (Some(v), Some(s)) => (v, s),
-                _ => return Decision::No(overflow()),
+                _ => return Decision::Undecided,
             };
-            return Decision::No(no_layout(CompositionWitness::Sum { index, value, sum }));
+            return Decision::No(CompositionWitness::Sum { index, value, sum });
         }
         Sum::Undecided => return Decision::Undecided,
     }
     match build(b, &leaves) {
         Ok(l) => Decision::Layout(l),
-        Err(e) => Decision::No(e),
+        Err(_) => Decision::Undecided,
+    }
+}
+
+/// The decision for an error of [`factor_leaf`]: its witness, or undecided (an answer that does
+/// not fit).
+const fn verdict(e: Error) -> Decision {
+    match *e.kind() {
+        ErrorKind::NoLayout { witness } => Decision::No(witness),
+        _ => Decision::Undecided,
     }
 }
 

@@ -251,7 +251,8 @@ pub(crate) const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), E
     if bn > 1 && af.n > 1 {
         // (one leaf of B, or one mode of A, has no carry to check)
         if let Err(e) = check_distributive(&af, &b.shape, &b.stride, bn) {
-            return refused(a, b, e, err);
+            *err = Err(e);
+            return refused(a, b, err);
         }
     }
     // per mode of coalesced A, the bits its offsets may take from the leaves of B so far (binary
@@ -269,7 +270,8 @@ pub(crate) const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), E
         // `a.n` modes, so within the capacity)
         let mut c = 0;
         if let Err(e) = base_case_into!(out, c, &af, used, b.shape[0], b.stride[0], 0) {
-            return refused(a, b, e, err);
+            *err = Err(e);
+            return refused(a, b, err);
         }
         if c > 1 {
             out.tree.open[0] = 1;
@@ -319,7 +321,8 @@ pub(crate) const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), E
                 }
                 c = 1;
             } else {
-                return refused(a, b, e, err);
+                *err = Err(e);
+                return refused(a, b, err);
             }
         }
         // The leaf's result as one node: a leaf, or a parenthesised flat tuple.
@@ -362,14 +365,19 @@ pub(crate) const fn compose_build(a: &Layout, b: &Layout, err: &mut Result<(), E
     out
 }
 
-/// The admissible path of [`compose_build`] refused with `e`: for integer layouts whose refusal
-/// is one of the paper's sufficient conditions (9), (10), (12), the exact decision
-/// ([`exact`](mod@exact)) answers with the layout, or with a `NoLayout` error and its witness, or
-/// leaves `e` where it cannot decide. Out of line, so that the admissible path is unchanged.
+/// The admissible path of [`compose_build`] refused with the error in `err`: for integer layouts
+/// whose refusal is one of the paper's sufficient conditions (9), (10), (12), the exact decision
+/// ([`exact`](mod@exact)) answers with the layout (and clears `err`), or with a `NoLayout` error
+/// and its witness, or leaves the error where it cannot decide. Out of line and reading the error
+/// in place, so that the admissible path's frame is unchanged.
 #[cold]
 #[inline(never)]
-const fn refused(a: &Layout, b: &Layout, e: Error, err: &mut Result<(), Error>) -> Layout {
-    let exact = a.is_integral()
+const fn refused(a: &Layout, b: &Layout, err: &mut Result<(), Error>) -> Layout {
+    let e = match err {
+        Err(e) => e,
+        Ok(()) => return BLANK,
+    };
+    let decidable = a.is_integral()
         && b.is_integral()
         && matches!(
             e.kind(),
@@ -377,18 +385,27 @@ const fn refused(a: &Layout, b: &Layout, e: Error, err: &mut Result<(), Error>) 
                 | ErrorKind::ShapeDivisibility { .. }
                 | ErrorKind::Distributivity { .. }
         );
-    if exact {
-        match exact::decide(a, b) {
-            exact::Decision::Layout(r) => return r,
-            exact::Decision::No(x) => {
-                *err = Err(x);
-                return BLANK;
-            }
-            exact::Decision::Undecided => {}
-        }
+    if !decidable {
+        return BLANK;
     }
-    *err = Err(e);
-    BLANK
+    match exact::decide(a, b) {
+        exact::Decision::Layout(r) => {
+            *err = Ok(());
+            r
+        }
+        exact::Decision::No(w) => {
+            // (9) and (10) do fail: the refusal keeps its condition and gains the witness; the
+            // check of (12) is a bound that can see a carry where none happens, so its refusal is
+            // replaced by the witness.
+            match &mut e.kind {
+                ErrorKind::StrideDivisibility { witness, .. }
+                | ErrorKind::ShapeDivisibility { witness, .. } => *witness = Some(w),
+                _ => *e = Error::new(Op::Composition, ErrorKind::NoLayout { witness: w }),
+            }
+            BLANK
+        }
+        exact::Decision::Undecided => BLANK,
+    }
 }
 
 /// [`compose_build`] when `A` is one leaf `s_A:d_A` (so is its coalesced form, whose last mode is
@@ -434,4 +451,3 @@ const fn compose_leaf_a_build(
     }
     out
 }
-
