@@ -379,6 +379,43 @@ fn small_grid_decided_exactly() {
     );
 }
 
+/// The compositions of the conformance set (crates/cute-cli/tests/data/cases.tsv) that CuTe C++
+/// and/or PyCuTe refuse and that are answered here: each answer is `A ∘ B` value by value.
+#[test]
+fn conformance_refusals_answered() {
+    let cases = [
+        ("(5,4,3,6):(8,3,32,4)", "1:16", "1:0"),
+        ("(8,1):(12,1)", "8:12", "(2,4):(49,3)"),
+        ("(8,6,3):(16,6,3)", "(4,2):(12,3)", "((2,2),2):((70,18),48)"),
+        ("(4,4):(24,32)", "6:6", "(2,3):(80,96)"),
+        ("(5,5,3,8):(16,1,4,5)", "(8,4):(0,6)", "(8,4):(0,17)"),
+        ("(8,2,4):(4,0,8)", "(2,4):(5,24)", "(2,(2,2)):(20,(8,24))"),
+        (
+            "(2,(5,1),3):(5,(16,24),32)",
+            "(2,1):(24,32)",
+            "(2,1):(96,0)",
+        ),
+        ("(2,5,5):(5,0,1)", "(2,2):(32,3)", "(2,2):(3,5)"),
+        ("(2,4):(8,8)", "(5,6):(32,5)", "(5,(2,3)):(128,(24,40))"),
+        (
+            "((1,8),(2,8)):((16,0),(32,4))",
+            "(8,3):(24,2)",
+            "((2,4),3):((36,12),0)",
+        ),
+        ("(4,4):(12,3)", "4:6", "(2,2):(27,9)"),
+    ];
+    for (a, b, want) in cases {
+        let (a, b): (Layout, Layout) = (a.parse().unwrap(), b.parse().unwrap());
+        let got = composition(&a, &b);
+        assert_eq!(
+            got.as_ref().map(|r| r.to_string()).ok().as_deref(),
+            Some(want),
+            "{a} ∘ {b}"
+        );
+        check_outcome(&a, &b, &got).unwrap_or_else(|e| panic!("{a} ∘ {b}: {e}"));
+    }
+}
+
 #[test]
 fn brute_force_enumerates_factorisations() {
     assert_eq!(factorisations(1), vec![Vec::<i64>::new()]);

@@ -15,6 +15,7 @@ mod gen;
 mod invariant;
 mod inverse;
 mod laws;
+mod left_exact;
 mod linear;
 mod partition;
 mod pyops;

@@ -6,7 +6,10 @@
 //! `s:d` of `B` is composed by the base case (8) under the stride-divisibility condition (9) and the
 //! shape-divisibility condition (10), with the truncation that resolves "apparent violations", and
 //! the results are distributed over `B`'s profile (11) when the distributivity condition (12)
-//! holds: no carry between the modes of `A` when the leaves of `B` are added.
+//! holds: no carry between the modes of `A` when the leaves of `B` are added. These conditions are
+//! sufficient only: where one fails, an exact decision (`exact.rs`, DESIGN.md "Composition decided
+//! exactly") answers with the layout compatible with `B` that computes `A(B(i))` if there is one,
+//! and otherwise refuses with a [`CompositionWitness`] that anyone can check.
 //!
 //! | `A` | `B` | `A ∘ B` |
 //! |---|---|---|
@@ -14,8 +17,9 @@
 //! | `7:11` | `(3,5):(6,3)` | `(3,5):(66,33)` |
 //! | `(4,6,8,10):(2,3,5,7)` | `6:12` | `(2,3):(9,5)` |
 //! | `(4,2,8):(3,12,97)` | `3:3` | `3:9` (apparent violation) |
-//! | `(4,6,8):(2,3,5)` | `6:3` | error: stride divisibility (9) |
-//! | `(4,6,8):(2,3,5)` | `6:1` | error: shape divisibility (10) |
+//! | `(4,6,8):(2,3,5)` | `6:3` | error: stride divisibility (9), and no layout exists |
+//! | `(4,6,8):(2,3,5)` | `6:1` | error: shape divisibility (10), and no layout exists |
+//! | `(4,4):(12,3)` | `4:6` | `(2,2):(27,9)` ((9) fails, decided exactly) |
 //! | `(8,8):(8,1)` | `((4,8),2):((16,1),8)` | `((4,8),2):((2,8),1)` |
 //! | `(8,16):(20,1)` | `<4:1,8:2>` | `(4,8):(20,2)` |
 //!
@@ -75,9 +79,12 @@ use crate::layout::{Layout, BLANK};
 ///
 /// # Errors
 ///
-/// The paper's conditions, each naming the mode where it fails: `StrideDivisibility` (9),
-/// `ShapeDivisibility` (10), and `Distributivity` (12) for a right operand with coordinate
-/// strides; `BinaryCarry` or `BinaryOverlap` when binary (F2) strides would need a carry;
+/// The paper's conditions, each naming the mode where it fails, where no layout compatible with
+/// `B` computes `A ∘ B` (decided exactly, see [`CompositionWitness`]; a pair that fails the
+/// conditions but has such a layout is answered): `StrideDivisibility` (9) and
+/// `ShapeDivisibility` (10) carrying the witness, `NoLayout` where the check of (12) refused, and
+/// `Distributivity` (12) or the conditions without a witness where the decision is not taken
+/// (binary strides, past its bound); `BinaryCarry` or `BinaryOverlap` when binary (F2) strides would need a carry;
 /// `Unsupported` or `NeedsIntegerStrides` for a mix of strides it does not compose; `Overflow`
 /// (`i64`) and `Capacity` (a result with more leaves than a layout holds).
 ///
@@ -88,7 +95,7 @@ use crate::layout::{Layout, BLANK};
 /// assert_eq!(composition(&a, &b).unwrap().to_string(), "(3,5):(66,33)");
 /// let a: Layout = "(4,6,8):(2,3,5)".parse().unwrap();
 /// let e = composition(&a, &"6:1".parse().unwrap()).unwrap_err();
-/// assert_eq!(e.to_string(), "composition (4,6,8):(2,3,5) ∘ 6:1: shape-divisibility condition (10) fails at mode 1 of the coalesced left operand: ⌈S\u{304}_1/d⌉ = 4 does not divide the shape 6");
+/// assert_eq!(e.to_string(), "composition (4,6,8):(2,3,5) ∘ 6:1: shape-divisibility condition (10) fails at mode 1 of the coalesced left operand: ⌈S\u{304}_1/d⌉ = 4 does not divide the shape 6; decided exactly, no layout compatible with the right operand computes A∘B: along leaf 0 of B, A(B(c)) at c = 1·u is a progression for u < 4 but not at u = 4, so every such layout has a mode boundary at c = 4, which does not divide the extent 6");
 /// ```
 pub const fn composition(a: &Layout, b: &Layout) -> Result<Layout, Error> {
     // `r` is the only value returned and is never borrowed, so it is the return place, and the
