@@ -131,7 +131,7 @@ pub use algebra::coalesce::coalesce_z;
 pub use algebra::coalesce::{coalesce, coalesce_profile, filter, filter_profile, filter_zeros};
 pub use algebra::common::{max_common_layout, max_common_vector};
 pub use algebra::complement::{complement, complement_to};
-pub use algebra::composition::{composition, composition_tiler, with_shape, CompositionWitness};
+pub use algebra::composition::{composition, composition_tiler, with_shape};
 pub use algebra::composition_mode::composition_mode;
 pub use algebra::distribute::domain_distribute;
 pub use algebra::divide::{flat_divide, logical_divide, tiled_divide, zipped_divide};
@@ -149,7 +149,7 @@ pub use algorithm::{
 pub use banks::{bank_conflicts, swizzle_search, BankReport, SmemLayout};
 pub use convert::IntoIntTuple;
 pub use coord::{crd2crd, crd2idx, crd2idx_compact, idx2crd};
-pub use error::{unwrap, Error, ErrorKind, Op, Operand};
+pub use error::{unwrap, CompositionWitness, Error, ErrorKind, Op, Operand};
 pub use eval::{IndexEvaluator, Offsets};
 pub use int_tuple::{IntTuple, CAPACITY, MAX_DEPTH};
 pub use layout::{

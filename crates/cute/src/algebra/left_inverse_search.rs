@@ -135,6 +135,7 @@ const fn offset(c: &Flat, k: i64) -> i64 {
 }
 
 /// A solution `(α, β_1, …, β_depth)`, none, or an entry past `i128`.
+#[allow(clippy::large_enum_variant)] // no heap in `const fn`
 enum Solved {
     Yes([i128; DEPTH + 1]),
     No,

@@ -23,71 +23,13 @@
 //! is reported as before. Only entered when the admissible path refuses.
 
 use super::super::coalesce::{coalesce_leaves, Flat};
-use crate::error::{Error, ErrorKind, Op};
+use crate::error::{CompositionWitness, Error, ErrorKind, Op};
 use crate::int_tuple::build::open_bracket;
 use crate::int_tuple::CAPACITY;
 use crate::layout::{Layout, BLANK};
 
 /// The most evaluations of `A(B(·))` the exact decision spends before giving up (undecided).
 pub(crate) const BOUND: i64 = 1 << 20;
-
-/// Why no layout compatible with `B` computes `A ∘ B`: facts about the values `A(B(i))` that
-/// anyone can check by evaluating `A` and `B` (see [`ErrorKind::NoLayout`]). Along leaf `j` of `B`
-/// (extent `s`, index weight `w`, the product of the extents of the leaves before it), write
-/// `g(c) = A(B(c·w))` for `c < s`.
-///
-/// ```
-/// use cute::{composition, CompositionWitness, ErrorKind, Layout};
-/// let a: Layout = "(4,6,8):(2,3,5)".parse()?;
-/// let e = composition(&a, &"6:3".parse()?).unwrap_err();
-/// assert!(matches!(
-///     e.kind(),
-///     ErrorKind::NoLayout { witness: CompositionWitness::Boundary { leaf: 0, step: 2, run: 2, extent: 6 } }
-/// ));
-/// # Ok::<(), cute::Error>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum CompositionWitness {
-    /// The forced mode boundaries of `g` are `Q_1 | Q_2 | … | Q_m = step` (each found as below),
-    /// and `u ↦ g(step·u)` is a progression for `u < run` but `g(step·run) ≠ run·g(step)`: so
-    /// `step·run` is a mode boundary of every layout computing `g`, and it does not divide
-    /// `extent`.
-    Boundary {
-        /// The leaf of `B` (in leaf order).
-        leaf: usize,
-        /// `Q_m`, the last forced boundary (1 at the start).
-        step: i64,
-        /// The length of the progression `u ↦ g(step·u)`.
-        run: i64,
-        /// The extent `s` of the leaf.
-        extent: i64,
-    },
-    /// `step` is a forced mode boundary of `g` (as in `Boundary`), `low < step`, `high` is a
-    /// multiple of `step`, and `g(low + high) ≠ g(low) + g(high)`: every layout with a mode
-    /// boundary at `step` adds the two.
-    Carry {
-        /// The leaf of `B` (in leaf order).
-        leaf: usize,
-        /// The forced boundary `Q_m`.
-        step: i64,
-        /// The coordinate below the boundary.
-        low: i64,
-        /// The multiple of the boundary.
-        high: i64,
-    },
-    /// Every leaf alone is a layout, but at the index `index` of `B` the value `A(B(index))` is
-    /// not the sum of the values of its leaf coordinates taken one at a time (every layout
-    /// compatible with `B` adds them).
-    Sum {
-        /// The index `i < size(B)`.
-        index: i64,
-        /// `A(B(i))`.
-        value: i64,
-        /// `Σ_j A(B(c_j·w_j))` for the leaf coordinates `c_j` of `i`.
-        sum: i64,
-    },
-}
 
 /// The coalesced `A` (last mode unbounded) and its evaluation on the extended domain.
 struct Left {
@@ -136,6 +78,7 @@ impl Leaf {
 }
 
 /// What the exact decision found.
+#[allow(clippy::large_enum_variant)] // layouts are stored inline: no heap
 pub(crate) enum Decision {
     /// The layout `R`.
     Layout(Layout),

@@ -9,7 +9,7 @@
 //! holds: no carry between the modes of `A` when the leaves of `B` are added. These conditions are
 //! sufficient only: where one fails, an exact decision (`exact.rs`, DESIGN.md "Composition decided
 //! exactly") answers with the layout compatible with `B` that computes `A(B(i))` if there is one,
-//! and otherwise refuses with a [`CompositionWitness`] that anyone can check.
+//! and otherwise refuses with a [`CompositionWitness`](crate::CompositionWitness) that anyone can check.
 //!
 //! | `A` | `B` | `A ∘ B` |
 //! |---|---|---|
@@ -44,7 +44,6 @@ mod tiler;
 pub(crate) use base_case::scaled;
 use base_case::{BaseCase, Modes};
 use distributivity::check_distributive;
-pub use exact::CompositionWitness;
 pub use tiler::{composition_tiler, with_shape};
 
 use super::coalesce::{coalesce_leaves, Flat};
@@ -61,7 +60,7 @@ use crate::layout::{Layout, BLANK};
 /// `A ∘ (4,8):(1@0,1@1) = A ∘ <4,8>`.
 ///
 /// The right operand is a layout. For a tiler — a by-mode tuple of tiles such as `<4:1,8:2>`, or
-/// a [`Tiler`] from any source — call [`composition_tiler`]; the method [`Layout::compose`] takes
+/// a [`Tiler`](crate::Tiler) from any source — call [`composition_tiler`]; the method [`Layout::compose`] takes
 /// either (a `Layout`, a `&Layout`, a `Tiler` or a `&Tiler`). Both free functions are `const fn`,
 /// which is why they take fixed types (a `const fn` cannot convert its arguments with `Into`):
 ///
@@ -80,7 +79,7 @@ use crate::layout::{Layout, BLANK};
 /// # Errors
 ///
 /// The paper's conditions, each naming the mode where it fails, where no layout compatible with
-/// `B` computes `A ∘ B` (decided exactly, see [`CompositionWitness`]; a pair that fails the
+/// `B` computes `A ∘ B` (decided exactly, see [`CompositionWitness`](crate::CompositionWitness); a pair that fails the
 /// conditions but has such a layout is answered): `StrideDivisibility` (9) and
 /// `ShapeDivisibility` (10) carrying the witness, `NoLayout` where the check of (12) refused, and
 /// `Distributivity` (12) or the conditions without a witness where the decision is not taken
