@@ -221,9 +221,15 @@ pub enum Operand {
 /// use cute::{composition, CompositionWitness, ErrorKind, Layout};
 /// let a: Layout = "(4,6,8):(2,3,5)".parse()?;
 /// let e = composition(&a, &"6:3".parse()?).unwrap_err();
+/// // (9) fails, and the values A(B(c)) = 0, 6, 7, 8, 9, 15 form no layout: the first mode ends at
+/// // c = 2, the progression at c = 2·u departs at u = 2, a mode boundary at 4, which does not
+/// // divide 6
 /// assert!(matches!(
 ///     e.kind(),
-///     ErrorKind::NoLayout { witness: CompositionWitness::Boundary { leaf: 0, step: 2, run: 2, extent: 6 } }
+///     ErrorKind::StrideDivisibility {
+///         witness: Some(CompositionWitness::Boundary { leaf: 0, step: 2, run: 2, extent: 6 }),
+///         ..
+///     }
 /// ));
 /// # Ok::<(), cute::Error>(())
 /// ```
