@@ -566,7 +566,7 @@ fn regression_errors_name_the_operation_run() {
         &["composition_mode", "((5,4,2)):((8,1,4))", "0", "(4,2):(1,4)"],
         b"",
         1,
-        "error: composition_mode (5,4,2):(8,1,4) ∘ (4,2):(1,4): distributivity condition (12) fails at mode 1 of the coalesced left operand: the leaves of the right operand add up past the prefix product 5 (a carry), so A∘B is not their by-mode composition",
+        "error: composition_mode (5,4,2):(8,1,4) ∘ (4,2):(1,4): no layout compatible with the right operand computes A∘B (decided exactly, where the distributivity check (12) refuses): each leaf of B alone gives a layout, but at index 7 A(B(i)) = 17 while the values at its leaf coordinates taken one at a time add up to 56 (every layout compatible with B adds them)",
     );
     fails_with(
         &["composition_mode", "(4,8):(1,4)", "5", "2:1"],

@@ -53,6 +53,25 @@ fn overturned_oracle_values_are_wrong() {
     assert!(checked >= 1, "the set overturns a composition_mode value");
 }
 
+/// Whether `got` is a layout that computes `A ∘ B` for the composition case `args = [A, B]`:
+/// `R(i) = A(B(i))` for every index, with `B`'s size. The oracles refuse some compositions by the
+/// paper's sufficient conditions (9), (10), (12) where such a layout exists; this crate decides
+/// composition exactly and answers them (COMPARE.md), checked here value by value.
+fn computes_composition(args: &[String], got: &str) -> bool {
+    let (Ok(a), Ok(b), Ok(r)) = (
+        args[0].parse::<cute::Layout>(),
+        args[1].parse::<cute::Layout>(),
+        got.parse::<cute::Layout>(),
+    ) else {
+        return false;
+    };
+    r.size() == b.size()
+        && (0..b.size()).all(|i| match (r.eval(i), b.eval(i)) {
+            (Ok(v), Ok(x)) => a.eval(x).ok() == Some(v),
+            _ => false,
+        })
+}
+
 #[test]
 fn every_case_matches() {
     let all = cases();
@@ -63,10 +82,19 @@ fn every_case_matches() {
     );
     let mut per: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let mut failures = vec![];
+    let mut beyond = 0;
     for c in &all {
         let args: Vec<&str> = c.args.iter().map(String::as_str).collect();
         let got = compute(&c.op, &args);
-        let ok = same(&c.expected, &got, c.strict);
+        let mut ok = same(&c.expected, &got, c.strict);
+        if !ok
+            && c.op == "composition"
+            && c.expected.starts_with("ERROR Divisibility")
+            && computes_composition(&c.args, &got)
+        {
+            beyond += 1;
+            ok = true;
+        }
         let e = per.entry(c.op.clone()).or_default();
         if ok {
             e.0 += 1;
@@ -103,6 +131,8 @@ fn every_case_matches() {
     }
     // (3801 before the two left_inverse cases C++ refuses, now answered, became `# removed` lines)
     assert_eq!(total, 3799, "the public set has 3799 cases");
+    // the compositions refused by the oracles and answered here, each checked above
+    assert_eq!(beyond, 11, "compositions answered where the oracles refuse");
 }
 
 #[test]
@@ -207,11 +237,13 @@ coalesce\t(2,4):(1,2)\t=>
         err,
         "conformance: 6 cases: 1 identical, 1 refused with the expected category, 1 equal after normalisation, 3 differ\n"
     );
-    // the project's case file matches in full, 11 cases after the documented normalisation
+    // the project's case file matches, 11 cases after the documented normalisation; 11
+    // compositions that CuTe refuses (the paper's conditions (9), (10), (12) fail) are answered,
+    // because a layout computing them exists (composition decided exactly, see COMPARE.md)
     let (code, _, err) = run_text("cases.tsv", include_str!("data/cases.tsv"));
     assert_eq!(code, 0);
     assert_eq!(
         err,
-        "conformance: 3799 cases: 3573 identical, 215 refused with the expected category, 11 equal after normalisation, 0 differ\n"
+        "conformance: 3799 cases: 3573 identical, 204 refused with the expected category, 11 equal after normalisation, 11 differ\n"
     );
 }

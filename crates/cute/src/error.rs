@@ -6,7 +6,10 @@
 //!
 //! ```text
 //! composition (4,6,8):(2,3,5) ∘ 6:3: stride-divisibility condition (9) fails at mode 1 of the
-//! coalesced left operand: stride 3 and prefix product 4 divide neither way
+//! coalesced left operand: stride 3 and prefix product 4 divide neither way; decided exactly, no
+//! layout compatible with the right operand computes A∘B: along leaf 0 of B, A(B(c)) at c = 2·u is
+//! a progression for u < 2 but not at u = 2, so every such layout has a mode boundary at c = 4,
+//! which does not divide the extent 6
 //! ```
 //!
 //! Every kind maps to one of the conformance categories through [`Error::category`].
@@ -209,6 +212,70 @@ pub enum Operand {
     Coord(crate::int_tuple::partial::PartialCoord),
 }
 
+/// Why no layout compatible with `B` computes `A ∘ B`: facts about the values `A(B(i))` that
+/// anyone can check by evaluating `A` and `B` (see [`ErrorKind::NoLayout`]; decided by composition's exact decision, DESIGN.md "Composition decided exactly"). Along leaf `j` of `B`
+/// (extent `s`, index weight `w`, the product of the extents of the leaves before it), write
+/// `g(c) = A(B(c·w))` for `c < s`.
+///
+/// ```
+/// use cute::{composition, CompositionWitness, ErrorKind, Layout};
+/// let a: Layout = "(4,6,8):(2,3,5)".parse()?;
+/// let e = composition(&a, &"6:3".parse()?).unwrap_err();
+/// // (9) fails, and the values A(B(c)) = 0, 6, 7, 8, 9, 15 form no layout: the first mode ends at
+/// // c = 2, the progression at c = 2·u departs at u = 2, a mode boundary at 4, which does not
+/// // divide 6
+/// assert!(matches!(
+///     e.kind(),
+///     ErrorKind::StrideDivisibility {
+///         witness: Some(CompositionWitness::Boundary { leaf: 0, step: 2, run: 2, extent: 6 }),
+///         ..
+///     }
+/// ));
+/// # Ok::<(), cute::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CompositionWitness {
+    /// The forced mode boundaries of `g` are `Q_1 | Q_2 | … | Q_m = step` (each found as below),
+    /// and `u ↦ g(step·u)` is a progression for `u < run` but `g(step·run) ≠ run·g(step)`: so
+    /// `step·run` is a mode boundary of every layout computing `g`, and it does not divide
+    /// `extent`.
+    Boundary {
+        /// The leaf of `B` (in leaf order).
+        leaf: usize,
+        /// `Q_m`, the last forced boundary (1 at the start).
+        step: i64,
+        /// The length of the progression `u ↦ g(step·u)`.
+        run: i64,
+        /// The extent `s` of the leaf.
+        extent: i64,
+    },
+    /// `step` is a forced mode boundary of `g` (as in `Boundary`), `low < step`, `high` is a
+    /// multiple of `step`, and `g(low + high) ≠ g(low) + g(high)`: every layout with a mode
+    /// boundary at `step` adds the two.
+    Carry {
+        /// The leaf of `B` (in leaf order).
+        leaf: usize,
+        /// The forced boundary `Q_m`.
+        step: i64,
+        /// The coordinate below the boundary.
+        low: i64,
+        /// The multiple of the boundary.
+        high: i64,
+    },
+    /// Every leaf alone is a layout, but at the index `index` of `B` the value `A(B(index))` is
+    /// not the sum of the values of its leaf coordinates taken one at a time (every layout
+    /// compatible with `B` adds them).
+    Sum {
+        /// The index `i < size(B)`.
+        index: i64,
+        /// `A(B(i))`.
+        value: i64,
+        /// `Σ_j A(B(c_j·w_j))` for the leaf coordinates `c_j` of `i`.
+        sum: i64,
+    },
+}
+
 /// What went wrong, with the offending values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -223,6 +290,9 @@ pub enum ErrorKind {
         stride: i64,
         /// The prefix product `S̄_mode`.
         prefix: i64,
+        /// Composition decided exactly: why no layout compatible with the right operand computes
+        /// `A ∘ B` (`None` where the decision was not taken: binary strides, or past its bound).
+        witness: Option<CompositionWitness>,
     },
     /// The paper's shape-divisibility condition (10): `⌈S̄_mode / d⌉ = divisor` does not divide the
     /// shape `s = rest` of the right operand's leaf.
@@ -233,6 +303,8 @@ pub enum ErrorKind {
         rest: i64,
         /// `⌈S̄_mode / d⌉`.
         divisor: i64,
+        /// As for `StrideDivisibility`: why no layout computes `A ∘ B`, where decided.
+        witness: Option<CompositionWitness>,
     },
     /// The distributivity condition (12) fails: adding the values of the leaves of the right operand
     /// carries across the mode boundary `S̄_mode = boundary` of the coalesced left operand, so the
@@ -242,6 +314,15 @@ pub enum ErrorKind {
         mode: usize,
         /// The prefix product `S̄_mode`.
         boundary: i64,
+    },
+    /// Composition decided exactly where the distributivity check (12) refuses (a bound that may
+    /// see a carry where none happens): no layout compatible with the right operand `B` (each
+    /// leaf of `B` split into an ordered factorisation of its extent) computes `A(B(i))` for every
+    /// index `i`, for the reason the witness states. (Where (9) or (10) fails, the witness is
+    /// carried by `StrideDivisibility` or `ShapeDivisibility`.)
+    NoLayout {
+        /// The checkable reason (indices and values of `A(B(·))`).
+        witness: CompositionWitness,
     },
     /// A generic divisibility failure (upcast/downcast, left inverse chains, products).
     Divisibility {
@@ -598,6 +679,7 @@ impl Error {
             ErrorKind::StrideDivisibility { .. }
             | ErrorKind::ShapeDivisibility { .. }
             | ErrorKind::Distributivity { .. }
+            | ErrorKind::NoLayout { .. }
             | ErrorKind::Divisibility { .. }
             | ErrorKind::NotOnto { .. }
             | ErrorKind::NoCommonRefinement { .. }

@@ -316,6 +316,43 @@ const fn term_name(term: u8) -> &'static str {
     }
 }
 
+/// The exact decision's verdict after a failed condition (9) or (10), where it was taken.
+const fn push_decided(t: &mut Text, witness: Option<crate::CompositionWitness>) {
+    if let Some(w) = witness {
+        put!(t; "; decided exactly, no layout compatible with the right operand computes A∘B: ");
+        push_witness(t, &w);
+    }
+}
+
+/// Why no layout compatible with `B` computes `A ∘ B`, in words (see
+/// [`CompositionWitness`](crate::CompositionWitness)).
+const fn push_witness(t: &mut Text, w: &crate::CompositionWitness) {
+    match *w {
+        crate::CompositionWitness::Boundary {
+            leaf,
+            step,
+            run,
+            extent,
+        } => put!(t;
+            "along leaf ", leaf, " of B, A(B(c)) at c = ", step, "·u is a progression for u < ",
+            run, " but not at u = ", run, ", so every such layout has a mode boundary at c = ",
+            step.saturating_mul(run), ", which does not divide the extent ", extent),
+        crate::CompositionWitness::Carry {
+            leaf,
+            step,
+            low,
+            high,
+        } => put!(t;
+            "along leaf ", leaf, " of B, every such layout has a mode boundary at c = ", step,
+            ", so A(B(c)) at c = ", low, " and c = ", high,
+            " would add up to its value at c = ", low.saturating_add(high), ", and they do not"),
+        crate::CompositionWitness::Sum { index, value, sum } => put!(t;
+            "each leaf of B alone gives a layout, but at index ", index, " A(B(i)) = ", value,
+            " while the values at its leaf coordinates taken one at a time add up to ", sum,
+            " (every layout compatible with B adds them)"),
+    }
+}
+
 impl ErrorKind {
     /// Writes the violated condition, in `const` context.
     const fn push(&self, t: &mut Text) {
@@ -324,22 +361,35 @@ impl ErrorKind {
                 mode,
                 stride,
                 prefix,
-            } => put!(t;
-                "stride-divisibility condition (9) fails at mode ", mode,
-                " of the coalesced left operand: stride ", stride, " and prefix product ", prefix,
-                " divide neither way"),
+                witness,
+            } => {
+                put!(t;
+                    "stride-divisibility condition (9) fails at mode ", mode,
+                    " of the coalesced left operand: stride ", stride, " and prefix product ", prefix,
+                    " divide neither way");
+                push_decided(t, witness);
+            }
             ErrorKind::ShapeDivisibility {
                 mode,
                 rest,
                 divisor,
-            } => put!(t;
-                "shape-divisibility condition (10) fails at mode ", mode,
-                " of the coalesced left operand: ⌈S̄_", mode, "/d⌉ = ", divisor,
-                " does not divide the shape ", rest),
+                witness,
+            } => {
+                put!(t;
+                    "shape-divisibility condition (10) fails at mode ", mode,
+                    " of the coalesced left operand: ⌈S̄_", mode, "/d⌉ = ", divisor,
+                    " does not divide the shape ", rest);
+                push_decided(t, witness);
+            }
             ErrorKind::Distributivity { mode, boundary } => put!(t;
                 "distributivity condition (12) fails at mode ", mode,
                 " of the coalesced left operand: the leaves of the right operand add up past the prefix product ",
                 boundary, " (a carry), so A∘B is not their by-mode composition"),
+            ErrorKind::NoLayout { witness } => {
+                put!(t; "no layout compatible with the right operand computes A∘B (decided exactly, \
+                    where the distributivity check (12) refuses): ");
+                push_witness(t, &witness);
+            }
             ErrorKind::Divisibility {
                 mode,
                 value,

@@ -71,7 +71,10 @@
 //! assert_eq!(
 //!     e.to_string(),
 //!     "composition (4,6,8):(2,3,5) ∘ 6:3: stride-divisibility condition (9) fails at mode 1 of the \
-//!      coalesced left operand: stride 3 and prefix product 4 divide neither way"
+//!      coalesced left operand: stride 3 and prefix product 4 divide neither way; decided exactly, \
+//!      no layout compatible with the right operand computes A∘B: along leaf 0 of B, A(B(c)) at \
+//!      c = 2·u is a progression for u < 2 but not at u = 2, so every such layout has a mode \
+//!      boundary at c = 4, which does not divide the extent 6"
 //! );
 //! ```
 //!
@@ -146,7 +149,7 @@ pub use algorithm::{
 pub use banks::{bank_conflicts, swizzle_search, BankReport, SmemLayout};
 pub use convert::IntoIntTuple;
 pub use coord::{crd2crd, crd2idx, crd2idx_compact, idx2crd};
-pub use error::{unwrap, Error, ErrorKind, Op, Operand};
+pub use error::{unwrap, CompositionWitness, Error, ErrorKind, Op, Operand};
 pub use eval::{IndexEvaluator, Offsets};
 pub use int_tuple::{IntTuple, CAPACITY, MAX_DEPTH};
 pub use layout::{

@@ -11,7 +11,8 @@
 //! const R: cute::Layout = unwrap(composition(&layout!("(4,6,8):(2,3,5)"), &layout!("6:3")));
 //! // error[E0080]: evaluation panicked: composition (4,6,8):(2,3,5) ∘ 6:3: stride-divisibility
 //! // condition (9) fails at mode 1 of the coalesced left operand: stride 3 and prefix product 4
-//! // divide neither way
+//! // divide neither way; decided exactly, no layout compatible with the right operand computes
+//! // A∘B: along leaf 0 of B, ...
 //! ```
 //!
 //! Text that does not fit ends with `…`.

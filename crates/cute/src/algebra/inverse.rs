@@ -43,10 +43,12 @@
 //!     covers the largest offset. `(2,2):(3,2)` gives `(2,3):(-1,2)` (the digits of 3 in radix 2
 //!     are `(1,1)`, of 2 `(0,1)`: `e₁ = 2`, `e₀ + e₁ = 1`). The search is bounded (2^14 radices).
 //!     When no sequence works (which needs an injective `L`: `R(L(c)) = c` forces it), the
-//!     refusal is CuTe's `Divisibility` error, whose text says whether the radix search was
-//!     exhausted, stopped at its bound, or not applicable (two indices of `L` meet). That no
-//!     carry-free radix works does not prove that no left inverse exists (one whose digits carry
-//!     could); the property tests count these refusals.
+//!     search over every mixed radix, digits allowed to carry, follows
+//!     (`left_inverse_search.rs`: the maximal chains of divisors up to the largest offset, each
+//!     system solved exactly; `(2,2):(3,5)` gives `(2,4,2):(0,1,3)`). Only where that search is
+//!     exhausted too (no layout `R` has `R(L(k)) = k`: "decided exactly"), stops at its bounds, or
+//!     does not apply (two indices of `L` meet) is the refusal CuTe's `Divisibility` error, its
+//!     text saying which.
 //!
 //! For an injective `L` the left inverse is exact. For a non-injective `L` with a divisible chain
 //! CuTe returns the same formula, which satisfies the law for some layouts and not for others;
@@ -105,6 +107,8 @@ use crate::int_tuple::CAPACITY;
 use crate::layout::Layout;
 use crate::layout::BLANK;
 use crate::stride::INTEGER;
+
+use super::left_inverse_search::{ext_gcd, search, Search};
 
 /// The indices of the `n` modes with strides `d` in increasing stride order, exactly as CuTe orders
 /// them: CuTe sorts with an exchange sort (swap `a[i]`, `a[j]` for `i < j` whenever `a[j] < a[i]`),
@@ -423,6 +427,13 @@ const fn left_inverse_impl(a: &Layout) -> Result<Layout, Error> {
                         Radix::None => false,
                         Radix::Bounded => true,
                     };
+                // then every mixed radix, the digits allowed to carry
+                let exhausted = !meet
+                    && match search(&c) {
+                        Search::Found(r) => return Ok(r),
+                        Search::None => true,
+                        Search::Bounded => false,
+                    };
                 let injective = !meet;
                 return Err(Error::new(
                     op,
@@ -430,15 +441,22 @@ const fn left_inverse_impl(a: &Layout) -> Result<Layout, Error> {
                         mode: i,
                         value: d,
                         divisor: covered,
-                        what: if injective && bounded {
+                        what: if exhausted {
+                            "left inverse divisibility condition (CuTe's construction needs the \
+                             sorted strides of the coalesced layout to divide each other); decided \
+                             exactly: every mixed radix up to the largest offset was searched, and \
+                             no layout R has R(L(k)) = k for every index k"
+                        } else if injective && bounded {
                             "left inverse divisibility condition (CuTe's construction needs the \
                              sorted strides of the coalesced layout to divide each other; the \
                              search for a carry-free mixed radix with an integer solution, bounded \
-                             at 2^14 radices, found none)"
+                             at 2^14 radices, found none, and the search over every mixed radix \
+                             stopped at its bounds)"
                         } else if injective {
                             "left inverse divisibility condition (CuTe's construction needs the \
-                             sorted strides of the coalesced layout to divide each other, and no \
-                             carry-free mixed radix has an integer solution)"
+                             sorted strides of the coalesced layout to divide each other, no \
+                             carry-free mixed radix has an integer solution, and the search over \
+                             every mixed radix stopped at its bounds)"
                         } else {
                             "left inverse divisibility condition (CuTe's construction needs the \
                              sorted strides of the coalesced layout to divide each other; the \
@@ -741,24 +759,6 @@ const fn lin(a: i128, x: i128, b: i128, y: i128) -> Result<i128, Error> {
             None => Err(overflow()),
         },
         _ => Err(overflow()),
-    }
-}
-
-/// `(g, x, y)` with `g = gcd(a, b) > 0` and `a·x + b·y = g`, for `(a, b) ≠ (0, 0)`.
-const fn ext_gcd(a: i128, b: i128) -> (i128, i128, i128) {
-    let (mut r0, mut r1) = (a, b);
-    let (mut x0, mut x1) = (1i128, 0i128);
-    let (mut y0, mut y1) = (0i128, 1i128);
-    while r1 != 0 {
-        let q = r0 / r1;
-        (r0, r1) = (r1, r0 - q * r1);
-        (x0, x1) = (x1, x0 - q * x1);
-        (y0, y1) = (y1, y0 - q * y1);
-    }
-    if r0 < 0 {
-        (-r0, -x0, -y0)
-    } else {
-        (r0, x0, y0)
     }
 }
 

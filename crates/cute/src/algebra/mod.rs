@@ -22,6 +22,7 @@ pub mod distribute;
 pub mod divide;
 pub mod inverse;
 pub mod layout_add;
+mod left_inverse_search;
 pub mod nullspace;
 pub mod product;
 pub mod recast;

@@ -187,7 +187,7 @@ pub fn push_escaped(out: &mut String, c: char) {
 /// use cute::registry::{error_line, run};
 /// let args = ["(4,6,8):(2,3,5)", "6:3"];
 /// let o = run("composition", &args);
-/// assert_eq!(error_line("composition", &args, &o).unwrap(), "error: composition (4,6,8):(2,3,5) ∘ 6:3: stride-divisibility condition (9) fails at mode 1 of the coalesced left operand: stride 3 and prefix product 4 divide neither way");
+/// assert_eq!(error_line("composition", &args, &o).unwrap(), "error: composition (4,6,8):(2,3,5) ∘ 6:3: stride-divisibility condition (9) fails at mode 1 of the coalesced left operand: stride 3 and prefix product 4 divide neither way; decided exactly, no layout compatible with the right operand computes A∘B: along leaf 0 of B, A(B(c)) at c = 2·u is a progression for u < 2 but not at u = 2, so every such layout has a mode boundary at c = 4, which does not divide the extent 6");
 /// assert_eq!(error_line("coalesce", &["12:1"], &run("coalesce", &["12:1"])), None);
 /// ```
 pub fn error_line(op: &str, args: &[&str], o: &Outcome) -> Option<String> {
