@@ -37,7 +37,7 @@ MMAS = [
     ("sm80_f16_2x2_rowmajor", ("sm80_16x8x16", "f16"), ((2, 2, 1), (2, 1, 0)), None),
     ("sm80_f16_2x2_perm_32x32x16", ("sm80_16x8x16", "f16"), ((2, 2, 1), (1, 2, 0)), [32, 32, 16]),
     ("sm80_f16_2x2_perm_n_interleave", ("sm80_16x8x16", "f16"), ((2, 2, 1), (1, 2, 0)),
-     [32, ((4, 4), (1, 8)), 16]),
+     [32, ((2, 4, 2), (1, 4, 2)), 16]),
     ("sm80_bf16_4x1_perm_64x16x16", ("sm80_16x8x16", "bf16"), ((4, 1, 1), (1, 0, 0)), [64, 16, 16]),
     ("sm80_f16_2x2_perm_m_interleave", ("sm80_16x8x16", "f16"), ((2, 2, 1), (1, 2, 0)),
      [((8, 2, 2), (1, 16, 8)), None, None]),
@@ -61,7 +61,7 @@ COPIES = [
     ("ldsm_x4_n_A_4x1", ("ldmatrix", 4, False), 16, ("mma", "sm80_f16_4x1", "A")),
     ("ldsm_x1_n_A_1x1", ("ldmatrix", 1, False), 16, ("mma", "sm80_f16_1x1", "A")),
     ("ldsm_x4_n_A_perm", ("ldmatrix", 4, False), 16, ("mma", "sm80_f16_2x2_perm_32x32x16", "A")),
-    ("ldsm_x4_n_B_perm_interleave", ("ldmatrix", 4, False), 16,
+    ("ldsm_x2_n_B_perm_interleave", ("ldmatrix", 2, False), 16,
      ("mma", "sm80_f16_2x2_perm_n_interleave", "B")),
     ("stsm_x4_n_C_2x2", ("stmatrix", 4, False), 16, ("mma", "sm80_f16_2x2", "C")),
     ("universal_f32_C_2x2", ("universal", 32), 32, ("mma", "sm80_f16_2x2", "C")),
@@ -71,6 +71,16 @@ COPIES = [
     ("cp_async_16b_bf16_8x16", ("cp_async", 128), 16, ("tv", ((8, 16), (16, 1)), ((1, 8), (0, 1)))),
     ("universal_f32_32x4_4x1", ("universal", 32), 32, ("tv", ((32, 4), (1, 32)), ((4, 1), (1, 0)))),
     ("universal_f16_vec_64b", ("universal", 64), 16, ("tv", ((16, 8), (8, 1)), ((1, 4), (0, 1)))),
+]
+
+# Inputs this crate refuses (COMPARE.md): the DSL's output is recorded to show why.
+# A tile of 16 rows for two 16-row atoms: the DSL gives both atoms the same rows (stride 0).
+# A "permutation" (4,4):(1,8) of 16 columns that is no permutation (its image reaches 28): the DSL's
+# layouts send values outside the 32x16 tile.
+REFUSED_MMAS = [
+    ("sm80_f16_2x1_perm_m16", ("sm80_16x8x16", "f16"), ((2, 1, 1), (1, 0, 0)), [16, None, None]),
+    ("sm80_f16_2x2_perm_n_not_bijective", ("sm80_16x8x16", "f16"), ((2, 2, 1), (1, 2, 0)),
+     [32, ((4, 4), (1, 8)), 16]),
 ]
 
 DTYPES = {"f16": cutlass.Float16, "bf16": cutlass.BFloat16, "f32": cutlass.Float32}
@@ -172,6 +182,17 @@ def run_all():
             "partition_a": split_tensor(s.partition_A(cute.make_tensor(0, cute.make_layout(*data_a[:1], stride=data_a[1])))),
             "partition_b": split_tensor(s.partition_B(cute.make_tensor(0, cute.make_layout(*data_b[:1], stride=data_b[1])))),
             "partition_c": split_tensor(s.partition_C(cute.make_tensor(0, cute.make_layout(*data_c[:1], stride=data_c[1])))),
+        })
+    for name, atom, al, perm in REFUSED_MMAS:
+        t = cute.make_tiled_mma(mma_op(atom), cute.make_layout(al[0], stride=al[1]),
+                                permutation_mnk=tuple(to_dsl_tile(x) for x in perm))
+        OUT.setdefault("refused_mma", []).append({
+            "name": name,
+            "atom": [atom[0], atom[1]],
+            "atom_layout": lay_str(al),
+            "permutation": "<" + ",".join(tile_str(x) for x in perm) + ">",
+            "dsl_layout_c_tv": str(t.tv_layout_C_tiled),
+            "dsl_tile_size": [int(t.get_tile_size(i)) for i in range(3)],
         })
     for name, atom, bits, src in COPIES:
         op, kw = copy_op(atom)

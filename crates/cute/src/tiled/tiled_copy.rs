@@ -210,7 +210,7 @@ impl TiledCopy {
     /// use cute::atom::universal_copy;
     /// use cute::tiled::make_tiled_copy;
     /// let c = make_tiled_copy(&universal_copy(32)?, 32, &"(32,4):(1,32)".parse()?, &"(4,1):(1,0)".parse()?)?;
-    /// assert_eq!(c.layout_tv().to_string(), "((32,4),4):((4,512),1)");
+    /// assert_eq!(c.layout_tv().to_string(), "(128,4):(4,1)");
     /// # Ok::<(), cute::Error>(())
     /// ```
     pub fn layout_tv(&self) -> Layout {

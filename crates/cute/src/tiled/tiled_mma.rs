@@ -33,16 +33,18 @@ pub struct TiledMma {
 /// CuTe's `make_tiled_mma(atom, atom_layout, permutation)`: the atom repeated over `atom_layout`
 /// (`(ThrM, ThrN, ThrK) ↦ atom index`, padded to rank 3 with `1:0`) with each mode of the tile
 /// reordered by `permutation` (a by-mode tiler of rank ≤ 3, padded with `_`; `_` keeps the mode in
-/// order). The contract: each tile extent is a multiple of the atom's extent times the atoms in
+/// order; a tile must be a permutation of `0..size`). The contract: each tile extent is a multiple of the atom's extent times the atoms in
 /// that mode (CuTe does not check it and returns a layout that misses values).
 ///
 /// ```
 /// use cute::atom::{mma_sm80_16x8x16, DType};
 /// use cute::tiled::make_tiled_mma;
 /// let atom = mma_sm80_16x8x16(DType::F16)?;
-/// let mma = make_tiled_mma(&atom, &"(2,2,1):(1,2,0)".parse()?, &"<32,(4,4):(1,8),16>".parse()?)?;
+/// let mma = make_tiled_mma(&atom, &"(2,2,1):(1,2,0)".parse()?, &"<32,(2,4,2):(1,4,2),16>".parse()?)?;
 /// assert_eq!(mma.thr_layout_vmnk().to_string(), "(32,2,2,1):(1,32,64,0)");
-/// assert_eq!(mma.get_layout_b_tv()?.to_string(), "((4,4,2,2,2),((2,2),(2,1))):((32,1,8,0,16),((16,128),(4,0)))");
+/// assert_eq!(mma.tile_shape(), (32, 16, 16));
+/// // (4,4):(1,8) is no permutation of 0..16
+/// assert!(make_tiled_mma(&atom, &"(2,2,1):(1,2,0)".parse()?, &"<32,(4,4):(1,8),16>".parse()?).is_err());
 /// // a 16-row tile cannot hold two 16-row atoms
 /// assert!(make_tiled_mma(&atom, &"(2,1,1):(1,0,0)".parse()?, &"<16,_,_>".parse()?).is_err());
 /// # Ok::<(), cute::Error>(())
@@ -50,8 +52,8 @@ pub struct TiledMma {
 ///
 /// # Errors
 ///
-/// `Unsupported` when `atom_layout` has rank above 3 or `permutation` is not a by-mode tiler of
-/// rank ≤ 3 with one tile per mode; `ProfileMismatch` when a tile extent is not a multiple of the
+/// `Unsupported` when `atom_layout` has rank above 3, `permutation` is not a by-mode tiler of
+/// rank ≤ 3 with one tile per mode, or one of its tiles is not a permutation of `0..size`; `ProfileMismatch` when a tile extent is not a multiple of the
 /// atom extent times the atoms in that mode; the errors of [`tiled_product`].
 pub fn make_tiled_mma(
     atom: &MmaAtom,
@@ -91,6 +93,17 @@ pub fn make_tiled_mma(
     let mut perm = [Tile::Whole; 3];
     for (i, p) in perm.iter_mut().enumerate().take(ranked) {
         *p = permutation.tile(i);
+        if let Some(l) = p.layout()? {
+            if !is_permutation(&l)? {
+                return Err(Error::new(
+                    OP,
+                    ErrorKind::Unsupported {
+                        what: "each tile of the permutation must be a permutation of 0..size (a bijection onto its size); CuTe takes any layout and then places values outside the tile",
+                    },
+                )
+                .with(crate::error::Operand::Layout(l), crate::error::Operand::None));
+            }
+        }
     }
     let thr = tiled_product(&atom.thr_id, &Tiler::layout(atom_layout.pad_to_rank(3)?))?;
     let mma = TiledMma {
@@ -112,6 +125,19 @@ pub fn make_tiled_mma(
         }
     }
     Ok(mma)
+}
+
+/// Whether `l` maps `0..size(l)` one-to-one onto `0..size(l)`.
+fn is_permutation(l: &Layout) -> Result<bool, Error> {
+    let n = l.size();
+    let mut seen = vec![false; n as usize];
+    for i in 0..n {
+        let x = l.eval(i)?;
+        if !(0..n).contains(&x) || std::mem::replace(&mut seen[x as usize], true) {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 impl TiledMma {
@@ -160,9 +186,9 @@ impl TiledMma {
     /// ```
     /// use cute::atom::{mma_sm80_16x8x16, DType};
     /// use cute::tiled::make_tiled_mma;
-    /// let mma = make_tiled_mma(&mma_sm80_16x8x16(DType::F16)?, &"(2,2,1):(1,2,0)".parse()?, &"<_,(4,4):(1,8)>".parse()?)?;
+    /// let mma = make_tiled_mma(&mma_sm80_16x8x16(DType::F16)?, &"(2,2,1):(1,2,0)".parse()?, &"<_,(2,4,2):(1,4,2)>".parse()?)?;
     /// assert_eq!(mma.permutation_mnk(0)?.to_string(), "32:1");
-    /// assert_eq!(mma.permutation_mnk(1)?.to_string(), "(4,4):(1,8)");
+    /// assert_eq!(mma.permutation_mnk(1)?.to_string(), "(2,4,2):(1,4,2)");
     /// assert!(mma.permutation_mnk(3).is_err());
     /// # Ok::<(), cute::Error>(())
     /// ```

@@ -271,3 +271,70 @@ fn bad_tiled_inputs_are_errors_that_say_why() {
     .unwrap_err();
     assert!(e.to_string().contains("values"), "{e}");
 }
+
+#[test]
+fn inputs_the_dsl_tiles_wrongly_are_refused() {
+    let o = oracle();
+    let refused = o["refused_mma"].as_array().unwrap();
+    assert!(!refused.is_empty());
+    for c in refused {
+        let name = s(c, "name");
+        // the DSL's C layout sends two threads to one element or a value outside the M×N tile
+        let dsl = lay(s(c, "dsl_layout_c_tv"));
+        let tile: Vec<i64> = c["dsl_tile_size"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_i64().unwrap())
+            .collect();
+        let mut seen = std::collections::HashSet::new();
+        let bijective = (0..dsl.size()).all(|i| seen.insert(dsl.eval(i).unwrap()))
+            && seen.iter().all(|&x| x < tile[0] * tile[1]);
+        assert!(
+            !bijective,
+            "{name}: the DSL's layout is a bijection onto the tile after all"
+        );
+        let perm: Tiler = s(c, "permutation").parse().unwrap();
+        let e =
+            make_tiled_mma(&mma_atom(&c["atom"]), &lay(s(c, "atom_layout")), &perm).unwrap_err();
+        let msg = e.to_string();
+        assert!(
+            msg.contains("multiple of the atom extent") || msg.contains("permutation of 0..size"),
+            "{name}: {e}"
+        );
+    }
+}
+
+/// The partition of a thread and the thread-value layout agree: value `v` of thread `t` in the
+/// first tile of `partition_C(data)` is `data(layout_c_tv(t, v))`, for every thread and value.
+#[test]
+fn partitions_agree_with_the_thread_value_layouts() {
+    let o = oracle();
+    let mmas = build_mmas(&o);
+    for c in o["mma"].as_array().unwrap() {
+        let name = s(c, "name");
+        let mma = &mmas[name];
+        let (tm, tn, _) = mma.tile_shape();
+        let data = Layout::flat(&[tm, tn], &[tn, 1]).unwrap(); // one row-major tile
+        let tv = mma.get_layout_c_tv().unwrap();
+        let threads = tv.mode(0).unwrap().size();
+        assert_eq!(threads, mma.size(), "{name}");
+        let values = tv.mode(1).unwrap().size();
+        let mut covered = vec![false; (tm * tn) as usize];
+        for t in 0..threads {
+            let (frag, off) = mma.thr_slice(t).unwrap().partition_c(&data).unwrap();
+            assert_eq!(frag.size(), values, "{name} thread {t}");
+            for v in 0..values {
+                let x = tv.eval(t + threads * v).unwrap();
+                let want = data.eval(x).unwrap();
+                assert_eq!(
+                    off + frag.eval(v).unwrap(),
+                    want,
+                    "{name} thread {t} value {v}"
+                );
+                covered[x as usize] = true;
+            }
+        }
+        assert!(covered.iter().all(|&b| b), "{name}: C is not covered");
+    }
+}
