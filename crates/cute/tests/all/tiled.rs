@@ -255,11 +255,13 @@ fn bad_tiled_inputs_are_errors_that_say_why() {
     assert!(make_tiled_mma(&atom, &lay("(2,1,1,2):(1,0,0,2)"), &"<_>".parse().unwrap()).is_err());
     let mma = make_tiled_mma(&atom, &lay("(2,2,1):(1,2,0)"), &"<_,_,_>".parse().unwrap()).unwrap();
     assert!(mma.thr_slice(128).is_err() && mma.thr_slice(-1).is_err());
-    // 32-bit elements: ldmatrix's 16-bit rows do not split into whole 32-bit values per thread... in
-    // the x1 source each thread supplies one 128-bit row: 4 values; the A operand has 8 per thread
+    // 64-bit elements: each destination register of ldmatrix holds 32 bits of one row, so a 64-bit
+    // element would straddle two registers; the atom does not move whole 64-bit elements
     let e = make_tiled_copy_a(&ldmatrix(4, false).unwrap(), 64, &mma).unwrap_err();
     assert!(
-        e.to_string().contains("make_tiled_copy") || e.to_string().contains("upcast"),
+        e.to_string().starts_with(
+            "make_tiled_copy: the atom's layouts in elements keep one mode per thread"
+        ),
         "{e}"
     );
     let e = make_tiled_copy(
