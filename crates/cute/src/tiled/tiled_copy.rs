@@ -350,6 +350,50 @@ impl TiledCopy {
         self.layout_side_tv(&self.dst)
     }
 
+    /// CuTe's `get_layoutS_MN()`, what `print_latex` draws: `(m, n) ↦ thread + threads·value` on
+    /// the source side, and `thread ↦ thread index` (the identity of the copy's threads).
+    ///
+    /// ```
+    /// use cute::atom::cp_async_16b;
+    /// use cute::tiled::make_tiled_copy;
+    /// let c = make_tiled_copy(&cp_async_16b()?, 16, &"(16,8):(8,1)".parse()?, &"(1,8):(0,1)".parse()?)?;
+    /// let (mn, thr) = c.get_layout_s_mn()?;
+    /// // element (1, 9) of the 16×64 tile: thread 9 (row 1, column group 1), value 1
+    /// let x = mn.eval_crd(&"(1,9)".parse()?)?;
+    /// assert_eq!((thr.eval(x % thr.size())?, x / thr.size()), (9, 1));
+    /// # Ok::<(), cute::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`right_inverse`] and [`with_shape`] (none for a value of the constructors).
+    pub fn get_layout_s_mn(&self) -> Result<(Layout, Layout), Error> {
+        self.layout_mn(&self.get_layout_s_tv()?)
+    }
+
+    /// CuTe's `get_layoutD_MN()`: `(m, n) ↦ thread + threads·value` on the destination side.
+    ///
+    /// ```
+    /// use cute::atom::{ldmatrix, mma_sm80_16x8x16, DType};
+    /// use cute::tiled::{make_tiled_copy_a, make_tiled_mma};
+    /// let mma = make_tiled_mma(&mma_sm80_16x8x16(DType::F16)?, &"(2,2,1):(1,2,0)".parse()?, &"<_,_,_>".parse()?)?;
+    /// let (mn, thr) = make_tiled_copy_a(&ldmatrix(4, false)?, 16, &mma)?.get_layout_d_mn()?;
+    /// assert_eq!((mn.size(), thr.size()), (512, 128));
+    /// # Ok::<(), cute::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`TiledCopy::get_layout_s_mn`].
+    pub fn get_layout_d_mn(&self) -> Result<(Layout, Layout), Error> {
+        self.layout_mn(&self.get_layout_d_tv()?)
+    }
+
+    fn layout_mn(&self, tv: &Layout) -> Result<(Layout, Layout), Error> {
+        let mn = with_shape(&right_inverse(tv)?, &self.tiler)?;
+        Ok((mn, Layout::leaf(self.size(), 1)?))
+    }
+
     /// CuTe's `retile`: the fragment layout `frag` (`(V, rest...)`, V values of one thread in the
     /// order of the MMA's layout) reordered into the copy's values: `((atom values, rest), rest...)`.
     ///

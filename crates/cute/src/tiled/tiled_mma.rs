@@ -438,6 +438,84 @@ impl TiledMma {
         self.layout_tv(0, 1, &self.atom.c, None)
     }
 
+    /// The inverse view of an operand for pictures: `(I, J) ↦ (operand thread, value)` as the
+    /// index `thread + threads·value`, and `operand thread ↦ thread index` (the thread layout with
+    /// the other operand's mode fixed at 0).
+    fn layout_mn(
+        &self,
+        i: usize,
+        j: usize,
+        tv: &Layout,
+        fixed: usize,
+    ) -> Result<(Layout, Layout), Error> {
+        let (ti, tj) = (self.tile_size(i)?, self.tile_size(j)?);
+        let r = Layout::flat(&[ti, tj], &[1, ti])?;
+        let f = self.thrfrg(&r, i, j, tv)?;
+        let shape = IntTuple::flat(&[ti, tj])?;
+        let mn = crate::algebra::composition::with_shape(&right_inverse(&f)?, &shape)?;
+        let mut c = vec![PartialCoord::FREE; 4];
+        c[fixed] = PartialCoord::fixed(&IntTuple::int(0));
+        let thr = crate::slice::slice(&self.thr_layout_vmnk, &PartialCoord::tuple(&c)?)?;
+        Ok((mn, thr))
+    }
+
+    /// CuTe's `get_layoutC_MN()`, what `print_latex` draws: `(m, n) ↦ t + T·v` (thread `t` of the C
+    /// threads and value `v`, `T = size` of the second layout) and `C thread ↦ thread index`.
+    ///
+    /// ```
+    /// use cute::atom::{mma_sm80_16x8x16, DType};
+    /// use cute::tiled::make_tiled_mma;
+    /// let mma = make_tiled_mma(&mma_sm80_16x8x16(DType::F16)?, &"(2,2,1):(1,2,0)".parse()?, &"<_,_,_>".parse()?)?;
+    /// let (mn, thr) = mma.get_layout_c_mn()?;
+    /// let x = mn.eval_crd(&"(9,2)".parse()?)?;
+    /// let (t, v) = (thr.eval(x % thr.size())?, x / thr.size());
+    /// assert_eq!(mma.get_layout_c_tv()?.eval(t + mma.size() * v)?, 9 + 32 * 2);
+    /// # Ok::<(), cute::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`TiledMma::get_layout_a_tv`].
+    pub fn get_layout_c_mn(&self) -> Result<(Layout, Layout), Error> {
+        self.layout_mn(0, 1, &self.atom.c, 3)
+    }
+
+    /// CuTe's `get_layoutA_MK()`: `(m, k) ↦ t + T·v` and `A thread ↦ thread index`.
+    ///
+    /// ```
+    /// use cute::atom::{mma_sm80_16x8x16, DType};
+    /// use cute::tiled::make_tiled_mma;
+    /// let mma = make_tiled_mma(&mma_sm80_16x8x16(DType::F16)?, &"(2,2,1):(1,2,0)".parse()?, &"<_,_,_>".parse()?)?;
+    /// let (mk, thr) = mma.get_layout_a_mk()?;
+    /// assert_eq!((mk.size(), thr.to_string().as_str()), (512, "(32,2,1):(1,32,0)"));
+    /// # Ok::<(), cute::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`TiledMma::get_layout_a_tv`].
+    pub fn get_layout_a_mk(&self) -> Result<(Layout, Layout), Error> {
+        self.layout_mn(0, 2, &self.atom.a, 2)
+    }
+
+    /// CuTe's `get_layoutB_NK()`: `(n, k) ↦ t + T·v` and `B thread ↦ thread index`.
+    ///
+    /// ```
+    /// use cute::atom::{mma_sm80_16x8x16, DType};
+    /// use cute::tiled::make_tiled_mma;
+    /// let mma = make_tiled_mma(&mma_sm80_16x8x16(DType::F16)?, &"(2,2,1):(1,2,0)".parse()?, &"<_,_,_>".parse()?)?;
+    /// let (nk, thr) = mma.get_layout_b_nk()?;
+    /// assert_eq!((nk.size(), thr.to_string().as_str()), (256, "(32,2,1):(1,64,0)"));
+    /// # Ok::<(), cute::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`TiledMma::get_layout_a_tv`].
+    pub fn get_layout_b_nk(&self) -> Result<(Layout, Layout), Error> {
+        self.layout_mn(1, 2, &self.atom.b, 1)
+    }
+
     /// CuTe's `get_slice(thr_idx)` (`get_thread_slice`): the thread's coordinate
     /// `(v, m, n, k)` in `thr_layout_vmnk`'s shape, for its partitions.
     ///

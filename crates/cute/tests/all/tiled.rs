@@ -232,6 +232,29 @@ fn tiled_copy_layouts_equal_the_dsl() {
             expected(&c["partition_d"]),
             "{name} partition_D"
         );
+        // get_layoutS_MN and get_layoutD_MN invert the thread-value layouts on the tile
+        for (side, tv) in [
+            (
+                copy.get_layout_s_mn().unwrap(),
+                copy.get_layout_s_tv().unwrap(),
+            ),
+            (
+                copy.get_layout_d_mn().unwrap(),
+                copy.get_layout_d_tv().unwrap(),
+            ),
+        ] {
+            let (mn, thr) = side;
+            assert_eq!(
+                mn.size(),
+                copy.tiler().leaves().iter().product::<i64>(),
+                "{name}"
+            );
+            for x in 0..mn.size() {
+                let y = mn.eval(x).unwrap();
+                let (t, v) = (thr.eval(y % thr.size()).unwrap(), y / thr.size());
+                assert_eq!(tv.eval(t + copy.size() * v).unwrap(), x, "{name} MN at {x}");
+            }
+        }
         if let Some(frag) = c["retile_of"].as_str() {
             assert_eq!(
                 copy.retile(&lay(frag)).unwrap().to_string(),
@@ -338,5 +361,50 @@ fn partitions_agree_with_the_thread_value_layouts() {
             }
         }
         assert!(covered.iter().all(|&b| b), "{name}: C is not covered");
+    }
+}
+
+/// `get_layoutC_MN` (and A, B), what `print_latex` draws, inverts the thread-value layouts: the
+/// thread and value it names for `(m, n)` hold `(m, n)` in `get_layoutC_TV`.
+#[test]
+fn mn_layouts_invert_the_thread_value_layouts() {
+    let o = oracle();
+    let mmas = build_mmas(&o);
+    for c in o["mma"].as_array().unwrap() {
+        let name = s(c, "name");
+        let mma = &mmas[name];
+        let (tm, tn, tk) = mma.tile_shape();
+        let cases = [
+            (
+                mma.get_layout_a_mk().unwrap(),
+                mma.get_layout_a_tv().unwrap(),
+                tm,
+                tk,
+                "A",
+            ),
+            (
+                mma.get_layout_b_nk().unwrap(),
+                mma.get_layout_b_tv().unwrap(),
+                tn,
+                tk,
+                "B",
+            ),
+            (
+                mma.get_layout_c_mn().unwrap(),
+                mma.get_layout_c_tv().unwrap(),
+                tm,
+                tn,
+                "C",
+            ),
+        ];
+        for ((mn, thr), tv, rows, cols, op) in cases {
+            assert_eq!(mn.size(), rows * cols, "{name} {op}");
+            let threads = tv.mode(0).unwrap().size();
+            for x in 0..rows * cols {
+                let y = mn.eval(x).unwrap();
+                let (t, v) = (thr.eval(y % thr.size()).unwrap(), y / thr.size());
+                assert_eq!(tv.eval(t + threads * v).unwrap(), x, "{name} {op} at {x}");
+            }
+        }
     }
 }
