@@ -204,6 +204,19 @@ impl TiledCopy {
         &self.atom
     }
 
+    /// The width of the elements the copy moves, in bits (CuTe's `sizeof_bits<ValType>`).
+    ///
+    /// ```
+    /// use cute::atom::cp_async_16b;
+    /// use cute::tiled::make_tiled_copy;
+    /// let c = make_tiled_copy(&cp_async_16b()?, 32, &"(32,4):(4,1)".parse()?, &"(1,4):(0,1)".parse()?)?;
+    /// assert_eq!(c.elem_bits(), 32);
+    /// # Ok::<(), cute::Error>(())
+    /// ```
+    pub fn elem_bits(&self) -> i64 {
+        self.elem_bits
+    }
+
     /// `(thread, value) ↦ coordinate of the tile` (colexicographic index): CuTe's `TiledLayout_TV`.
     ///
     /// ```

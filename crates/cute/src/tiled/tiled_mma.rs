@@ -82,7 +82,9 @@ pub fn make_tiled_mma(
     } else {
         permutation.rank()
     };
-    if ranked > 3 || permutation.tile_count() != ranked.max(1) && ranked > 0 {
+    // a by-mode tiler holds one tile per mode: more tiles than modes means a nested mode
+    let nested = ranked > 0 && permutation.tile_count() != ranked;
+    if ranked > 3 || nested {
         return Err(Error::new(
             OP,
             ErrorKind::Unsupported {

@@ -408,3 +408,13 @@ fn mn_layouts_invert_the_thread_value_layouts() {
         }
     }
 }
+
+#[test]
+fn nested_or_oversized_permutations_are_refused() {
+    let atom = mma_sm80_16x8x16(DType::F16).unwrap();
+    let al = lay("(2,2,1):(1,2,0)");
+    for p in ["<_,<8,2>,_>", "<32,16,16,8>", "32:1"] {
+        let e = make_tiled_mma(&atom, &al, &p.parse().unwrap()).unwrap_err();
+        assert!(e.to_string().contains("permutation"), "{p}: {e}");
+    }
+}
