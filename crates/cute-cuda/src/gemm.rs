@@ -257,7 +257,7 @@ fn operand_plan(
     let ldsm = ldmatrix(4, trans)?;
     // the registers of one x4: A's four registers; B's two n8 tiles of two registers each
     let lanes = if name == "A" {
-        solve_lanes(&ldsm, 4, major, |t, j, h| mma.a_coord(t, 2 * j + h))?
+        solve_lanes(&ldsm, 4, major, |t, j, h| Ok(mma.a_coord(t, 2 * j + h)?))?
     } else {
         solve_lanes(&ldsm, 4, major, |t, j, h| {
             let (n, k) = mma.b_coord(t, 2 * (j % 2) + h)?;

@@ -102,6 +102,7 @@ pub mod admissibility;
 pub mod algebra;
 pub mod algorithm;
 mod arith;
+pub mod atom;
 pub mod banks;
 mod convert;
 pub mod coord;
@@ -122,6 +123,7 @@ pub mod stride;
 pub mod swizzle;
 pub mod tensor;
 pub mod text;
+pub mod tiled;
 pub mod tiler;
 
 pub use admissibility::{

@@ -25,3 +25,4 @@ mod static_tensor;
 mod swizzle;
 mod swizzle_f2;
 mod tensor;
+mod tiled;
