@@ -48,12 +48,12 @@ def is_int(x):
 
 
 def is_tuple(x):
-    """True for a Python tuple.
+    """True for a Python tuple or list (the paper's PyCuTe reads a list as a tuple).
 
-    >>> is_tuple((1, 2)), is_tuple(1)
-    (True, False)
+    >>> is_tuple((1, 2)), is_tuple([1, 2]), is_tuple(1)
+    (True, True, False)
     """
-    return isinstance(x, tuple)
+    return isinstance(x, (tuple, list))
 
 
 def flatten(t):
@@ -196,13 +196,41 @@ def idx2crd(idx, shape, stride=None):
     ((1, 2), (1, (0, 1)))
     """
     if stride is None:
-        stride = prefix_product(shape)
+        return _idx2crd(idx, shape)
     if is_tuple(idx):
         return tuple(idx2crd(i, s, d) for i, s, d in _modes("idx2crd", "index", idx, shape, stride))
     if is_tuple(shape):
         _same_rank("idx2crd", shape, stride)
         return tuple(idx2crd(idx, s, d) for s, d in zip(shape, stride))
     return (idx // stride) % shape
+
+
+def _idx2crd(idx, shape):
+    """CuTe's idx2crd: colexicographic, the last mode of each tuple taking what remains (so an
+    index past the size is kept, not wrapped); a tuple index (or an ArithTuple, zeros implicit)
+    goes mode by mode."""
+    if is_tuple(shape):
+        if hasattr(idx, "data") and not isinstance(idx, (tuple, list)):
+            d = idx.data
+            if len(d) > len(shape):
+                raise _fail("idx2crd", "ProfileMismatch", f"index {idx} has more modes than "
+                            f"the shape {shape}")
+            idx = tuple(d) + (0,) * (len(shape) - len(d))
+        if is_tuple(idx):
+            _same_rank("idx2crd", idx, shape)
+            return tuple(_idx2crd(i, s) for i, s in zip(idx, shape))
+        out = []
+        for s in shape[:-1]:
+            n = product(s)
+            out.append(_idx2crd(idx % n, s))
+            idx //= n
+        if shape:
+            out.append(_idx2crd(idx, shape[-1]))
+        return tuple(out)
+    if is_tuple(idx):
+        raise _fail("idx2crd", "ProfileMismatch", f"index {idx} is a tuple but shape {shape} "
+                    "is not")
+    return idx
 
 
 def crd2idx(crd, shape, stride=None):
