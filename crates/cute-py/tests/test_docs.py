@@ -18,7 +18,10 @@ MODULES = [
     cute_algebra.tensor,
     pycute,
     pycute.int_tuple,
+    pycute.atuple,
+    pycute.htuple,
     pycute.layout,
+    pycute.layout_fns,
     pycute.swizzle,
     pycute.typing,
 ]

@@ -42,7 +42,7 @@ class F2:
     (F2(6), True, F2(5), 6, True)
     """
 
-    __slots__ = ("value",)
+    __slots__ = {"value": "The bits, an int.\n\n>>> F2(6).value\n6"}
 
     def __init__(self, value=0):
         if isinstance(value, F2):
@@ -91,9 +91,6 @@ class F2:
     __rmul__ = __mul__
 
     def __int__(self):
-        return self.value
-
-    def __index__(self):
         return self.value
 
     def __bool__(self):
@@ -218,7 +215,8 @@ class ArithTuple:
     (True, True)
     """
 
-    __slots__ = ("data",)
+    __slots__ = {"data": "The entries, a tuple of stride scalars and ArithTuples.\n\n"
+                         ">>> ArithTuple(1, (2, 3)).data\n(1, ArithTuple(2,3))"}
 
     def __new__(cls, *args):
         if len(args) == 1:

@@ -62,18 +62,21 @@ class ModeOpDecorator(functools.partial):
     ((1, ()), (1, (2,)), (1, (2, 3)), (1, (2, 4)))
     """
 
-    __slots__ = ()
+    def __new__(cls, func):
+        self = super().__new__(cls, func)
+        # the operation's own name, module and docstring (help(), doctest), on the instance
+        self.__name__ = getattr(func, "__name__", repr(func))
+        self.__qualname__ = getattr(func, "__qualname__", self.__name__)
+        self.__module__ = getattr(func, "__module__", __name__)
+        self.__doc__ = func.__doc__
+        self.__wrapped__ = func
+        return self
 
     def __getitem__(self, mode):
         return _ModeOp(self.func, _path(mode))
 
-    @property
-    def __name__(self):
-        return self.func.__name__
-
-    @property
-    def __doc__(self):
-        return self.func.__doc__
+    def __repr__(self):
+        return f"<operation {self.__name__} (op[mode] applies it at a mode)>"
 
 
 def is_htuple(x):

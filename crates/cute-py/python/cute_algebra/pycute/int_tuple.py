@@ -233,6 +233,27 @@ def _idx2crd(idx, shape):
     return idx
 
 
+def _coord(crd, shape):
+    """A coordinate of the paper's PyCuTe as a plain one: an ``ArithTuple`` (a point of a
+    coordinate codomain, zeros implicit) as the tuple of its entries padded to the rank of
+    ``shape``; an ``F2`` value as its int."""
+    data = getattr(crd, "data", None)
+    if type(data) is tuple:
+        if not is_tuple(shape):
+            if all(x == 0 for x in data[1:]):
+                return data[0] if data else 0
+            raise _fail("crd2idx", "ProfileMismatch", f"coordinate {crd} has more modes than "
+                        f"the shape {shape}")
+        if len(data) > len(shape):
+            raise _fail("crd2idx", "ProfileMismatch", f"coordinate {crd} has more modes than "
+                        f"the shape {shape}")
+        return tuple(data) + (0,) * (len(shape) - len(data))
+    value = getattr(crd, "value", None)
+    if type(value) is int and type(crd).__name__ == "F2":
+        return value
+    return crd
+
+
 def crd2idx(crd, shape, stride=None):
     """The index (or offset, with ``stride``) of a coordinate; an int coordinate of a tuple mode
     is split colexicographically, the last mode taking the remainder; ``None`` counts as 0.
@@ -246,6 +267,10 @@ def crd2idx(crd, shape, stride=None):
         return sum(crd2idx(c, s, d) for c, s, d in _modes("crd2idx", "coordinate", crd, shape, stride))
     if crd is None:
         crd = 0
+    elif type(crd) is not int:
+        crd = _coord(crd, shape)
+        if is_tuple(crd):
+            return crd2idx(crd, shape, stride)
     if is_tuple(shape):
         _same_rank("crd2idx", shape, stride)
         if len(shape) == 0:

@@ -89,6 +89,18 @@ def _native_stride(d):
     return d
 
 
+def _leaves(x):
+    if type(x) is tuple:
+        for y in x:
+            yield from _leaves(y)
+    else:
+        yield x
+
+
+def _zeros_like(s):
+    return tuple(_zeros_like(x) for x in s) if type(s) is tuple else 0
+
+
 def _py_stride(d):
     """A stride read from the Rust core with its ``E`` and ``F2`` leaves as the paper's values."""
     t = type(d)
@@ -406,15 +418,25 @@ def composition(layoutA, layoutB, *, mode=()):
         layoutA = _promote(layoutA)
     if layoutB is None:
         return layoutA
-    return _from_native(_n_composition(_native_of(layoutA), _tiler_of(layoutB)))
+    if type(layoutB) is tuple and len(layoutB) < len(layoutA):
+        # a shorter tiler leaves A's remaining modes as they are
+        layoutB = layoutB + (None,) * (len(layoutA) - len(layoutB))
+    r = _n_composition(_native_of(layoutA), _tiler_of(layoutB))
+    if r.size() == 1:
+        # one element: the offset of coordinate 0, whatever the stride (the paper's PyCuTe
+        # writes it 1:0, as coalesce does)
+        return Layout(r.shape, _zeros_like(r.shape))
+    return _from_native(r)
 
 
-def complement(layout, max_idx=1):
-    """The layout of the offsets in ``[0, max_idx)`` (at least the span of ``layout``) that
-    ``layout`` does not reach.
+def complement(layout, max_idx=None):
+    """The layout of the offsets that ``layout`` does not reach, ordered: in ``[0, max_idx)``
+    (at least the span of ``layout``), or without ``max_idx`` the paper's complement on the
+    extended domain, whose last mode steps past the span (on ``[0, size)`` it is legacy pycute's
+    ``complement(layout)``, which takes ``max_idx=1``).
 
-    >>> complement(Layout(4, 2)), complement(Layout(4, 2), 24)
-    (Layout(2,1), Layout((2, 3),(1, 8)))
+    >>> complement(Layout(4, 2)), complement(Layout(4, 2), 1), complement(Layout(4, 2), 24)
+    (Layout((2, 1),(1, 8)), Layout(2,1), Layout((2, 3),(1, 8)))
     """
     return _from_native(_n_complement(_native_of(layout), max_idx))
 
@@ -439,6 +461,40 @@ def left_inverse(layout):
     if layout is None:
         return None
     return _from_native(_n_left_inverse(_native_of(layout)))
+
+
+def _axis_tiler(tiler):
+    """A layout tiler whose top-level mode ``k`` steps along the axis ``E(k)`` only (as
+    ``tiler_to_layout`` makes them) as the tuple of integer layouts it stands for; None for any
+    other tiler."""
+    if type(tiler) is not Layout:
+        return None
+    d = tiler.stride
+    if not isinstance(d, (tuple, _ArithTuple)) or isinstance(d, _ArithTuple):
+        d, s = (d,), (tiler.shape,)
+    else:
+        s = tiler.shape
+    modes = []
+    for k, (sk, dk) in enumerate(zip(s, d)):
+        ints = _on_axis(dk, k)
+        if ints is None:
+            return None
+        modes.append(Layout(sk, ints))
+    return tuple(modes)
+
+
+def _on_axis(d, k):
+    if type(d) is tuple:
+        out = tuple(_on_axis(x, k) for x in d)
+        return None if None in out else out
+    if is_int(d):
+        return d if d == 0 else None
+    if isinstance(d, _ArithTuple):
+        rep = basis_repr(d)
+        v, path = rep[0]
+        if len(rep) == 1 and path == (k,) and is_int(v):
+            return v
+    return None
 
 
 def _identity_for(op, tiler):
@@ -472,7 +528,15 @@ def logical_divide(layoutA, layoutB, *, mode=()):
         layoutA = _promote(layoutA)
     if layoutB is None:
         return layoutA
-    return _from_native(_n_logical_divide(_native_of(layoutA), _tiler_of(layoutB)))
+    try:
+        return _from_native(_n_logical_divide(_native_of(layoutA), _tiler_of(layoutB)))
+    except LayoutError:
+        axes = _axis_tiler(layoutB)
+        if axes is None:
+            raise
+    # a tiler along the axes of A's modes (coordinate strides, which the core does not divide
+    # by): the paper's logical_divide by such a layout is the zipped divide by its modes
+    return zipped_divide(layoutA, axes)
 
 
 def logical_product(layoutA, layoutB):
@@ -522,7 +586,14 @@ def zipped_divide(layoutA, layoutB, *, mode=()):
         layoutA = _identity_for("zipped_divide", layoutB)
     elif type(layoutA) is not Layout and not is_int(layoutA):
         layoutA = _promote(layoutA)
-    return _from_native(_n_zipped_divide(_native_of(layoutA), _tiler_of(layoutB)))
+    try:
+        return _from_native(_n_zipped_divide(_native_of(layoutA), _tiler_of(layoutB)))
+    except LayoutError:
+        axes = _axis_tiler(layoutB)
+        if axes is None:
+            raise
+    # a tiler along the axes of A's modes: the zipped divide by the tuple of its modes
+    return _from_native(_n_zipped_divide(_native_of(layoutA), _tiler_of(axes)))
 
 
 def tiled_divide(layoutA, layoutB):

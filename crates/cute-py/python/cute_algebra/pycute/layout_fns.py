@@ -6,14 +6,14 @@
 >>> from cute_algebra.pycute import Layout, E, shape, rank, coshape, tiler_to_layout
 >>> A = Layout(((2, 3), 4), ((4, 8), 1))
 >>> shape[0](A), rank(A), coshape(Layout((4, 8), (E(1), E(0))))
-((2, 3), 2, (8, 4))
+((2, 3), 2, ArithTuple(8,4))
 >>> tiler_to_layout((4, 5)) == Layout((4, 5), (E(0), E(1)))
 True
 """
 
 import functools
 
-from .atuple import ArithTuple, E, _cmp, _is_zero
+from .atuple import F2, ArithTuple, E, _cmp, _is_zero
 from .htuple import ModeOpDecorator, get, leaves, unflatten
 from .int_tuple import _fail, is_int, is_tuple, product
 from .layout import Layout, LayoutBase, make_layout
@@ -93,8 +93,10 @@ def depth(x, *, mode=()):
 
 
 def _plus_one(x):
+    # an ArithTuple: a coordinate codomain of fewer axes than the next layer's is the same one
+    # with zeros implicit
     if isinstance(x, ArithTuple):
-        return tuple(_plus_one(y) for y in x.data)
+        return ArithTuple._set(_plus_one(y) for y in x.data)
     return x + 1
 
 
@@ -103,8 +105,8 @@ def coshape(x, *, mode=()):
     """A bound on the image: one past the largest offset (``cosize``) for integer strides; for
     coordinate (``E``) strides, one past the largest coordinate in each axis.
 
-    >>> coshape(Layout((4, 8), (8, 1))), coshape(Layout((4, 8), (E(0), E(1))))
-    (32, (4, 8))
+    >>> coshape(Layout((4, 8), (8, 1))), coshape(Layout((4, 8), (E(0), E(1)))) == (4, 8)
+    (32, True)
     """
     x = _at(x, mode)
     if not isinstance(x, Layout):
@@ -116,6 +118,12 @@ def coshape(x, *, mode=()):
             coordinate = True
             top = top + (s - 1) * d if s > 0 else top
     if not coordinate:
+        if any(isinstance(d, F2) for d in leaves(x.stride)):
+            # a power of two past every reachable value: c*d (c < s) has at most
+            # bitlen(s-1) + bitlen(d) - 1 bits, and XOR adds none
+            bits = max((((s - 1).bit_length() + int(d).bit_length() - 1) if s > 1 and d else 0)
+                       for s, d in zip(leaves(x.shape), leaves(x.stride)))
+            return 1 << bits
         return x.cosize()
     for s, d in zip(leaves(x.shape), leaves(x.stride)):
         if not isinstance(d, ArithTuple) and not _is_zero(d):
@@ -131,7 +139,7 @@ def coprofile(x, *, mode=()):
     ints for coordinate strides).
 
     >>> coprofile(Layout((4, 8), (E(0), E(1))))
-    (4, 8)
+    ArithTuple(4,8)
     """
     return coshape(_at(x, mode))
 
@@ -165,7 +173,8 @@ def weakly_congruent(a, b):
         return all(weakly_congruent(x, y) for x, y in zip(a.data, b))
     if is_tuple(a):
         if isinstance(b, ArithTuple):
-            b = b.data
+            # a coordinate profile: its missing entries are zeros
+            b = b.data + (0,) * max(0, len(a) - len(b.data))
         if not is_tuple(b) or len(a) != len(b):
             return False
         return all(weakly_congruent(x, y) for x, y in zip(a, b))
