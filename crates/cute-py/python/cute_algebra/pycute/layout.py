@@ -388,7 +388,7 @@ def coalesce(layout, profile=None, *, mode=()):
     """
     if mode:
         return _at_mode(_coalesce_plain, layout, mode, profile)
-    if is_tuple(profile):
+    if profile is not None and is_tuple(profile):
         return _by_mode("coalesce", _coalesce_mode, layout, profile)
     return _from_native(_n_coalesce(_native_of(layout)))
 
@@ -418,13 +418,19 @@ def composition(layoutA, layoutB, *, mode=()):
         layoutA = _promote(layoutA)
     if layoutB is None:
         return layoutA
-    if type(layoutB) is tuple and len(layoutB) < len(layoutA):
+    if type(layoutB) is tuple and len(layoutB) < len(layoutA):  # noqa: E721
         # a shorter tiler leaves A's remaining modes as they are
         layoutB = layoutB + (None,) * (len(layoutA) - len(layoutB))
     r = _n_composition(_native_of(layoutA), _tiler_of(layoutB))
-    if r.size() == 1:
-        # one element: the offset of coordinate 0, whatever the stride (the paper's PyCuTe
-        # writes it 1:0, as coalesce does)
+    tb = type(layoutB)
+    if tb is Layout:
+        s = layoutB._shape  # None while a result's shape is still in its Rust layout
+        one = s == 1 if type(s) is int else s is None and r.size() == 1
+    else:
+        one = tb is int and layoutB == 1
+    if one:
+        # one element (the result has B's size): the offset of coordinate 0, whatever the
+        # stride; the paper's PyCuTe writes it 1:0, as coalesce does
         return Layout(r.shape, _zeros_like(r.shape))
     return _from_native(r)
 
@@ -539,13 +545,19 @@ def logical_divide(layoutA, layoutB, *, mode=()):
     return zipped_divide(layoutA, axes)
 
 
-def logical_product(layoutA, layoutB):
+@ModeOpDecorator
+def logical_product(layoutA, layoutB, *, mode=()):
     """``A x B``: ``A`` repeated as ``B`` says (for an int ``B``: ``B:1`` -- legacy pycute
-    divides there).
+    divides there); ``logical_product[i](A, B)`` reproduces the mode ``i`` of ``A`` only; ``A``
+    may be an int or a tuple (its ``tiler_to_layout``).
 
     >>> logical_product(Layout((2, 2), (4, 1)), Layout(6, 1))
     Layout(((2, 2), (2, 3)),((4, 1), (2, 8)))
     """
+    if mode:
+        return _at_mode(_logical_product_plain, layoutA, mode, layoutB)
+    if type(layoutA) is not Layout and not is_int(layoutA):
+        layoutA = _promote(layoutA)
     if layoutB is None:
         return layoutA
     return _from_native(_n_logical_product(_native_of(layoutA), _tiler_of(layoutB)))
@@ -669,7 +681,12 @@ def _zipped_divide_plain(a, b):
     return zipped_divide(a, b)
 
 
+def _logical_product_plain(a, b):
+    return logical_product(a, b)
+
+
 _coalesce_plain.__name__ = "coalesce"
 _composition_plain.__name__ = "composition"
 _logical_divide_plain.__name__ = "logical_divide"
 _zipped_divide_plain.__name__ = "zipped_divide"
+_logical_product_plain.__name__ = "logical_product"
