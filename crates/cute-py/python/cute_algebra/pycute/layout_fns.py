@@ -159,12 +159,14 @@ def congruent(a, b):
 def weakly_congruent(a, b):
     """True when ``a`` is coarser than ``b``: an int stands for any mode; a tuple needs a tuple
     of the same rank (an ``ArithTuple``, whose missing entries are zeros, of at most that rank).
+    A layout ``a`` stands for the profile of its codomain (``coprofile``), as in the paper's
+    PyCuTe; a layout ``b`` for its shape.
 
     >>> weakly_congruent(1, (2, 3)), weakly_congruent((1, 2), ((3, 4), 5)), weakly_congruent((1, 2), 3)
     (True, True, False)
     """
-    if isinstance(a, LayoutBase):
-        a = a.shape
+    if isinstance(a, Layout):
+        a = coprofile(a)
     if isinstance(b, LayoutBase):
         b = b.shape
     if isinstance(a, ArithTuple):
