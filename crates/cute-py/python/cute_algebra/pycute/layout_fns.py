@@ -16,11 +16,13 @@ import functools
 from .atuple import F2, ArithTuple, E, _cmp, _is_zero
 from .htuple import ModeOpDecorator, get, leaves, unflatten
 from .int_tuple import _fail, is_int, is_tuple, product
-from .layout import Layout, LayoutBase, make_layout
+from .layout import Layout, LayoutBase, _at_mode, _by_mode, _from_native, _native_of, make_layout
+from .. import _native
 
 __all__ = [
     "shape", "stride", "rank", "depth", "coshape", "coprofile", "congruent", "weakly_congruent",
     "compatible", "tiler_to_layout", "make_layout_like", "make_ordered_layout",
+    "greatest_common_domain", "coalesce_z",
 ]
 
 
@@ -287,3 +289,43 @@ def make_ordered_layout(shp, order):
         dst[k] = current
         current *= s[k]
     return Layout(shp, unflatten(iter(dst), shp))
+
+
+def greatest_common_domain(a, b):
+    """The largest layout whose shape refines both shapes (of ``a`` and ``b``, shapes or
+    layouts; strides do not matter): the longest common prefix of their refinements, as a
+    compact layout of rank at least 1.
+
+    >>> greatest_common_domain((4, 6), (8, 3)), greatest_common_domain(Layout((5, 3)), 10)
+    (Layout((4, 2, 3),(1, 4, 8)), Layout((5,),(1,)))
+    """
+    sa = a.shape if isinstance(a, LayoutBase) else a
+    sb = b.shape if isinstance(b, LayoutBase) else b
+    return _from_native(_native.greatest_common_domain(sa, sb))
+
+
+def _coalesce_z_mode(layout, profile):
+    return layout if profile is None else coalesce_z(layout, profile)
+
+
+def _coalesce_z_plain(layout, profile=None):
+    return coalesce_z(layout, profile)
+
+
+_coalesce_z_plain.__name__ = "coalesce_z"
+
+
+@ModeOpDecorator
+def coalesce_z(layout, profile=None, *, mode=()):
+    """The paper's coalesce that keeps the function on the extended domain (past the size): a
+    trailing size-1 mode that carries the step past the last element stays (by mode for a tuple
+    profile, whose ``None`` entries keep their modes; ``coalesce_z[i](L)``: the mode ``i`` only).
+
+    >>> coalesce_z(Layout((2, 1, 6, 1), (1, 7, 8, 0)))
+    Layout((2, 6, 1),(1, 8, 0))
+    """
+    if mode:
+        return _at_mode(_coalesce_z_plain, layout, mode, profile)
+    if profile is not None and is_tuple(profile):
+        return _by_mode("coalesce_z", _coalesce_z_mode, layout, profile)
+    return _from_native(_native.coalesce_z(_native_of(layout)))
