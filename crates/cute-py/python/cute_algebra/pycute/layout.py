@@ -258,6 +258,14 @@ class Layout(LayoutBase):
         return (crd2idx(crd, self.shape, self.stride),
                 Layout(slice_(crd, self.shape), slice_(crd, self.stride)))
 
+    def _coalesce(self):
+        """``coalesce(self)`` (the paper's PyCuTe spells the method so).
+
+        >>> Layout((2, 4), (1, 2))._coalesce()
+        Layout(8,1)
+        """
+        return coalesce(self)
+
     def _mode_of(self, i):
         """Mode ``i`` (for ``get``): an ``IndexError`` past the rank."""
         if type(i) is not int:

@@ -16,13 +16,16 @@ import functools
 from .atuple import F2, ArithTuple, E, _cmp, _is_zero
 from .htuple import ModeOpDecorator, get, leaves, unflatten
 from .int_tuple import _fail, is_int, is_tuple, product
-from .layout import Layout, LayoutBase, _at_mode, _by_mode, _from_native, _native_of, make_layout
+from .layout import (
+    Layout, LayoutBase, LayoutError, _at_mode, _by_mode, _from_native, _native_of, coalesce,
+    composition, make_layout, size,
+)
 from .. import _native
 
 __all__ = [
     "shape", "stride", "rank", "depth", "coshape", "coprofile", "congruent", "weakly_congruent",
     "compatible", "tiler_to_layout", "make_layout_like", "make_ordered_layout",
-    "greatest_common_domain", "coalesce_z",
+    "greatest_common_domain", "coalesce_z", "layout_add",
 ]
 
 
@@ -329,3 +332,44 @@ def coalesce_z(layout, profile=None, *, mode=()):
     if profile is not None and is_tuple(profile):
         return _by_mode("coalesce_z", _coalesce_z_mode, layout, profile)
     return _from_native(_native.coalesce_z(_native_of(layout)))
+
+
+def _int_strides(layout):
+    return all(type(d) is int for d in leaves(layout.stride))
+
+
+def layout_add(a, b):
+    """The layout ``R`` with ``R(i) == a(i) + b(i)`` for every ``i`` (both of one size): both
+    composed with the greatest common domain of their shapes, the strides added leaf by leaf (in
+    the strides' own algebra: ints, coordinates, XOR for ``F2``), then coalesced.
+
+    >>> layout_add(Layout((4, 3), (1, 4)), Layout((4, 3), (3, 1)))
+    Layout((4, 3),(4, 5))
+    >>> layout_add(Layout(8, F2(1)), Layout(8, F2(2)))
+    Layout(8,F2(3))
+    """
+    if not isinstance(a, Layout) or not isinstance(b, Layout):
+        raise TypeError(f"layout_add: expected two Layouts, got {type(a).__name__} and "
+                        f"{type(b).__name__}")
+    if size(a) != size(b):
+        raise _fail("layout_add", "SizeMismatch",
+                    f"{a} and {b}: sizes differ ({size(a)} vs {size(b)})")
+    if _int_strides(a) and _int_strides(b):
+        return _from_native(_native.layout_add(_native_of(a), _native_of(b)))
+    g = greatest_common_domain(a, b)
+    if size(g) != size(a):
+        raise _fail("layout_add", "Divisibility",
+                    f"{a} and {b}: the shapes have no common refinement of the whole size "
+                    f"(greatest common domain {g})")
+    ca, cb = composition(a, g), composition(b, g)
+    if list(leaves(ca.shape)) != list(leaves(cb.shape)):
+        raise _fail("layout_add", "Divisibility",
+                    f"{a} and {b}: composed with {g} they take different shapes "
+                    f"({ca.shape} and {cb.shape})")
+    sums = [x + y for x, y in zip(leaves(ca.stride), leaves(cb.stride))]
+    r = Layout(ca.shape, unflatten(iter(sums), ca.shape))
+    try:
+        return coalesce(r)
+    except LayoutError:
+        # a sum of basis elements as a stride: exact, but not a stride of the Rust core
+        return r

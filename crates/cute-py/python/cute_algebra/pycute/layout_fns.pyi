@@ -8,7 +8,7 @@ from .layout import Layout
 __all__ = [
     "shape", "stride", "rank", "depth", "coshape", "coprofile", "congruent", "weakly_congruent",
     "compatible", "tiler_to_layout", "make_layout_like", "make_ordered_layout",
-    "greatest_common_domain", "coalesce_z",
+    "greatest_common_domain", "coalesce_z", "layout_add",
 ]
 
 shape: ModeOpDecorator
@@ -27,3 +27,4 @@ def make_ordered_layout(shp: Any, order: Any) -> Layout: ...
 def greatest_common_domain(a: Any, b: Any) -> Layout: ...
 
 coalesce_z: ModeOpDecorator
+def layout_add(a: Layout, b: Layout) -> Layout: ...
