@@ -345,8 +345,8 @@ def layout_add(a, b):
 
     >>> layout_add(Layout((4, 3), (1, 4)), Layout((4, 3), (3, 1)))
     Layout((4, 3),(4, 5))
-    >>> layout_add(Layout(8, F2(1)), Layout(8, F2(2)))
-    Layout(8,F2(3))
+    >>> layout_add(Layout(8, F2(1)), Layout(8, F2(2))) == Layout(8, F2(3))
+    True
     """
     if not isinstance(a, Layout) or not isinstance(b, Layout):
         raise TypeError(f"layout_add: expected two Layouts, got {type(a).__name__} and "
