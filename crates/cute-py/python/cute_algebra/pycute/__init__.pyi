@@ -18,7 +18,8 @@ from .layout_fns import (
     make_ordered_layout as make_ordered_layout, rank as rank, shape as shape, stride as stride,
     tiler_to_layout as tiler_to_layout, weakly_congruent as weakly_congruent,
     greatest_common_domain as greatest_common_domain, coalesce_z as coalesce_z,
-    layout_add as layout_add,
+    layout_add as layout_add, recast as recast, nullspace as nullspace,
+    common_refinement as common_refinement, common_coarsening as common_coarsening,
 )
 
 from .int_tuple import (
@@ -58,7 +59,8 @@ __all__ = [
     "tiled_product", "blocked_product", "raked_product", "slice_and_offset", "LayoutError",
     "shape", "stride", "rank", "depth", "coshape", "coprofile", "congruent", "weakly_congruent",
     "compatible", "tiler_to_layout", "make_layout_like", "make_ordered_layout",
-    "greatest_common_domain", "coalesce_z", "layout_add",
+    "greatest_common_domain", "coalesce_z", "layout_add", "recast", "nullspace",
+    "common_refinement", "common_coarsening",
     "shiftr", "shiftl", "Swizzle", "ComposedLayout",
     "Integer",
 ]

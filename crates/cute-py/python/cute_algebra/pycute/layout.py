@@ -89,6 +89,25 @@ def _native_stride(d):
     return d
 
 
+def _expand_stride(shape, stride):
+    """``stride`` with each scalar paired with a tuple of ``shape`` replaced by the compact
+    column-major stride of that tuple from that base (the same object when there is none)."""
+    if type(stride) is not tuple:
+        return prefix_product(shape, stride) if type(shape) is tuple else stride
+    if len(shape) != len(stride):
+        return stride  # not congruent: the Rust core says so when the layout is used
+    out = None
+    for i, s in enumerate(shape):
+        if type(s) is tuple:
+            d = stride[i]
+            e = _expand_stride(s, d)
+            if e is not d:
+                if out is None:
+                    out = list(stride)
+                out[i] = e
+    return stride if out is None else tuple(out)
+
+
 def _leaves(x):
     if type(x) is tuple:
         for y in x:
@@ -174,10 +193,11 @@ class Layout(LayoutBase):
         self._shape = _shape
         if _stride is None:
             _stride = prefix_product(_shape)
-        elif type(_stride) is not tuple and type(_shape) is tuple:
-            # the paper's PyCuTe: a scalar stride of a tuple shape is the base of the compact
-            # column-major stride (legacy pycute kept such a stride as given, not congruent)
-            _stride = prefix_product(_shape, _stride)
+        elif type(_shape) is tuple:
+            # the paper's PyCuTe: a scalar stride of a tuple (sub)shape is the base of the
+            # compact column-major stride there (legacy pycute kept such a stride as given,
+            # not congruent)
+            _stride = _expand_stride(_shape, _stride)
         self._stride = _stride
         self._native = None
 

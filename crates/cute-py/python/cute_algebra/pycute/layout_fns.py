@@ -25,7 +25,8 @@ from .. import _native
 __all__ = [
     "shape", "stride", "rank", "depth", "coshape", "coprofile", "congruent", "weakly_congruent",
     "compatible", "tiler_to_layout", "make_layout_like", "make_ordered_layout",
-    "greatest_common_domain", "coalesce_z", "layout_add",
+    "greatest_common_domain", "coalesce_z", "layout_add", "recast", "nullspace",
+    "common_refinement", "common_coarsening",
 ]
 
 
@@ -373,3 +374,81 @@ def layout_add(a, b):
     except LayoutError:
         # a sum of basis elements as a stride: exact, but not a stride of the Rust core
         return r
+
+
+def recast(layout, scale):
+    """The layout for elements ``scale`` times as large (an int, or a ``Fraction`` below 1 for
+    smaller elements): offsets in units of the new element.
+
+    >>> from fractions import Fraction
+    >>> recast(Layout(24, 1), 8), recast(Layout(24, 2), Fraction(1, 2))
+    (Layout(3,1), Layout(24,4))
+    """
+    num = getattr(scale, "numerator", None)
+    den = getattr(scale, "denominator", None)
+    if type(scale) is bool or not (is_int(num) and is_int(den)):
+        raise TypeError(f"recast: expected an int or a Fraction scale, got "
+                        f"{type(scale).__name__}")
+    return _from_native(_native.recast(_native_of(layout), num, den))
+
+
+def nullspace(layout):
+    """The layout of the indices of ``layout``'s domain that it sends to 0 (its stride-0
+    modes): ``layout(nullspace(layout)(i)) == 0``.
+
+    >>> N = nullspace(Layout((2, 4, 6), (1, 0, 2))); N, [Layout((2, 4, 6), (1, 0, 2))(N(i)) for i in range(4)]
+    (Layout(4,2), [0, 0, 0, 0])
+    """
+    return _from_native(_native.nullspace(_native_of(layout)))
+
+
+def _size_of(x):
+    return product(x)
+
+
+def common_refinement(a, b):
+    """The coarsest shape that both ``a`` and ``b`` (shapes, or layouts' shapes) are compatible
+    with (the join of the compatibility order); a ``LayoutError`` when there is none.
+
+    >>> common_refinement((4, (3, 5)), ((2, 2), 15)), common_refinement(10, (2, 5))
+    (((2, 2), (3, 5)), (2, 5))
+    """
+    a, b = _shape_of(a), _shape_of(b)
+    if not is_tuple(a) and not is_tuple(b):
+        if a != b:
+            raise _fail("common_refinement", "ProfileMismatch", f"{a} and {b} differ")
+        return a
+    if not is_tuple(a) or not is_tuple(b):
+        t, n = (b, a) if is_tuple(b) else (a, b)
+        if _size_of(t) != n:
+            raise _fail("common_refinement", "ProfileMismatch",
+                        f"{a} and {b}: sizes differ ({_size_of(a)} vs {_size_of(b)})")
+        return tuple(t)
+    if len(a) != len(b):
+        raise _fail("common_refinement", "ProfileMismatch",
+                    f"{a} and {b}: ranks differ ({len(a)} vs {len(b)})")
+    return tuple(common_refinement(x, y) for x, y in zip(a, b))
+
+
+def _meet(a, b):
+    """The common coarsening of two shapes of one size."""
+    if not is_tuple(a) or not is_tuple(b) or len(a) != len(b):
+        return _size_of(a)
+    if any(_size_of(x) != _size_of(y) for x, y in zip(a, b)):
+        return _size_of(a)
+    return tuple(_meet(x, y) for x, y in zip(a, b))
+
+
+def common_coarsening(a, b):
+    """The finest shape compatible with both ``a`` and ``b`` (shapes, or layouts' shapes; the
+    meet of the compatibility order): mode by mode where the modes' sizes agree, otherwise their
+    size; a ``LayoutError`` when the sizes differ.
+
+    >>> common_coarsening((4, (3, 5)), ((2, 2), 15)), common_coarsening((6, 5), (2, 15))
+    ((4, 15), 30)
+    """
+    a, b = _shape_of(a), _shape_of(b)
+    if _size_of(a) != _size_of(b):
+        raise _fail("common_coarsening", "ProfileMismatch",
+                    f"{a} and {b}: sizes differ ({_size_of(a)} vs {_size_of(b)})")
+    return _meet(a, b)
