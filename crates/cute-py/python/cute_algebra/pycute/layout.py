@@ -89,6 +89,12 @@ def _native_stride(d):
     return d
 
 
+def _rank_mismatch(op, a, b):
+    # the paper's PyCuTe pairs the modes one to one (CuTe C++ pads the lower rank with 1:0)
+    raise _fail(op, "ProfileMismatch",
+                f"{a} and {b}: ranks differ ({len(a)} vs {len(b)}); give both the same rank")
+
+
 def _expand_stride(shape, stride):
     """``stride`` with each scalar paired with a tuple of ``shape`` replaced by the compact
     column-major stride of that tuple from that base (the same object when there is none)."""
@@ -670,6 +676,8 @@ def blocked_product(layoutA, layoutB):
     >>> blocked_product(Layout((2, 5), (5, 1)), Layout((3, 4), (1, 3)))
     Layout(((2, 3), (5, 4)),((5, 10), (1, 30)))
     """
+    if len(layoutA) != len(layoutB):
+        _rank_mismatch("blocked_product", layoutA, layoutB)
     return _from_native(_n_blocked_product(_native_of(layoutA), _native_of(layoutB)))
 
 
@@ -680,6 +688,8 @@ def raked_product(layoutA, layoutB):
     >>> raked_product(Layout((2, 5), (5, 1)), Layout((3, 4), (1, 3)))
     Layout(((3, 2), (4, 5)),((10, 5), (30, 1)))
     """
+    if len(layoutA) != len(layoutB):
+        _rank_mismatch("raked_product", layoutA, layoutB)
     return _from_native(_n_raked_product(_native_of(layoutA), _native_of(layoutB)))
 
 
