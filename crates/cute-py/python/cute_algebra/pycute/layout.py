@@ -537,6 +537,17 @@ def _on_axis(d, k):
     return None
 
 
+def _divide_by_coordinates(a, b):
+    """``A / B`` for a layout ``B`` with coordinate strides (points of ``A``'s domain, which the
+    core's divides do not take): ``A o (B, complement(B, shape(A)))``, the tile and the rest; the
+    core's error again when ``B`` is not such a layout."""
+    if type(b) is not Layout or not any(isinstance(d, _ArithTuple) for d in _leaves(b.stride)):
+        return _from_native(_n_logical_divide(_native_of(a), _tiler_of(b)))  # raises its error
+    nb = _native_of(b)
+    rest = _n_complement(nb, _promote(a).shape)
+    return _from_native(_n_composition(_native_of(a), _native.make_layout(nb, rest)))
+
+
 def _identity_for(op, tiler):
     """The layout a ``None`` first operand of ``op`` stands for: the identity on what the tiler
     reaches (``cosize(B):1`` for a layout, ``tiler_to_layout`` of a tuple)."""
@@ -573,7 +584,7 @@ def logical_divide(layoutA, layoutB, *, mode=()):
     except LayoutError:
         axes = _axis_tiler(layoutB)
         if axes is None:
-            raise
+            return _divide_by_coordinates(layoutA, layoutB)
     # a tiler along the axes of A's modes (coordinate strides, which the core does not divide
     # by): the paper's logical_divide by such a layout is the zipped divide by its modes
     return zipped_divide(layoutA, axes)
@@ -637,7 +648,7 @@ def zipped_divide(layoutA, layoutB, *, mode=()):
     except LayoutError:
         axes = _axis_tiler(layoutB)
         if axes is None:
-            raise
+            return _divide_by_coordinates(layoutA, layoutB)
     # a tiler along the axes of A's modes: the zipped divide by the tuple of its modes
     return _from_native(_n_zipped_divide(_native_of(layoutA), _tiler_of(axes)))
 
