@@ -166,6 +166,7 @@ _n_zipped_product = _native.zipped_product
 _n_tiled_product = _native.tiled_product
 _n_blocked_product = _native.blocked_product
 _n_raked_product = _native.raked_product
+_n_rank = _native.rank
 
 
 def _tiler_of(t):
@@ -687,9 +688,10 @@ def blocked_product(layoutA, layoutB):
     >>> blocked_product(Layout((2, 5), (5, 1)), Layout((3, 4), (1, 3)))
     Layout(((2, 3), (5, 4)),((5, 10), (1, 30)))
     """
-    if len(layoutA) != len(layoutB):
+    na, nb = _native_of(layoutA), _native_of(layoutB)
+    if _n_rank(na) != _n_rank(nb):
         _rank_mismatch("blocked_product", layoutA, layoutB)
-    return _from_native(_n_blocked_product(_native_of(layoutA), _native_of(layoutB)))
+    return _from_native(_n_blocked_product(na, nb))
 
 
 def raked_product(layoutA, layoutB):
@@ -699,9 +701,10 @@ def raked_product(layoutA, layoutB):
     >>> raked_product(Layout((2, 5), (5, 1)), Layout((3, 4), (1, 3)))
     Layout(((3, 2), (4, 5)),((10, 5), (30, 1)))
     """
-    if len(layoutA) != len(layoutB):
+    na, nb = _native_of(layoutA), _native_of(layoutB)
+    if _n_rank(na) != _n_rank(nb):
         _rank_mismatch("raked_product", layoutA, layoutB)
-    return _from_native(_n_raked_product(_native_of(layoutA), _native_of(layoutB)))
+    return _from_native(_n_raked_product(na, nb))
 
 
 def slice_and_offset(crd: tuple, layout: Layout):
