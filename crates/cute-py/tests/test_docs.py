@@ -22,6 +22,7 @@ MODULES = [
     pycute.htuple,
     pycute.layout,
     pycute.layout_fns,
+    pycute.tensor,
     pycute.swizzle,
     pycute.typing,
 ]

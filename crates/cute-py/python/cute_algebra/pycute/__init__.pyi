@@ -42,6 +42,10 @@ from .layout import (
 from .swizzle import (
     ComposedLayout as ComposedLayout, Swizzle as Swizzle, shiftl as shiftl, shiftr as shiftr,
 )
+from .tensor import (
+    Array as Array, ImplicitAccessor as ImplicitAccessor, Ptr as Ptr, Tensor as Tensor,
+    identity_tensor as identity_tensor, is_tensor as is_tensor, make_tensor as make_tensor,
+)
 from .typing import Integer as Integer
 
 __all__ = [
@@ -62,5 +66,6 @@ __all__ = [
     "greatest_common_domain", "coalesce_z", "layout_add", "recast", "nullspace",
     "common_refinement", "common_coarsening",
     "shiftr", "shiftl", "Swizzle", "ComposedLayout",
+    "Ptr", "Array", "ImplicitAccessor", "Tensor", "make_tensor", "identity_tensor", "is_tensor",
     "Integer",
 ]

@@ -357,6 +357,9 @@ def size(layout, *, mode=()):
         layout = _get(layout, mode=mode)
     if is_layout(layout):
         return layout.size()
+    if hasattr(layout, "_layout_op"):
+        layout = layout.layout  # a Tensor
+        return layout.size()
     return product(layout)
 
 
@@ -421,6 +424,8 @@ def coalesce(layout, profile=None, *, mode=()):
     >>> coalesce[1](Layout((4, (2, 3)), (1, (1, 2))))
     Layout((4, 6),(1, 1))
     """
+    if type(layout) is not Layout and hasattr(layout, "_layout_op"):
+        return layout._layout_op(coalesce, profile, mode=mode)  # a Tensor: its layout
     if mode:
         return _at_mode(_coalesce_plain, layout, mode, profile)
     if profile is not None and is_tuple(profile):
@@ -572,6 +577,8 @@ def logical_divide(layoutA, layoutB, *, mode=()):
     >>> logical_divide(Layout(16, 1), Layout(4, 2))
     Layout((4, (2, 2)),(2, (1, 8)))
     """
+    if type(layoutA) is not Layout and hasattr(layoutA, "_layout_op"):
+        return layoutA._layout_op(logical_divide, layoutB, mode=mode)  # a Tensor: its layout
     if mode:
         return _at_mode(_logical_divide_plain, layoutA, mode, layoutB)
     if layoutA is None:
@@ -638,6 +645,8 @@ def zipped_divide(layoutA, layoutB, *, mode=()):
     >>> zipped_divide(Layout((8, 16), (16, 1)), (Layout(4, 1), Layout(8, 1)))
     Layout(((4, 8), (2, 2)),((16, 1), (64, 8)))
     """
+    if type(layoutA) is not Layout and hasattr(layoutA, "_layout_op"):
+        return layoutA._layout_op(zipped_divide, layoutB, mode=mode)  # a Tensor: its layout
     if mode:
         return _at_mode(_zipped_divide_plain, layoutA, mode, layoutB)
     if layoutA is None:

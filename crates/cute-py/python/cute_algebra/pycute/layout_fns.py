@@ -38,6 +38,8 @@ def _shape_of(x):
     """The shape of a layout; a tuple of layouts and shapes as the tuple of their shapes."""
     if isinstance(x, LayoutBase):
         return x.shape
+    if hasattr(x, "_layout_op"):
+        return x.layout.shape  # a Tensor
     if isinstance(x, ArithTuple):
         return tuple(_shape_of(y) for y in x.data)
     if is_tuple(x):
