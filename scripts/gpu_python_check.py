@@ -406,33 +406,41 @@ def median_ms_batch(fn, n=20, warmup=3, reps=7):
     return ts[len(ts) // 2]
 
 
-def _first(obj, key):
-    """The first value named `key` in a JSON document, depth first."""
-    if isinstance(obj, dict):
-        if key in obj and isinstance(obj[key], (int, float)):
-            return obj[key]
-        obj = list(obj.values())
-    if isinstance(obj, list):
-        for v in obj:
-            r = _first(v, key)
-            if r is not None:
-                return r
-    return None
-
-
 def rust_tflops(spec, sizes):
     """The Rust path's TFLOP/s for `spec` on column-major tensors (`cute gpu contract`, bf16 in
-    and out, timed as this script times: CUDA events around each call, median), or None."""
+    and out, timed as this script times: CUDA events around each call, median of 20):
+    ``{"planned": the library planned once and launched per call (what a program calls, and what
+    the Python fast path does), "kernel": the benchmark harness's raw launch}``, or None."""
     exe = os.environ.get("CUTE_BIN", ".dev/cute")
     if not os.path.exists(exe):
         return None
     r = subprocess.run([exe, "gpu", "contract", spec, "--sizes", sizes, "--out-dtype", "bf16", "--json"],
                        capture_output=True, text=True, timeout=180)
     try:
-        return _first(json.loads(r.stdout), "tflops")
-    except ValueError:
+        runs = json.loads(r.stdout)["runs"]
+        planned = [x["tflops"] for x in runs if "planned once" in x["name"] and "tflops" in x]
+        return {"planned": planned[0], "kernel": runs[0]["tflops"]}
+    except (ValueError, KeyError, IndexError, TypeError):
         print(f"cute gpu contract {spec}: exit {r.returncode}: {r.stdout[-300:]} {r.stderr[-300:]}")
         return None
+
+
+def python_against_rust(fl, call, spec, sizes, rounds=3):
+    """Python's and Rust's TFLOP/s on the same plan, measured in alternating rounds (the GPU's
+    clocks drift with its power draw), the best of each."""
+    py, rust = 0.0, None
+    for _ in range(rounds):
+        py = max(py, fl / median_ms(call) / 1e9)
+        rr = rust_tflops(spec, sizes)
+        if rr is not None:
+            rust = rr if rust is None else {k: max(v, rust[k]) for k, v in rr.items()}
+    stream = fl / median_ms_batch(call) / 1e9
+    ok = rust is not None and py >= 0.97 * rust["planned"]
+    detail = f"Python {py:.0f} TFLOP/s ({stream:.0f} back to back)"
+    if rust is not None:
+        detail += (f", Rust planned {rust['planned']:.0f} ({100 * py / rust['planned']:.1f}%), "
+                   f"Rust raw kernel launch {rust['kernel']:.0f} ({100 * py / rust['kernel']:.1f}%)")
+    return ok, detail, dict(tflops=py, stream_tflops=stream, rust=rust)
 
 
 def perf_gemm(g):
@@ -452,20 +460,14 @@ def perf_gemm(g):
     # (2) the layouts `cute gpu contract 'mk,kn->mn'` uses (column-major in the letters' order):
     # the same plan from Python and from Rust, timed the same way
     at, bt, ct = a.t(), b.t(), c.t()  # A (m,k):(1,m), B (k,n):(1,k), C (m,n):(1,m)
-    t_py = median_ms(lambda: cc.matmul(at, bt, out=ct))
-    t_py_stream = median_ms_batch(lambda: cc.matmul(at, bt, out=ct))
+    call = lambda: cc.matmul(at, bt, out=ct)  # noqa: E731
+    ok, detail, nums = python_against_rust(fl, call, "mk,kn->mn", f"m={n},n={n},k={n}")
     t_torch = median_ms(lambda: torch.matmul(at, bt))
     ref = torch.matmul(at.float(), bt.float())
     rel = ((ct.float() - ref).norm() / ref.norm()).item()
-    rust = rust_tflops("mk,kn->mn", f"m={n},n={n},k={n}")
-    py = fl / t_py / 1e9
     record("perf", f"matmul {n}^3 bf16, Python against Rust (same layouts), >= 97%",
-           rel < 1e-2 and rust is not None and py >= 0.97 * rust,
-           f"Python {py:.0f} TFLOP/s ({fl / t_py_stream / 1e9:.0f} back to back), Rust "
-           f"{rust if rust is None else round(rust)} ({'-' if not rust else f'{100 * py / rust:.1f}%'}), "
-           f"torch.matmul {fl / t_torch / 1e9:.0f}, rel {rel:.1e}",
-           tflops=py, rust_tflops=rust, stream_tflops=fl / t_py_stream / 1e9,
-           torch_tflops=fl / t_torch / 1e9)
+           ok and rel < 1e-2, f"{detail}, torch.matmul {fl / t_torch / 1e9:.0f}, rel {rel:.1e}",
+           torch_tflops=fl / t_torch / 1e9, **nums)
     del a, b, c, at, bt, ct, ref
     s, t, u, p, r, q = 64, 16, 64, 64, 16, 256
     A = rand((s, t, u, p, r), torch.bfloat16, g)
@@ -475,20 +477,17 @@ def perf_gemm(g):
     B = B.permute(3, 2, 1, 0).contiguous().permute(3, 2, 1, 0)
     C = torch.empty((p, q, t, s), dtype=torch.bfloat16, device="cuda").permute(3, 2, 1, 0)
     fl = 2.0 * s * t * u * p * r * q
-    t_ours = median_ms(lambda: cc.contract("stupr,qtru->stqp", A, B, C))
-    t_stream = median_ms_batch(lambda: cc.contract("stupr,qtru->stqp", A, B, C))
+    call = lambda: cc.contract("stupr,qtru->stqp", A, B, C)  # noqa: E731
+    ok, detail, nums = python_against_rust(fl, call, "stupr,qtru->stqp",
+                                           f"s={s},t={t},u={u},p={p},r={r},q={q}")
+    t_ours = median_ms(call)
     t_torch = median_ms(lambda: torch.einsum("stupr,qtru->stqp", A, B))
     ref = torch.einsum("stupr,qtru->stqp", A.float(), B.float())
     rel = ((C.float() - ref).norm() / ref.norm()).item()
-    rust = rust_tflops("stupr,qtru->stqp", f"s={s},t={t},u={u},p={p},r={r},q={q}")
-    py = fl / t_ours / 1e9
     record("perf", "contract stupr,qtru->stqp s64 t16 u64 p64 r16 q256 bf16, Python against Rust, >= 97%",
-           rel < 1e-2 and rust is not None and py >= 0.97 * rust,
-           f"Python {py:.0f} TFLOP/s ({fl / t_stream / 1e9:.0f} back to back), Rust "
-           f"{rust if rust is None else round(rust)} ({'-' if not rust else f'{100 * py / rust:.1f}%'}), "
-           f"torch.einsum {fl / t_torch / 1e9:.0f} ({t_torch / t_ours:.1f}x), rel {rel:.1e}",
-           tflops=py, rust_tflops=rust, stream_tflops=fl / t_stream / 1e9,
-           torch_tflops=fl / t_torch / 1e9)
+           ok and rel < 1e-2,
+           f"{detail}, torch.einsum {fl / t_torch / 1e9:.0f} ({t_torch / t_ours:.1f}x), rel {rel:.1e}",
+           torch_tflops=fl / t_torch / 1e9, **nums)
 
 
 def fast_path_checks(g):

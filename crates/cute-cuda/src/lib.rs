@@ -6,7 +6,8 @@
 //!
 //! * [`api`]: COPY between any two layouts, GEMM and einsum-style contractions ([`Gpu::copy`],
 //!   [`Gpu::gemm`], [`Gpu::contract`]) on [`tensor::DeviceTensor`]s, launched on the caller's
-//!   stream, each plan compiled once;
+//!   stream, each plan compiled once; a [`Plan`] ([`Gpu::plan_copy`], [`Gpu::plan_contract`])
+//!   made once and launched per call ([`Gpu::launch_plan`]) with no planning and no layout checks;
 //! * [`tensor`]: device memory, owned or borrowed from another library, viewed through a layout
 //!   and checked against its buffer;
 //! * [`device`]: a device's context, kernel launches and the caches; [`compile`]: NVRTC to PTX

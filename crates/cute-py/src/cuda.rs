@@ -367,16 +367,18 @@ fn dlpack_desc(capsule: &Bound<'_, PyCapsule>) -> PyResult<DlpackDesc> {
 
 /// Registers the native half of `cute_algebra.cuda` as the submodule `_native._cuda` (kept out of
 /// the top-level namespace, which `from ._native import *` fills).
-pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
+/// Returns the submodule, to which the classes above this module ([`crate::cuda_array`]) are
+/// added.
+pub fn register<'py>(parent: &Bound<'py, PyModule>) -> PyResult<Bound<'py, PyModule>> {
     let m = PyModule::new(parent.py(), "_cuda")?;
     m.add("CudaError", m.py().get_type::<CudaError>())?;
     m.add_class::<CudaPlan>()?;
-    m.add_class::<crate::cuda_array::DeviceArray>()?;
     m.add_function(wrap_pyfunction!(cuda_probe, &m)?)?;
     m.add_function(wrap_pyfunction!(cuda_copy, &m)?)?;
     m.add_function(wrap_pyfunction!(cuda_contract, &m)?)?;
     m.add_function(wrap_pyfunction!(cuda_stats, &m)?)?;
     m.add_function(wrap_pyfunction!(cuda_clear_memory_caches, &m)?)?;
     m.add_function(wrap_pyfunction!(dlpack_desc, &m)?)?;
-    parent.setattr("_cuda", m)
+    parent.setattr("_cuda", &m)?;
+    Ok(m)
 }

@@ -36,7 +36,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // the package's version (Cargo's, which maturin also gives the wheel); not in `__all__`
     m.setattr("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("LayoutError", py.get_type::<LayoutError>())?;
-    cuda::register(m)?;
+    let gpu = cuda::register(m)?;
+    gpu.add_class::<cuda_array::DeviceArray>()?;
     m.add_class::<classes::PyLayout>()?;
     m.add_class::<classes::PyE>()?;
     m.add_class::<classes::PyF2>()?;

@@ -4,11 +4,14 @@
 use std::collections::HashMap;
 
 use cute::Layout;
+use std::sync::Arc;
+
 use cute_cuda::atom::DType;
-use cute_cuda::cases::{CopyCase, GemmCase};
+use cute_cuda::cases::{CopyCase, GemmCase, Rng};
 use cute_cuda::copy::plan_copy;
 use cute_cuda::gemm::plan_gemm;
 use cute_cuda::wgmma::plan_gemm_wgmma;
+use cute_cuda::{DeviceBuffer, DeviceTensor, Gpu, GpuError, Stream};
 
 use super::{open_gpu, run_copy, run_gemm, GpuCmd, Outcome, Row};
 
@@ -104,6 +107,73 @@ fn column_major(term: &str, ext: &HashMap<char, i64>) -> Result<String, String> 
             .ok_or_else(|| format!("the tensor {term} has more than 2^63 elements"))?;
     }
     Ok(format!("({}):({})", shape.join(","), stride.join(",")))
+}
+
+/// The contraction through the library as a program calls it again and again: planned once
+/// ([`Gpu::plan_contract`]) and launched per call ([`Gpu::launch_plan`]) on random operands,
+/// timed as the other rows are (CUDA events around each call, median of 20).
+fn planned_row(
+    gpu: &Arc<Gpu>,
+    spec: &str,
+    [a, b, c]: [Layout; 3],
+    (ab, ct): (DType, DType),
+    flops: f64,
+) -> Row {
+    let name = format!("contract {spec} {ab}->{ct}, library: planned once, launched per call");
+    let run = || -> Result<(String, f64, f64), GpuError> {
+        let mut rng = Rng::new(2028);
+        let mut operand = |l: &Layout, t: DType| -> Result<DeviceBuffer, GpuError> {
+            let n = l.cosize()?.max(1) as usize;
+            // uniform values in [-1, 1) as bf16/f16 bits, or f32 (power depends on the data)
+            let bits: Vec<u16> = (0..n)
+                .map(|_| {
+                    let x = (rng.next_u32() >> 8) as f32 / (1u32 << 23) as f32 - 1.0;
+                    match t {
+                        DType::F16 => f16_bits(x),
+                        _ => (x.to_bits() >> 16) as u16,
+                    }
+                })
+                .collect();
+            match t {
+                DType::F16 | DType::Bf16 => DeviceBuffer::from_host(gpu, &bits),
+                _ => DeviceBuffer::zeroed(gpu, n * t.bytes() as usize),
+            }
+        };
+        let (ba, bb, bc) = (operand(&a, ab)?, operand(&b, ab)?, operand(&c, ct)?);
+        let ta = DeviceTensor::new(&ba, a, ab)?;
+        let tb = DeviceTensor::new(&bb, b, ab)?;
+        let tc = DeviceTensor::new(&bc, c, ct)?;
+        let plan = gpu.plan_contract(spec, &ta, &tb, &tc)?;
+        let ms = gpu.time_ms(3, 20, || {
+            gpu.launch_plan(&plan, &[&ta, &tb, &tc], 1.0, 0.0, Stream::OWN)
+                .map(|_| ())
+        })?;
+        Ok((plan.kind().to_string(), ms, flops / ms / 1e9))
+    };
+    let mut row = Row::new("gemm-perf", name, Ok(String::new()));
+    match run() {
+        Ok((kind, ms, tflops)) => {
+            row.detail = format!("{kind}: {tflops:.0} TFLOP/s");
+            row.numbers = vec![("ms", ms), ("tflops", tflops)];
+        }
+        Err(e) => row.status = format!("FAIL: {e}"),
+    }
+    row
+}
+
+/// The bits of the f16 nearest below `x` in magnitude (values under 2^-14 become zero): test
+/// data, where only the spread of values matters.
+fn f16_bits(x: f32) -> u16 {
+    let b = x.to_bits();
+    let sign = ((b >> 16) & 0x8000) as u16;
+    let e = ((b >> 23) & 0xff) as i32 - 127 + 15;
+    if e <= 0 {
+        return sign;
+    }
+    if e >= 31 {
+        return sign | 0x7bff;
+    }
+    sign | ((e as u16) << 10) | ((b >> 13) & 0x3ff) as u16
 }
 
 /// Runs a one-off `cute gpu` subcommand.
@@ -234,6 +304,14 @@ fn one(cmd: &GpuCmd) -> Result<Outcome, Outcome> {
                 c_type: ct,
             };
             rows.push(run_gemm(&gpu, &flat, 2027, Some(2048), true, hopper));
+            // every letter's extent once, a multiply and an add each
+            let flops = 2.0
+                * ext
+                    .iter()
+                    .filter(|(ch, _)| spec.contains(**ch))
+                    .map(|(_, &n)| n as f64)
+                    .product::<f64>();
+            rows.push(planned_row(&gpu, &spec, [a, b, c], (ab, ct), flops));
             Ok(finish(folded, rows, *json))
         }
     }

@@ -347,19 +347,29 @@ def permute(x, dims, out=None, *, stream=None):
     ``x.permute(dims).contiguous()``; into `out` when given (any strides, the permuted shape).
     """
     key = None
-    if type(x) is _TT and out is None and stream is None and x.is_cuda and type(dims) in (tuple, list):
+    if (type(x) is _TT and stream is None and x.is_cuda and type(dims) in (tuple, list)
+            and (out is None or type(out) is _TT and out.is_cuda)):
         p = x.data_ptr()
         dev = x.get_device()
-        key = ("permute", x.shape, x.stride(), x.dtype, dev, tuple(dims), p & 15)
-        hit = _PLANS.get(key)
-        if hit is not None:
-            plan, out_shape, device = hit
-            out = _empty(out_shape, dtype=x.dtype, device=device)
+        if out is None:
+            key = ("permute", x.shape, x.stride(), x.dtype, dev, tuple(dims), p & 15)
+            hit = _PLANS.get(key)
+            if hit is not None:
+                plan, out_shape, device = hit
+                out = _empty(out_shape, dtype=x.dtype, device=device)
+                po = out.data_ptr()
+                if not po & 15:
+                    plan.copy(p, po, _raw_stream(dev))
+                    return out
+                key = None
+        else:
             po = out.data_ptr()
-            if not po & 15:
-                plan.copy(p, po, _raw_stream(dev))
-                return _result(x, out)
-            key = None
+            key = ("permute", x.shape, x.stride(), x.dtype, dev, tuple(dims), p & 15,
+                   out.shape, out.stride(), out.dtype, out.get_device(), po & 15)
+            hit = _PLANS.get(key)
+            if hit is not None:
+                hit[0].copy(p, po, _raw_stream(dev))
+                return out
     shape = _shape(x)
     n = len(shape)
     dims = tuple(int(d) for d in dims)
@@ -380,39 +390,43 @@ def permute(x, dims, out=None, *, stream=None):
         raise ValueError(f"permute: out of {out.dtype} for a tensor of {name}: permute does not convert types")
     src = (ptr, out_shape, tuple(strides[d] for d in norm), name, dev, base, nbytes)
     plan = _n.cuda_copy(src, _desc(out, "out"), _stream(x, stream))
-    if key is not None and not out.data_ptr() & 15:
-        _remember(key, (plan, out_shape, out.device))
+    _remember(key, (plan, out_shape, out.device))
     return _result(x, out)
 
 
 def _gemm_key(op, spec, a, b, out, beta, out_dtype, stream):
-    """The fast path's key of a GEMM-like call on PyTorch CUDA tensors, else None."""
+    """The fast path's key of a GEMM-like call on PyTorch CUDA tensors and the operands'
+    addresses `(key, pa, pb, pc)` (`pc` 0 without `out`), else None."""
     if not (type(a) is _TT and type(b) is _TT and stream is None and a.is_cuda and b.is_cuda):
         return None
+    pa, pb = a.data_ptr(), b.data_ptr()
     if out is None:
         if beta != 0:
             return None
-        okey = (out_dtype,)
+        pc, okey = 0, (out_dtype,)
     elif type(out) is _TT and out.is_cuda:
-        okey = (out.shape, out.stride(), out.dtype, out.get_device(), out.data_ptr() & 15)
+        pc = out.data_ptr()
+        okey = (out.shape, out.stride(), out.dtype, out.get_device(), pc & 15)
     else:
         return None
-    return (op, spec, a.shape, a.stride(), a.dtype, a.get_device(), a.data_ptr() & 15,
-            b.shape, b.stride(), b.dtype, b.get_device(), b.data_ptr() & 15, okey)
+    return ((op, spec, a.shape, a.stride(), a.dtype, a.get_device(), pa & 15,
+             b.shape, b.stride(), b.dtype, b.get_device(), pb & 15, okey), pa, pb, pc)
 
 
-def _gemm_fast(key, a, b, out, alpha, beta):
-    """Launches the remembered plan of `key`, returning the output, or None when there is none."""
+def _gemm_fast(k, a, out, alpha, beta):
+    """Launches the remembered plan of `k` (from :func:`_gemm_key`), returning the output, or
+    None when there is none."""
+    key, pa, pb, pc = k
     hit = _PLANS.get(key)
     if hit is None:
         return None
     plan, out_shape, device, dtype = hit
     if out is None:
         out = _empty(out_shape, dtype=dtype, device=device)
-        if out.data_ptr() & 15:
+        pc = out.data_ptr()
+        if pc & 15:
             return None
-    plan.gemm(a.data_ptr(), b.data_ptr(), out.data_ptr(), float(alpha), float(beta),
-              _raw_stream(a.get_device()))
+    plan.gemm(pa, pb, pc, float(alpha), float(beta), _raw_stream(a.get_device()))
     return out
 
 
@@ -437,9 +451,9 @@ def contract(spec, a, b, out=None, alpha=1.0, beta=0.0, *, out_dtype=None, strea
     hierarchical modes with no permuting copy, on any strides. Spaces in `spec` are ignored.
     With ``beta == 0`` `out` is not read (it may hold anything, NaN included).
     """
-    key = _gemm_key("contract", spec, a, b, out, beta, out_dtype, stream) if type(spec) is str else None
-    if key is not None:
-        r = _gemm_fast(key, a, b, out, alpha, beta)
+    k = _gemm_key("contract", spec, a, b, out, beta, out_dtype, stream) if type(spec) is str else None
+    if k is not None:
+        r = _gemm_fast(k, a, out, alpha, beta)
         if r is not None:
             return r
     s, ta, tb, tc = _parse_spec(spec)
@@ -473,8 +487,8 @@ def contract(spec, a, b, out=None, alpha=1.0, beta=0.0, *, out_dtype=None, strea
         return _result(a, out)
     plan = _n.cuda_contract(s, _desc(a, "A"), _desc(b, "B"), _desc(out, "out"), float(alpha),
                             float(beta), _stream(out, stream))
-    if key is not None and not out.data_ptr() & 15:
-        _remember(key, (plan, out_shape, out.device, out.dtype))
+    if k is not None:
+        _remember(k[0], (plan, out_shape, out.device, out.dtype))
     return _result(a, out)
 
 
@@ -486,9 +500,9 @@ def matmul(a, b, out=None, *, out_dtype=None, stream=None):
     ``torch.matmul``; a broadcast operand is read through stride 0, never copied), accumulated in
     f32, the result in `out`'s type or `out_dtype` (default the operands' type).
     """
-    key = _gemm_key("matmul", None, a, b, out, 0, out_dtype, stream)
-    if key is not None:
-        r = _gemm_fast(key, a, b, out, 1.0, 0.0)
+    k = _gemm_key("matmul", None, a, b, out, 0, out_dtype, stream)
+    if k is not None:
+        r = _gemm_fast(k, a, out, 1.0, 0.0)
         if r is not None:
             return r
     sa, sb = _shape(a), _shape(b)
@@ -523,8 +537,8 @@ def matmul(a, b, out=None, *, out_dtype=None, stream=None):
         _scale(out, 0.0)
         return _result(a, out)
     plan = _n.cuda_contract(spec, da, db, _desc(out, "out"), 1.0, 0.0, _stream(out, stream))
-    if key is not None and not out.data_ptr() & 15:
-        _remember(key, (plan, out_shape, out.device, out.dtype))
+    if k is not None:
+        _remember(k[0], (plan, out_shape, out.device, out.dtype))
     return _result(a, out)
 
 
