@@ -49,6 +49,30 @@ def test_built_layout_keeps_the_callers_tuples():
         Layout((2, True), (1, 2))
 
 
+def test_layouts_built_from_the_same_tuple_objects_are_remembered():
+    # the very same tuple objects give the very same (immutable) layout back
+    s, d = ((2, 2), (4, 2)), ((1, 8), (2, 32))
+    a = Layout(s, d)
+    assert Layout(s, d) is a
+    # equal tuples made anew give an equal layout, built from them
+    s2, d2 = tuple(list(s)), tuple(list(d))
+    assert s2 is not s and Layout(s2, d2) == a and Layout(s2, d2).shape is s2
+    # a table slot taken over by other tuples still gives each its own layout
+    many = [((k + 1, 2), (1, k + 1)) for k in range(200)]
+    built = [Layout(x, y) for x, y in many]
+    for (x, y), lay in zip(many, built):
+        assert Layout(x, y) == lay and lay.shape == x and lay.stride == y
+        assert [lay(i) for i in range(lay.size())] == [C.Layout.parse(str(lay))(i)
+                                                         for i in range(lay.size())]
+    # a list inside a tuple is mutable: never remembered, read again each time
+    inner = [4, 2]
+    t, d = (inner, 3), ((1, 4), 8)
+    first = Layout(t, d)
+    inner[0] = 2
+    second = Layout(t, d)
+    assert (first.size(), second.size()) == (24, 12) and second is not first
+
+
 def test_fast_build_agrees_with_parse_and_general_path():
     rng = random.Random(7)
     for _ in range(2000):

@@ -125,8 +125,13 @@ def test_algebra_shapes_match_legacy_where_correct():
     assert Q.logical_product(A, None) is A
     assert Q.right_inverse(None) is None and Q.left_inverse(None) is None
     assert Q.complement(Q.Layout(4, 2), 24) == legacy.complement(legacy.Layout(4, 2), 24)
-    assert Q.coalesce(Q.Layout(((2, 2), (2, 2)), ((1, 2), (4, 8))), (1, None)) == \
-        legacy.coalesce(legacy.Layout(((2, 2), (2, 2)), ((1, 2), (4, 8))), (1, None))
+    assert Q.coalesce(Q.Layout(((2, 2), (2, 2)), ((1, 2), (4, 8))), (1, 1)) == \
+        legacy.coalesce(legacy.Layout(((2, 2), (2, 2)), ((1, 2), (4, 8))), (1, 1))
+    # a None entry of the profile keeps its mode, as in the paper's PyCuTe (legacy pycute
+    # coalesces that mode too: COMPARE.md)
+    L = Q.Layout(((2, 2), (2, 2)), ((1, 2), (4, 8)))
+    assert Q.coalesce(L, (1, None)) == Q.Layout((4, (2, 2)), (1, (4, 8)))
+    assert Q.coalesce(L, (1, None)) == Q.make_layout(Q.coalesce(L[0]), L[1])
     assert Q.filter(Q.Layout((4, 2), (1, 0)), (1, 1)) == \
         legacy.filter(legacy.Layout((4, 2), (1, 0)), (1, 1))
 

@@ -18,7 +18,11 @@ MODULES = [
     cute_algebra.tensor,
     pycute,
     pycute.int_tuple,
+    pycute.atuple,
+    pycute.htuple,
     pycute.layout,
+    pycute.layout_fns,
+    pycute.tensor,
     pycute.swizzle,
     pycute.typing,
 ]

@@ -48,12 +48,12 @@ def is_int(x):
 
 
 def is_tuple(x):
-    """True for a Python tuple.
+    """True for a Python tuple or list (the paper's PyCuTe reads a list as a tuple).
 
-    >>> is_tuple((1, 2)), is_tuple(1)
-    (True, False)
+    >>> is_tuple((1, 2)), is_tuple([1, 2]), is_tuple(1)
+    (True, True, False)
     """
-    return isinstance(x, tuple)
+    return isinstance(x, (tuple, list))
 
 
 def flatten(t):
@@ -196,13 +196,62 @@ def idx2crd(idx, shape, stride=None):
     ((1, 2), (1, (0, 1)))
     """
     if stride is None:
-        stride = prefix_product(shape)
+        return _idx2crd(idx, shape)
     if is_tuple(idx):
         return tuple(idx2crd(i, s, d) for i, s, d in _modes("idx2crd", "index", idx, shape, stride))
     if is_tuple(shape):
         _same_rank("idx2crd", shape, stride)
         return tuple(idx2crd(idx, s, d) for s, d in zip(shape, stride))
     return (idx // stride) % shape
+
+
+def _idx2crd(idx, shape):
+    """CuTe's idx2crd: colexicographic, the last mode of each tuple taking what remains (so an
+    index past the size is kept, not wrapped); a tuple index (or an ArithTuple, zeros implicit)
+    goes mode by mode."""
+    if is_tuple(shape):
+        if hasattr(idx, "data") and not isinstance(idx, (tuple, list)):
+            d = idx.data
+            if len(d) > len(shape):
+                raise _fail("idx2crd", "ProfileMismatch", f"index {idx} has more modes than "
+                            f"the shape {shape}")
+            idx = tuple(d) + (0,) * (len(shape) - len(d))
+        if is_tuple(idx):
+            _same_rank("idx2crd", idx, shape)
+            return tuple(_idx2crd(i, s) for i, s in zip(idx, shape))
+        out = []
+        for s in shape[:-1]:
+            n = product(s)
+            out.append(_idx2crd(idx % n, s))
+            idx //= n
+        if shape:
+            out.append(_idx2crd(idx, shape[-1]))
+        return tuple(out)
+    if is_tuple(idx):
+        raise _fail("idx2crd", "ProfileMismatch", f"index {idx} is a tuple but shape {shape} "
+                    "is not")
+    return idx
+
+
+def _coord(crd, shape):
+    """A coordinate of the paper's PyCuTe as a plain one: an ``ArithTuple`` (a point of a
+    coordinate codomain, zeros implicit) as the tuple of its entries padded to the rank of
+    ``shape``; an ``F2`` value as its int."""
+    data = getattr(crd, "data", None)
+    if type(data) is tuple:
+        if not is_tuple(shape):
+            if all(x == 0 for x in data[1:]):
+                return data[0] if data else 0
+            raise _fail("crd2idx", "ProfileMismatch", f"coordinate {crd} has more modes than "
+                        f"the shape {shape}")
+        if len(data) > len(shape):
+            raise _fail("crd2idx", "ProfileMismatch", f"coordinate {crd} has more modes than "
+                        f"the shape {shape}")
+        return tuple(data) + (0,) * (len(shape) - len(data))
+    value = getattr(crd, "value", None)
+    if type(value) is int and type(crd).__name__ == "F2":
+        return value
+    return crd
 
 
 def crd2idx(crd, shape, stride=None):
@@ -218,6 +267,10 @@ def crd2idx(crd, shape, stride=None):
         return sum(crd2idx(c, s, d) for c, s, d in _modes("crd2idx", "coordinate", crd, shape, stride))
     if crd is None:
         crd = 0
+    elif type(crd) is not int:
+        crd = _coord(crd, shape)
+        if is_tuple(crd):
+            return crd2idx(crd, shape, stride)
     if is_tuple(shape):
         _same_rank("crd2idx", shape, stride)
         if len(shape) == 0:

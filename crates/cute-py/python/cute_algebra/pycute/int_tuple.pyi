@@ -2,6 +2,8 @@
 
 from typing import Any, Optional, Tuple, Union
 
+from .._native import LayoutError
+
 __all__ = [
     "is_int", "is_tuple", "flatten", "signum", "product", "inner_product", "tuple_max",
     "elem_scale", "shape_div", "prefix_product", "idx2crd", "crd2idx", "crd2crd", "slice_",
@@ -12,6 +14,7 @@ __all__ = [
 _IntTuple = Union[int, Tuple[Any, ...]]
 _Coord = Union[int, None, Tuple[Any, ...]]
 
+def _fail(op: str, category: str, message: str) -> LayoutError: ...
 def is_int(x: object) -> bool: ...
 def is_tuple(x: object) -> bool: ...
 def flatten(t: _IntTuple) -> Tuple[int, ...]: ...

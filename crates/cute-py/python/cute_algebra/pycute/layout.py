@@ -17,6 +17,8 @@ Layout((2, 3),(1, 8))
 
 from .. import _native
 from .._native import LayoutError
+from .atuple import F2 as _F2, ArithTuple as _ArithTuple, ScaledBasis as _ScaledBasis, basis_repr
+from .htuple import ModeOpDecorator, get as _get, _path
 from .int_tuple import _fail, crd2idx, has_none, is_int, is_tuple, prefix_product, product, slice_
 
 __all__ = [
@@ -53,11 +55,89 @@ def _native_of(layout):
     if isinstance(layout, Layout):
         n = layout._native
         if n is None:
-            n = layout._native = _n_Layout(layout.shape, layout.stride)
+            try:
+                n = _n_Layout(layout.shape, layout.stride)
+            except TypeError:
+                # strides of the paper's PyCuTe (ArithTuple, F2 values): the core's E and F2
+                n = _n_Layout(layout.shape, _native_stride(layout.stride))
+            layout._native = n
         return n
     if is_int(layout):
         return _native.Layout(layout, 1)
     raise TypeError(f"expected a pycute Layout, got {type(layout).__name__}")
+
+
+def _native_stride(d):
+    """A stride with the paper's stride scalars as the Rust core's: an ``F2`` value as its
+    ``F2``, one scaled basis element ``v*E(path)`` (int ``v``) as ``v*E(path)``; a
+    ``LayoutError`` for a sum of basis elements or an ``F2``-valued basis element, which the core
+    has no stride for."""
+    if type(d) is int:
+        return d
+    if isinstance(d, (tuple, list)):
+        return tuple(_native_stride(x) for x in d)
+    if isinstance(d, _F2):
+        return _native.F2(d.value)
+    if isinstance(d, _ArithTuple):
+        rep = basis_repr(d)
+        v, path = rep[0]
+        if len(rep) == 1 and is_int(v):
+            return v * _native.E(*path) if path else v
+        raise _fail("Layout", "Unsupported", f"stride {d}: the Rust core's strides are ints, one "
+                    "int-scaled basis element v*E(i,...) or F2 values, not a sum of basis "
+                    "elements or an F2-valued one")
+    return d
+
+
+def _rank_mismatch(op, a, b):
+    # the paper's PyCuTe pairs the modes one to one (CuTe C++ pads the lower rank with 1:0)
+    raise _fail(op, "ProfileMismatch",
+                f"{a} and {b}: ranks differ ({len(a)} vs {len(b)}); give both the same rank")
+
+
+def _expand_stride(shape, stride):
+    """``stride`` with each scalar paired with a tuple of ``shape`` replaced by the compact
+    column-major stride of that tuple from that base (the same object when there is none)."""
+    if type(stride) is not tuple:
+        return prefix_product(shape, stride) if type(shape) is tuple else stride
+    if len(shape) != len(stride):
+        return stride  # not congruent: the Rust core says so when the layout is used
+    out = None
+    for i, s in enumerate(shape):
+        if type(s) is tuple:
+            d = stride[i]
+            e = _expand_stride(s, d)
+            if e is not d:
+                if out is None:
+                    out = list(stride)
+                out[i] = e
+    return stride if out is None else tuple(out)
+
+
+def _leaves(x):
+    if type(x) is tuple:
+        for y in x:
+            yield from _leaves(y)
+    else:
+        yield x
+
+
+def _zeros_like(s):
+    return tuple(_zeros_like(x) for x in s) if type(s) is tuple else 0
+
+
+def _py_stride(d):
+    """A stride read from the Rust core with its ``E`` and ``F2`` leaves as the paper's values."""
+    t = type(d)
+    if t is int:
+        return d
+    if t is tuple:
+        return tuple(_py_stride(x) for x in d)
+    if t is _native.E:
+        return _ScaledBasis(d.value, d.path)
+    if t is _native.F2:
+        return _F2(d.bits)
+    return d
 
 
 def _from_native(n):
@@ -86,6 +166,7 @@ _n_zipped_product = _native.zipped_product
 _n_tiled_product = _native.tiled_product
 _n_blocked_product = _native.blocked_product
 _n_raked_product = _native.raked_product
+_n_rank = _native.rank
 
 
 def _tiler_of(t):
@@ -117,7 +198,14 @@ class Layout(LayoutBase):
 
     def __init__(self, _shape, _stride=None):
         self._shape = _shape
-        self._stride = prefix_product(_shape) if _stride is None else _stride
+        if _stride is None:
+            _stride = prefix_product(_shape)
+        elif type(_shape) is tuple:
+            # the paper's PyCuTe: a scalar stride of a tuple (sub)shape is the base of the
+            # compact column-major stride there (legacy pycute kept such a stride as given,
+            # not congruent)
+            _stride = _expand_stride(_shape, _stride)
+        self._stride = _stride
         self._native = None
 
     @property
@@ -152,7 +240,7 @@ class Layout(LayoutBase):
         """
         d = self._stride
         if d is None:
-            d = self._stride = self._native.stride
+            d = self._stride = _py_stride(self._native.stride)
         return d
 
     @stride.setter
@@ -187,6 +275,33 @@ class Layout(LayoutBase):
         if i not in (0, -1):
             raise IndexError(f"Layout[{i}]: mode index out of range for rank 1 ({self})")
         return Layout(self.shape, self.stride)
+
+    def _offset_and_slice(self, crd):
+        """The offset of the fixed entries of ``crd`` and the layout of its ``None`` entries.
+
+        >>> Layout((4, 4), (4, 1))._offset_and_slice((1, None))
+        (4, Layout((4,),(1,)))
+        """
+        return (crd2idx(crd, self.shape, self.stride),
+                Layout(slice_(crd, self.shape), slice_(crd, self.stride)))
+
+    def _coalesce(self):
+        """``coalesce(self)`` (the paper's PyCuTe spells the method so).
+
+        >>> Layout((2, 4), (1, 2))._coalesce()
+        Layout(8,1)
+        """
+        return coalesce(self)
+
+    def _mode_of(self, i):
+        """Mode ``i`` (for ``get``): an ``IndexError`` past the rank."""
+        if type(i) is not int:
+            raise IndexError(i)
+        return self[i]
+
+    def _modes(self):
+        """The top-level modes, as a tuple of layouts."""
+        return tuple(self[i] for i in range(len(self)))
 
     def size(self):
         """The size of the domain.
@@ -231,13 +346,19 @@ def make_layout(*layouts):
     return Layout(tuple(shapes), tuple(strides))
 
 
-def size(layout):
-    """The size of a layout or of a shape.
+@ModeOpDecorator
+def size(layout, *, mode=()):
+    """The size of a layout or of a shape (of its mode ``mode``: ``size[i](L)``).
 
-    >>> size(Layout((4, 8))), size((2, 3))
-    (32, 6)
+    >>> size(Layout((4, 8))), size((2, 3)), size[1](Layout((4, 8)))
+    (32, 6, 8)
     """
+    if mode:
+        layout = _get(layout, mode=mode)
     if is_layout(layout):
+        return layout.size()
+    if hasattr(layout, "_layout_op"):
+        layout = layout.layout  # a Tensor
         return layout.size()
     return product(layout)
 
@@ -260,14 +381,55 @@ def _by_mode(op, f, layout, profile):
                        + [layout[i] for i in range(n, len(layout))])
 
 
-def coalesce(layout, profile=None):
-    """The shortest layout with the same function (by mode for a tuple profile).
+def _at_mode(f, layout, mode, *rest):
+    """``layout`` with its mode at the path ``mode`` replaced by ``f(that mode, *rest)``; a
+    ``LayoutError`` of ``f`` when ``layout`` has no such mode."""
+    path = _path(mode)
+    if not path:
+        return f(layout, *rest)
+    modes = list(_promote(layout)._modes())
+    i = path[0]
+    if type(i) is not int or not -len(modes) <= i < len(modes):
+        raise _fail(getattr(f, "__name__", "mode"), "ProfileMismatch",
+                    f"{layout} has no mode {mode}")
+    modes[i] = _at_mode(f, modes[i], path[1:], *rest)
+    return make_layout(modes)
+
+
+def _promote(x):
+    """A layout from the paper's other spellings of one: an int ``n`` is ``n:1``, a tuple is
+    its ``tiler_to_layout``."""
+    if isinstance(x, LayoutBase):
+        return x
+    if is_int(x):
+        return Layout(x, 1)
+    if is_tuple(x):
+        from .layout_fns import tiler_to_layout
+        return tiler_to_layout(x)
+    raise TypeError(f"expected a Layout, an int or a tuple, got {type(x).__name__}")
+
+
+def _coalesce_mode(layout, profile):
+    # the paper's PyCuTe: a None entry of the profile leaves its mode as it is
+    return layout if profile is None else coalesce(layout, profile)
+
+
+@ModeOpDecorator
+def coalesce(layout, profile=None, *, mode=()):
+    """The shortest layout with the same function (by mode for a tuple profile, whose ``None``
+    entries leave their modes alone; of the mode ``mode`` only: ``coalesce[i](L)``).
 
     >>> coalesce(Layout((2, (1, 6)), (1, (6, 2))))
     Layout(12,1)
+    >>> coalesce[1](Layout((4, (2, 3)), (1, (1, 2))))
+    Layout((4, 6),(1, 1))
     """
-    if is_tuple(profile):
-        return _by_mode("coalesce", coalesce, layout, profile)
+    if type(layout) is not Layout and hasattr(layout, "_layout_op"):
+        return layout._layout_op(coalesce, profile, mode=mode)  # a Tensor: its layout
+    if mode:
+        return _at_mode(_coalesce_plain, layout, mode, profile)
+    if profile is not None and is_tuple(profile):
+        return _by_mode("coalesce", _coalesce_mode, layout, profile)
     return _from_native(_n_coalesce(_native_of(layout)))
 
 
@@ -282,24 +444,45 @@ def filter(layout, profile=None):
     return _from_native(_n_filter_(_native_of(layout)))
 
 
-def composition(layoutA, layoutB):
+@ModeOpDecorator
+def composition(layoutA, layoutB, *, mode=()):
     """``A o B``: ``R(c) = A(B(c))``; ``B`` may be a layout, an int, ``None`` or a tuple of
-    those (by mode).
+    those (by mode); ``composition[i](A, B)`` composes the mode ``i`` of ``A`` only.
 
     >>> composition(Layout((6, 2), (8, 2)), Layout((4, 3), (3, 1)))
     Layout(((2, 2), 3),((24, 2), 8))
     """
+    if mode:
+        return _at_mode(_composition_plain, layoutA, mode, layoutB)
+    if type(layoutA) is not Layout and not is_int(layoutA):
+        layoutA = _promote(layoutA)
     if layoutB is None:
         return layoutA
-    return _from_native(_n_composition(_native_of(layoutA), _tiler_of(layoutB)))
+    if type(layoutB) is tuple and len(layoutB) < len(layoutA):  # noqa: E721
+        # a shorter tiler leaves A's remaining modes as they are
+        layoutB = layoutB + (None,) * (len(layoutA) - len(layoutB))
+    r = _n_composition(_native_of(layoutA), _tiler_of(layoutB))
+    tb = type(layoutB)
+    if tb is Layout:
+        s = layoutB._shape  # None while a result's shape is still in its Rust layout
+        one = s == 1 if type(s) is int else s is None and r.size() == 1
+    else:
+        one = tb is int and layoutB == 1
+    if one:
+        # one element (the result has B's size): the offset of coordinate 0, whatever the
+        # stride; the paper's PyCuTe writes it 1:0, as coalesce does
+        return Layout(r.shape, _zeros_like(r.shape))
+    return _from_native(r)
 
 
-def complement(layout, max_idx=1):
-    """The layout of the offsets in ``[0, max_idx)`` (at least the span of ``layout``) that
-    ``layout`` does not reach.
+def complement(layout, max_idx=None):
+    """The layout of the offsets that ``layout`` does not reach, ordered: in ``[0, max_idx)``
+    (at least the span of ``layout``), or without ``max_idx`` the paper's complement on the
+    extended domain, whose last mode steps past the span (on ``[0, size)`` it is legacy pycute's
+    ``complement(layout)``, which takes ``max_idx=1``).
 
-    >>> complement(Layout(4, 2)), complement(Layout(4, 2), 24)
-    (Layout(2,1), Layout((2, 3),(1, 8)))
+    >>> complement(Layout(4, 2)), complement(Layout(4, 2), 1), complement(Layout(4, 2), 24)
+    (Layout((2, 1),(1, 8)), Layout(2,1), Layout((2, 3),(1, 8)))
     """
     return _from_native(_n_complement(_native_of(layout), max_idx))
 
@@ -326,24 +509,108 @@ def left_inverse(layout):
     return _from_native(_n_left_inverse(_native_of(layout)))
 
 
-def logical_divide(layoutA, layoutB):
-    """``A / B``: each mode split into the tile ``B`` and the rest.
+def _axis_tiler(tiler):
+    """A layout tiler whose top-level mode ``k`` steps along the axis ``E(k)`` only (as
+    ``tiler_to_layout`` makes them) as the tuple of integer layouts it stands for; None for any
+    other tiler."""
+    if type(tiler) is not Layout:
+        return None
+    d = tiler.stride
+    if not isinstance(d, (tuple, _ArithTuple)) or isinstance(d, _ArithTuple):
+        d, s = (d,), (tiler.shape,)
+    else:
+        s = tiler.shape
+    modes = []
+    for k, (sk, dk) in enumerate(zip(s, d)):
+        ints = _on_axis(dk, k)
+        if ints is None:
+            return None
+        modes.append(Layout(sk, ints))
+    return tuple(modes)
+
+
+def _on_axis(d, k):
+    if type(d) is tuple:
+        out = tuple(_on_axis(x, k) for x in d)
+        return None if None in out else out
+    if is_int(d):
+        return d if d == 0 else None
+    if isinstance(d, _ArithTuple):
+        rep = basis_repr(d)
+        v, path = rep[0]
+        if len(rep) == 1 and path == (k,) and is_int(v):
+            return v
+    return None
+
+
+def _divide_by_coordinates(a, b):
+    """``A / B`` for a layout ``B`` with coordinate strides (points of ``A``'s domain, which the
+    core's divides do not take): ``A o (B, complement(B, shape(A)))``, the tile and the rest; the
+    core's error again when ``B`` is not such a layout."""
+    if type(b) is not Layout or not any(isinstance(d, _ArithTuple) for d in _leaves(b.stride)):
+        return _from_native(_n_logical_divide(_native_of(a), _tiler_of(b)))  # raises its error
+    nb = _native_of(b)
+    rest = _n_complement(nb, _promote(a).shape)
+    return _from_native(_n_composition(_native_of(a), _native.make_layout(nb, rest)))
+
+
+def _identity_for(op, tiler):
+    """The layout a ``None`` first operand of ``op`` stands for: the identity on what the tiler
+    reaches (``cosize(B):1`` for a layout, ``tiler_to_layout`` of a tuple)."""
+    if isinstance(tiler, Layout):
+        return Layout(tiler.cosize(), 1)
+    if is_int(tiler):
+        return Layout(tiler, 1)
+    if is_tuple(tiler):
+        from .layout_fns import tiler_to_layout
+        return tiler_to_layout(tuple(size(t) if isinstance(t, Layout) else t for t in tiler))
+    raise TypeError(f"{op}: expected a tiler (a Layout, an int or a tuple), got "
+                    f"{type(tiler).__name__}")
+
+
+@ModeOpDecorator
+def logical_divide(layoutA, layoutB, *, mode=()):
+    """``A / B``: each mode split into the tile ``B`` and the rest (``logical_divide[i](A, B)``:
+    the mode ``i`` of ``A`` only; ``A`` may be an int, a tuple (its ``tiler_to_layout``) or
+    ``None``, the identity on what ``B`` reaches).
 
     >>> logical_divide(Layout(16, 1), Layout(4, 2))
     Layout((4, (2, 2)),(2, (1, 8)))
     """
+    if type(layoutA) is not Layout and hasattr(layoutA, "_layout_op"):
+        return layoutA._layout_op(logical_divide, layoutB, mode=mode)  # a Tensor: its layout
+    if mode:
+        return _at_mode(_logical_divide_plain, layoutA, mode, layoutB)
+    if layoutA is None:
+        layoutA = _identity_for("logical_divide", layoutB)
+    elif type(layoutA) is not Layout and not is_int(layoutA):
+        layoutA = _promote(layoutA)
     if layoutB is None:
         return layoutA
-    return _from_native(_n_logical_divide(_native_of(layoutA), _tiler_of(layoutB)))
+    try:
+        return _from_native(_n_logical_divide(_native_of(layoutA), _tiler_of(layoutB)))
+    except LayoutError:
+        axes = _axis_tiler(layoutB)
+        if axes is None:
+            return _divide_by_coordinates(layoutA, layoutB)
+    # a tiler along the axes of A's modes (coordinate strides, which the core does not divide
+    # by): the paper's logical_divide by such a layout is the zipped divide by its modes
+    return zipped_divide(layoutA, axes)
 
 
-def logical_product(layoutA, layoutB):
+@ModeOpDecorator
+def logical_product(layoutA, layoutB, *, mode=()):
     """``A x B``: ``A`` repeated as ``B`` says (for an int ``B``: ``B:1`` -- legacy pycute
-    divides there).
+    divides there); ``logical_product[i](A, B)`` reproduces the mode ``i`` of ``A`` only; ``A``
+    may be an int or a tuple (its ``tiler_to_layout``).
 
     >>> logical_product(Layout((2, 2), (4, 1)), Layout(6, 1))
     Layout(((2, 2), (2, 3)),((4, 1), (2, 8)))
     """
+    if mode:
+        return _at_mode(_logical_product_plain, layoutA, mode, layoutB)
+    if type(layoutA) is not Layout and not is_int(layoutA):
+        layoutA = _promote(layoutA)
     if layoutB is None:
         return layoutA
     return _from_native(_n_logical_product(_native_of(layoutA), _tiler_of(layoutB)))
@@ -370,13 +637,30 @@ def hier_unzip(splitter, layoutA, layoutB):
     return splitter(layoutA, layoutB)
 
 
-def zipped_divide(layoutA, layoutB):
-    """Logical divide with the tiles gathered in mode 0 and the rest in mode 1.
+@ModeOpDecorator
+def zipped_divide(layoutA, layoutB, *, mode=()):
+    """Logical divide with the tiles gathered in mode 0 and the rest in mode 1
+    (``zipped_divide[i](A, B)``: of the mode ``i`` of ``A`` only).
 
     >>> zipped_divide(Layout((8, 16), (16, 1)), (Layout(4, 1), Layout(8, 1)))
     Layout(((4, 8), (2, 2)),((16, 1), (64, 8)))
     """
-    return _from_native(_n_zipped_divide(_native_of(layoutA), _tiler_of(layoutB)))
+    if type(layoutA) is not Layout and hasattr(layoutA, "_layout_op"):
+        return layoutA._layout_op(zipped_divide, layoutB, mode=mode)  # a Tensor: its layout
+    if mode:
+        return _at_mode(_zipped_divide_plain, layoutA, mode, layoutB)
+    if layoutA is None:
+        layoutA = _identity_for("zipped_divide", layoutB)
+    elif type(layoutA) is not Layout and not is_int(layoutA):
+        layoutA = _promote(layoutA)
+    try:
+        return _from_native(_n_zipped_divide(_native_of(layoutA), _tiler_of(layoutB)))
+    except LayoutError:
+        axes = _axis_tiler(layoutB)
+        if axes is None:
+            return _divide_by_coordinates(layoutA, layoutB)
+    # a tiler along the axes of A's modes: the zipped divide by the tuple of its modes
+    return _from_native(_n_zipped_divide(_native_of(layoutA), _tiler_of(axes)))
 
 
 def tiled_divide(layoutA, layoutB):
@@ -413,7 +697,10 @@ def blocked_product(layoutA, layoutB):
     >>> blocked_product(Layout((2, 5), (5, 1)), Layout((3, 4), (1, 3)))
     Layout(((2, 3), (5, 4)),((5, 10), (1, 30)))
     """
-    return _from_native(_n_blocked_product(_native_of(layoutA), _native_of(layoutB)))
+    na, nb = _native_of(layoutA), _native_of(layoutB)
+    if _n_rank(na) != _n_rank(nb):
+        _rank_mismatch("blocked_product", layoutA, layoutB)
+    return _from_native(_n_blocked_product(na, nb))
 
 
 def raked_product(layoutA, layoutB):
@@ -423,7 +710,10 @@ def raked_product(layoutA, layoutB):
     >>> raked_product(Layout((2, 5), (5, 1)), Layout((3, 4), (1, 3)))
     Layout(((3, 2), (4, 5)),((10, 5), (30, 1)))
     """
-    return _from_native(_n_raked_product(_native_of(layoutA), _native_of(layoutB)))
+    na, nb = _native_of(layoutA), _native_of(layoutB)
+    if _n_rank(na) != _n_rank(nb):
+        _rank_mismatch("raked_product", layoutA, layoutB)
+    return _from_native(_n_raked_product(na, nb))
 
 
 def slice_and_offset(crd: tuple, layout: Layout):
@@ -434,3 +724,30 @@ def slice_and_offset(crd: tuple, layout: Layout):
     """
     return (Layout(slice_(crd, layout.shape), slice_(crd, layout.stride)),
             crd2idx(crd, layout.shape, layout.stride))
+
+
+def _coalesce_plain(layout, profile=None):
+    return coalesce(layout, profile)
+
+
+def _composition_plain(a, b):
+    return composition(a, b)
+
+
+def _logical_divide_plain(a, b):
+    return logical_divide(a, b)
+
+
+def _zipped_divide_plain(a, b):
+    return zipped_divide(a, b)
+
+
+def _logical_product_plain(a, b):
+    return logical_product(a, b)
+
+
+_coalesce_plain.__name__ = "coalesce"
+_composition_plain.__name__ = "composition"
+_logical_divide_plain.__name__ = "logical_divide"
+_zipped_divide_plain.__name__ = "zipped_divide"
+_logical_product_plain.__name__ = "logical_product"
