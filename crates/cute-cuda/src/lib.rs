@@ -44,6 +44,7 @@ pub mod gemm;
 pub mod kernel;
 mod plans;
 pub mod tensor;
+pub mod tma;
 pub mod verify;
 pub mod wgmma;
 
