@@ -48,7 +48,7 @@
 //! ```
 
 pub mod emit;
-// pub mod run;
+pub mod run;
 
 use cute::{coalesce, composition, make_identity_layout, right_inverse, ComposedLayout};
 use cute::{IntTuple, Layout, Semimodule, Stride};
@@ -199,16 +199,18 @@ fn split_tile(global: &Layout, tile: &[i64]) -> Result<Vec<Leaf>, GpuError> {
         let mut rem = t;
         for (k, &(s, d)) in ls.iter().enumerate() {
             let last = k + 1 == ls.len();
-            let b = if rem >= s && !last {
-                if rem % s != 0 {
-                    return Err(err(format!(
-                        "the tile extent {t} of mode {i} of {global} splits its leaf {s}:{d} \
-                         (the tile must cover whole leaves below its last one)"
-                    )));
-                }
-                s
-            } else {
+            let b = if last || rem == 1 {
                 rem
+            } else if rem >= s && rem % s == 0 {
+                s
+            } else if rem < s && s % rem == 0 {
+                rem
+            } else {
+                return Err(err(format!(
+                    "the tile extent {t} of mode {i} of {global} does not fit its leaf {s}:{d}: \
+                     below the mode's last leaf a tile must cover whole leaves or divide one, \
+                     else tiles would straddle two leaves"
+                )));
             };
             rem /= b;
             leaves.push(Leaf {
@@ -244,7 +246,7 @@ struct Dim {
 ///
 /// [`GpuError::Unsupported`] (operation `tma copy`) naming the operands and the violated
 /// condition when: `global` has non-integer strides; `tile` does not have one extent per top mode,
-/// an extent is below 1, or it splits a leaf of a hierarchical mode; `smem` does not have the
+/// an extent is below 1, or a tile would straddle two leaves of a hierarchical mode; `smem` does not have the
 /// tile's size, has an offset, or is not a bijection onto `0..size`; a shared-memory mode covers
 /// a global leaf only in part (one box cannot write the tile); the innermost box dimension is not
 /// contiguous in global memory; a global stride is not a positive multiple of 16 bytes (or reaches
@@ -452,14 +454,14 @@ fn merge(dims: Vec<Dim>) -> Vec<Dim> {
     let mut out: Vec<Dim> = Vec::with_capacity(dims.len());
     for d in dims {
         if let Some(p) = out.last_mut() {
-            let contiguous = p.d.global_stride.checked_mul(p.d.global_dim) == Some(d.d.global_stride);
+            let contiguous =
+                p.d.global_stride.checked_mul(p.d.global_dim) == Some(d.d.global_stride);
             let full = p.d.box_dim == p.d.global_dim && p.d.box_dim * d.d.box_dim <= MAX_BOX;
             let ones = p.d.box_dim == 1 && d.d.box_dim == 1;
-            let fits = p
-                .d
-                .global_dim
-                .checked_mul(d.d.global_dim)
-                .is_some_and(|x| x <= i32::MAX as i64);
+            let fits =
+                p.d.global_dim
+                    .checked_mul(d.d.global_dim)
+                    .is_some_and(|x| x <= i32::MAX as i64);
             if contiguous && (full || ones) && fits {
                 for (c, e) in p.coef.iter_mut().zip(&d.coef) {
                     *c += p.d.global_dim * e;
@@ -634,7 +636,12 @@ impl TmaCopy {
     /// tile's leaves colexicographic) is at packed box position `p` (the box dimensions in
     /// shared-memory order), which TMA stores at byte `Sw(p · bytes)`; `smem(i) · bytes` must be
     /// that byte.
-    fn check_smem(&self, tiled: &[usize], leaves: &[Leaf], order: &[usize]) -> Result<(), GpuError> {
+    fn check_smem(
+        &self,
+        tiled: &[usize],
+        leaves: &[Leaf],
+        order: &[usize],
+    ) -> Result<(), GpuError> {
         let e = self.dtype.bytes();
         let sw = self.swizzle.byte_swizzle();
         // the packed stride of each tile leaf

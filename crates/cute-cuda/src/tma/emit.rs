@@ -24,9 +24,7 @@ fn coord_operands(rank: usize, first: usize) -> String {
 }
 
 fn coord_params(rank: usize) -> String {
-    (0..rank)
-        .map(|k| format!(", int c{k}"))
-        .collect::<String>()
+    (0..rank).map(|k| format!(", int c{k}")).collect::<String>()
 }
 
 fn coord_inputs(rank: usize) -> String {
@@ -215,16 +213,24 @@ pub fn tma_copy_kernel(copy: &TmaCopy) -> Result<TmaKernel, GpuError> {
     c.line("  if (threadIdx.x == 0) { cute_mbar_init(bar, 1); cute_fence_mbar_init(); }");
     c.line("  __syncthreads();");
     c.line("  if (threadIdx.x == 0) {");
-    c.line(format!("    cute_mbar_expect_tx(bar, {}u);", copy.box_bytes()));
+    c.line(format!(
+        "    cute_mbar_expect_tx(bar, {}u);",
+        copy.box_bytes()
+    ));
     c.line(format!("    cute_tma_load_{r}d(base, &src, bar{args});"));
     c.line("  }");
     c.line("  cute_mbar_wait(bar, 0);");
     c.line("  // the tile read through its shared-memory layout, in the tile's own order");
-    let s_of_i = swizzle_expr(&copy.smem.swizzle, &layout_eval_expr(&copy.smem.layout, "i"));
+    let s_of_i = swizzle_expr(
+        &copy.smem.swizzle,
+        &layout_eval_expr(&copy.smem.layout, "i"),
+    );
     c.line(format!(
         "  for (int i = threadIdx.x; i < {n}; i += {COPY_THREADS}) probe[(long long)t * {n} + i] = tile[{s_of_i}];"
     ));
-    c.line("  // shared memory seen by the generic proxy before the async proxy (the store) reads it");
+    c.line(
+        "  // shared memory seen by the generic proxy before the async proxy (the store) reads it",
+    );
     c.line("  cute_fence_proxy_async();");
     c.line("  __syncthreads();");
     c.line("  if (threadIdx.x == 0) {");
