@@ -67,7 +67,7 @@ fn swizzle_code(s: TmaSwizzle) -> CUtensorMapSwizzle {
 /// [`GpuError::NoDriver`] without the CUDA driver; [`GpuError::Invalid`] when `base` is not
 /// 16-byte aligned; [`GpuError::Driver`] with the parameters when the driver refuses them.
 pub fn encode(copy: &TmaCopy, base: u64) -> Result<TensorMap, GpuError> {
-    if base % 16 != 0 {
+    if !base.is_multiple_of(16) {
         return Err(GpuError::invalid(
             "tma encode",
             format!("the global address {base:#x} is not 16-byte aligned"),
@@ -265,7 +265,10 @@ pub fn tma_cases() -> Result<Vec<TmaCase>, GpuError> {
 /// `t` outside the grid.
 pub fn tile_reference(copy: &TmaCopy, t: i64) -> Result<Vec<Option<i64>>, GpuError> {
     let g = &copy.global;
-    let modes: Vec<cute::Layout> = (0..g.rank()).map(|i| g.mode(i)).collect::<Result<_, _>>()?;
+    let mut modes = Vec::with_capacity(g.rank());
+    for i in 0..g.rank() {
+        modes.push(g.mode(i)?);
+    }
     let counts: Vec<i64> = modes
         .iter()
         .zip(&copy.tile)
