@@ -175,6 +175,29 @@ pub struct TmaKernel {
 ///
 /// A grid over 2^31 - 1 tiles.
 pub fn tma_copy_kernel(copy: &TmaCopy) -> Result<TmaKernel, GpuError> {
+    copy_kernel(copy, false)
+}
+
+/// The negative control of [`tma_copy_kernel`]: the same kernel with tile elements 0 and 1
+/// exchanged when the probe reads the tile, so that a host check that accepts it checks nothing.
+///
+/// ```
+/// use cute_cuda::{atom::DType, tma::{emit::tma_copy_kernel_perturbed, make_tma_copy}};
+/// let g = "(256,100):(1,256)".parse().unwrap();
+/// let smem = cute::ComposedLayout::new(cute::Swizzle::new(0, 4, 3).unwrap(), 0,
+///     "(64,8):(1,64)".parse().unwrap());
+/// let k = tma_copy_kernel_perturbed(&make_tma_copy(&g, &[64, 8], &smem, DType::F32).unwrap());
+/// assert!(k.unwrap().source.contains("i < 2 ? 1 - i : i"));
+/// ```
+///
+/// # Errors
+///
+/// As [`tma_copy_kernel`].
+pub fn tma_copy_kernel_perturbed(copy: &TmaCopy) -> Result<TmaKernel, GpuError> {
+    copy_kernel(copy, true)
+}
+
+fn copy_kernel(copy: &TmaCopy, perturb: bool) -> Result<TmaKernel, GpuError> {
     let tiles = copy.tiles();
     if tiles > i32::MAX as i64 {
         return Err(GpuError::unsupported(
@@ -221,12 +244,13 @@ pub fn tma_copy_kernel(copy: &TmaCopy) -> Result<TmaKernel, GpuError> {
     c.line("  }");
     c.line("  cute_mbar_wait(bar, 0);");
     c.line("  // the tile read through its shared-memory layout, in the tile's own order");
-    let s_of_i = swizzle_expr(
+    let s_of_j = swizzle_expr(
         &copy.smem.swizzle,
-        &layout_eval_expr(&copy.smem.layout, "i"),
+        &layout_eval_expr(&copy.smem.layout, "j"),
     );
+    let j = if perturb { "i < 2 ? 1 - i : i" } else { "i" };
     c.line(format!(
-        "  for (int i = threadIdx.x; i < {n}; i += {COPY_THREADS}) probe[(long long)t * {n} + i] = tile[{s_of_i}];"
+        "  for (int i = threadIdx.x; i < {n}; i += {COPY_THREADS}) {{ const int j = {j}; probe[(long long)t * {n} + i] = tile[{s_of_j}]; }}"
     ));
     c.line(
         "  // shared memory seen by the generic proxy before the async proxy (the store) reads it",

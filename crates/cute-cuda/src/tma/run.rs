@@ -25,7 +25,7 @@ use cudarc::driver::sys::{
 use crate::atom::{gmma_smem_atom, DType, GmmaSwizzle, Major};
 use crate::device::Gpu;
 use crate::error::GpuError;
-use crate::tma::emit::{tma_copy_kernel, TmaKernel};
+use crate::tma::emit::{tma_copy_kernel, tma_copy_kernel_perturbed, TmaKernel};
 use crate::tma::{make_tma_copy, TmaCopy, TmaSwizzle};
 
 /// An encoded descriptor (`CUtensorMap`, 128 bytes, 128-byte aligned), for one global address.
@@ -310,72 +310,113 @@ fn byte_pattern(i: usize) -> u8 {
 /// element of the reference ([`tile_reference`]), zeros outside the tensor. Returns one line per
 /// case.
 ///
+/// With `perturb`, the negative control: every case runs the kernel of
+/// [`tma_copy_kernel_perturbed`] (two tile elements exchanged), and each must be caught as a
+/// mismatch; the report names what was caught.
+///
+/// ```
+/// match cute_cuda::Gpu::open() {
+///     Ok(gpu) => {
+///         print!("{}", cute_cuda::tma::run::check_tma_copy(&gpu, false).unwrap());
+///         print!("{}", cute_cuda::tma::run::check_tma_copy(&gpu, true).unwrap());
+///     }
+///     Err(e) => println!("{e}"), // no GPU here
+/// }
+/// ```
+///
 /// # Errors
 ///
-/// [`GpuError::Mismatch`] at the first wrong byte; the driver's and NVRTC's errors.
-pub fn check_tma_copy(gpu: &Gpu) -> Result<String, GpuError> {
+/// [`GpuError::Mismatch`] at the first wrong byte (without `perturb`), or naming the perturbed
+/// case that was not caught (with it); the driver's and NVRTC's errors.
+pub fn check_tma_copy(gpu: &Gpu, perturb: bool) -> Result<String, GpuError> {
     let mut report = String::new();
     for case in tma_cases()? {
-        let c = &case.copy;
-        let e = c.dtype.bytes() as usize;
-        let cosize = c.global.cosize()? as usize;
-        let host: Vec<u8> = (0..cosize * e).map(byte_pattern).collect();
-        let src = gpu.upload(&host)?;
-        let dst = gpu.upload(&vec![0xA5u8; cosize * e])?;
-        let n = c.box_elems() as usize;
-        let tiles = c.tiles() as usize;
-        let probe = gpu.upload(&vec![0x5Au8; tiles * n * e])?;
-        let k = tma_copy_kernel(c)?;
-        let (sm, dm) = (encode(c, gpu.ptr(&src, 0))?, encode(c, gpu.ptr(&dst, 0))?);
-        launch_tma_copy(gpu, &k, &sm, &dm, gpu.ptr(&probe, 0))?;
-        gpu.sync()?;
-        let out = gpu.download(&dst)?;
-        let pr = gpu.download(&probe)?;
-        let mismatch = |detail: String| GpuError::Mismatch {
-            check: format!("tma copy: {}", case.name),
-            detail: format!("{detail} ({})", c.describe()),
-        };
-        let mut image = vec![false; cosize];
-        for o in c.global.image()? {
-            image[o as usize] = true;
+        if !perturb {
+            report.push_str(&run_case(gpu, &case, false)?);
+            continue;
         }
-        for (o, &inside) in image.iter().enumerate() {
-            let want: &[u8] = if inside {
-                &host[o * e..(o + 1) * e]
-            } else {
-                &[0xA5; 8][..e]
+        match run_case(gpu, &case, true) {
+            Err(GpuError::Mismatch { detail, .. }) => {
+                report.push_str(&format!("ok  control {}: caught: {detail}\n", case.name));
+            }
+            Err(e) => return Err(e),
+            Ok(_) => {
+                return Err(GpuError::Mismatch {
+                    check: format!("tma copy control: {}", case.name),
+                    detail: "the perturbed kernel (tile elements 0 and 1 exchanged) passed the \
+                             check: the check does not see the probe"
+                        .into(),
+                })
+            }
+        }
+    }
+    Ok(report)
+}
+
+fn run_case(gpu: &Gpu, case: &TmaCase, perturb: bool) -> Result<String, GpuError> {
+    let c = &case.copy;
+    let e = c.dtype.bytes() as usize;
+    let cosize = c.global.cosize()? as usize;
+    let host: Vec<u8> = (0..cosize * e).map(byte_pattern).collect();
+    let src = gpu.upload(&host)?;
+    let dst = gpu.upload(&vec![0xA5u8; cosize * e])?;
+    let n = c.box_elems() as usize;
+    let tiles = c.tiles() as usize;
+    let probe = gpu.upload(&vec![0x5Au8; tiles * n * e])?;
+    let k = if perturb {
+        tma_copy_kernel_perturbed(c)?
+    } else {
+        tma_copy_kernel(c)?
+    };
+    let (sm, dm) = (encode(c, gpu.ptr(&src, 0))?, encode(c, gpu.ptr(&dst, 0))?);
+    launch_tma_copy(gpu, &k, &sm, &dm, gpu.ptr(&probe, 0))?;
+    gpu.sync()?;
+    let out = gpu.download(&dst)?;
+    let pr = gpu.download(&probe)?;
+    let mismatch = |detail: String| GpuError::Mismatch {
+        check: format!("tma copy: {}", case.name),
+        detail: format!("{detail} ({})", c.describe()),
+    };
+    let mut image = vec![false; cosize];
+    for o in c.global.image()? {
+        image[o as usize] = true;
+    }
+    for (o, &inside) in image.iter().enumerate() {
+        let want: &[u8] = if inside {
+            &host[o * e..(o + 1) * e]
+        } else {
+            &[0xA5; 8][..e]
+        };
+        if out[o * e..(o + 1) * e] != *want {
+            return Err(mismatch(format!(
+                "destination element at offset {o}: {:?}, expected {want:?}",
+                &out[o * e..(o + 1) * e]
+            )));
+        }
+    }
+    for t in 0..tiles {
+        let r = tile_reference(c, t as i64)?;
+        for (i, g) in r.iter().enumerate() {
+            let at = (t * n + i) * e;
+            let want: &[u8] = match g {
+                Some(o) => &host[*o as usize * e..(*o as usize + 1) * e],
+                None => &[0; 8][..e],
             };
-            if out[o * e..(o + 1) * e] != *want {
+            if pr[at..at + e] != *want {
                 return Err(mismatch(format!(
-                    "destination element at offset {o}: {:?}, expected {want:?}",
-                    &out[o * e..(o + 1) * e]
+                    "tile {t} element {i} read through the shared-memory layout: {:?}, \
+                     expected {want:?} (global offset {g:?})",
+                    &pr[at..at + e]
                 )));
             }
         }
-        for t in 0..tiles {
-            let r = tile_reference(c, t as i64)?;
-            for (i, g) in r.iter().enumerate() {
-                let at = (t * n + i) * e;
-                let want: &[u8] = match g {
-                    Some(o) => &host[*o as usize * e..(*o as usize + 1) * e],
-                    None => &[0; 8][..e],
-                };
-                if pr[at..at + e] != *want {
-                    return Err(mismatch(format!(
-                        "tile {t} element {i} read through the shared-memory layout: {:?}, \
-                         expected {want:?} (global offset {g:?})",
-                        &pr[at..at + e]
-                    )));
-                }
-            }
-        }
-        report.push_str(&format!(
-            "ok  {}: {tiles} tiles, box {:?}, {} ({} registers)\n",
-            case.name,
-            c.box_dims(),
-            c.describe(),
-            gpu.compile(&k.source, &k.name)?.registers
-        ));
     }
-    Ok(report)
+    let kernel = gpu.compile(&k.source, &k.name)?;
+    Ok(format!(
+        "ok  {}: {tiles} tiles, {} registers, {} B local; {}\n",
+        case.name,
+        kernel.registers,
+        kernel.local_bytes,
+        c.describe()
+    ))
 }

@@ -6,7 +6,7 @@
 use cute::{ComposedLayout, Layout, Swizzle};
 use cute_cuda::atom::{gmma_smem_atom, DType, GmmaSwizzle, Major};
 use cute_cuda::compile::{cubin, ptx, ARCH};
-use cute_cuda::tma::emit::{coord_exprs, tma_copy_kernel};
+use cute_cuda::tma::emit::{coord_exprs, tma_copy_kernel, tma_copy_kernel_perturbed};
 use cute_cuda::tma::run::{encode, tile_reference, tma_cases};
 use cute_cuda::tma::{make_tma_copy, TmaCopy, TmaSwizzle};
 use cute_cuda::GpuError;
@@ -491,5 +491,9 @@ fn tma_kernels_compile() {
         // and through ptxas (the inline PTX is only checked there) to machine code
         let bin = cubin(&k.source, &k.name, ARCH).unwrap_or_else(|e| panic!("{e}\n{}", k.source));
         assert_eq!(&bin[..4], b"\x7fELF", "{}", case.name);
+        // the negative control's kernel, too
+        let kp = tma_copy_kernel_perturbed(&case.copy).unwrap();
+        assert_ne!(kp.source, k.source);
+        cubin(&kp.source, &kp.name, ARCH).unwrap_or_else(|e| panic!("{e}\n{}", kp.source));
     }
 }
