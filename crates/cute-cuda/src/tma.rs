@@ -252,7 +252,7 @@ struct Dim {
 /// contiguous in global memory; a global stride is not a positive multiple of 16 bytes (or reaches
 /// 2^40 bytes); a box extent is over 256; the rank is over 5; a global extent exceeds the 32-bit
 /// coordinates; the swizzle is not `Sw<B,4,3>` on bytes; the innermost box is not a multiple of
-/// 16 bytes (no swizzle) or exceeds the swizzle's span; or some element of the tile is not where
+/// 16 bytes or exceeds the swizzle's span; or some element of the tile is not where
 /// TMA writes it.
 ///
 /// ```
@@ -522,20 +522,22 @@ fn check_dims(
         }
     }
     let inner = dims[0].box_dim * e;
-    match swizzle {
-        TmaSwizzle::None if inner % 16 != 0 => Err(err(format!(
-            "{}: the innermost box dimension spans {inner} bytes of {dtype}; without swizzle TMA \
-             needs a multiple of 16 bytes",
+    if inner % 16 != 0 {
+        return Err(err(format!(
+            "{}: the innermost box dimension spans {inner} bytes of {dtype}; TMA (interleave \
+             none) needs a multiple of 16 bytes",
             what()
-        ))),
-        s if s != TmaSwizzle::None && inner > s.span_bytes() => Err(err(format!(
-            "{}: the innermost box dimension spans {inner} bytes of {dtype}, over the {} bytes \
-             of the swizzle {s:?}",
-            what(),
-            s.span_bytes()
-        ))),
-        _ => Ok(()),
+        )));
     }
+    if swizzle != TmaSwizzle::None && inner > swizzle.span_bytes() {
+        return Err(err(format!(
+            "{}: the innermost box dimension spans {inner} bytes of {dtype}, over the {} bytes \
+             of the swizzle {swizzle:?}",
+            what(),
+            swizzle.span_bytes()
+        )));
+    }
+    Ok(())
 }
 
 impl TmaCopy {

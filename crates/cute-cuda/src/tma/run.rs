@@ -186,8 +186,8 @@ fn swizzled(
 }
 
 /// The cases [`check_tma_copy`] runs: f32, f16 and bf16; no swizzle, 64-byte and 128-byte
-/// swizzles from the canonical `wgmma` atoms (K- and MN-major); 2-D to 5-D; a hierarchical mode;
-/// partial last tiles in every case but one.
+/// swizzles from the canonical `wgmma` atoms (K- and MN-major); 2-D to 5-D; hierarchical modes
+/// (one folded into a dimension, one whose grid is hierarchical); partial last tiles in most.
 ///
 /// # Errors
 ///
@@ -228,6 +228,14 @@ pub fn tma_cases() -> Result<Vec<TmaCase>, GpuError> {
         "((8,16),40,2):((1,8),136,5440)",
         &[32, 8, 1],
         unswizzled("(32,8):(1,32)")?,
+        DType::F32,
+    )?;
+    add(
+        "f32 3-D from a hierarchical mode whose second leaf the tile does not cover (a \
+         hierarchical grid)",
+        "((128,2),32):((1,4096),128)",
+        &[64, 8],
+        unswizzled("(64,8):(1,64)")?,
         DType::F32,
     )?;
     add(

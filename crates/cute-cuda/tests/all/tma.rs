@@ -145,6 +145,21 @@ fn descriptor_parameters() {
             swizzle: TmaSwizzle::None,
             grid: "(8):(256@0)",
         },
+        // a hierarchical mode (128,2):(1,4096) tiled by 64: the tile divides its first leaf, the
+        // second leaf is not covered and follows as a box-1 dimension (extent 2, 4096 * 4 B);
+        // the grid of mode 0 is hierarchical too, (2,2) with steps 64 on dimension 0 and 1 on
+        // dimension 2: tile index g of that mode starts at 64 g = (64 g mod 128, 64 g / 128)
+        Row {
+            g: "((128,2),32):((1,4096),128)",
+            tile: &[64, 8],
+            smem: plain("(64,8):(1,64)"),
+            t: DType::F32,
+            dims: &[128, 32, 2],
+            strides: &[512, 16384],
+            boxes: &[64, 8, 1],
+            swizzle: TmaSwizzle::None,
+            grid: "(2,2,4):(64@0,1@2,8@1)",
+        },
         // rank 5: padded strides keep every mode its own dimension
         Row {
             g: "(32,3,4,5,6):(1,40,128,640,3840)",
@@ -226,6 +241,15 @@ fn simulated_loads_match_the_tiling() {
             "(32,64):(64,1)",
             &[4, 64],
             &plain("(4,64):(64,1)"),
+            DType::F32,
+        )
+        .unwrap(),
+    );
+    cases.push(
+        tma(
+            "((128,2),32):((1,4096),128)",
+            &[64, 8],
+            &plain("(64,8):(1,64)"),
             DType::F32,
         )
         .unwrap(),
@@ -408,6 +432,18 @@ fn refusals() {
         "(100,64):(1,100)",
         &[2, 8],
         &plain("(2,8):(1,2)"),
+        DType::F32,
+        &["8 bytes", "multiple of 16 bytes"],
+    );
+    // a swizzled innermost box of 8 bytes (the SW32 f32 atom over a 2-column tile)
+    refused(
+        "(64,64):(64,1)",
+        &[8, 2],
+        &ComposedLayout::new(
+            Swizzle::new(1, 2, 3).unwrap(),
+            0,
+            "(8,2):(2,1)".parse().unwrap(),
+        ),
         DType::F32,
         &["8 bytes", "multiple of 16 bytes"],
     );
