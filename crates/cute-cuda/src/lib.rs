@@ -18,6 +18,10 @@
 //! * [`atom`]: the MMA and copy instructions (`mma.sync`, `wgmma`, `ldmatrix`, `stmatrix`,
 //!   `cp.async`) and the canonical shared-memory layouts of `wgmma`/TMA, as CuTe layouts;
 //!   [`verify`]: kernels that record which thread holds which element of each atom;
+//! * [`tma`]: the TMA copy atom derived from layouts: the `cuTensorMapEncodeTiled` parameters
+//!   and the tiles' coordinates (a layout with coordinate strides) from a global layout, a tile
+//!   and the tile's shared-memory layout; the CUDA source of TMA loads and stores; a checked
+//!   tile-by-tile copy on the device;
 //! * [`cases`]: the checks' and benchmarks' cases, which `cute gpu` runs.
 //!
 //! The CUDA driver and NVRTC are loaded when first used: this crate builds and its CPU tests run on
@@ -45,6 +49,7 @@ pub mod gemm;
 pub mod kernel;
 mod plans;
 pub mod tensor;
+pub mod tma;
 pub mod verify;
 pub mod wgmma;
 

@@ -5,3 +5,4 @@ mod atoms;
 mod compile;
 mod copy;
 mod gemm;
+mod tma;
