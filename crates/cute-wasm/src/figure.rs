@@ -186,8 +186,11 @@ pub struct Figure {
     /// Operands, then the result.
     pub panels: Vec<FigPanel>,
     /// The legend.
-    pub legend: Vec<(Option<(u8, u8, u8)>, String)>,
+    pub legend: Legend,
 }
+
+/// A legend: sentences, each with the colour it explains (`None`: no swatch).
+pub type Legend = Vec<(Option<(u8, u8, u8)>, String)>;
 
 impl Figure {
     /// As JSON: `{"panels": [...], "legend": [{"fill", "text"}]}`.
@@ -437,8 +440,6 @@ pub fn figure(op: &str, args: &[&str], result: &str) -> Option<Figure> {
     Some(Figure { panels, legend })
 }
 
-type Legend = Vec<(Option<(u8, u8, u8)>, String)>;
-
 /// Colours `a`, `b` and `res` by the operation's link; `None` when there is none to draw (the
 /// greys stay). Returns the `B` panel to show and the legend.
 fn link(
@@ -646,7 +647,10 @@ fn link(
                 Some(link_colour(0)),
                 "colour j: the complement's cell of index j, the offset where copy j of A's pattern starts; A itself is copy 0".to_string(),
             ),
-            (None, "(A, complement) is a bijection onto 0..size(A)·size(complement) when A is injective".to_string()),
+            (
+                None,
+                "(A, complement) is injective: the copies of A's offsets placed at the complement's offsets do not overlap".to_string(),
+            ),
         ];
         return Some((pb, legend));
     }
@@ -772,6 +776,27 @@ mod tests {
         for i in 0..al.size() {
             assert_eq!(fill_at(pa, i), link_colour(i));
             assert_eq!(fill_at(pr, al.eval(i).unwrap()), link_colour(i));
+        }
+    }
+
+    #[test]
+    fn complement_colours_each_copy_of_a() {
+        let a = "(2,2):(1,6)";
+        let Outcome::Value(r) = registry::run("complement", &[a, "24"]) else {
+            panic!()
+        };
+        let f = figure("complement", &[a, "24"], &r).unwrap();
+        let (pa, pr) = (&f.panels[0], &f.panels[1]);
+        assert!(pa.fill.iter().all(|&c| c == link_colour(0)));
+        let al: Layout = a.parse().unwrap();
+        let rl: Layout = r.parse().unwrap();
+        let mut seen = std::collections::HashSet::new();
+        for j in 0..rl.size() {
+            assert_eq!(fill_at(pr, j), link_colour(j));
+            // copy j of A's offsets, at R(j), overlaps no other copy
+            for i in 0..al.size() {
+                assert!(seen.insert(al.eval(i).unwrap() + rl.eval(j).unwrap()));
+            }
         }
     }
 
