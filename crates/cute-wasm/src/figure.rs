@@ -779,6 +779,97 @@ mod tests {
         }
     }
 
+    /// For every rank-2 `A` of shape `(m, n)` (m, n ≤ 7, column- and row-major) and tiler
+    /// `(t0, t1)` (≤ 4, dividing or not), recomputed from the definition of a by-mode divide:
+    /// A's cell `(r, c)` is in tile `r / t0 + ⌈m / t0⌉ · (c / t1)`, and the result has
+    /// `⌈m/t0⌉·t0 · ⌈n/t1⌉·t1 − m·n` cells of padding.
+    #[test]
+    fn divides_by_mode_agree_with_the_definition() {
+        for (m, n) in (1..=7).flat_map(|m| (1..=7).map(move |n| (m, n))) {
+            for (t0, t1) in (1..=4).flat_map(|a| (1..=4).map(move |b| (a, b))) {
+                for a in [format!("({m},{n}):(1,{m})"), format!("({m},{n}):({n},1)")] {
+                    let t = format!("({t0},{t1})");
+                    let Outcome::Value(v) = registry::run("logical_divide", &[&a, &t]) else {
+                        panic!("{a} / {t}")
+                    };
+                    let Some(f) = figure("logical_divide", &[&a, &t], &v) else {
+                        continue; // a result of more than INLINE_SVG_CELLS cells
+                    };
+                    let pa = &f.panels[0];
+                    let pr = f.panels.last().unwrap();
+                    let rows = (m + t0 - 1) / t0;
+                    for r in 0..m {
+                        for c in 0..n {
+                            let tile = r / t0 + rows * (c / t1);
+                            assert_eq!(
+                                fill_at(pa, r + m * c),
+                                link_colour(tile),
+                                "{a} / {t} at ({r},{c})"
+                            );
+                        }
+                    }
+                    let padding = rows * t0 * ((n + t1 - 1) / t1) * t1 - m * n;
+                    let outside = pr.mark.iter().filter(|&&k| k == MARK_OUTSIDE).count() as i64;
+                    assert_eq!(outside, padding, "{a} / {t}");
+                    assert_eq!(pr.index.len() as i64 - outside, m * n, "{a} / {t}");
+                }
+            }
+        }
+    }
+
+    /// Every operation on a few operands of every kind answers without a panic, and a figure's
+    /// panels have as many labels of each kind as cells.
+    #[test]
+    fn every_operation_answers_with_a_well_formed_figure() {
+        let args = [
+            "(4,8):(1,4)",
+            "(3,5):(5,1)",
+            "((2,2),3):((1,6),2)",
+            "8:2",
+            "(5,8)",
+            "(4,4):(F1,F5)",
+            "(4,8):(1@0,1@1)",
+            "Sw<2,0,2> o 0 o (4,4):(4,1)",
+            "(2,2):(0,1)",
+            "4",
+        ];
+        for op in registry::operations() {
+            let (lo, hi) = op.arity();
+            if lo > 2 {
+                continue;
+            }
+            for x in args {
+                for y in args {
+                    let a: Vec<&str> = if lo <= 1 && hi >= 1 && y == args[0] {
+                        vec![x]
+                    } else if hi >= 2 {
+                        vec![x, y]
+                    } else {
+                        continue;
+                    };
+                    let mut request = format!("run\n{}", op.name);
+                    for t in &a {
+                        request.push('\n');
+                        request.push_str(t);
+                    }
+                    let answer: serde_json::Value = serde_json::from_str(&crate::handle(&request))
+                        .unwrap_or_else(|e| panic!("{request:?}: {e}"));
+                    for p in answer["figure"]["panels"].as_array().into_iter().flatten() {
+                        let cells =
+                            (p["rows"].as_i64().unwrap() * p["cols"].as_i64().unwrap()) as usize;
+                        for key in ["value", "index", "coord", "fill", "mark"] {
+                            assert_eq!(
+                                p[key].as_array().unwrap().len(),
+                                cells,
+                                "{request:?} {key}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn complement_colours_each_copy_of_a() {
         let a = "(2,2):(1,6)";
