@@ -245,6 +245,39 @@ def cute_grey(offset):
     return (v, v, v)
 
 
+def parse_layout(text):
+    """(shape, stride) of a layout in CuTe notation with integer strides, as nested tuples."""
+    import ast
+
+    shape, stride = text.split(":")
+    to_tuple = lambda t: ast.literal_eval(t.replace(")", ",)").replace(",,", ","))
+    return to_tuple(shape), to_tuple(stride)
+
+
+def leaves(t):
+    return [x for m in t for x in leaves(m)] if isinstance(t, tuple) else [t]
+
+
+def size_of(t):
+    n = 1
+    for x in leaves(t):
+        n *= x
+    return n
+
+
+def tvl_size(layout):
+    return size_of(layout[0])
+
+
+def eval_layout(layout, i):
+    """The layout at index i: the colexicographic coordinate over its flattened shape, dotted with its strides."""
+    total = 0
+    for s, d in zip(leaves(layout[0]), leaves(layout[1])):
+        total += (i % s) * d
+        i //= s
+    return total
+
+
 def panel_fills(browser):
     """{role: [fill by index]} of the figure's panels (fills as 0xRRGGBB numbers)."""
     got = browser.js(
@@ -272,6 +305,7 @@ def docs_screenshots(browser, load, folder):
         ("divide.png", {"view": "op", "op": "logical_divide", "a0": "(6,8):(8,1)", "a1": "(4,3)", "show": "value"}, None),
         ("product.png", {"view": "op", "op": "blocked_product", "a0": "(2,2):(1,2)", "a1": "(2,3):(3,1)", "show": "index"}, None),
         ("swizzle.png", {"view": "op", "op": "f2_layout", "a0": "Sw<2,0,2> o 0 o (4,4):(4,1)", "show": "value"}, None),
+        ("make-layout-tv.png", {"view": "op", "op": "make_layout_tv", "a0": "(4,8):(8,1)", "a1": "(2,2):(2,1)", "show": "value", "thread": "7"}, None),
         ("tv-thread.png", {"view": "tv", "tv": "((4,8),(2,2)):((32,1),(16,8))", "rows": "16", "cols": "8", "thread": "5"}, "9"),
     ]
     for name, state, hover in shots + [("help.png", {"view": "op"}, None)]:
@@ -553,7 +587,7 @@ def main():
 
         def isolated():
             return browser.js(
-                "(() => { const s = document.querySelector('#picture svg'); const cells = Array.from(s.querySelectorAll('rect.cell'));"
+                "(() => { const s = Array.from(document.querySelectorAll('#picture svg')).find(s => s.querySelector('rect.cell[data-threads]')); const cells = Array.from(s.querySelectorAll('rect.cell'));"
                 " const iso = Array.from(s.querySelectorAll('rect.iso')).map(o => { const c = cells.find(c => +c.getAttribute('x') === +o.getAttribute('x') - 2 && +c.getAttribute('y') === +o.getAttribute('y') - 2);"
                 " return [+c.dataset.row, +c.dataset.col]; });"
                 " return [s.dataset.isolated || null, iso, s.querySelectorAll('rect.dimmer').length, cells.length]; })()"
@@ -582,6 +616,27 @@ def main():
         check("a click keeps thread 9: in the URL, the field and the module's outline",
               t == "9" and "thread=9" in href and text_value(browser, "tv-thread") == "9" and outlined == len(thread_cells(9)),
               f"{t} {href} {outlined}")
+
+        # 12b. a TV-shaped result: make_layout_tv's picture beside thr and val, a thread isolated by a click
+        load({"view": "op", "op": "make_layout_tv", "a0": "(4,8):(8,1)", "a1": "(2,2):(2,1)"})
+        value = text("value")
+        tile, tv_text = value.split(" ", 1)
+        rows_, cols_ = (int(x) for x in tile.strip("()").split(","))
+        roles = browser.js("Array.from(document.querySelectorAll('#picture figure')).map(f => f.dataset.role)")
+        check("make_layout_tv shows thr and val beside its TV picture", roles == ["thr", "val", "tv"], repr(roles))
+        browser.js(
+            "(() => { const c = Array.from(document.querySelectorAll('#picture figure[data-role=tv] rect.cell')).find(c => c.dataset.threads === '7');"
+            " c.dispatchEvent(new MouseEvent('click', {bubbles: true})); })()"
+        )
+        t, iso, dim, n = isolated()
+        tvl = parse_layout(tv_text)
+        threads = size_of(tvl[0][0])
+        want = {(x % rows_, x // rows_) for v in range(tvl_size(tvl) // threads) for x in [eval_layout(tvl, 7 + threads * v)]}
+        check("a click on a cell of thread 7 isolates exactly the cells the printed TV layout gives thread 7",
+              t == "7" and {tuple(x) for x in iso} == want and dim == n - len(want) and "thread=7" in browser.js("location.href"),
+              f"{t} {sorted(tuple(x) for x in iso)} want {sorted(want)}")
+        browser.load(browser.js("location.href").replace("case=", "case=reload-"))
+        check("loading the URL isolates thread 7 again", isolated()[0] == "7", repr(isolated()[0]))
 
         # 13. a swizzle before and after: Sw<3,3,3> o 0 o (8,64):(64,1)
         load({"view": "op", "op": "f2_layout", "a0": "Sw<3,3,3> o 0 o (8,64):(64,1)"})

@@ -657,6 +657,51 @@ fn link(
     None
 }
 
+/// The figure and the TV picture of `make_layout_tv(thr, val)`, whose value is `TILE TV`: the
+/// thread and value layouts beside the TV layout drawn over its tile (`cute_draw`'s TV picture,
+/// whose cells list their threads for the page to isolate one). `None` when the value is not of
+/// that form or the tile has more than [`INLINE_SVG_CELLS`] cells.
+///
+/// ```
+/// let (f, svg) = cute_wasm::figure::tv_figure(&["(4,8):(8,1)", "(2,2):(2,1)"], "(8,16) ((8,4),(2,2)):((16,2),(8,1))").unwrap();
+/// let roles: Vec<&str> = f.panels.iter().map(|p| p.role).collect();
+/// assert_eq!(roles, ["thr", "val"]);
+/// assert_eq!(svg.matches("class=\"cell\"").count(), 128);
+/// ```
+pub fn tv_figure(args: &[&str], value: &str) -> Option<(Figure, String)> {
+    let (tile, tv) = value.split_once(' ')?;
+    let tile: IntTuple = tile.parse().ok()?;
+    let tv: Layout = tv.parse().ok()?;
+    if tile.rank() != 2 {
+        return None;
+    }
+    let (rows, cols) = (
+        tile.get(0).ok()?.size().ok()?,
+        tile.get(1).ok()?.size().ok()?,
+    );
+    if rows.checked_mul(cols)? > INLINE_SVG_CELLS {
+        return None;
+    }
+    let svg = cute_draw::svg::tv_layout_svg(&tv, rows, cols, None).ok()?;
+    let mut panels = Vec::new();
+    for (role, text) in ["thr", "val"].into_iter().zip(args) {
+        if let Ok(l) = text.parse::<Layout>() {
+            if let Some(mut p) = FigPanel::of(role, &l) {
+                p.title = format!("{role}: {l}");
+                panels.push(p);
+            }
+        }
+    }
+    let legend = vec![
+        (None, GREYS.to_string()),
+        (
+            Some(cute_draw::pictures::thread_colour(0)),
+            format!("the TV layout {tv} over its {rows}x{cols} tile: each cell holds the thread T and value V that own it, coloured by thread (CuTe's colours); hover a cell to isolate its thread, click to keep it"),
+        ),
+    ];
+    Some((Figure { panels, legend }, svg))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

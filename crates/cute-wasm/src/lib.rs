@@ -8,7 +8,7 @@
 //! | request | answer |
 //! |---|---|
 //! | `ops` | `{"ops": [{"name", "signature", "min", "max"}]}` (`max` null: no bound) |
-//! | `run`, OP, ARG... | `{"value", "table", "svg", "figure"}`: any operation of [`cute::registry`] |
+//! | `run`, OP, ARG... | `{"value", "table", "svg", "figure"}`: any operation of [`cute::registry`]; `make_layout_tv` adds `tv`, its TV picture |
 //! | `draw`, LAYOUT | `{"value", "table", "svg"}` |
 //! | `tv`, TV, ROWS, COLS, THREAD | `{"svg"}`: a thread-value layout over a ROWS × COLS tile |
 //! | `banks`, SMEM, TV, B, V, J | `{"instructions", "wavefronts", "ideal", "search", "svg", …}` |
@@ -224,6 +224,12 @@ fn run(a: &[&str], svg: bool) -> String {
             let mut fields = value_fields(&v, svg);
             if let Some(f) = figure::figure(op, args, &v) {
                 fields.push(("figure", f.to_value()));
+            } else if *op == "make_layout_tv" {
+                if let Some((f, tv)) = figure::tv_figure(args, &v) {
+                    fields.retain(|(k, _)| *k != "note"); // the value has a picture after all
+                    fields.push(("figure", f.to_value()));
+                    fields.push(("tv", json!(tv)));
+                }
             }
             json::object(fields).to_string()
         }
@@ -471,5 +477,12 @@ mod tests {
         assert!(!handle("run\ncoalesce\n(4,8):(1,4").contains("\"figure\""));
         // a value that is not a layout neither
         assert!(!handle("run\nsize\n(4,8):(1,4)").contains("\"figure\""));
+        // a TV layout: thr and val beside its picture over the tile
+        let a = handle("run\nmake_layout_tv\n(4,8):(8,1)\n(2,2):(2,1)");
+        let v: serde_json::Value = serde_json::from_str(&a).unwrap();
+        assert_eq!(v["figure"]["panels"][0]["role"], "thr");
+        let tv = v["tv"].as_str().unwrap();
+        assert_eq!(tv.matches("data-threads=").count(), 128);
+        assert!(v.get("note").is_none(), "{a}");
     }
 }
