@@ -553,6 +553,14 @@ def main():
         groups = {f: sum(1 for g in fills["result"] if g == f) for f in set(fills["result"])}
         check("blocked_product: six tiles of four cells, each B's cell colour", sorted(fills["B"]) == sorted(groups) and set(groups.values()) == {4}, repr(groups))
 
+        # 10b. a slice: the cells of A it keeps, coloured as the result's cells
+        load({"view": "op", "op": "slice", "a0": "(4,8):(1,4)", "a1": "(_,2)"})
+        fills = panel_fills(browser)
+        kept = {i for i, f in enumerate(fills["A"]) if f != 0xFFFFFF}
+        check("slice (_,2): A's column 2 coloured as the result's cells, the rest white",
+              kept == {r + 4 * 2 for r in range(4)} and all(fills["A"][r + 8] == fills["result"][r] for r in range(4)),
+              f"{sorted(kept)} {fills}")
+
         # 11. the value / index / coordinate switch, kept in the URL
         load({"view": "op", "op": "composition", "a0": "(8,8):(8,1)", "a1": "((4,8),2):((16,1),8)"})
         browser.js("document.querySelector('input[name=show][value=coord]').click()")

@@ -22,6 +22,7 @@
 //! | `logical/zipped/tiled/flat/blocked/raked_product(A, B)` | tile `k` of the result and `B`'s cell `k` share colour `k` |
 //! | `right_inverse(A)` | result cell `i` and `A`'s cell `R(i)` share colour `i` |
 //! | `left_inverse(A)` | `A`'s cell `i` and result cell `A(i)` share colour `i` |
+//! | `slice(A, c)` | result cell `j` and the cell of `A` it comes from share colour `j`; the others white |
 //! | `complement(A, M)` | `A` is copy 0 of the pattern; result cell `j` marks where copy `j` starts |
 //! | anything else | CuTe's 8-level grey by value: equal offsets, equal greys |
 //!
@@ -597,6 +598,37 @@ fn link(
         ];
         return Some((Some(pb), legend));
     }
+    if op == "slice" && args.len() == 2 {
+        // result cell j is A's cell of index slice_offset(C_A, c) + slice(C_A, c)(j)
+        let offset = |l: &str| match registry::run("slice_offset", &[l, args[1]]) {
+            Outcome::Value(v) => v.parse::<i64>().ok(),
+            _ => None,
+        };
+        let base = offset(&ca)?;
+        let src = values_of(op, &[&ca, args[1]])?;
+        if src.len() != n {
+            return None;
+        }
+        pa.fill.iter_mut().for_each(|f| *f = white);
+        for (j, &s) in src.iter().enumerate() {
+            let colour = link_colour(j as i64);
+            let k = res.cell_of(j as i64)?;
+            res.fill[k] = colour;
+            let c = pa.cell_of(base.checked_add(s)?)?;
+            pa.fill[c] = colour;
+        }
+        let off = offset(args[0]).map_or(String::new(), |o| {
+            format!(" (the result's offsets are relative to slice_offset = {o}, as CuTe's slice leaves it out)")
+        });
+        let legend = vec![
+            (
+                Some(link_colour(0)),
+                format!("colour j: the result's cell of index j and the cell of A it comes from: the slice keeps A's modes marked _ at the given coordinate{off}"),
+            ),
+            (Some(white), "white: a cell of A outside the slice".to_string()),
+        ];
+        return Some((pb, legend));
+    }
     if op == "right_inverse" && args.len() == 1 {
         // A(R(i)) = i: result cell i and A's cell of index R(i)
         pa.fill.iter_mut().for_each(|f| *f = white);
@@ -913,6 +945,26 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn slices_colour_the_cells_of_a_they_keep() {
+        let (a, c) = ("((2,2),8):((1,16),2)", "((1,_),_)");
+        let Outcome::Value(r) = registry::run("slice", &[a, c]) else {
+            panic!()
+        };
+        let f = figure("slice", &[a, c], &r).unwrap();
+        let (pa, pr) = (&f.panels[0], &f.panels[1]);
+        // the slice ((1,_),_): A's cells of mode-0 coordinate (1, m) and column n, i.e. index
+        // 1 + 2m + 4n, are result cell m + 2n
+        for m in 0..2 {
+            for n in 0..8 {
+                assert_eq!(fill_at(pa, 1 + 2 * m + 4 * n), link_colour(m + 2 * n));
+                assert_eq!(fill_at(pr, m + 2 * n), link_colour(m + 2 * n));
+                assert_eq!(fill_at(pa, 2 * m + 4 * n), (255, 255, 255));
+            }
+        }
+        assert!(f.legend[0].1.contains("slice_offset = 1"), "{:?}", f.legend);
     }
 
     #[test]
