@@ -625,6 +625,26 @@ def main():
               t == "9" and "thread=9" in href and text_value(browser, "tv-thread") == "9" and outlined == len(thread_cells(9)),
               f"{t} {href} {outlined}")
 
+        # 12a. the switch in the TV view: the tile's coordinate index or coordinate instead of T/V
+        load({"view": "tv", "tv": "((4,8),(2,2)):((32,1),(16,8))", "rows": "16", "cols": "8", "thread": "5", "show": "index"})
+
+        def tv_labels():
+            return browser.js(
+                "(() => { const s = document.querySelector('#picture svg'); const alt = Array.from(s.querySelectorAll('text.alt-label')).map(t => t.textContent);"
+                " const shown = Array.from(s.querySelectorAll('text.label')).filter(t => getComputedStyle(t).display !== 'none').length;"
+                " const cells = Array.from(s.querySelectorAll('rect.cell')).map(c => [+c.dataset.row, +c.dataset.col]); return [alt, shown, cells]; })()"
+            )
+
+        alt, shown, cells = tv_labels()
+        check("TV view, cells show index: m + 16 n in every cell, the T/V labels hidden",
+              shown == 0 and len(alt) == 128 and alt == [str(r + 16 * c) for r, c in cells], f"{shown} shown, {alt[:6]}")
+        browser.js("document.querySelector('input[name=show][value=coord]').click()")
+        alt, shown, cells = tv_labels()
+        check("TV view, cells show coordinate: (m,n)", shown == 0 and alt == [f"({r},{c})" for r, c in cells] and "show=coord" in browser.js("location.href"), repr(alt[:4]))
+        browser.js("document.querySelector('input[name=show][value=value]').click()")
+        alt, shown, cells = tv_labels()
+        check("TV view, cells show value: the thread and value labels back", alt == [] and shown == 256, f"{len(alt)} {shown}")
+
         # 12b. a TV-shaped result: make_layout_tv's picture beside thr and val, a thread isolated by a click
         load({"view": "op", "op": "make_layout_tv", "a0": "(4,8):(8,1)", "a1": "(2,2):(2,1)"})
         value = text("value")

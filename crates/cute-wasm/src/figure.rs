@@ -375,7 +375,9 @@ pub fn figure(op: &str, args: &[&str], result: &str) -> Option<Figure> {
     // the layout arguments, A and B by position
     let mut plain: Vec<Option<FigPanel>> = Vec::new();
     for (k, text) in args.iter().enumerate() {
-        let role = if k == 0 { "A" } else { "B" };
+        // A, B, then C, D, ... for operations of more arguments (make_layout)
+        const ROLES: [&str; 8] = ["A", "B", "C", "D", "E", "F", "G", "H"];
+        let role = ROLES.get(k).copied().unwrap_or("arg");
         match operand(text) {
             Some(Operand::Plain(l)) => {
                 let p = FigPanel::of(role, &l).map(|mut p| {
@@ -1021,5 +1023,8 @@ mod tests {
         // a result too large for the figure gives none; a value that is not a layout neither
         assert!(figure("coalesce", &["(64,64):(64,1)"], "(64,64):(64,1)").is_none());
         assert!(figure("size", &["(4,8):(1,4)"], "32").is_none());
+        let f = figure("make_layout", &["4:1", "2:4", "3:8"], "(4,2,3):(1,4,8)").unwrap();
+        let roles: Vec<&str> = f.panels.iter().map(|p| p.role).collect();
+        assert_eq!(roles, ["A", "B", "C", "result"]);
     }
 }
