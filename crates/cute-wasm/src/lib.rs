@@ -48,6 +48,8 @@ pub mod banks_view;
 pub mod cells;
 pub mod figure;
 pub mod json;
+pub mod links;
+pub mod panel;
 
 use cute::registry::{self, Outcome};
 use cute::{Error, ErrorKind, Layout};
