@@ -19,7 +19,13 @@ a pipe (`--remote-debugging-pipe`; Python's standard library only) and checks:
 The deadlines in the DevTools exchange (`timeout=` below) are watchdogs against a browser that
 stopped answering, not speed limits: each is tens of seconds for steps that take milliseconds.
 
-Usage: scripts/test-playground.py [--cute PATH] [--chromium PATH] [--screenshot FILE]
+* an operation's operands stand beside its result with linking colours and a legend (composition,
+  a divide that does not divide, a product), every colour recomputed here from the definition;
+* the value / index / coordinate switch relabels the cells and stays in the URL;
+* hovering a TV cell isolates its thread (every cell outlined, the others dimmed), a click keeps it
+  in the URL; a swizzled operand is drawn before and after; the help panel is there.
+
+Usage: scripts/test-playground.py [--cute PATH] [--chromium PATH] [--screenshot FILE] [--docs DIR]
 Exit status 0 when every check passes; the last line is `N passed, M failed`.
 """
 
@@ -239,12 +245,110 @@ def cute_grey(offset):
     return (v, v, v)
 
 
+def parse_layout(text):
+    """(shape, stride) of a layout in CuTe notation with integer strides, as nested tuples."""
+    import ast
+
+    shape, stride = text.split(":")
+    to_tuple = lambda t: ast.literal_eval(t.replace(")", ",)").replace(",,", ","))
+    return to_tuple(shape), to_tuple(stride)
+
+
+def leaves(t):
+    return [x for m in t for x in leaves(m)] if isinstance(t, tuple) else [t]
+
+
+def size_of(t):
+    n = 1
+    for x in leaves(t):
+        n *= x
+    return n
+
+
+def tvl_size(layout):
+    return size_of(layout[0])
+
+
+def eval_layout(layout, i):
+    """The layout at index i: the colexicographic coordinate over its flattened shape, dotted with its strides."""
+    total = 0
+    for s, d in zip(leaves(layout[0]), leaves(layout[1])):
+        total += (i % s) * d
+        i //= s
+    return total
+
+
+def panel_fills(browser):
+    """{role: [fill by index]} of the figure's panels (fills as 0xRRGGBB numbers)."""
+    got = browser.js(
+        "Array.from(document.querySelectorAll('#picture svg[data-role]')).map(s => [s.dataset.role,"
+        " Array.from(s.querySelectorAll('rect.cell')).map(r => [+r.dataset.index, +r.dataset.fill])])"
+    )
+    out = {}
+    for role, cells in got:
+        v = [None] * len(cells)
+        for i, f in cells:
+            v[i] = f
+        out[role] = v
+    return out
+
+
+def text_value(browser, id_):
+    return browser.js(f"document.getElementById({json.dumps(id_)}).value")
+
+
+def docs_screenshots(browser, load, folder):
+    """The pictures of the documentation (docs/playground/*.png): each view clipped to its content."""
+    os.makedirs(folder, exist_ok=True)
+    shots = [
+        ("composition.png", {"view": "op", "op": "composition", "a0": "(8,8):(8,1)", "a1": "(4,2):(2,1)", "show": "value"}, None),
+        ("divide.png", {"view": "op", "op": "logical_divide", "a0": "(6,8):(8,1)", "a1": "(4,3)", "show": "value"}, None),
+        ("product.png", {"view": "op", "op": "blocked_product", "a0": "(2,2):(1,2)", "a1": "(2,3):(3,1)", "show": "index"}, None),
+        ("swizzle.png", {"view": "op", "op": "f2_layout", "a0": "Sw<2,0,2> o 0 o (4,4):(4,1)", "show": "value"}, None),
+        ("make-layout-tv.png", {"view": "op", "op": "make_layout_tv", "a0": "(4,8):(8,1)", "a1": "(2,2):(2,1)", "show": "value", "thread": "7"}, None),
+        ("tv-thread.png", {"view": "tv", "tv": "((4,8),(2,2)):((32,1),(16,8))", "rows": "16", "cols": "8", "thread": "5"}, "9"),
+    ]
+    for name, state, hover in shots + [("help.png", {"view": "op"}, None)]:
+        load(state)
+        if name == "help.png":
+            box = browser.js(
+                "(() => { const h = document.getElementById('help'); h.open = true; const b = h.getBoundingClientRect();"
+                " return [b.x, b.y, b.width, b.height]; })()"
+            )
+            shoot(browser, box, os.path.join(folder, name))
+            continue
+        if hover is not None:
+            browser.js(
+                "(() => { const c = Array.from(document.querySelectorAll('#picture rect.cell')).find(c => c.dataset.threads.split(' ')[0] === "
+                + json.dumps(hover) + "); c.dispatchEvent(new MouseEvent('mouseover', {bubbles: true})); })()"
+            )
+        box = browser.js(
+            "(() => { const b = document.body.getBoundingClientRect(); const l = document.getElementById('legend');"
+            " const p = document.getElementById('picture').getBoundingClientRect();"
+            " const bottom = Math.max(p.bottom, l.hidden ? 0 : l.getBoundingClientRect().bottom);"
+            " return [0, 0, Math.min(1280, b.width + 40), bottom + 8]; })()"
+        )
+        shoot(browser, box, os.path.join(folder, name))
+
+
+def shoot(browser, box, path):
+    """A PNG of the page's rectangle `box` ([x, y, width, height] in CSS pixels), at 3/4 size."""
+    import base64
+
+    r = browser.send("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True,
+                                                  "clip": {"x": box[0], "y": box[1], "width": box[2], "height": box[3], "scale": 0.75}})
+    with open(path, "wb") as f:
+        f.write(base64.b64decode(r["data"]))
+    print(f"wrote {path}", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     target = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
     ap.add_argument("--cute", default=os.path.join(target, "release", "cute"))
     ap.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser") or "chromium")
     ap.add_argument("--screenshot", default=os.path.join(tempfile.gettempdir(), "cute-playground.png"))
+    ap.add_argument("--docs", metavar="DIR", help="also write the documentation's screenshots (docs/playground) into DIR")
     opts = ap.parse_args()
 
     results = []
@@ -288,16 +392,16 @@ def main():
         check("composition gives ((4,8),2):((2,8),1)", value == "((4,8),2):((2,8),1)", repr(value))
         check("the print_layout table heads the value", text("table").startswith("((4,8),2):((2,8),1)\n"), text("table")[:80])
         cells = browser.js(
-            "Array.from(document.querySelectorAll('#picture rect.cell')).map(r => "
+            "Array.from(document.querySelectorAll('#picture svg[data-role=result] rect.cell')).map(r => "
             "[+r.dataset.row, +r.dataset.col, r.nextElementSibling.textContent])"
         )
-        check("the SVG has 64 cells (32 rows x 2 columns)", len(cells) == 64, f"{len(cells)} cells")
+        check("the result's SVG has 64 cells (32 rows x 2 columns)", len(cells) == 64, f"{len(cells)} cells")
         # ((4,8),2):((2,8),1) at row r = i + 4j, column k: 2i + 8j + k
         want = {(i + 4 * j, k): 2 * i + 8 * j + k for i in range(4) for j in range(8) for k in range(2)}
         got = {(r, c): lab for r, c, lab in cells}
         bad = [(rc, got.get(rc), str(v)) for rc, v in want.items() if got.get(rc) != str(v)]
         check("every cell is labelled with its offset", not bad, f"{bad[:5]}")
-        labels = browser.js("document.querySelectorAll('#picture text.label').length")
+        labels = browser.js("document.querySelectorAll('#picture svg[data-role=result] text.label').length")
         check("one label per cell", labels == 64, f"{labels} labels")
 
         # 2. typing into the second field (an input event): new value, state in the URL
@@ -332,7 +436,7 @@ def main():
         # 4. the TV-layout view: the C layout of mma.sync m16n8k16, thread 5 highlighted
         load({"view": "tv", "tv": "((4,8),(2,2)):((32,1),(16,8))", "rows": "16", "cols": "8", "thread": "5"})
         n = browser.js("document.querySelectorAll('#picture rect.cell').length")
-        red = browser.js("document.querySelectorAll('#picture rect.cell[stroke=\"#d00000\"]').length")
+        red = browser.js("document.querySelectorAll('#picture rect.outline').length")
         t5 = browser.js("Array.from(document.querySelectorAll('#picture text.label')).filter(t => t.textContent === 'T5').length")
         check("the TV view draws 16x8 cells, thread 5's four outlined", (n, red, t5) == (128, 4, 4), f"{n} cells, {red} outlined, {t5} T5")
 
@@ -351,7 +455,7 @@ def main():
         # 6. a screenshot: CuTe's greys by offset, thread colours in the TV view
         load({"view": "op", "op": "coalesce", "a0": "(4,8):(8,1)"})
         rects = browser.js(
-            "Array.from(document.querySelectorAll('#picture rect.cell')).map(r => { const b = r.getBoundingClientRect();"
+            "Array.from(document.querySelectorAll('#picture svg[data-role=result] rect.cell')).map(r => { const b = r.getBoundingClientRect();"
             " return [+r.dataset.row, +r.dataset.col, b.x, b.y, b.width]; })"
         )
         png = browser.screenshot()
@@ -389,6 +493,206 @@ def main():
             if max(abs(p - q) for p, q in zip(pixel, thread_rgb[t % 8])) > 3:
                 wrong.append(((r, c), t, pixel))
         check(f"screenshot: thread colours at {len(rects)} TV cells", len(rects) == 16 and not wrong, repr(wrong))
+
+        # 8. operands beside the result, linked by colour: composition R = A o B
+        load({"view": "op", "op": "composition", "a0": "(8,8):(8,1)", "a1": "(4,2):(2,1)"})
+        roles = browser.js("Array.from(document.querySelectorAll('#picture figure')).map(f => f.dataset.role)")
+        check("composition shows A and B beside the result", roles == ["A", "B", "result"], repr(roles))
+        fills = panel_fills(browser)
+        # B = (4,2):(2,1): B(i) = 2 (i mod 4) + i div 4
+        wrong = [i for i in range(8) if not (fills["result"][i] == fills["B"][i] == fills["A"][2 * (i % 4) + i // 4])]
+        check("result cell i, B's cell i and A's cell B(i) share a colour", not wrong, f"indices {wrong}: {fills}")
+        check("eight indices, eight colours", len({fills["result"][i] for i in range(8)}) == 8, repr(fills["result"]))
+        unread = [j for j in range(64) if j not in {2 * (i % 4) + i // 4 for i in range(8)}]
+        check("A's cells the result does not read stay white", all(fills["A"][j] == 0xFFFFFF for j in unread), repr(fills["A"]))
+        legend = browser.js("Array.from(document.querySelectorAll('#legend li')).map(l => [!!l.querySelector('.swatch'), l.textContent])")
+        check("the legend says what the colours mean", bool(legend) and legend[0][0] and "B(i)" in legend[0][1], repr(legend))
+        linked = browser.js(
+            "(() => { const c = document.querySelector('#picture svg[data-role=result] rect.cell[data-index=\"5\"]');"
+            " c.dispatchEvent(new MouseEvent('mouseover', {bubbles: true}));"
+            " return Array.from(document.querySelectorAll('#picture .linked')).map(r => r.closest('svg').dataset.role); })()"
+        )
+        check("hovering result cell 5 outlines its linked cells in A, B and the result", sorted(linked) == ["A", "B", "result"], repr(linked))
+        # on the screen: the pixels of result cell i and of B's cell i are the same colour
+        width, height, rows, bpp = decode_png(browser.screenshot())
+        boxes = browser.js(
+            "Array.from(document.querySelectorAll('#picture svg rect.cell')).map(r => { const b = r.getBoundingClientRect();"
+            " return [r.closest('svg').dataset.role, +r.dataset.index, b.x, b.y, b.width]; })"
+        )
+        seen = {}
+        for role, i, x, y, w in boxes:
+            px, py = int(x + w / 5), int(y + w / 5)
+            if role in ("B", "result") and 0 <= px < width and 0 <= py < height:
+                seen[(role, i)] = tuple(rows[py][px * bpp : px * bpp + 3])
+        same = [i for i in range(8) if ("B", i) in seen and seen[("B", i)] == seen.get(("result", i))]
+        check("screenshot: result cell i is painted as B's cell i", len(same) == 8, repr(seen))
+
+        # 9. the issue's divide that does not divide: (12,32):(32,1) by (5,8), every cell coloured by its tile
+        load({"view": "op", "op": "logical_divide", "a0": "(12,32):(32,1)", "a1": "(5,8)"})
+        fills = panel_fills(browser)
+        classes = {}
+        for i, f in enumerate(fills["A"]):
+            m, n = i % 12, i // 12
+            classes.setdefault(f, set()).add((m // 5, n // 8))
+        check("A's cells: one colour per tile (m div 5, n div 8), 12 tiles", len(classes) == 12 and all(len(t) == 1 for t in classes.values()), repr(classes)[:300])
+        sizes = sorted(sum(1 for f2 in fills["A"] if f2 == f) for f in classes)
+        check("tiles of 40 cells, and 16 in the partial third row of tiles", sizes == [16] * 4 + [40] * 8, repr(sizes))
+        res = browser.js(
+            "Array.from(document.querySelectorAll('#picture svg[data-role=result] rect.cell')).map(r =>"
+            " [+r.dataset.fill, r.classList.contains('outside'), r.nextElementSibling.textContent])"
+        )
+        a_by_offset = {32 * (i % 12) + i // 12: f for i, f in enumerate(fills["A"])}  # A(m, n) = 32m + n
+        outside = sum(1 for _, o, _ in res if o)
+        wrong = [(f, lab) for f, o, lab in res if not o and a_by_offset.get(int(lab)) != f]
+        check("the result (15x32: 3 row-tiles of 5) has the 96 padding cells marked outside A", len(res) == 480 and outside == 96, f"{len(res)} cells, {outside} outside")
+        check("every other result cell has the colour of A's cell with its offset", not wrong, repr(wrong[:5]))
+
+        # 10. a product: tile k of the result coloured as the tiler B's cell k
+        load({"view": "op", "op": "blocked_product", "a0": "(2,2):(1,2)", "a1": "(2,3):(3,1)"})
+        fills = panel_fills(browser)
+        groups = {f: sum(1 for g in fills["result"] if g == f) for f in set(fills["result"])}
+        check("blocked_product: six tiles of four cells, each B's cell colour", sorted(fills["B"]) == sorted(groups) and set(groups.values()) == {4}, repr(groups))
+
+        # 10b. a slice: the cells of A it keeps, coloured as the result's cells
+        load({"view": "op", "op": "slice", "a0": "(4,8):(1,4)", "a1": "(_,2)"})
+        fills = panel_fills(browser)
+        kept = {i for i, f in enumerate(fills["A"]) if f != 0xFFFFFF}
+        check("slice (_,2): A's column 2 coloured as the result's cells, the rest white",
+              kept == {r + 4 * 2 for r in range(4)} and all(fills["A"][r + 8] == fills["result"][r] for r in range(4)),
+              f"{sorted(kept)} {fills}")
+
+        # 11. the value / index / coordinate switch, kept in the URL
+        load({"view": "op", "op": "composition", "a0": "(8,8):(8,1)", "a1": "((4,8),2):((16,1),8)"})
+        browser.js("document.querySelector('input[name=show][value=coord]').click()")
+        labels = browser.js(
+            "Array.from(document.querySelectorAll('#picture svg[data-role=result] rect.cell')).map(r => [+r.dataset.index, r.nextElementSibling.textContent])"
+        )
+        # natural coordinates of i in ((4,8),2): ((i mod 4, (i div 4) mod 8), i div 32)
+        wrong = [(i, lab) for i, lab in labels if lab != f"(({i % 4},{(i // 4) % 8}),{i // 32})"]
+        check("cells show coordinates", len(labels) == 64 and not wrong, repr(wrong[:5]))
+        check("the URL records show=coord", "show=coord" in browser.js("location.href"), browser.js("location.href"))
+        browser.js("document.querySelector('input[name=show][value=index]').click()")
+        labels = browser.js(
+            "Array.from(document.querySelectorAll('#picture svg[data-role=result] rect.cell')).map(r => [+r.dataset.row, +r.dataset.col, r.nextElementSibling.textContent])"
+        )
+        wrong = [(r, c, lab) for r, c, lab in labels if lab != str(r + 32 * c)]
+        check("cells show indices (row + 32 column)", len(labels) == 64 and not wrong, repr(wrong[:5]))
+        browser.load(browser.js("location.href").replace("case=", "case=reload-"))
+        shown = browser.js("[document.querySelector('input[name=show]:checked').value, document.querySelector('#picture svg[data-role=A]').dataset.show]")
+        check("loading the URL keeps the switch", shown == ["index", "index"], repr(shown))
+
+        # 12. isolate a thread of the TV view: hover shows it, a click keeps it in the URL
+        tv = "((4,8),(2,2)):((32,1),(16,4))"  # not injective: threads share cells
+        load({"view": "tv", "tv": tv, "rows": "16", "cols": "8", "thread": "5"})
+
+        def thread_cells(t):
+            # (t0 + 4 t1, v0 + 2 v1) -> 32 t0 + t1 + 16 v0 + 4 v1, the cell (x mod 16, x div 16)
+            out = set()
+            for v in range(4):
+                x = 32 * (t % 4) + t // 4 + 16 * (v % 2) + 4 * (v // 2)
+                out.add((x % 16, x // 16))
+            return out
+
+        def isolated():
+            return browser.js(
+                "(() => { const s = Array.from(document.querySelectorAll('#picture svg')).find(s => s.querySelector('rect.cell[data-threads]')); const cells = Array.from(s.querySelectorAll('rect.cell'));"
+                " const iso = Array.from(s.querySelectorAll('rect.iso')).map(o => { const c = cells.find(c => +c.getAttribute('x') === +o.getAttribute('x') - 2 && +c.getAttribute('y') === +o.getAttribute('y') - 2);"
+                " return [+c.dataset.row, +c.dataset.col]; });"
+                " return [s.dataset.isolated || null, iso, s.querySelectorAll('rect.dimmer').length, cells.length]; })()"
+            )
+
+        t, iso, dim, n = isolated()
+        want = thread_cells(5)
+        check("the kept thread 5 is isolated: all its cells outlined, the others dimmed",
+              t == "5" and {tuple(x) for x in iso} == want and dim == n - len(want), f"{t} {iso} {dim}/{n} want {sorted(want)}")
+        hover = browser.js(
+            "(() => { const c = Array.from(document.querySelectorAll('#picture rect.cell')).find(c => c.dataset.threads.split(' ')[0] === '9');"
+            " c.dispatchEvent(new MouseEvent('mouseover', {bubbles: true})); return location.href; })()"
+        )
+        t, iso, dim, n = isolated()
+        check("hovering a cell of thread 9 isolates thread 9, the URL unchanged",
+              t == "9" and {tuple(x) for x in iso} == thread_cells(9) and "thread=5" in hover, f"{t} {iso} {hover}")
+        browser.js("document.querySelector('#picture svg').dispatchEvent(new MouseEvent('mouseleave'))")
+        check("leaving the picture returns to the kept thread", isolated()[0] == "5", repr(isolated()[0]))
+        browser.js(
+            "(() => { const c = Array.from(document.querySelectorAll('#picture rect.cell')).find(c => c.dataset.threads.split(' ')[0] === '9');"
+            " c.dispatchEvent(new MouseEvent('click', {bubbles: true})); })()"
+        )
+        t, iso, dim, n = isolated()
+        outlined = browser.js("document.querySelectorAll('#picture rect.outline').length")
+        href = browser.js("location.href")
+        check("a click keeps thread 9: in the URL, the field and the module's outline",
+              t == "9" and "thread=9" in href and text_value(browser, "tv-thread") == "9" and outlined == len(thread_cells(9)),
+              f"{t} {href} {outlined}")
+
+        # 12a. the switch in the TV view: the tile's coordinate index or coordinate instead of T/V
+        load({"view": "tv", "tv": "((4,8),(2,2)):((32,1),(16,8))", "rows": "16", "cols": "8", "thread": "5", "show": "index"})
+
+        def tv_labels():
+            return browser.js(
+                "(() => { const s = document.querySelector('#picture svg'); const alt = Array.from(s.querySelectorAll('text.alt-label')).map(t => t.textContent);"
+                " const shown = Array.from(s.querySelectorAll('text.label')).filter(t => getComputedStyle(t).display !== 'none').length;"
+                " const cells = Array.from(s.querySelectorAll('rect.cell')).map(c => [+c.dataset.row, +c.dataset.col]); return [alt, shown, cells]; })()"
+            )
+
+        alt, shown, cells = tv_labels()
+        check("TV view, cells show index: m + 16 n in every cell, the T/V labels hidden",
+              shown == 0 and len(alt) == 128 and alt == [str(r + 16 * c) for r, c in cells], f"{shown} shown, {alt[:6]}")
+        browser.js("document.querySelector('input[name=show][value=coord]').click()")
+        alt, shown, cells = tv_labels()
+        check("TV view, cells show coordinate: (m,n)", shown == 0 and alt == [f"({r},{c})" for r, c in cells] and "show=coord" in browser.js("location.href"), repr(alt[:4]))
+        browser.js("document.querySelector('input[name=show][value=value]').click()")
+        alt, shown, cells = tv_labels()
+        check("TV view, cells show value: the thread and value labels back", alt == [] and shown == 256, f"{len(alt)} {shown}")
+
+        # 12b. a TV-shaped result: make_layout_tv's picture beside thr and val, a thread isolated by a click
+        load({"view": "op", "op": "make_layout_tv", "a0": "(4,8):(8,1)", "a1": "(2,2):(2,1)"})
+        value = text("value")
+        tile, tv_text = value.split(" ", 1)
+        rows_, cols_ = (int(x) for x in tile.strip("()").split(","))
+        roles = browser.js("Array.from(document.querySelectorAll('#picture figure')).map(f => f.dataset.role)")
+        check("make_layout_tv shows thr and val beside its TV picture", roles == ["thr", "val", "tv"], repr(roles))
+        browser.js(
+            "(() => { const c = Array.from(document.querySelectorAll('#picture figure[data-role=tv] rect.cell')).find(c => c.dataset.threads === '7');"
+            " c.dispatchEvent(new MouseEvent('click', {bubbles: true})); })()"
+        )
+        t, iso, dim, n = isolated()
+        tvl = parse_layout(tv_text)
+        threads = size_of(tvl[0][0])
+        want = {(x % rows_, x // rows_) for v in range(tvl_size(tvl) // threads) for x in [eval_layout(tvl, 7 + threads * v)]}
+        check("a click on a cell of thread 7 isolates exactly the cells the printed TV layout gives thread 7",
+              t == "7" and {tuple(x) for x in iso} == want and dim == n - len(want) and "thread=7" in browser.js("location.href"),
+              f"{t} {sorted(tuple(x) for x in iso)} want {sorted(want)}")
+        browser.load(browser.js("location.href").replace("case=", "case=reload-"))
+        check("loading the URL isolates thread 7 again", isolated()[0] == "7", repr(isolated()[0]))
+
+        # 13. a swizzle before and after: Sw<3,3,3> o 0 o (8,64):(64,1)
+        load({"view": "op", "op": "f2_layout", "a0": "Sw<3,3,3> o 0 o (8,64):(64,1)"})
+        cells = browser.js(
+            "['before', 'after'].map(role => Array.from(document.querySelectorAll(`#picture svg[data-role=${role}] rect.cell`)).map(r =>"
+            " [+r.dataset.row, +r.dataset.col, r.nextElementSibling.textContent, r.classList.contains('moved')]))"
+        )
+        before = {(r, c): int(v) for r, c, v, _ in cells[0]}
+        after = {(r, c): (int(v), m) for r, c, v, m in cells[1]}
+        wrong = []
+        for r in range(8):
+            for c in range(64):
+                o = 64 * r + c
+                sw = o ^ (((o >> 6) & 7) << 3)  # Sw<3,3,3>: bits 6..8 XORed into bits 3..5
+                if before.get((r, c)) != o or after.get((r, c)) != (sw, sw != o):
+                    wrong.append((r, c, before.get((r, c)), after.get((r, c)), sw))
+        check("the swizzle's operand is drawn before (L) and after (Sw o L), moved offsets outlined", len(before) == 512 and not wrong, repr(wrong[:4]))
+        check("the swizzle's legend names it", "Sw<3,3,3>" in text("legend"), text("legend"))
+
+        # 14. the help panel: the views, the notation and the paper's terms
+        help_text = browser.js("document.getElementById('help').textContent")
+        links = browser.js("Array.from(document.querySelectorAll('#help a')).map(a => a.href)")
+        check("a help panel explains the views, the switch and the notation",
+              all(w in help_text for w in ["Operation", "TV layout", "Bank conflicts", "coordinate", "Sw<B,M,S>", "F5", "1@0"]), help_text[:200])
+        check("the help links the paper's terms", len(links) >= 8 and all("arxiv.org/abs/2603.02298" in h for h in links), repr(links))
+
+        if opts.docs:
+            docs_screenshots(browser, load, opts.docs)
 
         # 7. speed: an operation and its redraw for a 64x64 layout, through an input event. A picture
         # of more than 1024 cells is painted on a canvas from its cells (crates/cute-wasm/src/cells.rs)

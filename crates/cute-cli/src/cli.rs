@@ -319,9 +319,11 @@ enum Cmd {
   cute draw --atom list")]
     Draw(draw::DrawArgs),
     /// Serves the layout playground on 127.0.0.1 (the page and the WebAssembly module are in the
-    /// binary) until stopped: type layouts, pick an operation, see the value, its picture, bank
-    /// conflicts and TV layouts; the link reproduces the state. Example: `cute playground --port 0
-    /// --no-open`.
+    /// binary) until stopped: type layouts, pick an operation, see the value and its picture with
+    /// the operands beside it in linking colours (a legend says what they mean), the cells
+    /// labelled by value, index or coordinate; TV layouts (hover a cell to isolate its thread,
+    /// click to keep it), swizzles before and after, bank conflicts, and a help panel; the link
+    /// reproduces the state. Example: `cute playground --port 0 --no-open`.
     #[command(after_help = "Examples:
   cute playground                   # opens http://127.0.0.1:8000/ in the browser
   cute playground --port 0 --no-open")]

@@ -8,10 +8,14 @@
 //! | request | answer |
 //! |---|---|
 //! | `ops` | `{"ops": [{"name", "signature", "min", "max"}]}` (`max` null: no bound) |
-//! | `run`, OP, ARG... | `{"value", "table", "svg"}`: any operation of [`cute::registry`] |
+//! | `run`, OP, ARG... | `{"value", "table", "svg", "figure"}`: any operation of [`cute::registry`]; `make_layout_tv` adds `tv`, its TV picture |
 //! | `draw`, LAYOUT | `{"value", "table", "svg"}` |
 //! | `tv`, TV, ROWS, COLS, THREAD | `{"svg"}`: a thread-value layout over a ROWS × COLS tile |
 //! | `banks`, SMEM, TV, B, V, J | `{"instructions", "wavefronts", "ideal", "search", "svg", …}` |
+//!
+//! The `figure` of `run` (when the value is a layout of at most [`cells::INLINE_SVG_CELLS`]
+//! cells) holds the operands' pictures beside the result's, with linking colours and a legend,
+//! every cell with its value, index and coordinate ([`figure`]).
 //!
 //! A value that is not a layout (or has no offsets to draw) comes with a `note` instead of the
 //! table and picture. A picture of more than [`cells::INLINE_SVG_CELLS`] cells comes as `cells`
@@ -42,7 +46,10 @@
 
 pub mod banks_view;
 pub mod cells;
+pub mod figure;
 pub mod json;
+pub mod links;
+pub mod panel;
 
 use cute::registry::{self, Outcome};
 use cute::{Error, ErrorKind, Layout};
@@ -183,6 +190,11 @@ fn layout_picture(l: &Layout, svg: bool) -> Result<(&'static str, json::Value), 
 /// The answer for a value: the value, and when it is a layout with offsets to draw its
 /// `print_layout` table and its picture; else a note saying why there is no picture.
 fn value_answer(value: &str, svg: bool) -> String {
+    json::object(value_fields(value, svg)).to_string()
+}
+
+/// The fields of [`value_answer`].
+fn value_fields(value: &str, svg: bool) -> Vec<(&'static str, json::Value)> {
     let mut fields = vec![("value", json!(value))];
     match value.parse::<Layout>() {
         Err(_) => fields.push(("note", json!("the value is not a layout: no picture"))),
@@ -199,7 +211,7 @@ fn value_answer(value: &str, svg: bool) -> String {
             (_, Err(e)) => fields.push(("note", json!(format!("no picture: {e}")))),
         },
     }
-    json::object(fields).to_string()
+    fields
 }
 
 /// `run`, OP, ARG...: the registry's operation, its value and the value's picture.
@@ -210,7 +222,19 @@ fn run(a: &[&str], svg: bool) -> String {
     let o = registry::run(op, args);
     let line = registry::error_line(op, args, &o);
     match (o, line) {
-        (Outcome::Value(v), _) => value_answer(&v, svg),
+        (Outcome::Value(v), _) => {
+            let mut fields = value_fields(&v, svg);
+            if let Some(f) = figure::figure(op, args, &v) {
+                fields.push(("figure", f.to_value()));
+            } else if *op == "make_layout_tv" {
+                if let Some((f, tv)) = figure::tv_figure(args, &v) {
+                    fields.retain(|(k, _)| *k != "note"); // the value has a picture after all
+                    fields.push(("figure", f.to_value()));
+                    fields.push(("tv", json!(tv)));
+                }
+            }
+            json::object(fields).to_string()
+        }
         (Outcome::BadArgument { index, error }, line) => failure(
             line.unwrap_or_else(|| format!("error: {op}: {error}")),
             args.get(index).map(|t| (index, *t)),
@@ -429,5 +453,38 @@ mod tests {
         assert!(id.contains(">(1,3)</text>"), "{id}");
         let tv = handle("tv\n((4,8),(2,2)):((32,1),(16,8))\n16\n8\n5");
         assert_eq!(tv.matches("data-mark=\\\"outline\\\"").count(), 4);
+    }
+
+    #[test]
+    fn operations_come_with_their_operands_beside_the_result() {
+        let a = handle("run\ncomposition\n(8,8):(8,1)\n(4,2):(2,1)");
+        let v: serde_json::Value = serde_json::from_str(&a).unwrap();
+        let roles: Vec<&str> = v["figure"]["panels"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["role"].as_str().unwrap())
+            .collect();
+        assert_eq!(roles, ["A", "B", "result"]);
+        let result = &v["figure"]["panels"][2];
+        assert_eq!(result["value"][1], "8"); // row 0, column 1: index 4, offset 8
+        assert_eq!(result["index"][1], 4);
+        assert_eq!(result["coord"][1], "(0,1)");
+        assert!(v["figure"]["legend"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("R(i) = A(B(i))"));
+        // a picture too large to draw inline has no figure; an error none either
+        assert!(!handle("run\ncoalesce\n(64,64):(64,1)").contains("\"figure\""));
+        assert!(!handle("run\ncoalesce\n(4,8):(1,4").contains("\"figure\""));
+        // a value that is not a layout neither
+        assert!(!handle("run\nsize\n(4,8):(1,4)").contains("\"figure\""));
+        // a TV layout: thr and val beside its picture over the tile
+        let a = handle("run\nmake_layout_tv\n(4,8):(8,1)\n(2,2):(2,1)");
+        let v: serde_json::Value = serde_json::from_str(&a).unwrap();
+        assert_eq!(v["figure"]["panels"][0]["role"], "thr");
+        let tv = v["tv"].as_str().unwrap();
+        assert_eq!(tv.matches("data-threads=").count(), 128);
+        assert!(v.get("note").is_none(), "{a}");
     }
 }
