@@ -42,7 +42,10 @@ def test_composition_refused():
     assert e.value.category == "Divisibility" and e.value.op == "composition"
     assert str(e.value) == (
         "composition (4,6,8):(2,3,5) ∘ 6:3: stride-divisibility condition (9) fails at mode 1 of "
-        "the coalesced left operand: stride 3 and prefix product 4 divide neither way")
+        "the coalesced left operand: stride 3 and prefix product 4 divide neither way; decided "
+        "exactly, no layout compatible with the right operand computes A∘B: along leaf 0 of B, "
+        "A(B(c)) at c = 2·u is a progression for u < 2 but not at u = 2, so every such layout has "
+        "a mode boundary at c = 4, which does not divide the extent 6")
     assert isinstance(e.value, ValueError)
 
 

@@ -124,13 +124,16 @@ def test_readmes_python_examples_run():
         assert runner.failures == 0 and runner.tries >= 4
     top = (here.parent.parent / "README.md").read_text()
     code = re.findall(r"```python\n(.*?)```", top, re.S)
-    assert len(code) == 1
-    # run it with help() silenced, and check the printed values against the comments
+    # the algebra's block, and the GPU block (which checks cuda.available() first, so that it
+    # runs on a machine without a GPU too)
+    assert len(code) == 2 and "cuda" in code[1]
+    # run them with help() silenced, and check the printed values against the comments
     import contextlib
     import io
 
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        exec(code[0], {"help": lambda *a: None})
-    expected = [m.strip() for m in re.findall(r"print\(.*#\s*(\S+)", code[0])]
+        for block in code:
+            exec(block, {"help": lambda *a: None})
+    expected = [m.strip() for block in code for m in re.findall(r"print\(.*#\s*(\S+)", block)]
     assert out.getvalue().split() == expected

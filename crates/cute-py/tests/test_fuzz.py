@@ -6,6 +6,8 @@ its classes' instances, and the compat package's callables."""
 
 import random
 
+import pytest
+
 import cute_algebra as C
 from cute_algebra import E, F2, Layout
 
@@ -190,3 +192,19 @@ def test_parse_garbage():
             except C.LayoutError as e:
                 assert e.category in CATEGORIES and "\n" not in str(e)
     assert parsed > 0
+
+
+def test_pycute_refuses_what_would_fill_memory():
+    # each of these once built gigabytes before failing (an int times a byte string repeats it,
+    # a basis element of a huge mode index is a tuple of that many zeros)
+    import cute_algebra.pycute as P
+
+    with pytest.raises(TypeError, match="is a sequence"):
+        P.product([2147483648, (), b"x"])
+    with pytest.raises(ValueError, match="names mode 2147483648"):
+        P.E(2147483648)
+    with pytest.raises(ValueError, match="at most 65536"):
+        P.shiftl(1, 2147483648)
+    with pytest.raises(Exception, match="exceed the 1 GiB"):
+        P.tensor.Array(1 << 31)
+    assert P.product([2, (3, 4)]) == 24 and P.E(2) == (0, 0, 1) and P.shiftl(1, 3) == 8

@@ -77,6 +77,18 @@ pub fn run_atoms(gpu: &Gpu) -> Vec<Row> {
         };
         rows.push(row);
     }
+    // the TMA: tiles loaded and stored by cp.async.bulk.tensor with descriptors derived from the
+    // layouts, every byte checked; and its control (two tile elements exchanged) must be caught
+    rows.push(Row::new(
+        "atom",
+        "TMA copy (cp.async.bulk.tensor load and store, 8 cases)",
+        cute_cuda::tma::run::check_tma_copy(gpu, false),
+    ));
+    rows.push(Row::new(
+        "atom",
+        "TMA copy control (two tile elements exchanged, must be caught)",
+        cute_cuda::tma::run::check_tma_copy(gpu, true),
+    ));
     rows
 }
 

@@ -1,6 +1,6 @@
 """Type stubs of cute_algebra.cuda: GPU kernels planned by the layout algebra."""
 
-from typing import Any, Sequence
+from typing import Any, Sequence, final
 
 __all__ = [
     "CudaError",
@@ -17,11 +17,12 @@ __all__ = [
 
 class CudaError(RuntimeError): ...
 
+@final
 class DeviceArray:
     """Zeroed device memory of a row-major shape, shared through DLPack and
     ``__cuda_array_interface__``; the result type for frameworks without an allocator here."""
 
-    def __init__(self, shape: Sequence[int], dtype: str, device: int = 0) -> None: ...
+    def __new__(cls, shape: Sequence[int], dtype: str, device: int = 0) -> DeviceArray: ...
     @property
     def shape(self) -> list[int]: ...
     @property

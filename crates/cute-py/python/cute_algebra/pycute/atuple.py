@@ -363,6 +363,9 @@ def _plain_repr(x):
     return repr(x)
 
 
+_MAX_MODE = 1 << 16  # the modes a basis element may name: far past any layout's rank
+
+
 def ScaledBasis(value, path):
     """``value`` times the basis element at ``path`` (a sequence of indices): the ArithTuple with
     ``value`` at that path and zeros elsewhere; ``value`` itself for an empty path.
@@ -375,6 +378,9 @@ def ScaledBasis(value, path):
     for p in reversed(path):
         if type(p) is not int or p < 0:
             raise TypeError(f"ScaledBasis: path {path} must hold non-negative ints")
+        if p >= _MAX_MODE:
+            raise ValueError(f"ScaledBasis: path {path} names mode {p}; a coordinate has at most "
+                             f"{_MAX_MODE} modes")
         x = ArithTuple._set((0,) * p + (x,))
     return x
 

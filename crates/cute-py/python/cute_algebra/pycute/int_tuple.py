@@ -87,6 +87,9 @@ def product(a):
     """
     if is_tuple(a):
         return reduce(lambda acc, x: acc * product(x), a, 1)
+    if isinstance(a, (str, bytes, bytearray)):
+        # an int times a sequence repeats it: refused here rather than built
+        raise TypeError(f"product: {a!r:.40} is a sequence, not an integer leaf")
     return a
 
 

@@ -30,6 +30,8 @@ def shiftl(a, s):
     >>> shiftl(1, 3), shiftl(16, -2)
     (8, 4)
     """
+    if abs(s) > 1 << 16:
+        raise ValueError(f"shiftl: a shift by {s} bits; at most {1 << 16} either way")
     return a << s if s > 0 else a >> -s
 
 

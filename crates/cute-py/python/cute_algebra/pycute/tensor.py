@@ -101,6 +101,9 @@ class Ptr:
         return f"Ptr({self.address:#018x}, {self.dtype.__name__})"
 
 
+_MAX_ARRAY_BYTES = 1 << 30  # the pure-Python tensors here are for exposition, not for big data
+
+
 class Array(Ptr):
     """``n`` elements of ``dtype`` (a ctypes type), zeroed, owned by the pointer itself.
 
@@ -112,6 +115,10 @@ class Array(Ptr):
     def __init__(self, n, dtype=ctypes.c_float):
         if not is_int(n) or n < 0:
             raise _fail("Array", "OutOfRange", f"size {n} is not a non-negative int")
+        if n * ctypes.sizeof(dtype) > _MAX_ARRAY_BYTES:
+            raise _fail("Array", "OutOfRange",
+                        f"{n} elements of {ctypes.sizeof(dtype)} bytes exceed the "
+                        f"{_MAX_ARRAY_BYTES >> 30} GiB that a host Array of this module holds")
         storage = (dtype * max(n, 1))()
         super().__init__(ctypes.addressof(storage), dtype, owner=storage)
         self.base = self
