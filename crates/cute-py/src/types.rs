@@ -437,6 +437,23 @@ impl PyLayout {
         cute_draw::svg::layout_svg(&self.0).ok()
     }
 
+    /// The picture as PNG bytes, for Jupyter (the same cells as [`Self::_repr_svg_`], rasterised
+    /// with the labels when they are large enough to read); `None` past the cells drawn one by
+    /// one, where the SVG summary stands for the layout.
+    ///
+    /// >>> from cute_algebra import Layout
+    /// >>> png = Layout((4, 8), (1, 4))._repr_png_()
+    /// >>> png[1:4], Layout((64, 64, 64))._repr_png_()
+    /// (b'PNG', None)
+    fn _repr_png_<'py>(&self, py: Python<'py>) -> Option<Bound<'py, pyo3::types::PyBytes>> {
+        if self.0.size() > SVG_MAX_CELLS {
+            return None;
+        }
+        let scene = cute_draw::pictures::layout(&self.0).ok()?;
+        let png = py.allow_threads(|| cute_draw::png::render(&scene)).ok()?;
+        Some(pyo3::types::PyBytes::new(py, &png))
+    }
+
     fn __reduce__(slf: &Bound<'_, Self>) -> PyResult<(PyObject, (PyObject, PyObject))> {
         let py = slf.py();
         let me = slf.get();

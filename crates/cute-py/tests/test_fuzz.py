@@ -82,7 +82,7 @@ def test_methods_under_junk():
                F2(5), C.Swizzle(2, 1, 3), C.ComposedLayout(C.Swizzle(1, 0, 1), 2, Layout(4, 1)),
                C.bank_conflicts(Layout((32, 32), (32, 1)), Layout((32, 1), (1, 0)), 4)]
     names = ["__call__", "__getitem__", "__eq__", "__hash__", "__len__", "__iter__", "__mul__",
-             "__rmul__", "__repr__", "__str__", "__reduce__", "_repr_svg_"]
+             "__rmul__", "__repr__", "__str__", "__reduce__", "_repr_svg_", "_repr_png_"]
     for _ in range(400):
         for obj in objects:
             for name in [n for n in dir(obj) if not n.startswith("_")] + names:

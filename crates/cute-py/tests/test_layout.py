@@ -149,6 +149,13 @@ def test_drawing():
     huge = Layout((1 << 20, 1 << 20))
     # past the cap, a summary picture (test_traps.test_repr_svg_is_capped)
     assert "1099511627776 cells" in huge._repr_svg_()
+    # the PNG: a real image of the 2x2 picture (signature, IHDR width and height), none past the cap
+    png = L._repr_png_()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and png[12:16] == b"IHDR"
+    w, h = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+    assert 0 < w < 2000 and 0 < h < 2000
+    big = Layout((64, 64))._repr_png_()
+    assert huge._repr_png_() is None and Layout((64, 65))._repr_png_() is None and big is not None
     with pytest.raises(ValueError):
         C.layout_svg(huge)
     with pytest.raises(TypeError):
