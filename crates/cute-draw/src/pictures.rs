@@ -1,7 +1,8 @@
 //! The pictures, as [`Scene`]s: a layout coloured by offset or by shared-memory bank, a
 //! thread-value layout, an MMA atom (A, B and C around each other), a copy atom (source next to
-//! destination), a swizzled tile with its conflicting accesses marked, a slice highlighted inside
-//! its layout, and a layout coloured tile by tile (products and divides).
+//! destination), a tiled MMA and a tiled copy as `print_latex` draws them (the same pictures over
+//! the tiled values' thread-value layouts), a swizzled tile with its conflicting accesses marked, a
+//! slice highlighted inside its layout, and a layout coloured tile by tile (products and divides).
 //!
 //! Every function takes layouts: which instruction or operation they come from is the caller's
 //! business (the `cute` command keeps a small table of atoms; the paper gallery computes products
@@ -9,10 +10,12 @@
 
 mod banks;
 mod thread_value;
+mod tiled;
 mod tiles;
 
 pub use banks::{bank_colour, bank_of, banks, swizzle_conflicts, ConflictPicture};
 pub use thread_value::{align_titles, copy, mma, tv_cell_owners, tv_layout, tv_owners, Owner};
+pub use tiled::{copy_tile, tiled_copy, tiled_mma};
 pub use tiles::{divide, divide_tiles, tiles, DivideTiles};
 
 use crate::grid::{DrawError, Grid, MAX_CELLS};
