@@ -18,6 +18,8 @@
 //! cute show LAYOUT [--json] [--color auto|always|never]   CuTe's print_layout table
 //! cute draw LAYOUT [-o FILE.svg|.png|.tex] [--tv R C [--thread T]] [--banks] [--access TV] [--slice C] [--op OP --with B]
 //! cute draw --atom NAME [--thread T] [-o FILE]   an MMA or copy atom as a picture
+//! cute draw --tiled-mma ATOM [--atom-layout L] [--permutation P] [--thread T] [-o FILE]   a TiledMMA
+//! cute draw --tiled-copy ATOM (--thr L --val L | --operand a|b|c --tiled-mma ATOM ...) [--elem-bytes B]   a TiledCopy
 //! cute playground [--port N] [--no-open]   the layout playground in the browser, on localhost
 //! ```
 //!
@@ -306,7 +308,9 @@ enum Cmd {
     /// the extension). Cells show offsets in CuTe's 8 greys; --tv draws a thread-value layout
     /// (T#/V#), --banks colours by shared-memory bank, --access marks the bank conflicts of a warp's
     /// accesses, --slice outlines a slice, --op colours a product's or divide's tiles, --atom draws
-    /// an MMA atom (A, B, C as CuTe's print_latex) or a copy atom (source, destination).
+    /// an MMA atom (A, B, C as CuTe's print_latex) or a copy atom (source, destination),
+    /// --tiled-mma a TiledMMA (the atom over --atom-layout, with --permutation) and --tiled-copy a
+    /// TiledCopy (over --thr and --val, or over --operand of --tiled-mma) as print_latex draws them.
     #[command(after_help = "Examples:
   cute draw '(4,8):(1,4)' -o layout.png
   cute draw '((4,8),(2,2)):((32,1),(16,8))' --tv 16 8 --thread 5 -o c.svg
@@ -316,7 +320,11 @@ enum Cmd {
   cute draw '(3,4):(4,1)' --op blocked_product --with '(2,5):(1,2)' -o blocked.png
   cute draw '(8,16):(20,1)' --op divide --with '<4:1,8:2>' -o divide.png
   cute draw --atom SM80_16x8x16_F32F16F16F32_TN --thread 0 -o mma.tex
-  cute draw --atom list")]
+  cute draw --atom list
+  cute draw --tiled-mma SM80_16x8x16_F32F16F16F32_TN --atom-layout '(2,2)' --permutation '<32,(8,2,2):(1,16,8),16>' -o tiled_mma.png
+  cute draw --tiled-mma SM90_64x64x16_F32F16F16_SS --atom-layout '(2,1)' --thread 130 -o wgmma.svg
+  cute draw --tiled-copy SM75_U32x4_LDSM_N --operand a --tiled-mma SM80_16x8x16_F32F16F16F32_TN --atom-layout '(2,2)' -o ldmatrix_a.png
+  cute draw --tiled-copy SM80_CP_ASYNC_CACHEGLOBAL_16B --thr '(16,8):(8,1)' --val '(1,8)' -o cp_async.tex")]
     Draw(draw::DrawArgs),
     /// Serves the layout playground on 127.0.0.1 (the page and the WebAssembly module are in the
     /// binary) until stopped: type layouts, pick an operation, see the value and its picture with

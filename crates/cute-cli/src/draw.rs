@@ -214,6 +214,30 @@ pub struct DrawArgs {
     /// Draw a GPU atom by CUTLASS's name (`list` lists them).
     #[arg(long)]
     pub atom: Option<String>,
+    /// Draw a tiled MMA of this MMA atom (C, with A to its left and B above, as CuTe's
+    /// print_latex(TiledMMA)); with --tiled-copy, the MMA whose --operand the copy moves.
+    #[arg(long, value_name = "ATOM")]
+    pub tiled_mma: Option<String>,
+    /// The atoms of --tiled-mma: a layout or a shape `(M,N,K) ↦ atom` (`(2,2)` is `(2,2,1):(1,2,0)`).
+    #[arg(long, value_name = "LAYOUT", allow_negative_numbers = true)]
+    pub atom_layout: Option<String>,
+    /// The permutation of --tiled-mma's tile, a tiler `<M,N,K>` (e.g. `<32,(8,2,2):(1,16,8),16>`).
+    #[arg(long, value_name = "TILER", allow_negative_numbers = true)]
+    pub permutation: Option<String>,
+    /// Draw a tiled copy of this copy atom (source beside destination, as CuTe's
+    /// print_latex(TiledCopy)), over --thr and --val or over --operand of --tiled-mma; elements
+    /// of --elem-bytes bytes (default 2).
+    #[arg(long, value_name = "ATOM")]
+    pub tiled_copy: Option<String>,
+    /// The thread layout of --tiled-copy: a layout or a shape `(m,n) ↦ thread`.
+    #[arg(long, value_name = "LAYOUT", allow_negative_numbers = true)]
+    pub thr: Option<String>,
+    /// The value layout of --tiled-copy: a layout or a shape `(m,n) ↦ value`.
+    #[arg(long, value_name = "LAYOUT", allow_negative_numbers = true)]
+    pub val: Option<String>,
+    /// Tile --tiled-copy over this operand of --tiled-mma (make_tiled_copy_A, _B or _C).
+    #[arg(long, value_enum)]
+    pub operand: Option<crate::draw_tiled::Operand>,
 }
 
 fn err(m: impl std::fmt::Display) -> String {
@@ -256,6 +280,20 @@ pub fn scene(a: &DrawArgs) -> Result<Scene, String> {
             Err(err(format!("{flag} needs {what}")))
         }
     };
+    if a.tiled_mma.is_some() || a.tiled_copy.is_some() {
+        return tiled_scene(a);
+    }
+    for (flag, on, what) in [
+        ("--atom-layout", a.atom_layout.is_some(), "--tiled-mma ATOM"),
+        ("--permutation", a.permutation.is_some(), "--tiled-mma ATOM"),
+        ("--thr", a.thr.is_some(), "--tiled-copy ATOM"),
+        ("--val", a.val.is_some(), "--tiled-copy ATOM"),
+        ("--operand", a.operand.is_some(), "--tiled-copy ATOM"),
+    ] {
+        if on {
+            return Err(err(format!("{flag} belongs to {what}: give it with that")));
+        }
+    }
     if let Some(name) = &a.atom {
         if a.layout.is_some() {
             return Err(err("--atom draws an atom: give no LAYOUT with it"));
@@ -453,6 +491,100 @@ fn check_thread(thread: Option<i64>, tv: &Layout, what: &str) -> Result<(), Stri
     }
 }
 
+/// `--tiled-mma` and `--tiled-copy`: the flags checked, the tiled value built and drawn.
+fn tiled_scene(a: &DrawArgs) -> Result<Scene, String> {
+    use crate::draw_tiled::{self as dt, CopyTiling};
+    let what = if a.tiled_copy.is_some() {
+        "--tiled-copy"
+    } else {
+        "--tiled-mma"
+    };
+    if a.layout.is_some() {
+        return Err(err(format!(
+            "{what} draws a tiled atom: give no LAYOUT with it"
+        )));
+    }
+    let mut others = vec![
+        ("--atom", a.atom.is_some()),
+        ("--tv", a.tv.is_some()),
+        ("--banks", a.banks),
+        ("--access", a.access.is_some()),
+        ("--slice", a.slice.is_some()),
+        ("--op", a.op.is_some()),
+        ("--with", a.with.is_some()),
+        ("--vector", a.vector.is_some()),
+    ];
+    if a.tiled_copy.is_none() {
+        others.extend([
+            ("--elem-bytes", a.elem_bytes.is_some()),
+            ("--thr", a.thr.is_some()),
+            ("--val", a.val.is_some()),
+            ("--operand", a.operand.is_some()),
+        ]);
+    }
+    if let Some((flag, _)) = others.iter().find(|(_, on)| *on) {
+        return Err(err(format!(
+            "{flag} does not belong to {what}: give one picture's flags"
+        )));
+    }
+    let mma = match &a.tiled_mma {
+        Some(name) => Some(dt::tiled_mma(
+            name,
+            a.atom_layout.as_deref(),
+            a.permutation.as_deref(),
+        )?),
+        None => {
+            if a.atom_layout.is_some() || a.permutation.is_some() {
+                return Err(err(
+                    "--atom-layout and --permutation belong to --tiled-mma ATOM: give it with them",
+                ));
+            }
+            None
+        }
+    };
+    let Some(copy) = &a.tiled_copy else {
+        let Some(m) = &mma else {
+            return Err(err("--tiled-mma needs an MMA atom"));
+        };
+        return dt::mma_scene(m, a.thread);
+    };
+    let bits = match a.elem_bytes {
+        None => 16,
+        Some(b) if (1..=16).contains(&b) => 8 * b,
+        Some(b) => {
+            return Err(err(format!(
+                "--elem-bytes {b}: an element of a tiled copy has 1 to 16 bytes"
+            )))
+        }
+    };
+    let how = match (a.thr.as_deref(), a.val.as_deref(), a.operand, mma) {
+        (Some(t), Some(v), None, None) => CopyTiling::ThrVal(t, v),
+        (None, None, Some(op), Some(m)) => CopyTiling::Operand(op, m),
+        (None, None, Some(_), None) => {
+            return Err(err(
+                "--operand tiles the copy over an operand of a tiled MMA: it needs --tiled-mma ATOM",
+            ))
+        }
+        (None, None, None, Some(_)) => {
+            return Err(err(
+                "--tiled-copy with --tiled-mma needs --operand a, b or c (the operand it moves)",
+            ))
+        }
+        (t, v, None, None) if t.is_none() || v.is_none() => {
+            return Err(err(
+                "--tiled-copy needs --thr LAYOUT and --val LAYOUT, or --operand with --tiled-mma",
+            ))
+        }
+        _ => {
+            return Err(err(
+                "--tiled-copy is tiled over --thr and --val, or over --operand of --tiled-mma: give one",
+            ))
+        }
+    };
+    let c = dt::tiled_copy(copy, bits, how)?;
+    dt::copy_scene(&c, a.thread)
+}
+
 fn atom_scene(name: &str, thread: Option<i64>) -> Result<Scene, String> {
     let Some(atom) = atoms::atom(name) else {
         return Err(err(format!(
@@ -486,7 +618,7 @@ fn atom_scene(name: &str, thread: Option<i64>) -> Result<Scene, String> {
 /// `cute draw …`: the picture as text on stdout (SVG or TikZ), or written to `-o FILE` (SVG, PNG
 /// or TikZ by the extension, or `--format`), then a line saying what was written.
 pub fn draw(a: &DrawArgs) -> Result<String, String> {
-    if a.atom.as_deref() == Some("list") {
+    if a.atom.as_deref() == Some("list") && a.tiled_mma.is_none() && a.tiled_copy.is_none() {
         return Ok(format!(
             "{}\n(SM90_64xNx16: N a multiple of 8 up to 256, e.g. SM90_64x128x16_F32F16F16_SS)",
             atoms::NAMES.join("\n")

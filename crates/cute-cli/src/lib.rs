@@ -12,6 +12,7 @@ pub mod cli;
 pub mod conformance;
 pub mod diag;
 pub mod draw;
+pub mod draw_tiled;
 pub mod gpu;
 pub mod json;
 /// The operation registry of the core crate ([`cute::registry`]), under the name the command line

@@ -427,6 +427,125 @@ fn subcommand_calls(h: &[String], files: &[String]) -> Vec<Call> {
                     &png,
                 ]);
                 add(vec!["--atom", "SM90_64x256x16_F32F16F16_SS", "-o", &tex]);
+                let (sm80, ldsm) = ("SM80_16x8x16_F32F16F16F32_TN", "SM75_U32x4_LDSM_N");
+                let cp = "SM80_CP_ASYNC_CACHEGLOBAL_16B";
+                add(vec!["--tiled-mma"]);
+                add(vec![
+                    "--tiled-mma",
+                    sm80,
+                    "--atom-layout",
+                    "(2,2)",
+                    "-o",
+                    &png,
+                ]);
+                add(vec!["--tiled-mma", sm80, "--atom-layout", "(2,2,2,2)"]);
+                add(vec![
+                    "--tiled-mma",
+                    sm80,
+                    "--permutation",
+                    "<16,_,_>",
+                    "--atom-layout",
+                    "(2,1)",
+                ]);
+                add(vec![
+                    "--tiled-mma",
+                    sm80,
+                    "--permutation",
+                    "<32,(4,4):(1,8),16>",
+                    "--atom-layout",
+                    "(2,2)",
+                ]);
+                add(vec!["--tiled-mma", sm80, "--permutation", "(2,2)"]);
+                for big in [
+                    "<1099511627776:1,_,_>",
+                    "<_,(1048576,1048576):(1,1048576),_>",
+                    "<4294967296,_,_>",
+                ] {
+                    add(vec!["--tiled-mma", sm80, "--permutation", big]);
+                }
+                add(vec![
+                    "--tiled-mma",
+                    "SM90_64x256x16_F32F16F16_SS",
+                    "--atom-layout",
+                    "(4,4)",
+                    "-o",
+                    &png,
+                ]);
+                add(vec![
+                    "--tiled-mma",
+                    "SM90_64x256x16_F32F16F16_SS",
+                    "--atom-layout",
+                    "(2,1)",
+                    "-o",
+                    &tex,
+                ]);
+                add(vec!["--tiled-mma", sm80, "--atom", sm80]);
+                add(vec!["--tiled-mma", sm80, "--thr", "(32,1)"]);
+                add(vec!["--atom-layout", "(2,2)"]);
+                add(vec!["--permutation", "<_,_,_>", "--atom", sm80]);
+                add(vec!["--tiled-copy", ldsm]);
+                add(vec!["--tiled-copy", ldsm, "--operand", "a"]);
+                add(vec![
+                    "--tiled-copy",
+                    ldsm,
+                    "--operand",
+                    "d",
+                    "--tiled-mma",
+                    sm80,
+                ]);
+                add(vec!["--tiled-copy", ldsm, "--tiled-mma", sm80]);
+                add(vec!["--tiled-copy", ldsm, "--thr", "(32,1)"]);
+                add(vec![
+                    "--tiled-copy",
+                    ldsm,
+                    "--thr",
+                    "(32,1)",
+                    "--val",
+                    "(1,8)",
+                    "--operand",
+                    "a",
+                    "--tiled-mma",
+                    sm80,
+                ]);
+                add(vec![
+                    "--tiled-copy",
+                    ldsm,
+                    "--thr",
+                    "(32,1)",
+                    "--val",
+                    "(1,3)",
+                ]);
+                add(vec![
+                    "--tiled-copy",
+                    ldsm,
+                    "--operand",
+                    "b",
+                    "--tiled-mma",
+                    sm80,
+                    "--atom-layout",
+                    "(2,2)",
+                    "-o",
+                    &svg,
+                ]);
+                add(vec![
+                    "--tiled-copy",
+                    cp,
+                    "--thr",
+                    "(16,8):(8,1)",
+                    "--val",
+                    "(1,8)",
+                    "-o",
+                    &tex,
+                ]);
+                add(vec![
+                    "--tiled-copy",
+                    cp,
+                    "--thr",
+                    "(2,2):(1,1)",
+                    "--val",
+                    "(1,8)",
+                ]);
+                add(vec![tv, "--tiled-copy", cp]);
                 for x in h {
                     add(vec![x]);
                     add(vec![x, "--format", "tikz"]);
@@ -434,6 +553,36 @@ fn subcommand_calls(h: &[String], files: &[String]) -> Vec<Call> {
                     add(vec![x, "--tv", "16", "8"]);
                     add(vec![tv, "--tv", x, "8"]);
                     add(vec!["--atom", x]);
+                    add(vec!["--tiled-mma", x]);
+                    add(vec![
+                        "--tiled-mma",
+                        "SM80_16x8x16_F32F16F16F32_TN",
+                        "--atom-layout",
+                        x,
+                    ]);
+                    add(vec![
+                        "--tiled-mma",
+                        "SM80_16x8x16_F32F16F16F32_TN",
+                        "--permutation",
+                        x,
+                    ]);
+                    add(vec!["--tiled-copy", x, "--thr", "(32,1)", "--val", "(1,8)"]);
+                    add(vec![
+                        "--tiled-copy",
+                        "UniversalCopy<uint32_t>",
+                        "--thr",
+                        x,
+                        "--val",
+                        "(1,2)",
+                    ]);
+                    add(vec![
+                        "--tiled-copy",
+                        "UniversalCopy<uint32_t>",
+                        "--thr",
+                        "(4,8)",
+                        "--val",
+                        x,
+                    ]);
                     add(vec![x, "--atom", "SM80_16x8x16_F32F16F16F32_TN"]);
                     add(vec![x, "--banks", "--elem-bytes", "2"]);
                     add(vec![
@@ -482,6 +631,25 @@ fn subcommand_calls(h: &[String], files: &[String]) -> Vec<Call> {
                         t,
                     ]);
                     add(vec!["--atom", &format!("SM90_64x{t}x16_F32F16F16_SS")]);
+                    add(vec!["--tiled-mma", &format!("SM90_64x{t}x16_F32F16F16_SS")]);
+                    add(vec![
+                        "--tiled-mma",
+                        "SM80_16x8x16_F32F16F16F32_TN",
+                        "--thread",
+                        t,
+                    ]);
+                    add(vec![
+                        "--tiled-copy",
+                        "SM75_U32x4_LDSM_N",
+                        "--thr",
+                        "(32,1)",
+                        "--val",
+                        "(1,8)",
+                        "--elem-bytes",
+                        t,
+                        "--thread",
+                        t,
+                    ]);
                 }
             }
             "playground" => {

@@ -48,11 +48,13 @@ fn check_highlight(what: &str, highlight: Option<i64>, threads: i64) -> Result<(
 /// [`DrawError::Argument`] when `highlight` is not a thread of the tiled MMA; the errors of the
 /// thread-value layouts and of [`super::mma`] (a tile past the cell limit).
 pub fn tiled_mma(t: &TiledMma, highlight: Option<i64>) -> Result<Scene, DrawError> {
-    let name = format!(
-        "TiledMMA of {} over threads {}",
-        t.atom().name,
-        t.thr_layout_vmnk()
-    );
+    let (m, n, k) = t.atom().shape_mnk;
+    // wgmma's atoms are named for every N at once (`SM90_64xNx16_...`): the picture names its N
+    let atom = t
+        .atom()
+        .name
+        .replace(&format!("{m}xNx{k}"), &format!("{m}x{n}x{k}"));
+    let name = format!("TiledMMA of {atom} over threads {}", t.thr_layout_vmnk());
     check_highlight(&name, highlight, t.size())?;
     let (a, b, c) = (
         t.get_layout_a_tv()?,
