@@ -1,0 +1,276 @@
+//! `cute draw --tiled-mma` and `--tiled-copy`: the command draws the tiled value the core builds
+//! from the same atom and layouts (its SVG is the picture of that value, byte for byte), and
+//! refuses what does not make a tiled value with a message naming the flag and the condition.
+
+mod in_process;
+
+use cute::atom::{cp_async_16b, ldmatrix, mma_sm80_16x8x16, wgmma_64xnx16, DType};
+use cute::tiled::{make_tiled_copy, make_tiled_copy_a, make_tiled_copy_b, make_tiled_mma};
+use cute_draw::pictures;
+use in_process::{cute, ok};
+
+const SM80: &str = "SM80_16x8x16_F32F16F16F32_TN";
+
+/// The command's output is the picture `want` (up to the final newline); on a difference, the
+/// first differing line, not the whole picture.
+fn same(got: &str, want: &str, what: &str) {
+    let (g, w) = (got.trim_end(), want.trim_end());
+    if g != w {
+        let at = g.lines().zip(w.lines()).position(|(a, b)| a != b);
+        let line = at.map(|i| (g.lines().nth(i), w.lines().nth(i)));
+        panic!("{what}: the output differs from the picture at line {at:?}: {line:?}");
+    }
+}
+
+fn fails(args: &[&str], wanted: &str) {
+    let (code, out, err) = cute(args);
+    assert_eq!((code, out.as_str()), (1, ""), "{args:?}: {err}");
+    assert!(err.starts_with("error: draw: "), "{args:?}: {err}");
+    assert!(err.contains(wanted), "{args:?}: {err}");
+}
+
+#[test]
+fn tiled_mma_is_the_core_value_drawn() {
+    let atom = mma_sm80_16x8x16(DType::F16).unwrap();
+    let perm = "<32,(8,2,2):(1,16,8),16>";
+    let t = make_tiled_mma(
+        &atom,
+        &"(2,2,1):(1,2,0)".parse().unwrap(),
+        &perm.parse().unwrap(),
+    )
+    .unwrap();
+    let want = pictures::tiled_mma(&t, Some(3)).unwrap().svg();
+    // the atom layout as a shape, as a layout of rank 2 and of rank 3: the same tiled MMA
+    for al in ["(2,2)", "(2,2):(1,2)", "(2,2,1):(1,2,0)"] {
+        let got = ok(&[
+            "draw",
+            "--tiled-mma",
+            SM80,
+            "--atom-layout",
+            al,
+            "--permutation",
+            perm,
+            "--thread",
+            "3",
+        ]);
+        same(&got, &want, al);
+    }
+    let w = make_tiled_mma(
+        &wgmma_64xnx16(64, DType::F16).unwrap(),
+        &"(2,1,1):(1,0,0)".parse().unwrap(),
+        &"<_,_,_>".parse().unwrap(),
+    )
+    .unwrap();
+    let got = ok(&[
+        "draw",
+        "--tiled-mma",
+        "SM90_64x64x16_F32F16F16_SS",
+        "--atom-layout",
+        "(2,1)",
+        "--format",
+        "tikz",
+    ]);
+    let want = pictures::tiled_mma(&w, None).unwrap().tikz();
+    same(&got, &want, "wgmma");
+    assert!(
+        got.contains("SM90_64x64x16_F32F16F16_SS"),
+        "the title names N"
+    );
+}
+
+#[test]
+fn tiled_copy_is_the_core_value_drawn() {
+    let mma = make_tiled_mma(
+        &mma_sm80_16x8x16(DType::F16).unwrap(),
+        &"(2,2,1):(1,2,0)".parse().unwrap(),
+        &"<_,_,_>".parse().unwrap(),
+    )
+    .unwrap();
+    let a = make_tiled_copy_a(&ldmatrix(4, false).unwrap(), 16, &mma).unwrap();
+    let got = ok(&[
+        "draw",
+        "--tiled-copy",
+        "SM75_U32x4_LDSM_N",
+        "--operand",
+        "a",
+        "--tiled-mma",
+        SM80,
+        "--atom-layout",
+        "(2,2)",
+        "--thread",
+        "65",
+    ]);
+    let want = pictures::tiled_copy(&a, Some(65)).unwrap().svg();
+    same(&got, &want, "ldmatrix A");
+    let b = make_tiled_copy_b(&ldmatrix(2, true).unwrap(), 16, &mma).unwrap();
+    let got = ok(&[
+        "draw",
+        "--tiled-copy",
+        "SM75_U16x4_LDSM_T",
+        "--operand",
+        "b",
+        "--tiled-mma",
+        SM80,
+        "--atom-layout",
+        "(2,2)",
+    ]);
+    same(&got, &pictures::tiled_copy(&b, None).unwrap().svg(), "b");
+    // 4-byte elements: cp.async's 16 bytes are 4 values
+    let c = make_tiled_copy(
+        &cp_async_16b().unwrap(),
+        32,
+        &"(16,8):(8,1)".parse().unwrap(),
+        &"(1,4):(1,1)".parse().unwrap(),
+    )
+    .unwrap();
+    let got = ok(&[
+        "draw",
+        "--tiled-copy",
+        "SM80_CP_ASYNC_CACHEGLOBAL_16B",
+        "--thr",
+        "(16,8):(8,1)",
+        "--val",
+        "(1,4)",
+        "--elem-bytes",
+        "4",
+    ]);
+    same(&got, &pictures::tiled_copy(&c, None).unwrap().svg(), "c");
+}
+
+#[test]
+fn bad_tiled_arguments_are_refused_by_name() {
+    fails(
+        &["draw", "--tiled-mma", "SM80_16x8x32"],
+        "--tiled-mma `SM80_16x8x32`: no such MMA atom",
+    );
+    fails(
+        &["draw", "--tiled-mma", "SM90_64x12x16_F32F16F16_SS"],
+        "no such MMA atom",
+    );
+    fails(
+        &["draw", "--tiled-mma", SM80, "--atom-layout", "(2,2,2,2)"],
+        "the atom layout has rank at most 3",
+    );
+    fails(
+        &["draw", "--tiled-mma", SM80, "--atom-layout", "(2,1)", "--permutation", "<16,_,_>"],
+        "a tile extent of the permutation must be a multiple of the atom extent times the atoms in that mode",
+    );
+    fails(
+        &[
+            "draw",
+            "--tiled-mma",
+            SM80,
+            "--permutation",
+            "<32,(4,4):(1,8),16>",
+            "--atom-layout",
+            "(2,2)",
+        ],
+        "must be a permutation of 0..size",
+    );
+    fails(
+        &[
+            "draw",
+            "--tiled-mma",
+            SM80,
+            "--permutation",
+            "<4294967296,_,_>",
+        ],
+        "--permutation <4294967296,_,_>: the tile 4294967296:1 has 4294967296 elements",
+    );
+    fails(
+        &["draw", "--tiled-mma", SM80, "--thread", "32"],
+        "--thread 32: the tiled MMA of SM80_16x8x16_F32F16F16F32_TN over (32,1,1,1):(1,0,0,0) has 32 threads, 0 to 31",
+    );
+    fails(
+        &[
+            "draw",
+            "--tiled-copy",
+            "SM75_U32x8_LDSM_N",
+            "--thr",
+            "32",
+            "--val",
+            "8",
+        ],
+        "no such copy atom",
+    );
+    fails(
+        &[
+            "draw",
+            "--tiled-copy",
+            "SM75_U32x4_LDSM_N",
+            "--thr",
+            "(32,1)",
+            "--val",
+            "(1,3)",
+        ],
+        "values per thread must be a multiple of the atom's",
+    );
+    fails(
+        &[
+            "draw",
+            "--tiled-copy",
+            "SM75_U32x4_LDSM_N",
+            "--thr",
+            "(32,1)",
+        ],
+        "--tiled-copy needs --thr LAYOUT and --val LAYOUT",
+    );
+    fails(
+        &[
+            "draw",
+            "--tiled-copy",
+            "SM75_U32x4_LDSM_N",
+            "--operand",
+            "a",
+        ],
+        "--operand tiles the copy over an operand of a tiled MMA: it needs --tiled-mma",
+    );
+    fails(
+        &[
+            "draw",
+            "--tiled-copy",
+            "SM75_U32x4_LDSM_N",
+            "--tiled-mma",
+            SM80,
+        ],
+        "needs --operand a, b or c",
+    );
+    fails(
+        &[
+            "draw",
+            "--tiled-copy",
+            "SM75_U32x4_LDSM_N",
+            "--thr",
+            "(32,1)",
+            "--val",
+            "(1,8)",
+            "--elem-bytes",
+            "0",
+        ],
+        "--elem-bytes 0: an element of a tiled copy has 1 to 16 bytes",
+    );
+    fails(
+        &["draw", "--atom-layout", "(2,2)"],
+        "--atom-layout belongs to --tiled-mma ATOM",
+    );
+    fails(
+        &["draw", "(4,4):(1,4)", "--thr", "(2,2)"],
+        "--thr belongs to --tiled-copy ATOM",
+    );
+    fails(
+        &["draw", "(4,4):(1,4)", "--tiled-mma", SM80],
+        "give no LAYOUT with it",
+    );
+    fails(
+        &["draw", "--tiled-mma", SM80, "--atom", SM80],
+        "--atom does not belong to --tiled-mma",
+    );
+    fails(
+        &["draw", "--tiled-mma", SM80, "--elem-bytes", "2"],
+        "--elem-bytes does not belong to --tiled-mma",
+    );
+    fails(
+        &["draw", "--tiled-mma", SM80, "--atom-layout", "(2,2"],
+        "--atom-layout `(2,2`: parse",
+    );
+}
