@@ -557,7 +557,7 @@ fn tiled_scene(a: &DrawArgs) -> Result<Scene, String> {
             )))
         }
     };
-    let how = match (a.thr.as_deref(), a.val.as_deref(), a.operand, mma) {
+    let how = match (a.thr.as_deref(), a.val.as_deref(), a.operand, mma.as_ref()) {
         (Some(t), Some(v), None, None) => CopyTiling::ThrVal(t, v),
         (None, None, Some(op), Some(m)) => CopyTiling::Operand(op, m),
         (None, None, Some(_), None) => {

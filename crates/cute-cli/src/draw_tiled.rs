@@ -165,7 +165,7 @@ pub enum CopyTiling<'a> {
     /// `make_tiled_copy(atom, thr, val)`: the layouts' text.
     ThrVal(&'a str, &'a str),
     /// `make_tiled_copy_A/B/C(atom, mma)`.
-    Operand(Operand, TiledMma),
+    Operand(Operand, &'a TiledMma),
 }
 
 /// The tiled copy of `--tiled-copy NAME` in elements of `elem_bits` bits, tiled as `how` says.
@@ -196,9 +196,9 @@ pub fn tiled_copy(name: &str, elem_bits: i64, how: CopyTiling<'_>) -> Result<Til
         }
         CopyTiling::Operand(op, mma) => {
             let made = match op {
-                Operand::A => make_tiled_copy_a(&atom, elem_bits, &mma),
-                Operand::B => make_tiled_copy_b(&atom, elem_bits, &mma),
-                Operand::C => make_tiled_copy_c(&atom, elem_bits, &mma),
+                Operand::A => make_tiled_copy_a(&atom, elem_bits, mma),
+                Operand::B => make_tiled_copy_b(&atom, elem_bits, mma),
+                Operand::C => make_tiled_copy_c(&atom, elem_bits, mma),
             };
             made.map_err(|e| {
                 err(format!(
