@@ -241,6 +241,15 @@ pub fn mma_scene(t: &TiledMma, highlight: Option<i64>) -> Result<Scene, String> 
 }
 
 /// The picture of a tiled copy, thread `highlight` outlined.
+///
+/// ```
+/// use cute_cli::draw_tiled::{copy_scene, tiled_copy, CopyTiling};
+/// let c = tiled_copy("SM80_CP_ASYNC_CACHEGLOBAL_16B", 16, CopyTiling::ThrVal("(16,8):(8,1)", "(1,8)")).unwrap();
+/// let s = copy_scene(&c, Some(9)).unwrap();
+/// // element (1, 9): thread 9 (row 1, the second group of 8 columns), value 1, on both sides
+/// assert_eq!(s.panels[1].cell(1, 9).label, vec!["T9".to_string(), "V1".to_string()]);
+/// assert!(copy_scene(&c, Some(128)).unwrap_err().contains("has 128 threads, 0 to 127"));
+/// ```
 pub fn copy_scene(t: &TiledCopy, highlight: Option<i64>) -> Result<Scene, String> {
     let what = format!("the tiled copy of {} over {}", t.atom().name, t.layout_tv());
     check_thread(highlight, t.size(), &what)?;

@@ -12,7 +12,8 @@
 //! * [`tikz`]: the same pictures as TikZ, as CuTe's `print_latex` writes them;
 //! * [`pictures`]: every picture as a [`scene::Scene`] of panels of cells — layouts by offset or
 //!   by bank, layouts with F2 or coordinate strides by value, TV layouts (every owner of a cell
-//!   counted), MMA and copy atoms, a warp's shared-memory accesses per instruction (thread and
+//!   counted), MMA and copy atoms, tiled MMAs and tiled copies (as `print_latex` draws a
+//!   `TiledMMA` and a `TiledCopy`), a warp's shared-memory accesses per instruction (thread and
 //!   wavefront of each cell read), slices, products and divides tile by tile (partial tiles where
 //!   the tiler does not divide the shape) — rendered by [`scene::Scene::svg`],
 //!   [`scene::Scene::tikz`] and [`png::render`] (resvg with the font shipped in this crate, so
