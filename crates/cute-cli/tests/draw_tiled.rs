@@ -274,3 +274,28 @@ fn bad_tiled_arguments_are_refused_by_name() {
         "--atom-layout `(2,2`: parse",
     );
 }
+
+#[test]
+fn a_tiled_mma_of_one_atom_draws_as_the_atom() {
+    // `--tiled-mma NAME` without an atom layout is the atom itself: the same cells as `--atom NAME`
+    // (the command's table of atoms and the core's atoms agree, cell by cell)
+    let mut compared = 0;
+    for name in cute_cli::atoms::NAMES {
+        let name = name.replace("64xNx16", "64x64x16");
+        let Some(cute_cli::atoms::Atom::Mma(m)) = cute_cli::atoms::atom(&name) else {
+            continue;
+        };
+        let atom = pictures::mma(&m.name, &m.a, &m.b, &m.c, m.mnk, Some(1)).unwrap();
+        let t = cute_cli::draw_tiled::tiled_mma(&name, None, None).unwrap();
+        assert_eq!(t.size(), m.c.mode(0).unwrap().size(), "{name}");
+        let tiled = pictures::tiled_mma(&t, Some(1)).unwrap();
+        assert_eq!(atom.panels.len(), tiled.panels.len());
+        for (k, (p, q)) in atom.panels.iter().zip(&tiled.panels).enumerate() {
+            assert_eq!((p.rows, p.cols), (q.rows, q.cols), "{name} panel {k}");
+            assert!(p.cells == q.cells, "{name} panel {k}: the cells differ");
+        }
+        compared += 1;
+    }
+    // the five MMA atoms of `cute draw --atom list`
+    assert_eq!(compared, 5);
+}
