@@ -191,7 +191,7 @@ pub struct DrawArgs {
     /// Colour the cells by shared-memory bank (needs --elem-bytes).
     #[arg(long)]
     pub banks: bool,
-    /// Bytes per element, for --banks and --access.
+    /// Bytes per element, for --banks and --access (and --tiled-copy, default 2).
     #[arg(long, allow_negative_numbers = true)]
     pub elem_bytes: Option<i64>,
     /// A warp's access pattern, (thread, value) -> tile coordinate: one panel per instruction,
