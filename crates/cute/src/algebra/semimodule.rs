@@ -39,6 +39,20 @@ enum Which {
 
 /// `complement(L)` for coordinate strides (binary strides have no ordered complement).
 pub(crate) const fn complement_semimodule(a: &Layout) -> Result<Layout, Error> {
+    if matches!(a.semimodule(), Semimodule::Binary) {
+        let r = match super::f2_linear::complement_f2(a) {
+            Some(r) => r,
+            None => Err(Error::new(
+                Op::Complement,
+                ErrorKind::Unsupported {
+                    what: "a complement of binary (F2) strides with an extent that is not a power \
+                           of two (the layout is then not linear over GF(2), where the complement \
+                           is a basis completion)",
+                },
+            )),
+        };
+        return with_operand(r, a);
+    }
     with_operand(by_axes(a, Which::Complement, Op::Complement), a)
 }
 
@@ -166,11 +180,35 @@ pub(crate) const fn left_inverse_semimodule(a: &Layout) -> Result<Layout, Error>
     let r = match a.semimodule() {
         Semimodule::Binary => {
             let mut all = tri!(binary_axis(a));
-            left_axis(&mut all, true)
+            match left_axis(&mut all, true) {
+                Ok(r) => Ok(r),
+                // PyCuTe's gaps fail: decided exactly over GF(2) where the layout is linear
+                Err(e) => match super::f2_linear::left_inverse_f2(a) {
+                    Some(r) => r,
+                    None => Err(not_linear(e)),
+                },
+            }
         }
         _ => by_axes(a, Which::Left, Op::LeftInverse),
     };
     with_operand(r, a)
+}
+
+/// The refusal of a binary left inverse that is not linear over GF(2): what was searched.
+const fn not_linear(e: Error) -> Error {
+    match e.kind() {
+        ErrorKind::Collision { .. } => e,
+        _ => Error::new(
+            Op::LeftInverse,
+            ErrorKind::Unsupported {
+                what:
+                    "a left inverse of binary (F2) strides with an extent that is not a power of \
+                       two where PyCuTe's gap construction fails (only that construction is \
+                       searched: the layout is not linear over GF(2), where the question is \
+                       decided exactly)",
+            },
+        ),
+    }
 }
 
 const fn with_operand(r: Result<Layout, Error>, a: &Layout) -> Result<Layout, Error> {
@@ -378,7 +416,80 @@ const fn axis(f: &Leaves, code: Code, which: Which) -> Result<Layout, Error> {
     match which {
         Which::Complement => complement_axis(&mut ax, code),
         Which::Right => right_axis(&mut ax),
-        Which::Left => left_axis(&mut ax, false),
+        Which::Left => match left_axis(&mut ax, false) {
+            Ok(r) => Ok(r),
+            Err(e) => left_axis_integer(&ax, e),
+        },
+    }
+}
+
+/// The left inverse of one coordinate axis where PyCuTe's gaps fail (`e`, its error): the integer
+/// [`left_inverse`](super::inverse::left_inverse) of the axis's modes as an integer layout `A`
+/// (exact: CuTe's chain, then every mixed radix), composed with the layout `W` of the modes' weights
+/// in the whole domain (`W(j)` is the index of the whole layout whose coordinates on the axis's
+/// modes are those of `j`, the others 0), so `(W ∘ R_A)(A(j)) = W(j)`. A refusal of the integer
+/// problem is the refusal of the axis (a collision mapped to indices of the whole layout).
+const fn left_axis_integer(ax: &Axis, e: Error) -> Result<Layout, Error> {
+    // the modes in the order of the domain (increasing weights), so that `W` is a chain
+    let mut ax = *ax;
+    let mut i = 1;
+    while i < ax.n {
+        let mut j = i;
+        while j > 0 && ax.p[j - 1] > ax.p[j] {
+            let (s, d, p) = (ax.s[j], ax.d[j], ax.p[j]);
+            ax.s[j] = ax.s[j - 1];
+            ax.d[j] = ax.d[j - 1];
+            ax.p[j] = ax.p[j - 1];
+            ax.s[j - 1] = s;
+            ax.d[j - 1] = d;
+            ax.p[j - 1] = p;
+            j -= 1;
+        }
+        i += 1;
+    }
+    let mut f = Flat::EMPTY;
+    let mut wf = Flat::EMPTY;
+    let mut w = [0i64; CAPACITY];
+    let mut i = 0;
+    while i < ax.n {
+        if ax.s[i] != 1 {
+            w[f.n] = ax.p[i];
+            f.push(ax.s[i], ax.d[i]);
+            wf.push(ax.s[i], ax.p[i]);
+        }
+        i += 1;
+    }
+    if f.n == 0 {
+        return Err(e);
+    }
+    // the law R(L(i)) = i needs an injective axis (the integer left inverse also answers some
+    // layouts that are not, with the weaker law L(R(L(i))) = L(i))
+    match crate::geometry::find_collision(&f.to_layout(), Op::LeftInverse) {
+        Ok(Some((first, second))) => {
+            let err = Error::new(Op::LeftInverse, ErrorKind::Collision { first, second });
+            return Err(remap_collision(err, &f.s, &w, f.n));
+        }
+        Ok(None) => {}
+        Err(err) => return Err(Error::new(err.op(), *err.kind())),
+    }
+    let r = match super::inverse::left_inverse(&f.to_layout()) {
+        Ok(r) => r,
+        Err(err) => {
+            let err = remap_collision(err, &f.s, &w, f.n);
+            return Err(Error::new(err.op(), *err.kind()));
+        }
+    };
+    match super::composition::composition(&wf.to_layout(), &r) {
+        Ok(l) => Ok(l),
+        Err(_) => Err(Error::new(
+            Op::LeftInverse,
+            ErrorKind::Unsupported {
+                what: "a left inverse of coordinate strides where PyCuTe's gaps fail and the \
+                       integer left inverse of an axis's modes exists but no layout maps its \
+                       indices to indices of the whole layout (only the per-axis form \
+                       W ∘ left_inverse(axis) is searched)",
+            },
+        )),
     }
 }
 

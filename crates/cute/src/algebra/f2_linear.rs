@@ -1,0 +1,260 @@
+//! Left inverse and complement of binary (F2) layouts by linear algebra over GF(2).
+//!
+//! When every extent of a binary layout `L` is a power of two, the bits of an index are the bits of
+//! its coordinates side by side, and `L` is a GF(2)-linear map from the index bits to the value
+//! bits: the index bit `t` (bit `j` of the coordinate of a leaf `2^k : f_d` whose weight is `2^w`,
+//! `t = w + j`) maps to the column `d << j`. Gaussian elimination of these columns decides
+//! everything exactly:
+//!
+//! * `L` is injective iff the columns are independent; otherwise a combination of columns that
+//!   XORs to zero is an index `i ≠ 0` with `L(i) = L(0) = 0`, the witness of the refusal.
+//! * A left inverse (`R(L(i)) = i`) is the linear map that sends each pivot bit of the reduced
+//!   echelon form to the combination of index bits that produced its row, and every other value bit
+//!   to 0: the layout `(2,…,2)` over the value bits with those F2 strides, coalesced.
+//! * A complement is a basis completion: the value bits that are not pivots, each `2 : f_(2^b)`,
+//!   then the trailing size-1 mode `1 : f_(2^m)` past the `m` value bits the columns span (the
+//!   paper's form, as for integer strides). `(L, L*)` is then a bijection onto `[0, 2^m)` and, with
+//!   the trailing mode's extended domain, onto every value.
+//!
+//! Leaves with stride 0 are left out (as in the integer left inverse and complement: the law is
+//! asked of the other coordinates).
+//!
+//! | `L` | operation | result |
+//! |---|---|---|
+//! | `(4,4):(F1,F5)` | `left_inverse` | `(4,4):(F1,F5)` |
+//! | `(2,2):(F1,F4)` | `complement` | `(2,1):(F2,F8)` |
+//! | `(2,2):(F3,F3)` | `left_inverse` | error: indices 0 and 3 meet |
+
+use super::coalesce::{coalesce_z, Flat};
+use crate::error::{Error, ErrorKind, Op};
+use crate::int_tuple::CAPACITY;
+use crate::layout::Layout;
+use crate::stride::BINARY;
+
+/// The reduced row echelon form of the columns of a binary layout.
+struct Echelon {
+    /// The number of rows.
+    r: usize,
+    /// Each row's value bits (its pivot is its top bit; no other row has a bit there).
+    w: [u64; 64],
+    /// Each row's combination of index bits (the index whose value is the row).
+    c: [u64; 64],
+    /// The pivot bit of each row.
+    p: [u32; 64],
+    /// The OR of every column: the value bits the layout reaches.
+    span: u64,
+}
+
+/// What the elimination found.
+enum Columns {
+    /// Independent columns, reduced.
+    Independent(Echelon),
+    /// A nonzero index that the layout sends to 0 (as it sends index 0).
+    Kernel(i64),
+    /// An extent that is not a power of two: the layout is not linear over GF(2).
+    NotLinear,
+}
+
+/// The extent `s` as `log2(s)`, or `None` when it is not a power of two.
+const fn log2(s: i64) -> Option<u32> {
+    if s > 0 && s & (s - 1) == 0 {
+        Some(s.trailing_zeros())
+    } else {
+        None
+    }
+}
+
+/// The elimination of the columns of the binary layout `a`; the [`ErrorKind::Overflow`] of `op` when
+/// a column does not fit in 64 bits.
+const fn eliminate(a: &Layout, op: Op) -> Result<Columns, Error> {
+    let mut e = Echelon {
+        r: 0,
+        w: [0; 64],
+        c: [0; 64],
+        p: [0; 64],
+        span: 0,
+    };
+    let mut weight: u32 = 0;
+    let mut i = 0;
+    while i < a.tree.len() {
+        let Some(k) = log2(a.shape[i]) else {
+            return Ok(Columns::NotLinear);
+        };
+        let d = a.stride[i] as u64;
+        let mut j = 0;
+        while j < k {
+            if d != 0 {
+                if d.leading_zeros() < j {
+                    return Err(Error::new(
+                        op,
+                        ErrorKind::Overflow {
+                            what: "a binary stride shifted by a coordinate bit",
+                        },
+                    ));
+                }
+                let mut x = d << j;
+                e.span |= x;
+                let mut comb: u64 = 1 << (weight + j);
+                let mut q = 0;
+                while q < e.r {
+                    if x & (1 << e.p[q]) != 0 {
+                        x ^= e.w[q];
+                        comb ^= e.c[q];
+                    }
+                    q += 1;
+                }
+                if x == 0 {
+                    return Ok(Columns::Kernel(comb as i64));
+                }
+                let top = 63 - x.leading_zeros();
+                let mut q = 0;
+                while q < e.r {
+                    if e.w[q] & (1 << top) != 0 {
+                        e.w[q] ^= x;
+                        e.c[q] ^= comb;
+                    }
+                    q += 1;
+                }
+                e.w[e.r] = x;
+                e.c[e.r] = comb;
+                e.p[e.r] = top;
+                e.r += 1;
+            }
+            j += 1;
+        }
+        weight += k;
+        i += 1;
+    }
+    Ok(Columns::Independent(e))
+}
+
+/// Appends `2 : f_d` (`d = 0` an integer zero) to `f`, merged into the mode before it where the two
+/// coalesce; the [`ErrorKind::Capacity`] of `op` past [`CAPACITY`] modes.
+const fn push_bit(f: &mut Flat, d: u64, op: Op) -> Result<(), Error> {
+    if f.n > 0 {
+        let (s, pd) = (f.s[f.n - 1], f.d[f.n - 1] as u64);
+        let shift = s.trailing_zeros();
+        if (pd == 0 && d == 0)
+            || (pd != 0 && shift < 64 && pd.leading_zeros() >= shift && pd << shift == d)
+        {
+            f.s[f.n - 1] = s * 2;
+            return Ok(());
+        }
+    }
+    if f.n >= CAPACITY {
+        return Err(Error::new(
+            op,
+            ErrorKind::Capacity {
+                what: "number of modes of the result",
+                limit: CAPACITY,
+            },
+        ));
+    }
+    f.push_basis(2, d as i64, if d == 0 { 0 } else { BINARY });
+    Ok(())
+}
+
+/// The number of value bits in `span` (one past its top bit).
+const fn bits(span: u64) -> u32 {
+    64 - span.leading_zeros()
+}
+
+/// The GF(2) left inverse of the binary layout `a` (see the module docs): `None` when an extent is
+/// not a power of two (the layout is not linear over GF(2)), else the layout `R` with `R(L(i)) = i`
+/// for every index whose stride-0 coordinates are 0, or a [`ErrorKind::Collision`] of two indices
+/// that `L` sends to the same value (then no left inverse exists).
+pub(crate) const fn left_inverse_f2(a: &Layout) -> Option<Result<Layout, Error>> {
+    let op = Op::LeftInverse;
+    let e = match eliminate(a, op) {
+        Ok(Columns::Independent(e)) => e,
+        Ok(Columns::Kernel(i)) => {
+            return Some(Err(Error::new(
+                op,
+                ErrorKind::Collision {
+                    first: 0,
+                    second: i,
+                },
+            )))
+        }
+        Ok(Columns::NotLinear) => return None,
+        Err(err) => return Some(Err(err)),
+    };
+    let m = bits(e.span);
+    let mut f = Flat::EMPTY;
+    let mut b = 0;
+    while b < m {
+        let mut d: u64 = 0;
+        let mut q = 0;
+        while q < e.r {
+            if e.p[q] == b {
+                d = e.c[q];
+            }
+            q += 1;
+        }
+        if let Err(err) = push_bit(&mut f, d, op) {
+            return Some(Err(err));
+        }
+        b += 1;
+    }
+    if f.n == 0 {
+        return Some(Ok(Layout::TRIVIAL));
+    }
+    Some(Ok(coalesce_z(&f.to_layout())))
+}
+
+/// The GF(2) complement of the binary layout `a` (see the module docs): `None` when an extent is not
+/// a power of two, else the value bits that are not pivots and the trailing size-1 mode, or a
+/// [`ErrorKind::Collision`] when the nonzero-stride leaves of `a` are not injective.
+pub(crate) const fn complement_f2(a: &Layout) -> Option<Result<Layout, Error>> {
+    let op = Op::Complement;
+    let e = match eliminate(a, op) {
+        Ok(Columns::Independent(e)) => e,
+        Ok(Columns::Kernel(i)) => {
+            return Some(Err(Error::new(
+                op,
+                ErrorKind::Collision {
+                    first: 0,
+                    second: i,
+                },
+            )))
+        }
+        Ok(Columns::NotLinear) => return None,
+        Err(err) => return Some(Err(err)),
+    };
+    let m = bits(e.span);
+    let mut pivots: u64 = 0;
+    let mut q = 0;
+    while q < e.r {
+        pivots |= 1 << e.p[q];
+        q += 1;
+    }
+    let mut f = Flat::EMPTY;
+    let mut b = 0;
+    while b < m {
+        if pivots & (1 << b) == 0 {
+            if let Err(err) = push_bit(&mut f, 1 << b, op) {
+                return Some(Err(err));
+            }
+        }
+        b += 1;
+    }
+    if f.n >= CAPACITY {
+        return Some(Err(Error::new(
+            op,
+            ErrorKind::Capacity {
+                what: "number of modes of the result",
+                limit: CAPACITY,
+            },
+        )));
+    }
+    if m >= 63 {
+        return Some(Err(Error::new(
+            op,
+            ErrorKind::Overflow {
+                what: "the trailing stride of the complement",
+            },
+        )));
+    }
+    f.push_basis(1, 1 << m, BINARY);
+    Some(Ok(coalesce_z(&f.to_layout())))
+}
