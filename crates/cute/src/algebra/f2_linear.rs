@@ -180,6 +180,15 @@ pub(crate) const fn left_inverse_f2(a: &Layout) -> Option<Result<Layout, Error>>
         Err(err) => return Some(Err(err)),
     };
     let m = bits(e.span);
+    if m > 62 {
+        // the domain of R, the values below 2^m, passes i64
+        return Some(Err(Error::new(
+            op,
+            ErrorKind::Overflow {
+                what: "the size of the left inverse",
+            },
+        )));
+    }
     let mut f = Flat::EMPTY;
     let mut b = 0;
     while b < m {
@@ -222,6 +231,15 @@ pub(crate) const fn complement_f2(a: &Layout) -> Option<Result<Layout, Error>> {
         Err(err) => return Some(Err(err)),
     };
     let m = bits(e.span);
+    if m > 62 {
+        // the trailing stride 2^m passes i64
+        return Some(Err(Error::new(
+            op,
+            ErrorKind::Overflow {
+                what: "the trailing stride of the complement",
+            },
+        )));
+    }
     let mut pivots: u64 = 0;
     let mut q = 0;
     while q < e.r {
@@ -244,14 +262,6 @@ pub(crate) const fn complement_f2(a: &Layout) -> Option<Result<Layout, Error>> {
             ErrorKind::Capacity {
                 what: "number of modes of the result",
                 limit: CAPACITY,
-            },
-        )));
-    }
-    if m >= 63 {
-        return Some(Err(Error::new(
-            op,
-            ErrorKind::Overflow {
-                what: "the trailing stride of the complement",
             },
         )));
     }

@@ -424,13 +424,21 @@ const fn axis(f: &Leaves, code: Code, which: Which) -> Result<Layout, Error> {
 }
 
 /// The left inverse of one coordinate axis where PyCuTe's gaps fail (`e`, its error): the integer
-/// [`left_inverse`](super::inverse::left_inverse) of the axis's modes as an integer layout `A`
-/// (exact: CuTe's chain, then every mixed radix), composed with the layout `W` of the modes' weights
-/// in the whole domain (`W(j)` is the index of the whole layout whose coordinates on the axis's
-/// modes are those of `j`, the others 0), so `(W ∘ R_A)(A(j)) = W(j)`. A refusal of the integer
-/// problem is the refusal of the axis (a collision mapped to indices of the whole layout).
+/// [`left_inverse`](super::inverse::left_inverse) (exact: CuTe's chain, then every mixed radix) of
+/// the axis's *projection*, the integer layout over the whole domain whose strides are the axis's
+/// coefficients on its modes and 0 on every other mode (here: the axis's modes in the order of the
+/// domain, the weights between them filled by stride-0 modes). Its indices are the indices of the
+/// whole layout, so `R(A(i)) = i` for every index whose coordinates off the axis are 0, and the
+/// axes' results add up. A refusal of the projection is the refusal of the axis; only the gap
+/// construction's refusals (`Divisibility`, `NotInjective`) are retried, any other error stands.
 const fn left_axis_integer(ax: &Axis, e: Error) -> Result<Layout, Error> {
-    // the modes in the order of the domain (increasing weights), so that `W` is a chain
+    if !matches!(
+        e.kind(),
+        ErrorKind::Divisibility { .. } | ErrorKind::NotInjective { .. }
+    ) {
+        return Err(e);
+    }
+    // the modes in the order of the domain (increasing weights)
     let mut ax = *ax;
     let mut i = 1;
     while i < ax.n {
@@ -448,48 +456,40 @@ const fn left_axis_integer(ax: &Axis, e: Error) -> Result<Layout, Error> {
         i += 1;
     }
     let mut f = Flat::EMPTY;
-    let mut wf = Flat::EMPTY;
-    let mut w = [0i64; CAPACITY];
+    let mut weight: i64 = 1;
     let mut i = 0;
     while i < ax.n {
         if ax.s[i] != 1 {
-            w[f.n] = ax.p[i];
+            if f.n + 2 > CAPACITY {
+                return Err(e);
+            }
+            if ax.p[i] > weight {
+                f.push(ax.p[i] / weight, 0);
+            }
             f.push(ax.s[i], ax.d[i]);
-            wf.push(ax.s[i], ax.p[i]);
+            weight = tri!(mul(Op::LeftInverse, ax.p[i], ax.s[i]));
         }
         i += 1;
     }
     if f.n == 0 {
         return Err(e);
     }
-    // the law R(L(i)) = i needs an injective axis (the integer left inverse also answers some
-    // layouts that are not, with the weaker law L(R(L(i))) = L(i))
-    match crate::geometry::find_collision(&f.to_layout(), Op::LeftInverse) {
+    let a = f.to_layout();
+    // the law R(L(i)) = i needs an injective projection (the integer left inverse also answers
+    // some layouts that are not, with the weaker law L(R(L(i))) = L(i))
+    match crate::geometry::find_collision(&a, Op::LeftInverse) {
         Ok(Some((first, second))) => {
-            let err = Error::new(Op::LeftInverse, ErrorKind::Collision { first, second });
-            return Err(remap_collision(err, &f.s, &w, f.n));
+            return Err(Error::new(
+                Op::LeftInverse,
+                ErrorKind::Collision { first, second },
+            ))
         }
         Ok(None) => {}
         Err(err) => return Err(Error::new(err.op(), *err.kind())),
     }
-    let r = match super::inverse::left_inverse(&f.to_layout()) {
-        Ok(r) => r,
-        Err(err) => {
-            let err = remap_collision(err, &f.s, &w, f.n);
-            return Err(Error::new(err.op(), *err.kind()));
-        }
-    };
-    match super::composition::composition(&wf.to_layout(), &r) {
-        Ok(l) => Ok(l),
-        Err(_) => Err(Error::new(
-            Op::LeftInverse,
-            ErrorKind::Unsupported {
-                what: "a left inverse of coordinate strides where PyCuTe's gaps fail and the \
-                       integer left inverse of an axis's modes exists but no layout maps its \
-                       indices to indices of the whole layout (only the per-axis form \
-                       W ∘ left_inverse(axis) is searched)",
-            },
-        )),
+    match super::inverse::left_inverse(&a) {
+        Ok(r) => Ok(r),
+        Err(err) => Err(Error::new(err.op(), *err.kind())),
     }
 }
 
