@@ -23,6 +23,7 @@
 //! |---|---|---|
 //! | `(4,4):(F1,F5)` | `left_inverse` | `(4,4):(F1,F5)` |
 //! | `(2,2):(F1,F4)` | `complement` | `(2,1):(F2,F8)` |
+//! | `(2,2):(F1,F4)` | `complement_to` 32 | `(2,4):(F2,F8)` |
 //! | `(2,2):(F3,F3)` | `left_inverse` | error: indices 0 and 3 meet |
 
 use super::coalesce::{coalesce_z, Flat};
@@ -213,8 +214,11 @@ pub(crate) const fn left_inverse_f2(a: &Layout) -> Option<Result<Layout, Error>>
 
 /// The GF(2) complement of the binary layout `a` (see the module docs): `None` when an extent is not
 /// a power of two, else the value bits that are not pivots and the trailing size-1 mode, or a
-/// [`ErrorKind::Collision`] when the nonzero-stride leaves of `a` are not injective.
-pub(crate) const fn complement_f2(a: &Layout) -> Option<Result<Layout, Error>> {
+/// [`ErrorKind::Collision`] when the nonzero-stride leaves of `a` are not injective. With a
+/// cotarget `to` (a number of values), the value bits that are not pivots below the larger of the
+/// layout's span and `⌈log2 to⌉`, without the trailing mode (CuTe's form with a cotarget: `(L, C)`
+/// is then a bijection onto `[0, 2^t)`, at least `to` values).
+pub(crate) const fn complement_f2(a: &Layout, to: Option<i64>) -> Option<Result<Layout, Error>> {
     let op = Op::Complement;
     let e = match eliminate(a, op) {
         Ok(Columns::Independent(e)) => e,
@@ -230,7 +234,13 @@ pub(crate) const fn complement_f2(a: &Layout) -> Option<Result<Layout, Error>> {
         Ok(Columns::NotLinear) => return None,
         Err(err) => return Some(Err(err)),
     };
-    let m = bits(e.span);
+    let mut m = bits(e.span);
+    if let Some(to) = to {
+        let t = if to <= 1 { 0 } else { bits((to - 1) as u64) };
+        if t > m {
+            m = t;
+        }
+    }
     if m > 62 {
         // the trailing stride 2^m passes i64
         return Some(Err(Error::new(
@@ -264,6 +274,12 @@ pub(crate) const fn complement_f2(a: &Layout) -> Option<Result<Layout, Error>> {
                 limit: CAPACITY,
             },
         )));
+    }
+    if to.is_some() {
+        if f.n == 0 {
+            return Some(Ok(Layout::TRIVIAL));
+        }
+        return Some(Ok(coalesce_z(&f.to_layout())));
     }
     f.push_basis(1, 1 << m, BINARY);
     Some(Ok(coalesce_z(&f.to_layout())))

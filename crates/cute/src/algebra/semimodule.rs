@@ -40,7 +40,7 @@ enum Which {
 /// `complement(L)` for coordinate strides (binary strides have no ordered complement).
 pub(crate) const fn complement_semimodule(a: &Layout) -> Result<Layout, Error> {
     if matches!(a.semimodule(), Semimodule::Binary) {
-        let r = match super::f2_linear::complement_f2(a) {
+        let r = match super::f2_linear::complement_f2(a, None) {
             Some(r) => r,
             None => Err(Error::new(
                 Op::Complement,
@@ -63,12 +63,30 @@ pub(crate) const fn complement_semimodule(a: &Layout) -> Result<Layout, Error> {
 /// and binary strides are refused.
 pub(crate) const fn complement_to_semimodule(a: &Layout, m: &IntTuple) -> Result<Layout, Error> {
     let op = Op::Complement;
-    if !matches!(a.semimodule(), Semimodule::Coordinate) {
-        return Err(unsupported(
-            a,
-            m,
-            "a complement of binary (F2) strides (they have no order to fill gaps in)",
-        ));
+    if matches!(a.semimodule(), Semimodule::Binary) {
+        let Some(to) = m.as_int() else {
+            return Err(unsupported(
+                a,
+                m,
+                "a shape as the cotarget of binary (F2) strides (their codomain is one number: \
+                 give an integer)",
+            ));
+        };
+        let r = match super::f2_linear::complement_f2(a, Some(to)) {
+            Some(r) => r,
+            None => Err(Error::new(
+                Op::Complement,
+                ErrorKind::Unsupported {
+                    what: "a complement of binary (F2) strides with an extent that is not a power \
+                           of two (the layout is then not linear over GF(2), where the complement \
+                           is a basis completion)",
+                },
+            )),
+        };
+        return match r {
+            Ok(l) => Ok(l),
+            Err(e) => Err(e.or_with(Operand::Layout(*a), Operand::Tuple(*m))),
+        };
     }
     if m.is_int() {
         return Err(unsupported(

@@ -3,7 +3,10 @@
 //! claimed collision is two indices with one value; a refusal of an F2 layout whose extents are
 //! powers of two is always a true collision, since there the question is linear over GF(2)).
 
-use cute::{complement, left_inverse, ErrorKind, IntTuple, Layout, Value};
+use cute::{
+    complement, complement_to, left_inverse, slice, slice_and_value, ErrorKind, IntTuple, Layout,
+    PartialCoord, Value,
+};
 use proptest::prelude::*;
 use std::collections::HashSet;
 
@@ -119,6 +122,99 @@ fn check_f2_complement(shapes: &[i64], strides: &[i64]) {
     }
 }
 
+fn check_f2_complement_to(shapes: &[i64], strides: &[i64], to: i64) {
+    let st: Vec<String> = strides.iter().map(|d| format!("F{d}")).collect();
+    let l = layout(shapes, &st);
+    let zero: Vec<bool> = strides.iter().map(|&d| d == 0).collect();
+    let idx = law_indices(shapes, &zero);
+    let pow2 = shapes.iter().all(|s| s.count_ones() == 1);
+    match complement_to(&l, &IntTuple::int(to)) {
+        Ok(c) => {
+            // (L, C) is a bijection onto [0, |filter L|·|C|), at least `to` values
+            let n = idx.len() as i64 * c.size();
+            assert!(n >= to, "{l}, complement to {to}: {c} reaches {n}");
+            let mut seen = HashSet::new();
+            for j in 0..c.size() {
+                for &i in &idx {
+                    let v = f2_value(&l, i) ^ c.eval(j).unwrap();
+                    assert!(
+                        seen.insert(v) && v < n,
+                        "{l}, complement to {to}: {c} at {v}"
+                    );
+                }
+            }
+        }
+        Err(e) => {
+            check_collision_claim(&l, &e, |i| f2_value(&l, i).to_string());
+            if pow2 {
+                assert!(
+                    collision(&idx, |i| f2_value(&l, i)).is_some(),
+                    "{l}: complement to {to} refused ({e}) though injective"
+                );
+            }
+        }
+    }
+}
+
+/// The entries of a value: the bits of an F2 value (one entry, combined by XOR), or the
+/// coefficients on axes `0..axes` of a coordinate value (combined by +).
+fn entries(v: &Value, axes: usize) -> Vec<i64> {
+    match v {
+        // zero is canonical (an integer) in every semimodule
+        Value::Int(0) => vec![0; axes],
+        Value::Int(x) => vec![*x],
+        Value::F2(x) => vec![*x as i64],
+        Value::Coord(t) => (0..axes).map(|k| t.get(&[k])).collect(),
+    }
+}
+
+/// `slice` of a flat layout at a partial coordinate (`None` for `_`), checked by its definition:
+/// `L(c) = offset + S(j)` for every free coordinate `j` (XOR for F2).
+fn check_slice(l: &Layout, shapes: &[i64], fixed: &[Option<i64>], axes: usize, binary: bool) {
+    let ent: Vec<String> = fixed
+        .iter()
+        .map(|f| f.map_or("_".to_string(), |x| x.to_string()))
+        .collect();
+    let c: PartialCoord = format!("({})", ent.join(",")).parse().unwrap();
+    let (sub, off) = slice_and_value(l, &c).unwrap();
+    assert_eq!(slice(l, &c).unwrap(), sub);
+    let off = entries(&off, axes);
+    let free: Vec<i64> = shapes
+        .iter()
+        .zip(fixed)
+        .filter(|(_, f)| f.is_none())
+        .map(|(&s, _)| s)
+        .collect();
+    assert_eq!(
+        sub.size(),
+        free.iter().product::<i64>(),
+        "{l} at {c}: {sub}"
+    );
+    for j in 0..sub.size() {
+        let (mut x, mut i, mut w) = (j, 0i64, 1i64);
+        for (&s, f) in shapes.iter().zip(fixed) {
+            let k = match f {
+                Some(k) => *k,
+                None => {
+                    let k = x % s;
+                    x /= s;
+                    k
+                }
+            };
+            i += k * w;
+            w *= s;
+        }
+        let whole = entries(&l.eval_value(i).unwrap(), axes);
+        let part = entries(&sub.eval_value(j).unwrap(), axes);
+        let sum: Vec<i64> = part
+            .iter()
+            .zip(&off)
+            .map(|(a, b)| if binary { a ^ b } else { a + b })
+            .collect();
+        assert_eq!(whole, sum, "{l} at {c}: {sub} + offset, free index {j}");
+    }
+}
+
 /// `L(i)` of a coordinate layout as a coordinate (for evaluating a left inverse there).
 fn e_value(l: &Layout, i: i64) -> String {
     l.eval_value(i).unwrap().to_string()
@@ -197,6 +293,14 @@ fn repros_answer() {
     check_e_left_inverse(&[2, 2], &[(3, 0), (2, 0)]);
     let l: Layout = "(2,2):(3@0,2@0)".parse().unwrap();
     assert!(left_inverse(&l).is_ok());
+    let l: Layout = "(2,2):(F1,F4)".parse().unwrap();
+    assert_eq!(
+        complement_to(&l, &IntTuple::int(32)).unwrap().to_string(),
+        "(2,4):(F2,F8)"
+    );
+    let id: Layout = "(4,8):(1@0,1@1)".parse().unwrap();
+    let c: PartialCoord = "(_,3)".parse().unwrap();
+    assert_eq!(slice(&id, &c).unwrap().to_string(), "(4):(1@0)");
     let l: Layout = "(2,2):(F3,F3)".parse().unwrap();
     let e = left_inverse(&l).unwrap_err();
     assert!(
@@ -222,6 +326,11 @@ fn e_mode() -> impl Strategy<Value = (i64, (i64, usize))> {
     (1i64..5, (0i64..7, 0usize..2))
 }
 
+/// A partial coordinate entry for a mode of extent `s`: `_`, or a value below `s`.
+fn entry(s: i64) -> impl Strategy<Value = Option<i64>> {
+    prop_oneof![Just(None), (0..s).prop_map(Some)]
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(400))]
 
@@ -230,6 +339,33 @@ proptest! {
         let (s, d): (Vec<i64>, Vec<i64>) = modes.into_iter().unzip();
         check_f2_left_inverse(&s, &d);
         check_f2_complement(&s, &d);
+        for to in [1, 8, 64] {
+            check_f2_complement_to(&s, &d, to);
+        }
+    }
+
+    #[test]
+    fn f2_slice(
+        (modes, fixed) in prop::collection::vec(f2_mode(), 1..4).prop_flat_map(|m| {
+            let e: Vec<_> = m.iter().map(|&(s, _)| entry(s)).collect();
+            (Just(m), e)
+        })
+    ) {
+        let (s, d): (Vec<i64>, Vec<i64>) = modes.into_iter().unzip();
+        let st: Vec<String> = d.iter().map(|d| format!("F{d}")).collect();
+        check_slice(&layout(&s, &st), &s, &fixed, 1, true);
+    }
+
+    #[test]
+    fn e_slice(
+        (modes, fixed) in prop::collection::vec(e_mode(), 1..4).prop_flat_map(|m| {
+            let e: Vec<_> = m.iter().map(|&(s, _)| entry(s)).collect();
+            (Just(m), e)
+        })
+    ) {
+        let (s, d): (Vec<i64>, Vec<(i64, usize)>) = modes.into_iter().unzip();
+        let st: Vec<String> = d.iter().map(|&(v, k)| format!("{v}@{k}")).collect();
+        check_slice(&layout(&s, &st), &s, &fixed, 2, false);
     }
 
     #[test]
