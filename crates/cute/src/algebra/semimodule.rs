@@ -207,7 +207,10 @@ pub(crate) const fn left_inverse_semimodule(a: &Layout) -> Result<Layout, Error>
                 },
             }
         }
-        _ => by_axes(a, Which::Left, Op::LeftInverse),
+        _ => match by_axes(a, Which::Left, Op::LeftInverse) {
+            Ok(l) => Ok(l),
+            Err(e) => Err(name_leaf(e, a)),
+        },
     };
     with_operand(r, a)
 }
@@ -507,8 +510,89 @@ const fn left_axis_integer(ax: &Axis, e: Error) -> Result<Layout, Error> {
     }
     match super::inverse::left_inverse(&a) {
         Ok(r) => Ok(r),
-        Err(err) => Err(Error::new(err.op(), *err.kind())),
+        Err(err) => match *err.kind() {
+            // named by the user's leaf in `left_inverse_semimodule`
+            ErrorKind::Divisibility {
+                value,
+                divisor,
+                what,
+                ..
+            } => Err(Error::new(
+                Op::LeftInverse,
+                ErrorKind::Divisibility {
+                    mode: usize::MAX,
+                    value,
+                    divisor,
+                    what: if contains(what.as_bytes(), b"decided exactly") {
+                        PROJECTION_REFUSED
+                    } else {
+                        PROJECTION_BOUNDED
+                    },
+                },
+            )),
+            k => Err(Error::new(err.op(), k)),
+        },
     }
+}
+
+/// The reason of a coordinate left inverse refused by the integer left inverse of an axis.
+const PROJECTION_REFUSED: &str = "left inverse of coordinate strides: the integer left inverse of \
+    one axis's projection (its coefficients, 0 on the other modes) was decided exactly over every \
+    mixed radix, and none exists (only left inverses that add one integer layout per axis are \
+    searched); the divisibility that CuTe's chain needs fails";
+
+/// As [`PROJECTION_REFUSED`], where the integer search stopped at its bounds.
+const PROJECTION_BOUNDED: &str = "left inverse of coordinate strides: the integer left inverse of \
+    one axis's projection (its coefficients, 0 on the other modes) found none before its search \
+    over mixed radices stopped at its bounds (only left inverses that add one integer layout per \
+    axis are searched); the divisibility that CuTe's chain needs fails";
+
+/// Whether `needle` occurs in `hay`.
+const fn contains(hay: &[u8], needle: &[u8]) -> bool {
+    let mut i = 0;
+    while i + needle.len() <= hay.len() {
+        let mut j = 0;
+        while j < needle.len() && hay[i + j] == needle[j] {
+            j += 1;
+        }
+        if j == needle.len() {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// A refusal of [`left_axis_integer`] with the mode named as the first leaf of `a` whose coefficient
+/// is the value that fails (the leaf of the user's layout, not of the axis's projection).
+const fn name_leaf(e: Error, a: &Layout) -> Error {
+    let ErrorKind::Divisibility {
+        mode: usize::MAX,
+        value,
+        divisor,
+        what,
+    } = *e.kind()
+    else {
+        return e;
+    };
+    let mut mode = 0;
+    let mut i = 0;
+    while i < a.tree.len() {
+        if a.basis[i] > 0 && a.stride[i] == value {
+            mode = i;
+            break;
+        }
+        i += 1;
+    }
+    Error::new(
+        e.op(),
+        ErrorKind::Divisibility {
+            mode,
+            value,
+            divisor,
+            what,
+        },
+    )
 }
 
 /// A flat layout from parts, `1:0` when empty; the [`ErrorKind::Overflow`] of `op` when the

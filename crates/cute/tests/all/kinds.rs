@@ -255,6 +255,10 @@ fn check_e_left_inverse(shapes: &[i64], strides: &[(i64, usize)]) {
         }
         Err(e) => {
             check_collision_claim(&l, &e, |i| e_value(&l, i));
+            if let ErrorKind::Divisibility { mode, value, .. } = *e.kind() {
+                // the mode named is a leaf of the user's layout with that coefficient
+                assert_eq!(strides[mode].0, value, "{l}: {e}");
+            }
             if e.category() == "NotInjective" {
                 assert!(collision(&idx, |i| e_value(&l, i)).is_some(), "{l}: {e}");
             } else {
@@ -301,6 +305,23 @@ fn repros_answer() {
     let id: Layout = "(4,8):(1@0,1@1)".parse().unwrap();
     let c: PartialCoord = "(_,3)".parse().unwrap();
     assert_eq!(slice(&id, &c).unwrap().to_string(), "(4):(1@0)");
+    // refused by the exact integer left inverse of the axis (4,3):(6,4), named at the user's leaf
+    check_e_left_inverse(&[4, 3], &[(6, 0), (4, 0)]);
+    let l: Layout = "(4,3):(6@0,4@0)".parse().unwrap();
+    let e = left_inverse(&l).unwrap_err();
+    assert!(
+        matches!(
+            e.kind(),
+            ErrorKind::Divisibility {
+                mode: 0,
+                value: 6,
+                divisor: 4,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert!(e.to_string().contains("decided exactly"), "{e}");
     let l: Layout = "(2,2):(F3,F3)".parse().unwrap();
     let e = left_inverse(&l).unwrap_err();
     assert!(
