@@ -284,3 +284,120 @@ pub(crate) const fn complement_f2(a: &Layout, to: Option<i64>) -> Option<Result<
     f.push_basis(1, 1 << m, BINARY);
     Some(Ok(coalesce_z(&f.to_layout())))
 }
+
+/// The most indices [`left_inverse_small`] evaluates.
+const SMALL: i64 = 1 << 10;
+
+/// Whether the coordinates of index `i` on the stride-0 leaves of `a` are all 0 (the indices the
+/// laws are asked of).
+const fn on_law_domain(a: &Layout, mut i: i64) -> bool {
+    let mut k = 0;
+    while k < a.tree.len() {
+        let s = a.shape[k];
+        if a.stride[k] == 0 && i % s != 0 {
+            return false;
+        }
+        i /= s;
+        k += 1;
+    }
+    true
+}
+
+/// The left inverse of a small binary layout that is not linear over GF(2) (an extent is not a
+/// power of two), by evaluation: `None` past [`SMALL`] indices or where no candidate was found; a
+/// [`ErrorKind::Collision`] of two indices of the law's domain with one value (then no left inverse
+/// exists); or the integer left inverse of the same strides read as integers, returned only where
+/// `R(L(i)) = i` was checked at every index of the law's domain.
+pub(crate) const fn left_inverse_small(a: &Layout) -> Option<Result<Layout, Error>> {
+    let op = Op::LeftInverse;
+    let n = a.size();
+    if n > SMALL {
+        return None;
+    }
+    let mut vals = [0i64; SMALL as usize];
+    if let Err(e) = small_values(a, &mut vals, op) {
+        return Some(Err(e));
+    }
+    // the strides read as integers
+    let mut int = *a;
+    let mut k = 0;
+    while k < int.tree.len() {
+        int.basis[k] = 0;
+        k += 1;
+    }
+    let Ok(r) = super::inverse::left_inverse(&int) else {
+        return None;
+    };
+    let mut i = 0;
+    while i < n {
+        if on_law_domain(a, i) && !matches!(r.eval(vals[i as usize]), Ok(x) if x == i) {
+            return None;
+        }
+        i += 1;
+    }
+    Some(Ok(r))
+}
+
+/// The values of the small binary layout `a` (at most [`SMALL`] indices) into `vals`; a
+/// [`ErrorKind::Collision`] of `op` when two indices of the law's domain share a value.
+const fn small_values(a: &Layout, vals: &mut [i64; SMALL as usize], op: Op) -> Result<(), Error> {
+    let n = a.size();
+    let mut i = 0;
+    while i < n {
+        vals[i as usize] = match a.eval(i) {
+            Ok(v) => v,
+            Err(e) => return Err(e),
+        };
+        i += 1;
+    }
+    let mut i = 0;
+    while i < n {
+        if on_law_domain(a, i) {
+            let mut j = i + 1;
+            while j < n {
+                if on_law_domain(a, j) && vals[i as usize] == vals[j as usize] {
+                    return Err(Error::new(
+                        op,
+                        ErrorKind::Collision {
+                            first: i,
+                            second: j,
+                        },
+                    ));
+                }
+                j += 1;
+            }
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+/// The complement of a small binary layout that is not linear over GF(2): `None` past [`SMALL`]
+/// indices; a [`ErrorKind::Collision`] when two indices of the law's domain meet; else the trailing
+/// mode alone, `1 : f_(2^m)` past the `m` value bits that `L` reaches, whose extended domain is
+/// disjoint from the image of `L` (16) (no basis completion exists where the layout is not linear,
+/// so the image is not filled).
+pub(crate) const fn complement_small(a: &Layout) -> Option<Result<Layout, Error>> {
+    let op = Op::Complement;
+    let n = a.size();
+    if n > SMALL {
+        return None;
+    }
+    let mut vals = [0i64; SMALL as usize];
+    if let Err(e) = small_values(a, &mut vals, op) {
+        return Some(Err(e));
+    }
+    let mut span: u64 = 0;
+    let mut i = 0;
+    while i < n {
+        span |= vals[i as usize] as u64;
+        i += 1;
+    }
+    let m = bits(span);
+    if m > 62 {
+        return None;
+    }
+    let mut f = Flat::EMPTY;
+    f.push_basis(1, 1 << m, BINARY);
+    Some(Ok(f.to_layout()))
+}

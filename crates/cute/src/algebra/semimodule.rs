@@ -42,14 +42,18 @@ pub(crate) const fn complement_semimodule(a: &Layout) -> Result<Layout, Error> {
     if matches!(a.semimodule(), Semimodule::Binary) {
         let r = match super::f2_linear::complement_f2(a, None) {
             Some(r) => r,
-            None => Err(Error::new(
+            None => match super::f2_linear::complement_small(a) {
+                Some(r) => r,
+                None => Err(Error::new(
                 Op::Complement,
                 ErrorKind::Unsupported {
                     what: "a complement of binary (F2) strides with an extent that is not a power \
                            of two (the layout is then not linear over GF(2), where the complement \
-                           is a basis completion)",
-                },
-            )),
+                           is a basis completion; layouts of at most 1024 indices get the \
+                           trailing mode alone)",
+                    },
+                )),
+            },
         };
         return with_operand(r, a);
     }
@@ -203,7 +207,10 @@ pub(crate) const fn left_inverse_semimodule(a: &Layout) -> Result<Layout, Error>
                 // PyCuTe's gaps fail: decided exactly over GF(2) where the layout is linear
                 Err(e) => match super::f2_linear::left_inverse_f2(a) {
                     Some(r) => r,
-                    None => Err(not_linear(e)),
+                    None => match super::f2_linear::left_inverse_small(a) {
+                        Some(r) => r,
+                        None => Err(not_linear(e)),
+                    },
                 },
             }
         }

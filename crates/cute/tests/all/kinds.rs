@@ -81,8 +81,10 @@ fn check_f2_left_inverse(shapes: &[i64], strides: &[i64]) {
                 // linear over GF(2): a left inverse exists iff the law's domain is injective
                 assert!(meet.is_some(), "{l}: refused ({e}) though injective");
                 assert_eq!(e.category(), "NotInjective", "{l}: {e}");
-            } else if e.category() == "NotInjective" {
-                assert!(meet.is_some(), "{l}: claims non-injective ({e})");
+            } else {
+                // small layouts: a collision is found by evaluation, so a refusal of another kind
+                // means the layout is injective
+                assert_eq!(e.category() == "NotInjective", meet.is_some(), "{l}: {e}");
             }
         }
     }
@@ -104,7 +106,8 @@ fn check_f2_complement(shapes: &[i64], strides: &[i64]) {
                 for &i in &idx {
                     let v = f2_value(&l, i) ^ c.eval(j).unwrap();
                     assert!(seen.insert(v), "{l}, complement {c}: {v} twice");
-                    if j < c.size() {
+                    // onto an interval where the layout is linear over GF(2)
+                    if j < c.size() && pow2 {
                         assert!(v < n, "{l}, complement {c}: {v} past {n}");
                     }
                 }
@@ -112,12 +115,11 @@ fn check_f2_complement(shapes: &[i64], strides: &[i64]) {
         }
         Err(e) => {
             check_collision_claim(&l, &e, |i| f2_value(&l, i).to_string());
-            if pow2 {
-                assert!(
-                    collision(&idx, |i| f2_value(&l, i)).is_some(),
-                    "{l}: complement refused ({e}) though injective"
-                );
-            }
+            // every small layout is decided: refused only when two indices meet
+            assert!(
+                collision(&idx, |i| f2_value(&l, i)).is_some(),
+                "{l}: complement refused ({e}) though injective"
+            );
         }
     }
 }
@@ -282,6 +284,34 @@ fn check_e_left_inverse(shapes: &[i64], strides: &[(i64, usize)]) {
     }
 }
 
+fn check_e_complement(shapes: &[i64], strides: &[(i64, usize)]) {
+    let st: Vec<String> = strides.iter().map(|&(v, k)| format!("{v}@{k}")).collect();
+    let l = layout(shapes, &st);
+    let zero: Vec<bool> = strides.iter().map(|&(d, _)| d == 0).collect();
+    let idx = law_indices(shapes, &zero);
+    match complement(&l) {
+        Ok(c) => {
+            // (16): the image of L and the translates by C over its extended domain are disjoint
+            let mut seen = HashSet::new();
+            for j in 0..2 * c.size() {
+                let cj = entries(&c.eval_value(j).unwrap(), 2);
+                for &i in &idx {
+                    let li = entries(&l.eval_value(i).unwrap(), 2);
+                    let v: Vec<i64> = li.iter().zip(&cj).map(|(a, b)| a + b).collect();
+                    assert!(seen.insert(v.clone()), "{l}, complement {c}: {v:?} twice");
+                }
+            }
+        }
+        Err(e) => {
+            check_collision_claim(&l, &e, |i| e_value(&l, i));
+            assert!(
+                collision(&idx, |i| e_value(&l, i)).is_some(),
+                "{l}: complement refused ({e}) though injective"
+            );
+        }
+    }
+}
+
 #[test]
 fn repros_answer() {
     let cases = ["(4,4):(F1,F5)", "2:F3", "(8,8):(F9,F1)"];
@@ -393,5 +423,6 @@ proptest! {
     fn e_left_inverse(modes in prop::collection::vec(e_mode(), 1..4)) {
         let (s, d): (Vec<i64>, Vec<(i64, usize)>) = modes.into_iter().unzip();
         check_e_left_inverse(&s, &d);
+        check_e_complement(&s, &d);
     }
 }
