@@ -325,7 +325,7 @@ pub(crate) const fn left_inverse_small(a: &Layout) -> Option<Result<Layout, Erro
         int.basis[k] = 0;
         k += 1;
     }
-    let Ok(r) = super::inverse::left_inverse(&int) else {
+    let Ok(r) = super::inverse::integral::left_inverse_integral(&int) else {
         return None;
     };
     let mut i = 0;

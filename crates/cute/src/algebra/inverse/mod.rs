@@ -110,6 +110,8 @@ use crate::stride::INTEGER;
 
 use super::left_inverse_search::{ext_gcd, search, Search};
 
+pub(crate) mod integral;
+
 /// The indices of the `n` modes with strides `d` in increasing stride order, exactly as CuTe orders
 /// them: CuTe sorts with an exchange sort (swap `a[i]`, `a[j]` for `i < j` whenever `a[j] < a[i]`),
 /// which is not stable, and the order of equal strides decides which of them joins a chain.
@@ -375,10 +377,7 @@ pub const fn left_inverse(a: &Layout) -> Result<Layout, Error> {
     if !a.is_integral() {
         return super::semimodule::left_inverse_semimodule(a);
     }
-    match left_inverse_impl(a) {
-        Ok(l) => Ok(l),
-        Err(e) => Err(e.or_with(Operand::Layout(*a), Operand::None)),
-    }
+    integral::left_inverse_integral(a)
 }
 
 const fn left_inverse_impl(a: &Layout) -> Result<Layout, Error> {
