@@ -401,3 +401,26 @@ pub(crate) const fn complement_small(a: &Layout) -> Option<Result<Layout, Error>
     f.push_basis(1, 1 << m, BINARY);
     Some(Ok(f.to_layout()))
 }
+
+/// `R(L(i)) = i` at every index of the law's domain of the binary layout `a` (false past [`SMALL`]
+/// indices or on any error).
+pub(crate) const fn satisfies_left_law(a: &Layout, r: &Layout) -> bool {
+    let n = a.size();
+    if n > SMALL {
+        return false;
+    }
+    let mut i = 0;
+    while i < n {
+        if on_law_domain(a, i) {
+            let ok = match a.eval(i) {
+                Ok(v) => matches!(r.eval(v), Ok(x) if x == i),
+                Err(_) => false,
+            };
+            if !ok {
+                return false;
+            }
+        }
+        i += 1;
+    }
+    true
+}

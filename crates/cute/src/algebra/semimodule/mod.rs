@@ -211,7 +211,11 @@ pub(crate) const fn left_inverse_semimodule(a: &Layout) -> Result<Layout, Error>
                     Some(r) => r,
                     None => match super::f2_linear::left_inverse_small(a) {
                         Some(r) => r,
-                        None => Err(not_linear(e)),
+                        // a bijection's right inverse is two-sided
+                        None => match right_inverse_binary(a) {
+                            Ok(r) if super::f2_linear::satisfies_left_law(a, &r) => Ok(r),
+                            _ => Err(not_linear(e)),
+                        },
                     },
                 },
             }
@@ -233,9 +237,10 @@ const fn not_linear(e: Error) -> Error {
             ErrorKind::Unsupported {
                 what:
                     "a left inverse of binary (F2) strides with an extent that is not a power of \
-                       two where PyCuTe's gap construction fails (only that construction is \
-                       searched: the layout is not linear over GF(2), where the question is \
-                       decided exactly)",
+                       two (the layout is not linear over GF(2), where the question is decided \
+                       exactly); searched: PyCuTe's gap construction, and for layouts of at most \
+                       1024 indices a collision, the integer left inverse of the strides read as \
+                       integers and the right inverse, each checked at every index; none applies",
             },
         ),
     }
