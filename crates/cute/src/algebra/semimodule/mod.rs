@@ -12,6 +12,9 @@
 //! | `(4,(4,2)):(1@1,(1@0,6@1))` | `left_inverse` | `(4,(6,2)):(4,(1,16))` |
 //! | `(4,(4,2)):(1@1,(1@0,12@1))` | `complement` | `(1,(3,1)):(4@0,(4@1,24@1))` |
 //! | `(8,8):(F9,F1)` | `right_inverse` | `(8,8):(F8,F9)` |
+//! | `(2,2):(3@0,2@0)` | `left_inverse` | `((2,3)):((-1,2))` |
+//! | `(4,4):(F1,F5)` | `left_inverse` | `(4,4):(F1,F5)` |
+//! | `(2,2):(F1,F4)` | `complement` | `(2,1):(F2,F8)` |
 //!
 //! * `complement`: per axis, the paper's form (gaps, then a trailing size-1 mode), its strides
 //!   scaled by the axis's basis.
@@ -19,8 +22,13 @@
 //!   each contributing its weight in the integer domain. Over F2 a mode may also carry a component
 //!   already spanned by the chain (XOR permutes it), as long as it stays inside the covered range;
 //!   then its weight is corrected by the domain index of that component (PyCuTe's rule).
-//! * `left_inverse`: per axis, the gaps between the sorted coefficients become extents. Over F2 the
-//!   quotient is carry-less, and a gap other than 1 would be an F2 extent: refused (`Unsupported`).
+//! * `left_inverse`: per axis, the gaps between the sorted coefficients become extents (PyCuTe's
+//!   rule). Where they fail, a coordinate axis is the integer left inverse of its projection (the
+//!   axis's coefficients, 0 on the other modes: exact, see `projection`), and a binary layout is
+//!   decided by linear algebra over GF(2) (`f2_linear`) when its extents are powers of two; other
+//!   binary layouts of at most 1024 indices are evaluated (a collision, or a candidate checked at
+//!   every index), and the rest refused saying what was searched.
+//! * `complement` of a binary layout: a basis completion over GF(2) (`f2_linear`).
 
 mod projection;
 
