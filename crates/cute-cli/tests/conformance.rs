@@ -88,9 +88,10 @@ fn decides_binary_left_inverse(args: &[String]) -> bool {
         })
     };
     match cute::left_inverse(&l) {
-        Ok(r) => (0..l.size())
-            .filter(|&i| law(i))
-            .all(|i| l.eval(i).and_then(|v| r.eval(v)).ok() == Some(i)),
+        Ok(r) => (0..l.size()).filter(|&i| law(i)).all(|i| match l.eval(i) {
+            Ok(v) => r.eval(v).ok() == Some(i),
+            Err(_) => false,
+        }),
         Err(e) => match *e.kind() {
             cute::ErrorKind::Collision { first, second } => {
                 first != second

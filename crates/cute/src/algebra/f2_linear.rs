@@ -44,12 +44,16 @@ struct Echelon {
     p: [u32; 64],
     /// The OR of every column: the value bits the layout reaches.
     span: u64,
+    /// What the elimination found: [`Found::Independent`] columns (reduced above), a kernel index,
+    /// or an extent that is not a power of two.
+    found: Found,
 }
 
 /// What the elimination found.
-enum Columns {
+#[derive(Clone, Copy)]
+enum Found {
     /// Independent columns, reduced.
-    Independent(Echelon),
+    Independent,
     /// A nonzero index that the layout sends to 0 (as it sends index 0).
     Kernel(i64),
     /// An extent that is not a power of two: the layout is not linear over GF(2).
@@ -67,19 +71,21 @@ const fn log2(s: i64) -> Option<u32> {
 
 /// The elimination of the columns of the binary layout `a`; the [`ErrorKind::Overflow`] of `op` when
 /// a column does not fit in 64 bits.
-const fn eliminate(a: &Layout, op: Op) -> Result<Columns, Error> {
+const fn eliminate(a: &Layout, op: Op) -> Result<Echelon, Error> {
     let mut e = Echelon {
         r: 0,
         w: [0; 64],
         c: [0; 64],
         p: [0; 64],
         span: 0,
+        found: Found::Independent,
     };
     let mut weight: u32 = 0;
     let mut i = 0;
     while i < a.tree.len() {
         let Some(k) = log2(a.shape[i]) else {
-            return Ok(Columns::NotLinear);
+            e.found = Found::NotLinear;
+            return Ok(e);
         };
         let d = a.stride[i] as u64;
         let mut j = 0;
@@ -105,7 +111,8 @@ const fn eliminate(a: &Layout, op: Op) -> Result<Columns, Error> {
                     q += 1;
                 }
                 if x == 0 {
-                    return Ok(Columns::Kernel(comb as i64));
+                    e.found = Found::Kernel(comb as i64);
+                    return Ok(e);
                 }
                 let top = 63 - x.leading_zeros();
                 let mut q = 0;
@@ -126,7 +133,7 @@ const fn eliminate(a: &Layout, op: Op) -> Result<Columns, Error> {
         weight += k;
         i += 1;
     }
-    Ok(Columns::Independent(e))
+    Ok(e)
 }
 
 /// Appends `2 : f_d` (`d = 0` an integer zero) to `f`, merged into the mode before it where the two
@@ -167,8 +174,12 @@ const fn bits(span: u64) -> u32 {
 pub(crate) const fn left_inverse_f2(a: &Layout) -> Option<Result<Layout, Error>> {
     let op = Op::LeftInverse;
     let e = match eliminate(a, op) {
-        Ok(Columns::Independent(e)) => e,
-        Ok(Columns::Kernel(i)) => {
+        Ok(e) => e,
+        Err(err) => return Some(Err(err)),
+    };
+    match e.found {
+        Found::Independent => {}
+        Found::Kernel(i) => {
             return Some(Err(Error::new(
                 op,
                 ErrorKind::Collision {
@@ -177,9 +188,8 @@ pub(crate) const fn left_inverse_f2(a: &Layout) -> Option<Result<Layout, Error>>
                 },
             )))
         }
-        Ok(Columns::NotLinear) => return None,
-        Err(err) => return Some(Err(err)),
-    };
+        Found::NotLinear => return None,
+    }
     let m = bits(e.span);
     if m > 62 {
         // the domain of R, the values below 2^m, passes i64
@@ -221,8 +231,12 @@ pub(crate) const fn left_inverse_f2(a: &Layout) -> Option<Result<Layout, Error>>
 pub(crate) const fn complement_f2(a: &Layout, to: Option<i64>) -> Option<Result<Layout, Error>> {
     let op = Op::Complement;
     let e = match eliminate(a, op) {
-        Ok(Columns::Independent(e)) => e,
-        Ok(Columns::Kernel(i)) => {
+        Ok(e) => e,
+        Err(err) => return Some(Err(err)),
+    };
+    match e.found {
+        Found::Independent => {}
+        Found::Kernel(i) => {
             return Some(Err(Error::new(
                 op,
                 ErrorKind::Collision {
@@ -231,9 +245,8 @@ pub(crate) const fn complement_f2(a: &Layout, to: Option<i64>) -> Option<Result<
                 },
             )))
         }
-        Ok(Columns::NotLinear) => return None,
-        Err(err) => return Some(Err(err)),
-    };
+        Found::NotLinear => return None,
+    }
     let mut m = bits(e.span);
     if let Some(to) = to {
         let t = if to <= 1 { 0 } else { bits((to - 1) as u64) };
