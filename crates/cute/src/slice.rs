@@ -314,8 +314,9 @@ fn split(
 }
 
 /// `slice(c, L)`: the sub-layout of the modes where `c` is `_`, concatenated in order (`L(c*)`
-/// as a function of the free entries). `1:0` when nothing is free. Needs integer strides only for
-/// the fixed part's offset; see [`slice_and_offset`].
+/// as a function of the free entries). `1:0` when nothing is free. Strides of every semimodule
+/// (integer, coordinate `e_i`, binary F2): the sub-layout keeps them; the offset of the fixed part
+/// is [`slice_and_offset`] (integers) or [`slice_and_value`] (any semimodule).
 ///
 /// ```
 /// use cute::{slice, Layout, PartialCoord};
@@ -324,13 +325,15 @@ fn split(
 /// assert_eq!(slice(&l, &c).unwrap().to_string(), "((4,2)):((2,16))"); // CuTe keeps the 1-tuple
 /// let c: PartialCoord = "((_,1),(_,0))".parse().unwrap();
 /// assert_eq!(slice(&l, &c).unwrap().to_string(), "(2,4):(1,2)");
+/// let id: Layout = "(4,8):(1@0,1@1)".parse().unwrap();
+/// assert_eq!(slice(&id, &"(_,3)".parse().unwrap()).unwrap().to_string(), "(4):(1@0)");
 /// ```
 ///
 /// # Errors
 ///
-/// As [`slice_and_offset`].
+/// As [`slice_and_value`].
 pub fn slice(l: &Layout, c: &PartialCoord) -> Result<Layout, Error> {
-    Ok(slice_and_offset(l, c)?.0)
+    Ok(split(l, c, Op::Slice, true)?.0)
 }
 
 /// `L(c')`: the offset of the fixed entries of `c` (the `_` entries count as 0).

@@ -20,6 +20,7 @@ pub mod composition;
 pub mod composition_mode;
 pub mod distribute;
 pub mod divide;
+mod f2_linear;
 pub mod inverse;
 pub mod layout_add;
 mod left_inverse_search;

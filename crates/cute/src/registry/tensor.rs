@@ -80,7 +80,10 @@ fn eval(op: &str, a: &[&str]) -> Option<Result<String, Fail>> {
         Ok(match op {
             "slice" => crate::slice(&arg(a, 0, layout)?, &arg(a, 1, coord)?)?.to_string(),
             "slice_offset" => {
-                crate::slice_offset(&arg(a, 0, layout)?, &arg(a, 1, coord)?)?.to_string()
+                // the offset in the layout's semimodule (an arithmetic tuple for e_i strides)
+                crate::slice_and_value(&arg(a, 0, layout)?, &arg(a, 1, coord)?)?
+                    .1
+                    .to_string()
             }
             "dice" => crate::dice(&arg(a, 0, layout)?, &arg(a, 1, coord)?)?.to_string(),
             "tv_partition" => counting(crate::tv_partition(

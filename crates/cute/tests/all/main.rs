@@ -14,6 +14,7 @@ mod exact;
 mod gen;
 mod invariant;
 mod inverse;
+mod kinds;
 mod laws;
 mod left_exact;
 mod linear;

@@ -91,9 +91,16 @@ fn slice_errors_name_the_condition() {
     );
     let e = slice(&l("(4,8):(1,4)"), &pc("(0,_,1)")).unwrap_err();
     assert_eq!(e.category(), "ProfileMismatch");
-    // coordinate strides have no integer offset: slice the counting tensor instead
+    // coordinate strides: the sub-layout keeps them; only the integer offset is refused
+    // (slice_and_value gives the offset as an arithmetic tuple)
     assert_eq!(
         slice(&l("(4,8):(1@0,1@1)"), &pc("(1,_)"))
+            .unwrap()
+            .to_string(),
+        "(8):(1@1)"
+    );
+    assert_eq!(
+        cute::slice_offset(&l("(4,8):(1@0,1@1)"), &pc("(1,_)"))
             .unwrap_err()
             .category(),
         "Unsupported"

@@ -80,12 +80,22 @@ use crate::layout::Layout;
 /// assert_eq!(complement(&l).unwrap().to_string(), "1:32");
 /// let e = complement(&"(2,2):(1,1)".parse().unwrap()).unwrap_err();
 /// assert_eq!(e.to_string(), "complement (2,2):(1,1): the layout is not injective: indices 1 and 2 reach the same offset");
+/// // binary strides with power-of-two extents: a basis completion over GF(2)
+/// let l: Layout = "(2,2):(F1,F4)".parse().unwrap();
+/// assert_eq!(complement(&l).unwrap().to_string(), "(2,1):(F2,F8)");
 /// ```
+///
+/// Coordinate strides: one integer complement per axis. Binary strides: where every extent is a
+/// power of two, the value bits that the reduced echelon form of the layout's columns does not
+/// pivot on, then the trailing size-1 mode, so `(L, L*)` is a bijection onto `[0, 2^m)`; a binary
+/// layout with another extent and at most 1024 indices gets the trailing mode alone (disjoint by
+/// (16), after checking injectivity by evaluation).
 ///
 /// # Errors
 ///
 /// Fails when `filter(L)` is not injective (`NotInjective`, naming two indices that meet), on
 /// overflow, or when the injectivity search of interleaved strides passes its bound
+/// (`Unsupported`); binary strides with an extent that is not a power of two past 1024 indices
 /// (`Unsupported`).
 pub const fn complement(a: &Layout) -> Result<Layout, Error> {
     if !a.is_integral() {
@@ -103,13 +113,17 @@ pub const fn complement(a: &Layout) -> Result<Layout, Error> {
 /// assert_eq!(complement_to(&l, &IntTuple::int(8)).unwrap().to_string(), "2:4");
 /// let l: Layout = "8:3".parse().unwrap();
 /// assert_eq!(complement_to(&l, &IntTuple::int(24)).unwrap().to_string(), "3:1");
+/// // binary strides: the value bits below 32 that the layout does not span
+/// let l: Layout = "(2,2):(F1,F4)".parse().unwrap();
+/// assert_eq!(complement_to(&l, &IntTuple::int(32)).unwrap().to_string(), "(2,4):(F2,F8)");
 /// ```
 ///
 /// # Errors
 ///
 /// Fails when `filter(L)` is not injective (`NotInjective`, naming two indices that meet), on
 /// overflow, or when the injectivity search of interleaved strides passes its bound
-/// (`Unsupported`).
+/// (`Unsupported`); for binary strides, a shape as the cotarget or an extent that is not a power
+/// of two (`Unsupported`).
 pub const fn complement_to(a: &Layout, cotarget: &IntTuple) -> Result<Layout, Error> {
     if !a.is_integral() {
         return super::semimodule::complement_to_semimodule(a, cotarget);

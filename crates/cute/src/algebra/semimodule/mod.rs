@@ -12,6 +12,9 @@
 //! | `(4,(4,2)):(1@1,(1@0,6@1))` | `left_inverse` | `(4,(6,2)):(4,(1,16))` |
 //! | `(4,(4,2)):(1@1,(1@0,12@1))` | `complement` | `(1,(3,1)):(4@0,(4@1,24@1))` |
 //! | `(8,8):(F9,F1)` | `right_inverse` | `(8,8):(F8,F9)` |
+//! | `(2,2):(3@0,2@0)` | `left_inverse` | `((2,3)):((-1,2))` |
+//! | `(4,4):(F1,F5)` | `left_inverse` | `(4,4):(F1,F5)` |
+//! | `(2,2):(F1,F4)` | `complement` | `(2,1):(F2,F8)` |
 //!
 //! * `complement`: per axis, the paper's form (gaps, then a trailing size-1 mode), its strides
 //!   scaled by the axis's basis.
@@ -19,8 +22,15 @@
 //!   each contributing its weight in the integer domain. Over F2 a mode may also carry a component
 //!   already spanned by the chain (XOR permutes it), as long as it stays inside the covered range;
 //!   then its weight is corrected by the domain index of that component (PyCuTe's rule).
-//! * `left_inverse`: per axis, the gaps between the sorted coefficients become extents. Over F2 the
-//!   quotient is carry-less, and a gap other than 1 would be an F2 extent: refused (`Unsupported`).
+//! * `left_inverse`: per axis, the gaps between the sorted coefficients become extents (PyCuTe's
+//!   rule). Where they fail, a coordinate axis is the integer left inverse of its projection (the
+//!   axis's coefficients, 0 on the other modes: exact, see `projection`), and a binary layout is
+//!   decided by linear algebra over GF(2) (`f2_linear`) when its extents are powers of two; other
+//!   binary layouts of at most 1024 indices are evaluated (a collision, or a candidate checked at
+//!   every index), and the rest refused saying what was searched.
+//! * `complement` of a binary layout: a basis completion over GF(2) (`f2_linear`).
+
+mod projection;
 
 use super::coalesce::{coalesce_z, Flat};
 use crate::error::{mul, tri, Error, ErrorKind, Op, Operand};
@@ -39,6 +49,24 @@ enum Which {
 
 /// `complement(L)` for coordinate strides (binary strides have no ordered complement).
 pub(crate) const fn complement_semimodule(a: &Layout) -> Result<Layout, Error> {
+    if matches!(a.semimodule(), Semimodule::Binary) {
+        let r = match super::f2_linear::complement_f2(a, None) {
+            Some(r) => r,
+            None => match super::f2_linear::complement_small(a) {
+                Some(r) => r,
+                None => Err(Error::new(
+                Op::Complement,
+                ErrorKind::Unsupported {
+                    what: "a complement of binary (F2) strides with an extent that is not a power \
+                           of two (the layout is then not linear over GF(2), where the complement \
+                           is a basis completion; layouts of at most 1024 indices get the \
+                           trailing mode alone)",
+                    },
+                )),
+            },
+        };
+        return with_operand(r, a);
+    }
     with_operand(by_axes(a, Which::Complement, Op::Complement), a)
 }
 
@@ -49,12 +77,30 @@ pub(crate) const fn complement_semimodule(a: &Layout) -> Result<Layout, Error> {
 /// and binary strides are refused.
 pub(crate) const fn complement_to_semimodule(a: &Layout, m: &IntTuple) -> Result<Layout, Error> {
     let op = Op::Complement;
-    if !matches!(a.semimodule(), Semimodule::Coordinate) {
-        return Err(unsupported(
-            a,
-            m,
-            "a complement of binary (F2) strides (they have no order to fill gaps in)",
-        ));
+    if matches!(a.semimodule(), Semimodule::Binary) {
+        let Some(to) = m.as_int() else {
+            return Err(unsupported(
+                a,
+                m,
+                "a shape as the cotarget of binary (F2) strides (their codomain is one number: \
+                 give an integer)",
+            ));
+        };
+        let r = match super::f2_linear::complement_f2(a, Some(to)) {
+            Some(r) => r,
+            None => Err(Error::new(
+                Op::Complement,
+                ErrorKind::Unsupported {
+                    what: "a complement of binary (F2) strides with an extent that is not a power \
+                           of two (the layout is then not linear over GF(2), where the complement \
+                           is a basis completion)",
+                },
+            )),
+        };
+        return match r {
+            Ok(l) => Ok(l),
+            Err(e) => Err(e.or_with(Operand::Layout(*a), Operand::Tuple(*m))),
+        };
     }
     if m.is_int() {
         return Err(unsupported(
@@ -166,11 +212,46 @@ pub(crate) const fn left_inverse_semimodule(a: &Layout) -> Result<Layout, Error>
     let r = match a.semimodule() {
         Semimodule::Binary => {
             let mut all = tri!(binary_axis(a));
-            left_axis(&mut all, true)
+            match left_axis(&mut all, true) {
+                Ok(r) => Ok(r),
+                // PyCuTe's gaps fail: decided exactly over GF(2) where the layout is linear
+                Err(e) => match super::f2_linear::left_inverse_f2(a) {
+                    Some(r) => r,
+                    None => match super::f2_linear::left_inverse_small(a) {
+                        Some(r) => r,
+                        // a bijection's right inverse is two-sided
+                        None => match right_inverse_binary(a) {
+                            Ok(r) if super::f2_linear::satisfies_left_law(a, &r) => Ok(r),
+                            _ => Err(not_linear(e)),
+                        },
+                    },
+                },
+            }
         }
-        _ => by_axes(a, Which::Left, Op::LeftInverse),
+        _ => match by_axes(a, Which::Left, Op::LeftInverse) {
+            Ok(l) => Ok(l),
+            Err(e) => Err(projection::name_leaf(e, a)),
+        },
     };
     with_operand(r, a)
+}
+
+/// The refusal of a binary left inverse that is not linear over GF(2): what was searched.
+const fn not_linear(e: Error) -> Error {
+    match e.kind() {
+        ErrorKind::Collision { .. } => e,
+        _ => Error::new(
+            Op::LeftInverse,
+            ErrorKind::Unsupported {
+                what:
+                    "a left inverse of binary (F2) strides with an extent that is not a power of \
+                       two (the layout is not linear over GF(2), where the question is decided \
+                       exactly); searched: PyCuTe's gap construction, and for layouts of at most \
+                       1024 indices a collision, the integer left inverse of the strides read as \
+                       integers and the right inverse, each checked at every index; none applies",
+            },
+        ),
+    }
 }
 
 const fn with_operand(r: Result<Layout, Error>, a: &Layout) -> Result<Layout, Error> {
@@ -378,7 +459,10 @@ const fn axis(f: &Leaves, code: Code, which: Which) -> Result<Layout, Error> {
     match which {
         Which::Complement => complement_axis(&mut ax, code),
         Which::Right => right_axis(&mut ax),
-        Which::Left => left_axis(&mut ax, false),
+        Which::Left => match left_axis(&mut ax, false) {
+            Ok(r) => Ok(r),
+            Err(e) => projection::left_axis_integer(&ax, e),
+        },
     }
 }
 

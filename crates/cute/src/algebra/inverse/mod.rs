@@ -110,6 +110,8 @@ use crate::stride::INTEGER;
 
 use super::left_inverse_search::{ext_gcd, search, Search};
 
+pub(crate) mod integral;
+
 /// The indices of the `n` modes with strides `d` in increasing stride order, exactly as CuTe orders
 /// them: CuTe sorts with an exchange sort (swap `a[i]`, `a[j]` for `i < j` whenever `a[j] < a[i]`),
 /// which is not stable, and the order of equal strides decides which of them joins a chain.
@@ -334,6 +336,11 @@ const fn right_inverse_chain<const N: usize>(a: &Layout, chain: &mut bool) -> La
 /// Where the non-zero strides of `coalesce(L)` do not each divide the next, the mixed-radix
 /// construction of the [module docs](self) answers instead of C++'s error.
 ///
+/// Coordinate (`e_i`) strides: PyCuTe's gaps per axis, else the integer left inverse of each axis's
+/// projection (its coefficients, 0 on the other modes), whose results add up. Binary (F2) strides:
+/// PyCuTe's gaps, else, where every extent is a power of two, Gaussian elimination over GF(2) (a
+/// left inverse exists iff the layout is injective; otherwise two indices that meet are named).
+///
 /// ```
 /// use cute::{left_inverse, Layout};
 /// let l: Layout = "(2,5):(22,7)".parse().unwrap();
@@ -344,6 +351,11 @@ const fn right_inverse_chain<const N: usize>(a: &Layout, chain: &mut bool) -> La
 /// }
 /// let l: Layout = "4:-1".parse().unwrap();
 /// assert_eq!(left_inverse(&l).unwrap_err().category(), "OutOfRange");
+/// // binary strides, decided over GF(2): (4,4):(F1,F5) is its own inverse
+/// let l: Layout = "(4,4):(F1,F5)".parse().unwrap();
+/// assert_eq!(left_inverse(&l).unwrap().to_string(), "(4,4):(F1,F5)");
+/// let l: Layout = "(2,2):(F3,F3)".parse().unwrap();
+/// assert_eq!(left_inverse(&l).unwrap_err().category(), "NotInjective");
 /// ```
 ///
 /// **Criterion for non-injective layouts** (exact, and cheap enough for `const`). Let the non-zero
@@ -370,15 +382,17 @@ const fn right_inverse_chain<const N: usize>(a: &Layout, chain: &mut bool) -> La
 ///   radix (its text says why: none exists, the search stopped at its bound, or `L` is not
 ///   injective);
 /// * `NotInjective` when `L` is not injective and CuTe's formula would violate the law;
-/// * `Overflow` when the result's size would not fit in `i64` (`(2,2):(1,2^62)`).
+/// * `Overflow` when the result's size would not fit in `i64` (`(2,2):(1,2^62)`);
+/// * for coordinate strides, `Divisibility` naming the user's leaf when the integer left inverse of
+///   an axis's projection is refused (its text says whether that was decided exactly), and
+///   `NotInjective` with two indices that meet; for binary strides, `NotInjective` with two indices
+///   that meet, and `Unsupported` (saying what was searched) for a layout with an extent that is
+///   not a power of two where no construction applies.
 pub const fn left_inverse(a: &Layout) -> Result<Layout, Error> {
     if !a.is_integral() {
         return super::semimodule::left_inverse_semimodule(a);
     }
-    match left_inverse_impl(a) {
-        Ok(l) => Ok(l),
-        Err(e) => Err(e.or_with(Operand::Layout(*a), Operand::None)),
-    }
+    integral::left_inverse_integral(a)
 }
 
 const fn left_inverse_impl(a: &Layout) -> Result<Layout, Error> {
