@@ -129,15 +129,28 @@ pub fn make_tiled_mma(
     Ok(mma)
 }
 
-/// Whether `l` maps `0..size(l)` one-to-one onto `0..size(l)`.
+/// Whether `l` maps `0..size(l)` one-to-one onto `0..size(l)`: with its extent-1 leaves dropped
+/// and the rest ordered by stride, the strides are 1 and the running products of the extents
+/// (a compact layout with its modes permuted). Decided from the leaves, with no enumeration (the
+/// tiles of a permutation come from the caller and may be of any size).
 fn is_permutation(l: &Layout) -> Result<bool, Error> {
-    let n = l.size();
-    let mut seen = vec![false; n as usize];
-    for i in 0..n {
-        let x = l.eval(i)?;
-        if !(0..n).contains(&x) || std::mem::replace(&mut seen[x as usize], true) {
+    if !l.is_integral() {
+        return Ok(false);
+    }
+    let mut leaves: Vec<(i64, i64)> = (0..l.leaf_count())
+        .map(|j| l.leaf_at(j))
+        .filter(|&(s, _)| s != 1)
+        .collect();
+    leaves.sort_by_key(|&(_, d)| d);
+    let mut next = 1i64;
+    for (s, d) in leaves {
+        if d != next {
             return Ok(false);
         }
+        next = match next.checked_mul(s) {
+            Some(x) => x,
+            None => return Ok(false),
+        };
     }
     Ok(true)
 }

@@ -418,3 +418,28 @@ fn nested_or_oversized_permutations_are_refused() {
         assert!(e.to_string().contains("permutation"), "{p}: {e}");
     }
 }
+
+#[test]
+fn permutation_tiles_are_decided_from_their_leaves() {
+    let atom = cute::atom::mma_sm80_16x8x16(cute::atom::DType::F16).unwrap();
+    let one: Layout = "1:0".parse().unwrap();
+    let t = |s: &str| -> Tiler { s.parse().unwrap() };
+    // a tile of 2^32 elements is decided without enumerating it (it once allocated 4 GiB)
+    let big = make_tiled_mma(&atom, &one, &t("<4294967296:1,_,_>")).unwrap();
+    assert_eq!(big.tile_size(0).unwrap(), 1 << 32);
+    // modes permuted: a bijection of 0..16
+    assert!(make_tiled_mma(&atom, &one, &t("<(4,4):(4,1),_,_>")).is_ok());
+    assert!(make_tiled_mma(&atom, &one, &t("<(2,8):(8,1),_,_>")).is_ok());
+    // gaps, repeats and negative strides are not permutations
+    for bad in [
+        "<(4,4):(1,8),_,_>",
+        "<(4,4):(1,2),_,_>",
+        "<(4,4):(0,1),_,_>",
+        "<(16):(-1),_,_>",
+    ] {
+        let e = make_tiled_mma(&atom, &one, &t(bad))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("permutation of 0..size"), "{bad}: {e}");
+    }
+}
