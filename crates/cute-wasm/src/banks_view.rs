@@ -30,22 +30,7 @@ pub fn bank_colour(b: i64) -> (u8, u8, u8) {
     // hue steps of 11/32 of the circle (11 is prime to 32: every bank its own hue)
     let h = ((b.rem_euclid(32) * 11) % 32) as f64 / 32.0;
     let (s, l) = (0.75, 0.78);
-    let q = l + s - l * s;
-    let p = 2.0 * l - q;
-    let channel = |t: f64| {
-        let t = t.rem_euclid(1.0);
-        let v = if t < 1.0 / 6.0 {
-            p + (q - p) * 6.0 * t
-        } else if t < 0.5 {
-            q
-        } else if t < 2.0 / 3.0 {
-            p + (q - p) * (2.0 / 3.0 - t) * 6.0
-        } else {
-            p
-        };
-        (v * 255.0).round() as u8
-    };
-    (channel(h + 1.0 / 3.0), channel(h), channel(h - 1.0 / 3.0))
+    crate::colour::hsl(h, s, l)
 }
 
 /// One instruction's accesses: for every element offset a thread reads, the thread and whether

@@ -46,6 +46,7 @@
 
 pub mod banks_view;
 pub mod cells;
+pub mod colour;
 pub mod figure;
 pub mod json;
 pub mod links;

@@ -134,22 +134,7 @@ pub fn link_colour(k: i64) -> (u8, u8, u8) {
     let h = (k.rem_euclid(1 << 20) as f64 * 0.618_033_988_75).fract();
     // lightness alternates a little by k so that two close hues still differ
     let (s, l) = (0.70, if k.rem_euclid(2) == 0 { 0.80 } else { 0.70 });
-    let q = l + s - l * s;
-    let p = 2.0 * l - q;
-    let channel = |t: f64| {
-        let t = t.rem_euclid(1.0);
-        let v = if t < 1.0 / 6.0 {
-            p + (q - p) * 6.0 * t
-        } else if t < 0.5 {
-            q
-        } else if t < 2.0 / 3.0 {
-            p + (q - p) * (2.0 / 3.0 - t) * 6.0
-        } else {
-            p
-        };
-        (v * 255.0).round() as u8
-    };
-    (channel(h + 1.0 / 3.0), channel(h), channel(h - 1.0 / 3.0))
+    crate::colour::hsl(h, s, l)
 }
 
 /// The figure of an operation: the panels (operands first, the result last) and the legend's
