@@ -102,3 +102,44 @@ def test_results_for_other_frameworks_are_device_arrays():
     x.dtype = "float32"
     with pytest.raises(cuda.CudaError, match="no CUDA device"):
         cuda.permute(x, (1, 0))
+
+
+class _FakeNative:
+    """Stands in for the native GPU entry points (`cuda_copy`, `cuda_contract`): records what the
+    Python side hands over and returns a plan-like object, so that everything after the native
+    call (remembering plans, choosing the result) runs on a machine with no GPU."""
+
+    def __init__(self, real):
+        self.real, self.calls = real, []
+
+    def __getattr__(self, name):
+        return getattr(self.real, name)
+
+    def cuda_copy(self, src, dst, stream):
+        self.calls.append(("copy", src, dst, stream))
+        return object()
+
+    def cuda_contract(self, spec, a, b, c, alpha, beta, stream):
+        self.calls.append(("contract", spec, a, b, c, alpha, beta, stream))
+        return object()
+
+
+def test_every_entry_point_runs_past_the_native_call(monkeypatch):
+    fake = _FakeNative(cuda._n)
+    monkeypatch.setattr(cuda, "_n", fake)
+    f2 = lambda shape, ptr: FakeCAI(shape, "<f2", ptr=ptr)  # noqa: E731
+    out = FakeCAI((3, 2), ptr=0x7F0000300000)
+    assert cuda.permute(FakeCAI((2, 3)), (1, 0), out=out) is out
+    assert cuda.copy_(out, FakeCAI((3, 2), ptr=0x7F0000400000)) is out
+    c = FakeCAI((4, 5), "<f4", ptr=0x7F0000500000)
+    assert cuda.contract("mk,kn->mn", f2((4, 8), 0x7F0000100000), f2((8, 5), 0x7F0000200000),
+                         out=c, alpha=2.0) is c
+    assert cuda.matmul(f2((4, 8), 0x7F0000100000), f2((8, 5), 0x7F0000200000), out=c) is c
+    kinds = [call[0] for call in fake.calls]
+    assert kinds == ["copy", "copy", "contract", "contract"]
+    # the permuted source: the input's strides in the new order, the output's own
+    _, src, dst, _ = fake.calls[0]
+    assert (src[1], src[2]) == ((3, 2), (1, 3)) and (dst[1], dst[2]) == ((3, 2), (2, 1))
+    # contract hands over alpha and beta as given, and the shapes as the spec names them
+    _, spec, a, b, cd, alpha, beta, _ = fake.calls[2]
+    assert (spec, a[1], b[1], cd[1], alpha, beta) == ("mk,kn->mn", (4, 8), (8, 5), (4, 5), 2.0, 0.0)

@@ -390,7 +390,8 @@ def permute(x, dims, out=None, *, stream=None):
         raise ValueError(f"permute: out of {out.dtype} for a tensor of {name}: permute does not convert types")
     src = (ptr, out_shape, tuple(strides[d] for d in norm), name, dev, base, nbytes)
     plan = _n.cuda_copy(src, _desc(out, "out"), _stream(x, stream))
-    _remember(key, (plan, out_shape, out.device))
+    if key is not None:  # a torch tensor (the fast path's key); a DeviceArray has no .device
+        _remember(key, (plan, out_shape, out.device))
     return _result(x, out)
 
 
@@ -451,9 +452,9 @@ def contract(spec, a, b, out=None, alpha=1.0, beta=0.0, *, out_dtype=None, strea
     hierarchical modes with no permuting copy, on any strides. Spaces in `spec` are ignored.
     With ``beta == 0`` `out` is not read (it may hold anything, NaN included).
     """
-    k = _gemm_key("contract", spec, a, b, out, beta, out_dtype, stream) if type(spec) is str else None
-    if k is not None:
-        r = _gemm_fast(k, a, out, alpha, beta)
+    fast = _gemm_key("contract", spec, a, b, out, beta, out_dtype, stream) if type(spec) is str else None
+    if fast is not None:
+        r = _gemm_fast(fast, a, out, alpha, beta)
         if r is not None:
             return r
     s, ta, tb, tc = _parse_spec(spec)
@@ -477,18 +478,18 @@ def contract(spec, a, b, out=None, alpha=1.0, beta=0.0, *, out_dtype=None, strea
         raise ValueError(f"contract: out has shape {_shape(out)}, {spec!r} gives {out_shape}")
     if _numel(out_shape) == 0:
         return _result(a, out)
-    k = 1
+    summed = 1
     for ch in ta:
         if ch in tb and ch not in tc:
-            k *= ext[ch]
-    if k == 0 or _numel(sa) == 0 or _numel(sb) == 0:
+            summed *= ext[ch]
+    if summed == 0 or _numel(sa) == 0 or _numel(sb) == 0:
         # an empty sum: out = beta * out
         _scale(out, beta)
         return _result(a, out)
     plan = _n.cuda_contract(s, _desc(a, "A"), _desc(b, "B"), _desc(out, "out"), float(alpha),
                             float(beta), _stream(out, stream))
-    if k is not None:
-        _remember(k[0], (plan, out_shape, out.device, out.dtype))
+    if fast is not None:
+        _remember(fast[0], (plan, out_shape, out.device, out.dtype))
     return _result(a, out)
 
 
@@ -500,9 +501,9 @@ def matmul(a, b, out=None, *, out_dtype=None, stream=None):
     ``torch.matmul``; a broadcast operand is read through stride 0, never copied), accumulated in
     f32, the result in `out`'s type or `out_dtype` (default the operands' type).
     """
-    k = _gemm_key("matmul", None, a, b, out, 0, out_dtype, stream)
-    if k is not None:
-        r = _gemm_fast(k, a, out, 1.0, 0.0)
+    fast = _gemm_key("matmul", None, a, b, out, 0, out_dtype, stream)
+    if fast is not None:
+        r = _gemm_fast(fast, a, out, 1.0, 0.0)
         if r is not None:
             return r
     sa, sb = _shape(a), _shape(b)
@@ -537,8 +538,8 @@ def matmul(a, b, out=None, *, out_dtype=None, stream=None):
         _scale(out, 0.0)
         return _result(a, out)
     plan = _n.cuda_contract(spec, da, db, _desc(out, "out"), 1.0, 0.0, _stream(out, stream))
-    if k is not None:
-        _remember(k[0], (plan, out_shape, out.device, out.dtype))
+    if fast is not None:
+        _remember(fast[0], (plan, out_shape, out.device, out.dtype))
     return _result(a, out)
 
 
