@@ -5,7 +5,7 @@
 #
 #   cargo build --release -p cute-cli --bin cute && (cd crates/cute-py && maturin build --release --out ../../target/wheels)
 #   mkdir -p .dev && cp target/release/cute .dev/ && strip .dev/cute && cp target/wheels/cute_algebra-*.whl .dev/
-#   (device) bash scripts/gpu_device_run.sh [steps...]     # steps: py checks perf sanitizer (default: all)
+#   (device) bash scripts/gpu_device_run.sh [steps...]     # steps: py checks perf gemm sass sanitizer (default: all)
 #
 # Writes each step's output into $OUT (or /tmp/gpu-out) and prints the tails.
 set -u
@@ -16,7 +16,7 @@ export PYTHONUNBUFFERED=1 CUTE_CUDA_CACHE=/tmp/cute-cuda-cache
 python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .dev/cute_algebra-*.whl || exit 1
 export PYTHONPATH=/tmp/site
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv,noheader
-steps="${*:-py checks perf sanitizer}"
+steps="${*:-py checks perf gemm sass sanitizer}"
 for s in $steps; do
   case $s in
     py) timeout 300 python3 scripts/gpu_python_check.py --json "$OUT/py.json" > "$OUT/py.txt" 2>&1
@@ -28,6 +28,17 @@ for s in $steps; do
         echo "== cute gpu perf (exit $?)"; tail -6 "$OUT/perf.txt" ;;
     bandwidth) timeout 120 .dev/cute gpu --only bandwidth --json "$OUT/bandwidth.json" > "$OUT/bandwidth.txt" 2>&1
         echo "== cute gpu bandwidth (exit $?)"; tail -14 "$OUT/bandwidth.txt" ;;
+    gemm) timeout 300 python3 scripts/gpu_gemm_bench.py --json "$OUT/gemm.json" > "$OUT/gemm.txt" 2>&1
+        echo "== GEMM/GETT against torch (exit $?)"; tail -16 "$OUT/gemm.txt" ;;
+    sass) rm -rf /tmp/ptx; timeout 120 .dev/cute gpu --emit-ptx /tmp/ptx > /dev/null 2>&1
+        echo "== SASS of the GEMM benchmark kernels (instruction counts)"
+        for f in /tmp/ptx/*.cubin; do
+          cuobjdump -sass "$f" > "${f%.cubin}.sass" 2>&1
+          printf '%-24s HGMMA %4s UTMALDG %3s LDGSTS %4s LDL %3s STL %3s\n' "$(basename "$f")" \
+            "$(grep -c HGMMA "${f%.cubin}.sass")" "$(grep -c UTMALDG "${f%.cubin}.sass")" \
+            "$(grep -c LDGSTS "${f%.cubin}.sass")" "$(grep -c 'LDL' "${f%.cubin}.sass")" \
+            "$(grep -c 'STL' "${f%.cubin}.sass")"
+        done ;;
     sanitizer) timeout 110 compute-sanitizer --tool memcheck --print-limit 10 python3 scripts/gpu_python_check.py --quick > "$OUT/sanitizer.txt" 2>&1
         echo "== compute-sanitizer memcheck, quick sample (exit $?)"; tail -4 "$OUT/sanitizer.txt" ;;
   esac

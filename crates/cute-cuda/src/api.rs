@@ -23,15 +23,17 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use crate::atom::DType;
 use crate::copy::plan_copy_aligned;
 use crate::device::{Arg, Gpu, Stream};
 use crate::error::GpuError;
 use crate::gemm::{plan_gemm_aligned, GemmKernel};
-use crate::plans::{CopyKey, GemmKey, PlanKey, Prepared};
+use crate::plans::{CopyKey, GemmKey, PlanKey, Planned, Prepared};
 use crate::tensor::DeviceTensor;
+use crate::tma::run::{encode, gemm_args};
+use crate::tma_gemm::plan_gemm_tma;
 use crate::wgmma::plan_gemm_wgmma_aligned;
 use cute::Layout;
 
@@ -169,6 +171,38 @@ enum Signature {
     Gemm,
 }
 
+/// The GEMM arguments of a launch of `p` on operands at `bases`: [`gemm_args`], with the TMA
+/// descriptors of the previous launch reused when A and B are where they were.
+fn prepared_gemm_args(
+    p: &Prepared,
+    bases: [u64; 3],
+    alpha: f32,
+    beta: f32,
+) -> Result<Vec<Arg>, GpuError> {
+    let [ta, tb] = p.tma.as_slice() else {
+        return gemm_args(&p.tma, bases, alpha, beta);
+    };
+    let mut last = p.maps.lock().unwrap_or_else(|e| e.into_inner());
+    let maps = match *last {
+        Some((at, maps)) if at == [bases[0], bases[1]] => maps,
+        _ => {
+            let maps = [
+                encode(ta, bases[0])?.0.opaque,
+                encode(tb, bases[1])?.0.opaque,
+            ];
+            *last = Some(([bases[0], bases[1]], maps));
+            maps
+        }
+    };
+    Ok(vec![
+        Arg::Map(maps[0]),
+        Arg::Map(maps[1]),
+        Arg::Ptr(bases[2]),
+        Arg::F32(alpha),
+        Arg::F32(beta),
+    ])
+}
+
 /// One operand of a [`Plan`]: what it was planned for.
 #[derive(Clone, Copy, Debug)]
 struct Operand {
@@ -273,7 +307,7 @@ impl Gpu {
     fn prepared(
         &self,
         key: PlanKey,
-        make: impl FnOnce() -> Result<(String, String, (u32, u32), u32, u32, String), GpuError>,
+        make: impl FnOnce() -> Result<Planned, GpuError>,
     ) -> Result<(Arc<Prepared>, bool), GpuError> {
         if let Some(p) = self
             .plans
@@ -285,14 +319,16 @@ impl Gpu {
             self.count(|s| s.plan_hits += 1);
             return Ok((p, true));
         }
-        let (source, name, grid, block, smem, kind) = make()?;
-        let kernel = self.compile(&source, &name)?;
+        let made = make()?;
+        let kernel = self.compile(&made.source, &made.name)?;
         let p = Arc::new(Prepared {
             kernel,
-            grid,
-            block,
-            smem,
-            kind,
+            grid: made.grid,
+            block: made.block,
+            smem: made.smem,
+            kind: made.kind,
+            tma: made.tma,
+            maps: Mutex::new(None),
         });
         self.count(|s| s.plans += 1);
         self.plans
@@ -333,14 +369,15 @@ impl Gpu {
                 }
                 crate::copy::CopyKernel::Generic => "generic".to_string(),
             };
-            Ok((
-                plan.source,
-                plan.name,
-                (plan.grid, 1),
-                plan.block,
-                plan.smem_bytes,
+            Ok(Planned {
+                source: plan.source,
+                name: plan.name,
+                grid: (plan.grid, 1),
+                block: plan.block,
+                smem: plan.smem_bytes,
                 kind,
-            ))
+                tma: Vec::new(),
+            })
         })?;
         Ok(Plan {
             prepared,
@@ -405,13 +442,21 @@ impl Gpu {
                 GpuError::Layout(le) => GpuError::invalid(OP, le.to_string()),
                 other => other,
             };
-            let wg = if hopper {
-                plan_gemm_wgmma_aligned(&al, &bl, &cl, ab, ct, align).ok()
-            } else {
-                None
+            // on Hopper the TMA kernel where the operands are TMA tensors, else the one that
+            // loads by cp.async where they allow 16-byte loads; the portable kernel elsewhere
+            let sms = self.sm_count.max(1) as u32;
+            let hopper_plan = || -> Option<(GemmKernel, String)> {
+                if !hopper {
+                    return None;
+                }
+                if let Ok(p) = plan_gemm_tma(&al, &bl, &cl, ab, ct, align, sms) {
+                    return Some((p.kernel, "wgmma 128x256x64, TMA, warp-specialised".into()));
+                }
+                let p = plan_gemm_wgmma_aligned(&al, &bl, &cl, ab, ct, align).ok()?;
+                Some((p.kernel, "wgmma 128x256x64".into()))
             };
-            let (k, kind): (GemmKernel, String) = match wg {
-                Some(p) => (p.kernel, "wgmma 128x256x64".to_string()),
+            let (k, kind): (GemmKernel, String) = match hopper_plan() {
+                Some(x) => x,
                 None => (
                     plan_gemm_aligned(&al, &bl, &cl, ab, ct, align)
                         .map_err(invalid)?
@@ -419,7 +464,15 @@ impl Gpu {
                     "mma.sync 128x128x32".to_string(),
                 ),
             };
-            Ok((k.source, k.name, k.grid, k.block, k.smem_bytes, kind))
+            Ok(Planned {
+                source: k.source,
+                name: k.name,
+                grid: k.grid,
+                block: k.block,
+                smem: k.smem_bytes,
+                kind,
+                tma: k.tma,
+            })
         })?;
         let mut operands = vec![
             Operand::of("A", a),
@@ -610,13 +663,7 @@ impl Gpu {
                 &copy_args
             }
             Signature::Gemm => {
-                gemm_args = [
-                    Arg::Ptr(bases[0]),
-                    Arg::Ptr(bases[1]),
-                    Arg::Ptr(bases[2]),
-                    Arg::F32(alpha),
-                    Arg::F32(beta),
-                ];
+                gemm_args = prepared_gemm_args(p, bases, alpha, beta)?;
                 &gemm_args
             }
         };

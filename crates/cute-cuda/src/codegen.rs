@@ -163,6 +163,40 @@ pub fn emit_tile_order(c: &mut Code, tm: i64, tn: i64, bm: i64, bn: i64) {
     ));
 }
 
+/// The coordinates that the layout `l` with coordinate strides (`v@k`, i.e. `v·e_k`) gives the
+/// index expression `var`, one expression per axis `k < rank`: axis `k` is `l` with every stride
+/// `v@k` read as `v` and every other stride as 0.
+///
+/// ```
+/// let l: cute::Layout = "((2,3),4):((1@0,1@1),2@0)".parse().unwrap();
+/// let e = cute_cuda::codegen::coordinate_exprs(&l, 2, "w").unwrap();
+/// assert_eq!(e[1], "(((w) / 2) % 3)");
+/// ```
+///
+/// # Errors
+///
+/// A layout error of `l`'s shape (none for a well-formed layout).
+pub fn coordinate_exprs(l: &Layout, rank: usize, var: &str) -> Result<Vec<String>, GpuError> {
+    let shape: Vec<i64> = (0..l.leaf_count()).map(|i| l.leaf_at(i).0).collect();
+    (0..rank)
+        .map(|k| {
+            let strides: Vec<i64> = (0..l.leaf_count())
+                .map(|i| {
+                    let s = l.stride_at(i);
+                    let (path, depth) = s.path();
+                    if depth == 1 && path[0] == k {
+                        s.value()
+                    } else {
+                        0
+                    }
+                })
+                .collect();
+            let axis = Layout::flat(&shape, &strides)?;
+            Ok(layout_eval_expr(&axis, var))
+        })
+        .collect()
+}
+
 /// `⌈a / b⌉` for `a >= 0` and `b > 0`, without the overflow of `(a + b - 1) / b` near `i64::MAX`.
 pub(crate) fn ceil_div(a: i64, b: i64) -> i64 {
     a / b + i64::from(a % b != 0)

@@ -383,6 +383,9 @@ impl Gpu {
                 &borrowed
             }
         };
+        if args.iter().any(|a| matches!(a, Arg::Map(_))) {
+            return self.launch_raw(s, k, grid, block, smem, args);
+        }
         let mut b = s.launch_builder(&k.func);
         for a in args {
             match a {
@@ -390,6 +393,7 @@ impl Gpu {
                 Arg::I32(x) => b.arg(x),
                 Arg::I64(x) => b.arg(x),
                 Arg::F32(x) => b.arg(x),
+                Arg::Map(_) => unreachable!("launched through launch_raw"),
             };
         }
         let cfg = cudarc::driver::LaunchConfig {
@@ -401,6 +405,72 @@ impl Gpu {
         // kernel's source.
         unsafe { b.launch(cfg) }.map_err(|e| GpuError::driver("cuLaunchKernel", e))?;
         Ok(())
+    }
+
+    /// [`Gpu::launch_on`] through `cuLaunchKernel` with a parameter array, for arguments the
+    /// launch builder cannot carry (TMA descriptors by value).
+    fn launch_raw(
+        &self,
+        s: &Arc<CudaStream>,
+        k: &Kernel,
+        grid: (u32, u32),
+        block: u32,
+        smem: u32,
+        args: &[Arg],
+    ) -> Result<(), GpuError> {
+        self.bind()?;
+        // every argument in storage of its own type (descriptors 64-byte aligned, as
+        // `CUtensorMap`), alive until the driver has copied them
+        let mut maps: Vec<cudarc::driver::sys::CUtensorMap> = Vec::new();
+        let mut words: Vec<u64> = Vec::new();
+        let mut floats: Vec<f32> = Vec::new();
+        let mut ints: Vec<i32> = Vec::new();
+        for a in args {
+            match *a {
+                Arg::Map(m) => maps.push(cudarc::driver::sys::CUtensorMap { opaque: m }),
+                Arg::Ptr(p) | Arg::U64(p) => words.push(p),
+                Arg::I64(x) => words.push(x as u64),
+                Arg::F32(x) => floats.push(x),
+                Arg::I32(x) => ints.push(x),
+            }
+        }
+        let (mut im, mut iw, mut i_f, mut ii) = (0, 0, 0, 0);
+        let mut params: Vec<*mut core::ffi::c_void> = Vec::with_capacity(args.len());
+        for a in args {
+            let p: *mut core::ffi::c_void = match a {
+                Arg::Map(_) => {
+                    im += 1;
+                    &mut maps[im - 1] as *mut _ as *mut _
+                }
+                Arg::Ptr(_) | Arg::U64(_) | Arg::I64(_) => {
+                    iw += 1;
+                    &mut words[iw - 1] as *mut u64 as *mut _
+                }
+                Arg::F32(_) => {
+                    i_f += 1;
+                    &mut floats[i_f - 1] as *mut f32 as *mut _
+                }
+                Arg::I32(_) => {
+                    ii += 1;
+                    &mut ints[ii - 1] as *mut i32 as *mut _
+                }
+            };
+            params.push(p);
+        }
+        // SAFETY: the contract of `launch_on` (the arguments are the kernel's, in order, built
+        // from the same plan as its source); each parameter points into a vector that outlives
+        // the call and is not resized after the pointers are taken.
+        unsafe {
+            cudarc::driver::result::launch_kernel(
+                k.func.cu_function(),
+                (grid.0, grid.1, 1),
+                (block, 1, 1),
+                smem,
+                s.cu_stream(),
+                &mut params,
+            )
+        }
+        .map_err(|e| GpuError::driver("cuLaunchKernel", e))
     }
 
     /// The raw handle of `stream`.

@@ -90,6 +90,10 @@ pub struct GemmKernel {
     pub name: String,
     /// The CUDA C++ source.
     pub source: String,
+    /// The TMA copies whose descriptors a launch encodes and passes first, by value, one per
+    /// operand in order (A, B), in place of the operands' addresses; empty for kernels that
+    /// take addresses.
+    pub tma: Vec<crate::tma::TmaCopy>,
 }
 
 impl GemmKernel {
@@ -434,6 +438,7 @@ pub fn plan_gemm_aligned(
         smem_bytes: (STAGES * (bm + bn) * TILE.2 * ab.bytes()) as u32,
         name: "cute_gemm".into(),
         source: String::new(),
+        tma: Vec::new(),
     };
     let mut plan = GpuGemmPlan {
         mma,

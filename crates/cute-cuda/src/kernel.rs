@@ -32,4 +32,6 @@ pub enum Arg {
     U64(u64),
     /// A 32-bit float.
     F32(f32),
+    /// A TMA descriptor by value (`CUtensorMap`'s 128 bytes, a `__grid_constant__` parameter).
+    Map([u64; 16]),
 }

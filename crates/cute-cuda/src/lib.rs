@@ -50,6 +50,7 @@ pub mod kernel;
 mod plans;
 pub mod tensor;
 pub mod tma;
+pub mod tma_gemm;
 pub mod verify;
 pub mod wgmma;
 

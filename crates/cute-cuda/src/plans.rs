@@ -1,12 +1,13 @@
 //! The library's plan cache entries: what a plan depends on (its key) and what a launch needs
 //! (its kernel and launch shape). The cache itself is the device's ([`crate::device::Gpu`]).
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use cute::Layout;
 
 use crate::atom::DType;
 use crate::kernel::Kernel;
+use crate::tma::TmaCopy;
 
 /// What a plan depends on: the key of the device's plan cache.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -33,6 +34,18 @@ pub(crate) struct GemmKey {
     pub(crate) align: [i64; 2],
 }
 
+/// What planning gives before compiling: the kernel's source and name, the launch shape, how the
+/// plan runs, and the TMA copies whose descriptors each launch encodes.
+pub(crate) struct Planned {
+    pub(crate) source: String,
+    pub(crate) name: String,
+    pub(crate) grid: (u32, u32),
+    pub(crate) block: u32,
+    pub(crate) smem: u32,
+    pub(crate) kind: String,
+    pub(crate) tma: Vec<TmaCopy>,
+}
+
 /// A plan ready to launch: its kernel and launch shape.
 pub(crate) struct Prepared {
     pub(crate) kernel: Arc<Kernel>,
@@ -41,4 +54,9 @@ pub(crate) struct Prepared {
     pub(crate) smem: u32,
     /// How the plan runs (`wgmma 128x256x64`, `transpose 64x64 v4`, …).
     pub(crate) kind: String,
+    /// The TMA copies of A and B (empty: the kernel takes addresses).
+    pub(crate) tma: Vec<TmaCopy>,
+    /// The descriptors of the last launch and the addresses of A and B they were encoded for,
+    /// so that repeated launches on the same memory encode nothing.
+    pub(crate) maps: Mutex<Option<([u64; 2], [[u64; 16]; 2])>>,
 }

@@ -68,7 +68,7 @@ pub struct WgGemmPlan {
     pub kernel: GemmKernel,
 }
 
-fn operand(
+pub(crate) fn operand(
     name: &'static str,
     modes: (Layout, Layout, Layout),
     rows: i64,
@@ -322,13 +322,119 @@ fn source(p: &WgGemmPlan) -> Result<String, GpuError> {
             o.name, o.major, o.swizzle, o.smem, o.atom, o.lbo, o.sbo
         ));
     }
+    emit_c_tables(&mut c, &p.mma, bn)?;
+    let vals = 64 * bn / 128;
+    c.line(format!(
+        "extern \"C\" __global__ void __launch_bounds__({WG_THREADS}, 1) {}(const unsigned short* __restrict__ ga, const unsigned short* __restrict__ gb, {}* __restrict__ gc, const float alpha, const float beta) {{",
+        p.kernel.name,
+        c_pointee(p.kernel.c_type)
+    ));
+    c.line(format!("  typedef {it} idx;"));
+    c.line("  extern __shared__ __align__(1024) unsigned short smem[];");
+    c.line(
+        "  const unsigned smem_a = ((unsigned)__cvta_generic_to_shared(smem) + 1023u) & ~1023u;",
+    );
+    c.line(format!(
+        "  const unsigned smem_b = smem_a + {};",
+        WG_STAGES * sa
+    ));
+    let (tm, tn) = (ceil_div(m, bm), ceil_div(n, bn));
+    emit_tile_order(&mut c, tm, tn, bm, bn);
+    emit_loads(&mut c, &p.a, bm, (m, k), -p.kernel.ranges[0].0, sa);
+    emit_loads(&mut c, &p.b, bn, (n, k), -p.kernel.ranges[1].0, sb);
+    let kt_total = ceil_div(k, bk);
+    let ahead = WG_STAGES - 2;
+    c.line(format!("  const int KT = {kt_total};"));
+    c.line(format!(
+        "  #pragma unroll\n  for (int s = 0; s < {ahead}; ++s) {{ if (s < KT) {{ LOAD_A(s, s); LOAD_B(s, s); }} asm volatile(\"cp.async.commit_group;\" ::: \"memory\"); }}"
+    ));
+    c.line("  const int wg = threadIdx.x / 128, t = threadIdx.x % 128;");
+    c.line(format!("  float d[{vals}];"));
+    c.line(format!(
+        "  #pragma unroll\n  for (int v = 0; v < {vals}; ++v) d[v] = 0.0f;"
+    ));
+    c.line("  for (int kt = 0; kt < KT; ++kt) {");
+    c.line(format!(
+        "    asm volatile(\"cp.async.wait_group {};\" ::: \"memory\");",
+        ahead - 1
+    ));
+    c.line("    asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");");
+    c.line("    __syncthreads();");
+    c.line(format!(
+        "    {{ const int nk = kt + {ahead}; if (nk < KT) {{ LOAD_A(nk % {WG_STAGES}, nk); LOAD_B(nk % {WG_STAGES}, nk); }} asm volatile(\"cp.async.commit_group;\" ::: \"memory\"); }}"
+    ));
+    c.line(format!("    const int st = kt % {WG_STAGES};"));
+    c.line(format!(
+        "    const unsigned a_base = smem_a + st * {sa} + wg * {};",
+        p.a.row64_bytes
+    ));
+    c.line(format!("    const unsigned b_base = smem_b + st * {sb};"));
+    emit_mma_kblock(&mut c, &p.a, &p.b, ab, bn, "a_base", "b_base");
+    c.line("    asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\");");
+    c.line("    asm volatile(\"wgmma.wait_group.sync.aligned 1;\" ::: \"memory\");");
+    c.line("  }");
+    c.line("  asm volatile(\"wgmma.wait_group.sync.aligned 0;\" ::: \"memory\");");
+    c.line("  asm volatile(\"cp.async.wait_group 0;\" ::: \"memory\");");
+    emit_epilogue(&mut c, &p.kernel, bn, "(idx)blockIdx.y", "wg");
+    c.line("}");
+    Ok(c.finish())
+}
+
+/// One `BK`-deep block of `wgmma m64n{bn}k16` from the stage at shared addresses `a_base` and
+/// `b_base` (expressions), accumulating into `d`: the fence, then `BK / 16` MMAs, each reading its
+/// k16 slice through descriptors advanced by the operands' `k_step_bytes` (not committed).
+pub(crate) fn emit_mma_kblock(
+    c: &mut Code,
+    a: &WgOperand,
+    b: &WgOperand,
+    ab: DType,
+    bn: i64,
+    a_base: &str,
+    b_base: &str,
+) {
+    let bk = WG_TILE.2;
+    let vals = 64 * bn / 128;
+    let ta = if a.major == Major::MN { 1 } else { 0 };
+    let tb = if b.major == Major::MN { 1 } else { 0 };
+    let regs: Vec<String> = (0..vals).map(|i| format!("%{i}")).collect();
+    let outs: Vec<String> = (0..vals).map(|i| format!("\"+f\"(d[{i}])")).collect();
+    c.line("    asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");");
+    c.line(format!(
+        "    #pragma unroll\n    for (int ks = 0; ks < {}; ++ks) {{",
+        bk / 16
+    ));
+    c.line(format!(
+        "      const unsigned long long da = {};",
+        desc_expr(a, &format!("{a_base} + ks * {}", a.k_step_bytes))
+    ));
+    c.line(format!(
+        "      const unsigned long long db = {};",
+        desc_expr(b, &format!("{b_base} + ks * {}", b.k_step_bytes))
+    ));
+    c.line(format!(
+        "      asm volatile(\"{{\\n.reg .pred p;\\nsetp.ne.b32 p, 1, 0;\\nwgmma.mma_async.sync.aligned.m64n{bn}k16.f32.{}.{} {{{}}}, %{}, %{}, p, 1, 1, {ta}, {tb};\\n}}\" : {} : \"l\"(da), \"l\"(db));",
+        ab.ptx(),
+        ab.ptx(),
+        regs.join(","),
+        vals,
+        vals + 1,
+        outs.join(", ")
+    ));
+    c.line("    }");
+}
+
+/// The accumulator tables `C_ROW[t]`, `C_COL[t]` of a warpgroup's `m64n{bn}k16` atom: thread
+/// `t`'s first value's `(m, n)` within the warpgroup's 64 rows, read off the atom's C layout,
+/// after checking that the other values follow the `m64nNk16` pattern (value `v` at
+/// `(row + 8·(v/2 % 2), col + (v % 2) + 8·(v/4))`), which [`emit_epilogue`] relies on.
+pub(crate) fn emit_c_tables(c: &mut Code, mma: &MmaAtom, bn: i64) -> Result<(), GpuError> {
     // the accumulators' (m, n): thread t's value v, from the atom's C layout, within the
     // warpgroup's 64 rows
     let vals = 64 * bn / 128;
     let (mut cm, mut cn) = (Vec::new(), Vec::new());
     for t in 0..128 {
         for v in 0..vals {
-            let (mm, nn) = p.mma.c_coord(t, v)?;
+            let (mm, nn) = mma.c_coord(t, v)?;
             cm.push(mm);
             cn.push(nn);
         }
@@ -364,91 +470,22 @@ fn source(p: &WgGemmPlan) -> Result<String, GpuError> {
         "__constant__ int C_COL[128] = {{{}}};",
         col_tab.join(",")
     ));
-    c.line(format!(
-        "extern \"C\" __global__ void __launch_bounds__({WG_THREADS}, 1) {}(const unsigned short* __restrict__ ga, const unsigned short* __restrict__ gb, {}* __restrict__ gc, const float alpha, const float beta) {{",
-        p.kernel.name,
-        c_pointee(p.kernel.c_type)
-    ));
-    c.line(format!("  typedef {it} idx;"));
-    c.line("  extern __shared__ __align__(1024) unsigned short smem[];");
-    c.line(
-        "  const unsigned smem_a = ((unsigned)__cvta_generic_to_shared(smem) + 1023u) & ~1023u;",
-    );
-    c.line(format!(
-        "  const unsigned smem_b = smem_a + {};",
-        WG_STAGES * sa
-    ));
-    let (tm, tn) = (ceil_div(m, bm), ceil_div(n, bn));
-    emit_tile_order(&mut c, tm, tn, bm, bn);
-    emit_loads(&mut c, &p.a, bm, (m, k), -p.kernel.ranges[0].0, sa);
-    emit_loads(&mut c, &p.b, bn, (n, k), -p.kernel.ranges[1].0, sb);
-    let kt_total = ceil_div(k, bk);
-    let ahead = WG_STAGES - 2;
-    c.line(format!("  const int KT = {kt_total};"));
-    c.line(format!(
-        "  #pragma unroll\n  for (int s = 0; s < {ahead}; ++s) {{ if (s < KT) {{ LOAD_A(s, s); LOAD_B(s, s); }} asm volatile(\"cp.async.commit_group;\" ::: \"memory\"); }}"
-    ));
-    c.line("  const int wg = threadIdx.x / 128, t = threadIdx.x % 128;");
-    c.line(format!("  float d[{vals}];"));
-    c.line(format!(
-        "  #pragma unroll\n  for (int v = 0; v < {vals}; ++v) d[v] = 0.0f;"
-    ));
-    let ta = if p.a.major == Major::MN { 1 } else { 0 };
-    let tb = if p.b.major == Major::MN { 1 } else { 0 };
-    let regs: Vec<String> = (0..vals).map(|i| format!("%{i}")).collect();
-    let outs: Vec<String> = (0..vals).map(|i| format!("\"+f\"(d[{i}])")).collect();
-    c.line("  for (int kt = 0; kt < KT; ++kt) {");
-    c.line(format!(
-        "    asm volatile(\"cp.async.wait_group {};\" ::: \"memory\");",
-        ahead - 1
-    ));
-    c.line("    asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");");
-    c.line("    __syncthreads();");
-    c.line(format!(
-        "    {{ const int nk = kt + {ahead}; if (nk < KT) {{ LOAD_A(nk % {WG_STAGES}, nk); LOAD_B(nk % {WG_STAGES}, nk); }} asm volatile(\"cp.async.commit_group;\" ::: \"memory\"); }}"
-    ));
-    c.line(format!("    const int st = kt % {WG_STAGES};"));
-    c.line(format!(
-        "    const unsigned a_base = smem_a + st * {sa} + wg * {};",
-        p.a.row64_bytes
-    ));
-    c.line(format!("    const unsigned b_base = smem_b + st * {sb};"));
-    c.line("    asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");");
-    c.line(format!(
-        "    #pragma unroll\n    for (int ks = 0; ks < {}; ++ks) {{",
-        bk / 16
-    ));
-    c.line(format!(
-        "      const unsigned long long da = {};",
-        desc_expr(&p.a, &format!("a_base + ks * {}", p.a.k_step_bytes))
-    ));
-    c.line(format!(
-        "      const unsigned long long db = {};",
-        desc_expr(&p.b, &format!("b_base + ks * {}", p.b.k_step_bytes))
-    ));
-    c.line(format!(
-        "      asm volatile(\"{{\\n.reg .pred p;\\nsetp.ne.b32 p, 1, 0;\\nwgmma.mma_async.sync.aligned.m64n{bn}k16.f32.{}.{} {{{}}}, %{}, %{}, p, 1, 1, {ta}, {tb};\\n}}\" : {} : \"l\"(da), \"l\"(db));",
-        ab.ptx(),
-        ab.ptx(),
-        regs.join(","),
-        vals,
-        vals + 1,
-        outs.join(", ")
-    ));
-    c.line("    }");
-    c.line("    asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\");");
-    c.line("    asm volatile(\"wgmma.wait_group.sync.aligned 1;\" ::: \"memory\");");
-    c.line("  }");
-    c.line("  asm volatile(\"wgmma.wait_group.sync.aligned 0;\" ::: \"memory\");");
-    c.line("  asm volatile(\"cp.async.wait_group 0;\" ::: \"memory\");");
-    // epilogue
-    let (c_m, c_n, c_l) = &p.kernel.modes[2];
+    Ok(())
+}
+
+/// The epilogue of a warpgroup holding `d`, its `64 × bn` accumulators (the [`emit_c_tables`]
+/// pattern) of the tile at `(m0, n0)`: each value scaled by `alpha`, plus `beta` times C's old
+/// value, written through C's layout (`kernel.modes[2]`), batch coordinate `l`, the warpgroup's
+/// rows starting at `m0 + 64·wg`; rows and columns past the problem skipped.
+pub(crate) fn emit_epilogue(c: &mut Code, kernel: &GemmKernel, bn: i64, l: &str, wg: &str) {
+    let (m, n) = (kernel.extents.0, kernel.extents.1);
+    let (c_m, c_n, c_l) = &kernel.modes[2];
     c.line(format!(
         "  const idx c_base = {} + {};",
-        -p.kernel.ranges[2].0,
-        layout_eval_expr(c_l, "(idx)blockIdx.y")
+        -kernel.ranges[2].0,
+        layout_eval_expr(c_l, l)
     ));
-    c.line("  const idx r0 = m0 + wg * 64 + C_ROW[t];");
+    c.line(format!("  const idx r0 = m0 + {wg} * 64 + C_ROW[t];"));
     c.line("  const idx col0 = n0 + C_COL[t];");
     c.line(format!("  idx ro[2]; bool rok[2];\n  #pragma unroll\n  for (int h = 0; h < 2; ++h) {{ const idx r = r0 + 8 * h; rok[h] = r < {m}; ro[h] = rok[h] ? c_base + {} : 0; }}", layout_eval_expr(c_m, "r")));
     c.line(format!(
@@ -464,13 +501,11 @@ fn source(p: &WgGemmPlan) -> Result<String, GpuError> {
     ));
     c.line("        #pragma unroll\n        for (int h = 0; h < 2; ++h) if (rok[h]) {");
     c.line("          const float x = d[4 * j + 2 * h + w];");
-    emit_store(&mut c, p.kernel.c_type, "gc[ro[h] + co]", "x", "          ");
+    emit_store(c, kernel.c_type, "gc[ro[h] + co]", "x", "          ");
     c.line("        }");
     c.line("      }");
     c.line("    }");
     c.line("  }");
-    c.line("}");
-    Ok(c.finish())
 }
 
 impl WgGemmPlan {

@@ -36,7 +36,40 @@ fn offsets(l: &Layout) -> Result<Vec<i64>, GpuError> {
     (0..n).map(|i| Ok(l.eval(i)?)).collect()
 }
 
-/// Runs one GEMM case: random operands, poisoned C, the planned kernel; C compared with an fp64
+/// Which GEMM kernel a run plans: the portable `mma.sync` one, the Hopper `wgmma` one that loads
+/// by `cp.async`, or the Hopper one fed by TMA (warp-specialised, persistent).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GemmPath {
+    /// `mma.sync` (any architecture from sm_80).
+    MmaSync,
+    /// `wgmma`, operands by `cp.async`.
+    Wgmma,
+    /// `wgmma`, operands by TMA, warp-specialised and persistent.
+    Tma,
+}
+
+impl GemmPath {
+    /// Every path, fastest first.
+    pub const ALL: [GemmPath; 3] = [GemmPath::Tma, GemmPath::Wgmma, GemmPath::MmaSync];
+
+    /// The row and file name of the path.
+    pub fn name(self) -> &'static str {
+        match self {
+            GemmPath::MmaSync => "mma.sync",
+            GemmPath::Wgmma => "wgmma",
+            GemmPath::Tma => "wgmma-tma",
+        }
+    }
+
+    /// The Hopper path that plans `case` best (TMA, else `cp.async`), or None.
+    pub fn best_hopper(case: &GemmCase, sms: u32) -> Option<GemmPath> {
+        [GemmPath::Tma, GemmPath::Wgmma]
+            .into_iter()
+            .find(|&p| gemm_launch(case, p, sms).is_ok())
+    }
+}
+
+/// Runs one GEMM case: random operands, poisoned C, the kernel of `path`; C compared with an fp64
 /// reference (every element, or `sample` random elements when given); with `bench`, the rate.
 pub fn run_gemm(
     gpu: &std::sync::Arc<Gpu>,
@@ -44,34 +77,34 @@ pub fn run_gemm(
     seed: u64,
     sample: Option<usize>,
     bench: bool,
-    hopper: bool,
+    path: GemmPath,
 ) -> Row {
-    let name = format!(
-        "{} {}",
-        if hopper { "wgmma" } else { "mma.sync" },
-        case.name
-    );
+    let name = format!("{} {}", path.name(), case.name);
     let mut row = Row::new(
         if bench { "gemm-perf" } else { "gemm" },
         name,
         Ok(String::new()),
     );
-    match run_gemm_inner(gpu, case, seed, sample, bench, hopper, &mut row) {
+    match run_gemm_inner(gpu, case, seed, sample, bench, path, &mut row) {
         Ok(d) => row.detail = d,
         Err(e) => row.status = format!("FAIL: {e}"),
     }
     row
 }
 
-/// The kernel of the Hopper or the portable GEMM plan of `case`.
+/// The kernel of `path`'s plan of `case` on a GPU of `sms` multiprocessors.
 pub(super) fn gemm_launch(
     case: &GemmCase,
-    hopper: bool,
+    path: GemmPath,
+    sms: u32,
 ) -> Result<cute_cuda::gemm::GemmKernel, GpuError> {
-    Ok(if hopper {
-        cute_cuda::wgmma::plan_gemm_wgmma(&case.a, &case.b, &case.c, case.ab, case.c_type)?.kernel
-    } else {
-        cute_cuda::gemm::plan_gemm(&case.a, &case.b, &case.c, case.ab, case.c_type)?.kernel
+    let (a, b, c) = (&case.a, &case.b, &case.c);
+    Ok(match path {
+        GemmPath::Tma => {
+            cute_cuda::tma_gemm::plan_gemm_tma(a, b, c, case.ab, case.c_type, [8, 8], sms)?.kernel
+        }
+        GemmPath::Wgmma => cute_cuda::wgmma::plan_gemm_wgmma(a, b, c, case.ab, case.c_type)?.kernel,
+        GemmPath::MmaSync => cute_cuda::gemm::plan_gemm(a, b, c, case.ab, case.c_type)?.kernel,
     })
 }
 
@@ -82,10 +115,10 @@ fn run_gemm_inner(
     seed: u64,
     sample: Option<usize>,
     bench: bool,
-    hopper: bool,
+    path: GemmPath,
     row: &mut Row,
 ) -> Result<String, GpuError> {
-    let p = gemm_launch(case, hopper)?;
+    let p = gemm_launch(case, path, gpu.sm_count.max(1) as u32)?;
     let kernel = gpu.compile(&p.source, &p.name)?;
     let len = |r: (i64, i64)| (r.1 - r.0 + 1) as usize;
     let (la, lb, lc) = (len(p.ranges[0]), len(p.ranges[1]), len(p.ranges[2]));
@@ -115,13 +148,8 @@ fn run_gemm_inner(
         _ => 0,
     };
     // C = 1·A·B + 0·C: the poison is never read
-    let args = [
-        Arg::Ptr(gpu.ptr(&a, 0)),
-        Arg::Ptr(gpu.ptr(&b, 0)),
-        Arg::Ptr(pc),
-        Arg::F32(1.0),
-        Arg::F32(0.0),
-    ];
+    let args =
+        cute_cuda::tma::run::gemm_args(&p.tma, [gpu.ptr(&a, 0), gpu.ptr(&b, 0), pc], 1.0, 0.0)?;
     gpu.launch_grid(&kernel, p.grid, p.block, p.smem_bytes, &args)?;
     gpu.sync()?;
     // C back as f64

@@ -29,7 +29,7 @@ use cute_cuda::{Gpu, GpuError};
 
 pub use atoms::run_atoms;
 pub use copy::run_copy;
-pub use gemm::run_gemm;
+pub use gemm::{run_gemm, GemmPath};
 
 /// Exit status of `cute gpu` when no GPU can be used.
 pub const NO_GPU: u8 = 3;
@@ -45,7 +45,7 @@ pub struct GpuArgs {
     /// no GPU.
     #[arg(long)]
     pub plan: bool,
-    /// Write the PTX of the GEMM benchmark kernels (Hopper and portable) into this folder and exit
+    /// Write the PTX and CUBIN of the GEMM benchmark kernels (Hopper and portable) into this folder and exit
     /// (for `ptxas` and `cuobjdump -sass`); needs NVRTC, no GPU.
     #[arg(long, value_name = "DIR")]
     pub emit_ptx: Option<PathBuf>,
@@ -292,24 +292,14 @@ pub fn run_all(gpu: &Arc<Gpu>, opts: &Options) -> Vec<Row> {
     }
     match gemm_cases().map(|c| if want("gemm") { c } else { Vec::new() }) {
         Ok(cs) => {
+            let sms = gpu.sm_count.max(1) as u32;
             for (i, c) in cs.iter().enumerate() {
-                rows.push(run_gemm(
-                    gpu,
-                    c,
-                    opts.seed + 500 + i as u64,
-                    None,
-                    false,
-                    false,
-                ));
-                if cute_cuda::wgmma::plan_gemm_wgmma(&c.a, &c.b, &c.c, c.ab, c.c_type).is_ok() {
-                    rows.push(run_gemm(
-                        gpu,
-                        c,
-                        opts.seed + 600 + i as u64,
-                        None,
-                        false,
-                        true,
-                    ));
+                // every path that plans the case (the portable one always must)
+                for (j, path) in GemmPath::ALL.into_iter().enumerate() {
+                    if path == GemmPath::MmaSync || gemm::gemm_launch(c, path, sms).is_ok() {
+                        let seed = opts.seed + 500 + 100 * j as u64 + i as u64;
+                        rows.push(run_gemm(gpu, c, seed, None, false, path));
+                    }
                 }
             }
         }
@@ -319,9 +309,9 @@ pub fn run_all(gpu: &Arc<Gpu>, opts: &Options) -> Vec<Row> {
         match gemm_bench_cases() {
             Ok(cs) => {
                 for (i, c) in cs.iter().enumerate() {
-                    for hopper in [true, false] {
-                        let seed = opts.seed + 700 + i as u64;
-                        rows.push(run_gemm(gpu, c, seed, Some(2048), true, hopper));
+                    for path in GemmPath::ALL {
+                        let seed = opts.seed + 900 + i as u64;
+                        rows.push(run_gemm(gpu, c, seed, Some(2048), true, path));
                     }
                 }
             }
@@ -464,18 +454,21 @@ pub fn torch_cases_json() -> Result<String, GpuError> {
     Ok(serde_json::to_string_pretty(&items).unwrap_or_default())
 }
 
-/// Writes the PTX of the GEMM benchmark kernels (`wgmma_*.ptx`, `mma_sync_*.ptx`) into `dir`.
+/// Writes the PTX and the CUBIN of the GEMM benchmark kernels (`wgmma_tma_*`, `wgmma_*`,
+/// `mma_sync_*`) into `dir`.
 pub fn emit_ptx(dir: &std::path::Path) -> Result<Vec<PathBuf>, GpuError> {
     std::fs::create_dir_all(dir).map_err(|e| GpuError::driver("create_dir_all", e))?;
     let mut out = Vec::new();
     for (i, c) in gemm_bench_cases()?.iter().enumerate() {
-        for hopper in [true, false] {
-            let p = gemm::gemm_launch(c, hopper)?;
+        for path in GemmPath::ALL {
+            let p = gemm::gemm_launch(c, path, 132)?;
             let ptx = cute_cuda::compile::ptx(&p.source, &p.name, cute_cuda::compile::ARCH)?;
-            let f = dir.join(format!(
-                "{}_{i}.ptx",
-                if hopper { "wgmma" } else { "mma_sync" }
-            ));
+            let stem = format!("{}_{i}", path.name().replace(['.', '-'], "_"));
+            let cubin = cute_cuda::compile::cubin(&p.source, &p.name, cute_cuda::compile::ARCH)?;
+            let f = dir.join(format!("{stem}.cubin"));
+            std::fs::write(&f, cubin).map_err(|e| GpuError::driver("write", e))?;
+            out.push(f);
+            let f = dir.join(format!("{stem}.ptx"));
             std::fs::write(&f, ptx).map_err(|e| GpuError::driver("write", e))?;
             out.push(f);
         }

@@ -10,10 +10,11 @@ use cute_cuda::atom::DType;
 use cute_cuda::cases::{CopyCase, GemmCase, Rng};
 use cute_cuda::copy::plan_copy;
 use cute_cuda::gemm::plan_gemm;
+use cute_cuda::tma_gemm::plan_gemm_tma;
 use cute_cuda::wgmma::plan_gemm_wgmma;
 use cute_cuda::{DeviceBuffer, DeviceTensor, Gpu, GpuError, Stream};
 
-use super::{open_gpu, run_copy, run_gemm, GpuCmd, Outcome, Row};
+use super::{open_gpu, run_copy, run_gemm, GemmPath, GpuCmd, Outcome, Row};
 
 fn dtype(what: &str, name: &str) -> Result<DType, Outcome> {
     DType::parse(name).ok_or_else(|| {
@@ -252,10 +253,12 @@ fn one(cmd: &GpuCmd) -> Result<Outcome, Outcome> {
                 ab,
                 c_type: ct,
             };
+            let tma_plan = plan_gemm_tma(&case.a, &case.b, &case.c, ab, ct, [8, 8], 132);
             let hopper_plan = plan_gemm_wgmma(&case.a, &case.b, &case.c, ab, ct);
-            let describe = match &hopper_plan {
-                Ok(p) => p.describe(),
-                Err(e) => format!(
+            let describe = match (&tma_plan, &hopper_plan) {
+                (Ok(p), _) => p.describe(),
+                (_, Ok(p)) => p.describe(),
+                (_, Err(e)) => format!(
                     "(no Hopper plan: {e})\n{}",
                     plan_gemm(&case.a, &case.b, &case.c, ab, ct)
                         .map_err(|e| Outcome::error(e, 1))?
@@ -270,8 +273,19 @@ fn one(cmd: &GpuCmd) -> Result<Outcome, Outcome> {
                 return Ok(Outcome::text(folded));
             }
             let gpu = open_gpu()?;
-            let hopper = hopper_plan.is_ok() && gpu.capability == (9, 0);
-            let mut rows = vec![run_gemm(&gpu, &case, 2026, Some(2048), true, hopper)];
+            let sms = gpu.sm_count.max(1) as u32;
+            let path_of = |c: &GemmCase| match GemmPath::best_hopper(c, sms) {
+                Some(p) if gpu.capability == (9, 0) => p,
+                _ => GemmPath::MmaSync,
+            };
+            let mut rows = vec![run_gemm(
+                &gpu,
+                &case,
+                2026,
+                Some(2048),
+                true,
+                path_of(&case),
+            )];
             // the same flop count in GEMM form (M, N, K, L column-major) for comparison
             let (m, n, k, l) = (
                 case.c.mode(0).map(|x| x.size()).unwrap_or(1),
@@ -303,7 +317,14 @@ fn one(cmd: &GpuCmd) -> Result<Outcome, Outcome> {
                 ab,
                 c_type: ct,
             };
-            rows.push(run_gemm(&gpu, &flat, 2027, Some(2048), true, hopper));
+            rows.push(run_gemm(
+                &gpu,
+                &flat,
+                2027,
+                Some(2048),
+                true,
+                path_of(&flat),
+            ));
             // every letter's extent once, a multiply and an add each
             let flops = 2.0
                 * ext

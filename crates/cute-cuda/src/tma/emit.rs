@@ -6,7 +6,7 @@
 //! bytes (`CUtensorMap`'s size and alignment in CUDA 13), passed by value as a
 //! `const __grid_constant__` kernel parameter; the instructions take its generic address.
 
-use crate::codegen::{layout_eval_expr, swizzle_expr, Code};
+use crate::codegen::{coordinate_exprs, layout_eval_expr, swizzle_expr, Code};
 use crate::error::GpuError;
 use crate::tma::TmaCopy;
 
@@ -35,7 +35,7 @@ fn coord_inputs(rank: usize) -> String {
 
 /// Declares the descriptor struct and the device functions of TMA and the mbarrier, with the
 /// loads and stores of the given ranks (1 to 5):
-/// `cute_mbar_init`, `cute_fence_mbar_init`, `cute_mbar_expect_tx`, `cute_mbar_wait` (the
+/// `cute_mbar_init`, `cute_fence_mbar_init`, `cute_mbar_expect_tx`, `cute_mbar_arrive`, `cute_mbar_wait` (the
 /// `try_wait.parity` loop), `cute_fence_proxy_async`, `cute_tma_load_{N}d`,
 /// `cute_tma_store_{N}d`, `cute_bulk_commit`, `cute_bulk_wait_read0`.
 ///
@@ -58,6 +58,11 @@ pub fn emit_tma_prelude(c: &mut Code, ranks: &[usize]) {
     c.line("}");
     c.line("__device__ __forceinline__ void cute_mbar_expect_tx(unsigned bar, unsigned bytes) {");
     c.line("  asm volatile(\"mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\" :: \"r\"(bar), \"r\"(bytes) : \"memory\");");
+    c.line("}");
+    c.line("__device__ __forceinline__ void cute_mbar_arrive(unsigned bar) {");
+    c.line(
+        "  asm volatile(\"mbarrier.arrive.shared::cta.b64 _, [%0];\" :: \"r\"(bar) : \"memory\");",
+    );
     c.line("}");
     c.line("__device__ __forceinline__ void cute_mbar_wait(unsigned bar, unsigned phase) {");
     c.line("  unsigned done = 0;");
@@ -118,25 +123,7 @@ pub fn emit_tma_prelude(c: &mut Code, ranks: &[usize]) {
 ///
 /// Only a layout error of the grid (none for a grid [`crate::tma::make_tma_copy`] made).
 pub fn coord_exprs(copy: &TmaCopy, tile: &str) -> Result<Vec<String>, GpuError> {
-    let g = &copy.grid;
-    let shape: Vec<i64> = (0..g.leaf_count()).map(|i| g.leaf_at(i).0).collect();
-    (0..copy.rank())
-        .map(|k| {
-            let strides: Vec<i64> = (0..g.leaf_count())
-                .map(|i| {
-                    let s = g.stride_at(i);
-                    let (path, depth) = s.path();
-                    if depth == 1 && path[0] == k {
-                        s.value()
-                    } else {
-                        0
-                    }
-                })
-                .collect();
-            let l = cute::Layout::flat(&shape, &strides)?;
-            Ok(layout_eval_expr(&l, tile))
-        })
-        .collect()
+    coordinate_exprs(&copy.grid, copy.rank(), tile)
 }
 
 /// A generated TMA kernel and its launch.

@@ -23,7 +23,7 @@ use cudarc::driver::sys::{
 };
 
 use crate::atom::{gmma_smem_atom, DType, GmmaSwizzle, Major};
-use crate::device::Gpu;
+use crate::device::{Arg, Gpu};
 use crate::error::GpuError;
 use crate::tma::emit::{tma_copy_kernel, tma_copy_kernel_perturbed, TmaKernel};
 use crate::tma::{make_tma_copy, TmaCopy, TmaSwizzle};
@@ -110,6 +110,43 @@ pub fn encode(copy: &TmaCopy, base: u64) -> Result<TensorMap, GpuError> {
     })?;
     // SAFETY: the driver wrote the descriptor (and it was zeroed before).
     Ok(TensorMap(unsafe { map.assume_init() }))
+}
+
+/// The arguments of a GEMM kernel for operands whose lowest reached elements lie at `bases`
+/// (A, B, C): `(A, B, C, alpha, beta)`, with A and B as the descriptors of `tma` encoded at their
+/// addresses when the kernel takes descriptors (`tma` not empty; its operands reach no negative
+/// offset, so the lowest element is element 0), else as addresses.
+///
+/// # Errors
+///
+/// Those of [`encode`] (no driver, an address not 16-byte aligned, parameters the driver
+/// refuses).
+pub fn gemm_args(
+    tma: &[TmaCopy],
+    bases: [u64; 3],
+    alpha: f32,
+    beta: f32,
+) -> Result<Vec<Arg>, GpuError> {
+    let (a, b) = match tma {
+        [] => (Arg::Ptr(bases[0]), Arg::Ptr(bases[1])),
+        [ta, tb] => (
+            Arg::Map(encode(ta, bases[0])?.0.opaque),
+            Arg::Map(encode(tb, bases[1])?.0.opaque),
+        ),
+        _ => {
+            return Err(GpuError::invalid(
+                "gemm launch",
+                format!("{} TMA copies for two operands", tma.len()),
+            ))
+        }
+    };
+    Ok(vec![
+        a,
+        b,
+        Arg::Ptr(bases[2]),
+        Arg::F32(alpha),
+        Arg::F32(beta),
+    ])
 }
 
 /// Launches the copy kernel `k` (compiled from [`tma_copy_kernel`] of the same copy) with the

@@ -134,3 +134,34 @@ fn wgmma_kernels_compile() {
     // NT/TN/NN/TT at multiples of 8, the GETT, the batched case and both benchmarks
     assert!(planned >= 12, "{planned}");
 }
+
+#[test]
+fn tma_gemm_kernels_compile() {
+    if !nvrtc_present() {
+        return;
+    }
+    let mut cases: Vec<run::GemmCase> = run::gemm_cases().unwrap();
+    cases.extend(run::gemm_bench_cases().unwrap());
+    let mut planned = Vec::new();
+    for c in &cases {
+        let Ok(p) =
+            cute_cuda::tma_gemm::plan_gemm_tma(&c.a, &c.b, &c.c, c.ab, c.c_type, [8, 8], 132)
+        else {
+            continue;
+        };
+        planned.push(c.name.clone());
+        let ptx = compile_ptx(&p.kernel.source, &p.kernel.name)
+            .unwrap_or_else(|e| panic!("{}: {e}\n{}", c.name, p.kernel.source));
+        for want in [
+            "wgmma.mma_async.sync.aligned.m64n256k16",
+            "cp.async.bulk.tensor",
+            "mbarrier.try_wait.parity",
+            "setmaxnreg.inc.sync.aligned.u32 232",
+            "setmaxnreg.dec.sync.aligned.u32 40",
+        ] {
+            assert!(ptx.contains(want), "{}: {want}", c.name);
+        }
+    }
+    // NT/TN/NN/TT at multiples of 8 (f16 and bf16), the GETTs, the batched case, both benchmarks
+    assert!(planned.len() >= 12, "{planned:?}");
+}

@@ -1,0 +1,496 @@
+//! The Hopper GEMM fed by TMA: warp-specialised and persistent.
+//!
+//! One producer warpgroup and two consumer warpgroups per CTA (384 threads). The producer's first
+//! thread walks the CTA's tiles and, for every `BK`-deep block of each, waits until a pipeline
+//! stage is free, announces the stage's bytes on its "full" mbarrier and issues the TMA loads
+//! (`cp.async.bulk.tensor`) of A's and B's boxes into the stage; the consumers wait on "full",
+//! multiply the stage with `wgmma m64n{BN}k16` (each warpgroup 64 rows of the `BM × BN` tile),
+//! and hand the stage back on its "empty" mbarrier once the next block's MMAs are issued. The
+//! producer gives its registers to the consumers (`setmaxnreg`). The CTAs stay resident (one per
+//! SM) and take tiles `blockIdx.x, blockIdx.x + gridDim.x, …` of the tile order, a layout with
+//! coordinate strides, `((G,TN),TM/G,L):((1@0,1@1),G@0,1@2)`: tile index ↦ `(tm, tn, l)`, `G`
+//! row tiles side by side (L2 reuse of B's columns).
+//!
+//! What the algebra derives: each operand's TMA descriptor ([`make_tma_copy`]) from its global
+//! layout `(rows, K, L)` (hierarchical modes become several TMA dimensions), the box from the
+//! canonical shared-memory atom of `wgmma` ([`crate::wgmma`]'s operand tile), the box
+//! coordinates of every load from the copy's tile grid (a layout with `e_i` strides), the
+//! `wgmma` descriptors from the shared-memory layouts, each accumulator's `(m, n)` from the
+//! atom's C layout. A K-major operand is one box of `R × 64` per stage; an MN-major one is `R / 64`
+//! boxes of `64 × 64` (a 128-byte swizzled row holds 64 elements), placed where the canonical
+//! MN-major tile puts its 64-column blocks. Ragged edges are TMA's zero fill (A's rows past M and
+//! B's past N are never stored; K past the end multiplies zeros).
+
+use cute::{ComposedLayout, Layout};
+
+use crate::atom::{wgmma_64xnx16, DType, Major, MmaAtom};
+use crate::codegen::{ceil_div, coordinate_exprs, index_type, Code};
+use crate::error::GpuError;
+use crate::gemm::{c_pointee, GemmKernel};
+use crate::tma::emit::{coord_exprs, emit_tma_prelude, MAP_TYPE};
+use crate::tma::{make_tma_copy, TmaCopy};
+use crate::wgmma::{emit_c_tables, emit_epilogue, emit_mma_kblock, operand, WgOperand, WG_TILE};
+
+/// Pipeline stages (each `(BM + BN) · BK` elements: 48 KiB for 16-bit types).
+pub const TMA_STAGES: i64 = 4;
+/// Threads per CTA: the producer warpgroup and two consumer warpgroups.
+pub const TMA_THREADS: i64 = 384;
+/// Registers the producer keeps (`setmaxnreg.dec`) and the consumers take (`setmaxnreg.inc`):
+/// `128 · 40 + 256 · 232 <= 65536`.
+pub const REGS: (i64, i64) = (40, 232);
+
+/// One operand's loads: the TMA copy of one box and how many boxes make a stage's tile.
+#[derive(Clone, Debug)]
+pub struct TmaOperand {
+    /// The `wgmma` side: shared-memory tile, descriptor fields.
+    pub wg: WgOperand,
+    /// The TMA copy of one box (`tile` along the operand's `(rows, K, L)` modes).
+    pub copy: TmaCopy,
+    /// Boxes per stage along the rows (1 for K-major, `R / 64` for MN-major).
+    pub pieces: i64,
+    /// Bytes of one box.
+    pub box_bytes: i64,
+}
+
+/// A planned warp-specialised TMA GEMM.
+#[derive(Clone, Debug)]
+pub struct TmaGemmPlan {
+    /// The atom `m64n{BN}k16`.
+    pub mma: MmaAtom,
+    /// A.
+    pub a: TmaOperand,
+    /// B.
+    pub b: TmaOperand,
+    /// The tile order: tile index ↦ `(tm, tn, l)` (coordinate strides).
+    pub order: Layout,
+    /// The problem and the launch (`grid.0` CTAs, each looping over tiles; `tma` holds the two
+    /// copies whose descriptors a launch encodes).
+    pub kernel: GemmKernel,
+}
+
+fn tma_operand(
+    name: &'static str,
+    modes: (Layout, Layout, Layout),
+    rows: i64,
+    ext: (i64, i64),
+    lo: i64,
+    align: i64,
+    t: DType,
+) -> Result<TmaOperand, GpuError> {
+    let wg = operand(name, modes.clone(), rows, ext, lo, align, t)?;
+    let bk = WG_TILE.2;
+    let global = Layout::concat(&[modes.0.clone(), modes.1.clone(), modes.2.clone()])?;
+    let (tile, smem, pieces): (Vec<i64>, Layout, i64) = match wg.major {
+        Major::K => (
+            vec![rows, bk, 1],
+            format!("({rows},{bk}):({bk},1)").parse()?,
+            1,
+        ),
+        Major::MN => (
+            vec![64, bk, 1],
+            format!("(64,{bk}):(1,64)").parse()?,
+            rows / 64,
+        ),
+    };
+    let smem = ComposedLayout::new(wg.swizzle, 0, smem);
+    let copy = make_tma_copy(&global, &tile, &smem, t)?;
+    // the kernel numbers the boxes as the copy's tile grid does: rows in boxes, then K in
+    // blocks, then the batch
+    let boxes = ceil_div(ext.0, tile[0]) * ceil_div(ext.1, bk) * modes.2.size();
+    if copy.tiles() != boxes {
+        return Err(GpuError::unsupported(
+            "tma gemm plan",
+            format!(
+                "{name}: the TMA tile grid {} is not {} x {} x {} boxes",
+                copy.grid,
+                ceil_div(ext.0, tile[0]),
+                ceil_div(ext.1, bk),
+                modes.2.size()
+            ),
+        ));
+    }
+    // only the boxes verified on hardware: the innermost row fills the 128-byte swizzle span and
+    // the box is one leaf of the rows and one of K (a GETT box of 16 of one leaf and 4 of the
+    // next under the swizzle, with K over two leaves, computed wrong products on an H100, and
+    // the TMA atom cases of such boxes faulted: until understood, such operands take the kernel
+    // that loads by cp.async)
+    let spread = copy.dims.iter().filter(|d| d.box_dim > 1).count();
+    if copy.dims[0].box_dim * t.bytes() != 128 || spread > 2 {
+        return Err(GpuError::unsupported(
+            "tma gemm plan",
+            format!(
+                "{name}: the box {:?} of {} is not one 128-byte swizzled row per leaf of the \
+                 rows and of K (the boxes verified on hardware)",
+                copy.box_dims(),
+                copy.global
+            ),
+        ));
+    }
+    let box_bytes = copy.box_bytes();
+    Ok(TmaOperand {
+        wg,
+        copy,
+        pieces,
+        box_bytes,
+    })
+}
+
+/// The largest divisor of `tm` that is at most 8: the row tiles of one group of the tile order.
+fn group(tm: i64) -> i64 {
+    (1..=8.min(tm)).rev().find(|g| tm % g == 0).unwrap_or(1)
+}
+
+/// Plans the warp-specialised TMA GEMM `C = A·B` for `A (M,K[,L])`, `B (N,K[,L])`, `C (M,N[,L])`
+/// on a GPU of `sms` multiprocessors (the persistent grid), operands of `ab` (F16 or Bf16)
+/// aligned to `align` elements, C of `c_type` (F32 or `ab`).
+///
+/// ```
+/// use cute_cuda::{atom::DType, tma_gemm::plan_gemm_tma};
+/// let a = "(1024,512):(512,1)".parse().unwrap(); // K-major
+/// let b = "(768,512):(1,768)".parse().unwrap(); // N-major
+/// let c = "(1024,768):(768,1)".parse().unwrap();
+/// let p = plan_gemm_tma(&a, &b, &c, DType::Bf16, DType::F32, [8, 8], 132).unwrap();
+/// assert_eq!((p.a.pieces, p.b.pieces), (1, 4));
+/// assert_eq!(p.kernel.grid, (24, 1)); // 8 x 3 tiles of 128 x 256, fewer than 132 SMs
+/// assert_eq!(p.order.to_string(), "((8,3),1,1):((1@0,1@1),8@0,1@2)");
+/// ```
+///
+/// # Errors
+///
+/// As [`crate::wgmma::plan_gemm_wgmma_aligned`]; also when an operand is not a TMA tensor
+/// ([`make_tma_copy`]'s conditions: at most 5 dimensions after merging, strides of whole 16-byte
+/// units, a box the tile's modes can express).
+pub fn plan_gemm_tma(
+    a: &Layout,
+    b: &Layout,
+    c: &Layout,
+    ab: DType,
+    c_type: DType,
+    align: [i64; 2],
+    sms: u32,
+) -> Result<TmaGemmPlan, GpuError> {
+    let base = crate::gemm::plan_gemm_aligned(a, b, c, ab, c_type, align)?;
+    let (m, n, k, l) = base.kernel.extents;
+    let (bm, bn, bk) = WG_TILE;
+    let mma = wgmma_64xnx16(bn, ab)?;
+    let pa = tma_operand(
+        "A",
+        base.a.modes,
+        bm,
+        (m, k),
+        base.kernel.ranges[0].0,
+        align[0],
+        ab,
+    )?;
+    let pb = tma_operand(
+        "B",
+        base.b.modes,
+        bn,
+        (n, k),
+        base.kernel.ranges[1].0,
+        align[1],
+        ab,
+    )?;
+    for o in [&pa, &pb] {
+        if o.wg.vector != 8 || base.kernel.ranges[if o.wg.name == "A" { 0 } else { 1 }].0 < 0 {
+            return Err(GpuError::unsupported(
+                "tma gemm plan",
+                format!(
+                    "{}: TMA needs a unit-stride leaf, 16-byte aligned, and no negative stride",
+                    o.wg.name
+                ),
+            ));
+        }
+    }
+    let (tm, tn) = (ceil_div(m, bm), ceil_div(n, bn));
+    let g = group(tm);
+    let order: Layout = format!("(({g},{tn}),{},{l}):((1@0,1@1),{g}@0,1@2)", tm / g).parse()?;
+    let tiles = tm.saturating_mul(tn).saturating_mul(l);
+    if tiles > i32::MAX as i64 {
+        return Err(GpuError::unsupported(
+            "tma gemm plan",
+            format!("{tiles} tiles: more than 2^31 - 1"),
+        ));
+    }
+    let smem = TMA_STAGES * (bm + bn) * bk * ab.bytes() + 1024 + 16 * TMA_STAGES;
+    let kernel = GemmKernel {
+        majors: [(pa.wg.major, pa.wg.vector), (pb.wg.major, pb.wg.vector)],
+        grid: (tiles.min(sms.max(1) as i64) as u32, 1),
+        block: TMA_THREADS as u32,
+        smem_bytes: smem as u32,
+        name: "cute_gemm_tma_ws".into(),
+        source: String::new(),
+        c_type,
+        tma: vec![pa.copy.clone(), pb.copy.clone()],
+        ..base.kernel
+    };
+    let mut p = TmaGemmPlan {
+        mma,
+        a: pa,
+        b: pb,
+        order,
+        kernel,
+    };
+    p.kernel.source = source(&p)?;
+    Ok(p)
+}
+
+/// The loads of operand `o`'s boxes of tile row `tr` (`tm` or `tn`) into stage `s`.
+fn emit_operand_loads(
+    c: &mut Code,
+    o: &TmaOperand,
+    tr: &str,
+    rows_total: i64,
+    kt_total: i64,
+    smem: &str,
+    stage_bytes: i64,
+) -> Result<(), GpuError> {
+    let x = o.wg.name.to_lowercase();
+    // the copy's tile grid counts boxes: rows in boxes of `rows / pieces`, K in blocks, then L
+    let box_rows = o.copy.tile[0];
+    let grid_rows = ceil_div(rows_total, box_rows);
+    let rank = o.copy.rank();
+    c.line(format!(
+        "          for (int j = 0; j < {}; ++j) {{",
+        o.pieces
+    ));
+    c.line(format!(
+        "            const long long q = (long long){tr} * {} + j;",
+        o.pieces
+    ));
+    c.line(format!("            if (q < {grid_rows}) {{"));
+    c.line(format!(
+        "              const long long tq = q + {grid_rows}LL * (kt + {kt_total}LL * l);"
+    ));
+    let coords = coord_exprs(&o.copy, "tq")?;
+    let args: Vec<String> = coords.iter().map(|e| format!("(int){e}")).collect();
+    c.line(format!(
+        "              cute_tma_load_{rank}d({smem} + s * {stage_bytes} + j * {}, &map_{x}, full + 8 * s, {});",
+        o.box_bytes,
+        args.join(", ")
+    ));
+    c.line("            }");
+    c.line("          }");
+    Ok(())
+}
+
+fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
+    let (bm, bn, bk) = WG_TILE;
+    let (m, n, k, l) = p.kernel.extents;
+    let it = index_type(m.max(n).max(k), &p.kernel.ranges);
+    let ab = p.mma.ab_type;
+    let e = ab.bytes();
+    let (sa, sb) = (bm * bk * e, bn * bk * e);
+    let (tm, tn) = (ceil_div(m, bm), ceil_div(n, bn));
+    let kt_total = ceil_div(k, bk);
+    let tiles = tm * tn * l;
+    let vals = 64 * bn / 128;
+    let mut c = Code::new();
+    c.line(format!(
+        "// Hopper GEMM, TMA and warp-specialised, persistent: A {}x{}  B {}x{}  C {}x{}: (M,N,K,L) = {:?}, {ab} -> {}",
+        p.a.wg.modes.0,
+        p.a.wg.modes.1,
+        p.b.wg.modes.0,
+        p.b.wg.modes.1,
+        p.kernel.modes[2].0,
+        p.kernel.modes[2].1,
+        p.kernel.extents,
+        p.kernel.c_type
+    ));
+    c.line(format!("// MMA {} m64n{bn}k16: C {}", p.mma.name, p.mma.c));
+    c.line(format!("// tile order {}", p.order));
+    for o in [&p.a, &p.b] {
+        c.line(format!(
+            "// {}: {:?}-major, smem {} o {}, descriptor LBO {} SBO {}; {} box(es) per stage: {}",
+            o.wg.name,
+            o.wg.major,
+            o.wg.swizzle,
+            o.wg.smem,
+            o.wg.lbo,
+            o.wg.sbo,
+            o.pieces,
+            o.copy.describe()
+        ));
+    }
+    let rank_a = p.a.copy.rank();
+    let rank_b = p.b.copy.rank();
+    emit_tma_prelude(&mut c, &[rank_a, rank_b]);
+    emit_c_tables(&mut c, &p.mma, bn)?;
+    c.line(format!(
+        "extern \"C\" __global__ void __launch_bounds__({TMA_THREADS}, 1) {}(const __grid_constant__ {MAP_TYPE} map_a, const __grid_constant__ {MAP_TYPE} map_b, {}* __restrict__ gc, const float alpha, const float beta) {{",
+        p.kernel.name,
+        c_pointee(p.kernel.c_type)
+    ));
+    c.line(format!("  typedef {it} idx;"));
+    c.line("  extern __shared__ __align__(1024) unsigned char smem[];");
+    c.line(
+        "  const unsigned smem_a = ((unsigned)__cvta_generic_to_shared(smem) + 1023u) & ~1023u;",
+    );
+    c.line(format!(
+        "  const unsigned smem_b = smem_a + {};",
+        TMA_STAGES * sa
+    ));
+    c.line(format!(
+        "  const unsigned full = smem_b + {}, empty = full + {};",
+        TMA_STAGES * sb,
+        8 * TMA_STAGES
+    ));
+    c.line("  const int wg = threadIdx.x / 128, t = threadIdx.x % 128;");
+    c.line("  if (threadIdx.x == 0) {");
+    c.line(format!(
+        "    for (int s = 0; s < {TMA_STAGES}; ++s) {{ cute_mbar_init(full + 8 * s, 1); cute_mbar_init(empty + 8 * s, 2); }}"
+    ));
+    c.line("    cute_fence_mbar_init();");
+    c.line("  }");
+    c.line("  __syncthreads();");
+    let order = coordinate_exprs(&p.order, 3, "w")?;
+    let tile_of = format!(
+        "const int tm = {}, tn = {}, l = {};",
+        order[0], order[1], order[2]
+    );
+    // the producer
+    c.line("  if (wg == 0) {");
+    c.line(format!(
+        "    asm volatile(\"setmaxnreg.dec.sync.aligned.u32 {};\" ::: \"memory\");",
+        REGS.0
+    ));
+    c.line("    if (t == 0) {");
+    c.line("      int it = 0;");
+    c.line(format!(
+        "      for (int w = blockIdx.x; w < {tiles}; w += gridDim.x) {{"
+    ));
+    c.line(format!("        {tile_of}"));
+    let count = |o: &TmaOperand, tr: &str, total: i64| {
+        let grid_rows = ceil_div(total, o.copy.tile[0]);
+        format!(
+            "(unsigned)min({}, {grid_rows} - {tr} * {}) * {}u",
+            o.pieces, o.pieces, o.box_bytes
+        )
+    };
+    c.line(format!(
+        "        const unsigned bytes = {} + {};",
+        count(&p.a, "tm", m),
+        count(&p.b, "tn", n)
+    ));
+    c.line(
+        "        for (int kt = 0; kt < KT_TOTAL; ++kt, ++it) {"
+            .replace("KT_TOTAL", &kt_total.to_string()),
+    );
+    c.line(format!(
+        "          const int s = it % {TMA_STAGES}; const unsigned ph = (it / {TMA_STAGES}) & 1;"
+    ));
+    c.line("          cute_mbar_wait(empty + 8 * s, ph ^ 1);");
+    c.line("          cute_mbar_expect_tx(full + 8 * s, bytes);");
+    emit_operand_loads(&mut c, &p.a, "tm", m, kt_total, "smem_a", sa)?;
+    emit_operand_loads(&mut c, &p.b, "tn", n, kt_total, "smem_b", sb)?;
+    c.line("        }");
+    c.line("      }");
+    c.line("    }");
+    c.line("  } else {");
+    // the consumers
+    c.line(format!(
+        "    asm volatile(\"setmaxnreg.inc.sync.aligned.u32 {};\" ::: \"memory\");",
+        REGS.1
+    ));
+    c.line("    const int cw = wg - 1;");
+    c.line("    int it = 0;");
+    c.line(format!(
+        "    for (int w = blockIdx.x; w < {tiles}; w += gridDim.x) {{"
+    ));
+    c.line(format!("      {tile_of}"));
+    c.line(format!(
+        "      const idx m0 = (idx)tm * {bm}, n0 = (idx)tn * {bn};"
+    ));
+    c.line(format!("      float d[{vals}];"));
+    c.line(format!(
+        "      #pragma unroll\n      for (int v = 0; v < {vals}; ++v) d[v] = 0.0f;"
+    ));
+    c.line(format!(
+        "      for (int kt = 0; kt < {kt_total}; ++kt, ++it) {{"
+    ));
+    c.line(format!(
+        "        const int s = it % {TMA_STAGES}; const unsigned ph = (it / {TMA_STAGES}) & 1;"
+    ));
+    c.line("        cute_mbar_wait(full + 8 * s, ph);");
+    c.line(format!(
+        "        const unsigned a_base = smem_a + s * {sa} + cw * {};",
+        p.a.wg.row64_bytes
+    ));
+    c.line(format!(
+        "        const unsigned b_base = smem_b + s * {sb};"
+    ));
+    let mut body = Code::new();
+    emit_mma_kblock(&mut body, &p.a.wg, &p.b.wg, ab, bn, "a_base", "b_base");
+    for line in body.finish().lines() {
+        c.line(format!("    {line}"));
+    }
+    c.line("        asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\");");
+    c.line("        asm volatile(\"wgmma.wait_group.sync.aligned 1;\" ::: \"memory\");");
+    // the previous block's MMAs are done: its stage is free
+    c.line(format!(
+        "        if (kt > 0 && t == 0) cute_mbar_arrive(empty + 8 * ((it + {}) % {TMA_STAGES}));",
+        TMA_STAGES - 1
+    ));
+    c.line("      }");
+    c.line("      asm volatile(\"wgmma.wait_group.sync.aligned 0;\" ::: \"memory\");");
+    c.line(format!(
+        "      if (t == 0) cute_mbar_arrive(empty + 8 * ((it + {}) % {TMA_STAGES}));",
+        TMA_STAGES - 1
+    ));
+    let mut epi = Code::new();
+    emit_epilogue(&mut epi, &p.kernel, bn, "(idx)l", "cw");
+    c.line("      {");
+    for line in epi.finish().lines() {
+        c.line(format!("    {line}"));
+    }
+    c.line("      }");
+    c.line("    }");
+    c.line("  }");
+    c.line("}");
+    Ok(c.finish())
+}
+
+impl TmaGemmPlan {
+    /// The plan in a few lines.
+    ///
+    /// ```
+    /// use cute_cuda::{atom::DType, tma_gemm::plan_gemm_tma};
+    /// let a = "(512,256):(256,1)".parse().unwrap();
+    /// let b = "(512,256):(256,1)".parse().unwrap();
+    /// let c = "(512,512):(1,512)".parse().unwrap();
+    /// let p = plan_gemm_tma(&a, &b, &c, DType::F16, DType::F16, [8, 8], 132).unwrap();
+    /// assert!(p.describe().contains("warp-specialised"));
+    /// ```
+    pub fn describe(&self) -> String {
+        let mut s = format!(
+            "gemm (Hopper, TMA, warp-specialised, persistent) (M,N,K,L) = {:?}, {} -> {}, tile {:?}, {} stages, {} threads\n  MMA {} C {}\n  tile order {}\n",
+            self.kernel.extents,
+            self.mma.ab_type,
+            self.kernel.c_type,
+            WG_TILE,
+            TMA_STAGES,
+            self.kernel.block,
+            self.mma.ptx,
+            self.mma.c,
+            self.order
+        );
+        for o in [&self.a, &self.b] {
+            s += &format!(
+                "  {}: {}-major, smem {} o {}, LBO {} SBO {}, {} box(es) per stage; {}\n",
+                o.wg.name,
+                if o.wg.major == Major::K { "K" } else { "MN" },
+                o.wg.swizzle,
+                o.wg.smem,
+                o.wg.lbo,
+                o.wg.sbo,
+                o.pieces,
+                o.copy.describe()
+            );
+        }
+        s += &format!(
+            "  launch {} persistent CTAs, {} bytes of shared memory",
+            self.kernel.grid.0, self.kernel.smem_bytes
+        );
+        s
+    }
+}
