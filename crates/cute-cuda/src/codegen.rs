@@ -170,7 +170,7 @@ pub fn emit_tile_order(c: &mut Code, tm: i64, tn: i64, bm: i64, bn: i64) {
 /// ```
 /// let l: cute::Layout = "((2,3),4):((1@0,1@1),2@0)".parse().unwrap();
 /// let e = cute_cuda::codegen::coordinate_exprs(&l, 2, "w").unwrap();
-/// assert_eq!(e[1], "(((w) / 2) % 3)");
+/// assert_eq!(e[1], "(((w) / 2 % 3) * 1)");
 /// ```
 ///
 /// # Errors

@@ -46,6 +46,9 @@ pub(crate) struct Planned {
     pub(crate) tma: Vec<TmaCopy>,
 }
 
+/// TMA descriptors (A's and B's) and the addresses of A and B they were encoded for.
+pub(crate) type EncodedMaps = ([u64; 2], [[u64; 16]; 2]);
+
 /// A plan ready to launch: its kernel and launch shape.
 pub(crate) struct Prepared {
     pub(crate) kernel: Arc<Kernel>,
@@ -58,5 +61,5 @@ pub(crate) struct Prepared {
     pub(crate) tma: Vec<TmaCopy>,
     /// The descriptors of the last launch and the addresses of A and B they were encoded for,
     /// so that repeated launches on the same memory encode nothing.
-    pub(crate) maps: Mutex<Option<([u64; 2], [[u64; 16]; 2])>>,
+    pub(crate) maps: Mutex<Option<EncodedMaps>>,
 }

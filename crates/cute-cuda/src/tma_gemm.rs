@@ -27,7 +27,7 @@ use crate::atom::{wgmma_64xnx16, DType, Major, MmaAtom};
 use crate::codegen::{ceil_div, coordinate_exprs, index_type, Code};
 use crate::error::GpuError;
 use crate::gemm::{c_pointee, GemmKernel};
-use crate::tma::emit::{coord_exprs, emit_tma_prelude, MAP_TYPE};
+use crate::tma::emit::{coord_exprs, emit_cluster_prelude, emit_tma_prelude, MAP_TYPE};
 use crate::tma::{make_tma_copy, TmaCopy};
 use crate::wgmma::{emit_c_tables, emit_epilogue, emit_mma_kblock, operand, WgOperand, WG_TILE};
 
@@ -61,30 +61,36 @@ pub struct TmaGemmPlan {
     pub a: TmaOperand,
     /// B.
     pub b: TmaOperand,
-    /// The tile order: tile index ↦ `(tm, tn, l)` (coordinate strides).
+    /// CTAs per cluster along M (1 or 2): the two CTAs of a pair of row tiles share B's tile,
+    /// each loading half of it and multicasting it to both.
+    pub cluster: i64,
+    /// The tile order: tile index ↦ `(tm, tn, l)` (coordinate strides); with clusters of 2,
+    /// cluster tile index ↦ `(pair of row tiles, tn, l)`.
     pub order: Layout,
     /// The problem and the launch (`grid.0` CTAs, each looping over tiles; `tma` holds the two
     /// copies whose descriptors a launch encodes).
     pub kernel: GemmKernel,
 }
 
+#[allow(clippy::too_many_arguments)]
 fn tma_operand(
     name: &'static str,
     modes: (Layout, Layout, Layout),
     rows: i64,
+    box_rows: i64,
     ext: (i64, i64),
     lo: i64,
     align: i64,
     t: DType,
 ) -> Result<TmaOperand, GpuError> {
-    let wg = operand(name, modes.clone(), rows, ext, lo, align, t)?;
+    let wg = operand(name, modes, rows, ext, lo, align, t)?;
     let bk = WG_TILE.2;
-    let global = Layout::concat(&[modes.0.clone(), modes.1.clone(), modes.2.clone()])?;
+    let global = Layout::concat(&[modes.0, modes.1, modes.2])?;
     let (tile, smem, pieces): (Vec<i64>, Layout, i64) = match wg.major {
         Major::K => (
-            vec![rows, bk, 1],
-            format!("({rows},{bk}):({bk},1)").parse()?,
-            1,
+            vec![box_rows, bk, 1],
+            format!("({box_rows},{bk}):({bk},1)").parse()?,
+            rows / box_rows,
         ),
         Major::MN => (
             vec![64, bk, 1],
@@ -142,7 +148,8 @@ fn group(tm: i64) -> i64 {
 
 /// Plans the warp-specialised TMA GEMM `C = A·B` for `A (M,K[,L])`, `B (N,K[,L])`, `C (M,N[,L])`
 /// on a GPU of `sms` multiprocessors (the persistent grid), operands of `ab` (F16 or Bf16)
-/// aligned to `align` elements, C of `c_type` (F32 or `ab`).
+/// aligned to `align` elements, C of `c_type` (F32 or `ab`): in clusters of two CTAs sharing B
+/// where the row tiles pair up, else one CTA per cluster.
 ///
 /// ```
 /// use cute_cuda::{atom::DType, tma_gemm::plan_gemm_tma};
@@ -150,16 +157,14 @@ fn group(tm: i64) -> i64 {
 /// let b = "(768,512):(1,768)".parse().unwrap(); // N-major
 /// let c = "(1024,768):(768,1)".parse().unwrap();
 /// let p = plan_gemm_tma(&a, &b, &c, DType::Bf16, DType::F32, [8, 8], 132).unwrap();
-/// assert_eq!((p.a.pieces, p.b.pieces), (1, 4));
-/// assert_eq!(p.kernel.grid, (24, 1)); // 8 x 3 tiles of 128 x 256, fewer than 132 SMs
-/// assert_eq!(p.order.to_string(), "((8,3),1,1):((1@0,1@1),8@0,1@2)");
+/// assert_eq!((p.cluster, p.a.pieces, p.b.pieces), (2, 1, 4));
+/// assert_eq!(p.kernel.grid, (24, 1)); // 4 pairs of row tiles x 3 column tiles, 2 CTAs each
+/// assert_eq!(p.order.to_string(), "((4,3),1,1):((1@0,1@1),4@0,1@2)");
 /// ```
 ///
 /// # Errors
 ///
-/// As [`crate::wgmma::plan_gemm_wgmma_aligned`]; also when an operand is not a TMA tensor
-/// ([`make_tma_copy`]'s conditions: at most 5 dimensions after merging, strides of whole 16-byte
-/// units, a box the tile's modes can express).
+/// As [`plan_gemm_tma_in`].
 pub fn plan_gemm_tma(
     a: &Layout,
     b: &Layout,
@@ -169,13 +174,63 @@ pub fn plan_gemm_tma(
     align: [i64; 2],
     sms: u32,
 ) -> Result<TmaGemmPlan, GpuError> {
+    plan_gemm_tma_in(a, b, c, ab, c_type, align, sms, 2)
+        .or_else(|_| plan_gemm_tma_in(a, b, c, ab, c_type, align, sms, 1))
+}
+
+/// [`plan_gemm_tma`] with clusters of `cluster` CTAs (1, or 2 sharing B's tile).
+///
+/// ```
+/// use cute_cuda::{atom::DType, tma_gemm::plan_gemm_tma_in};
+/// let a = "(1024,512):(512,1)".parse().unwrap();
+/// let b = "(768,512):(1,768)".parse().unwrap();
+/// let c = "(1024,768):(768,1)".parse().unwrap();
+/// let p = plan_gemm_tma_in(&a, &b, &c, DType::Bf16, DType::F32, [8, 8], 132, 1).unwrap();
+/// assert_eq!(p.kernel.grid, (24, 1)); // 8 x 3 tiles of 128 x 256, fewer than 132 SMs
+/// assert_eq!(p.order.to_string(), "((8,3),1,1):((1@0,1@1),8@0,1@2)");
+/// // 1000 rows make 8 row tiles, but 1100 make 9: no pairs
+/// let a9 = "(1100,512):(512,1)".parse().unwrap();
+/// let c9 = "(1100,768):(768,1)".parse().unwrap();
+/// assert!(plan_gemm_tma_in(&a9, &b, &c9, DType::Bf16, DType::F32, [8, 8], 132, 2).is_err());
+/// ```
+///
+/// # Errors
+///
+/// As [`crate::wgmma::plan_gemm_wgmma_aligned`]; also when an operand is not a TMA tensor
+/// ([`make_tma_copy`]'s conditions: at most 5 dimensions after merging, strides of whole 16-byte
+/// units, a box the tile's modes can express) or its box is not one verified on hardware; a
+/// `cluster` other than 1 or 2, or 2 with an odd number of row tiles.
+#[allow(clippy::too_many_arguments)]
+pub fn plan_gemm_tma_in(
+    a: &Layout,
+    b: &Layout,
+    c: &Layout,
+    ab: DType,
+    c_type: DType,
+    align: [i64; 2],
+    sms: u32,
+    cluster: i64,
+) -> Result<TmaGemmPlan, GpuError> {
     let base = crate::gemm::plan_gemm_aligned(a, b, c, ab, c_type, align)?;
     let (m, n, k, l) = base.kernel.extents;
     let (bm, bn, bk) = WG_TILE;
     let mma = wgmma_64xnx16(bn, ab)?;
+    if cluster != 1 && cluster != 2 {
+        return Err(GpuError::invalid(
+            "tma gemm plan",
+            format!("clusters of {cluster} CTAs; 1 or 2"),
+        ));
+    }
+    if cluster == 2 && ceil_div(m, bm) % 2 != 0 {
+        return Err(GpuError::unsupported(
+            "tma gemm plan",
+            format!("{} row tiles of {bm} do not pair up", ceil_div(m, bm)),
+        ));
+    }
     let pa = tma_operand(
         "A",
         base.a.modes,
+        bm,
         bm,
         (m, k),
         base.kernel.ranges[0].0,
@@ -186,6 +241,7 @@ pub fn plan_gemm_tma(
         "B",
         base.b.modes,
         bn,
+        bn / cluster,
         (n, k),
         base.kernel.ranges[1].0,
         align[1],
@@ -202,7 +258,16 @@ pub fn plan_gemm_tma(
             ));
         }
     }
-    let (tm, tn) = (ceil_div(m, bm), ceil_div(n, bn));
+    if pb.pieces % cluster != 0 {
+        return Err(GpuError::unsupported(
+            "tma gemm plan",
+            format!(
+                "B's {} boxes do not split between {cluster} CTAs",
+                pb.pieces
+            ),
+        ));
+    }
+    let (tm, tn) = (ceil_div(m, bm) / cluster, ceil_div(n, bn));
     let g = group(tm);
     let order: Layout = format!("(({g},{tn}),{},{l}):((1@0,1@1),{g}@0,1@2)", tm / g).parse()?;
     let tiles = tm.saturating_mul(tn).saturating_mul(l);
@@ -215,7 +280,10 @@ pub fn plan_gemm_tma(
     let smem = TMA_STAGES * (bm + bn) * bk * ab.bytes() + 1024 + 16 * TMA_STAGES;
     let kernel = GemmKernel {
         majors: [(pa.wg.major, pa.wg.vector), (pb.wg.major, pb.wg.vector)],
-        grid: (tiles.min(sms.max(1) as i64) as u32, 1),
+        grid: (
+            (tiles.min((sms as i64 / cluster).max(1)) * cluster) as u32,
+            1,
+        ),
         block: TMA_THREADS as u32,
         smem_bytes: smem as u32,
         name: "cute_gemm_tma_ws".into(),
@@ -228,6 +296,7 @@ pub fn plan_gemm_tma(
         mma,
         a: pa,
         b: pb,
+        cluster,
         order,
         kernel,
     };
@@ -235,7 +304,10 @@ pub fn plan_gemm_tma(
     Ok(p)
 }
 
-/// The loads of operand `o`'s boxes of tile row `tr` (`tm` or `tn`) into stage `s`.
+/// The loads of operand `o`'s boxes of tile row `tr` (`tm` or `tn`) into stage `s`: all of them,
+/// or with `multicast` (a cluster of that many CTAs sharing the tile) this CTA's share,
+/// multicast to every CTA of the cluster.
+#[allow(clippy::too_many_arguments)]
 fn emit_operand_loads(
     c: &mut Code,
     o: &TmaOperand,
@@ -244,15 +316,34 @@ fn emit_operand_loads(
     kt_total: i64,
     smem: &str,
     stage_bytes: i64,
+    multicast: i64,
 ) -> Result<(), GpuError> {
     let x = o.wg.name.to_lowercase();
     // the copy's tile grid counts boxes: rows in boxes of `rows / pieces`, K in blocks, then L
     let box_rows = o.copy.tile[0];
     let grid_rows = ceil_div(rows_total, box_rows);
     let rank = o.copy.rank();
+    let share = o.pieces / multicast;
+    let (first, load) = if multicast > 1 {
+        (
+            format!("(int)crank * {share}"),
+            format!(
+                "cute_tma_load_mc_{rank}d({smem} + s * {stage_bytes} + j * {}, &map_{x}, full + 8 * s, (unsigned short){}",
+                o.box_bytes,
+                (1u32 << multicast) - 1
+            ),
+        )
+    } else {
+        (
+            "0".to_string(),
+            format!(
+                "cute_tma_load_{rank}d({smem} + s * {stage_bytes} + j * {}, &map_{x}, full + 8 * s",
+                o.box_bytes
+            ),
+        )
+    };
     c.line(format!(
-        "          for (int j = 0; j < {}; ++j) {{",
-        o.pieces
+        "          for (int j = {first}; j < {first} + {share}; ++j) {{"
     ));
     c.line(format!(
         "            const long long q = (long long){tr} * {} + j;",
@@ -264,11 +355,7 @@ fn emit_operand_loads(
     ));
     let coords = coord_exprs(&o.copy, "tq")?;
     let args: Vec<String> = coords.iter().map(|e| format!("(int){e}")).collect();
-    c.line(format!(
-        "              cute_tma_load_{rank}d({smem} + s * {stage_bytes} + j * {}, &map_{x}, full + 8 * s, {});",
-        o.box_bytes,
-        args.join(", ")
-    ));
+    c.line(format!("              {load}, {});", args.join(", ")));
     c.line("            }");
     c.line("          }");
     Ok(())
@@ -283,7 +370,9 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
     let (sa, sb) = (bm * bk * e, bn * bk * e);
     let (tm, tn) = (ceil_div(m, bm), ceil_div(n, bn));
     let kt_total = ceil_div(k, bk);
-    let tiles = tm * tn * l;
+    let cl = p.cluster;
+    // tiles of the order: one per cluster (a pair of row tiles with clusters of 2)
+    let tiles = tm / cl * tn * l;
     let vals = 64 * bn / 128;
     let mut c = Code::new();
     c.line(format!(
@@ -315,9 +404,17 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
     let rank_a = p.a.copy.rank();
     let rank_b = p.b.copy.rank();
     emit_tma_prelude(&mut c, &[rank_a, rank_b]);
+    if cl > 1 {
+        emit_cluster_prelude(&mut c, &[rank_b]);
+    }
     emit_c_tables(&mut c, &p.mma, bn)?;
+    let cluster_dims = if cl > 1 {
+        format!("__cluster_dims__({cl}, 1, 1) ")
+    } else {
+        String::new()
+    };
     c.line(format!(
-        "extern \"C\" __global__ void __launch_bounds__({TMA_THREADS}, 1) {}(const __grid_constant__ {MAP_TYPE} map_a, const __grid_constant__ {MAP_TYPE} map_b, {}* __restrict__ gc, const float alpha, const float beta) {{",
+        "extern \"C\" __global__ void {cluster_dims}__launch_bounds__({TMA_THREADS}, 1) {}(const __grid_constant__ {MAP_TYPE} map_a, const __grid_constant__ {MAP_TYPE} map_b, {}* __restrict__ gc, const float alpha, const float beta) {{",
         p.kernel.name,
         c_pointee(p.kernel.c_type)
     ));
@@ -336,16 +433,30 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
         8 * TMA_STAGES
     ));
     c.line("  const int wg = threadIdx.x / 128, t = threadIdx.x % 128;");
+    // the CTA's rank in its cluster, the cluster's index and the number of clusters
+    c.line("  unsigned crank = 0;");
+    if cl > 1 {
+        c.line("  asm volatile(\"mov.u32 %0, %%cluster_ctarank;\" : \"=r\"(crank));");
+    }
+    c.line(format!(
+        "  const int cid = blockIdx.x / {cl}, clusters = gridDim.x / {cl};"
+    ));
+    // "empty" counts one arrival per consumer warpgroup of every CTA whose loads write the stage
     c.line("  if (threadIdx.x == 0) {");
     c.line(format!(
-        "    for (int s = 0; s < {TMA_STAGES}; ++s) {{ cute_mbar_init(full + 8 * s, 1); cute_mbar_init(empty + 8 * s, 2); }}"
+        "    for (int s = 0; s < {TMA_STAGES}; ++s) {{ cute_mbar_init(full + 8 * s, 1); cute_mbar_init(empty + 8 * s, {}); }}",
+        2 * cl
     ));
     c.line("    cute_fence_mbar_init();");
     c.line("  }");
-    c.line("  __syncthreads();");
+    if cl > 1 {
+        c.line("  cute_cluster_sync();");
+    } else {
+        c.line("  __syncthreads();");
+    }
     let order = coordinate_exprs(&p.order, 3, "w")?;
     let tile_of = format!(
-        "const int tm = {}, tn = {}, l = {};",
+        "const int tm = ({}) * {cl} + (int)crank, tn = {}, l = {};",
         order[0], order[1], order[2]
     );
     // the producer
@@ -357,7 +468,7 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
     c.line("    if (t == 0) {");
     c.line("      int it = 0;");
     c.line(format!(
-        "      for (int w = blockIdx.x; w < {tiles}; w += gridDim.x) {{"
+        "      for (int w = cid; w < {tiles}; w += clusters) {{"
     ));
     c.line(format!("        {tile_of}"));
     let count = |o: &TmaOperand, tr: &str, total: i64| {
@@ -381,8 +492,8 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
     ));
     c.line("          cute_mbar_wait(empty + 8 * s, ph ^ 1);");
     c.line("          cute_mbar_expect_tx(full + 8 * s, bytes);");
-    emit_operand_loads(&mut c, &p.a, "tm", m, kt_total, "smem_a", sa)?;
-    emit_operand_loads(&mut c, &p.b, "tn", n, kt_total, "smem_b", sb)?;
+    emit_operand_loads(&mut c, &p.a, "tm", m, kt_total, "smem_a", sa, 1)?;
+    emit_operand_loads(&mut c, &p.b, "tn", n, kt_total, "smem_b", sb, cl)?;
     c.line("        }");
     c.line("      }");
     c.line("    }");
@@ -395,7 +506,7 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
     c.line("    const int cw = wg - 1;");
     c.line("    int it = 0;");
     c.line(format!(
-        "    for (int w = blockIdx.x; w < {tiles}; w += gridDim.x) {{"
+        "    for (int w = cid; w < {tiles}; w += clusters) {{"
     ));
     c.line(format!("      {tile_of}"));
     c.line(format!(
@@ -427,16 +538,22 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
     c.line("        asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\");");
     c.line("        asm volatile(\"wgmma.wait_group.sync.aligned 1;\" ::: \"memory\");");
     // the previous block's MMAs are done: its stage is free
-    c.line(format!(
-        "        if (kt > 0 && t == 0) cute_mbar_arrive(empty + 8 * ((it + {}) % {TMA_STAGES}));",
-        TMA_STAGES - 1
-    ));
+    // the stage is released to every CTA whose loads write it (this one, and with clusters the
+    // peers whose multicast of B lands here)
+    let release = |cond: &str| {
+        let bar = format!("empty + 8 * ((it + {}) % {TMA_STAGES})", TMA_STAGES - 1);
+        if cl > 1 {
+            format!(
+                "if ({cond}) {{ for (unsigned r = 0; r < {cl}; ++r) cute_mbar_arrive_cta({bar}, r); }}"
+            )
+        } else {
+            format!("if ({cond}) cute_mbar_arrive({bar});")
+        }
+    };
+    c.line(format!("        {}", release("kt > 0 && t == 0")));
     c.line("      }");
     c.line("      asm volatile(\"wgmma.wait_group.sync.aligned 0;\" ::: \"memory\");");
-    c.line(format!(
-        "      if (t == 0) cute_mbar_arrive(empty + 8 * ((it + {}) % {TMA_STAGES}));",
-        TMA_STAGES - 1
-    ));
+    c.line(format!("      {}", release("t == 0")));
     let mut epi = Code::new();
     emit_epilogue(&mut epi, &p.kernel, bn, "(idx)l", "cw");
     c.line("      {");
@@ -446,6 +563,10 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
     c.line("      }");
     c.line("    }");
     c.line("  }");
+    if cl > 1 {
+        // no CTA leaves while a peer may still multicast into it or arrive on its barriers
+        c.line("  cute_cluster_sync();");
+    }
     c.line("}");
     Ok(c.finish())
 }

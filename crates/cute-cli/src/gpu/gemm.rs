@@ -44,13 +44,21 @@ pub enum GemmPath {
     MmaSync,
     /// `wgmma`, operands by `cp.async`.
     Wgmma,
-    /// `wgmma`, operands by TMA, warp-specialised and persistent.
+    /// `wgmma`, operands by TMA, warp-specialised and persistent, in clusters of two CTAs
+    /// sharing B where the row tiles pair up.
     Tma,
+    /// As `Tma`, one CTA per cluster.
+    TmaOneCta,
 }
 
 impl GemmPath {
     /// Every path, fastest first.
-    pub const ALL: [GemmPath; 3] = [GemmPath::Tma, GemmPath::Wgmma, GemmPath::MmaSync];
+    pub const ALL: [GemmPath; 4] = [
+        GemmPath::Tma,
+        GemmPath::TmaOneCta,
+        GemmPath::Wgmma,
+        GemmPath::MmaSync,
+    ];
 
     /// The row and file name of the path.
     pub fn name(self) -> &'static str {
@@ -58,6 +66,7 @@ impl GemmPath {
             GemmPath::MmaSync => "mma.sync",
             GemmPath::Wgmma => "wgmma",
             GemmPath::Tma => "wgmma-tma",
+            GemmPath::TmaOneCta => "wgmma-tma-1cta",
         }
     }
 
@@ -102,6 +111,10 @@ pub(super) fn gemm_launch(
     Ok(match path {
         GemmPath::Tma => {
             cute_cuda::tma_gemm::plan_gemm_tma(a, b, c, case.ab, case.c_type, [8, 8], sms)?.kernel
+        }
+        GemmPath::TmaOneCta => {
+            cute_cuda::tma_gemm::plan_gemm_tma_in(a, b, c, case.ab, case.c_type, [8, 8], sms, 1)?
+                .kernel
         }
         GemmPath::Wgmma => cute_cuda::wgmma::plan_gemm_wgmma(a, b, c, case.ab, case.c_type)?.kernel,
         GemmPath::MmaSync => cute_cuda::gemm::plan_gemm(a, b, c, case.ab, case.c_type)?.kernel,

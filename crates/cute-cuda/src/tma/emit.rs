@@ -106,6 +106,43 @@ pub fn emit_tma_prelude(c: &mut Code, ranks: &[usize]) {
     }
 }
 
+/// Declares the device functions a cluster of CTAs needs: `cute_tma_load_mc_{N}d` (a TMA load
+/// multicast to the CTAs of `mask`, each receiving the box at the same shared-memory offset and
+/// the bytes on its mbarrier at the same offset), `cute_mbar_arrive_cta` (an arrival on the
+/// mbarrier at the same offset in CTA `cta` of the cluster) and `cute_cluster_sync` (every thread
+/// of the cluster). Needs [`emit_tma_prelude`] before it.
+///
+/// ```
+/// let mut c = cute_cuda::codegen::Code::new();
+/// cute_cuda::tma::emit::emit_cluster_prelude(&mut c, &[2]);
+/// let src = c.finish();
+/// assert!(src.contains(".multicast::cluster"));
+/// assert!(src.contains("mapa.shared::cluster.u32"));
+/// ```
+pub fn emit_cluster_prelude(c: &mut Code, ranks: &[usize]) {
+    let mut ranks: Vec<usize> = ranks.to_vec();
+    ranks.sort_unstable();
+    ranks.dedup();
+    for r in ranks {
+        c.line(format!(
+            "__device__ __forceinline__ void cute_tma_load_mc_{r}d(unsigned dst, const {MAP_TYPE}* map, unsigned bar, unsigned short mask{}) {{",
+            coord_params(r)
+        ));
+        c.line(format!(
+            "  asm volatile(\"cp.async.bulk.tensor.{r}d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1, {}], [%2], %3;\" :: \"r\"(dst), \"l\"(map), \"r\"(bar), \"h\"(mask){} : \"memory\");",
+            coord_operands(r, 4),
+            coord_inputs(r)
+        ));
+        c.line("}");
+    }
+    c.line("__device__ __forceinline__ void cute_mbar_arrive_cta(unsigned bar, unsigned cta) {");
+    c.line("  asm volatile(\"{\\n.reg .b32 remote;\\nmapa.shared::cluster.u32 remote, %0, %1;\\nmbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\\n}\" :: \"r\"(bar), \"r\"(cta) : \"memory\");");
+    c.line("}");
+    c.line("__device__ __forceinline__ void cute_cluster_sync() {");
+    c.line("  asm volatile(\"barrier.cluster.arrive.release;\\nbarrier.cluster.wait.acquire;\" ::: \"memory\");");
+    c.line("}");
+}
+
 /// The TMA coordinates of the tile whose index is the expression `tile`, one expression per
 /// dimension, each written from the grid layout: dimension `k` is `grid` with every stride
 /// `v@k` read as `v` and every other stride as 0.

@@ -143,13 +143,20 @@ fn tma_gemm_kernels_compile() {
     let mut cases: Vec<run::GemmCase> = run::gemm_cases().unwrap();
     cases.extend(run::gemm_bench_cases().unwrap());
     let mut planned = Vec::new();
-    for c in &cases {
-        let Ok(p) =
-            cute_cuda::tma_gemm::plan_gemm_tma(&c.a, &c.b, &c.c, c.ab, c.c_type, [8, 8], 132)
-        else {
+    for (c, cluster) in cases.iter().flat_map(|c| [(c, 1), (c, 2)]) {
+        let Ok(p) = cute_cuda::tma_gemm::plan_gemm_tma_in(
+            &c.a,
+            &c.b,
+            &c.c,
+            c.ab,
+            c.c_type,
+            [8, 8],
+            132,
+            cluster,
+        ) else {
             continue;
         };
-        planned.push(c.name.clone());
+        planned.push(format!("{} cluster {cluster}", c.name));
         let ptx = compile_ptx(&p.kernel.source, &p.kernel.name)
             .unwrap_or_else(|e| panic!("{}: {e}\n{}", c.name, p.kernel.source));
         for want in [
@@ -161,7 +168,11 @@ fn tma_gemm_kernels_compile() {
         ] {
             assert!(ptx.contains(want), "{}: {want}", c.name);
         }
+        // clusters of two share B's tile by multicast and release stages across the cluster
+        let shared = ptx.contains(".multicast::cluster") && ptx.contains("mapa.shared::cluster");
+        assert_eq!(shared, cluster == 2, "{} cluster {cluster}", c.name);
     }
-    // NT/TN/NN/TT at multiples of 8 (f16 and bf16), the GETTs, the batched case, both benchmarks
-    assert!(planned.len() >= 12, "{planned:?}");
+    // NT/TN/NN/TT at multiples of 8 (f16 and bf16), the GETT, the batched case, both benchmarks,
+    // each with one CTA per cluster and, where the row tiles pair up, two
+    assert!(planned.len() >= 24, "{planned:?}");
 }
