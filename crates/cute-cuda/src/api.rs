@@ -321,9 +321,10 @@ impl Gpu {
         }
         let made = make()?;
         let kernel = self.compile(&made.source, &made.name)?;
+        let grid = self.resident_grid(&kernel, made.grid, made.block, made.smem, made.cluster)?;
         let p = Arc::new(Prepared {
             kernel,
-            grid: made.grid,
+            grid,
             block: made.block,
             smem: made.smem,
             kind: made.kind,
@@ -377,6 +378,7 @@ impl Gpu {
                 smem: plan.smem_bytes,
                 kind,
                 tma: Vec::new(),
+                cluster: 1,
             })
         })?;
         Ok(Plan {
@@ -472,6 +474,7 @@ impl Gpu {
                 smem: k.smem_bytes,
                 kind,
                 tma: k.tma,
+                cluster: k.cluster,
             })
         })?;
         let mut operands = vec![

@@ -473,6 +473,65 @@ impl Gpu {
         .map_err(|e| GpuError::driver("cuLaunchKernel", e))
     }
 
+    /// The grid of a persistent kernel of clusters of `cluster` CTAs, capped at the clusters the
+    /// GPU holds at once (`cuOccupancyMaxActiveClusters`: clusters live within one GPC, so fewer
+    /// than `SMs / cluster` may fit, and a cluster left over would wait for a whole other to
+    /// finish); `grid` itself without clusters.
+    ///
+    /// # Errors
+    ///
+    /// The driver's; [`GpuError::Unsupported`] when not one cluster of `k` fits.
+    pub fn resident_grid(
+        &self,
+        k: &Kernel,
+        grid: (u32, u32),
+        block: u32,
+        smem: u32,
+        cluster: u32,
+    ) -> Result<(u32, u32), GpuError> {
+        use std::sync::atomic::Ordering::Relaxed;
+        if cluster <= 1 {
+            return Ok(grid);
+        }
+        self.bind()?;
+        if smem > k.smem_allowed.load(Relaxed) {
+            k.func
+                .set_attribute(
+                    CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                    smem as i32,
+                )
+                .map_err(|e| GpuError::driver("cuFuncSetAttribute", e))?;
+            k.smem_allowed.fetch_max(smem, Relaxed);
+        }
+        let config = cudarc::driver::sys::CUlaunchConfig {
+            gridDimX: grid.0,
+            gridDimY: grid.1,
+            gridDimZ: 1,
+            blockDimX: block,
+            blockDimY: 1,
+            blockDimZ: 1,
+            sharedMemBytes: smem,
+            hStream: core::ptr::null_mut(),
+            attrs: core::ptr::null_mut(),
+            numAttrs: 0,
+        };
+        let mut n: core::ffi::c_int = 0;
+        // SAFETY: `n` and `config` are valid for the call; the function is a loaded kernel whose
+        // cluster dimensions are compiled in, so no attribute is needed.
+        unsafe {
+            cudarc::driver::sys::cuOccupancyMaxActiveClusters(&mut n, k.func.cu_function(), &config)
+        }
+        .result()
+        .map_err(|e| GpuError::driver("cuOccupancyMaxActiveClusters", e))?;
+        if n < 1 {
+            return Err(GpuError::unsupported(
+                "launch",
+                format!("no cluster of {cluster} CTAs of {} fits on the GPU", k.name),
+            ));
+        }
+        Ok((grid.0.min(n as u32 * cluster), grid.1))
+    }
+
     /// The raw handle of `stream`.
     pub(crate) fn raw_stream(&self, stream: Stream) -> cudarc::driver::sys::CUstream {
         match stream {

@@ -94,6 +94,10 @@ pub struct GemmKernel {
     /// operand in order (A, B), in place of the operands' addresses; empty for kernels that
     /// take addresses.
     pub tma: Vec<crate::tma::TmaCopy>,
+    /// CTAs per cluster (the kernel's `__cluster_dims__`; 1 without clusters). A persistent
+    /// kernel of clusters launches no more clusters than the GPU holds at once
+    /// ([`crate::device::Gpu::resident_grid`]).
+    pub cluster: u32,
 }
 
 impl GemmKernel {
@@ -439,6 +443,7 @@ pub fn plan_gemm_aligned(
         name: "cute_gemm".into(),
         source: String::new(),
         tma: Vec::new(),
+        cluster: 1,
     };
     let mut plan = GpuGemmPlan {
         mma,

@@ -44,6 +44,8 @@ pub(crate) struct Planned {
     pub(crate) smem: u32,
     pub(crate) kind: String,
     pub(crate) tma: Vec<TmaCopy>,
+    /// CTAs per cluster (1 without clusters).
+    pub(crate) cluster: u32,
 }
 
 /// TMA descriptors (A's and B's) and the addresses of A and B they were encoded for.
