@@ -15,22 +15,7 @@ import sys
 import torch
 
 import cute_algebra.cuda as cc
-
-
-def median_ms(fn, warmup=3, reps=20):
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    ts = []
-    for _ in range(reps):
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        a.record()
-        fn()
-        b.record()
-        b.synchronize()
-        ts.append(a.elapsed_time(b))
-    ts.sort()
-    return ts[len(ts) // 2]
+from gpu_python_check import median_ms  # the same timing as the library checks
 
 
 def last_kind():

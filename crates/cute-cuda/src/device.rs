@@ -92,6 +92,22 @@ pub struct Gpu {
     stats: Mutex<CacheStats>,
 }
 
+/// Raises `k`'s dynamic shared-memory limit to `smem` once (past 48 KiB a launch needs it), so
+/// that later launches make no driver call for it.
+fn allow_smem(k: &Kernel, smem: u32) -> Result<(), GpuError> {
+    use std::sync::atomic::Ordering::Relaxed;
+    if smem > k.smem_allowed.load(Relaxed) {
+        k.func
+            .set_attribute(
+                CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                smem as i32,
+            )
+            .map_err(|e| GpuError::driver("cuFuncSetAttribute", e))?;
+        k.smem_allowed.fetch_max(smem, Relaxed);
+    }
+    Ok(())
+}
+
 fn no_driver_check() -> Result<(), GpuError> {
     // SAFETY: only loads the shared library (dlopen) to see whether it is there; no symbol of it
     // is called.
@@ -359,16 +375,7 @@ impl Gpu {
         smem: u32,
         args: &[Arg],
     ) -> Result<(), GpuError> {
-        use std::sync::atomic::Ordering::Relaxed;
-        if smem > k.smem_allowed.load(Relaxed) {
-            k.func
-                .set_attribute(
-                    CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                    smem as i32,
-                )
-                .map_err(|e| GpuError::driver("cuFuncSetAttribute", e))?;
-            k.smem_allowed.fetch_max(smem, Relaxed);
-        }
+        allow_smem(k, smem)?;
         let borrowed;
         let s: &Arc<CudaStream> = match stream {
             Stream::Own => &self.stream,
@@ -489,20 +496,11 @@ impl Gpu {
         smem: u32,
         cluster: u32,
     ) -> Result<(u32, u32), GpuError> {
-        use std::sync::atomic::Ordering::Relaxed;
         if cluster <= 1 {
             return Ok(grid);
         }
         self.bind()?;
-        if smem > k.smem_allowed.load(Relaxed) {
-            k.func
-                .set_attribute(
-                    CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                    smem as i32,
-                )
-                .map_err(|e| GpuError::driver("cuFuncSetAttribute", e))?;
-            k.smem_allowed.fetch_max(smem, Relaxed);
-        }
+        allow_smem(k, smem)?;
         let config = cudarc::driver::sys::CUlaunchConfig {
             gridDimX: grid.0,
             gridDimY: grid.1,
