@@ -56,7 +56,7 @@ fn one_off_plans_need_no_gpu() {
         r.contains("rows ['s', 'p'] cols ['q'] reduction ['u', 'r'] batch ['t']"),
         "{r}"
     );
-    assert!(r.contains("gemm (Hopper)"), "{r}");
+    assert!(r.contains("gemm (Hopper"), "{r}");
 }
 
 #[test]
