@@ -14,12 +14,13 @@
 //!
 //! and the descriptor fields are read off those layouts' strides.
 
+use cute::tiled::make_tiled_mma;
 use cute::{ComposedLayout, Layout, Swizzle};
 
 use crate::atom::{gmma_smem_atom, wgmma_64xnx16, DType, GmmaSwizzle, Major, MmaAtom};
 use crate::codegen::{ceil_div, emit_tile_order, index_type, layout_eval_expr, swizzle_expr, Code};
 use crate::error::GpuError;
-use crate::gemm::{c_pointee, contiguity, emit_store, GemmKernel};
+use crate::gemm::{c_pointee, contiguity, emit_store, emit_store_pair, GemmKernel};
 
 /// CTA tile `(BM, BN, BK)`: two consumer warpgroups of `64 × BN` each.
 pub const WG_TILE: (i64, i64, i64) = (128, 256, 64);
@@ -423,45 +424,81 @@ pub(crate) fn emit_mma_kblock(
     c.line("    }");
 }
 
-/// The accumulator tables `C_ROW[t]`, `C_COL[t]` of a warpgroup's `m64n{bn}k16` atom: thread
-/// `t`'s first value's `(m, n)` within the warpgroup's 64 rows, read off the atom's C layout,
-/// after checking that the other values follow the `m64nNk16` pattern (value `v` at
-/// `(row + 8·(v/2 % 2), col + (v % 2) + 8·(v/4))`), which [`emit_epilogue`] relies on.
-pub(crate) fn emit_c_tables(c: &mut Code, mma: &MmaAtom, bn: i64) -> Result<(), GpuError> {
-    // the accumulators' (m, n): thread t's value v, from the atom's C layout, within the
-    // warpgroup's 64 rows
-    let vals = 64 * bn / 128;
-    let (mut cm, mut cn) = (Vec::new(), Vec::new());
-    for t in 0..128 {
+/// The consumer warpgroups of a CTA as CuTe's TiledMMA: the `m64n{bn}k16` atom repeated over
+/// `wgs` warpgroups along M (`make_tiled_mma(atom, (wgs,1,1):(1,0,0))`), and its C partition
+/// read off `get_layoutC_TV`: thread `t`'s value `v` ↦ `(m, n)` in the `64·wgs × bn` tile, as
+/// `[(m, n); threads·vals]` (thread-major).
+///
+/// ```
+/// use cute_cuda::{atom::DType, wgmma::warpgroup_c_partition};
+/// let atom = cute::atom::wgmma_64xnx16(256, DType::Bf16).unwrap();
+/// let c = warpgroup_c_partition(&atom, 256, 2).unwrap();
+/// assert_eq!(c.len(), 256 * 128);
+/// assert_eq!(c[128 * 128], (64, 0)); // the second warpgroup starts 64 rows down
+/// ```
+///
+/// # Errors
+///
+/// `Unsupported` when the tiled MMA cannot be made (an `atom` of another width than `bn`).
+pub fn warpgroup_c_partition(
+    mma: &MmaAtom,
+    bn: i64,
+    wgs: i64,
+) -> Result<Vec<(i64, i64)>, GpuError> {
+    let tiled = make_tiled_mma(
+        mma,
+        &format!("({wgs},1,1):(1,0,0)").parse()?,
+        &"<_,_,_>".parse()?,
+    )?;
+    let (tm, tn, _) = tiled.tile_shape();
+    if tn != bn || tm != 64 * wgs {
+        return Err(GpuError::unsupported(
+            "wgmma plan",
+            format!(
+                "the tiled MMA's C tile is {tm} x {tn}, not {} x {bn}",
+                64 * wgs
+            ),
+        ));
+    }
+    let tv = tiled.get_layout_c_tv()?;
+    let threads = tiled.size();
+    let vals = tv.size() / threads;
+    let mut out = Vec::with_capacity(tv.size() as usize);
+    for t in 0..threads {
         for v in 0..vals {
-            let (mm, nn) = mma.c_coord(t, v)?;
-            cm.push(mm);
-            cn.push(nn);
+            let i = tv.eval(t + threads * v)?;
+            out.push((i % tm, i / tm));
         }
     }
-    // C's (m, n) are (row(t) + 8·(v/2 % 2), col(t) + (v % 2) + 8·(v/4)); checked here so that the
-    // kernel can use two rows and a column base per thread
-    for t in 0..128usize {
-        for v in 0..vals as usize {
-            let (m0, n0) = (cm[t * vals as usize], cn[t * vals as usize]);
+    Ok(out)
+}
+
+/// The accumulator tables `C_ROW[t]`, `C_COL[t]` of the consumer warpgroups: thread `t`'s first
+/// value's `(m, n)` within its warpgroup's 64 rows, read off the TiledMMA of two warpgroups
+/// ([`warpgroup_c_partition`]), after checking that the other values follow the `m64nNk16`
+/// pattern (value `v` at `(row + 8·(v/2 % 2), col + (v % 2) + 8·(v/4))`) and that warpgroup `w`
+/// holds the rows `64·w ..` of the same pattern, which [`emit_epilogue`] relies on.
+pub(crate) fn emit_c_tables(c: &mut Code, mma: &MmaAtom, bn: i64) -> Result<(), GpuError> {
+    let vals = (64 * bn / 128) as usize;
+    let part = warpgroup_c_partition(mma, bn, 2)?;
+    let first = |t: usize| part[t * vals];
+    for t in 0..256usize {
+        let (m0, n0) = first(t % 128);
+        for v in 0..vals {
             let want = (
-                m0 + 8 * ((v as i64 / 2) % 2),
+                m0 + 64 * (t as i64 / 128) + 8 * ((v as i64 / 2) % 2),
                 n0 + (v as i64 % 2) + 8 * (v as i64 / 4),
             );
-            if (cm[t * vals as usize + v], cn[t * vals as usize + v]) != want {
+            if part[t * vals + v] != want {
                 return Err(GpuError::unsupported(
                     "wgmma plan",
-                    "the C layout is not the m64nNk16 pattern",
+                    "the C partition of the two warpgroups is not the m64nNk16 pattern",
                 ));
             }
         }
     }
-    let row_tab: Vec<String> = (0..128)
-        .map(|t| cm[t * vals as usize].to_string())
-        .collect();
-    let col_tab: Vec<String> = (0..128)
-        .map(|t| cn[t * vals as usize].to_string())
-        .collect();
+    let row_tab: Vec<String> = (0..128).map(|t| first(t).0.to_string()).collect();
+    let col_tab: Vec<String> = (0..128).map(|t| first(t).1.to_string()).collect();
     c.line(format!(
         "__constant__ int C_ROW[128] = {{{}}};",
         row_tab.join(",")
@@ -492,14 +529,44 @@ pub(crate) fn emit_epilogue(c: &mut Code, kernel: &GemmKernel, bn: i64, l: &str,
         "  #pragma unroll\n  for (int j = 0; j < {}; ++j) {{",
         bn / 8
     ));
-    c.line("    #pragma unroll\n    for (int w = 0; w < 2; ++w) {");
-    c.line("      const idx cc = col0 + 8 * j + w;");
-    c.line(format!("      if (cc < {n}) {{"));
+    // the two columns of a pair are adjacent in memory where C's column mode starts with a
+    // unit-stride leaf of even extent (or that leaf is the whole mode): one store of both when
+    // both are inside N and the address is aligned to the pair, else one store each
+    let leaves: Vec<(i64, i64)> = (0..c_n.leaf_count())
+        .map(|k| c_n.leaf_at(k))
+        .filter(|&(s, _)| s > 1)
+        .collect();
+    let paired = matches!(leaves.first(), Some(&(s, 1)) if s % 2 == 0 || leaves.len() == 1);
+    if paired {
+        c.line("    const idx cp = col0 + 8 * j;");
+        c.line(format!(
+            "    const idx cpo = {};",
+            layout_eval_expr(c_n, "cp")
+        ));
+    }
+    c.line("    #pragma unroll\n    for (int h = 0; h < 2; ++h) if (rok[h]) {");
+    if paired {
+        c.line(format!(
+            "      if ((cp & 1) == 0 && cp + 1 < {n} && ((size_t)(gc + ro[h] + cpo) & {}) == 0) {{",
+            2 * kernel.c_type.bytes() - 1
+        ));
+        emit_store_pair(
+            c,
+            kernel.c_type,
+            "gc + ro[h] + cpo",
+            ("d[4 * j + 2 * h]", "d[4 * j + 2 * h + 1]"),
+            "        ",
+        );
+        c.line("        continue;");
+        c.line("      }");
+    }
+    c.line("      #pragma unroll\n      for (int w = 0; w < 2; ++w) {");
+    c.line("        const idx cc = col0 + 8 * j + w;");
+    c.line(format!("        if (cc < {n}) {{"));
     c.line(format!(
-        "        const idx co = {};",
+        "          const idx co = {};",
         layout_eval_expr(c_n, "cc")
     ));
-    c.line("        #pragma unroll\n        for (int h = 0; h < 2; ++h) if (rok[h]) {");
     c.line("          const float x = d[4 * j + 2 * h + w];");
     emit_store(c, kernel.c_type, "gc[ro[h] + co]", "x", "          ");
     c.line("        }");
