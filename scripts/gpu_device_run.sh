@@ -5,7 +5,7 @@
 #
 #   cargo build --release -p cute-cli --bin cute && (cd crates/cute-py && maturin build --release --out ../../target/wheels)
 #   mkdir -p .dev && cp target/release/cute .dev/ && strip .dev/cute && cp target/wheels/cute_algebra-*.whl .dev/
-#   (device) bash scripts/gpu_device_run.sh [steps...]     # steps: py checks perf gemm sass sanitizer (default: all)
+#   (device) bash scripts/gpu_device_run.sh [steps...]     # steps: py checks perf gemm sass ncu sanitizer (default: all but ncu)
 #
 # Writes each step's output into $OUT (or /tmp/gpu-out) and prints the tails.
 set -u
@@ -39,6 +39,20 @@ for s in $steps; do
             "$(grep -c LDGSTS "${f%.cubin}.sass")" "$(grep -c 'LDL' "${f%.cubin}.sass")" \
             "$(grep -c 'STL' "${f%.cubin}.sass")"
         done ;;
+    ncu) cat > /tmp/ncu_gemm.py <<'PY'
+import torch, cute_algebra.cuda as cc
+a = torch.randn(8192, 8192, dtype=torch.bfloat16, device="cuda")
+b = torch.randn(8192, 8192, dtype=torch.bfloat16, device="cuda")
+c = torch.empty(8192, 8192, dtype=torch.bfloat16, device="cuda")
+for _ in range(2):
+    cc.matmul(a, b, out=c); torch.matmul(a, b, out=c)
+torch.cuda.synchronize()
+PY
+        # the TMA GEMM and cuBLAS's kernel on the same 8192^3 bf16 operands, one launch each
+        timeout 240 ncu --launch-skip 2 --launch-count 2 --set full -o "$OUT/gemm" -f python3 /tmp/ncu_gemm.py > "$OUT/ncu_run.txt" 2>&1
+        echo "== ncu (exit $?)"; tail -3 "$OUT/ncu_run.txt"
+        ncu --import "$OUT/gemm.ncu-rep" --page details > "$OUT/ncu.txt" 2>&1
+        grep -E "^  [a-z_0-9]+.*\(|Duration|Compute \(SM\) Throughput|Memory Throughput|L2 Hit Rate|DRAM Throughput|Registers Per|Cluster Size|Grid Size|Block Size|Stall|Warp Cycles Per Issued|Issued Ipc|SM Frequency|Dynamic Shared|Achieved Occupancy" "$OUT/ncu.txt" | head -70 ;;
     sanitizer) timeout 110 compute-sanitizer --tool memcheck --print-limit 10 python3 scripts/gpu_python_check.py --quick > "$OUT/sanitizer.txt" 2>&1
         echo "== compute-sanitizer memcheck, quick sample (exit $?)"; tail -4 "$OUT/sanitizer.txt" ;;
   esac
