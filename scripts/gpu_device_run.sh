@@ -30,6 +30,8 @@ for s in $steps; do
         echo "== cute gpu bandwidth (exit $?)"; tail -14 "$OUT/bandwidth.txt" ;;
     gemm) timeout 300 python3 scripts/gpu_gemm_bench.py --json "$OUT/gemm.json" > "$OUT/gemm.txt" 2>&1
         echo "== GEMM/GETT against torch (exit $?)"; tail -16 "$OUT/gemm.txt" ;;
+    gemm-quick) timeout 120 python3 scripts/gpu_gemm_bench.py --quick --json "$OUT/gemm.json" > "$OUT/gemm.txt" 2>&1
+        echo "== GEMM/GETT against torch, 8192^3 and one GETT (exit $?)"; tail -8 "$OUT/gemm.txt" ;;
     sass) rm -rf /tmp/ptx; timeout 120 .dev/cute gpu --emit-ptx /tmp/ptx > /dev/null 2>&1
         echo "== SASS of the GEMM benchmark kernels (instruction counts)"
         for f in /tmp/ptx/*.cubin; do

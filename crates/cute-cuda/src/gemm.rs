@@ -836,48 +836,6 @@ pub fn warp_c_partition(mma: &MmaAtom, (bm, bn): (i64, i64)) -> Result<Vec<(i64,
     Ok(out)
 }
 
-/// [`emit_store`] of two accumulators `(x0, x1)` into the adjacent elements at `ptr` and
-/// `ptr + 1` (a `c_pointee` pointer aligned to the pair) as one 8-byte (`f32`) or 4-byte
-/// (`f16`/`bf16`, converted by one `cvt.rn.{type}x2.f32`) store: the same values, half the stores.
-pub(crate) fn emit_store_pair(
-    c: &mut Code,
-    c_type: DType,
-    ptr: &str,
-    (x0, x1): (&str, &str),
-    indent: &str,
-) {
-    c.line(format!(
-        "{indent}float y0 = alpha * ({x0}), y1 = alpha * ({x1});"
-    ));
-    match c_type {
-        DType::F32 => {
-            c.line(format!("{indent}float2* pp = (float2*)({ptr});"));
-            c.line(format!(
-                "{indent}if (beta != 0.0f) {{ const float2 o = *pp; y0 += beta * o.x; y1 += beta * o.y; }}"
-            ));
-            c.line(format!("{indent}*pp = make_float2(y0, y1);"));
-        }
-        t => {
-            c.line(format!("{indent}unsigned* pp = (unsigned*)({ptr});"));
-            let widen = match t {
-                DType::Bf16 => "o0 = __uint_as_float(o << 16); o1 = __uint_as_float(o & 0xffff0000u);"
-                    .to_string(),
-                _ => "asm(\"cvt.f32.f16 %0, %1;\" : \"=f\"(o0) : \"h\"((unsigned short)(o & 0xffffu))); \
-                      asm(\"cvt.f32.f16 %0, %1;\" : \"=f\"(o1) : \"h\"((unsigned short)(o >> 16)));"
-                    .to_string(),
-            };
-            c.line(format!(
-                "{indent}if (beta != 0.0f) {{ const unsigned o = *pp; float o0, o1; {widen} y0 += beta * o0; y1 += beta * o1; }}"
-            ));
-            // cvt.rn.{t}x2.f32 d, a, b puts a in the upper half, b in the lower
-            c.line(format!(
-                "{indent}{{ unsigned bits; asm(\"cvt.rn.{}x2.f32 %0, %1, %2;\" : \"=r\"(bits) : \"f\"(y1), \"f\"(y0)); *pp = bits; }}",
-                t.ptx()
-            ));
-        }
-    }
-}
-
 impl GpuGemmPlan {
     /// The plan in a few lines.
     ///

@@ -20,7 +20,7 @@ use cute::{ComposedLayout, Layout, Swizzle};
 use crate::atom::{gmma_smem_atom, wgmma_64xnx16, DType, GmmaSwizzle, Major, MmaAtom};
 use crate::codegen::{ceil_div, emit_tile_order, index_type, layout_eval_expr, swizzle_expr, Code};
 use crate::error::GpuError;
-use crate::gemm::{c_pointee, contiguity, emit_store, emit_store_pair, GemmKernel};
+use crate::gemm::{c_pointee, contiguity, emit_store, GemmKernel};
 
 /// CTA tile `(BM, BN, BK)`: two consumer warpgroups of `64 × BN` each.
 pub const WG_TILE: (i64, i64, i64) = (128, 256, 64);
@@ -529,44 +529,14 @@ pub(crate) fn emit_epilogue(c: &mut Code, kernel: &GemmKernel, bn: i64, l: &str,
         "  #pragma unroll\n  for (int j = 0; j < {}; ++j) {{",
         bn / 8
     ));
-    // the two columns of a pair are adjacent in memory where C's column mode starts with a
-    // unit-stride leaf of even extent (or that leaf is the whole mode): one store of both when
-    // both are inside N and the address is aligned to the pair, else one store each
-    let leaves: Vec<(i64, i64)> = (0..c_n.leaf_count())
-        .map(|k| c_n.leaf_at(k))
-        .filter(|&(s, _)| s > 1)
-        .collect();
-    let paired = matches!(leaves.first(), Some(&(s, 1)) if s % 2 == 0 || leaves.len() == 1);
-    if paired {
-        c.line("    const idx cp = col0 + 8 * j;");
-        c.line(format!(
-            "    const idx cpo = {};",
-            layout_eval_expr(c_n, "cp")
-        ));
-    }
-    c.line("    #pragma unroll\n    for (int h = 0; h < 2; ++h) if (rok[h]) {");
-    if paired {
-        c.line(format!(
-            "      if ((cp & 1) == 0 && cp + 1 < {n} && ((size_t)(gc + ro[h] + cpo) & {}) == 0) {{",
-            2 * kernel.c_type.bytes() - 1
-        ));
-        emit_store_pair(
-            c,
-            kernel.c_type,
-            "gc + ro[h] + cpo",
-            ("d[4 * j + 2 * h]", "d[4 * j + 2 * h + 1]"),
-            "        ",
-        );
-        c.line("        continue;");
-        c.line("      }");
-    }
-    c.line("      #pragma unroll\n      for (int w = 0; w < 2; ++w) {");
-    c.line("        const idx cc = col0 + 8 * j + w;");
-    c.line(format!("        if (cc < {n}) {{"));
+    c.line("    #pragma unroll\n    for (int w = 0; w < 2; ++w) {");
+    c.line("      const idx cc = col0 + 8 * j + w;");
+    c.line(format!("      if (cc < {n}) {{"));
     c.line(format!(
-        "          const idx co = {};",
+        "        const idx co = {};",
         layout_eval_expr(c_n, "cc")
     ));
+    c.line("        #pragma unroll\n        for (int h = 0; h < 2; ++h) if (rok[h]) {");
     c.line("          const float x = d[4 * j + 2 * h + w];");
     emit_store(c, kernel.c_type, "gc[ro[h] + co]", "x", "          ");
     c.line("        }");
