@@ -6,8 +6,7 @@
 //! here as the core's [`cute::atom`] values, plus `UniversalCopy<uintN_t>` for a copy.
 
 use cute::atom::{
-    cp_async_16b, ldmatrix, mma_sm80_16x8x16, mma_sm80_16x8x8_tf32, stmatrix, universal_copy,
-    wgmma_64xnx16, CopyAtom, DType, MmaAtom,
+    copy_atom_named, mma_atom_named, CopyAtom, MmaAtom, COPY_ATOM_NAMES, MMA_ATOM_NAMES,
 };
 use cute::tiled::{make_tiled_copy, make_tiled_copy_a, make_tiled_copy_b, make_tiled_copy_c};
 use cute::tiled::{make_tiled_mma, TiledCopy, TiledMma};
@@ -33,7 +32,8 @@ pub enum Operand {
     C,
 }
 
-/// The core's MMA atom called `name` (an MMA name of `cute draw --atom list`), or `None`.
+/// The core's MMA atom called `name` (an MMA name of `cute draw --atom list`), or `None`
+/// ([`cute::atom::mma_atom_named`]).
 ///
 /// ```
 /// let a = cute_cli::draw_tiled::mma_atom("SM90_64x32x16_F32BF16BF16_SS").unwrap();
@@ -41,61 +41,25 @@ pub enum Operand {
 /// assert!(cute_cli::draw_tiled::mma_atom("SM75_U32x4_LDSM_N").is_none());
 /// ```
 pub fn mma_atom(name: &str) -> Option<MmaAtom> {
-    let atom = match name {
-        "SM80_16x8x16_F32F16F16F32_TN" => mma_sm80_16x8x16(DType::F16),
-        "SM80_16x8x16_F32BF16BF16F32_TN" => mma_sm80_16x8x16(DType::Bf16),
-        "SM80_16x8x8_F32TF32TF32F32_TN" => mma_sm80_16x8x8_tf32(),
-        _ => {
-            let rest = name.strip_prefix("SM90_64x")?;
-            let (n, ty) = rest.split_once("x16_")?;
-            let ab = match ty {
-                "F32F16F16_SS" => DType::F16,
-                "F32BF16BF16_SS" => DType::Bf16,
-                _ => return None,
-            };
-            // digits only, written as CUTLASS writes them (no sign, no leading zero)
-            if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) || n.starts_with('0') {
-                return None;
-            }
-            // the core names every N `SM90_64xNx16_...`
-            return wgmma_64xnx16(n.parse().ok()?, ab).ok();
-        }
-    };
-    atom.ok().filter(|a| a.name == name)
+    mma_atom_named(name)
 }
 
 /// The core's copy atom called `name` (a copy name of `cute draw --atom list`, or
-/// `UniversalCopy<uintN_t>` for N = 8, 16, 32, 64, 128), or `None`.
+/// `UniversalCopy<uintN_t>` for N = 8, 16, 32, 64, 128), or `None`
+/// ([`cute::atom::copy_atom_named`]).
 ///
 /// ```
 /// let a = cute_cli::draw_tiled::copy_atom("SM75_U16x8_LDSM_T").unwrap();
 /// assert_eq!(a.threads(), 32);
-/// assert!(cute_cli::draw_tiled::copy_atom("UniversalCopy<uint32_t>").is_some());
 /// assert!(cute_cli::draw_tiled::copy_atom("SM80_16x8x16_F32F16F16F32_TN").is_none());
 /// ```
 pub fn copy_atom(name: &str) -> Option<CopyAtom> {
-    let mut all: Vec<CopyAtom> = Vec::new();
-    for trans in [false, true] {
-        for num in [1, 2, 4] {
-            all.extend(ldmatrix(num, trans).ok());
-            all.extend(stmatrix(num, trans).ok());
-        }
-    }
-    all.extend(cp_async_16b().ok());
-    for bits in [8, 16, 32, 64, 128] {
-        all.extend(universal_copy(bits).ok());
-    }
-    let wanted = match name {
-        // the name `cute draw --atom` gives it (CUTLASS's type is SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>)
-        "SM80_CP_ASYNC_CACHEGLOBAL_16B" => "SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>",
-        n => n,
-    };
-    all.into_iter().find(|a| a.name == wanted)
+    copy_atom_named(name)
 }
 
 fn no_mma(name: &str) -> String {
     err(format!(
-        "--tiled-mma {}: no such MMA atom; the MMA atoms are SM80_16x8x16_F32F16F16F32_TN, SM80_16x8x16_F32BF16BF16F32_TN, SM80_16x8x8_F32TF32TF32F32_TN, SM90_64xNx16_F32F16F16_SS and SM90_64xNx16_F32BF16BF16_SS (N: a multiple of 8 up to 256)",
+        "--tiled-mma {}: no such MMA atom; the MMA atoms are {MMA_ATOM_NAMES}",
         quote(name)
     ))
 }
@@ -178,7 +142,7 @@ pub enum CopyTiling<'a> {
 pub fn tiled_copy(name: &str, elem_bits: i64, how: CopyTiling<'_>) -> Result<TiledCopy, String> {
     let atom = copy_atom(name).ok_or_else(|| {
         err(format!(
-            "--tiled-copy {}: no such copy atom; the copy atoms are SM75_U32x{{1,2,4}}_LDSM_N, SM75_U16x{{2,4,8}}_LDSM_T, SM90_U32x{{1,2,4}}_STSM_N, SM90_U16x{{2,4,8}}_STSM_T, SM80_CP_ASYNC_CACHEGLOBAL_16B and UniversalCopy<uintN_t> (N = 8, 16, 32, 64, 128)",
+            "--tiled-copy {}: no such copy atom; the copy atoms are {COPY_ATOM_NAMES}",
             quote(name)
         ))
     })?;

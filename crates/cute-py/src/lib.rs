@@ -23,6 +23,7 @@ mod partition;
 mod strides;
 mod swizzles;
 mod tensor;
+mod tiled;
 mod types;
 
 use pyo3::prelude::*;
@@ -43,6 +44,14 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<classes::PyF2>()?;
     m.add_class::<classes::PySwizzle>()?;
     m.add_class::<classes::PyComposedLayout>()?;
+    m.add_class::<tiled::PyTiledMma>()?;
+    m.add_class::<tiled::PyTiledCopy>()?;
+    m.add_function(wrap_pyfunction!(tiled::make_tiled_mma, m)?)?;
+    m.add_function(wrap_pyfunction!(tiled::make_tiled_copy, m)?)?;
+    m.add_function(wrap_pyfunction!(tiled::make_tiled_copy_a, m)?)?;
+    m.add_function(wrap_pyfunction!(tiled::make_tiled_copy_b, m)?)?;
+    m.add_function(wrap_pyfunction!(tiled::make_tiled_copy_c, m)?)?;
+    m.add_function(wrap_pyfunction!(tiled::tv_layout_svg, m)?)?;
     m.add_class::<swizzles::PyBankReport>()?;
     m.add_class::<swizzles::PySwizzleSearch>()?;
     m.add_function(wrap_pyfunction!(ops::size, m)?)?;

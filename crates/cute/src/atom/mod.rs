@@ -27,6 +27,7 @@
 pub mod copy;
 pub mod dtype;
 pub mod mma;
+pub mod named;
 pub mod smem;
 
 pub use copy::{cp_async_16b, ldmatrix, stmatrix, universal_copy, CopyAtom};
@@ -34,6 +35,7 @@ pub use dtype::DType;
 pub use mma::{
     mma_sm80_16x8x16, mma_sm80_16x8x8_tf32, wgmma_64xnx16, wgmma_n_valid, Major, MmaAtom,
 };
+pub use named::{copy_atom_named, mma_atom_named, COPY_ATOM_NAMES, MMA_ATOM_NAMES};
 pub use smem::{gmma_smem_atom, gmma_smem_atom_bits, GmmaSwizzle};
 
 use crate::error::{Error, ErrorKind, Op};
