@@ -25,7 +25,7 @@
 
 use cute::{gemm_modes, swizzle_search, ComposedLayout, Layout, Swizzle};
 
-use cute::tiled::make_tiled_mma;
+use cute::tiled::{make_tiled_mma, TiledMma};
 
 use crate::atom::{ldmatrix, mma_sm80_16x8x16, CopyAtom, DType, Major, MmaAtom};
 use crate::codegen::{
@@ -767,6 +767,23 @@ pub(crate) fn emit_store(c: &mut Code, c_type: DType, dst: &str, x: &str, indent
     }
 }
 
+/// Each `(thread, value)` of a tiled MMA's C partition as its `(m, n)` in the C tile, read off
+/// `get_layoutC_TV` (an index `m + M·n`), thread-major: entry `t·V + v`.
+pub(crate) fn c_coords(tiled: &TiledMma) -> Result<Vec<(i64, i64)>, GpuError> {
+    let tv = tiled.get_layout_c_tv()?;
+    let tm = tiled.tile_shape().0;
+    let threads = tiled.size();
+    let vals = tv.size() / threads;
+    let mut out = Vec::with_capacity(tv.size() as usize);
+    for t in 0..threads {
+        for v in 0..vals {
+            let i = tv.eval(t + threads * v)?;
+            out.push((i % tm, i / tm));
+        }
+    }
+    Ok(out)
+}
+
 /// The CTA's warps as CuTe's TiledMMA: the `16 × 8 × 16` atom over [`WARPS`] warps
 /// (`(2,4,1):(1,2,0)`), permuted so that each warp owns a contiguous `bm/2 × bn/4` block
 /// (`<(16,2,mi):(1,16·mi,16), (8,4,ni):(1,8·ni,8), _>`), and its C partition read off
@@ -808,16 +825,8 @@ pub fn warp_c_partition(mma: &MmaAtom, (bm, bn): (i64, i64)) -> Result<Vec<(i64,
         )
         .parse()?,
     )?;
-    let tv = tiled.get_layout_c_tv()?;
-    let threads = tiled.size();
-    let vals = tv.size() / threads;
-    let mut out = Vec::with_capacity(tv.size() as usize);
-    for t in 0..threads {
-        for v in 0..vals {
-            let i = tv.eval(t + threads * v)?;
-            out.push((i % bm, i / bm));
-        }
-    }
+    let out = c_coords(&tiled)?;
+    let (threads, vals) = (tiled.size(), bm * bn / tiled.size());
     // the kernel's loops: value (a, i, j) of the atom's values, then the M atoms, then the N atoms
     for t in 0..threads {
         let (w, lane) = (t / 32, t % 32);

@@ -460,17 +460,7 @@ pub fn warpgroup_c_partition(
             ),
         ));
     }
-    let tv = tiled.get_layout_c_tv()?;
-    let threads = tiled.size();
-    let vals = tv.size() / threads;
-    let mut out = Vec::with_capacity(tv.size() as usize);
-    for t in 0..threads {
-        for v in 0..vals {
-            let i = tv.eval(t + threads * v)?;
-            out.push((i % tm, i / tm));
-        }
-    }
-    Ok(out)
+    crate::gemm::c_coords(&tiled)
 }
 
 /// The accumulator tables `C_ROW[t]`, `C_COL[t]` of the consumer warpgroups: thread `t`'s first
