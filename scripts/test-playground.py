@@ -23,7 +23,9 @@ stopped answering, not speed limits: each is tens of seconds for steps that take
   a divide that does not divide, a product), every colour recomputed here from the definition;
 * the value / index / coordinate switch relabels the cells and stays in the URL;
 * hovering a TV cell isolates its thread (every cell outlined, the others dimmed), a click keeps it
-  in the URL; a swizzled operand is drawn before and after; the help panel is there.
+  in the URL; a swizzled operand is drawn before and after; the help panel is there;
+* a TiledMMA's C cells are owned by the threads of its C TV layout, a thread isolated across its
+  panels; a TiledCopy draws its two tiles; a refused permutation shows its condition.
 
 Usage: scripts/test-playground.py [--cute PATH] [--chromium PATH] [--screenshot FILE] [--docs DIR]
 Exit status 0 when every check passes; the last line is `N passed, M failed`.
@@ -307,6 +309,7 @@ def docs_screenshots(browser, load, folder):
         ("swizzle.png", {"view": "op", "op": "f2_layout", "a0": "Sw<2,0,2> o 0 o (4,4):(4,1)", "show": "value"}, None),
         ("make-layout-tv.png", {"view": "op", "op": "make_layout_tv", "a0": "(4,8):(8,1)", "a1": "(2,2):(2,1)", "show": "value", "thread": "7"}, None),
         ("tv-thread.png", {"view": "tv", "tv": "((4,8),(2,2)):((32,1),(16,8))", "rows": "16", "cols": "8", "thread": "5"}, "9"),
+        ("tiled-mma.png", {"view": "tiled", "kind": "mma", "atom": "SM80_16x8x16_F32F16F16F32_TN", "l1": "(2,2)", "thread": "37"}, None),
     ]
     for name, state, hover in shots + [("help.png", {"view": "op"}, None)]:
         load(state)
@@ -665,6 +668,51 @@ def main():
               f"{t} {sorted(tuple(x) for x in iso)} want {sorted(want)}")
         browser.load(browser.js("location.href").replace("case=", "case=reload-"))
         check("loading the URL isolates thread 7 again", isolated()[0] == "7", repr(isolated()[0]))
+
+        # 12c. a TiledMMA (2x2 atoms of mma.sync m16n8k16): C, A and B panels, every cell of C owned
+        # by the thread its TV layout says, one thread isolated by a hover; then a TiledCopy
+        load({"view": "tiled", "kind": "mma", "atom": "SM80_16x8x16_F32F16F16F32_TN", "l1": "(2,2)", "thread": "37"})
+        panels = browser.js(
+            "(() => { const s = Array.from(document.querySelectorAll('#picture svg')).find(s => s.querySelector('rect.cell[data-threads]'));"
+            " return Array.from(s.querySelectorAll('rect.cell')).map(c => [+c.dataset.panel, +c.dataset.row, +c.dataset.col, c.dataset.threads]); })()"
+        )
+        count = {}
+        for p, _, _, _ in panels:
+            count[p] = count.get(p, 0) + 1
+        check("the TiledMMA view draws B 16x16, A 32x16 and C 32x16 cells",
+              count == {0: 256, 1: 512, 2: 512}, repr(count))
+        # get_layoutC_TV of the tiled MMA (the CuTe DSL's value, tests/data/tiled_oracle.json)
+        ctv = parse_layout("((4,8,2,2),((2,2),(1,1))):((64,1,16,256),((32,8),(0,0)))")
+        want = {}
+        for t in range(128):
+            for v in range(4):
+                x = eval_layout(ctv, t + 128 * v)
+                want.setdefault((x % 32, x // 32), set()).add(str(t))
+        got = {(r, c): set(th.split(" ")) for p, r, c, th in panels if p == 2}
+        check("every C cell is owned by the thread of get_layoutC_TV", got == want,
+              f"{[(k, got.get(k), w) for k, w in want.items() if got.get(k) != w][:4]}")
+        title = text("value")
+        check("the TiledMMA view names the atom and its 128 threads",
+              "SM80_16x8x16_F32F16F16F32_TN" in title and "(128 threads)" in title, repr(title))
+        t, iso, dim, n = isolated()
+        check("the kept thread 37 is isolated in all three panels (4 of C, 8 of A, 4 of B)",
+              t == "37" and len(iso) == 16 and dim == n - 16, f"{t} {len(iso)} {dim}/{n}")
+        browser.js(
+            "(() => { const c = Array.from(document.querySelectorAll('#picture rect.cell')).find(c => c.dataset.panel === '2' && c.dataset.threads === '9');"
+            " c.dispatchEvent(new MouseEvent('click', {bubbles: true})); })()"
+        )
+        check("a click keeps thread 9 in the URL and the field",
+              "thread=9" in browser.js("location.href") and text_value(browser, "tiled-thread") == "9",
+              browser.js("location.href"))
+        load({"view": "tiled", "kind": "mma", "atom": "SM80_16x8x16_F32F16F16F32_TN", "l1": "(2,2)", "l2": "<16,_,_>"})
+        err = text("error")
+        check("a permutation too small for the atoms is refused with the condition",
+              "multiple of the atom extent" in err, repr(err))
+        load({"view": "tiled", "kind": "copy", "atom": "SM80_CP_ASYNC_CACHEGLOBAL_16B", "l1": "(16,8):(8,1)", "l2": "(1,8)", "bits": "16"})
+        title = text("value")
+        cells = browser.js("document.querySelectorAll('#picture rect.cell').length")
+        check("a TiledCopy of cp.async: source and destination tiles of 16x64",
+              "(128 threads)" in title and cells == 2 * 16 * 64, f"{title!r} {cells} cells")
 
         # 13. a swizzle before and after: Sw<3,3,3> o 0 o (8,64):(64,1)
         load({"view": "op", "op": "f2_layout", "a0": "Sw<3,3,3> o 0 o (8,64):(64,1)"})

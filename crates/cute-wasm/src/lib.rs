@@ -12,6 +12,7 @@
 //! | `draw`, LAYOUT | `{"value", "table", "svg"}` |
 //! | `tv`, TV, ROWS, COLS, THREAD | `{"svg"}`: a thread-value layout over a ROWS × COLS tile |
 //! | `banks`, SMEM, TV, B, V, J | `{"instructions", "wavefronts", "ideal", "search", "svg", …}` |
+//! | `tiled`, `mma`/`copy`, ATOM, L1, L2, BITS, THREAD | `{"svg", "title", "threads"}`: a TiledMMA or TiledCopy ([`tiled_view`]) |
 //!
 //! The `figure` of `run` (when the value is a layout of at most [`cells::INLINE_SVG_CELLS`]
 //! cells) holds the operands' pictures beside the result's, with linking colours and a legend,
@@ -51,6 +52,7 @@ pub mod figure;
 pub mod json;
 pub mod links;
 pub mod panel;
+pub mod tiled_view;
 
 use cute::registry::{self, Outcome};
 use cute::{Error, ErrorKind, Layout};
@@ -88,9 +90,10 @@ pub fn handle(request: &str) -> String {
         "draw" => draw(&args, svg),
         "tv" => tv(&args, svg),
         "banks" => banks_view::banks(&args, svg),
+        "tiled" => tiled_view::tiled(&args),
         _ => failure(
             format!(
-                "error: unknown request {} (ops, run, draw, tv, banks)",
+                "error: unknown request {} (ops, run, draw, tv, banks, tiled)",
                 registry::quote(first)
             ),
             None,
