@@ -24,7 +24,7 @@ use cute::atom::{copy_atom_named, mma_atom_named, COPY_ATOM_NAMES, MMA_ATOM_NAME
 use cute::tiled::{make_tiled_copy, make_tiled_mma};
 use cute::{IntTuple, Layout, Tiler};
 
-use crate::json::{self, json};
+use crate::json::json;
 use crate::{failure, int_arg, layout_arg};
 
 /// Argument `k` as a layout, or a shape (no `:`) for its column-major layout; `empty` when the
