@@ -376,6 +376,13 @@ pub enum ErrorKind {
         /// The rank available.
         rank: usize,
     },
+    /// A `_` of a tiler keeps an integer mode of `A` whole, where a zipped or tiled form needs
+    /// the mode split into a tile and a rest (CuTe: `get<1>` of an integer). Category
+    /// `OutOfRange`, as CuTe's "Index out of range".
+    WholeModeUnzip {
+        /// The size of the mode kept whole.
+        size: i64,
+    },
     /// Ranks, profiles or sizes do not fit together.
     ProfileMismatch {
         /// What does not match, in words.
@@ -687,6 +694,7 @@ impl Error {
             | ErrorKind::BinaryOverlap { .. } => "Divisibility",
             ErrorKind::NotInjective { .. } | ErrorKind::Collision { .. } => "NotInjective",
             ErrorKind::OutOfRange { .. }
+            | ErrorKind::WholeModeUnzip { .. }
             | ErrorKind::OutOfStorage { .. }
             | ErrorKind::NotInDomain { .. }
             | ErrorKind::NegativeOffset { .. } => "OutOfRange",

@@ -411,6 +411,10 @@ impl ErrorKind {
                 " reach the same offset"),
             ErrorKind::OutOfRange { index, rank } => put!(t;
                 "mode index ", index, " is out of range for rank ", rank),
+            ErrorKind::WholeModeUnzip { size } => put!(t;
+                "a `_` of the tiler keeps a mode of size ", size,
+                " whole, and an integer mode has no tile and rest to unzip (give that mode a tile, e.g. ",
+                size, ":1)"),
             ErrorKind::ProfileMismatch { what, left, right } => put!(t;
                 str(what), " (", left, " vs ", right, ")"),
             ErrorKind::Unsupported { what } => put!(t; "unsupported: ", str(what)),

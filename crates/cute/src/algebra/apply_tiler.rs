@@ -152,7 +152,15 @@ pub(crate) const fn zipped(a: &Layout, t: &Tiler, f: Apply) -> Result<Layout, Er
 pub(crate) const fn zip2_by(l: &Layout, g: &Tiler) -> Result<(Layout, Layout), Error> {
     if g.is_single() {
         if l.is_leaf() {
-            // CuTe: `get<1>` of an integer, "Index out of range".
+            // CuTe: `get<1>` of an integer, "Index out of range"; a `_` leaves a mode an
+            // integer (a layout tile always splits its mode in two), and the message then names
+            // the user's operands with the size of the mode
+            if matches!(g.single(), Some(Tile::Whole)) {
+                return Err(Error::new(
+                    Op::LogicalDivide,
+                    ErrorKind::WholeModeUnzip { size: l.size() },
+                ));
+            }
             return Err(Error::new(
                 Op::LogicalDivide,
                 ErrorKind::OutOfRange { index: 1, rank: 1 },

@@ -183,3 +183,33 @@ fn common_domain_past_the_capacity() {
     let b = Layout::flat(&[2, 6, 6, 3], &[1, 100, 1, 100]).unwrap();
     assert_eq!(cute::layout_add(&a, &b).unwrap().size(), 216);
 }
+
+#[test]
+fn tile_to_shape_names_a_non_positive_target_entry_as_written() {
+    // the quotient -4 / 2 = -2 was reported ("found -2"), a value the user never wrote
+    let e = cute::tile_to_shape(&l("(2,2):(1,2)"), &t("(-4,4)")).unwrap_err();
+    assert_eq!(e.category(), "InvalidShape");
+    assert!(e.to_string().ends_with("found -4"), "{e}");
+    let e = cute::tile_to_shape(&l("(2,2):(1,2)"), &t("(4,(2,0))")).unwrap_err();
+    assert!(e.to_string().ends_with("found 0"), "{e}");
+}
+
+#[test]
+fn zipped_divide_by_an_underscore_over_an_integer_mode_says_why() {
+    // a `_` keeps the mode 8:1 whole: no tile and rest to unzip ("mode index 1 is out of range
+    // for rank 1" before); the conformance category stays CuTe's OutOfRange
+    for (a, tiler, size) in [("8:1", "<_>", 8), ("(4,8):(8,1)", "<_,8>", 4)] {
+        let tiler: cute::Tiler = tiler.parse().unwrap();
+        let e = cute::zipped_divide(&l(a), &tiler).unwrap_err();
+        assert_eq!(e.category(), "OutOfRange", "{e}");
+        let text = e.to_string();
+        assert!(
+            text.starts_with(&format!("zipped_divide {a}:"))
+                && text.contains(&format!("keeps a mode of size {size} whole")),
+            "{text}"
+        );
+        // the tiled form refuses the same way
+        let e = cute::tiled_divide(&l(a), &tiler).unwrap_err();
+        assert!(e.to_string().contains("no tile and rest to unzip"), "{e}");
+    }
+}

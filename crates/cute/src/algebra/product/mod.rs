@@ -234,12 +234,16 @@ pub const fn raked_product(a: &Layout, b: &Layout) -> Result<Layout, Error> {
 /// assert_eq!(r.to_string(), "((2,2),(2,3)):((1,4),(2,8))");
 /// let e = tile_to_shape(&a, &"(3,6)".parse().unwrap()).unwrap_err();
 /// assert_eq!(e.to_string(), "tile_to_shape (2,2):(1,2), (3,6): the block's mode size does not divide the target shape's at mode 0: 2 does not divide 3");
+/// // a target entry that is not positive is named as written
+/// let e = tile_to_shape(&a, &"(-4,4)".parse().unwrap()).unwrap_err();
+/// assert_eq!(e.to_string(), "tile_to_shape (2,2):(1,2), (-4,4): shape entries must be positive integers, found -4");
 /// ```
 ///
 /// # Errors
 ///
-/// Fails with `ProfileMismatch` when `rank(A) > rank(S)` and with `Divisibility` when a mode size
-/// of `A` does not divide the corresponding mode size of `S`.
+/// Fails with `InvalidShape` when an entry of `S` is not positive, `ProfileMismatch` when
+/// `rank(A) > rank(S)` and with `Divisibility` when a mode size of `A` does not divide the
+/// corresponding mode size of `S`.
 pub const fn tile_to_shape(a: &Layout, shape: &IntTuple) -> Result<Layout, Error> {
     match tile_to_shape_impl(a, shape) {
         Ok(r) => Ok(r),
@@ -364,6 +368,19 @@ const fn zip_build(l0: &Layout, l1: &Layout, err: &mut Result<(), Error>) -> Lay
 }
 
 const fn tile_to_shape_impl(a: &Layout, shape: &IntTuple) -> Result<Layout, Error> {
+    // the target's own entries first, so that a bad one is named as written (not as the quotient
+    // of its mode by the block's)
+    let mut j = 0;
+    while j < shape.leaf_count() {
+        let value = shape.leaf(j);
+        if value < 1 {
+            return Err(Error::new(
+                Op::TileToShape,
+                ErrorKind::InvalidShape { value },
+            ));
+        }
+        j += 1;
+    }
     let r = shape.rank();
     if a.rank() > r {
         return Err(Error::new(
