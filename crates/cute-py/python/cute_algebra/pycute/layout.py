@@ -318,7 +318,11 @@ class Layout(LayoutBase):
         (8, 8)
         >>> Layout((2, 2), (-1, 4)).cosize()
         6
+        >>> Layout((), ()).cosize()  # the rank-0 layout: the one index 0 at offset 0
+        1
         """
+        if self.shape == ():
+            return 1
         return _native_of(self).cosize()
 
     def __str__(self):
