@@ -142,7 +142,7 @@ class Array(Ptr):
     (7, True)
     """
 
-    def __init__(self, n, dtype=ctypes.c_float):
+    def __init__(self, n, dtype=ctypes.c_double):
         if not is_int(n) or n < 0:
             raise _fail("Array", "OutOfRange", f"size {n} is not a non-negative int")
         if n * ctypes.sizeof(dtype) > _MAX_ARRAY_BYTES:
@@ -271,7 +271,7 @@ def is_tensor(x):
     return isinstance(x, Tensor)
 
 
-def make_tensor(layout, dtype=ctypes.c_float):
+def make_tensor(layout, dtype=ctypes.c_double):
     """A tensor owning zeroed memory for the layout (an int or a tuple is the compact
     column-major layout of that shape): as many elements as one past its largest offset.
 
