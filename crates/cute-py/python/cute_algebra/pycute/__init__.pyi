@@ -11,6 +11,7 @@ from .htuple import (
     leaves as leaves, lift as lift, product_each as product_each, repeat_like as repeat_like,
     select as select, take as take, transform_apply_leaf as transform_apply_leaf,
     transform_leaf as transform_leaf, unflatten as unflatten, unwrap as unwrap, wrap as wrap,
+    profile as profile, zip_leaves as zip_leaves,
 )
 from .layout_fns import (
     coprofile as coprofile, coshape as coshape, compatible as compatible, congruent as congruent,
@@ -63,7 +64,7 @@ __all__ = [
     "proj", "unit", "in_bounds",
     "ModeOpDecorator", "wrap", "unwrap", "get", "lift", "select", "take", "transform_leaf",
     "transform_apply_leaf", "leaves", "unflatten", "repeat_like", "product_each", "dice_",
-    "is_htuple",
+    "is_htuple", "profile", "zip_leaves",
     "LayoutBase", "is_layout", "Layout", "make_layout", "size", "cosize", "coalesce", "filter",
     "composition", "complement", "right_inverse", "left_inverse", "logical_divide",
     "logical_product", "hier_unzip", "zipped_divide", "tiled_divide", "zipped_product",
