@@ -60,3 +60,45 @@ Shape = Union[Integer, tuple]
 Coord = Union[Integer, None, tuple]
 Stride = Union[StrideScalar, tuple]
 Tiler = Union[Integer, "Layout", tuple]
+
+
+def _document(alias, text):
+    alias.__doc__ = text
+    return alias
+
+
+_document(HTuple, """A hierarchical tuple: a leaf (anything not a tuple) or a tuple of HTuples.
+
+>>> import typing; tuple in typing.get_args(HTuple)
+True
+""")
+_document(Profile, """The hierarchy of an HTuple with its leaves ignored (``profile`` computes it).
+
+>>> import typing; tuple in typing.get_args(Profile)
+True
+""")
+_document(IntTuple, """An HTuple of ``Integer`` leaves.
+
+>>> import typing; Integer in typing.get_args(IntTuple)
+True
+""")
+_document(Shape, """A layout's shape: an ``IntTuple`` of positive extents.
+
+>>> import typing; Integer in typing.get_args(Shape), type(None) in typing.get_args(Shape)
+(True, False)
+""")
+_document(Coord, """A coordinate: an ``IntTuple`` whose leaves may be ``None`` (a slice).
+
+>>> import typing; type(None) in typing.get_args(Coord)
+True
+""")
+_document(Stride, """A layout's stride: an HTuple of ``StrideScalar`` leaves.
+
+>>> import typing; StrideScalar in typing.get_args(Stride)
+True
+""")
+_document(Tiler, """A tiler: an HTuple whose leaves are ``Integer`` extents or layouts.
+
+>>> import typing; [getattr(a, "__forward_arg__", a) for a in typing.get_args(Tiler)][1]
+'Layout'
+""")

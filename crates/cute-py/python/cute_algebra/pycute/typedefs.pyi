@@ -1,7 +1,7 @@
 """Type stubs of cute_algebra.pycute.typedefs."""
 
 from abc import ABC
-from typing import Any, TypeVar, Union
+from typing import Any, Tuple, TypeVar, Union
 
 from .typing import Integer as Integer
 
@@ -16,10 +16,10 @@ class StrideScalar(ABC):
 
 def register_integer_type(cls: _T) -> _T: ...
 
-HTuple = Union[Any, tuple]
-Profile = Union[Any, tuple]
-IntTuple = Union[Integer, tuple]
-Shape = Union[Integer, tuple]
-Coord = Union[Integer, None, tuple]
-Stride = Union[StrideScalar, tuple]
-Tiler = Union[Integer, Any, tuple]
+HTuple = Union[Any, Tuple[Any, ...]]
+Profile = Union[Any, Tuple[Any, ...]]
+IntTuple = Union[Integer, Tuple[Any, ...]]
+Shape = Union[Integer, Tuple[Any, ...]]
+Coord = Union[Integer, None, Tuple[Any, ...]]
+Stride = Union[StrideScalar, Tuple[Any, ...]]
+Tiler = Union[Integer, Any, Tuple[Any, ...]]
