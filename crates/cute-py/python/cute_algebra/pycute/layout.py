@@ -572,6 +572,45 @@ def _identity_for(op, tiler):
                     f"{type(tiler).__name__}")
 
 
+def _identity_divisible(tiler):
+    """Whether ``tiler`` is a layout with int strides, or a tuple of ints and such layouts."""
+    def ok(t):
+        return is_int(t) or (isinstance(t, Layout)
+                             and all(is_int(d) for d in _leaves_of(t.stride)))
+    return ok(tiler) and not is_int(tiler) or (is_tuple(tiler) and all(ok(t) for t in tiler))
+
+
+def _leaves_of(x):
+    if is_tuple(x):
+        for e in x:
+            yield from _leaves_of(e)
+    else:
+        yield x
+
+
+def _scaled(layout, e):
+    """``layout`` with every stride ``d`` replaced by ``d*e`` (``e`` a basis element)."""
+    def scale(d):
+        return tuple(scale(x) for x in d) if is_tuple(d) else (d * e if d != 0 else 0)
+    return Layout(layout.shape, scale(layout.stride))
+
+
+def _identity_divide(tiler, zipped):
+    """``None / B``, the identity divided by ``B``: ``(B, complement(B))`` with the paper's
+    complement on the extended domain (its trailing size-1 mode steps past the span of ``B``);
+    for a tuple ``B``, mode ``i`` is that of ``B[i]`` with its strides along ``E(i)``."""
+    if isinstance(tiler, Layout):
+        return make_layout(tiler, complement(tiler))
+    modes = []
+    for i, t in enumerate(tiler):
+        t = Layout(t, 1) if is_int(t) else t
+        e = _ScaledBasis(1, (i,))
+        modes.append((_scaled(t, e), _scaled(complement(t), e)))
+    if zipped:
+        return make_layout(make_layout([m[0] for m in modes]), make_layout([m[1] for m in modes]))
+    return make_layout([make_layout(a, b) for a, b in modes])
+
+
 @ModeOpDecorator
 def logical_divide(layoutA, layoutB, *, mode=()):
     """``A / B``: each mode split into the tile ``B`` and the rest (``logical_divide[i](A, B)``:
@@ -580,11 +619,15 @@ def logical_divide(layoutA, layoutB, *, mode=()):
 
     >>> logical_divide(Layout(16, 1), Layout(4, 2))
     Layout((4, (2, 2)),(2, (1, 8)))
+    >>> logical_divide(None, Layout(2, 1))
+    Layout((2, 1),(1, 2))
     """
     if type(layoutA) is not Layout and hasattr(layoutA, "_layout_op"):
         return layoutA._layout_op(logical_divide, layoutB, mode=mode)  # a Tensor: its layout
     if mode:
         return _at_mode(_logical_divide_plain, layoutA, mode, layoutB)
+    if layoutA is None and _identity_divisible(layoutB):
+        return _identity_divide(layoutB, zipped=False)
     if layoutA is None:
         layoutA = _identity_for("logical_divide", layoutB)
     elif type(layoutA) is not Layout and not is_int(layoutA):
@@ -653,6 +696,8 @@ def zipped_divide(layoutA, layoutB, *, mode=()):
         return layoutA._layout_op(zipped_divide, layoutB, mode=mode)  # a Tensor: its layout
     if mode:
         return _at_mode(_zipped_divide_plain, layoutA, mode, layoutB)
+    if layoutA is None and _identity_divisible(layoutB):
+        return _identity_divide(layoutB, zipped=True)
     if layoutA is None:
         layoutA = _identity_for("zipped_divide", layoutB)
     elif type(layoutA) is not Layout and not is_int(layoutA):
