@@ -465,7 +465,17 @@ def composition(layoutA, layoutB, *, mode=()):
     if type(layoutB) is tuple and len(layoutB) < len(layoutA):  # noqa: E721
         # a shorter tiler leaves A's remaining modes as they are
         layoutB = layoutB + (None,) * (len(layoutA) - len(layoutB))
-    r = _n_composition(_native_of(layoutA), _tiler_of(layoutB))
+    try:
+        nA = _native_of(layoutA)
+    except LayoutError:
+        return _compose_through_bases(layoutA, layoutB)
+    try:
+        tiler = _tiler_of(layoutB)
+    except LayoutError:
+        if isinstance(layoutB, Layout) and _coordinate_strided(layoutB):
+            return _compose_with_coordinates(layoutA, layoutB)
+        raise
+    r = _n_composition(nA, tiler)
     tb = type(layoutB)
     if tb is Layout:
         s = layoutB._shape  # None while a result's shape is still in its Rust layout
@@ -477,6 +487,62 @@ def composition(layoutA, layoutB, *, mode=()):
         # stride; the paper's PyCuTe writes it 1:0, as coalesce does
         return Layout(r.shape, _zeros_like(r.shape))
     return _from_native(r)
+
+
+def _flat_strides(d):
+    if is_tuple(d):
+        for x in d:
+            yield from _flat_strides(x)
+    else:
+        yield d
+
+
+def _rebuild(d, leaves):
+    if is_tuple(d):
+        return tuple(_rebuild(x, leaves) for x in d)
+    return next(leaves)
+
+
+def _compose_through_bases(A, B):
+    """``A o B`` for an ``A`` whose strides the core has no form for (sums of basis elements,
+    ``F2``-valued basis elements): ``A`` is ``phi o A'`` with ``A'`` of the same shape and the
+    stride ``E(k)`` at its leaf ``k``, and ``phi`` the linear map ``E(k) -> A``'s stride ``k``;
+    so ``A o B = phi o (A' o B)``: the core composes ``A'``, and each stride of the result (an
+    element of ``Z^S``) is mapped by ``phi``."""
+    strides = list(_flat_strides(A.stride))
+    bases = [_ScaledBasis(1, (k,)) for k in range(len(strides))]
+    R = composition(Layout(A.shape, _rebuild(A.stride, iter(bases))), B)
+
+    def phi(d):
+        if is_tuple(d):
+            return tuple(phi(x) for x in d)
+        out = 0
+        for c, path in basis_repr(d):
+            if c == 0:
+                continue
+            if len(path) != 1:
+                raise _fail("composition", "Unsupported",
+                            f"{A} o {B}: stride {d} of the composed bases has no image")
+            out = out + c * strides[path[0]]
+        return out
+
+    return Layout(R.shape, phi(R.stride))
+
+
+def _coordinate_strided(B):
+    """Whether every stride of ``B`` is 0 or an element of ``Z^S`` (no int offsets)."""
+    return all(d == 0 or isinstance(d, _ArithTuple) for d in _flat_strides(B.stride))
+
+
+def _compose_with_coordinates(A, B):
+    """``A o B`` for a ``B`` whose strides are coordinates of ``A`` (elements of ``Z^S``, sums of
+    basis elements included): ``A`` is linear on natural coordinates, so the result has ``B``'s
+    shape and the strides ``A(d)``."""
+    def image(d):
+        if is_tuple(d):
+            return tuple(image(x) for x in d)
+        return 0 if d == 0 else A(d)
+    return Layout(B.shape, image(B.stride))
 
 
 def complement(layout, max_idx=None):
