@@ -13,7 +13,7 @@ hints for annotations, not checked at run time.
 """
 
 from abc import ABC
-from typing import Any, Union
+from typing import Any, Tuple, Union
 
 from .atuple import F2, ArithTuple
 from .typing import Integer
@@ -53,13 +53,13 @@ def register_integer_type(cls):
     return cls
 
 
-HTuple = Union[Any, tuple]
-Profile = Union[Any, tuple]
-IntTuple = Union[Integer, tuple]
-Shape = Union[Integer, tuple]
-Coord = Union[Integer, None, tuple]
-Stride = Union[StrideScalar, tuple]
-Tiler = Union[Integer, "Layout", tuple]
+HTuple = Union[Any, Tuple["HTuple", ...]]
+Profile = Union[None, Tuple["Profile", ...]]
+IntTuple = Union[Integer, Tuple["IntTuple", ...]]
+Shape = Union[Integer, Tuple["Shape", ...]]
+Coord = Union[Integer, None, Tuple["Coord", ...]]
+Stride = Union[StrideScalar, Tuple["Stride", ...]]
+Tiler = Union[Integer, "Layout", Tuple["Tiler", ...]]
 
 
 def _document(alias, text):
@@ -69,12 +69,12 @@ def _document(alias, text):
 
 _document(HTuple, """A hierarchical tuple: a leaf (anything not a tuple) or a tuple of HTuples.
 
->>> import typing; tuple in typing.get_args(HTuple)
-True
+>>> import typing; len(typing.get_args(HTuple))
+2
 """)
 _document(Profile, """The hierarchy of an HTuple with its leaves ignored (``profile`` computes it).
 
->>> import typing; tuple in typing.get_args(Profile)
+>>> import typing; type(None) in typing.get_args(Profile)
 True
 """)
 _document(IntTuple, """An HTuple of ``Integer`` leaves.

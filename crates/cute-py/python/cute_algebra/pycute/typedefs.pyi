@@ -16,10 +16,10 @@ class StrideScalar(ABC):
 
 def register_integer_type(cls: _T) -> _T: ...
 
-HTuple = Union[Any, Tuple[Any, ...]]
-Profile = Union[Any, Tuple[Any, ...]]
-IntTuple = Union[Integer, Tuple[Any, ...]]
-Shape = Union[Integer, Tuple[Any, ...]]
-Coord = Union[Integer, None, Tuple[Any, ...]]
-Stride = Union[StrideScalar, Tuple[Any, ...]]
-Tiler = Union[Integer, Any, Tuple[Any, ...]]
+HTuple = Union[Any, Tuple["HTuple", ...]]
+Profile = Union[None, Tuple["Profile", ...]]
+IntTuple = Union[Integer, Tuple["IntTuple", ...]]
+Shape = Union[Integer, Tuple["Shape", ...]]
+Coord = Union[Integer, None, Tuple["Coord", ...]]
+Stride = Union[StrideScalar, Tuple["Stride", ...]]
+Tiler = Union[Integer, Any, Tuple["Tiler", ...]]
