@@ -30,7 +30,9 @@ from .layout_fns import *  # noqa: F401,F403
 from .swizzle import *  # noqa: F401,F403
 from .tensor import *  # noqa: F401,F403
 from .typing import *  # noqa: F401,F403
+from .typedefs import *  # noqa: F401,F403
 from . import atuple as _at, htuple as _ht, int_tuple as _it, layout as _ly, layout_fns as _lf
-from . import swizzle as _sw, tensor as _tn, typing as _ty
+from . import swizzle as _sw, tensor as _tn, typing as _ty, typedefs as _td
+from . import alg  # noqa: F401  (pycute.alg: copy, ref.copy, ref.gemm)
 
-__all__ = [n for m in (_it, _at, _ht, _ly, _lf, _sw, _tn, _ty) for n in m.__all__]
+__all__ = [n for m in (_it, _at, _ht, _ly, _lf, _sw, _tn, _ty, _td) for n in m.__all__]

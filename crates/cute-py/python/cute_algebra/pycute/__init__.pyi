@@ -4,13 +4,14 @@ PyCuTe."""
 from .atuple import (
     E as E, F2 as F2, ArithTuple as ArithTuple, ScaledBasis as ScaledBasis,
     basis_repr as basis_repr, is_basis as is_basis, is_stride_scalar as is_stride_scalar,
-    proj as proj, unit as unit,
+    proj as proj, unit as unit, in_bounds as in_bounds,
 )
 from .htuple import (
     ModeOpDecorator as ModeOpDecorator, dice_ as dice_, get as get, is_htuple as is_htuple,
     leaves as leaves, lift as lift, product_each as product_each, repeat_like as repeat_like,
     select as select, take as take, transform_apply_leaf as transform_apply_leaf,
     transform_leaf as transform_leaf, unflatten as unflatten, unwrap as unwrap, wrap as wrap,
+    profile as profile, zip_leaves as zip_leaves,
 )
 from .layout_fns import (
     coprofile as coprofile, coshape as coshape, compatible as compatible, congruent as congruent,
@@ -43,20 +44,27 @@ from .swizzle import (
     ComposedLayout as ComposedLayout, Swizzle as Swizzle, shiftl as shiftl, shiftr as shiftr,
 )
 from .tensor import (
-    Array as Array, ImplicitAccessor as ImplicitAccessor, Ptr as Ptr, Tensor as Tensor,
+    Accessor as Accessor, MutableAccessor as MutableAccessor, Array as Array,
+    ImplicitAccessor as ImplicitAccessor, Ptr as Ptr, Tensor as Tensor,
     identity_tensor as identity_tensor, is_tensor as is_tensor, make_tensor as make_tensor,
 )
 from .typing import Integer as Integer
+from .typedefs import (
+    Coord as Coord, HTuple as HTuple, IntTuple as IntTuple, Profile as Profile, Shape as Shape,
+    Stride as Stride, StrideScalar as StrideScalar, Tiler as Tiler,
+    register_integer_type as register_integer_type,
+)
+from . import alg as alg
 
 __all__ = [
     "is_int", "is_tuple", "flatten", "signum", "product", "inner_product", "tuple_max",
     "elem_scale", "shape_div", "prefix_product", "idx2crd", "crd2idx", "crd2crd", "slice_",
     "has_none",
     "F2", "ArithTuple", "ScaledBasis", "E", "is_stride_scalar", "basis_repr", "is_basis",
-    "proj", "unit",
+    "proj", "unit", "in_bounds",
     "ModeOpDecorator", "wrap", "unwrap", "get", "lift", "select", "take", "transform_leaf",
     "transform_apply_leaf", "leaves", "unflatten", "repeat_like", "product_each", "dice_",
-    "is_htuple",
+    "is_htuple", "profile", "zip_leaves",
     "LayoutBase", "is_layout", "Layout", "make_layout", "size", "cosize", "coalesce", "filter",
     "composition", "complement", "right_inverse", "left_inverse", "logical_divide",
     "logical_product", "hier_unzip", "zipped_divide", "tiled_divide", "zipped_product",
@@ -66,6 +74,9 @@ __all__ = [
     "greatest_common_domain", "coalesce_z", "layout_add", "recast", "nullspace",
     "common_refinement", "common_coarsening",
     "shiftr", "shiftl", "Swizzle", "ComposedLayout",
-    "Ptr", "Array", "ImplicitAccessor", "Tensor", "make_tensor", "identity_tensor", "is_tensor",
+    "Accessor", "MutableAccessor", "Ptr", "Array", "ImplicitAccessor", "Tensor", "make_tensor",
+    "identity_tensor", "is_tensor",
     "Integer",
+    "StrideScalar", "register_integer_type", "HTuple", "Profile", "IntTuple", "Shape", "Coord",
+    "Stride", "Tiler",
 ]

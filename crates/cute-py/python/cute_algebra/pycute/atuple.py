@@ -17,7 +17,7 @@ all-zero one equals ``0``; a nonzero int is rank 0 and never equals one.
 
 __all__ = [
     "F2", "ArithTuple", "ScaledBasis", "E", "is_stride_scalar", "basis_repr", "is_basis",
-    "proj", "unit",
+    "proj", "unit", "in_bounds",
 ]
 
 
@@ -473,3 +473,52 @@ def unit(profile):
     v, path = _path_of(profile, "unit")
     one = v._unit() if hasattr(v, "_unit") else 1
     return ScaledBasis(one, path)
+
+
+def _crd_tuple(c):
+    """A coordinate as nested tuples: an ``ArithTuple``'s entries, a tuple's recursively."""
+    if isinstance(c, ArithTuple):
+        c = c.data
+    if isinstance(c, (tuple, list)):
+        return tuple(_crd_tuple(x) for x in c)
+    return c
+
+
+def _in_bounds(c, s):
+    if isinstance(s, (tuple, list)):
+        if isinstance(c, tuple):
+            if len(c) > len(s):
+                return all(x == 0 for x in c[len(s):]) and _in_bounds(c[:len(s)], s)
+            c = c + (0,) * (len(s) - len(c))  # missing entries of a coordinate are zeros
+            return all(_in_bounds(x, y) for x, y in zip(c, s))
+        total = 1
+        for x in s:
+            total *= _size_of(x)
+        return 0 <= c < total
+    if isinstance(c, tuple):
+        return False
+    return 0 <= c < s
+
+
+def _size_of(s):
+    if isinstance(s, (tuple, list)):
+        total = 1
+        for x in s:
+            total *= _size_of(x)
+        return total
+    return s
+
+
+def in_bounds(crd, shape):
+    """True when the coordinate ``crd`` (an int, a tuple or an ``ArithTuple``, missing entries
+    being zeros) lies inside ``shape``: every entry ``c`` of a mode of extent ``s`` has
+    ``0 <= c < s``, and an int entry against a tuple mode is below that mode's size.
+
+    >>> in_bounds((1, 2), (2, 3)), in_bounds((1, -1), (2, 3)), in_bounds(ArithTuple(1), (2, 3))
+    (True, False, True)
+    >>> in_bounds(5, (2, 3)), in_bounds(6, (2, 3))
+    (True, False)
+    """
+    if hasattr(shape, "shape") and not isinstance(shape, (tuple, list)):
+        shape = shape.shape  # a layout
+    return _in_bounds(_crd_tuple(crd), shape)

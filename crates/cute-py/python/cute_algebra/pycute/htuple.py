@@ -20,7 +20,7 @@ from .int_tuple import _fail, is_tuple
 __all__ = [
     "ModeOpDecorator", "wrap", "unwrap", "get", "lift", "select", "take", "transform_leaf",
     "transform_apply_leaf", "leaves", "unflatten", "repeat_like", "product_each", "dice_",
-    "is_htuple",
+    "is_htuple", "profile", "zip_leaves",
 ]
 
 
@@ -279,3 +279,35 @@ def dice_(crd, trg):
     if crd is None:
         return ()
     return (trg,)
+
+
+def profile(x):
+    """The profile of ``x``: its hierarchy with every leaf ``None``. A layout's is its shape's;
+    inside a tuple a layout (a tiler's) is a leaf, as is anything that is not a tuple.
+
+    >>> profile(((2, 3), 5)), profile((None, "m")), profile(7)
+    (((None, None), None), (None, None), None)
+    """
+    if hasattr(x, "_mode_of") and hasattr(x, "shape") and not isinstance(x, (tuple, list)):
+        x = x.shape  # a layout
+    return _profile(x)
+
+
+def _profile(x):
+    if isinstance(x, (tuple, list)):
+        return tuple(_profile(e) for e in x)
+    return None
+
+
+def zip_leaves(tree, x):
+    """``(leaf, part)`` for each leaf of ``tree`` and the part of ``x`` (a nested tuple or a
+    layout) at the same position: the pairing of names with modes.
+
+    >>> list(zip_leaves(("a", ("b", "c")), (4, (5, 6))))
+    [('a', 4), ('b', 5), ('c', 6)]
+    """
+    if isinstance(tree, (tuple, list)):
+        for k, t in enumerate(tree):
+            yield from zip_leaves(t, _mode_of(x, k, (k,)))
+    else:
+        yield tree, x

@@ -318,7 +318,11 @@ class Layout(LayoutBase):
         (8, 8)
         >>> Layout((2, 2), (-1, 4)).cosize()
         6
+        >>> Layout((), ()).cosize()  # the rank-0 layout: the one index 0 at offset 0
+        1
         """
+        if self.shape == ():
+            return 1
         return _native_of(self).cosize()
 
     def __str__(self):
@@ -461,7 +465,17 @@ def composition(layoutA, layoutB, *, mode=()):
     if type(layoutB) is tuple and len(layoutB) < len(layoutA):  # noqa: E721
         # a shorter tiler leaves A's remaining modes as they are
         layoutB = layoutB + (None,) * (len(layoutA) - len(layoutB))
-    r = _n_composition(_native_of(layoutA), _tiler_of(layoutB))
+    try:
+        nA = _native_of(layoutA)
+    except LayoutError:
+        return _compose_through_bases(layoutA, layoutB)
+    try:
+        tiler = _tiler_of(layoutB)
+    except LayoutError:
+        if isinstance(layoutB, Layout) and _coordinate_strided(layoutB):
+            return _compose_with_coordinates(layoutA, layoutB)
+        raise
+    r = _n_composition(nA, tiler)
     tb = type(layoutB)
     if tb is Layout:
         s = layoutB._shape  # None while a result's shape is still in its Rust layout
@@ -473,6 +487,62 @@ def composition(layoutA, layoutB, *, mode=()):
         # stride; the paper's PyCuTe writes it 1:0, as coalesce does
         return Layout(r.shape, _zeros_like(r.shape))
     return _from_native(r)
+
+
+def _flat_strides(d):
+    if is_tuple(d):
+        for x in d:
+            yield from _flat_strides(x)
+    else:
+        yield d
+
+
+def _rebuild(d, leaves):
+    if is_tuple(d):
+        return tuple(_rebuild(x, leaves) for x in d)
+    return next(leaves)
+
+
+def _compose_through_bases(A, B):
+    """``A o B`` for an ``A`` whose strides the core has no form for (sums of basis elements,
+    ``F2``-valued basis elements): ``A`` is ``phi o A'`` with ``A'`` of the same shape and the
+    stride ``E(k)`` at its leaf ``k``, and ``phi`` the linear map ``E(k) -> A``'s stride ``k``;
+    so ``A o B = phi o (A' o B)``: the core composes ``A'``, and each stride of the result (an
+    element of ``Z^S``) is mapped by ``phi``."""
+    strides = list(_flat_strides(A.stride))
+    bases = [_ScaledBasis(1, (k,)) for k in range(len(strides))]
+    R = composition(Layout(A.shape, _rebuild(A.stride, iter(bases))), B)
+
+    def phi(d):
+        if is_tuple(d):
+            return tuple(phi(x) for x in d)
+        out = 0
+        for c, path in basis_repr(d):
+            if c == 0:
+                continue
+            if len(path) != 1:
+                raise _fail("composition", "Unsupported",
+                            f"{A} o {B}: stride {d} of the composed bases has no image")
+            out = out + c * strides[path[0]]
+        return out
+
+    return Layout(R.shape, phi(R.stride))
+
+
+def _coordinate_strided(B):
+    """Whether every stride of ``B`` is 0 or an element of ``Z^S`` (no int offsets)."""
+    return all(d == 0 or isinstance(d, _ArithTuple) for d in _flat_strides(B.stride))
+
+
+def _compose_with_coordinates(A, B):
+    """``A o B`` for a ``B`` whose strides are coordinates of ``A`` (elements of ``Z^S``, sums of
+    basis elements included): ``A`` is linear on natural coordinates, so the result has ``B``'s
+    shape and the strides ``A(d)``."""
+    def image(d):
+        if is_tuple(d):
+            return tuple(image(x) for x in d)
+        return 0 if d == 0 else A(d)
+    return Layout(B.shape, image(B.stride))
 
 
 def complement(layout, max_idx=None):
@@ -568,6 +638,45 @@ def _identity_for(op, tiler):
                     f"{type(tiler).__name__}")
 
 
+def _identity_divisible(tiler):
+    """Whether ``tiler`` is a layout with int strides, or a tuple of ints and such layouts."""
+    def ok(t):
+        return is_int(t) or (isinstance(t, Layout)
+                             and all(is_int(d) for d in _leaves_of(t.stride)))
+    return ok(tiler) and not is_int(tiler) or (is_tuple(tiler) and all(ok(t) for t in tiler))
+
+
+def _leaves_of(x):
+    if is_tuple(x):
+        for e in x:
+            yield from _leaves_of(e)
+    else:
+        yield x
+
+
+def _scaled(layout, e):
+    """``layout`` with every stride ``d`` replaced by ``d*e`` (``e`` a basis element)."""
+    def scale(d):
+        return tuple(scale(x) for x in d) if is_tuple(d) else (d * e if d != 0 else 0)
+    return Layout(layout.shape, scale(layout.stride))
+
+
+def _identity_divide(tiler, zipped):
+    """``None / B``, the identity divided by ``B``: ``(B, complement(B))`` with the paper's
+    complement on the extended domain (its trailing size-1 mode steps past the span of ``B``);
+    for a tuple ``B``, mode ``i`` is that of ``B[i]`` with its strides along ``E(i)``."""
+    if isinstance(tiler, Layout):
+        return make_layout(tiler, complement(tiler))
+    modes = []
+    for i, t in enumerate(tiler):
+        t = Layout(t, 1) if is_int(t) else t
+        e = _ScaledBasis(1, (i,))
+        modes.append((_scaled(t, e), _scaled(complement(t), e)))
+    if zipped:
+        return make_layout(make_layout([m[0] for m in modes]), make_layout([m[1] for m in modes]))
+    return make_layout([make_layout(a, b) for a, b in modes])
+
+
 @ModeOpDecorator
 def logical_divide(layoutA, layoutB, *, mode=()):
     """``A / B``: each mode split into the tile ``B`` and the rest (``logical_divide[i](A, B)``:
@@ -576,11 +685,15 @@ def logical_divide(layoutA, layoutB, *, mode=()):
 
     >>> logical_divide(Layout(16, 1), Layout(4, 2))
     Layout((4, (2, 2)),(2, (1, 8)))
+    >>> logical_divide(None, Layout(2, 1))
+    Layout((2, 1),(1, 2))
     """
     if type(layoutA) is not Layout and hasattr(layoutA, "_layout_op"):
         return layoutA._layout_op(logical_divide, layoutB, mode=mode)  # a Tensor: its layout
     if mode:
         return _at_mode(_logical_divide_plain, layoutA, mode, layoutB)
+    if layoutA is None and _identity_divisible(layoutB):
+        return _identity_divide(layoutB, zipped=False)
     if layoutA is None:
         layoutA = _identity_for("logical_divide", layoutB)
     elif type(layoutA) is not Layout and not is_int(layoutA):
@@ -649,6 +762,8 @@ def zipped_divide(layoutA, layoutB, *, mode=()):
         return layoutA._layout_op(zipped_divide, layoutB, mode=mode)  # a Tensor: its layout
     if mode:
         return _at_mode(_zipped_divide_plain, layoutA, mode, layoutB)
+    if layoutA is None and _identity_divisible(layoutB):
+        return _identity_divide(layoutB, zipped=True)
     if layoutA is None:
         layoutA = _identity_for("zipped_divide", layoutB)
     elif type(layoutA) is not Layout and not is_int(layoutA):

@@ -305,6 +305,7 @@ def greatest_common_domain(a, b):
     >>> greatest_common_domain((4, 6), (8, 3)), greatest_common_domain(Layout((5, 3)), 10)
     (Layout((4, 2, 3),(1, 4, 8)), Layout((5,),(1,)))
     """
+    a, b = (x.layout if hasattr(x, "_layout_op") else x for x in (a, b))  # tensors
     sa = a.shape if isinstance(a, LayoutBase) else a
     sb = b.shape if isinstance(b, LayoutBase) else b
     return _from_native(_native.greatest_common_domain(sa, sb))

@@ -10,6 +10,7 @@
 """
 
 from .. import _native
+from .atuple import F2  # noqa: F401  (`from pycute.swizzle import F2`, as in the paper's PyCuTe)
 from .layout import LayoutBase, cosize, size
 
 __all__ = ["shiftr", "shiftl", "Swizzle", "ComposedLayout"]

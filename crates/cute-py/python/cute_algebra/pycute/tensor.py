@@ -13,13 +13,14 @@ True
 """
 
 import ctypes
+from abc import ABC, abstractmethod
 
 from .atuple import E
 from .int_tuple import _fail, is_int, is_tuple
 from .layout import Layout, LayoutBase
 
-__all__ = ["Ptr", "Array", "ImplicitAccessor", "Tensor", "make_tensor", "identity_tensor",
-           "is_tensor"]
+__all__ = ["Accessor", "MutableAccessor", "Ptr", "Array", "ImplicitAccessor", "Tensor",
+           "make_tensor", "identity_tensor", "is_tensor"]
 
 # array.array type codes -> ctypes types of the same size and kind
 _TYPECODES = {
@@ -44,7 +45,36 @@ def _storage_of(obj):
     return None
 
 
-class Ptr:
+class Accessor(ABC):
+    """What a tensor reads through: ``acc[offset]`` is the element at ``offset`` and ``acc + k``
+    the accessor whose offset 0 is this one's ``k`` (the paper's PyCuTe names).
+
+    >>> isinstance(ImplicitAccessor(0), Accessor), isinstance(Array(1), MutableAccessor)
+    (True, True)
+    """
+
+    @abstractmethod
+    def __getitem__(self, offset):
+        """The element at ``offset``."""
+
+    @abstractmethod
+    def __add__(self, k):
+        """This accessor moved by ``k`` elements."""
+
+
+class MutableAccessor(Accessor):
+    """An accessor that is also written through: ``acc[offset] = value``.
+
+    >>> a = Array(2); a[1] = 3.0; a[1]
+    3.0
+    """
+
+    @abstractmethod
+    def __setitem__(self, offset, value):
+        """Stores ``value`` at ``offset``."""
+
+
+class Ptr(MutableAccessor):
     """A typed pointer: ``p[i]`` reads (and assigns) the ``i``-th element of type ``dtype`` from
     ``address``; ``p + k`` steps ``k`` elements. Made from an address (with ``dtype``) or from an
     object with storage (``array.array``, a NumPy array), whose type it takes and which it keeps
@@ -112,7 +142,7 @@ class Array(Ptr):
     (7, True)
     """
 
-    def __init__(self, n, dtype=ctypes.c_float):
+    def __init__(self, n, dtype=ctypes.c_double):
         if not is_int(n) or n < 0:
             raise _fail("Array", "OutOfRange", f"size {n} is not a non-negative int")
         if n * ctypes.sizeof(dtype) > _MAX_ARRAY_BYTES:
@@ -125,7 +155,7 @@ class Array(Ptr):
         self.size = n
 
 
-class ImplicitAccessor:
+class ImplicitAccessor(Accessor):
     """An accessor that returns its offsets (from ``origin``) instead of reading memory: the
     accessor of an identity tensor.
 
@@ -219,6 +249,11 @@ class Tensor:
     def __len__(self):
         return len(self.layout)
 
+    def _mode_of(self, i):
+        """The tensor of the layout's mode ``i``, with the same accessor (``get[i](T)``, and so
+        ``size[i](T)``, ``shape[i](T)``, ...)."""
+        return Tensor(self.accessor, self.layout._mode_of(i))
+
     def _layout_op(self, f, *args, **kwargs):
         """The tensor of ``f`` applied to the layout, with the same accessor."""
         return Tensor(self.accessor, f(self.layout, *args, **kwargs))
@@ -236,7 +271,7 @@ def is_tensor(x):
     return isinstance(x, Tensor)
 
 
-def make_tensor(layout, dtype=ctypes.c_float):
+def make_tensor(layout, dtype=ctypes.c_double):
     """A tensor owning zeroed memory for the layout (an int or a tuple is the compact
     column-major layout of that shape): as many elements as one past its largest offset.
 

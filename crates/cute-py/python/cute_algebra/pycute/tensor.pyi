@@ -1,13 +1,24 @@
 """Type stubs of cute_algebra.pycute.tensor: the paper's PyCuTe tensors and accessors."""
 
+from abc import ABC, abstractmethod
 from typing import Any, Optional, Tuple
 
 from .layout import Layout, LayoutBase
 
-__all__ = ["Ptr", "Array", "ImplicitAccessor", "Tensor", "make_tensor", "identity_tensor",
-           "is_tensor"]
+__all__ = ["Accessor", "MutableAccessor", "Ptr", "Array", "ImplicitAccessor", "Tensor",
+           "make_tensor", "identity_tensor", "is_tensor"]
 
-class Ptr:
+class Accessor(ABC):
+    @abstractmethod
+    def __getitem__(self, offset: Any) -> Any: ...
+    @abstractmethod
+    def __add__(self, k: Any) -> Any: ...
+
+class MutableAccessor(Accessor):
+    @abstractmethod
+    def __setitem__(self, offset: Any, value: Any) -> None: ...
+
+class Ptr(MutableAccessor):
     address: int
     dtype: Any
     owner: Any
@@ -25,7 +36,7 @@ class Array(Ptr):
     size: int
     def __init__(self, n: int, dtype: Any = ...) -> None: ...
 
-class ImplicitAccessor:
+class ImplicitAccessor(Accessor):
     origin: Any
     def __init__(self, origin: Any = 0) -> None: ...
     def __getitem__(self, offset: Any) -> Any: ...

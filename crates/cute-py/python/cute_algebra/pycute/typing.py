@@ -11,7 +11,8 @@ __all__ = ["Integer"]
 
 
 class Integer(ABC):
-    """Matches ``int`` and its subclasses except ``bool``.
+    """Matches ``int`` and its subclasses except ``bool``, and any type given to
+    ``register_integer_type`` (the paper's PyCuTe's hook for integer-like types).
 
     >>> issubclass(int, Integer), issubclass(bool, Integer)
     (True, False)
@@ -21,4 +22,6 @@ class Integer(ABC):
     def __subclasshook__(cls, c):
         if c is bool or not isinstance(c, type):
             return False
-        return issubclass(c, int) and not issubclass(c, bool)
+        if issubclass(c, int) and not issubclass(c, bool):
+            return True
+        return NotImplemented  # the registered types decide
