@@ -77,11 +77,16 @@ impl fmt::Display for SymError {
             write!(f, " {}", self.operands)?;
         }
         match &self.reason {
-            Reason::Needs { unknown, condition } => write!(
-                f,
-                ": the answer depends on the run-time value of {unknown}: needs {condition} \
-                 (declare it, e.g. with {{div=…}}, to decide it now)"
-            ),
+            Reason::Needs { unknown, condition } => {
+                write!(
+                    f,
+                    ": the answer depends on the run-time value of {unknown}: needs {condition}"
+                )?;
+                if !condition.contains("declare") {
+                    f.write_str(" (declare what is known, e.g. {div=8}, to decide it now)")?;
+                }
+                Ok(())
+            }
             Reason::Unsupported(what) => write!(f, ": unsupported for unknown extents: {what}"),
             Reason::Syntax { pos, expected } => {
                 write!(f, ": expected {expected} at byte {pos}")

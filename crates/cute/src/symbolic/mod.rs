@@ -19,7 +19,7 @@
 //! let a: SymLayout = "(M,4):(1,2*M)".parse().unwrap();
 //! let e = composition(&a, &"2:8".parse().unwrap()).unwrap_err();
 //! assert_eq!(e.category(), "Condition");
-//! assert!(e.to_string().contains("needs M and 8 to divide one another"), "{e}");
+//! assert!(e.to_string().contains("needs M divisible by 8 or dividing 8"), "{e}");
 //! let a: SymLayout = "(M{div=16},4):(1,2*M)".parse().unwrap();
 //! assert_eq!(composition(&a, &"2:8".parse().unwrap()).unwrap().to_string(), "2:8");
 //! ```

@@ -146,21 +146,11 @@ fn compose_leaf(
             continue;
         }
         if rest_stride.divides(ai) != Tri::Yes {
-            let x = if ai.as_int().is_none() {
-                ai
-            } else {
-                &rest_stride
-            };
-            let y = if ai.as_int().is_none() {
-                &rest_stride
-            } else {
-                ai
-            };
             return Err(ctx.needs(
                 &[ai, &rest_stride],
                 format!(
-                    "{x} and {y} to divide one another (the stride-divisibility condition (9)) \
-                     [{x} divisible by {y}, or dividing it]"
+                    "{} (the stride-divisibility condition (9))",
+                    one_another(ai, &rest_stride)
                 ),
             ));
         }
@@ -175,8 +165,8 @@ fn compose_leaf(
             return Err(ctx.needs(
                 &[&q, &rest_shape],
                 format!(
-                    "{q} and {rest_shape} to divide one another (the shape-divisibility \
-                     condition (10))"
+                    "{} (the shape-divisibility condition (10))",
+                    one_another(&q, &rest_shape)
                 ),
             ));
         }
@@ -188,6 +178,17 @@ fn compose_leaf(
         out.push((rest_shape, ctx.scale(&last.1, &rest_stride)?));
     }
     Ok(out)
+}
+
+/// The condition that `a` and `b` divide one another, in words: `M divisible by 8 or dividing
+/// 8` when one side is an integer.
+fn one_another(a: &Mono, b: &Mono) -> String {
+    let (x, y) = if a.as_int().is_some() { (b, a) } else { (a, b) };
+    if y.as_int().is_some() {
+        format!("{x} divisible by {y} or dividing {y}")
+    } else {
+        format!("{x} and {y} to divide one another")
+    }
 }
 
 /// Checks that the leaves `(s, d)` of the right operand, sorted by stride, are nested blocks

@@ -403,7 +403,7 @@ fn cutlass_issues() {
     assert_eq!(e.category(), "Condition");
     assert!(
         e.to_string()
-            .contains("of M: needs M and 8 to divide one another"),
+            .contains("of M: needs M divisible by 8 or dividing 8"),
         "{e}"
     );
 }
