@@ -22,6 +22,7 @@ mod ops;
 mod partition;
 mod strides;
 mod swizzles;
+mod symbolic;
 mod tensor;
 mod types;
 
@@ -43,6 +44,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<classes::PyF2>()?;
     m.add_class::<classes::PySwizzle>()?;
     m.add_class::<classes::PyComposedLayout>()?;
+    m.add_class::<symbolic::PySymLayout>()?;
     m.add_class::<swizzles::PyBankReport>()?;
     m.add_class::<swizzles::PySwizzleSearch>()?;
     m.add_function(wrap_pyfunction!(ops::size, m)?)?;

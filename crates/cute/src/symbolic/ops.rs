@@ -350,7 +350,7 @@ pub(crate) fn complement_in(
         if d.axis.is_some() {
             return Err(ctx.unsupported("basis strides"));
         }
-        if d.m.is_zero() || !ctx.above_one(&s)? {
+        if d.m.is_zero() || s.is_one() {
             continue;
         }
         if d.m.num < 0 {
@@ -359,6 +359,11 @@ pub(crate) fn complement_in(
         modes.push((s, d.m));
     }
     sort_by_stride(ctx, &mut modes, |x| &x.1)?;
+    // A mode of extent 1 adds nothing; one that may be 1 only splits the gaps around it in two
+    // (the same function), except at the top, where without a cotarget it decides the size.
+    if let (None, Some((s, _))) = (cotarget, modes.last()) {
+        ctx.above_one(s)?;
+    }
     let mut cur = Mono::int(1);
     let mut out = Vec::new();
     for (s, d) in &modes {
@@ -382,7 +387,12 @@ pub(crate) fn complement_in(
                 if !q.is_one() {
                     out.push((q, SymStride::int(cur)));
                 }
-            } else if m.le(&cur) != Tri::Yes {
+            } else if m.le(&cur) == Tri::Yes {
+                // the chain passes the cotarget: a mode that may be 1 decides the size
+                for (s, _) in &modes {
+                    ctx.above_one(s)?;
+                }
+            } else {
                 return Err(ctx.needs(
                     &[m, &cur],
                     format!("{m} divisible by {cur} or at most {cur}"),
