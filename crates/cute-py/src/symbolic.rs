@@ -168,8 +168,8 @@ impl PySymLayout {
 
     /// `left_inverse(L)`.
     ///
-    /// >>> print(SymLayout("(4,M):(M,1)").left_inverse())
-    /// (M,4):(4,1)
+    /// >>> print(SymLayout("(4,M{min=2}):(M,1)").left_inverse())
+    /// (M{min=2},4):(4,1)
     fn left_inverse(&self) -> PyResult<Self> {
         wrap(symbolic::left_inverse(&self.0))
     }

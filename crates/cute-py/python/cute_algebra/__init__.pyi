@@ -11,6 +11,7 @@ from ._native import (
     LayoutError as LayoutError,
     Swizzle as Swizzle,
     SwizzleSearch as SwizzleSearch,
+    SymLayout as SymLayout,
     array_layout as array_layout,
     bank_conflicts as bank_conflicts,
     blocked_product as blocked_product,
@@ -97,7 +98,7 @@ __version__: str
 
 __all__ = [
     "BankReport", "ComposedLayout", "E", "F2", "Layout", "LayoutError", "Swizzle", "SwizzleSearch",
-    "Tensor", "array_layout", "bank_conflicts", "blocked_product", "coalesce", "coalesce_z",
+    "SymLayout", "Tensor", "array_layout", "bank_conflicts", "blocked_product", "coalesce", "coalesce_z",
     "compact_col_major", "compact_row_major", "compatible", "complement", "composition",
     "composition_mode", "congruent", "contract", "copy", "cosize", "crd2crd", "crd2idx", "depth",
     "dice", "domain_distribute", "downcast", "filter_", "filter_zeros", "flat_divide",

@@ -142,8 +142,8 @@ def right_inverse(a: _Like) -> SymLayout:
 def left_inverse(a: _Like) -> SymLayout:
     """`SymLayout.left_inverse`.
 
-    >>> print(left_inverse("(4,M):(M,1)"))
-    (M,4):(4,1)
+    >>> print(left_inverse("(4,M{min=2}):(M,1)"))
+    (M{min=2},4):(4,1)
     """
     return _sym(a).left_inverse()
 

@@ -4,7 +4,11 @@ from typing import Any, Optional, Union
 
 from ._native import SymLayout as SymLayout
 
-__all__: list[str]
+__all__ = [
+    "SymLayout", "layout", "unknown", "coalesce", "composition", "complement", "right_inverse",
+    "left_inverse", "logical_divide", "zipped_divide", "tiled_divide", "flat_divide",
+    "logical_product", "blocked_product", "raked_product",
+]
 
 _Like = Union[SymLayout, str]
 

@@ -343,6 +343,7 @@ impl Mono {
     /// assert_eq!(m.equals(&m), Tri::Yes);
     /// assert_eq!(m.equals(&Mono::int(4)), Tri::Depends);
     /// assert_eq!(m.mul_int(2).unwrap().equals(&m), Tri::No);
+    /// assert_eq!(m.mul_int(4).unwrap().equals(&Mono::int(1)), Tri::No);
     /// ```
     pub fn equals(&self, o: &Mono) -> Tri {
         if self == o {
@@ -358,6 +359,8 @@ impl Mono {
             Tri::No
         } else if self.is_zero() || o.is_zero() {
             Tri::No // a product of positive unknowns is never 0
+        } else if self.le(o) == Tri::No || o.le(self) == Tri::No {
+            Tri::No // one is always the larger
         } else {
             Tri::Depends
         }

@@ -226,13 +226,13 @@ pub(crate) fn sort_by_stride<T>(
         let mut j = i;
         while j > 0 {
             let (a, b) = (key(&v[j - 1]), key(&v[j]));
-            match a.le(b) {
-                Tri::Yes => break,
-                Tri::No => v.swap(j - 1, j),
-                Tri::Depends => {
-                    return Err(ctx.needs(&[a, b], format!("an order between {a} and {b}")))
-                }
+            if a.le(b) == Tri::Yes {
+                break;
             }
+            if b.le(a) != Tri::Yes {
+                return Err(ctx.needs(&[a, b], format!("an order between {a} and {b}")));
+            }
+            v.swap(j - 1, j);
             j -= 1;
         }
     }
@@ -360,12 +360,10 @@ pub(crate) fn complement_in(
     }
     sort_by_stride(ctx, &mut modes, |x| &x.1)?;
     // A mode of extent 1 adds nothing; one that may be 1 only splits the gaps around it in two
-    // (the same function), except at the top, where without a cotarget it decides the size.
-    if let (None, Some((s, _))) = (cotarget, modes.last()) {
-        ctx.above_one(s)?;
-    }
+    // (the same function), except at the top: the gap below it is there only if it is.
     let mut cur = Mono::int(1);
     let mut out = Vec::new();
+    let mut top_gap: Option<(Mono, Mono)> = None; // (extent of the last mode, its gap)
     for (s, d) in &modes {
         if cur.divides(d) != Tri::Yes {
             return Err(ctx.needs(
@@ -374,13 +372,23 @@ pub(crate) fn complement_in(
             ));
         }
         let gap = ctx.div(d, &cur)?;
+        top_gap = Some((s.clone(), gap.clone()));
         if !gap.is_one() {
             out.push((gap, SymStride::int(cur.clone())));
         }
         cur = ctx.mul(s, d)?;
     }
+    let top_may_vanish = |ctx: &Ctx| -> Result<(), SymError> {
+        match &top_gap {
+            Some((s, gap)) if !gap.is_one() => ctx.above_one(s).map(|_| ()),
+            _ => Ok(()),
+        }
+    };
     match cotarget {
-        None => out.push((Mono::int(1), SymStride::int(cur))),
+        None => {
+            top_may_vanish(ctx)?;
+            out.push((Mono::int(1), SymStride::int(cur)))
+        }
         Some(m) => {
             if cur.divides(m) == Tri::Yes {
                 let q = ctx.div(m, &cur)?;
@@ -388,10 +396,8 @@ pub(crate) fn complement_in(
                     out.push((q, SymStride::int(cur)));
                 }
             } else if m.le(&cur) == Tri::Yes {
-                // the chain passes the cotarget: a mode that may be 1 decides the size
-                for (s, _) in &modes {
-                    ctx.above_one(s)?;
-                }
+                // the chain passes the cotarget: no trailing mode takes the gaps in
+                top_may_vanish(ctx)?;
             } else {
                 return Err(ctx.needs(
                     &[m, &cur],
