@@ -93,6 +93,11 @@ impl Sym {
         }
     }
 
+    /// The text of the unknown with its facts (`M{div=8}`, `?{div=8}`).
+    pub(crate) fn text(&self) -> String {
+        format!("{}{}", self.name().unwrap_or("?"), self.facts())
+    }
+
     /// The facts as printed: `{div=16,min=64}`, or nothing when none is known.
     pub(crate) fn facts(&self) -> String {
         let mut parts = Vec::new();
@@ -355,12 +360,15 @@ impl Mono {
                 .iter()
                 .zip(&o.syms)
                 .all(|(a, b)| a.0.id == b.0.id && a.1 == b.1);
-        if same_unknowns {
+        // a product of positive unknowns is never 0; with the same unknowns, different
+        // coefficients never meet; otherwise one side may always be the larger
+        let apart = same_unknowns
+            || self.is_zero()
+            || o.is_zero()
+            || self.le(o) == Tri::No
+            || o.le(self) == Tri::No;
+        if apart {
             Tri::No
-        } else if self.is_zero() || o.is_zero() {
-            Tri::No // a product of positive unknowns is never 0
-        } else if self.le(o) == Tri::No || o.le(self) == Tri::No {
-            Tri::No // one is always the larger
         } else {
             Tri::Depends
         }

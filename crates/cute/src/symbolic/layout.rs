@@ -219,7 +219,7 @@ impl SymLayout {
                 return Err(fail(format!(
                     "{} is not an admissible value of {}",
                     value(&s),
-                    super::text::sym_text(&s)
+                    s.text()
                 )));
             }
         }

@@ -3,9 +3,8 @@
 //! unknowns; otherwise the operation refuses and names the condition.
 
 use super::error::{Reason, SymError};
-use super::expr::{Mono, Tri};
+use super::expr::{Mono, Sym, Tri};
 use super::layout::{unify, SymLayout, SymStride, Tree};
-use super::text::sym_text;
 
 /// The operation and its operands, for refusals.
 pub(crate) struct Ctx {
@@ -33,7 +32,7 @@ impl Ctx {
         let unknown = about
             .iter()
             .flat_map(|m| m.unknowns())
-            .map(sym_text)
+            .map(Sym::text)
             .next()
             .unwrap_or_else(|| "an extent".into());
         self.fail(Reason::Needs { unknown, condition })
@@ -239,6 +238,10 @@ pub(crate) fn sort_by_stride<T>(
     Ok(())
 }
 
+/// B's leaves `(extent, stride)` that address one part of A: the whole of A (`None`) or its mode
+/// `j` (basis strides `k@j`).
+type Group = (Option<u32>, Vec<(Mono, Mono)>);
+
 /// `A ∘ B`, with B's shape: `(A ∘ B)(i) = A(B(i))` for every admissible value of the unknowns.
 /// Basis strides `k@j` of B address mode `j` of A (CUTLASS #3470).
 ///
@@ -268,7 +271,7 @@ pub fn composition(a: &SymLayout, b: &SymLayout) -> Result<SymLayout, SymError> 
     let leaves = b.flat();
     let a_flat = coalesce_keeping(&ctx, a.flat(), true)?;
     // group B's leaves by the part of A they address
-    let mut groups: Vec<(Option<u32>, Vec<(Mono, Mono)>)> = Vec::new();
+    let mut groups: Vec<Group> = Vec::new();
     for (s, d) in &leaves {
         match groups.iter_mut().find(|g| g.0 == d.axis) {
             Some(g) => g.1.push((s.clone(), d.m.clone())),

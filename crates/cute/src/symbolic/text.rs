@@ -228,7 +228,8 @@ fn compact(shape: &Tree<Mono>, acc: &mut Mono) -> Option<Tree<SymStride>> {
 impl FromStr for SymLayout {
     type Err = SymError;
 
-    /// Reads `shape:stride` with unknowns (see the [module](self) grammar).
+    /// Reads `shape:stride` in CuTe notation with unknowns (see [`SymLayout`]); without a
+    /// stride, column-major.
     ///
     /// # Errors
     ///
@@ -291,11 +292,6 @@ impl FromStr for SymLayout {
             .collect();
         Ok(SymLayout { shape, stride }.rename(&table))
     }
-}
-
-/// The text of an unknown with its facts (`M{div=8}`, `?{div=8}`).
-pub(crate) fn sym_text(s: &Sym) -> String {
-    format!("{}{}", s.name().unwrap_or("?"), s.facts())
 }
 
 /// Prints a product: `192*M*?{div=8}/4`; `names` gives each unknown's text and whether its

@@ -149,6 +149,9 @@ impl Sizes for Layout {
     }
 }
 
+/// A check of an answer (substituted) against the inputs (substituted).
+type CheckFn = dyn Fn(&[Layout], &Layout) -> Result<(), String>;
+
 #[derive(Default, Debug)]
 struct Tally {
     cases: usize,
@@ -164,7 +167,7 @@ fn check_points(
     inputs: &[&SymLayout],
     sym: &SymLayout,
     t: &mut Tally,
-    check: &dyn Fn(&[Layout], &Layout) -> Result<(), String>,
+    check: &CheckFn,
 ) {
     for seed in 0..8u64 {
         let v = values(seed.wrapping_mul(7919) + 1, inputs);
@@ -237,7 +240,7 @@ fn operations_agree_with_the_integer_library_at_admissible_values() {
         type Op = (
             &'static str,
             Result<SymLayout, symbolic::SymError>,
-            Box<dyn Fn(&[Layout], &Layout) -> Result<(), String>>,
+            Box<CheckFn>,
         );
         let ops: Vec<Op> = vec![
             (
@@ -303,36 +306,28 @@ fn operations_agree_with_the_integer_library_at_admissible_values() {
             (
                 "logical_divide",
                 symbolic::logical_divide(&a, &b),
-                Box::new(|i, o| {
-                    same_as_static(o, cute::logical_divide(&i[0], &i[1].clone().into()), true)
-                }),
+                Box::new(|i, o| same_as_static(o, cute::logical_divide(&i[0], &i[1].into()), true)),
             ),
             (
                 "zipped_divide",
                 symbolic::zipped_divide(&a, &b),
-                Box::new(|i, o| {
-                    same_as_static(o, cute::zipped_divide(&i[0], &i[1].clone().into()), true)
-                }),
+                Box::new(|i, o| same_as_static(o, cute::zipped_divide(&i[0], &i[1].into()), true)),
             ),
             (
                 "tiled_divide",
                 symbolic::tiled_divide(&a, &b),
-                Box::new(|i, o| {
-                    same_as_static(o, cute::tiled_divide(&i[0], &i[1].clone().into()), false)
-                }),
+                Box::new(|i, o| same_as_static(o, cute::tiled_divide(&i[0], &i[1].into()), false)),
             ),
             (
                 "flat_divide",
                 symbolic::flat_divide(&a, &b),
-                Box::new(|i, o| {
-                    same_as_static(o, cute::flat_divide(&i[0], &i[1].clone().into()), false)
-                }),
+                Box::new(|i, o| same_as_static(o, cute::flat_divide(&i[0], &i[1].into()), false)),
             ),
             (
                 "logical_product",
                 symbolic::logical_product(&a, &b),
                 Box::new(|i, o| {
-                    same_as_static(o, cute::logical_product(&i[0], &i[1].clone().into()), true)
+                    same_as_static(o, cute::logical_product(&i[0], &i[1].into()), true)
                 }),
             ),
             (
