@@ -70,7 +70,7 @@ impl Sym {
     /// assert_eq!(Sym::anonymous(8, 1).least(), 8);
     /// ```
     pub fn least(&self) -> i64 {
-        let k = (self.min + self.div - 1) / self.div;
+        let k = (self.min - 1) / self.div + 1; // ⌈min/div⌉, min ≥ 1
         k.max(1).saturating_mul(self.div)
     }
 
@@ -322,18 +322,21 @@ impl Mono {
         if let (Some(a), Some(b)) = (self.as_int(), o.as_int()) {
             return if a <= b { Tri::Yes } else { Tri::No };
         }
-        if self.num <= 0 || o.num <= 0 {
-            return Tri::Depends;
+        match (self.num > 0, o.num > 0) {
+            (false, true) => return Tri::Yes, // self ≤ 0 < o
+            (true, false) => return Tri::No,
+            (false, false) => return Tri::Depends,
+            (true, true) => {}
         }
         // o / self = q · rest with rest ≥ least(rest): self ≤ o for all iff q · least ≥ 1
-        if let Some(r) = ratio_least(o, self) {
-            if r >= 1.0 {
+        if let Some((n, d)) = ratio_least(o, self) {
+            if n >= d {
                 return Tri::Yes;
             }
         }
         // self / o = q · rest: self > o for all iff q · least > 1
-        if let Some(r) = ratio_least(self, o) {
-            if r > 1.0 {
+        if let Some((n, d)) = ratio_least(self, o) {
+            if n > d {
                 return Tri::No;
             }
         }
@@ -402,13 +405,16 @@ impl Mono {
         i64::try_from(n / self.den as i128).ok()
     }
 
-    /// The least value over admissible values of its unknowns (positive products only).
-    pub(crate) fn least(&self) -> Option<f64> {
-        let mut v = self.num as f64 / self.den as f64;
+    /// The least value over admissible values of its unknowns, as `(numerator, denominator)`
+    /// (positive products only), `None` past 128 bits.
+    pub(crate) fn least(&self) -> Option<(i128, i128)> {
+        let mut v = self.num as i128;
         for (s, e) in &self.syms {
-            v *= (s.least() as f64).powi(*e as i32);
+            for _ in 0..*e {
+                v = v.checked_mul(s.least() as i128)?;
+            }
         }
-        Some(v)
+        Some((v, self.den as i128))
     }
 }
 
@@ -422,7 +428,7 @@ fn gcd128(a: i128, b: i128) -> i128 {
 
 /// `a / b` at its least, when every unknown of `b` is one of `a` (the quotient grows with its
 /// unknowns), else `None`.
-fn ratio_least(a: &Mono, b: &Mono) -> Option<f64> {
+fn ratio_least(a: &Mono, b: &Mono) -> Option<(i128, i128)> {
     let (num, den, syms) = a.quotient(b)?;
     Mono { num, den, syms }.least()
 }

@@ -305,16 +305,23 @@ fn mono_text(m: &Mono, names: &mut Namer) -> String {
         -1 => "-".into(),
         k => format!("{k}*"),
     };
-    let mut first = true;
+    // factors in an order that depends only on their printed names (so that the text reads
+    // back to the same text): names first, then `?k`, then bare `?`
+    let mut factors: Vec<String> = Vec::new();
     for (s, e) in &m.syms {
         for _ in 0..*e {
-            if !first {
-                out.push('*');
-            }
-            first = false;
-            out.push_str(&names.text(s));
+            factors.push(names.text(s));
         }
     }
+    let key = |t: &String| {
+        let base: String = t.chars().take_while(|c| *c != '{').collect();
+        let k = base
+            .strip_prefix('?')
+            .map(|n| n.parse::<u64>().unwrap_or(u64::MAX));
+        (k.is_some(), k, base)
+    };
+    factors.sort_by_key(key); // stable: a repeated unknown keeps its facts on the first
+    out.push_str(&factors.join("*"));
     if m.den != 1 {
         out.push_str(&format!("/{}", m.den));
     }
@@ -336,10 +343,13 @@ impl Namer {
         }
         let base = match (&s.id, self.count.get(&s.id).copied().unwrap_or(0)) {
             (SymId::Named(n), _) => n.clone(),
-            (SymId::Anon(_), c) if c > 1 => {
+            (SymId::Anon(_), c) if c > 1 => loop {
                 self.next += 1;
-                format!("?{}", self.next)
-            }
+                let name = format!("?{}", self.next);
+                if !self.count.contains_key(&SymId::Named(name.clone())) {
+                    break name; // not a name the layout already uses
+                }
+            },
             _ => "?".into(),
         };
         if !matches!(s.id, SymId::Anon(_)) || base != "?" {

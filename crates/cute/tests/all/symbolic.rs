@@ -157,6 +157,8 @@ struct Tally {
     cases: usize,
     answered: usize,
     refused: usize,
+    /// refusals by category (Condition, Unsupported, …)
+    categories: std::collections::BTreeMap<&'static str, usize>,
     points: usize,
 }
 
@@ -353,10 +355,14 @@ fn operations_agree_with_the_integer_library_at_admissible_values() {
             match res {
                 Ok(l) => {
                     t.answered += 1;
+                    // the answer's text reads back to the same text
+                    let text = l.to_string();
+                    assert_eq!(text.parse::<SymLayout>().map(|r| r.to_string()), Ok(text));
                     check_points(name, &[&a, &b], &l, &mut t, &*check);
                 }
                 Err(e) => {
                     t.refused += 1;
+                    *t.categories.entry(e.category()).or_default() += 1;
                     let line = e.to_string();
                     assert!(!line.contains('\n'), "{line}");
                     assert!(
