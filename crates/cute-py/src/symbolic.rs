@@ -33,6 +33,35 @@ fn wrap(r: Result<SymLayout, SymError>) -> PyResult<PySymLayout> {
     r.map(PySymLayout).map_err(raise)
 }
 
+/// The right operand of a divide: a `SymLayout`, or text (a layout, or a tiler by mode
+/// `<B0,B1,_>`).
+#[derive(FromPyObject)]
+pub enum Divisor<'py> {
+    /// A symbolic layout.
+    Layout(PyRef<'py, PySymLayout>),
+    /// CuTe text.
+    Text(String),
+}
+
+type ByLayout = fn(&SymLayout, &SymLayout) -> Result<SymLayout, SymError>;
+type ByMode = fn(&SymLayout, &symbolic::SymTiler) -> Result<SymLayout, SymError>;
+
+fn divide(
+    a: &SymLayout,
+    b: Divisor<'_>,
+    by_layout: ByLayout,
+    by_mode: ByMode,
+) -> PyResult<PySymLayout> {
+    match b {
+        Divisor::Layout(l) => wrap(by_layout(a, &l.0)),
+        Divisor::Text(t) if t.trim_start().starts_with('<') => {
+            let t: symbolic::SymTiler = t.parse().map_err(raise)?;
+            wrap(by_mode(a, &t))
+        }
+        Divisor::Text(t) => wrap(by_layout(a, &t.parse().map_err(raise)?)),
+    }
+}
+
 #[pymethods]
 impl PySymLayout {
     /// Reads a layout in CuTe notation with unknowns.
@@ -178,32 +207,58 @@ impl PySymLayout {
     ///
     /// >>> print(SymLayout("(M{div=16},N):(1,2*M)").logical_divide(SymLayout("16:1")))
     /// (16,(M{div=16}/16,N)):(1,(16,2*M))
-    fn logical_divide(&self, b: &PySymLayout) -> PyResult<Self> {
-        wrap(symbolic::logical_divide(&self.0, &b.0))
+    fn logical_divide(&self, b: Divisor<'_>) -> PyResult<Self> {
+        divide(
+            &self.0,
+            b,
+            symbolic::logical_divide,
+            symbolic::logical_divide_by_mode,
+        )
     }
 
-    /// `zipped_divide(self, b)`.
+    /// `zipped_divide(self, b)`; `b` a `SymLayout`, or text: a layout or a tiler by mode.
     ///
+    /// >>> print(SymLayout("(M{div=128},N):(1,M)").zipped_divide("<128:1,_>"))
+    /// Traceback (most recent call last):
+    ///   ...
+    /// cute_algebra.LayoutError: zipped_divide (M{div=128},N):(1,M) <128:1,_>: unsupported for unknown extents: `_` in the tiler of a zipped, tiled or flat divide
+    /// >>> print(SymLayout("(M{div=128},N{div=64}):(1,M)").zipped_divide("<128:1,64:1>"))
+    /// ((128,64),(M{div=128}/128,N{div=64}/64)):((1,M),(128,64*M))
     /// >>> print(SymLayout("M{div=8}:1").zipped_divide(SymLayout("8:1")))
     /// (8,M{div=8}/8):(1,8)
-    fn zipped_divide(&self, b: &PySymLayout) -> PyResult<Self> {
-        wrap(symbolic::zipped_divide(&self.0, &b.0))
+    fn zipped_divide(&self, b: Divisor<'_>) -> PyResult<Self> {
+        divide(
+            &self.0,
+            b,
+            symbolic::zipped_divide,
+            symbolic::zipped_divide_by_mode,
+        )
     }
 
     /// `tiled_divide(self, b)`.
     ///
     /// >>> print(SymLayout("(M{div=8},N):(1,2*M)").tiled_divide(SymLayout("8:1")))
     /// (8,M{div=8}/8,N):(1,8,2*M)
-    fn tiled_divide(&self, b: &PySymLayout) -> PyResult<Self> {
-        wrap(symbolic::tiled_divide(&self.0, &b.0))
+    fn tiled_divide(&self, b: Divisor<'_>) -> PyResult<Self> {
+        divide(
+            &self.0,
+            b,
+            symbolic::tiled_divide,
+            symbolic::tiled_divide_by_mode,
+        )
     }
 
     /// `flat_divide(self, b)`.
     ///
     /// >>> print(SymLayout("(M{div=8},N):(1,2*M)").flat_divide(SymLayout("(2,4):(1,2)")))
     /// (2,4,M{div=8}/8,N):(1,2,8,2*M)
-    fn flat_divide(&self, b: &PySymLayout) -> PyResult<Self> {
-        wrap(symbolic::flat_divide(&self.0, &b.0))
+    fn flat_divide(&self, b: Divisor<'_>) -> PyResult<Self> {
+        divide(
+            &self.0,
+            b,
+            symbolic::flat_divide,
+            symbolic::flat_divide_by_mode,
+        )
     }
 
     /// `logical_product(self, b)`.

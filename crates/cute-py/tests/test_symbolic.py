@@ -74,3 +74,17 @@ def test_sympy_symbols():
     assert str(sym.layout((2 * k,), (1,))) == "(2*K{div=2}):(1)"
     with pytest.raises(LayoutError):
         sym.layout((sympy.Symbol("x") + 1,), (1,))
+
+
+def test_divides_by_mode():
+    a = sym.layout(("M{div=128}", "N{div=64}"), (1, "M"))
+    z = sym.zipped_divide(a, ("128:1", "64:1"))
+    assert str(z) == "((128,64),(M{div=128}/128,N{div=64}/64)):((1,M),(128,64*M))"
+    l = sym.logical_divide(a, ("128:1", None))
+    assert str(l) == "((128,M{div=128}/128),N{div=64}):((1,128),M)"
+    got = z.substitute({"M": 256, "N": 128})
+    want = ca.zipped_divide(ca.Layout((256, 128), (1, 256)), (ca.Layout(128, 1), ca.Layout(64, 1)))
+    assert [got(i) for i in range(got.size())] == [want(i) for i in range(want.size())]
+    with pytest.raises(LayoutError) as e:
+        sym.zipped_divide("(M,N):(1,M)", ("128:1", "64:1"))
+    assert e.value.category == "Condition"

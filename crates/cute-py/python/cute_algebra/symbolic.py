@@ -148,40 +148,50 @@ def left_inverse(a: _Like) -> SymLayout:
     return _sym(a).left_inverse()
 
 
-def logical_divide(a: _Like, b: _Like) -> SymLayout:
+def _divisor(b: Any) -> Union[SymLayout, str]:
+    """A divide's right operand: a tuple (a tiler by mode, ``None`` for ``_``) as tiler text."""
+    if isinstance(b, tuple):
+        items = ["_" if x is None else str(_sym(x)) for x in b]
+        return "<" + ",".join(items) + ">"
+    return b if isinstance(b, (SymLayout, str)) else _sym(b)
+
+
+def logical_divide(a: _Like, b: Any) -> SymLayout:
     """`SymLayout.logical_divide`.
 
     >>> print(logical_divide("(M{div=16},N):(1,2*M)", "16:1"))
     (16,(M{div=16}/16,N)):(1,(16,2*M))
     """
-    return _sym(a).logical_divide(_sym(b))
+    return _sym(a).logical_divide(_divisor(b))
 
 
-def zipped_divide(a: _Like, b: _Like) -> SymLayout:
+def zipped_divide(a: _Like, b: Any) -> SymLayout:
     """`SymLayout.zipped_divide`.
 
     >>> print(zipped_divide("M{div=8}:1", "8:1"))
     (8,M{div=8}/8):(1,8)
+    >>> print(zipped_divide("(M{div=128},N{div=64}):(1,M)", ("128:1", "64:1")))  # by mode
+    ((128,64),(M{div=128}/128,N{div=64}/64)):((1,M),(128,64*M))
     """
-    return _sym(a).zipped_divide(_sym(b))
+    return _sym(a).zipped_divide(_divisor(b))
 
 
-def tiled_divide(a: _Like, b: _Like) -> SymLayout:
+def tiled_divide(a: _Like, b: Any) -> SymLayout:
     """`SymLayout.tiled_divide`.
 
     >>> print(tiled_divide("(M{div=8},N):(1,2*M)", "8:1"))
     (8,M{div=8}/8,N):(1,8,2*M)
     """
-    return _sym(a).tiled_divide(_sym(b))
+    return _sym(a).tiled_divide(_divisor(b))
 
 
-def flat_divide(a: _Like, b: _Like) -> SymLayout:
+def flat_divide(a: _Like, b: Any) -> SymLayout:
     """`SymLayout.flat_divide`.
 
     >>> print(flat_divide("(M{div=8},N):(1,2*M)", "(2,4):(1,2)"))
     (2,4,M{div=8}/8,N):(1,2,8,2*M)
     """
-    return _sym(a).flat_divide(_sym(b))
+    return _sym(a).flat_divide(_divisor(b))
 
 
 def logical_product(a: _Like, b: _Like) -> SymLayout:

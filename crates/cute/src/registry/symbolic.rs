@@ -8,6 +8,8 @@
 //! use cute::registry::{run, Outcome};
 //! assert!(matches!(run("coalesce", &["(192,?):(1,192)"]), Outcome::Value(v) if v == "192*?:1"));
 //! assert!(matches!(run("right_inverse", &["(16,N):(1,16)"]), Outcome::Value(v) if v == "16*N:1"));
+//! let o = run("zipped_divide", &["(M{div=128},N{div=64}):(1,M)", "<128:1,64:1>"]);
+//! assert!(matches!(o, Outcome::Value(v) if v == "((128,64),(M{div=128}/128,N{div=64}/64)):((1,M),(128,64*M))"));
 //! let o = run("composition", &["(M,4):(1,2*M)", "2:8"]);
 //! assert_eq!(o.category(), Some("Condition"));
 //! ```
@@ -40,6 +42,11 @@ pub(super) fn fallback(op: &str, args: &[&str], out: Outcome) -> Outcome {
     if !matches!(out, Outcome::BadArgument { .. }) || !OPS.contains(&op) {
         return out;
     }
+    if let [a, t] = args {
+        if t.trim_start().starts_with('<') && op.ends_with("_divide") {
+            return by_mode(op, a, t, out);
+        }
+    }
     let mut layouts = Vec::with_capacity(args.len());
     for (k, a) in args.iter().enumerate() {
         match a.parse::<SymLayout>() {
@@ -57,6 +64,26 @@ pub(super) fn fallback(op: &str, args: &[&str], out: Outcome) -> Outcome {
     }
     match run(op, &layouts) {
         Ok(v) => Outcome::Value(v),
+        Err(e) => Outcome::Symbolic(Box::new(e)),
+    }
+}
+
+/// A divide by a tiler by mode `<B0,B1,…>`.
+fn by_mode(op: &str, a: &str, t: &str, out: Outcome) -> Outcome {
+    let (Ok(a), Ok(t)) = (a.parse::<SymLayout>(), t.parse::<symbolic::SymTiler>()) else {
+        return out;
+    };
+    if a.is_static() && t.0.iter().flatten().all(SymLayout::is_static) {
+        return out;
+    }
+    let r = match op {
+        "logical_divide" => symbolic::logical_divide_by_mode(&a, &t),
+        "zipped_divide" => symbolic::zipped_divide_by_mode(&a, &t),
+        "tiled_divide" => symbolic::tiled_divide_by_mode(&a, &t),
+        _ => symbolic::flat_divide_by_mode(&a, &t),
+    };
+    match r {
+        Ok(v) => Outcome::Value(v.to_string()),
         Err(e) => Outcome::Symbolic(Box::new(e)),
     }
 }

@@ -8,7 +8,7 @@ use super::ops::{complement_in, composition, Ctx};
 use std::collections::BTreeMap;
 
 /// `(tile, rest)` of `A ⊘ B = A ∘ (B, B*)` with `B*` the complement of B in `|A|`.
-fn divide_parts(
+pub(crate) fn divide_parts(
     ctx: &Ctx,
     a: &SymLayout,
     b: &SymLayout,

@@ -134,6 +134,17 @@ impl SymLayout {
             .collect()
     }
 
+    /// The number of top-level modes (1 for a leaf).
+    ///
+    /// ```
+    /// use cute::symbolic::SymLayout;
+    /// assert_eq!("((4,M),8):((1,4),?)".parse::<SymLayout>().unwrap().rank(), 2);
+    /// assert_eq!("M:1".parse::<SymLayout>().unwrap().rank(), 1);
+    /// ```
+    pub fn rank(&self) -> usize {
+        self.shape.modes().len()
+    }
+
     /// The flattened leaves `(shape, stride)`.
     pub(crate) fn flat(&self) -> Vec<(Mono, SymStride)> {
         self.shape

@@ -31,6 +31,7 @@ mod inverse;
 mod layout;
 mod ops;
 mod text;
+mod tiler;
 
 pub use derived::{
     blocked_product, flat_divide, logical_divide, logical_product, raked_product, tiled_divide,
@@ -41,6 +42,10 @@ pub use expr::{Mono, Sym, SymId, Tri};
 pub use inverse::{left_inverse, right_inverse};
 pub use layout::{SymLayout, SymStride, Tree};
 pub use ops::{coalesce, complement, composition};
+pub use tiler::{
+    flat_divide_by_mode, logical_divide_by_mode, tiled_divide_by_mode, zipped_divide_by_mode,
+    SymTiler,
+};
 
 /// `cosize(L) = L(|L|-1) + 1` when it is a single product of the extents (compact layouts),
 /// else `None`.

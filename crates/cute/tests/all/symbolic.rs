@@ -415,3 +415,73 @@ fn cutlass_issues() {
         "{e}"
     );
 }
+
+#[test]
+fn divides_by_mode_agree_with_the_integer_library() {
+    use cute::symbolic::SymTiler;
+    let mut r = Rng(0x0DD_BA11_5EED_0001);
+    let (mut answered, mut points) = (0usize, 0usize);
+    for _ in 0..4000 {
+        let names = facts(&mut r);
+        let ta = layout_text(&mut r, &names);
+        let a: SymLayout = ta.parse().unwrap();
+        let modes = a.rank();
+        let n = 1 + r.below(modes);
+        let logical = r.below(2) == 0;
+        let items: Vec<String> = (0..n)
+            .map(|_| {
+                if logical && r.below(4) == 0 {
+                    "_".to_string()
+                } else {
+                    let t = layout_text(&mut r, &names);
+                    // one mode per item: a flat layout of the item's leaves
+                    if t.starts_with('(') && t.contains("),") {
+                        "4:1".to_string()
+                    } else {
+                        t
+                    }
+                }
+            })
+            .collect();
+        let tt = format!("<{}>", items.join(","));
+        let Ok(t) = tt.parse::<SymTiler>() else {
+            continue; // an item that is a tuple of modes: not a tiler item here
+        };
+        let which = r.below(4);
+        let res = match (logical, which) {
+            (true, _) => symbolic::logical_divide_by_mode(&a, &t),
+            (false, 0) => symbolic::zipped_divide_by_mode(&a, &t),
+            (false, 1) => symbolic::tiled_divide_by_mode(&a, &t),
+            _ => symbolic::flat_divide_by_mode(&a, &t),
+        };
+        let Ok(got) = res else { continue };
+        answered += 1;
+        let mut inputs: Vec<&SymLayout> = vec![&a];
+        inputs.extend(t.0.iter().flatten());
+        for seed in 0..8u64 {
+            let v = values(seed * 31 + 5, &inputs);
+            let Ok(sa) = a.substitute(&v) else { continue };
+            let subs: Vec<String> =
+                t.0.iter()
+                    .map(|b| {
+                        b.as_ref()
+                            .map_or("_".into(), |l| l.substitute(&v).unwrap().to_string())
+                    })
+                    .collect();
+            let st: cute::Tiler = format!("<{}>", subs.join(",")).parse().unwrap();
+            let want = match (logical, which) {
+                (true, _) => cute::logical_divide(&sa, &st),
+                (false, 0) => cute::zipped_divide(&sa, &st),
+                (false, 1) => cute::tiled_divide(&sa, &st),
+                _ => cute::flat_divide(&sa, &st),
+            };
+            let out = got.substitute(&v).unwrap();
+            if let Err(m) = same_as_static(&out, want, which == 0 || logical) {
+                panic!("{a} {t} -> {got}: at {sa} {st} gives {out}: {m}");
+            }
+            points += 1;
+        }
+    }
+    eprintln!("symbolic by mode: {answered} answered, {points} points");
+    assert!(answered > 300 && points > 2000, "{answered} {points}");
+}
