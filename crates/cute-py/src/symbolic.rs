@@ -269,6 +269,30 @@ impl PySymLayout {
         wrap(symbolic::logical_product(&self.0, &b.0))
     }
 
+    /// `zipped_product(self, b)`.
+    ///
+    /// >>> print(SymLayout("(2,2):(1,2)").zipped_product(SymLayout("(3,N):(1,3)")))
+    /// ((2,2),(3,N)):((1,2),(4,12))
+    fn zipped_product(&self, b: &PySymLayout) -> PyResult<Self> {
+        wrap(symbolic::zipped_product(&self.0, &b.0))
+    }
+
+    /// `tiled_product(self, b)`.
+    ///
+    /// >>> print(SymLayout("(2,2):(1,2)").tiled_product(SymLayout("(3,N):(1,3)")))
+    /// ((2,2),3,N):((1,2),4,12)
+    fn tiled_product(&self, b: &PySymLayout) -> PyResult<Self> {
+        wrap(symbolic::tiled_product(&self.0, &b.0))
+    }
+
+    /// `flat_product(self, b)`.
+    ///
+    /// >>> print(SymLayout("(2,2):(1,2)").flat_product(SymLayout("(3,N):(1,3)")))
+    /// (2,2,3,N):(1,2,4,12)
+    fn flat_product(&self, b: &PySymLayout) -> PyResult<Self> {
+        wrap(symbolic::flat_product(&self.0, &b.0))
+    }
+
     /// `blocked_product(self, b)`.
     ///
     /// >>> print(SymLayout("(2,2):(1,2)").blocked_product(SymLayout("(M,N):(1,M)")))

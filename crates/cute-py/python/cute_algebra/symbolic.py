@@ -21,7 +21,8 @@ from ._native import LayoutError, SymLayout
 __all__ = [
     "SymLayout", "layout", "unknown", "coalesce", "composition", "complement", "right_inverse",
     "left_inverse", "logical_divide", "zipped_divide", "tiled_divide", "flat_divide",
-    "logical_product", "blocked_product", "raked_product",
+    "logical_product", "zipped_product", "tiled_product", "flat_product", "blocked_product",
+    "raked_product",
 ]
 
 
@@ -201,6 +202,33 @@ def logical_product(a: _Like, b: _Like) -> SymLayout:
     ((2,2),N):((1,2),4)
     """
     return _sym(a).logical_product(_sym(b))
+
+
+def zipped_product(a: _Like, b: _Like) -> SymLayout:
+    """`SymLayout.zipped_product`.
+
+    >>> print(zipped_product("(2,2):(1,2)", "(3,N):(1,3)"))
+    ((2,2),(3,N)):((1,2),(4,12))
+    """
+    return _sym(a).zipped_product(_sym(b))
+
+
+def tiled_product(a: _Like, b: _Like) -> SymLayout:
+    """`SymLayout.tiled_product`.
+
+    >>> print(tiled_product("(2,2):(1,2)", "(3,N):(1,3)"))
+    ((2,2),3,N):((1,2),4,12)
+    """
+    return _sym(a).tiled_product(_sym(b))
+
+
+def flat_product(a: _Like, b: _Like) -> SymLayout:
+    """`SymLayout.flat_product`.
+
+    >>> print(flat_product("(2,2):(1,2)", "(3,N):(1,3)"))
+    (2,2,3,N):(1,2,4,12)
+    """
+    return _sym(a).flat_product(_sym(b))
 
 
 def blocked_product(a: _Like, b: _Like) -> SymLayout:

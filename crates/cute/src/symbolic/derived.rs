@@ -206,6 +206,64 @@ pub fn logical_product(a: &SymLayout, b: &SymLayout) -> Result<SymLayout, SymErr
     Ok(SymLayout::tuple(vec![x, y]))
 }
 
+/// `zipped_product(A, B)`: `(A, A* ∘ B)` (for a layout B the same as [`logical_product`]).
+///
+/// # Errors
+///
+/// As [`logical_product`].
+///
+/// ```
+/// use cute::symbolic::{zipped_product, SymLayout};
+/// let a: SymLayout = "(2,2):(1,2)".parse().unwrap();
+/// let z = zipped_product(&a, &"(3,N):(1,3)".parse().unwrap()).unwrap();
+/// assert_eq!(z.to_string(), "((2,2),(3,N)):((1,2),(4,12))");
+/// ```
+pub fn zipped_product(a: &SymLayout, b: &SymLayout) -> Result<SymLayout, SymError> {
+    let ctx = Ctx::new("zipped_product", &[a, b]);
+    let (x, y) = product_parts(&ctx, a, b)?;
+    Ok(SymLayout::tuple(vec![x, y]))
+}
+
+/// `tiled_product(A, B)`: `(A, (A* ∘ B)_0, (A* ∘ B)_1, …)`.
+///
+/// # Errors
+///
+/// As [`logical_product`].
+///
+/// ```
+/// use cute::symbolic::{tiled_product, SymLayout};
+/// let a: SymLayout = "(2,2):(1,2)".parse().unwrap();
+/// let z = tiled_product(&a, &"(3,N):(1,3)".parse().unwrap()).unwrap();
+/// assert_eq!(z.to_string(), "((2,2),3,N):((1,2),4,12)");
+/// ```
+pub fn tiled_product(a: &SymLayout, b: &SymLayout) -> Result<SymLayout, SymError> {
+    let ctx = Ctx::new("tiled_product", &[a, b]);
+    let (x, y) = product_parts(&ctx, a, b)?;
+    let mut v = vec![x];
+    v.extend(y.modes());
+    Ok(SymLayout::tuple(v))
+}
+
+/// `flat_product(A, B)`: `(A_0, A_1, …, (A* ∘ B)_0, (A* ∘ B)_1, …)`.
+///
+/// # Errors
+///
+/// As [`logical_product`].
+///
+/// ```
+/// use cute::symbolic::{flat_product, SymLayout};
+/// let a: SymLayout = "(2,2):(1,2)".parse().unwrap();
+/// let z = flat_product(&a, &"(3,N):(1,3)".parse().unwrap()).unwrap();
+/// assert_eq!(z.to_string(), "(2,2,3,N):(1,2,4,12)");
+/// ```
+pub fn flat_product(a: &SymLayout, b: &SymLayout) -> Result<SymLayout, SymError> {
+    let ctx = Ctx::new("flat_product", &[a, b]);
+    let (x, y) = product_parts(&ctx, a, b)?;
+    let mut v = x.modes();
+    v.extend(y.modes());
+    Ok(SymLayout::tuple(v))
+}
+
 /// Pads `l`'s top-level modes with `1:0` to `n` modes.
 fn padded(l: &SymLayout, n: usize) -> SymLayout {
     let mut m = l.modes();

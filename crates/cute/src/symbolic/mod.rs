@@ -34,8 +34,8 @@ mod text;
 mod tiler;
 
 pub use derived::{
-    blocked_product, flat_divide, logical_divide, logical_product, raked_product, tiled_divide,
-    zipped_divide,
+    blocked_product, flat_divide, flat_product, logical_divide, logical_product, raked_product,
+    tiled_divide, tiled_product, zipped_divide, zipped_product,
 };
 pub use error::{Reason, SymError};
 pub use expr::{Mono, Sym, SymId, Tri};

@@ -333,6 +333,21 @@ fn operations_agree_with_the_integer_library_at_admissible_values() {
                 }),
             ),
             (
+                "zipped_product",
+                symbolic::zipped_product(&a, &b),
+                Box::new(|i, o| same_as_static(o, cute::zipped_product(&i[0], &i[1].into()), true)),
+            ),
+            (
+                "tiled_product",
+                symbolic::tiled_product(&a, &b),
+                Box::new(|i, o| same_as_static(o, cute::tiled_product(&i[0], &i[1].into()), false)),
+            ),
+            (
+                "flat_product",
+                symbolic::flat_product(&a, &b),
+                Box::new(|i, o| same_as_static(o, cute::flat_product(&i[0], &i[1].into()), false)),
+            ),
+            (
                 "blocked_product",
                 symbolic::blocked_product(&a, &b),
                 Box::new(|i, o| match cute::blocked_product(&i[0], &i[1]) {
