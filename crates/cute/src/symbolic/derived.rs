@@ -27,7 +27,7 @@ pub(crate) fn divide_parts(
 /// An error of an inner step, reported under the outer operation.
 fn rename(ctx: &Ctx, mut e: SymError) -> SymError {
     e.op = ctx.op;
-    e.operands = ctx.operands.clone();
+    e.operands = ctx.operands();
     e
 }
 

@@ -6,26 +6,45 @@ use super::error::{Reason, SymError};
 use super::expr::{Mono, Sym, Tri};
 use super::layout::{unify, SymLayout, SymStride, Tree};
 
-/// The operation and its operands, for refusals.
+/// The operation and its operands, for refusals (printed only when one is made).
 pub(crate) struct Ctx {
     pub(crate) op: &'static str,
-    pub(crate) operands: String,
+    operands: Vec<SymLayout>,
+    /// Text that follows the operands (a tiler by mode).
+    tail: String,
 }
 
 impl Ctx {
     pub(crate) fn new(op: &'static str, operands: &[&SymLayout]) -> Ctx {
-        let sep = if op == "composition" { " ∘ " } else { " " };
         Ctx {
             op,
-            operands: operands
-                .iter()
-                .map(|l| l.to_string())
-                .collect::<Vec<_>>()
-                .join(sep),
+            operands: operands.iter().map(|l| (*l).clone()).collect(),
+            tail: String::new(),
         }
     }
+    /// An operation whose operands are followed by `tail` (a tiler).
+    pub(crate) fn with_tail(op: &'static str, a: &SymLayout, tail: String) -> Ctx {
+        Ctx {
+            op,
+            operands: vec![a.clone()],
+            tail,
+        }
+    }
+    /// The operands as printed in a refusal.
+    pub(crate) fn operands(&self) -> String {
+        let sep = if self.op == "composition" {
+            " ∘ "
+        } else {
+            " "
+        };
+        let mut parts: Vec<String> = self.operands.iter().map(|l| l.to_string()).collect();
+        if !self.tail.is_empty() {
+            parts.push(self.tail.clone());
+        }
+        parts.join(sep)
+    }
     pub(crate) fn fail(&self, reason: Reason) -> SymError {
-        SymError::new(self.op, self.operands.clone(), reason)
+        SymError::new(self.op, self.operands(), reason)
     }
     /// The answer depends on the unknowns of `about`: it needs `condition`.
     pub(crate) fn needs(&self, about: &[&Mono], condition: String) -> SymError {

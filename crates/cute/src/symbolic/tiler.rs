@@ -132,10 +132,7 @@ fn by_mode(ctx: &Ctx, a: &SymLayout, t: &SymTiler) -> Result<ByMode, SymError> {
 }
 
 fn ctx_for(op: &'static str, a: &SymLayout, t: &SymTiler) -> Ctx {
-    Ctx {
-        op,
-        operands: format!("{a} {t}"),
-    }
+    Ctx::with_tail(op, a, t.to_string())
 }
 
 /// `logical_divide(A, <B0,B1,…>)`: mode `i` of A divided by `Bi` (`_` keeps it), the other
