@@ -506,3 +506,38 @@ fn divides_by_mode_agree_with_the_integer_library() {
     eprintln!("symbolic by mode: {answered} answered, {points} points");
     assert!(answered > 300 && points > 2000, "{answered} {points}");
 }
+
+#[test]
+fn random_text_is_refused_or_read_never_a_panic() {
+    const ALPHABET: &[u8] = b"?M{}div=min,()*:/@0123456789_<>- N";
+    let mut r = Rng(0xFEED_FACE_0000_0001);
+    let mut read = 0;
+    for _ in 0..20_000 {
+        let n = 1 + r.below(24);
+        let text: String = (0..n)
+            .map(|_| ALPHABET[r.below(ALPHABET.len())] as char)
+            .collect();
+        if let Ok(l) = text.parse::<SymLayout>() {
+            read += 1;
+            let _ = symbolic::coalesce(&l);
+            let _ = symbolic::right_inverse(&l);
+            let _ = symbolic::complement(&l, None);
+            let _ = symbolic::composition(&l, &l);
+            let _ = symbolic::logical_product(&l, &l);
+        }
+        let _ = text.parse::<cute::symbolic::SymTiler>();
+        for op in ["coalesce", "composition", "zipped_divide", "size"] {
+            let args: Vec<&str> = if op == "composition" || op == "zipped_divide" {
+                vec!["(M{div=8},4):(1,M)", &text]
+            } else {
+                vec![&text]
+            };
+            if let Some(line) =
+                cute::registry::error_line(op, &args, &cute::registry::run(op, &args))
+            {
+                assert!(!line.contains('\n'), "{line}");
+            }
+        }
+    }
+    assert!(read > 100, "{read}");
+}
