@@ -24,7 +24,10 @@ fn check(op: &str, args: &[&str]) {
             );
             assert!(ops::error_line(op, args, &o).is_none());
         }
-        Outcome::Refused(_) | Outcome::BadArgument { .. } | Outcome::Usage(_) => {
+        Outcome::Refused(_)
+        | Outcome::BadArgument { .. }
+        | Outcome::Usage(_)
+        | Outcome::Symbolic(_) => {
             let line = ops::error_line(op, args, &o).expect("a failure has a message");
             assert!(line.starts_with("error: "), "{line:?}");
             assert!(

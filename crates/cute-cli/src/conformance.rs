@@ -47,6 +47,7 @@ pub fn compute(op: &str, args: &[&str]) -> String {
             format!("ERROR {} {}", e.category(), e)
         }
         Outcome::Usage(m) => format!("ERROR Unsupported {m}"),
+        Outcome::Symbolic(e) => format!("ERROR {} {}", e.category(), e),
     }
 }
 

@@ -310,6 +310,10 @@ fn run_op(op: &str, args: &[String], expected: &str) -> Checked {
             let computed = format!("ERROR {}", e.category());
             Checked::new(computed.clone(), computed == expected).note(e.to_string())
         }
+        Outcome::Symbolic(e) => {
+            let computed = format!("ERROR {}", e.category());
+            Checked::new(computed.clone(), computed == expected).note(e.to_string())
+        }
         Outcome::Usage(m) => {
             let short = if m.starts_with("unknown operation") {
                 "unknown operation"

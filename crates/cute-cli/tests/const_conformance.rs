@@ -500,6 +500,7 @@ fn the_printed_results_are_what_cute_prints() {
         let want = match ops::run(op, &a[..n]) {
             Outcome::Value(v) => v,
             Outcome::Refused(e) | Outcome::BadArgument { error: e, .. } => format!("error: {e}"),
+            Outcome::Symbolic(e) => format!("error: {e}"),
             Outcome::Usage(u) => panic!("{line}: usage {u}"),
         };
         if got.is_truncated() {

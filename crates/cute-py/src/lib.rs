@@ -22,6 +22,7 @@ mod ops;
 mod partition;
 mod strides;
 mod swizzles;
+mod symbolic;
 mod tensor;
 mod tiled;
 mod types;
@@ -52,6 +53,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tiled::make_tiled_copy_b, m)?)?;
     m.add_function(wrap_pyfunction!(tiled::make_tiled_copy_c, m)?)?;
     m.add_function(wrap_pyfunction!(tiled::tv_layout_svg, m)?)?;
+    m.add_class::<symbolic::PySymLayout>()?;
     m.add_class::<swizzles::PyBankReport>()?;
     m.add_class::<swizzles::PySwizzleSearch>()?;
     m.add_function(wrap_pyfunction!(ops::size, m)?)?;

@@ -9,12 +9,14 @@ import pytest
 
 import cute_algebra
 import cute_algebra.dsl
+import cute_algebra.symbolic
 import cute_algebra.tensor
 from cute_algebra import pycute
 
 MODULES = [
     cute_algebra,
     cute_algebra.dsl,
+    cute_algebra.symbolic,
     cute_algebra.tensor,
     pycute,
     pycute.int_tuple,

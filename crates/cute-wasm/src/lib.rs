@@ -250,6 +250,9 @@ fn run(a: &[&str], svg: bool) -> String {
             Some(&error),
         ),
         (Outcome::Usage(m), _) => failure(format!("error: {m}"), None, None),
+        (Outcome::Symbolic(e), line) => {
+            failure(line.unwrap_or_else(|| format!("error: {e}")), None, None)
+        }
     }
 }
 

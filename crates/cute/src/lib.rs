@@ -121,6 +121,7 @@ pub mod slice;
 pub mod static_layout;
 pub mod stride;
 pub mod swizzle;
+pub mod symbolic;
 pub mod tensor;
 pub mod text;
 pub mod tiled;

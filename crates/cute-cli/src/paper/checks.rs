@@ -200,6 +200,7 @@ pub(super) fn fold_no_flat(a: &[String], exp: &str) -> R<Checked> {
     let folded = match ops::run("coalesce_profile", &[&a[0], "(1,1)"]) {
         Outcome::Value(v) => lay(&v)?,
         Outcome::Refused(x) | Outcome::BadArgument { error: x, .. } => return Err(x.to_string()),
+        Outcome::Symbolic(x) => return Err(x.to_string()),
         Outcome::Usage(m) => return Err(m),
     };
     let m1 = e(folded.mode(1))?;
@@ -725,6 +726,7 @@ pub(super) fn tile_concatenation(a: &[String], _exp: &str) -> R<Checked> {
             x.to_string(),
         ),
         Outcome::Value(v) => (v.clone(), false, format!("accepted as {v}")),
+        Outcome::Symbolic(x) => (format!("ERROR {}", x.category()), false, x.to_string()),
         Outcome::Usage(m) => return Err(m),
     };
     let tiler: Tiler = e("<4:1,8:1>".parse())?;

@@ -22,6 +22,7 @@ mod divide;
 mod extra;
 mod inverse;
 mod structure;
+mod symbolic;
 pub mod tensor;
 
 use crate::{Error, IntTuple, Layout, Tiler};
@@ -42,6 +43,10 @@ pub enum Outcome {
     },
     /// Wrong number of arguments, or the operation is unknown.
     Usage(String),
+    /// The refusal of an operation on layouts with run-time extents (see
+    /// [`symbolic`](crate::symbolic)): category `Condition` when the answer depends on an
+    /// unknown's value.
+    Symbolic(Box<crate::symbolic::SymError>),
 }
 
 impl Outcome {
@@ -57,7 +62,22 @@ impl Outcome {
     pub fn error(&self) -> Option<&Error> {
         match self {
             Outcome::Refused(e) | Outcome::BadArgument { error: e, .. } => Some(e),
-            Outcome::Value(_) | Outcome::Usage(_) => None,
+            Outcome::Value(_) | Outcome::Usage(_) | Outcome::Symbolic(_) => None,
+        }
+    }
+
+    /// The conformance category of a refusal (of the algebra, the reader or a symbolic
+    /// operation), `None` for a value or a usage message.
+    ///
+    /// ```
+    /// use cute::registry::run;
+    /// assert_eq!(run("composition", &["(4,6,8):(2,3,5)", "6:3"]).category(), Some("Divisibility"));
+    /// assert_eq!(run("coalesce", &["(2,4):(1,2)"]).category(), None);
+    /// ```
+    pub fn category(&self) -> Option<&'static str> {
+        match self {
+            Outcome::Symbolic(e) => Some(e.category()),
+            o => o.error().map(Error::category),
         }
     }
 }
@@ -196,6 +216,7 @@ pub fn error_line(op: &str, args: &[&str], o: &Outcome) -> Option<String> {
     match o {
         Outcome::Value(_) => None,
         Outcome::Usage(m) => Some(format!("error: {m}")),
+        Outcome::Symbolic(e) => Some(format!("error: {e}")),
         Outcome::BadArgument { index, error } => Some(match args.get(*index) {
             Some(a) => format!(
                 "error: {name}: argument {} {}: {error}",
@@ -310,7 +331,7 @@ impl Operation {
                 self.name
             )))
         });
-        match answer {
+        let out = match answer {
             Ok(Ok(v)) => Outcome::Value(v),
             Ok(Err(Fail::Alg(e))) => Outcome::Refused(Box::new(e)),
             Ok(Err(Fail::Arg(index, e))) => Outcome::BadArgument {
@@ -318,7 +339,8 @@ impl Operation {
                 error: Box::new(e),
             },
             Err(o) => o,
-        }
+        };
+        symbolic::fallback(self.name, args, out)
     }
 }
 

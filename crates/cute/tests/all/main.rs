@@ -25,5 +25,6 @@ mod semimodule;
 mod static_tensor;
 mod swizzle;
 mod swizzle_f2;
+mod symbolic;
 mod tensor;
 mod tiled;

@@ -1,0 +1,90 @@
+"""Layouts with run-time extents (cute_algebra.SymLayout, cute_algebra.symbolic): the CUTLASS
+issues #3469-#3471, refusals that name the run-time condition, substitution, and sympy symbols
+(PyCuTe's way of writing unknowns) where sympy is installed."""
+
+import pickle
+import random
+
+import pytest
+
+import cute_algebra as ca
+from cute_algebra import LayoutError, SymLayout
+from cute_algebra import symbolic as sym
+
+
+def test_cutlass_3469_coalesce():
+    assert str(sym.coalesce("(192,?):(1,192)")) == "192*?:1"
+    c = sym.coalesce(sym.layout((192, sym.unknown(div=192)), (1, 192)))
+    assert str(c) == "192*?{div=192}:1"
+    assert str(sym.composition(c, "(256,192):(1,256)")) == "(256,192):(1,256)"
+
+
+def test_cutlass_3470_composition_with_basis_strides():
+    a = SymLayout("(4096,8192):(1,4096)")
+    b = SymLayout("(32,?{div=8},8,128):(1@0,8@1,1@1,32@0)")
+    assert str(a.composition(b)) == "(32,?{div=8},8,128):(1,32768,4096,32)"
+
+
+def test_cutlass_3471_right_inverse():
+    assert str(sym.right_inverse("(16,N):(1,16)")) == "16*N:1"
+
+
+def test_refusal_names_the_condition():
+    with pytest.raises(LayoutError) as e:
+        sym.composition("(M,4):(1,2*M)", "2:8")
+    assert e.value.category == "Condition"
+    assert e.value.op == "composition"
+    assert "needs M divisible by 8 or dividing 8" in str(e.value)
+    # the same with the fact declared: answered
+    assert str(sym.composition("(M{div=16},4):(1,2*M)", "2:8")) == "2:8"
+
+
+def test_syntax_errors_are_layout_errors():
+    with pytest.raises(LayoutError) as e:
+        SymLayout("(4,?):(1,")
+    assert e.value.category == "Syntax"
+
+
+def test_round_trip_and_pickle():
+    for text in ["(192,?{div=8}):(1,192)", "(M{div=16,min=64},8):(8,1)", "16*N:1"]:
+        l = SymLayout(text)
+        assert str(SymLayout(str(l))) == str(l) == text
+        assert pickle.loads(pickle.dumps(l)) == l
+
+
+def test_substitution_agrees_with_the_integer_library():
+    rnd = random.Random(7)
+    for _ in range(200):
+        m = rnd.choice([8, 16, 24, 32])
+        n = rnd.choice([1, 2, 3, 5])
+        a = SymLayout("(M{div=8},N):(1,2*M)")
+        d = a.logical_divide(SymLayout("8:1"))
+        want = ca.logical_divide(ca.Layout((m, n), (1, 2 * m)), ca.Layout(8, 1))
+        got = d.substitute({"M": m, "N": n})
+        assert [got(i) for i in range(got.size())] == [want(i) for i in range(want.size())]
+
+
+def test_sympy_symbols():
+    sympy = pytest.importorskip("sympy")
+    n = sympy.Symbol("N", positive=True, integer=True)
+    # PyCuTe's example from CUTLASS #3471
+    assert str(sym.right_inverse(sym.layout((16, n), (1, 16)))) == "16*N:1"
+    k = sympy.Symbol("K", positive=True, integer=True, even=True)
+    assert str(sym.layout((4, k), (1, 4))) == "(4,K{div=2}):(1,4)"
+    assert str(sym.layout((2 * k,), (1,))) == "(2*K{div=2}):(1)"
+    with pytest.raises(LayoutError):
+        sym.layout((sympy.Symbol("x") + 1,), (1,))
+
+
+def test_divides_by_mode():
+    a = sym.layout(("M{div=128}", "N{div=64}"), (1, "M"))
+    z = sym.zipped_divide(a, ("128:1", "64:1"))
+    assert str(z) == "((128,64),(M{div=128}/128,N{div=64}/64)):((1,M),(128,64*M))"
+    l = sym.logical_divide(a, ("128:1", None))
+    assert str(l) == "((128,M{div=128}/128),N{div=64}):((1,128),M)"
+    got = z.substitute({"M": 256, "N": 128})
+    want = ca.zipped_divide(ca.Layout((256, 128), (1, 256)), (ca.Layout(128, 1), ca.Layout(64, 1)))
+    assert [got(i) for i in range(got.size())] == [want(i) for i in range(want.size())]
+    with pytest.raises(LayoutError) as e:
+        sym.zipped_divide("(M,N):(1,M)", ("128:1", "64:1"))
+    assert e.value.category == "Condition"

@@ -1,0 +1,138 @@
+//! Right and left inverses of symbolic layouts (CUTLASS #3471).
+
+use super::error::SymError;
+use super::expr::{Mono, Tri};
+use super::layout::{SymLayout, SymStride};
+use super::ops::{coalesce_modes, complement_in, Ctx};
+
+/// The chain of `l`'s modes that starts at stride 1 and continues where a stride is the extent
+/// reached so far (CuTe's construction: at each step the first mode, in order, whose stride
+/// equals it), as `(shape, stride in l's domain)`.
+fn chain(ctx: &Ctx, l: &SymLayout) -> Result<Vec<(Mono, SymStride)>, SymError> {
+    let flat = coalesce_strict(ctx, l.flat())?;
+    let mut modes: Vec<Option<(Mono, Mono, Mono)>> = Vec::new();
+    let mut prefix = Mono::int(1);
+    for (s, d) in flat {
+        if d.axis.is_some() {
+            return Err(ctx.unsupported("basis strides"));
+        }
+        if d.m.num < 0 {
+            return Err(ctx.unsupported("negative strides"));
+        }
+        modes.push(Some((s.clone(), d.m.clone(), prefix.clone())));
+        prefix = ctx.mul(&prefix, &s)?;
+    }
+    let mut cur = Mono::int(1);
+    let mut out = Vec::new();
+    loop {
+        let mut found = None;
+        for (k, slot) in modes.iter().enumerate() {
+            let Some((s, d, _)) = slot else { continue };
+            match cur.equals(d) {
+                Tri::Yes if found.is_some() => {
+                    // two modes at the same stride: which continues the chain best is the
+                    // integer library's search, not done here
+                    return Err(ctx.unsupported(
+                        "two modes with the same stride (a layout that is not injective)",
+                    ));
+                }
+                Tri::Yes => found = Some(k),
+                Tri::No => {}
+                Tri::Depends => {
+                    let (s, d) = (s.clone(), d.clone());
+                    return Err(ctx.needs(
+                        &[&d, &cur, &s],
+                        format!("to know whether {d} equals {cur} (it decides the inverse)"),
+                    ));
+                }
+            }
+        }
+        let Some((s, d, r)) = found.and_then(|k| modes[k].take()) else {
+            break;
+        };
+        cur = ctx.mul(&s, &d)?;
+        out.push((s, SymStride::int(r)));
+    }
+    coalesce_modes(ctx, out)
+}
+
+/// Coalesces like [`coalesce_modes`], refusing where whether two modes merge depends on an
+/// unknown: the inverse's construction reads the merged modes.
+fn coalesce_strict(
+    ctx: &Ctx,
+    modes: Vec<(Mono, SymStride)>,
+) -> Result<Vec<(Mono, SymStride)>, SymError> {
+    let mut out: Vec<(Mono, SymStride)> = Vec::new();
+    for (s, d) in modes {
+        if s.is_one() {
+            continue; // (a mode that may be 1 stays: found by its stride or skipped, as if dropped)
+        }
+        if let Some((ps, pd)) = out.last_mut() {
+            let next = ctx.mul(ps, &pd.m)?;
+            match (pd.axis == d.axis, next.equals(&d.m)) {
+                (true, Tri::Yes) => {
+                    *ps = ctx.mul(ps, &s)?;
+                    continue;
+                }
+                (true, Tri::Depends) => {
+                    return Err(ctx.needs(
+                        &[&next, &d.m],
+                        format!("to know whether {} equals {next} (modes merge then)", d.m),
+                    ))
+                }
+                _ => {}
+            }
+        }
+        out.push((s, d));
+    }
+    Ok(out)
+}
+
+/// `right_inverse(L)`: the largest `R` of CuTe's chained form with `L(R(k)) = k` for every
+/// `k < |R|` and every admissible value of the unknowns.
+///
+/// # Errors
+///
+/// `Condition` where the order of strides, or whether a stride continues the chain, depends on
+/// an unknown; `Unsupported` for negative or basis strides.
+///
+/// ```
+/// use cute::symbolic::{right_inverse, SymLayout};
+/// let l: SymLayout = "(16,N):(1,16)".parse().unwrap(); // CUTLASS #3471
+/// assert_eq!(right_inverse(&l).unwrap().to_string(), "16*N:1");
+/// let l: SymLayout = "(M,4):(4,1)".parse().unwrap();
+/// assert_eq!(right_inverse(&l).unwrap().to_string(), "(4,M):(M,1)");
+/// ```
+pub fn right_inverse(l: &SymLayout) -> Result<SymLayout, SymError> {
+    let ctx = Ctx::new("right_inverse", &[l]);
+    Ok(SymLayout::from_modes(chain(&ctx, l)?))
+}
+
+/// `left_inverse(L)`: `R` with `R(L(i)) = i` for every `i < |L|` and every admissible value of
+/// the unknowns, built as the right inverse of `(L, L*)` (PyCuTe's construction).
+///
+/// # Errors
+///
+/// As [`complement`](super::complement) (the strides must form a divisible chain) and
+/// [`right_inverse`].
+///
+/// ```
+/// use cute::symbolic::{left_inverse, SymLayout};
+/// let l: SymLayout = "(4,M):(M{div=4},1)".parse().unwrap();
+/// assert_eq!(left_inverse(&l).unwrap().to_string(), "(M{div=4},4):(4,1)");
+/// ```
+pub fn left_inverse(l: &SymLayout) -> Result<SymLayout, SymError> {
+    let ctx = Ctx::new("left_inverse", &[l]);
+    for (s, d) in l.flat() {
+        if d.m.is_zero() && !s.is_one() {
+            // a stride-0 mode of extent above 1 repeats offsets: no left inverse
+            return Err(ctx.needs(
+                &[&s],
+                format!("{s} = 1 (a mode of stride 0 makes the layout non-injective otherwise)"),
+            ));
+        }
+    }
+    let c = complement_in(&ctx, l, None)?;
+    let both = SymLayout::tuple(vec![l.clone(), c]);
+    Ok(SymLayout::from_modes(chain(&ctx, &both)?))
+}

@@ -1,0 +1,543 @@
+//! Symbolic extents (`?`, `?{div=d}`, `M{div=d,min=m}`): every operation on random mixed
+//! static/unknown layouts, checked at many admissible values of the unknowns against the
+//! integer library (or the operation's definition), plus the CUTLASS issues #3469-#3471.
+
+use cute::symbolic::{self, Sym, SymLayout};
+use cute::Layout;
+
+/// A small deterministic generator (xorshift64*), so that the test needs no seed handling.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn pick<'a>(&mut self, v: &[&'a str]) -> &'a str {
+        v[self.below(v.len())]
+    }
+}
+
+/// The unknowns of one case: two named ones with random facts.
+fn facts(r: &mut Rng) -> [String; 2] {
+    let f = |r: &mut Rng| {
+        let div = [1, 2, 4, 8, 16][r.below(5)];
+        match r.below(3) {
+            0 if div > 1 => format!("{{div={div}}}"),
+            1 => format!("{{div={div},min={}}}", [2, 8, 16][r.below(3)]),
+            _ => String::new(),
+        }
+    };
+    [format!("M{}", f(r)), format!("N{}", f(r))]
+}
+
+/// A shape leaf: an integer, a named unknown or an anonymous one.
+fn shape_leaf(r: &mut Rng, names: &[String; 2]) -> String {
+    match r.below(8) {
+        0 => names[0].clone(),
+        1 => names[1].clone(),
+        2 => format!("?{{div={}}}", [2, 4, 8][r.below(3)]),
+        3 => "?".into(),
+        _ => r.pick(&["1", "2", "3", "4", "8", "2", "4"]).into(),
+    }
+}
+
+/// A random layout text: 1..=3 modes, possibly nested, with compact (in a random order) or
+/// random strides.
+fn layout_text(r: &mut Rng, names: &[String; 2]) -> String {
+    let n = 1 + r.below(3);
+    let shapes: Vec<String> = (0..n).map(|_| shape_leaf(r, names)).collect();
+    let bare = |s: &str| s.split('{').next().unwrap_or(s).to_string();
+    let mut strides = vec![String::new(); n];
+    if r.below(3) > 0 {
+        // compact in a random order of the modes
+        let mut order: Vec<usize> = (0..n).collect();
+        for i in (1..n).rev() {
+            order.swap(i, r.below(i + 1));
+        }
+        let mut acc: Vec<String> = Vec::new();
+        for &i in &order {
+            strides[i] = if acc.is_empty() {
+                "1".into()
+            } else {
+                acc.join("*")
+            };
+            let s = bare(&shapes[i]);
+            if s.starts_with('?') {
+                // an anonymous extent cannot be named again: a random stride instead
+                acc.push(r.pick(&["8", "16"]).into());
+            } else {
+                acc.push(s);
+            }
+        }
+    } else {
+        for s in strides.iter_mut() {
+            *s = r.pick(&["0", "1", "2", "4", "8", "16", "M", "2*M"]).into();
+        }
+    }
+    // a named unknown's facts only at its first occurrence (the reader accepts any)
+    if n == 1 {
+        format!("{}:{}", shapes[0], strides[0])
+    } else if n == 3 && r.below(2) == 0 {
+        format!(
+            "({},({},{})):({},({},{}))",
+            shapes[0], shapes[1], shapes[2], strides[0], strides[1], strides[2]
+        )
+    } else {
+        format!("({}):({})", shapes.join(","), strides.join(","))
+    }
+}
+
+/// Admissible values for every unknown, from `seed`: a name takes one value in all operands,
+/// admissible for the facts of all its occurrences (as the operations read them).
+fn values(seed: u64, inputs: &[&SymLayout]) -> impl Fn(&Sym) -> i64 {
+    let mut table: Vec<Sym> = Vec::new();
+    for l in inputs {
+        for s in l.unknowns() {
+            match table.iter_mut().find(|t| t.id == s.id) {
+                Some(t) => {
+                    let (mut a, mut b) = (t.div, s.div);
+                    while b != 0 {
+                        (a, b) = (b, a % b);
+                    }
+                    t.div = t.div / a * s.div;
+                    t.min = t.min.max(s.min);
+                }
+                None => table.push(s),
+            }
+        }
+    }
+    // each unknown's value, drawn once
+    let drawn: Vec<(cute::symbolic::SymId, i64)> = table
+        .iter()
+        .map(|s| {
+            let mut h = seed ^ 0x9E37_79B9_7F4A_7C15;
+            for b in format!("{:?}", s.id).bytes() {
+                h = (h ^ b as u64).wrapping_mul(0x100_0000_01B3);
+            }
+            let k = (h >> 7) % 4; // least, and a few multiples above it
+            (s.id.clone(), s.least() + k as i64 * s.div)
+        })
+        .collect();
+    move |s: &Sym| {
+        drawn
+            .iter()
+            .find(|(id, _)| *id == s.id)
+            .map_or(s.least(), |(_, v)| *v)
+    }
+}
+
+const LIMIT: i64 = 1 << 9;
+
+/// The first offsets of `l` (at most `LIMIT`, so that the test stays quick).
+fn offsets(l: &Layout) -> Option<Vec<i64>> {
+    (0..l.size().min(LIMIT)).map(|i| l.eval(i).ok()).collect()
+}
+
+fn mode_sizes(l: &Layout) -> Vec<i64> {
+    l.shape_modes_sizes()
+}
+
+trait Sizes {
+    fn shape_modes_sizes(&self) -> Vec<i64>;
+}
+
+impl Sizes for Layout {
+    fn shape_modes_sizes(&self) -> Vec<i64> {
+        (0..self.rank())
+            .map(|i| self.mode(i).map(|m| m.size()).unwrap_or(0))
+            .collect()
+    }
+}
+
+/// A check of an answer (substituted) against the inputs (substituted).
+type CheckFn = dyn Fn(&[Layout], &Layout) -> Result<(), String>;
+
+#[derive(Default, Debug)]
+struct Tally {
+    cases: usize,
+    answered: usize,
+    refused: usize,
+    /// refusals by category (Condition, Unsupported, …)
+    categories: std::collections::BTreeMap<&'static str, usize>,
+    points: usize,
+}
+
+/// Checks `sym` (the symbolic answer) at admissible values against `reference` (the integer
+/// answer or definition) for 6 substitutions.
+fn check_points(
+    what: &str,
+    inputs: &[&SymLayout],
+    sym: &SymLayout,
+    t: &mut Tally,
+    check: &CheckFn,
+) {
+    for seed in 0..6u64 {
+        let v = values(seed.wrapping_mul(7919) + 1, inputs);
+        let ins: Result<Vec<Layout>, _> = inputs.iter().map(|l| l.substitute(&v)).collect();
+        let Ok(ins) = ins else { continue };
+        let Ok(out) = sym.substitute(&v) else {
+            panic!("{what} {inputs:?}: the answer {sym} does not substitute")
+        };
+        if let Err(m) = check(&ins, &out) {
+            let texts: Vec<String> = ins.iter().map(|l| l.to_string()).collect();
+            panic!(
+                "{what} {} -> {sym}: at {texts:?} gives {out}: {m}",
+                inputs
+                    .iter()
+                    .map(|l| l.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            );
+        }
+        t.points += 1;
+    }
+}
+
+fn same_function(a: &Layout, b: &Layout) -> Result<(), String> {
+    if a.size() != b.size() {
+        return Err(format!("sizes {} and {}", a.size(), b.size()));
+    }
+    match (offsets(a), offsets(b)) {
+        (Some(x), Some(y)) if x != y => Err(format!("offsets {x:?} and {y:?}")),
+        _ => Ok(()),
+    }
+}
+
+fn same_as_static(
+    got: &Layout,
+    want: Result<Layout, cute::Error>,
+    modes: bool,
+) -> Result<(), String> {
+    let want = want.map_err(|e| format!("the integer library refuses: {e}"))?;
+    same_function(got, &want)?;
+    if modes && mode_sizes(got) != mode_sizes(&want) {
+        return Err(format!("mode sizes differ from {want}"));
+    }
+    Ok(())
+}
+
+#[test]
+fn operations_agree_with_the_integer_library_at_admissible_values() {
+    // CUTE_SYMBOLIC_SEED=<n> runs another sample (for longer sweeps by hand)
+    let seed = std::env::var("CUTE_SYMBOLIC_SEED")
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok())
+        .map_or(0x5EED_CAFE_F00D_1234, |s| {
+            s.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1
+        });
+    let mut r = Rng(seed);
+    let mut t = Tally::default();
+    for _ in 0..3000 {
+        let names = facts(&mut r);
+        let (ta, tb) = (layout_text(&mut r, &names), layout_text(&mut r, &names));
+        let (Ok(a), Ok(b)) = (ta.parse::<SymLayout>(), tb.parse::<SymLayout>()) else {
+            panic!("generated text does not parse: {ta} {tb}")
+        };
+        // the printed form reads back to the same layout
+        assert_eq!(
+            a.to_string().parse::<SymLayout>().unwrap().to_string(),
+            a.to_string()
+        );
+        t.cases += 1;
+        type Op = (
+            &'static str,
+            Result<SymLayout, symbolic::SymError>,
+            Box<CheckFn>,
+        );
+        let ops: Vec<Op> = vec![
+            (
+                "coalesce",
+                symbolic::coalesce(&a),
+                Box::new(|i, o| same_as_static(o, Ok(cute::coalesce(&i[0])), false)),
+            ),
+            (
+                "composition",
+                symbolic::composition(&a, &b),
+                Box::new(|i, o| {
+                    // the definition: R(k) = A(B(k)) on B's domain, with B's mode sizes
+                    if o.size() != i[1].size()
+                        || (!i[1].is_leaf() && mode_sizes(o) != mode_sizes(&i[1]))
+                    {
+                        return Err("not B's shape".into());
+                    }
+                    for k in 0..i[1].size().min(LIMIT) {
+                        let x = i[1].eval(k).map_err(|e| e.to_string())?;
+                        if x >= i[0].size() {
+                            continue; // past A's domain: no value to compare
+                        }
+                        if o.eval(k).ok() != i[0].eval(x).ok() {
+                            return Err(format!("differs from A(B({k}))"));
+                        }
+                    }
+                    Ok(())
+                }),
+            ),
+            (
+                "complement",
+                symbolic::complement(&a, None),
+                Box::new(|i, o| same_as_static(o, cute::complement(&i[0]), false)),
+            ),
+            (
+                "right_inverse",
+                symbolic::right_inverse(&a),
+                Box::new(|i, o| {
+                    let want = cute::right_inverse(&i[0]).map_err(|e| e.to_string())?;
+                    if want.size() != o.size() {
+                        return Err(format!("size differs from {want}"));
+                    }
+                    for k in 0..o.size().min(LIMIT) {
+                        if i[0].eval(o.eval(k).unwrap()).ok() != Some(k) {
+                            return Err(format!("L(R({k})) != {k}"));
+                        }
+                    }
+                    Ok(())
+                }),
+            ),
+            (
+                "left_inverse",
+                symbolic::left_inverse(&a),
+                Box::new(|i, o| {
+                    for k in 0..i[0].size().min(LIMIT) {
+                        if o.eval(i[0].eval(k).unwrap()).ok() != Some(k) {
+                            return Err(format!("R(L({k})) != {k}"));
+                        }
+                    }
+                    Ok(())
+                }),
+            ),
+            (
+                "logical_divide",
+                symbolic::logical_divide(&a, &b),
+                Box::new(|i, o| same_as_static(o, cute::logical_divide(&i[0], &i[1].into()), true)),
+            ),
+            (
+                "zipped_divide",
+                symbolic::zipped_divide(&a, &b),
+                Box::new(|i, o| same_as_static(o, cute::zipped_divide(&i[0], &i[1].into()), true)),
+            ),
+            (
+                "tiled_divide",
+                symbolic::tiled_divide(&a, &b),
+                Box::new(|i, o| same_as_static(o, cute::tiled_divide(&i[0], &i[1].into()), false)),
+            ),
+            (
+                "flat_divide",
+                symbolic::flat_divide(&a, &b),
+                Box::new(|i, o| same_as_static(o, cute::flat_divide(&i[0], &i[1].into()), false)),
+            ),
+            (
+                "logical_product",
+                symbolic::logical_product(&a, &b),
+                Box::new(|i, o| {
+                    same_as_static(o, cute::logical_product(&i[0], &i[1].into()), true)
+                }),
+            ),
+            (
+                "zipped_product",
+                symbolic::zipped_product(&a, &b),
+                Box::new(|i, o| same_as_static(o, cute::zipped_product(&i[0], &i[1].into()), true)),
+            ),
+            (
+                "tiled_product",
+                symbolic::tiled_product(&a, &b),
+                Box::new(|i, o| same_as_static(o, cute::tiled_product(&i[0], &i[1].into()), false)),
+            ),
+            (
+                "flat_product",
+                symbolic::flat_product(&a, &b),
+                Box::new(|i, o| same_as_static(o, cute::flat_product(&i[0], &i[1].into()), false)),
+            ),
+            (
+                "blocked_product",
+                symbolic::blocked_product(&a, &b),
+                Box::new(|i, o| match cute::blocked_product(&i[0], &i[1]) {
+                    // where the integer library cannot zip the modes, the rank-wise answer
+                    // is checked through its parts (the logical product) only
+                    Err(_) => Ok(()),
+                    w => same_as_static(o, w, false),
+                }),
+            ),
+            (
+                "raked_product",
+                symbolic::raked_product(&a, &b),
+                Box::new(|i, o| match cute::raked_product(&i[0], &i[1]) {
+                    Err(_) => Ok(()),
+                    w => same_as_static(o, w, false),
+                }),
+            ),
+        ];
+        for (name, res, check) in ops {
+            match res {
+                Ok(l) => {
+                    t.answered += 1;
+                    // the answer's text reads back to the same text
+                    let text = l.to_string();
+                    assert_eq!(text.parse::<SymLayout>().map(|r| r.to_string()), Ok(text));
+                    check_points(name, &[&a, &b], &l, &mut t, &*check);
+                }
+                Err(e) => {
+                    t.refused += 1;
+                    *t.categories.entry(e.category()).or_default() += 1;
+                    let line = e.to_string();
+                    assert!(!line.contains('\n'), "{line}");
+                    assert!(
+                        ["Condition", "Unsupported", "Overflow", "Divisibility"]
+                            .contains(&e.category()),
+                        "{line}"
+                    );
+                }
+            }
+        }
+    }
+    eprintln!("symbolic: {t:?}");
+    assert!(t.answered > 10_000 && t.points > 50_000, "{t:?}");
+}
+
+#[test]
+fn cutlass_issues() {
+    let p = |s: &str| s.parse::<SymLayout>().unwrap();
+    // #3469: a dynamic extent after a static one coalesces to one mode
+    assert_eq!(
+        symbolic::coalesce(&p("(192,?):(1,192)"))
+            .unwrap()
+            .to_string(),
+        "192*?:1"
+    );
+    let c = symbolic::coalesce(&p("(192,?{div=192}):(1,192)")).unwrap();
+    assert_eq!(c.to_string(), "192*?{div=192}:1");
+    let f = symbolic::composition(&c, &p("(256,192):(1,256)")).unwrap();
+    assert_eq!(f.to_string(), "(256,192):(1,256)");
+    // #3470: a right operand with a dynamic extent and basis strides
+    let a = p("(4096,8192):(1,4096)");
+    let b = p("(32,?{div=8},8,128):(1@0,8@1,1@1,32@0)");
+    assert_eq!(
+        symbolic::composition(&a, &b).unwrap().to_string(),
+        "(32,?{div=8},8,128):(1,32768,4096,32)"
+    );
+    // #3471: right_inverse of (16,N):(1,16), PyCuTe's sympy answer coalesced
+    assert_eq!(
+        symbolic::right_inverse(&p("(16,N):(1,16)"))
+            .unwrap()
+            .to_string(),
+        "16*N:1"
+    );
+    // a refusal names the unknown and the run-time condition
+    let e = symbolic::composition(&p("(M,4):(1,2*M)"), &p("2:8")).unwrap_err();
+    assert_eq!(e.category(), "Condition");
+    assert!(
+        e.to_string()
+            .contains("of M: needs M divisible by 8 or dividing 8"),
+        "{e}"
+    );
+}
+
+#[test]
+fn divides_by_mode_agree_with_the_integer_library() {
+    use cute::symbolic::SymTiler;
+    let mut r = Rng(0x0DD_BA11_5EED_0001);
+    let (mut answered, mut points) = (0usize, 0usize);
+    for _ in 0..4000 {
+        let names = facts(&mut r);
+        let ta = layout_text(&mut r, &names);
+        let a: SymLayout = ta.parse().unwrap();
+        let modes = a.rank();
+        let n = 1 + r.below(modes);
+        let logical = r.below(2) == 0;
+        let items: Vec<String> = (0..n)
+            .map(|_| {
+                if logical && r.below(4) == 0 {
+                    "_".to_string()
+                } else {
+                    let t = layout_text(&mut r, &names);
+                    // one mode per item: a flat layout of the item's leaves
+                    if t.starts_with('(') && t.contains("),") {
+                        "4:1".to_string()
+                    } else {
+                        t
+                    }
+                }
+            })
+            .collect();
+        let tt = format!("<{}>", items.join(","));
+        let Ok(t) = tt.parse::<SymTiler>() else {
+            continue; // an item that is a tuple of modes: not a tiler item here
+        };
+        let which = r.below(4);
+        let res = match (logical, which) {
+            (true, _) => symbolic::logical_divide_by_mode(&a, &t),
+            (false, 0) => symbolic::zipped_divide_by_mode(&a, &t),
+            (false, 1) => symbolic::tiled_divide_by_mode(&a, &t),
+            _ => symbolic::flat_divide_by_mode(&a, &t),
+        };
+        let Ok(got) = res else { continue };
+        answered += 1;
+        let mut inputs: Vec<&SymLayout> = vec![&a];
+        inputs.extend(t.0.iter().flatten());
+        for seed in 0..8u64 {
+            let v = values(seed * 31 + 5, &inputs);
+            let Ok(sa) = a.substitute(&v) else { continue };
+            let subs: Vec<String> =
+                t.0.iter()
+                    .map(|b| {
+                        b.as_ref()
+                            .map_or("_".into(), |l| l.substitute(&v).unwrap().to_string())
+                    })
+                    .collect();
+            let st: cute::Tiler = format!("<{}>", subs.join(",")).parse().unwrap();
+            let want = match (logical, which) {
+                (true, _) => cute::logical_divide(&sa, &st),
+                (false, 0) => cute::zipped_divide(&sa, &st),
+                (false, 1) => cute::tiled_divide(&sa, &st),
+                _ => cute::flat_divide(&sa, &st),
+            };
+            let out = got.substitute(&v).unwrap();
+            if let Err(m) = same_as_static(&out, want, which == 0 || logical) {
+                panic!("{a} {t} -> {got}: at {sa} {st} gives {out}: {m}");
+            }
+            points += 1;
+        }
+    }
+    eprintln!("symbolic by mode: {answered} answered, {points} points");
+    assert!(answered > 300 && points > 2000, "{answered} {points}");
+}
+
+#[test]
+fn random_text_is_refused_or_read_never_a_panic() {
+    const ALPHABET: &[u8] = b"?M{}div=min,()*:/@0123456789_<>- N";
+    let mut r = Rng(0xFEED_FACE_0000_0001);
+    let mut read = 0;
+    for _ in 0..20_000 {
+        let n = 1 + r.below(24);
+        let text: String = (0..n)
+            .map(|_| ALPHABET[r.below(ALPHABET.len())] as char)
+            .collect();
+        if let Ok(l) = text.parse::<SymLayout>() {
+            read += 1;
+            let _ = symbolic::coalesce(&l);
+            let _ = symbolic::right_inverse(&l);
+            let _ = symbolic::complement(&l, None);
+            let _ = symbolic::composition(&l, &l);
+            let _ = symbolic::logical_product(&l, &l);
+        }
+        let _ = text.parse::<cute::symbolic::SymTiler>();
+        for op in ["coalesce", "composition", "zipped_divide", "size"] {
+            let args: Vec<&str> = if op == "composition" || op == "zipped_divide" {
+                vec!["(M{div=8},4):(1,M)", &text]
+            } else {
+                vec![&text]
+            };
+            if let Some(line) =
+                cute::registry::error_line(op, &args, &cute::registry::run(op, &args))
+            {
+                assert!(!line.contains('\n'), "{line}");
+            }
+        }
+    }
+    assert!(read > 100, "{read}");
+}
