@@ -358,7 +358,7 @@ enum Cmd {
 }
 
 /// The subcommands of `cute` that clap defines (`eval`, `conformance`, …, `contains`); every
-/// other first argument is an operation of [`ops::all_ops`].
+/// other first argument is an operation of [`ops::operations`].
 ///
 /// ```
 /// let names = cute_cli::cli::subcommands();
@@ -560,8 +560,8 @@ where
             err,
         ),
         Cmd::Ops { json: false } => {
-            let lines: Vec<String> = ops::all_ops()
-                .map(|(name, sig)| format!("{name} {sig}"))
+            let lines: Vec<String> = ops::operations()
+                .map(|o| format!("{} {}", o.name, o.signature()))
                 .collect();
             print(&lines.join("\n"), out, err)
         }
@@ -571,7 +571,7 @@ where
                     let (lo, hi) = o.arity();
                     json::json!({
                         "name": o.name,
-                        "signature": o.signature,
+                        "signature": o.signature(),
                         "min_args": lo,
                         "max_args": (hi != usize::MAX).then_some(hi),
                     })
