@@ -171,6 +171,22 @@ pub enum Arity {
     Any,
 }
 
+impl Arity {
+    /// The arity's name in the table's listings: `one`, `optional`, `many` or `any`.
+    ///
+    /// ```
+    /// assert_eq!(cute::registry::Arity::Optional.name(), "optional");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            Arity::One => "one",
+            Arity::Optional => "optional",
+            Arity::Many => "many",
+            Arity::Any => "any",
+        }
+    }
+}
+
 /// A parameter of an operation.
 #[derive(Clone, Copy, Debug)]
 pub struct Param {
