@@ -25,7 +25,7 @@ pub(super) const OPS: &[Operation] = &[
         name: "left_inverse",
         params: &[LAYOUT],
         result: Kind::Layout,
-        doc: "The left inverse R with L(R(L(i))) = L(i) for every i < size(L).",
+        doc: "The left inverse R: L(R(L(i))) = L(i) for every i < size(L), so R(L(i)) = i exactly when L is injective.",
         example: Example {
             args: &["(4,8):(8,1)"],
             value: "(8,4):(4,1)",
