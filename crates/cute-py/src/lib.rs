@@ -62,6 +62,11 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ops::filter, m)?)?;
     m.add_function(wrap_pyfunction!(ops::composition, m)?)?;
     m.add_function(wrap_pyfunction!(ops::recast, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::complement, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::right_inverse, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::logical_divide, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::logical_product, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::blocked_product, m)?)?;
     m.add_function(wrap_pyfunction!(ops::product, m)?)?;
     m.add_function(wrap_pyfunction!(ops::product_each, m)?)?;
     m.add_function(wrap_pyfunction!(ops::prefix_product, m)?)?;

@@ -20,8 +20,10 @@ use pyo3::types::{PyCFunction, PyDict, PyTuple};
 use crate::classes::{PyComposedLayout, PyLayout, PySwizzle};
 use crate::conv::{self, int, layout_arg, partial_coord, tiler_arg, tuple, tuple_py, OrRaise};
 
-/// The table's operations whose Python function is written by hand (in `ops.rs`), with the reason.
-/// Each still takes the table's parameters first (`tests/test_generated.py` checks it).
+/// The table's operations whose Python function is written by hand (in `ops.rs`), with the reason:
+/// a Python form that differs from the table's, or a fast path for an operation the Python
+/// benchmark times. Each still takes the table's parameters first (`tests/test_generated.py`
+/// checks it).
 pub const HAND_KEPT: &[(&str, &str)] = &[
     (
         "size",
@@ -51,6 +53,12 @@ pub const HAND_KEPT: &[(&str, &str)] = &[
     ),
     ("recast", "the scale as two ints (num, den=None)"),
     ("image", "lists layouts up to 2^24 elements"),
+    // fast paths: timed by scripts/bench_python.py (see the note in ops.rs)
+    ("complement", "fast path"),
+    ("right_inverse", "fast path"),
+    ("logical_divide", "fast path"),
+    ("logical_product", "fast path"),
+    ("blocked_product", "fast path"),
 ];
 
 /// The Python name of a table operation: the table's, but for those that would shadow a builtin
@@ -287,13 +295,13 @@ fn missing(name: &str, param: &str) -> PyErr {
 
 /// A Python argument as a value of kind `kind` (parameter `param` of `op`).
 fn datum(op: &Operation, param: &str, kind: Kind, x: &Bound<'_, PyAny>) -> PyResult<Datum> {
-    let what = format!("{} {param}", op.name);
+    let what = || format!("{} {param}", op.name);
     Ok(match kind {
         Kind::Layout => Datum::Layout(layout_arg(x, op.name)?),
-        Kind::Tiler | Kind::Profile => Datum::Tiler(tiler_arg(x, op.name)?),
+        Kind::Tiler | Kind::Profile => Datum::Tiler(Box::new(tiler_arg(x, op.name)?)),
         Kind::Coord => Datum::Coord(partial_coord(x, op.name)?),
-        Kind::IntTuple => Datum::Tuple(tuple(x, &what)?),
-        Kind::Int => Datum::Int(int(x, &what)?),
+        Kind::IntTuple => Datum::Tuple(tuple(x, &what())?),
+        Kind::Int => Datum::Int(int(x, &what())?),
         Kind::Mode => {
             let m: usize = x.extract().map_err(|e| {
                 if e.is_instance_of::<PyTypeError>(x.py()) {
@@ -304,27 +312,29 @@ fn datum(op: &Operation, param: &str, kind: Kind, x: &Bound<'_, PyAny>) -> PyRes
             })?;
             Datum::Int(i64::try_from(m).unwrap_or(i64::MAX))
         }
-        Kind::Scale => Datum::Scale(int(x, &what)?, 1),
+        Kind::Scale => Datum::Scale(int(x, &what())?, 1),
         Kind::Composed => match x.downcast::<PyComposedLayout>() {
             Ok(c) => Datum::Composed(*c.get().0),
             Err(_) => {
                 return Err(PyTypeError::new_err(format!(
-                    "{what}: expected a ComposedLayout, got {}",
+                    "{}: expected a ComposedLayout, got {}",
+                    what(),
                     conv::kind_of(x)
                 )))
             }
         },
         Kind::LayoutOrTuple => match x.downcast::<PyLayout>() {
             Ok(l) => Datum::Layout(*l.get().0),
-            Err(_) => Datum::Tuple(tuple(x, &what)?),
+            Err(_) => Datum::Tuple(tuple(x, &what())?),
         },
         Kind::ShapeOrLayout => match x.downcast::<PyLayout>() {
             Ok(l) => Datum::Tuple(l.get().0.shape()),
-            Err(_) => Datum::Tuple(tuple(x, &what)?),
+            Err(_) => Datum::Tuple(tuple(x, &what())?),
         },
         _ => {
             return Err(PyTypeError::new_err(format!(
-                "{what}: the table's kind {} is only a result",
+                "{}: the table's kind {} is only a result",
+                what(),
                 kind.name()
             )))
         }

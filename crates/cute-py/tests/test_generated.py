@@ -155,13 +155,16 @@ def test_every_operation_gives_the_command_lines_value(table):
 
 def test_generated_functions_refuse_as_the_hand_written_ones_did():
     with pytest.raises(TypeError, match="expected a tiler"):
-        N.logical_divide(Layout(8), "4")
+        N.zipped_divide(Layout(8), "4")
     with pytest.raises(TypeError, match="missing required argument 'tiler'"):
-        N.logical_divide(Layout(8))
+        N.zipped_divide(Layout(8))
     with pytest.raises(TypeError, match="unexpected keyword argument 'x'"):
-        N.complement(Layout(4, 2), x=1)
+        N.with_shape(Layout(4, 2), (2, 2), x=1)
+    with pytest.raises(TypeError, match="positional arguments but 3 were given"):
+        N.with_shape(Layout(4, 2), (2, 2), 1)
     with pytest.raises(N.LayoutError) as e:
         N.composition_mode(Layout((4, 8)), 2, 4)
     assert e.value.op == "composition_mode"
-    assert N.complement(Layout(4, 2), cotarget=24) == N.complement(Layout(4, 2), 24)
-    assert N.complement(Layout(4, 2), None) == N.complement(Layout(4, 2))
+    assert N.crd2idx((1, 2), (4, 8), stride=(8, 1)) == N.crd2idx((1, 2), (4, 8), (8, 1)) == 10
+    assert N.crd2idx((1, 2), (4, 8), None) == N.crd2idx((1, 2), (4, 8)) == 9
+    assert N.get((4, (2, 3)), 1, 0) == 2 and N.get((4, (2, 3))) == (4, (2, 3))

@@ -101,8 +101,10 @@ impl Kind {
     pub fn read(self, s: &str) -> Result<Datum, Error> {
         Ok(match self {
             Kind::Layout => Datum::Layout(super::layout(s)?),
-            Kind::Tiler => Datum::Tiler(super::tiler(s)?),
-            Kind::Profile => Datum::Tiler(super::tiler(&s.replace('(', "<").replace(')', ">"))?),
+            Kind::Tiler => Datum::Tiler(Box::new(super::tiler(s)?)),
+            Kind::Profile => Datum::Tiler(Box::new(super::tiler(
+                &s.replace('(', "<").replace(')', ">"),
+            )?)),
             Kind::IntTuple => Datum::Tuple(super::tuple(s)?),
             Kind::Coord => Datum::Coord(s.parse()?),
             Kind::Int => Datum::Int(super::int(s)?),
@@ -277,8 +279,9 @@ impl Param {
 pub enum Datum {
     /// A layout.
     Layout(Layout),
-    /// A tiler.
-    Tiler(Tiler),
+    /// A tiler (boxed: it holds up to eight layouts, and every value of the enum would be as
+    /// large).
+    Tiler(Box<Tiler>),
     /// An integer tuple.
     Tuple(IntTuple),
     /// A partial coordinate.
