@@ -12,6 +12,9 @@ cargo test --workspace --release
 echo "== Python: the module cute_algebra, built by maturin, and its pytest suite"
 scripts/test-python.sh
 
+echo "== Python stubs: the operation table's block of the stubs is current (and mypy's stubtest)"
+CUTE=target/release/cute "${CARGO_TARGET_DIR:-target}/pyenv/bin/python" scripts/gen_native_stub.py --check
+
 echo "== browser: cute playground in headless Chromium"
 if ! command -v chromium >/dev/null && ! command -v chromium-browser >/dev/null; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then

@@ -5,7 +5,7 @@
 //!
 //! Every `Ok` result is checked against its defining law by brute force, with an independent
 //! reference evaluation in `i128` (so an overflow can't hide a wrong value); an `Err` must be a
-//! one-line message. Then every operation of `cute::registry::all_ops()` (including those added
+//! one-line message. Then every operation of `cute::registry::operations()` (including those added
 //! later) is run on arguments built from its signature.
 #![no_main]
 
@@ -586,8 +586,9 @@ fuzz_target!(|data: &[u8]| {
     };
     // the same layout with coordinate or binary strides: laws, then (half the time) every op on it
     let v = semimodule_step(s, &a, &b, v);
-    for (op, sig) in ops::all_ops() {
-        let args = args_for(sig, s, &v);
+    for o in ops::operations() {
+        let (op, sig) = (o.name, o.signature());
+        let args = args_for(&sig, s, &v);
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let o = ops::run(op, &args);
         match &o {

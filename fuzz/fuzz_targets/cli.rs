@@ -4,7 +4,7 @@
 //!
 //! Input: arguments separated by NUL bytes (no argument of a real command line contains one). The
 //! first names what runs: a subcommand of the clap definition (`cute_cli::cli::subcommands()`) or
-//! an operation of `cute::registry::all_ops()` when it is one, else one picked by a hash of its
+//! an operation of `cute::registry::operations()` when it is one, else one picked by a hash of its
 //! bytes, or (for one hash value in `n + 1`) the text itself, so that unknown operations and
 //! option-like first arguments are driven too. The other fields follow as they are.
 //! `conformance` gets a file instead: the input after its first field, written to a temporary
@@ -45,7 +45,7 @@ fn names() -> &'static Vec<String> {
     static NAMES: OnceLock<Vec<String>> = OnceLock::new();
     NAMES.get_or_init(|| {
         let mut v = cute_cli::cli::subcommands();
-        v.extend(cute::registry::all_ops().map(|(n, _)| n.to_string()));
+        v.extend(cute::registry::operations().map(|o| o.name.to_string()));
         v
     })
 }

@@ -3,7 +3,7 @@
 //!
 //! Input: fields separated by TAB (the conformance file's separator, so its case lines are seeds):
 //! `selector<TAB>arg1[<TAB>arg2[<TAB>arg3[<TAB>arg4]]]`. The selector picks the operation among
-//! `cute::registry::all_ops()` — every operation the dispatcher knows, including those added later —
+//! `cute::registry::operations()` — every operation the dispatcher knows, including those added later —
 //! by name when it is one, else by a hash of its bytes; it is also run as an operation name of its
 //! own (the unknown-operation path). 1 to 4 arguments (4 exercises the arity check).
 //!
@@ -51,7 +51,7 @@ fuzz_target!(|data: &[u8]| {
     if args.is_empty() {
         return;
     }
-    let all: Vec<&str> = ops::all_ops().map(|(n, _)| *n).collect();
+    let all: Vec<&str> = ops::operations().map(|o| o.name).collect();
     let op = if all.contains(&selector) {
         selector
     } else {

@@ -52,7 +52,10 @@
 //! cute eval LAYOUT COORD --json  {"layout": L, "coord": C, "value": V}
 //! cute eval LAYOUT --json        {"layout": L, "values": [V, ...]}   (index order; V a number, or a
 //!                                string in CuTe notation for coordinate or binary strides)
-//! cute ops --json                [{"name": N, "signature": S, "min_args": n, "max_args": m|null}, ...]
+//! cute ops --json                [{"name": N, "signature": S, "min_args": n, "max_args": m|null,
+//!                                   "params": [{"name", "word", "kind", "arity"}, ...],
+//!                                   "result": KIND, "doc": D, "example": {"args", "value"}}, ...]
+//!                                 (the operation table; scripts/gen_native_stub.py reads it)
 //! cute partition --json          {"data", "tv", "composition", "threads": [{"thread", "tensor", "offset", "values", "offsets": [...]}]}
 //! cute vector-width --json       {"src", "dst", "max_common_vector", "max_common_layout", "coordinates": [...]|null,
 //!                                 "src_offsets": [...]|null, "dst_offsets": [...]|null, "copy": PLAN|null, "copy_note": TEXT|null}
@@ -358,7 +361,7 @@ enum Cmd {
 }
 
 /// The subcommands of `cute` that clap defines (`eval`, `conformance`, …, `contains`); every
-/// other first argument is an operation of [`ops::all_ops`].
+/// other first argument is an operation of [`ops::operations`].
 ///
 /// ```
 /// let names = cute_cli::cli::subcommands();
@@ -560,8 +563,8 @@ where
             err,
         ),
         Cmd::Ops { json: false } => {
-            let lines: Vec<String> = ops::all_ops()
-                .map(|(name, sig)| format!("{name} {sig}"))
+            let lines: Vec<String> = ops::operations()
+                .map(|o| format!("{} {}", o.name, o.signature()))
                 .collect();
             print(&lines.join("\n"), out, err)
         }
@@ -571,9 +574,18 @@ where
                     let (lo, hi) = o.arity();
                     json::json!({
                         "name": o.name,
-                        "signature": o.signature,
+                        "signature": o.signature(),
                         "min_args": lo,
                         "max_args": (hi != usize::MAX).then_some(hi),
+                        "params": o.params.iter().map(|p| json::json!({
+                            "name": p.name,
+                            "word": p.word,
+                            "kind": p.kind.name(),
+                            "arity": p.arity.name(),
+                        })).collect::<Vec<_>>(),
+                        "result": o.result.name(),
+                        "doc": o.doc,
+                        "example": {"args": o.example.args, "value": o.example.value},
                     })
                 })
                 .collect();

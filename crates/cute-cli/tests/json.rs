@@ -148,7 +148,19 @@ fn every_subcommand_answers_its_keys_in_order() {
     let ops = v.as_array().unwrap();
     assert!(!ops.is_empty());
     for o in ops {
-        assert_eq!(keys(o), ["name", "signature", "min_args", "max_args"]);
+        assert_eq!(
+            keys(o),
+            [
+                "name",
+                "signature",
+                "min_args",
+                "max_args",
+                "params",
+                "result",
+                "doc",
+                "example"
+            ]
+        );
     }
 }
 
@@ -263,7 +275,19 @@ fn ops_json_lists_every_operation() {
     let text = ok(&["ops"]);
     assert_eq!(v.arr().len(), text.lines().count());
     for (item, line) in v.arr().iter().zip(text.lines()) {
-        assert_eq!(item.keys(), ["name", "signature", "min_args", "max_args"]);
+        assert_eq!(
+            item.keys(),
+            [
+                "name",
+                "signature",
+                "min_args",
+                "max_args",
+                "params",
+                "result",
+                "doc",
+                "example"
+            ]
+        );
         assert_eq!(
             format!("{} {}", item.get("name").s(), item.get("signature").s()),
             line

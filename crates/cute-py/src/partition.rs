@@ -6,36 +6,9 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
 use crate::classes::{PyComposedLayout, PyLayout, PySwizzle};
-use crate::conv::{err, kind_of, partial_coord, seq, smem_arg, tiler_arg, tuple_py, OrRaise};
+use crate::conv::{err, kind_of, partial_coord, seq, smem_arg, tuple_py, OrRaise};
 use crate::ops::{lay, with_offset, L};
 use crate::swizzles::{PyBankReport, PySwizzleSearch};
-
-/// The sub-layout of the free (`None`) modes of a partial coordinate.
-///
-/// Spelled `slice_` (as PyCuTe spells it), so that `from cute_algebra import *` keeps Python's
-/// builtin `slice`.
-///
-/// >>> from cute_algebra import Layout, slice_
-/// >>> slice_(Layout((4, 8), (1, 4)), (2, None))
-/// Layout((8,),(4,))
-#[pyfunction(name = "slice_")]
-pub fn slice(layout: &Bound<'_, PyAny>, coord: &Bound<'_, PyAny>) -> L {
-    cute::slice(&lay(layout, "slice")?, &partial_coord(coord, "slice")?)
-        .py()
-        .map(PyLayout::wrap)
-}
-
-/// The sub-layout of the fixed modes of a partial coordinate (the complement of `slice`).
-///
-/// >>> from cute_algebra import Layout, dice
-/// >>> dice(Layout((4, 8), (1, 4)), (2, None))
-/// Layout((4,),(1,))
-#[pyfunction]
-pub fn dice(layout: &Bound<'_, PyAny>, coord: &Bound<'_, PyAny>) -> L {
-    cute::dice(&lay(layout, "dice")?, &partial_coord(coord, "dice")?)
-        .py()
-        .map(PyLayout::wrap)
-}
 
 /// `(slice(L, c), L(fixed part of c))`.
 ///
@@ -51,78 +24,6 @@ pub fn slice_and_offset(
         &lay(layout, "slice_and_offset")?,
         &partial_coord(coord, "slice_and_offset")?,
     ))
-}
-
-/// The tile of `zipped_divide(L, tiler)` at tile coordinate `coord` (trailing modes free): its
-/// layout and the offset of its first element.
-///
-/// >>> from cute_algebra import Layout, local_tile
-/// >>> local_tile(Layout((8, 16), (16, 1)), (4, 8), (1, 1))
-/// (Layout((4,8),(16,1)), 72)
-#[pyfunction]
-pub fn local_tile(
-    layout: &Bound<'_, PyAny>,
-    tiler: &Bound<'_, PyAny>,
-    coord: &Bound<'_, PyAny>,
-) -> PyResult<(PyLayout, i64)> {
-    with_offset(cute::local_tile(
-        &lay(layout, "local_tile")?,
-        &tiler_arg(tiler, "local_tile")?,
-        &partial_coord(coord, "local_tile")?,
-    ))
-}
-
-/// The elements thread `index` of the thread layout `thr` owns in every tile: layout and offset.
-///
-/// >>> from cute_algebra import Layout, local_partition
-/// >>> local_partition(Layout((8, 8), (1, 8)), Layout((4, 2), (1, 4)), 5)
-/// (Layout((2,4),(4,16)), 9)
-#[pyfunction]
-pub fn local_partition(
-    layout: &Bound<'_, PyAny>,
-    thr: &Bound<'_, PyAny>,
-    index: i64,
-) -> PyResult<(PyLayout, i64)> {
-    with_offset(cute::local_partition(
-        &lay(layout, "local_partition")?,
-        &lay(thr, "local_partition")?,
-        index,
-    ))
-}
-
-/// Thread `thread`'s values of a data layout under a thread-value layout (the paper's Table 4):
-/// layout and offset.
-///
-/// >>> from cute_algebra import Layout, tv_partition
-/// >>> tv_partition(Layout((8, 8), (8, 1)), Layout(((4, 8), 2), ((16, 1), 8)), 1)
-/// (Layout((2,),(1,)), 2)
-#[pyfunction]
-pub fn tv_partition(
-    data: &Bound<'_, PyAny>,
-    tv: &Bound<'_, PyAny>,
-    thread: i64,
-) -> PyResult<(PyLayout, i64)> {
-    with_offset(cute::tv_partition(
-        &lay(data, "tv_partition")?,
-        &lay(tv, "tv_partition")?,
-        thread,
-    ))
-}
-
-/// CuTe's `make_layout_tv(thr, val)`: the tile shape and the thread-value layout.
-///
-/// >>> from cute_algebra import Layout, make_layout_tv
-/// >>> make_layout_tv(Layout((4, 8), (1, 4)), Layout((2, 1)))
-/// ((8, 8), Layout((32,2),(2,1)))
-#[pyfunction]
-pub fn make_layout_tv(
-    py: Python<'_>,
-    thr: &Bound<'_, PyAny>,
-    val: &Bound<'_, PyAny>,
-) -> PyResult<(PyObject, PyLayout)> {
-    let (s, l) =
-        cute::make_layout_tv(&lay(thr, "make_layout_tv")?, &lay(val, "make_layout_tv")?).py()?;
-    Ok((tuple_py(py, &s)?, PyLayout::wrap(l)))
 }
 
 /// The coordinate of thread `index` in a thread layout.

@@ -109,7 +109,7 @@ fn ops() -> String {
             let (lo, hi) = o.arity();
             json!({
                 "name": o.name,
-                "signature": o.signature,
+                "signature": o.signature(),
                 "min": lo,
                 "max": (hi != usize::MAX).then_some(hi),
             })

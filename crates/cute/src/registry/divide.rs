@@ -1,54 +1,192 @@
 //! Divides and products: logical/zipped/tiled/flat divide, logical/zipped/tiled/flat/blocked/raked product, tile_to_shape.
 
-use super::{arg, layout, tiler, tuple, Answer, Fail};
-use crate::{Error, Layout, Tiler};
+use super::{Args, Datum, Example, Kind, Operation, Param};
 
-/// The operations of this area and their arguments.
-pub(super) const OPS: &[(&str, &str)] = &[
-    ("logical_divide", "LAYOUT TILER"),
-    ("zipped_divide", "LAYOUT TILER"),
-    ("tiled_divide", "LAYOUT TILER"),
-    ("flat_divide", "LAYOUT TILER"),
-    ("logical_product", "LAYOUT TILER"),
-    ("zipped_product", "LAYOUT TILER"),
-    ("tiled_product", "LAYOUT TILER"),
-    ("flat_product", "LAYOUT TILER"),
-    ("blocked_product", "LAYOUT LAYOUT"),
-    ("raked_product", "LAYOUT LAYOUT"),
-    ("tile_to_shape", "LAYOUT SHAPE"),
+const LAYOUT: Param = Param::one("layout", "LAYOUT", Kind::Layout);
+const TILER: Param = Param::one("tiler", "TILER", Kind::Tiler);
+
+/// The operations of this area.
+pub(super) const OPS: &[Operation] = &[
+    Operation {
+        name: "logical_divide",
+        params: &[LAYOUT, TILER],
+        result: Kind::Layout,
+        doc: "Logical divide A ⊘ B = A ∘ (B, B*): each mode split into the tile and the rest.",
+        example: Example {
+            args: &["(8,16):(20,1)", "<4:1,8:2>"],
+            value: "((4,2),(8,2)):((20,80),(2,1))",
+        },
+        entry: |a| {
+            Ok(Datum::Layout(crate::logical_divide(
+                a.layout(0)?,
+                a.tiler(1)?,
+            )?))
+        },
+    },
+    Operation {
+        name: "zipped_divide",
+        params: &[LAYOUT, TILER],
+        result: Kind::Layout,
+        doc: "Zipped divide: the tiles gathered in mode 0, the rest in mode 1.",
+        example: Example {
+            args: &["(8,16):(20,1)", "<4:1,8:2>"],
+            value: "((4,8),(2,2)):((20,2),(80,1))",
+        },
+        entry: |a| {
+            Ok(Datum::Layout(crate::zipped_divide(
+                a.layout(0)?,
+                a.tiler(1)?,
+            )?))
+        },
+    },
+    Operation {
+        name: "tiled_divide",
+        params: &[LAYOUT, TILER],
+        result: Kind::Layout,
+        doc: "Tiled divide: the tile in mode 0, each rest mode a mode of its own.",
+        example: Example {
+            args: &["(8,16):(20,1)", "<4,8>"],
+            value: "((4,8),2,2):((20,1),80,8)",
+        },
+        entry: |a| {
+            Ok(Datum::Layout(crate::tiled_divide(
+                a.layout(0)?,
+                a.tiler(1)?,
+            )?))
+        },
+    },
+    Operation {
+        name: "flat_divide",
+        params: &[LAYOUT, TILER],
+        result: Kind::Layout,
+        doc: "Flat divide: the tile's modes, then the rest's modes, all at the top level.",
+        example: Example {
+            args: &["(8,16):(20,1)", "<4,8>"],
+            value: "(4,8,2,2):(20,1,80,8)",
+        },
+        entry: |a| {
+            Ok(Datum::Layout(crate::flat_divide(
+                a.layout(0)?,
+                a.tiler(1)?,
+            )?))
+        },
+    },
+    Operation {
+        name: "logical_product",
+        params: &[LAYOUT, TILER],
+        result: Kind::Layout,
+        doc: "Logical product A ⊗ B = (A, A* ∘ B): A repeated as B says.",
+        example: Example {
+            args: &["(2,2):(4,1)", "6:1"],
+            value: "((2,2),(2,3)):((4,1),(2,8))",
+        },
+        entry: |a| {
+            Ok(Datum::Layout(crate::logical_product(
+                a.layout(0)?,
+                a.tiler(1)?,
+            )?))
+        },
+    },
+    Operation {
+        name: "zipped_product",
+        params: &[LAYOUT, TILER],
+        result: Kind::Layout,
+        doc: "Zipped product: A in mode 0, the repetition in mode 1 (by mode for a tuple tiler).",
+        example: Example {
+            args: &["(2,5):(5,1)", "<3:1,4:1>"],
+            value: "((2,5),(3,4)):((5,1),(1,5))",
+        },
+        entry: |a| {
+            Ok(Datum::Layout(crate::zipped_product(
+                a.layout(0)?,
+                a.tiler(1)?,
+            )?))
+        },
+    },
+    Operation {
+        name: "tiled_product",
+        params: &[LAYOUT, TILER],
+        result: Kind::Layout,
+        doc: "Tiled product: A in mode 0, each repetition mode a mode of its own.",
+        example: Example {
+            args: &["(2,5):(5,1)", "<3:1,4:1>"],
+            value: "((2,5),3,4):((5,1),1,5)",
+        },
+        entry: |a| {
+            Ok(Datum::Layout(crate::tiled_product(
+                a.layout(0)?,
+                a.tiler(1)?,
+            )?))
+        },
+    },
+    Operation {
+        name: "flat_product",
+        params: &[LAYOUT, TILER],
+        result: Kind::Layout,
+        doc: "Flat product: every mode of A and of the repetition at the top level.",
+        example: Example {
+            args: &["(2,5):(5,1)", "<3:1,4:1>"],
+            value: "(2,5,3,4):(5,1,1,5)",
+        },
+        entry: |a| {
+            Ok(Datum::Layout(crate::flat_product(
+                a.layout(0)?,
+                a.tiler(1)?,
+            )?))
+        },
+    },
+    Operation {
+        name: "blocked_product",
+        params: &[
+            Param::one("a", "LAYOUT", Kind::Layout),
+            Param::one("b", "LAYOUT", Kind::Layout),
+        ],
+        result: Kind::Layout,
+        doc: "Blocked product: A as the block, laid out as B says, mode by mode.",
+        example: Example {
+            args: &["(2,5):(5,1)", "(3,4):(1,3)"],
+            value: "((2,3),(5,4)):((5,10),(1,30))",
+        },
+        entry: |a| {
+            Ok(Datum::Layout(crate::blocked_product(
+                a.layout(0)?,
+                a.layout(1)?,
+            )?))
+        },
+    },
+    Operation {
+        name: "raked_product",
+        params: &[
+            Param::one("a", "LAYOUT", Kind::Layout),
+            Param::one("b", "LAYOUT", Kind::Layout),
+        ],
+        result: Kind::Layout,
+        doc: "Raked product: A's elements interleaved with the repetition, mode by mode.",
+        example: Example {
+            args: &["(2,5):(5,1)", "(3,4):(1,3)"],
+            value: "((3,2),(4,5)):((10,5),(30,1))",
+        },
+        entry: |a| {
+            Ok(Datum::Layout(crate::raked_product(
+                a.layout(0)?,
+                a.layout(1)?,
+            )?))
+        },
+    },
+    Operation {
+        name: "tile_to_shape",
+        params: &[LAYOUT, Param::one("shape", "SHAPE", Kind::IntTuple)],
+        result: Kind::Layout,
+        doc: "A block layout repeated until it covers the shape.",
+        example: Example {
+            args: &["(2,2):(1,2)", "(4,6)"],
+            value: "((2,2),(2,3)):((1,4),(2,8))",
+        },
+        entry: |a| {
+            Ok(Datum::Layout(crate::tile_to_shape(
+                a.layout(0)?,
+                a.tuple(1)?,
+            )?))
+        },
+    },
 ];
-
-/// An operation taking a layout and a tiler.
-type ByTiler = fn(&Layout, &Tiler) -> Result<Layout, Error>;
-/// An operation taking two layouts.
-type ByLayout = fn(&Layout, &Layout) -> Result<Layout, Error>;
-
-/// Runs `op` if it belongs to this area.
-pub(super) fn run(op: &str, a: &[&str]) -> Option<Answer> {
-    let with_tiler: Option<ByTiler> = match op {
-        "logical_divide" => Some(crate::logical_divide),
-        "zipped_divide" => Some(crate::zipped_divide),
-        "tiled_divide" => Some(crate::tiled_divide),
-        "flat_divide" => Some(crate::flat_divide),
-        "logical_product" => Some(crate::logical_product),
-        "zipped_product" => Some(crate::zipped_product),
-        "tiled_product" => Some(crate::tiled_product),
-        "flat_product" => Some(crate::flat_product),
-        _ => None,
-    };
-    let with_layout: Option<ByLayout> = match op {
-        "blocked_product" => Some(crate::blocked_product),
-        "raked_product" => Some(crate::raked_product),
-        _ => None,
-    };
-    let r: Result<String, Fail> = if let Some(f) = with_tiler {
-        (|| Ok(f(&arg(a, 0, layout)?, &arg(a, 1, tiler)?)?.to_string()))()
-    } else if let Some(f) = with_layout {
-        (|| Ok(f(&arg(a, 0, layout)?, &arg(a, 1, layout)?)?.to_string()))()
-    } else if op == "tile_to_shape" {
-        (|| Ok(crate::tile_to_shape(&arg(a, 0, layout)?, &arg(a, 1, tuple)?)?.to_string()))()
-    } else {
-        return None;
-    };
-    Some(Ok(r))
-}

@@ -1,70 +1,132 @@
 //! Right and left inverse, nullspace, max common vector/layout, domain_distribute,
 //! upcast/downcast/recast.
 
-use super::{arg, int, layout, tuple, Answer, Fail};
-use crate::{Error, ErrorKind, Op};
+use super::{Args, Datum, Example, Kind, Operation, Param};
 
-/// The operations of this area and their arguments.
-pub(super) const OPS: &[(&str, &str)] = &[
-    ("right_inverse", "LAYOUT"),
-    ("left_inverse", "LAYOUT"),
-    ("nullspace", "LAYOUT"),
-    ("max_common_layout", "LAYOUT LAYOUT"),
-    ("max_common_vector", "LAYOUT LAYOUT"),
-    ("domain_distribute", "SHAPE INT"),
-    ("upcast", "LAYOUT INT"),
-    ("downcast", "LAYOUT INT"),
-    ("recast", "LAYOUT SCALE"),
+const LAYOUT: Param = Param::one("layout", "LAYOUT", Kind::Layout);
+const A: Param = Param::one("a", "LAYOUT", Kind::Layout);
+const B: Param = Param::one("b", "LAYOUT", Kind::Layout);
+const N: Param = Param::one("n", "INT", Kind::Int);
+
+/// The operations of this area.
+pub(super) const OPS: &[Operation] = &[
+    Operation {
+        name: "right_inverse",
+        params: &[LAYOUT],
+        result: Kind::Layout,
+        doc: "The right inverse R with L(R(i)) = i of the largest size.",
+        example: Example {
+            args: &["(4,8):(8,1)"],
+            value: "(8,4):(4,1)",
+        },
+        entry: |a| Ok(Datum::Layout(crate::right_inverse(a.layout(0)?)?)),
+    },
+    Operation {
+        name: "left_inverse",
+        params: &[LAYOUT],
+        result: Kind::Layout,
+        doc: "The left inverse R: L(R(L(i))) = L(i) for every i < size(L), so R(L(i)) = i exactly when L is injective.",
+        example: Example {
+            args: &["(4,8):(8,1)"],
+            value: "(8,4):(4,1)",
+        },
+        entry: |a| Ok(Datum::Layout(crate::left_inverse(a.layout(0)?)?)),
+    },
+    Operation {
+        name: "nullspace",
+        params: &[LAYOUT],
+        result: Kind::Layout,
+        doc: "The kernel of a layout: the coordinates it maps to 0, as a layout into its domain.",
+        example: Example {
+            args: &["(4,2,3):(1,0,4)"],
+            value: "2:4",
+        },
+        entry: |a| Ok(Datum::Layout(crate::nullspace(a.layout(0)?)?)),
+    },
+    Operation {
+        name: "max_common_layout",
+        params: &[A, B],
+        result: Kind::Layout,
+        doc: "The layout of the largest common contiguous part of two layouts' coordinates.",
+        example: Example {
+            args: &["(4,8):(1,4)", "(4,8):(1,8)"],
+            value: "4:1",
+        },
+        entry: |a| {
+            Ok(Datum::Layout(crate::max_common_layout(
+                a.layout(0)?,
+                a.layout(1)?,
+            )?))
+        },
+    },
+    Operation {
+        name: "max_common_vector",
+        params: &[A, B],
+        result: Kind::Int,
+        doc: "The number of elements both layouts map contiguously (the vector width).",
+        example: Example {
+            args: &["(4,8):(1,4)", "(4,8):(1,8)"],
+            value: "4",
+        },
+        entry: |a| {
+            Ok(Datum::Int(crate::max_common_vector(
+                a.layout(0)?,
+                a.layout(1)?,
+            )?))
+        },
+    },
+    Operation {
+        name: "domain_distribute",
+        params: &[Param::one("shape", "SHAPE", Kind::IntTuple), N],
+        result: Kind::Layout,
+        doc: "Distributes n elements over a shape from the left.",
+        example: Example {
+            args: &["(4,8)", "8"],
+            value: "8:1",
+        },
+        entry: |a| {
+            Ok(Datum::Layout(crate::domain_distribute(
+                a.tuple(0)?,
+                a.int(1)?,
+            )?))
+        },
+    },
+    Operation {
+        name: "upcast",
+        params: &[LAYOUT, N],
+        result: Kind::Layout,
+        doc: "The layout for elements n times wider.",
+        example: Example {
+            args: &["(4,8):(1,4)", "2"],
+            value: "(2,8):(1,2)",
+        },
+        entry: |a| Ok(Datum::Layout(crate::upcast(a.layout(0)?, a.int(1)?)?)),
+    },
+    Operation {
+        name: "downcast",
+        params: &[LAYOUT, N],
+        result: Kind::Layout,
+        doc: "The layout for elements n times narrower.",
+        example: Example {
+            args: &["(4,8):(1,4)", "2"],
+            value: "(8,8):(1,8)",
+        },
+        entry: |a| Ok(Datum::Layout(crate::downcast(a.layout(0)?, a.int(1)?)?)),
+    },
+    Operation {
+        name: "recast",
+        params: &[LAYOUT, Param::one("scale", "SCALE", Kind::Scale)],
+        result: Kind::Layout,
+        doc: "The layout for a change of element size by num/den (new size / old size).",
+        example: Example {
+            args: &["(4,8):(1,4)", "1/2"],
+            value: "(8,8):(1,8)",
+        },
+        entry: |a| match a.opt(1) {
+            Some(Datum::Scale(num, den)) => {
+                Ok(Datum::Layout(crate::recast(a.layout(0)?, *num, *den)?))
+            }
+            _ => Err(super::kind::not_a("a scale")),
+        },
+    },
 ];
-
-/// Runs `op` if it belongs to this area.
-pub(super) fn run(op: &str, a: &[&str]) -> Option<Answer> {
-    if !OPS.iter().any(|(n, _)| *n == op) {
-        return None;
-    }
-    let r: Result<String, Fail> = (|| {
-        Ok(match op {
-            "right_inverse" => crate::right_inverse(&arg(a, 0, layout)?)?.to_string(),
-            "left_inverse" => crate::left_inverse(&arg(a, 0, layout)?)?.to_string(),
-            "nullspace" => crate::nullspace(&arg(a, 0, layout)?)?.to_string(),
-            "max_common_layout" => {
-                crate::max_common_layout(&arg(a, 0, layout)?, &arg(a, 1, layout)?)?.to_string()
-            }
-            "max_common_vector" => {
-                crate::max_common_vector(&arg(a, 0, layout)?, &arg(a, 1, layout)?)?.to_string()
-            }
-            "domain_distribute" => {
-                crate::domain_distribute(&arg(a, 0, tuple)?, arg(a, 1, int)?)?.to_string()
-            }
-            "upcast" => crate::upcast(&arg(a, 0, layout)?, arg(a, 1, int)?)?.to_string(),
-            "downcast" => crate::downcast(&arg(a, 0, layout)?, arg(a, 1, int)?)?.to_string(),
-            "recast" => {
-                let (num, den) = arg(a, 1, scale)?;
-                crate::recast(&arg(a, 0, layout)?, num, den)?.to_string()
-            }
-            _ => unreachable!("filtered above"),
-        })
-    })();
-    Some(Ok(r))
-}
-
-/// A recast scale: an integer `n` or a fraction `num/den` (PyCuTe's `Fraction`).
-fn scale(s: &str) -> Result<(i64, i64), Error> {
-    match s.split_once('/') {
-        None => Ok((int(s)?, 1)),
-        Some((n, d)) => {
-            let at = n.len() + 1; // the denominator's first byte
-            let (n, d) = (int(n)?, int(d).map_err(|e| super::shifted(e, at))?);
-            if d == 0 {
-                return Err(Error::new(
-                    Op::Parse,
-                    ErrorKind::Syntax {
-                        pos: at,
-                        expected: "a non-zero denominator",
-                    },
-                ));
-            }
-            Ok((n, d))
-        }
-    }
-}

@@ -1,15 +1,18 @@
-//! The operation registry: every operation of the algebra by its CuTe name, with its signature,
-//! on textual arguments in CuTe notation. One table serves `cute OP ARG...`, `cute ops`,
-//! `cute conformance`, the paper tour, the fuzz targets and the bindings.
+//! The operation registry: every operation of the algebra by its CuTe name, in one typed table
+//! ([`operations`]). Each entry ([`Operation`]) carries its name, its parameters (name, kind,
+//! arity), the kind of its result, a one-line summary, a worked example and its typed entry point.
+//! Every front end is derived from the table: `cute OP ARG...` and `cute ops`, `cute conformance`,
+//! the paper tour, the playground's wasm module, the fuzz targets, and the Python module's
+//! functions and stubs. Adding an operation is adding an entry (and its tests).
 //!
-//! Each area of the algebra has its own file with its operations (`OPS`: name and signature) and
-//! a `run(op, args)`; [`run`] finds the operation, checks the number of arguments against its
-//! signature ([`Operation::arity`]) and hands the arguments to its area.
+//! Each area of the algebra has its own file with its entries (`OPS`). [`run`] finds the
+//! operation, checks the number of arguments against its parameters ([`Operation::arity`]), reads
+//! each argument by its parameter's [`Kind`] and calls the entry point.
 //!
 //! ```
 //! use cute::registry::{find, run, Outcome};
 //! let op = find("logical_divide").unwrap();
-//! assert_eq!((op.signature, op.arity()), ("LAYOUT TILER", (2, 2)));
+//! assert_eq!((op.signature(), op.arity()), ("LAYOUT TILER".to_string(), (2, 2)));
 //! match run("logical_divide", &["(8,16):(20,1)", "<4:1,8:2>"]) {
 //!     Outcome::Value(v) => assert_eq!(v, "((4,2),(8,2)):((20,80),(2,1))"),
 //!     _ => unreachable!(),
@@ -21,9 +24,12 @@ mod basic;
 mod divide;
 mod extra;
 mod inverse;
+pub mod kind;
 mod structure;
 mod symbolic;
 pub mod tensor;
+
+pub use kind::{Args, Arity, Datum, Kind, Param};
 
 use crate::{Error, IntTuple, Layout, Tiler};
 
@@ -80,32 +86,6 @@ impl Outcome {
             o => o.error().map(Error::category),
         }
     }
-}
-
-/// Why an area's operation gave no value: argument `k` could not be read, or the algebra refused.
-pub(crate) enum Fail {
-    /// Argument `k` (from 0) and the reader's error.
-    Arg(usize, Error),
-    /// The algebra's refusal.
-    Alg(Error),
-}
-
-impl From<Error> for Fail {
-    fn from(e: Error) -> Fail {
-        Fail::Alg(e)
-    }
-}
-
-/// An area's answer: `Err(usage)` for wrong arguments, else the value or why there is none.
-pub(crate) type Answer = Result<Result<String, Fail>, Outcome>;
-
-/// Reads argument `k` of `a` with `read`; a failure records which argument it was.
-pub(crate) fn arg<T>(
-    a: &[&str],
-    k: usize,
-    read: impl FnOnce(&str) -> Result<T, Error>,
-) -> Result<T, Fail> {
-    read(a[k]).map_err(|e| Fail::Arg(k, e))
 }
 
 pub(crate) fn layout(s: &str) -> Result<Layout, Error> {
@@ -244,42 +224,69 @@ pub fn error_line(op: &str, args: &[&str], o: &Outcome) -> Option<String> {
     }
 }
 
-/// The areas of the algebra: their operations and the function that runs them.
-type Area = (
-    &'static [(&'static str, &'static str)],
-    fn(&str, &[&str]) -> Option<Answer>,
-);
-
-const AREAS: [Area; 6] = [
-    (basic::OPS, basic::run),
-    (inverse::OPS, inverse::run),
-    (divide::OPS, divide::run),
-    (extra::OPS, extra::run),
-    (structure::OPS, structure::run),
-    (tensor::OPS, tensor::run),
+/// The areas of the algebra, each with its table of operations.
+const AREAS: [&[Operation]; 6] = [
+    basic::OPS,
+    inverse::OPS,
+    divide::OPS,
+    extra::OPS,
+    structure::OPS,
+    tensor::OPS,
 ];
 
-/// One operation of the registry.
+/// An operation's typed entry point: its value on arguments read by its parameters' kinds.
+pub type Entry = fn(&[Datum]) -> Result<Datum, Error>;
+
+/// A worked example of an operation: arguments in CuTe notation and the value `cute OP ARG...`
+/// prints for them (the registry's tests run every example).
+#[derive(Clone, Copy, Debug)]
+pub struct Example {
+    /// The arguments.
+    pub args: &'static [&'static str],
+    /// The printed value.
+    pub value: &'static str,
+}
+
+/// One operation of the registry: an entry of the table.
 #[derive(Clone, Copy)]
 pub struct Operation {
     /// Its CuTe name, e.g. `logical_divide`.
     pub name: &'static str,
-    /// Its arguments as `cute ops` lists them: one word each (`LAYOUT`, `TILER`, `LAYOUT|TUPLE`
-    /// for either), `[X]` when it may be left out, `X...` for one or more, `[X...]` for any
-    /// number, and a trailing remark in parentheses.
-    pub signature: &'static str,
-    area: fn(&str, &[&str]) -> Option<Answer>,
+    /// Its parameters, in order: only the last ones may be optional, and only the last one may
+    /// take several arguments.
+    pub params: &'static [Param],
+    /// What it gives.
+    pub result: Kind,
+    /// What it does, in one line.
+    pub doc: &'static str,
+    /// A worked example.
+    pub example: Example,
+    /// Its typed entry point.
+    pub entry: Entry,
 }
 
 impl core::fmt::Debug for Operation {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "{} {}", self.name, self.signature)
+        write!(f, "{} {}", self.name, self.signature())
     }
 }
 
 impl Operation {
-    /// The least and the most number of arguments, read off the signature (`usize::MAX`: no
-    /// bound).
+    /// Its arguments as `cute ops` lists them: one word each (`LAYOUT`, `TILER`, `LAYOUT|TUPLE`
+    /// for either), `[X]` when it may be left out, `X...` for one or more, `[X...]` for any
+    /// number.
+    ///
+    /// ```
+    /// use cute::registry::find;
+    /// assert_eq!(find("crd2idx").unwrap().signature(), "COORD SHAPE [STRIDE]");
+    /// assert_eq!(find("get").unwrap().signature(), "LAYOUT|TUPLE [INDEX...]");
+    /// ```
+    pub fn signature(&self) -> String {
+        let words: Vec<String> = self.params.iter().map(Param::usage).collect();
+        words.join(" ")
+    }
+
+    /// The least and the most number of arguments (`usize::MAX`: no bound).
     ///
     /// ```
     /// use cute::registry::find;
@@ -289,24 +296,37 @@ impl Operation {
     /// ```
     pub fn arity(&self) -> (usize, usize) {
         let (mut lo, mut hi) = (0usize, 0usize);
-        for w in self.signature.split_whitespace() {
-            if w.starts_with('(') {
-                break; // a remark
-            }
-            let optional = w.starts_with('[');
-            if w.trim_end_matches(']').ends_with("...") {
-                hi = usize::MAX;
-            } else {
-                hi = hi.saturating_add(1);
-            }
-            if !optional {
-                lo += 1;
+        for p in self.params {
+            match p.arity {
+                Arity::One => (lo, hi) = (lo + 1, hi.saturating_add(1)),
+                Arity::Optional => hi = hi.saturating_add(1),
+                Arity::Many => (lo, hi) = (lo + 1, usize::MAX),
+                Arity::Any => hi = usize::MAX,
             }
         }
         (lo, hi)
     }
 
-    /// Runs the operation on `args` (as [`run`] does).
+    /// The parameter that argument `k` (from 0) is read for: the `k`-th, or the last one when it
+    /// takes several arguments.
+    ///
+    /// ```
+    /// use cute::registry::find;
+    /// let get = find("get").unwrap();
+    /// assert_eq!((get.param(0).unwrap().name, get.param(5).unwrap().name), ("x", "index"));
+    /// assert!(find("coalesce").unwrap().param(1).is_none());
+    /// ```
+    pub fn param(&self, k: usize) -> Option<&'static Param> {
+        let params = self.params;
+        params.get(k).or_else(|| {
+            params
+                .last()
+                .filter(|p| matches!(p.arity, Arity::Many | Arity::Any))
+        })
+    }
+
+    /// Runs the operation on `args` in CuTe notation (as [`run`] does): each argument read by its
+    /// parameter's kind, then the entry point.
     ///
     /// ```
     /// use cute::registry::{find, Outcome};
@@ -320,26 +340,40 @@ impl Operation {
             return Outcome::Usage(format!(
                 "{} takes {} ({} given)",
                 self.name,
-                self.signature,
+                self.signature(),
                 args.len()
             ));
         }
-        let answer = (self.area)(self.name, args).unwrap_or_else(|| {
-            // (every name of an area's table is one its `run` answers: see the tests)
-            Err(Outcome::Usage(format!(
-                "operation {} is listed but not dispatched",
-                self.name
-            )))
-        });
-        let out = match answer {
-            Ok(Ok(v)) => Outcome::Value(v),
-            Ok(Err(Fail::Alg(e))) => Outcome::Refused(Box::new(e)),
-            Ok(Err(Fail::Arg(index, e))) => Outcome::BadArgument {
-                index,
-                error: Box::new(e),
-            },
-            Err(o) => o,
-        };
+        // an argument that reads only as a layout with run-time extents goes to the symbolic
+        // operations (`symbolic::fallback`); every other outcome stands
+        let out = (|| {
+            let mut values = Vec::with_capacity(args.len());
+            for (index, a) in args.iter().enumerate() {
+                let read = match self.param(index) {
+                    Some(p) => p.kind.read(a),
+                    None => Err(Error::new(
+                        crate::Op::Parse,
+                        crate::ErrorKind::Syntax {
+                            pos: 0,
+                            expected: "no further argument",
+                        },
+                    )),
+                };
+                match read {
+                    Ok(v) => values.push(v),
+                    Err(e) => {
+                        return Outcome::BadArgument {
+                            index,
+                            error: Box::new(e),
+                        }
+                    }
+                }
+            }
+            match (self.entry)(&values) {
+                Ok(v) => Outcome::Value(v.to_string()),
+                Err(e) => Outcome::Refused(Box::new(e)),
+            }
+        })();
         symbolic::fallback(self.name, args, out)
     }
 }
@@ -350,20 +384,14 @@ impl Operation {
 /// assert!(cute::registry::operations().any(|o| o.name == "right_inverse"));
 /// ```
 pub fn operations() -> impl Iterator<Item = Operation> {
-    AREAS.iter().flat_map(|&(ops, area)| {
-        ops.iter().map(move |&(name, signature)| Operation {
-            name,
-            signature,
-            area,
-        })
-    })
+    AREAS.iter().flat_map(|ops| ops.iter().copied())
 }
 
 /// The operation named `name`, if there is one.
 ///
 /// ```
 /// use cute::registry::find;
-/// assert_eq!(find("logical_divide").unwrap().signature, "LAYOUT TILER");
+/// assert_eq!(find("logical_divide").unwrap().signature(), "LAYOUT TILER");
 /// assert!(find("no_such_operation").is_none());
 /// ```
 pub fn find(name: &str) -> Option<Operation> {
@@ -386,23 +414,53 @@ pub fn run(op: &str, args: &[&str]) -> Outcome {
     }
 }
 
-/// Every operation with its argument list (name, signature), for `cute ops` and usage messages.
-///
-/// ```
-/// use cute::registry::{all_ops, operations};
-/// assert!(all_ops().any(|(name, _)| *name == "zipped_divide"));
-/// assert_eq!(all_ops().count(), operations().count());
-/// ```
-pub fn all_ops() -> impl Iterator<Item = &'static (&'static str, &'static str)> {
-    AREAS.iter().flat_map(|(ops, _)| ops.iter())
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{operations, Outcome};
+    use super::{operations, Arity, Outcome};
 
     #[test]
-    fn every_listed_operation_is_dispatched_by_its_area() {
+    fn every_operation_runs_its_example() {
+        for op in operations() {
+            match op.run(op.example.args) {
+                Outcome::Value(v) => assert_eq!(v, op.example.value, "{op:?}"),
+                o => panic!(
+                    "{op:?} on its example: {:?}",
+                    o.error().map(|e| e.to_string())
+                ),
+            }
+        }
+    }
+
+    #[test]
+    fn parameters_are_well_formed() {
+        for op in operations() {
+            let n = op.params.len();
+            assert!(n >= 1 && !op.doc.is_empty(), "{op:?}");
+            for (k, p) in op.params.iter().enumerate() {
+                assert!(!p.name.is_empty() && !p.word.is_empty(), "{op:?}");
+                match p.arity {
+                    Arity::One => assert!(
+                        op.params[..k].iter().all(|q| q.arity == Arity::One),
+                        "{op:?}: a required parameter after an optional one"
+                    ),
+                    Arity::Optional => {}
+                    Arity::Many | Arity::Any => assert_eq!(k + 1, n, "{op:?}: not last"),
+                }
+                // every parameter's kind can be read from text
+                assert!(
+                    !matches!(
+                        p.kind.read("4:1"),
+                        Err(e) if e.to_string().contains("only a result")
+                    ),
+                    "{op:?}: parameter {} of a result kind",
+                    p.name
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_operation_checks_its_number_of_arguments() {
         for op in operations() {
             let (lo, hi) = op.arity();
             assert!(lo >= 1 && lo <= hi, "{op:?}: arity ({lo}, {hi})");

@@ -5,24 +5,111 @@
 //! A slice or partition prints as the paper writes a tensor over the counting accessor:
 //! `{offset} ∘ layout`.
 
-use super::{arg, int, layout, tiler, Answer, Fail};
-use crate::{Error, Layout, PartialCoord};
+use super::{int, layout, Args, Datum, Example, Kind, Operation, Param};
+use crate::{Error, Layout};
 
-/// The operations of this area and their arguments.
-pub(super) const OPS: &[(&str, &str)] = &[
-    ("slice", "LAYOUT COORD"),
-    ("slice_offset", "LAYOUT COORD"),
-    ("dice", "LAYOUT COORD"),
-    ("tv_partition", "LAYOUT TV THREAD"),
-    ("make_layout_tv", "THR VAL"),
-    ("local_tile", "LAYOUT TILER COORD"),
-    ("local_partition", "LAYOUT THR INDEX"),
-    ("copy_plan", "SRC DST"),
+const LAYOUT: Param = Param::one("layout", "LAYOUT", Kind::Layout);
+const COORD: Param = Param::one("coord", "COORD", Kind::Coord);
+
+/// The operations of this area.
+pub(super) const OPS: &[Operation] = &[
+    Operation {
+        name: "slice",
+        params: &[LAYOUT, COORD],
+        result: Kind::Layout,
+        doc: "The sub-layout of the free (`_`) modes of a partial coordinate.",
+        example: Example { args: &["(4,8):(1,4)", "(2,_)"], value: "(8):(4)" },
+        entry: |a| Ok(Datum::Layout(crate::slice(a.layout(0)?, a.coord(1)?)?)),
+    },
+    Operation {
+        name: "slice_offset",
+        params: &[LAYOUT, COORD],
+        result: Kind::Value,
+        doc: "The value of the fixed part of a partial coordinate (the offset where the slice starts).",
+        example: Example { args: &["(4,8):(1,4)", "(_,3)"], value: "12" },
+        // the offset in the layout's semimodule (an arithmetic tuple for e_i strides)
+        entry: |a| Ok(Datum::Value(crate::slice_and_value(a.layout(0)?, a.coord(1)?)?.1)),
+    },
+    Operation {
+        name: "dice",
+        params: &[LAYOUT, COORD],
+        result: Kind::Layout,
+        doc: "The sub-layout of the fixed modes of a partial coordinate (the complement of slice).",
+        example: Example { args: &["(4,8):(1,4)", "(2,_)"], value: "(4):(1)" },
+        entry: |a| Ok(Datum::Layout(crate::dice(a.layout(0)?, a.coord(1)?)?)),
+    },
+    Operation {
+        name: "tv_partition",
+        params: &[
+            Param::one("data", "LAYOUT", Kind::Layout),
+            Param::one("tv", "TV", Kind::Layout),
+            Param::one("thread", "THREAD", Kind::Int),
+        ],
+        result: Kind::Counting,
+        doc: "A thread's values of a data layout under a thread-value layout: layout and offset.",
+        example: Example { args: &["(8,8):(8,1)", "((4,8),2):((16,1),8)", "1"], value: "{2} ∘ (2):(1)" },
+        entry: |a| {
+            let (l, off) = crate::tv_partition(a.layout(0)?, a.layout(1)?, a.int(2)?)?;
+            Ok(Datum::Counting(l, off))
+        },
+    },
+    Operation {
+        name: "make_layout_tv",
+        params: &[
+            Param::one("thr", "THR", Kind::Layout),
+            Param::one("val", "VAL", Kind::Layout),
+        ],
+        result: Kind::ShapeAndLayout,
+        doc: "CuTe's make_layout_tv(thr, val): the tile shape and the thread-value layout.",
+        example: Example { args: &["(4,8):(1,4)", "(2,1):(1,2)"], value: "(8,8) (32,2):(2,1)" },
+        entry: |a| {
+            let (tiler, tv) = crate::make_layout_tv(a.layout(0)?, a.layout(1)?)?;
+            Ok(Datum::ShapeAndLayout(tiler, tv))
+        },
+    },
+    Operation {
+        name: "local_tile",
+        params: &[LAYOUT, Param::one("tiler", "TILER", Kind::Tiler), COORD],
+        result: Kind::Counting,
+        doc: "The tile of zipped_divide(L, tiler) at a tile coordinate: layout and offset.",
+        example: Example { args: &["(8,16):(16,1)", "<4,8>", "(1,1)"], value: "{72} ∘ (4,8):(16,1)" },
+        entry: |a| {
+            let (l, off) = crate::local_tile(a.layout(0)?, a.tiler(1)?, a.coord(2)?)?;
+            Ok(Datum::Counting(l, off))
+        },
+    },
+    Operation {
+        name: "local_partition",
+        params: &[
+            LAYOUT,
+            Param::one("thr", "THR", Kind::Layout),
+            Param::one("index", "INDEX", Kind::Int),
+        ],
+        result: Kind::Counting,
+        doc: "The elements a thread of a thread layout owns in every tile: layout and offset.",
+        example: Example { args: &["(8,8):(1,8)", "(4,2):(1,4)", "5"], value: "{9} ∘ (2,4):(4,16)" },
+        entry: |a| {
+            let (l, off) = crate::local_partition(a.layout(0)?, a.layout(1)?, a.int(2)?)?;
+            Ok(Datum::Counting(l, off))
+        },
+    },
+    Operation {
+        name: "copy_plan",
+        params: &[
+            Param::one("src", "SRC", Kind::Layout),
+            Param::one("dst", "DST", Kind::Layout),
+        ],
+        result: Kind::Text,
+        doc: "How a copy between two layouts vectorises: the vector width and the loops, or the reference loop.",
+        example: Example { args: &["(4,8):(1,4)", "(4,8):(1,8)"], value: "vector 4, loops (8:4:8)" },
+        entry: |a| {
+            Ok(Datum::Text(match crate::copy_plan(a.layout(0)?, a.layout(1)?)? {
+                None => "reference loop".to_string(),
+                Some(p) => plan_text(&p),
+            }))
+        },
+    },
 ];
-
-pub(crate) fn coord(s: &str) -> Result<PartialCoord, Error> {
-    s.parse()
-}
 
 /// `{offset} ∘ layout`, a tensor over the counting accessor.
 ///
@@ -67,55 +154,6 @@ pub fn instruction(s: &str) -> Result<Layout, Error> {
         }
     }
     layout(s)
-}
-
-/// Runs `op` if it belongs to this area.
-pub(super) fn run(op: &str, a: &[&str]) -> Option<Answer> {
-    Some(Ok(eval(op, a)?))
-}
-
-/// The value of `op` on `a` (`None` for an operation of another area).
-fn eval(op: &str, a: &[&str]) -> Option<Result<String, Fail>> {
-    let r = || -> Result<String, Fail> {
-        Ok(match op {
-            "slice" => crate::slice(&arg(a, 0, layout)?, &arg(a, 1, coord)?)?.to_string(),
-            "slice_offset" => {
-                // the offset in the layout's semimodule (an arithmetic tuple for e_i strides)
-                crate::slice_and_value(&arg(a, 0, layout)?, &arg(a, 1, coord)?)?
-                    .1
-                    .to_string()
-            }
-            "dice" => crate::dice(&arg(a, 0, layout)?, &arg(a, 1, coord)?)?.to_string(),
-            "tv_partition" => counting(crate::tv_partition(
-                &arg(a, 0, layout)?,
-                &arg(a, 1, layout)?,
-                arg(a, 2, int)?,
-            )?),
-            "make_layout_tv" => {
-                let (tiler, tv) = crate::make_layout_tv(&arg(a, 0, layout)?, &arg(a, 1, layout)?)?;
-                format!("{tiler} {tv}")
-            }
-            "local_tile" => counting(crate::local_tile(
-                &arg(a, 0, layout)?,
-                &arg(a, 1, tiler)?,
-                &arg(a, 2, coord)?,
-            )?),
-            "local_partition" => counting(crate::local_partition(
-                &arg(a, 0, layout)?,
-                &arg(a, 1, layout)?,
-                arg(a, 2, int)?,
-            )?),
-            // copy_plan
-            _ => {
-                let (s, d) = (arg(a, 0, layout)?, arg(a, 1, layout)?);
-                match crate::copy_plan(&s, &d)? {
-                    None => "reference loop".to_string(),
-                    Some(p) => plan_text(&p),
-                }
-            }
-        })
-    };
-    OPS.iter().any(|(n, _)| *n == op).then(r)
 }
 
 /// `vector V, loops (n:src_stride:dst_stride, ...)`, innermost first.

@@ -258,12 +258,12 @@ fn every_printed_layout_parses_back() {
         let tm = by_mode(&b.layout()).to_string();
         let shape = b.layout().shape().to_string();
         for op in registry::operations() {
-            let args: Vec<&str> = match op.signature {
+            let args: Vec<&str> = match op.signature().as_str() {
                 "LAYOUT" => vec![&ta],
                 "LAYOUT LAYOUT" => vec![&ta, &tb],
                 "LAYOUT TILER" => vec![&ta, &tm],
                 "LAYOUT SHAPE" | "LAYOUT [COTARGET]" => vec![&ta, &shape],
-                "LAYOUT... (concatenation)" => vec![&ta, &tb, &ta],
+                "LAYOUT..." => vec![&ta, &tb, &ta],
                 "TILER" => vec![&tm],
                 _ => continue,
             };
