@@ -32,6 +32,18 @@ fn keys(v: &Value) -> Vec<&str> {
     v.as_object().unwrap().keys().map(String::as_str).collect()
 }
 
+/// The keys of each operation that `cute ops --json` lists, in order.
+const OP_KEYS: [&str; 8] = [
+    "name",
+    "signature",
+    "min_args",
+    "max_args",
+    "params",
+    "result",
+    "doc",
+    "example",
+];
+
 #[test]
 fn user_text_round_trips() {
     let arg = "\t8 : 1\n";
@@ -148,19 +160,7 @@ fn every_subcommand_answers_its_keys_in_order() {
     let ops = v.as_array().unwrap();
     assert!(!ops.is_empty());
     for o in ops {
-        assert_eq!(
-            keys(o),
-            [
-                "name",
-                "signature",
-                "min_args",
-                "max_args",
-                "params",
-                "result",
-                "doc",
-                "example"
-            ]
-        );
+        assert_eq!(keys(o), OP_KEYS);
     }
 }
 
@@ -275,19 +275,7 @@ fn ops_json_lists_every_operation() {
     let text = ok(&["ops"]);
     assert_eq!(v.arr().len(), text.lines().count());
     for (item, line) in v.arr().iter().zip(text.lines()) {
-        assert_eq!(
-            item.keys(),
-            [
-                "name",
-                "signature",
-                "min_args",
-                "max_args",
-                "params",
-                "result",
-                "doc",
-                "example"
-            ]
-        );
+        assert_eq!(item.keys(), OP_KEYS);
         assert_eq!(
             format!("{} {}", item.get("name").s(), item.get("signature").s()),
             line

@@ -32,22 +32,24 @@ fn draw_err(e: cute_draw::DrawError, what: &str) -> PyErr {
     }
 }
 
-/// A scene's SVG, or `None` past [`REPR_MAX_CELLS`] cells or when it cannot be drawn.
-fn repr_svg(scene: Result<cute_draw::Scene, cute_draw::DrawError>) -> Option<String> {
+/// The scene, or `None` past [`REPR_MAX_CELLS`] cells (all panels) or when it cannot be drawn.
+fn capped(scene: Result<cute_draw::Scene, cute_draw::DrawError>) -> Option<cute_draw::Scene> {
     let s = scene.ok()?;
     let cells: i64 = s.panels.iter().map(|p| p.rows * p.cols).sum();
-    (cells <= REPR_MAX_CELLS).then(|| cute_draw::svg::scene_svg(&s))
+    (cells <= REPR_MAX_CELLS).then_some(s)
 }
 
+/// A scene's SVG for `_repr_svg_` (see [`capped`]).
+fn repr_svg(scene: Result<cute_draw::Scene, cute_draw::DrawError>) -> Option<String> {
+    capped(scene).map(|s| cute_draw::svg::scene_svg(&s))
+}
+
+/// A scene's PNG for `_repr_png_` (see [`capped`]), rendered without the GIL.
 fn repr_png<'py>(
     py: Python<'py>,
     scene: Result<cute_draw::Scene, cute_draw::DrawError>,
 ) -> Option<Bound<'py, pyo3::types::PyBytes>> {
-    let s = scene.ok()?;
-    let cells: i64 = s.panels.iter().map(|p| p.rows * p.cols).sum();
-    if cells > REPR_MAX_CELLS {
-        return None;
-    }
+    let s = capped(scene)?;
     let png = py.allow_threads(|| cute_draw::png::render(&s)).ok()?;
     Some(pyo3::types::PyBytes::new(py, &png))
 }

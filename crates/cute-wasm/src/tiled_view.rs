@@ -37,20 +37,15 @@ fn layout_or_shape(a: &[&str], k: usize, empty: &str) -> Result<Layout, String> 
     if text.contains(':') {
         return layout_arg("tiled", a, k);
     }
-    let shape: IntTuple = text.parse().map_err(|e| {
+    let bad = |e: cute::Error| {
         failure(
             format!("error: tiled: argument {} `{text}`: {e}", k + 1),
             Some((k, text)),
             Some(&e),
         )
-    })?;
-    cute::compact_col_major(&shape).map_err(|e| {
-        failure(
-            format!("error: tiled: argument {} `{text}`: {e}", k + 1),
-            Some((k, text)),
-            Some(&e),
-        )
-    })
+    };
+    let shape: IntTuple = text.parse().map_err(bad)?;
+    cute::compact_col_major(&shape).map_err(bad)
 }
 
 /// Answers `tiled` (see the module documentation).
