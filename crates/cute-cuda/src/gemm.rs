@@ -25,18 +25,16 @@
 
 use cute::{gemm_modes, swizzle_search, ComposedLayout, Layout, Swizzle};
 
-use cute::tiled::{make_tiled_mma, TiledMma};
-
 use crate::atom::{ldmatrix, mma_sm80_16x8x16, CopyAtom, DType, Major, MmaAtom};
 use crate::codegen::{
     ceil_div, emit_tile_order, index_type, layout_eval_expr, pow2_dividing, swizzle_expr, Code,
 };
 use crate::error::GpuError;
+use crate::partition::{warp_ab_partitions, warp_c_partition};
 
 /// CTA tile `(BM, BN, BK)` of the portable kernel.
 pub const TILE: (i64, i64, i64) = (128, 128, 32);
-/// Warps along M and N (warp tile 64 × 32).
-pub const WARPS: (i64, i64) = (2, 4);
+pub use crate::partition::WARPS;
 /// Pipeline stages.
 pub const STAGES: i64 = 4;
 /// Threads per block.
@@ -266,12 +264,22 @@ fn operand_plan(
     let trans = major == Major::MN;
     let ldsm = ldmatrix(4, trans)?;
     // the registers of one x4: A's four registers; B's two n8 tiles of two registers each
+    // warp 0's fragments in the CTA's TiledMMA (whose partition every warp follows at its
+    // offset, checked there): A's four registers; B's first two N atoms of two registers each
+    let (bm, bn, _) = TILE;
+    let (part_a, part_b) = warp_ab_partitions(mma, (bm, bn))?;
+    let (va, vb) = (
+        part_a.len() / GEMM_THREADS as usize,
+        part_b.len() / GEMM_THREADS as usize,
+    );
+    let per_b = (vb / (bn / (mma.shape_mnk.1 * WARPS.1)) as usize) as i64;
     let lanes = if name == "A" {
-        solve_lanes(&ldsm, 4, major, |t, j, h| Ok(mma.a_coord(t, 2 * j + h)?))?
+        solve_lanes(&ldsm, 4, major, |t, j, h| {
+            Ok(part_a[t as usize * va + (2 * j + h) as usize])
+        })?
     } else {
         solve_lanes(&ldsm, 4, major, |t, j, h| {
-            let (n, k) = mma.b_coord(t, 2 * (j % 2) + h)?;
-            Ok((n + 8 * (j / 2), k))
+            Ok(part_b[t as usize * vb + (2 * (j % 2) + h + per_b * (j / 2)) as usize])
         })?
     };
     // shared memory: tile coordinate index r + R·k
@@ -767,82 +775,46 @@ pub(crate) fn emit_store(c: &mut Code, c_type: DType, dst: &str, x: &str, indent
     }
 }
 
-/// Each `(thread, value)` of a tiled MMA's C partition as its `(m, n)` in the C tile, read off
-/// `get_layoutC_TV` (an index `m + M·n`), thread-major: entry `t·V + v`.
-pub(crate) fn c_coords(tiled: &TiledMma) -> Result<Vec<(i64, i64)>, GpuError> {
-    let tv = tiled.get_layout_c_tv()?;
-    let tm = tiled.tile_shape().0;
-    let threads = tiled.size();
-    let vals = tv.size() / threads;
-    let mut out = Vec::with_capacity(tv.size() as usize);
-    for t in 0..threads {
-        for v in 0..vals {
-            let i = tv.eval(t + threads * v)?;
-            out.push((i % tm, i / tm));
+/// [`emit_store`] of two accumulators `(x0, x1)` into the adjacent elements at `ptr` and
+/// `ptr + 1` (a `c_pointee` pointer aligned to the pair) as one 8-byte (`f32`) or 4-byte
+/// (`f16`/`bf16`, converted by one `cvt.rn.{type}x2.f32`) store: the same values, half the stores.
+pub(crate) fn emit_store_pair(
+    c: &mut Code,
+    c_type: DType,
+    ptr: &str,
+    (x0, x1): (&str, &str),
+    indent: &str,
+) {
+    c.line(format!(
+        "{indent}float y0 = alpha * ({x0}), y1 = alpha * ({x1});"
+    ));
+    match c_type {
+        DType::F32 => {
+            c.line(format!("{indent}float2* pp = (float2*)({ptr});"));
+            c.line(format!(
+                "{indent}if (beta != 0.0f) {{ const float2 o = *pp; y0 += beta * o.x; y1 += beta * o.y; }}"
+            ));
+            c.line(format!("{indent}*pp = make_float2(y0, y1);"));
+        }
+        t => {
+            c.line(format!("{indent}unsigned* pp = (unsigned*)({ptr});"));
+            let widen = match t {
+                DType::Bf16 => "o0 = __uint_as_float(o << 16); o1 = __uint_as_float(o & 0xffff0000u);"
+                    .to_string(),
+                _ => "asm(\"cvt.f32.f16 %0, %1;\" : \"=f\"(o0) : \"h\"((unsigned short)(o & 0xffffu))); \
+                      asm(\"cvt.f32.f16 %0, %1;\" : \"=f\"(o1) : \"h\"((unsigned short)(o >> 16)));"
+                    .to_string(),
+            };
+            c.line(format!(
+                "{indent}if (beta != 0.0f) {{ const unsigned o = *pp; float o0, o1; {widen} y0 += beta * o0; y1 += beta * o1; }}"
+            ));
+            // cvt.rn.{t}x2.f32 d, a, b puts a in the upper half, b in the lower
+            c.line(format!(
+                "{indent}{{ unsigned bits; asm(\"cvt.rn.{}x2.f32 %0, %1, %2;\" : \"=r\"(bits) : \"f\"(y1), \"f\"(y0)); *pp = bits; }}",
+                t.ptx()
+            ));
         }
     }
-    Ok(out)
-}
-
-/// The CTA's warps as CuTe's TiledMMA: the `16 × 8 × 16` atom over [`WARPS`] warps
-/// (`(2,4,1):(1,2,0)`), permuted so that each warp owns a contiguous `bm/2 × bn/4` block
-/// (`<(16,2,mi):(1,16·mi,16), (8,4,ni):(1,8·ni,8), _>`), and its C partition read off
-/// `get_layoutC_TV`: thread `t`'s value `v` ↦ `(m, n)` in the `bm × bn` tile (thread-major).
-/// Checked against what the kernel computes: thread `t` of warp `w` holds `(wr + 16·i + m_a,
-/// wc + 8·j + n_a)` for the atom's value `(m_a, n_a)` of lane `t % 32`, `wr = (w % 2)·bm/2`,
-/// `wc = (w / 2)·bn/4`, atoms `i < mi`, `j < ni`, in that order.
-///
-/// ```
-/// use cute_cuda::{atom::DType, gemm::warp_c_partition};
-/// let atom = cute::atom::mma_sm80_16x8x16(DType::Bf16).unwrap();
-/// let c = warp_c_partition(&atom, (128, 128)).unwrap();
-/// assert_eq!(c.len(), 128 * 128);
-/// assert_eq!(c[0], (0, 0));
-/// assert_eq!(c[32 * 64], (64, 0)); // warp 1: the lower half of the rows
-/// ```
-///
-/// # Errors
-///
-/// `Unsupported` when the tile is not a whole number of atoms per warp, or the TiledMMA's
-/// partition differs from the kernel's loops.
-pub fn warp_c_partition(mma: &MmaAtom, (bm, bn): (i64, i64)) -> Result<Vec<(i64, i64)>, GpuError> {
-    let (am, an, _) = mma.shape_mnk;
-    let (w0, w1) = WARPS;
-    let (mi, ni) = (bm / (am * w0), bn / (an * w1));
-    if mi * am * w0 != bm || ni * an * w1 != bn || mi < 1 || ni < 1 {
-        return Err(GpuError::unsupported(
-            "mma.sync plan",
-            format!("a {bm} x {bn} tile is no whole number of {am} x {an} atoms per warp"),
-        ));
-    }
-    let tiled = make_tiled_mma(
-        mma,
-        &format!("({w0},{w1},1):(1,{w0},0)").parse()?,
-        &format!(
-            "<({am},{w0},{mi}):(1,{},{am}),({an},{w1},{ni}):(1,{},{an}),_>",
-            am * mi,
-            an * ni
-        )
-        .parse()?,
-    )?;
-    let out = c_coords(&tiled)?;
-    let (threads, vals) = (tiled.size(), bm * bn / tiled.size());
-    // the kernel's loops: value (a, i, j) of the atom's values, then the M atoms, then the N atoms
-    for t in 0..threads {
-        let (w, lane) = (t / 32, t % 32);
-        let (wr, wc) = ((w % w0) * (bm / w0), (w / w0) * (bn / w1));
-        for v in 0..vals {
-            let (a, i, j) = (v % 4, (v / 4) % mi, v / (4 * mi));
-            let (ma, na) = mma.c_coord(lane, a)?;
-            if out[(t * vals + v) as usize] != (wr + am * i + ma, wc + an * j + na) {
-                return Err(GpuError::unsupported(
-                    "mma.sync plan",
-                    format!("thread {t}'s value {v} of the TiledMMA is not where the kernel's warp loops put it"),
-                ));
-            }
-        }
-    }
-    Ok(out)
 }
 
 impl GpuGemmPlan {

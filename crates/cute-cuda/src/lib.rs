@@ -47,6 +47,7 @@ pub mod device;
 pub mod error;
 pub mod gemm;
 pub mod kernel;
+pub mod partition;
 mod plans;
 pub mod tensor;
 pub mod tma;

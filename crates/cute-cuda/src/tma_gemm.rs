@@ -528,7 +528,7 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
     c.line("        cute_mbar_wait(full + 8 * s, ph);");
     c.line(format!(
         "        const unsigned a_base = smem_a + s * {sa} + cw * {};",
-        p.a.wg.row64_bytes
+        p.a.wg.wg_step_bytes
     ));
     c.line(format!(
         "        const unsigned b_base = smem_b + s * {sb};"

@@ -14,13 +14,13 @@
 //!
 //! and the descriptor fields are read off those layouts' strides.
 
-use cute::tiled::make_tiled_mma;
 use cute::{ComposedLayout, Layout, Swizzle};
 
 use crate::atom::{gmma_smem_atom, wgmma_64xnx16, DType, GmmaSwizzle, Major, MmaAtom};
 use crate::codegen::{ceil_div, emit_tile_order, index_type, layout_eval_expr, swizzle_expr, Code};
 use crate::error::GpuError;
-use crate::gemm::{c_pointee, contiguity, emit_store, GemmKernel};
+use crate::gemm::{c_pointee, contiguity, emit_store, emit_store_pair, GemmKernel};
+use crate::partition::{warpgroup_c_partition, warpgroup_origins};
 
 /// CTA tile `(BM, BN, BK)`: two consumer warpgroups of `64 × BN` each.
 pub const WG_TILE: (i64, i64, i64) = (128, 256, 64);
@@ -52,8 +52,9 @@ pub struct WgOperand {
     pub sbo: i64,
     /// Bytes to advance the descriptor per `k16` step.
     pub k_step_bytes: i64,
-    /// Bytes to advance the descriptor per 64 rows (one warpgroup's A).
-    pub row64_bytes: i64,
+    /// Bytes from the first consumer warpgroup's descriptor to the second's (A: 64 rows down;
+    /// B: 0, both read the whole tile).
+    pub wg_step_bytes: i64,
 }
 
 /// A planned Hopper GEMM.
@@ -84,13 +85,11 @@ pub(crate) fn operand(
     let bk = WG_TILE.2;
     // the atom tiled over (rows, BK): K-major rows of 64 elements; MN-major 64x8 atoms, k groups
     // innermost
-    let (smem, lbo, sbo, k_step, row64): (Layout, i64, i64, i64, i64) = match major {
+    let (smem, lbo, sbo): (Layout, i64, i64) = match major {
         Major::K => (
             format!("({rows},{bk}):({bk},1)").parse()?,
             16, // unused for swizzled K-major layouts (CUTLASS writes 1 in 16-byte units)
             8 * bk * e,
-            16 * e,
-            64 * bk * e,
         ),
         Major::MN => (
             format!(
@@ -102,9 +101,14 @@ pub(crate) fn operand(
             .parse()?,
             64 * bk * e,
             512 * e,
-            2 * 512 * e,
-            64 * bk * e,
         ),
+    };
+    // where the consumers' descriptors start: the k16 slices and the second warpgroup's
+    // partition of the CTA's TiledMMA, placed by the shared-memory tile
+    let (k_step, row64) = {
+        let (k_slice, wg1) = warpgroup_origins(name, t, (WG_TILE.0, WG_TILE.1))?;
+        let at = |(r, k): (i64, i64)| -> Result<i64, GpuError> { Ok(smem.eval(r + rows * k)? * e) };
+        (at(k_slice)?, at(wg1)?)
     };
     // the tile must be the atom repeated: its first 8 rows/columns are the atom's layout
     let check = atom.layout;
@@ -132,7 +136,7 @@ pub(crate) fn operand(
         lbo,
         sbo,
         k_step_bytes: k_step,
-        row64_bytes: row64,
+        wg_step_bytes: row64,
     })
 }
 
@@ -367,7 +371,7 @@ fn source(p: &WgGemmPlan) -> Result<String, GpuError> {
     c.line(format!("    const int st = kt % {WG_STAGES};"));
     c.line(format!(
         "    const unsigned a_base = smem_a + st * {sa} + wg * {};",
-        p.a.row64_bytes
+        p.a.wg_step_bytes
     ));
     c.line(format!("    const unsigned b_base = smem_b + st * {sb};"));
     emit_mma_kblock(&mut c, &p.a, &p.b, ab, bn, "a_base", "b_base");
@@ -422,45 +426,6 @@ pub(crate) fn emit_mma_kblock(
         outs.join(", ")
     ));
     c.line("    }");
-}
-
-/// The consumer warpgroups of a CTA as CuTe's TiledMMA: the `m64n{bn}k16` atom repeated over
-/// `wgs` warpgroups along M (`make_tiled_mma(atom, (wgs,1,1):(1,0,0))`), and its C partition
-/// read off `get_layoutC_TV`: thread `t`'s value `v` ↦ `(m, n)` in the `64·wgs × bn` tile, as
-/// `[(m, n); threads·vals]` (thread-major).
-///
-/// ```
-/// use cute_cuda::{atom::DType, wgmma::warpgroup_c_partition};
-/// let atom = cute::atom::wgmma_64xnx16(256, DType::Bf16).unwrap();
-/// let c = warpgroup_c_partition(&atom, 256, 2).unwrap();
-/// assert_eq!(c.len(), 256 * 128);
-/// assert_eq!(c[128 * 128], (64, 0)); // the second warpgroup starts 64 rows down
-/// ```
-///
-/// # Errors
-///
-/// `Unsupported` when the tiled MMA cannot be made (an `atom` of another width than `bn`).
-pub fn warpgroup_c_partition(
-    mma: &MmaAtom,
-    bn: i64,
-    wgs: i64,
-) -> Result<Vec<(i64, i64)>, GpuError> {
-    let tiled = make_tiled_mma(
-        mma,
-        &format!("({wgs},1,1):(1,0,0)").parse()?,
-        &"<_,_,_>".parse()?,
-    )?;
-    let (tm, tn, _) = tiled.tile_shape();
-    if tn != bn || tm != 64 * wgs {
-        return Err(GpuError::unsupported(
-            "wgmma plan",
-            format!(
-                "the tiled MMA's C tile is {tm} x {tn}, not {} x {bn}",
-                64 * wgs
-            ),
-        ));
-    }
-    crate::gemm::c_coords(&tiled)
 }
 
 /// The accumulator tables `C_ROW[t]`, `C_COL[t]` of the consumer warpgroups: thread `t`'s first
@@ -519,14 +484,44 @@ pub(crate) fn emit_epilogue(c: &mut Code, kernel: &GemmKernel, bn: i64, l: &str,
         "  #pragma unroll\n  for (int j = 0; j < {}; ++j) {{",
         bn / 8
     ));
-    c.line("    #pragma unroll\n    for (int w = 0; w < 2; ++w) {");
-    c.line("      const idx cc = col0 + 8 * j + w;");
-    c.line(format!("      if (cc < {n}) {{"));
+    // the two columns of a pair are adjacent in memory where C's column mode starts with a
+    // unit-stride leaf of even extent (or that leaf is the whole mode): one store of both when
+    // both are inside N and the address is aligned to the pair, else one store each
+    let leaves: Vec<(i64, i64)> = (0..c_n.leaf_count())
+        .map(|k| c_n.leaf_at(k))
+        .filter(|&(s, _)| s > 1)
+        .collect();
+    let paired = matches!(leaves.first(), Some(&(s, 1)) if s % 2 == 0 || leaves.len() == 1);
+    if paired {
+        c.line("    const idx cp = col0 + 8 * j;");
+        c.line(format!(
+            "    const idx cpo = {};",
+            layout_eval_expr(c_n, "cp")
+        ));
+    }
+    c.line("    #pragma unroll\n    for (int h = 0; h < 2; ++h) if (rok[h]) {");
+    if paired {
+        c.line(format!(
+            "      if ((cp & 1) == 0 && cp + 1 < {n} && ((size_t)(gc + ro[h] + cpo) & {}) == 0) {{",
+            2 * kernel.c_type.bytes() - 1
+        ));
+        emit_store_pair(
+            c,
+            kernel.c_type,
+            "gc + ro[h] + cpo",
+            ("d[4 * j + 2 * h]", "d[4 * j + 2 * h + 1]"),
+            "        ",
+        );
+        c.line("        continue;");
+        c.line("      }");
+    }
+    c.line("      #pragma unroll\n      for (int w = 0; w < 2; ++w) {");
+    c.line("        const idx cc = col0 + 8 * j + w;");
+    c.line(format!("        if (cc < {n}) {{"));
     c.line(format!(
-        "        const idx co = {};",
+        "          const idx co = {};",
         layout_eval_expr(c_n, "cc")
     ));
-    c.line("        #pragma unroll\n        for (int h = 0; h < 2; ++h) if (rok[h]) {");
     c.line("          const float x = d[4 * j + 2 * h + w];");
     emit_store(c, kernel.c_type, "gc[ro[h] + co]", "x", "          ");
     c.line("        }");

@@ -109,8 +109,22 @@ pub(super) fn gemm_launch(
 ) -> Result<cute_cuda::gemm::GemmKernel, GpuError> {
     let (a, b, c) = (&case.a, &case.b, &case.c);
     Ok(match path {
+        // clusters of two sharing B where the row tiles pair up, else one CTA per cluster
         GemmPath::Tma => {
-            cute_cuda::tma_gemm::plan_gemm_tma(a, b, c, case.ab, case.c_type, [8, 8], sms)?.kernel
+            cute_cuda::tma_gemm::plan_gemm_tma_in(a, b, c, case.ab, case.c_type, [8, 8], sms, 2)
+                .or_else(|_| {
+                    cute_cuda::tma_gemm::plan_gemm_tma_in(
+                        a,
+                        b,
+                        c,
+                        case.ab,
+                        case.c_type,
+                        [8, 8],
+                        sms,
+                        1,
+                    )
+                })?
+                .kernel
         }
         GemmPath::TmaOneCta => {
             cute_cuda::tma_gemm::plan_gemm_tma_in(a, b, c, case.ab, case.c_type, [8, 8], sms, 1)?
