@@ -9,6 +9,11 @@ use cute::Layout;
 use crate::atom::{wgmma_64xnx16, DType, MmaAtom};
 use crate::error::GpuError;
 
+/// A tile coordinate `(row, column)` (`(m, n)`, `(m, k)` or `(n, k)`).
+pub type Coord2 = (i64, i64);
+/// Each `(thread, value)`'s tile coordinate, thread-major.
+pub type Coords = Vec<Coord2>;
+
 /// Warps of the portable kernel's CTA along M and N (warp tile 64 × 32 of its 128 × 128 tile).
 pub const WARPS: (i64, i64) = (2, 4);
 
@@ -71,7 +76,7 @@ fn warp_tiled_mma(mma: &MmaAtom, (mi, ni): (i64, i64)) -> Result<TiledMma, GpuEr
 pub fn warp_ab_partitions(
     mma: &MmaAtom,
     (bm, bn): (i64, i64),
-) -> Result<(Vec<(i64, i64)>, Vec<(i64, i64)>), GpuError> {
+) -> Result<(Coords, Coords), GpuError> {
     let (am, an, _) = mma.shape_mnk;
     let (w0, w1) = WARPS;
     let (mi, ni) = (bm / (am * w0), bn / (an * w1));
@@ -236,7 +241,7 @@ pub fn warpgroup_origins(
     name: &str,
     t: DType,
     (bm, bn): (i64, i64),
-) -> Result<((i64, i64), (i64, i64)), GpuError> {
+) -> Result<(Coord2, Coord2), GpuError> {
     let tiled = make_tiled_mma(
         &wgmma_64xnx16(bn, t)?,
         &format!("({},1,1):(1,0,0)", bm / 64).parse()?,
