@@ -186,6 +186,11 @@ impl Mono {
         }
     }
 
+    /// True when no unknown occurs in it (a rational number).
+    pub(crate) fn is_static(&self) -> bool {
+        self.syms.is_empty()
+    }
+
     pub(crate) fn is_zero(&self) -> bool {
         self.num == 0
     }

@@ -39,9 +39,9 @@ pub use derived::{
 };
 pub use error::{Reason, SymError};
 pub use expr::{Mono, Sym, SymId, Tri};
-pub use inverse::{left_inverse, right_inverse};
+pub use inverse::{left_inverse, right_inverse, right_inverse_with};
 pub use layout::{SymLayout, SymStride, Tree};
-pub use ops::{coalesce, complement, composition};
+pub use ops::{coalesce, coalesce_with, complement, composition, Form};
 pub use tiler::{
     flat_divide_by_mode, logical_divide_by_mode, tiled_divide_by_mode, zipped_divide_by_mode,
     SymTiler,

@@ -155,6 +155,21 @@ impl Sizes for Layout {
     }
 }
 
+/// `l(k)` on the extended domain (the last mode not reduced) of a flat layout; `None` for a
+/// nested one.
+fn extended(l: &Layout, mut k: i64) -> Option<i64> {
+    let n = l.rank().max(1);
+    let mut total = 0;
+    for j in 0..n {
+        let m = if l.rank() == 0 { *l } else { l.mode(j).ok()? };
+        let d: i64 = m.stride().to_string().parse().ok()?;
+        let c = if j + 1 == n { k } else { k % m.size() };
+        total += c * d;
+        k /= m.size().max(1);
+    }
+    Some(total)
+}
+
 /// A check of an answer (substituted) against the inputs (substituted).
 type CheckFn = dyn Fn(&[Layout], &Layout) -> Result<(), String>;
 
@@ -233,6 +248,18 @@ fn operations_agree_with_the_integer_library_at_admissible_values() {
         });
     let mut r = Rng(seed);
     let mut t = Tally::default();
+    let pycute = symbolic::Form {
+        static_apart: true,
+        ..Default::default()
+    };
+    let pycute_z = symbolic::Form {
+        keep_last: true,
+        ..pycute
+    };
+    let pycute_inv = symbolic::Form {
+        uniform: true,
+        ..pycute
+    };
     for _ in 0..3000 {
         let names = facts(&mut r);
         let (ta, tb) = (layout_text(&mut r, &names), layout_text(&mut r, &names));
@@ -371,6 +398,43 @@ fn operations_agree_with_the_integer_library_at_admissible_values() {
                     w => same_as_static(o, w, false),
                 }),
             ),
+            (
+                "coalesce (PyCuTe's form)",
+                symbolic::coalesce_with(&a, pycute),
+                Box::new(|i, o| same_as_static(o, Ok(cute::coalesce(&i[0])), false)),
+            ),
+            (
+                "coalesce_z (PyCuTe's form)",
+                symbolic::coalesce_with(&a, pycute_z),
+                Box::new(|i, o| {
+                    // the same function as the integer coalesce_z, past the size too
+                    same_as_static(o, Ok(cute::coalesce_z(&i[0])), false)?;
+                    let z = cute::coalesce_z(&i[0]);
+                    for k in i[0].size()..i[0].size() + 8 {
+                        if extended(o, k) != extended(&z, k) {
+                            return Err(format!("differs from {z} at {k}, past the size"));
+                        }
+                    }
+                    Ok(())
+                }),
+            ),
+            (
+                "right_inverse (PyCuTe's form)",
+                symbolic::right_inverse_with(&a, pycute_inv),
+                Box::new(|i, o| {
+                    // a right inverse at every value, never larger than the integer library's
+                    let want = cute::right_inverse(&i[0]).map_err(|e| e.to_string())?;
+                    if o.size() > want.size() {
+                        return Err(format!("larger than {want}"));
+                    }
+                    for k in 0..o.size().min(LIMIT) {
+                        if i[0].eval(o.eval(k).unwrap()).ok() != Some(k) {
+                            return Err(format!("L(R({k})) != {k}"));
+                        }
+                    }
+                    Ok(())
+                }),
+            ),
         ];
         for (name, res, check) in ops {
             match res {
@@ -397,6 +461,82 @@ fn operations_agree_with_the_integer_library_at_admissible_values() {
     }
     eprintln!("symbolic: {t:?}");
     assert!(t.answered > 10_000 && t.points > 50_000, "{t:?}");
+}
+
+#[test]
+fn pycute_forms_of_coalesce_and_right_inverse() {
+    // the answers the paper's PyCuTe tests ask of sympy leaves (test_coalesce.py,
+    // test_coalesce_z.py, test_inverse_right.py): static extents stay out of symbolic products
+    let p = |s: &str| s.parse::<SymLayout>().unwrap();
+    let apart = symbolic::Form {
+        static_apart: true,
+        ..Default::default()
+    };
+    let z = symbolic::Form {
+        keep_last: true,
+        ..apart
+    };
+    let inv = symbolic::Form {
+        uniform: true,
+        ..apart
+    };
+    let co = |l: &str, f| symbolic::coalesce_with(&p(l), f).unwrap().to_string();
+    let ri = |l: &str| {
+        symbolic::right_inverse_with(&p(l), inv)
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(co("(2,4):(X,2*X)", apart), "8:X");
+    assert_eq!(co("(2,3,4):(X,2*X,6*X)", apart), "24:X");
+    assert_eq!(co("(2,4):(X,3*X)", apart), "(2,4):(X,3*X)");
+    for f in [apart, z] {
+        assert_eq!(co("(4,N):(1,4)", f), "(4,N):(1,4)");
+        assert_eq!(co("(N,4):(1,N)", f), "(N,4):(1,N)");
+        assert_eq!(co("(N,M):(1,N)", f), "M*N:1");
+        assert_eq!(co("(N,M):(X,Y)", f), "(N,M):(X,Y)");
+        assert_eq!(co("(1,N):(X,Y)", f), "N:Y");
+    }
+    // CuTe's form merges them: the same function
+    assert_eq!(co("(4,N):(1,4)", Default::default()), "4*N:1");
+    // coalesce_z keeps a last size-1 mode whose step does not continue the layout
+    assert_eq!(co("(2,1,6,1):(1,7,8,0)", z), "(2,6,1):(1,8,0)");
+    assert_eq!(co("(N,1):(1,N)", z), "N:1");
+    assert_eq!(co("(N,1):(1,0)", z), "(N,1):(1,0)");
+    assert_eq!(
+        co(
+            "(M,1):(1,M)",
+            symbolic::Form {
+                keep_last: true,
+                ..Default::default()
+            }
+        ),
+        "M:1"
+    );
+    assert_eq!(ri("N:1"), "N:1");
+    assert_eq!(ri("(4,N):(1,4)"), "(4,N):(1,4)");
+    assert_eq!(ri("(N,M):(1,N)"), "M*N:1");
+    assert_eq!(ri("(N,4):(1,N)"), "(N,4):(1,N)");
+    // whether X is 1 decides the integer answer: for every X, only 0 maps back
+    assert_eq!(ri("N:X"), "1:0");
+    assert_eq!(ri("(M,N):(DM,DN)"), "1:0");
+    assert_eq!(ri("(M,N):(1,K)"), "M:1");
+    // CuTe's form refuses there, naming the condition
+    let e = symbolic::right_inverse(&p("N:X")).unwrap_err();
+    assert_eq!(e.category(), "Condition");
+    assert!(e.to_string().contains("whether X equals 1"), "{e}");
+    // at each value the uniform inverse is a right inverse, and where CuTe's form answers the
+    // two have one size
+    for (l, n) in [("N:X", 1), ("(M,N):(1,K)", 3), ("(4,N):(1,4)", 5)] {
+        let r = symbolic::right_inverse_with(&p(l), inv).unwrap();
+        let v = |_: &Sym| n;
+        let (ls, rs) = (p(l).substitute(&v).unwrap(), r.substitute(&v).unwrap());
+        for k in 0..rs.size() {
+            assert_eq!(ls.eval(rs.eval(k).unwrap()).unwrap(), k, "{l} at {n}");
+        }
+        if let Ok(c) = symbolic::right_inverse(&p(l)) {
+            assert_eq!(c.size().to_string(), r.size().to_string(), "{l}");
+        }
+    }
 }
 
 #[test]
