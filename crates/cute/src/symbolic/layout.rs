@@ -121,6 +121,11 @@ impl SymLayout {
         }
     }
 
+    /// True for a single mode `s:d` (not a tuple).
+    pub(crate) fn is_leaf(&self) -> bool {
+        matches!(self.shape, Tree::Leaf(_))
+    }
+
     /// The top-level modes as layouts.
     pub(crate) fn modes(&self) -> Vec<SymLayout> {
         self.shape

@@ -681,3 +681,100 @@ fn random_text_is_refused_or_read_never_a_panic() {
     }
     assert!(read > 100, "{read}");
 }
+
+/// A random partial coordinate over the structure of `l`: per mode `_`, a small integer (maybe
+/// outside the domain) or, for a tuple mode, a coordinate of its own.
+fn coord_text(r: &mut Rng, l: &Layout, top: bool) -> String {
+    let pick = |r: &mut Rng| match r.below(3) {
+        0 => "_".to_string(),
+        _ => r.below(6).to_string(),
+    };
+    if l.is_leaf() && !top {
+        return pick(r);
+    }
+    if !top && r.below(3) == 0 {
+        return pick(r);
+    }
+    if l.is_leaf() {
+        return if r.below(2) == 0 {
+            pick(r)
+        } else {
+            format!("({})", pick(r))
+        };
+    }
+    let parts: Vec<String> = (0..l.rank())
+        .map(|k| coord_text(r, &l.mode(k).unwrap(), false))
+        .collect();
+    format!("({})", parts.join(","))
+}
+
+#[test]
+fn slice_and_dice_agree_with_the_integer_library_at_admissible_values() {
+    let mut r = Rng(0x0005_11CE_D1CE);
+    let (mut answered, mut refused, mut points) = (0, 0, 0);
+    for _ in 0..3000 {
+        let names = facts(&mut r);
+        let text = layout_text(&mut r, &names);
+        let a: SymLayout = text.parse().unwrap();
+        let Ok(probe) = a.substitute(&values(0, &[&a])) else {
+            continue;
+        };
+        let ct = coord_text(&mut r, &probe, true);
+        let Ok(c) = ct.parse::<cute::PartialCoord>() else {
+            continue;
+        };
+        type IntOp = fn(&Layout, &cute::PartialCoord) -> Result<Layout, cute::Error>;
+        let ops: [(&str, _, IntOp); 2] = [
+            ("slice", symbolic::slice(&a, &c), cute::slice),
+            ("dice", symbolic::dice(&a, &c), cute::dice),
+        ];
+        for (name, got, int_op) in ops {
+            for seed in 0..6u64 {
+                let v = values(seed.wrapping_mul(7919) + 1, &[&a]);
+                let Ok(al) = a.substitute(&v) else { continue };
+                let want = int_op(&al, &c);
+                match &got {
+                    Ok(s) => {
+                        let s = s.substitute(&v).unwrap();
+                        let want = want.unwrap_or_else(|e| {
+                            panic!(
+                                "{name} {a} {c}: {s} at {al}, where the integer one refuses: {e}"
+                            )
+                        });
+                        assert_eq!(s.to_string(), want.to_string(), "{name} {a} {c} at {al}");
+                        points += 1;
+                    }
+                    // a refusal for every value: the integer library refuses at each one
+                    Err(e) if e.category() == "Divisibility" => {
+                        assert!(want.is_err(), "{name} {a} {c}: {e}, but at {al}: {want:?}")
+                    }
+                    Err(e) => assert_eq!(e.category(), "Condition", "{e}"),
+                }
+            }
+            match got {
+                Ok(_) => answered += 1,
+                Err(_) => refused += 1,
+            }
+        }
+    }
+    eprintln!("slice/dice: {answered} answered, {refused} refused, {points} points");
+    assert!(answered > 2000 && refused > 100 && points > 10_000);
+}
+
+#[test]
+fn slice_names_the_condition_on_an_unknown_extent() {
+    let l: SymLayout = "(4,M{min=2},N):(1,4,4*M)".parse().unwrap();
+    let c = |s: &str| s.parse::<cute::PartialCoord>().unwrap();
+    assert_eq!(
+        symbolic::slice(&l, &c("(2,1,_)")).unwrap().to_string(),
+        "(N):(4*M{min=2})"
+    );
+    let e = symbolic::slice(&l, &c("(2,2,_)")).unwrap_err();
+    assert_eq!(e.category(), "Condition");
+    assert!(e.to_string().contains("needs M{min=2} > 2"), "{e}");
+    let e = symbolic::dice(&l, &c("(4,_,_)")).unwrap_err();
+    assert_eq!(e.category(), "Divisibility");
+    assert!(e.to_string().contains("outside the domain Z_4"), "{e}");
+    let e = symbolic::slice(&l, &c("(_,_)")).unwrap_err();
+    assert!(e.to_string().contains("same rank"), "{e}");
+}
