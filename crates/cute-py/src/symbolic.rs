@@ -111,7 +111,7 @@ impl PySymLayout {
             .map(|s| {
                 let name = match s.id {
                     symbolic::SymId::Named(n) => Some(n),
-                    symbolic::SymId::Anon(_) => None,
+                    symbolic::SymId::Anon(_) | symbolic::SymId::Ceil(..) => None,
                 };
                 (name, s.div, s.min)
             })
@@ -139,7 +139,7 @@ impl PySymLayout {
         for s in self.0.unknowns() {
             let known = match &s.id {
                 symbolic::SymId::Named(n) => table.iter().any(|(k, _)| k == n),
-                symbolic::SymId::Anon(_) => false,
+                symbolic::SymId::Anon(_) | symbolic::SymId::Ceil(..) => false,
             };
             if !known {
                 return Err(PyTypeError::new_err(format!(
@@ -154,7 +154,7 @@ impl PySymLayout {
                 .find(|(k, _)| k == n)
                 .map(|(_, v)| *v)
                 .unwrap_or(0),
-            symbolic::SymId::Anon(_) => 0,
+            symbolic::SymId::Anon(_) | symbolic::SymId::Ceil(..) => 0,
         };
         self.0.substitute(&value).map(PyLayout::wrap).map_err(raise)
     }

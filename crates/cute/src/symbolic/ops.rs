@@ -489,6 +489,11 @@ pub(crate) fn complement_in(
             } else if m.le(&cur) == Tri::Yes {
                 // the chain passes the cotarget: no trailing mode takes the gaps in
                 top_may_vanish(ctx)?;
+            } else if let (Some(c), false) = (cur.as_int(), m.is_static()) {
+                // CuTe pads: the rest is ⌈m/c⌉ (1, a mode that adds nothing, where m ≤ c)
+                top_may_vanish(ctx)?;
+                let q = Sym::ceil(m, c).ok_or_else(|| ctx.fail(Reason::Overflow))?;
+                out.push((q, SymStride::int(cur)));
             } else {
                 return Err(ctx.needs(
                     &[m, &cur],

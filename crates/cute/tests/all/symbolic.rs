@@ -778,3 +778,50 @@ fn slice_names_the_condition_on_an_unknown_extent() {
     let e = symbolic::slice(&l, &c("(_,_)")).unwrap_err();
     assert!(e.to_string().contains("same rank"), "{e}");
 }
+
+#[test]
+fn a_divide_that_does_not_divide_pads_with_a_ceil_extent() {
+    // CuTe pads the rest of a divide: ⌈M/128⌉ tiles, the last one partly outside M (the integer
+    // library: zipped_divide(200:1, 128:1) = (128,2):(1,128)); checked at every M up to 300
+    let p = |s: &str| s.parse::<SymLayout>().unwrap();
+    let a = p("(M,N):(DM,DN)");
+    let t: symbolic::SymTiler = "<128:1,512:1>".parse().unwrap();
+    let z = symbolic::zipped_divide_by_mode(&a, &t).unwrap();
+    assert_eq!(
+        z.to_string(),
+        "((128,512),(⌈M/128⌉,⌈N/512⌉)):((DM,DN),(128*DM,512*DN))"
+    );
+    // the text reads back to the same layout
+    assert_eq!(
+        z.to_string().parse::<SymLayout>().unwrap().to_string(),
+        z.to_string()
+    );
+    let cases = [
+        ("M:1", "128:1"),
+        ("(M,4):(1,M)", "8:1"),
+        ("(4,M):(1,4)", "8:1"),
+        ("(M,N):(1,M)", "(8,4):(1,8)"),
+        ("M:3", "(4,2):(2,1)"),
+    ];
+    for (l, b) in cases {
+        let (l, b) = (p(l), p(b));
+        for (name, got) in [
+            ("logical_divide", symbolic::logical_divide(&l, &b)),
+            ("zipped_divide", symbolic::zipped_divide(&l, &b)),
+        ] {
+            let got = got.unwrap_or_else(|e| panic!("{name} {l} {b}: {e}"));
+            for v in 1..=300 {
+                let val = |_: &Sym| v;
+                let (li, bi) = (l.substitute(&val).unwrap(), b.substitute(&val).unwrap());
+                let want = if name == "logical_divide" {
+                    cute::logical_divide(&li, &bi.into())
+                } else {
+                    cute::zipped_divide(&li, &bi.into())
+                };
+                let g = got.substitute(&val).unwrap();
+                same_as_static(&g, want, true)
+                    .unwrap_or_else(|e| panic!("{name} {l} {b} -> {got} at {v}: {g}: {e}"));
+            }
+        }
+    }
+}

@@ -17,6 +17,9 @@ value at once (``right_inverse(N:X)`` is ``1:0``, whether or not ``X`` is 1).
 (Layout(8,X), Layout((N, 4),(1, N)))
 >>> right_inverse(Layout((4, N), (1, 4))), right_inverse(Layout(N, X))
 (Layout((4, N),(1, 4)), Layout(1,0))
+>>> from cute_algebra.pycute import zipped_divide
+>>> zipped_divide(Layout(N, X), 128)
+Layout((128, floor(N/128 + 127/128)),(X, 128*X))
 """
 
 import re
@@ -200,6 +203,16 @@ class _Reader:
             return int(num)
         if other == "-":
             return -self._factor()
+        if other == "⌈":
+            # ⌈m/c⌉ (the padded rest of a divide): floor((m + c - 1)/c), as PyCuTe writes it
+            m = self._factor()
+            while self._peek() == "*":
+                self.pos += 1
+                m = m * self._factor()
+            self.pos += 1  # "/"
+            c = int(self.tokens[self.pos][0])
+            self.pos += 2  # c, "⌉"
+            return (m + c - 1) // c
         if name is None:
             raise _fail(self.symbols.op, "Unsupported", f"an anonymous unknown ({other}) in a "
                         "symbolic result")
