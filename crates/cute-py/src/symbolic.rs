@@ -111,7 +111,7 @@ impl PySymLayout {
             .map(|s| {
                 let name = match s.id {
                     symbolic::SymId::Named(n) => Some(n),
-                    symbolic::SymId::Anon(_) => None,
+                    symbolic::SymId::Anon(_) | symbolic::SymId::Ceil(..) => None,
                 };
                 (name, s.div, s.min)
             })
@@ -139,7 +139,7 @@ impl PySymLayout {
         for s in self.0.unknowns() {
             let known = match &s.id {
                 symbolic::SymId::Named(n) => table.iter().any(|(k, _)| k == n),
-                symbolic::SymId::Anon(_) => false,
+                symbolic::SymId::Anon(_) | symbolic::SymId::Ceil(..) => false,
             };
             if !known {
                 return Err(PyTypeError::new_err(format!(
@@ -154,17 +154,28 @@ impl PySymLayout {
                 .find(|(k, _)| k == n)
                 .map(|(_, v)| *v)
                 .unwrap_or(0),
-            symbolic::SymId::Anon(_) => 0,
+            symbolic::SymId::Anon(_) | symbolic::SymId::Ceil(..) => 0,
         };
         self.0.substitute(&value).map(PyLayout::wrap).map_err(raise)
     }
 
     /// `coalesce(L)`: the same function with the fewest modes this can prove (CUTLASS #3469).
+    /// `static_apart=True` keeps a static extent above 1 out of a product with unknowns (the
+    /// paper's PyCuTe: `(4,N):(1,4)` stays); `keep_last=True` keeps a last size-1 mode whose
+    /// step does not continue the layout (the paper's `coalesce_z`, exact past the size).
     ///
     /// >>> print(SymLayout("(192,?):(1,192)").coalesce())
     /// 192*?:1
-    fn coalesce(&self) -> PyResult<Self> {
-        wrap(symbolic::coalesce(&self.0))
+    /// >>> print(SymLayout("(4,N):(1,4)").coalesce(static_apart=True))
+    /// (4,N):(1,4)
+    #[pyo3(signature = (static_apart=false, keep_last=false))]
+    fn coalesce(&self, static_apart: bool, keep_last: bool) -> PyResult<Self> {
+        let form = symbolic::Form {
+            static_apart,
+            keep_last,
+            ..Default::default()
+        };
+        wrap(symbolic::coalesce_with(&self.0, form))
     }
 
     /// `self ∘ b`, valid for every admissible value (CUTLASS #3470), or `LayoutError`
@@ -187,12 +198,22 @@ impl PySymLayout {
         wrap(symbolic::complement(&self.0, m.as_ref()))
     }
 
-    /// `right_inverse(L)` (CUTLASS #3471).
+    /// `right_inverse(L)` (CUTLASS #3471). `uniform=True` stops the chain where its continuation
+    /// depends on an unknown (the largest inverse that is one for every admissible value at
+    /// once) instead of refusing; `static_apart=True` as in `coalesce`.
     ///
     /// >>> print(SymLayout("(16,N):(1,16)").right_inverse())
     /// 16*N:1
-    fn right_inverse(&self) -> PyResult<Self> {
-        wrap(symbolic::right_inverse(&self.0))
+    /// >>> print(SymLayout("N:X").right_inverse(uniform=True))
+    /// 1:0
+    #[pyo3(signature = (static_apart=false, uniform=false))]
+    fn right_inverse(&self, static_apart: bool, uniform: bool) -> PyResult<Self> {
+        let form = symbolic::Form {
+            static_apart,
+            uniform,
+            ..Default::default()
+        };
+        wrap(symbolic::right_inverse_with(&self.0, form))
     }
 
     /// `left_inverse(L)`.

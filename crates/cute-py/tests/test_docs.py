@@ -27,6 +27,7 @@ MODULES = [
     pycute.tensor,
     pycute.swizzle,
     pycute.typing,
+    pycute._sympy,
 ]
 
 # attributes documented by the descriptor itself (properties, PyO3 getters, __slots__ members);

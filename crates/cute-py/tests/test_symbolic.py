@@ -85,6 +85,12 @@ def test_divides_by_mode():
     got = z.substitute({"M": 256, "N": 128})
     want = ca.zipped_divide(ca.Layout((256, 128), (1, 256)), (ca.Layout(128, 1), ca.Layout(64, 1)))
     assert [got(i) for i in range(got.size())] == [want(i) for i in range(want.size())]
+    # a rest that does not divide is padded as CuTe pads it: ⌈M/128⌉ tiles
+    p = sym.zipped_divide("(M,N):(1,M)", ("128:1", "64:1"))
+    assert str(p) == "((128,64),(⌈M/128⌉,⌈N/64⌉)):((1,M),(128,64*M))"
+    got = p.substitute({"M": 200, "N": 70})
+    want = ca.zipped_divide(ca.Layout((200, 70), (1, 200)), (ca.Layout(128, 1), ca.Layout(64, 1)))
+    assert [got(i) for i in range(got.size())] == [want(i) for i in range(want.size())]
     with pytest.raises(LayoutError) as e:
-        sym.zipped_divide("(M,N):(1,M)", ("128:1", "64:1"))
-    assert e.value.category == "Condition"
+        sym.logical_divide("((M,4),N):((1,2*M),8*M)", ("2:8", None))
+    assert e.value.category == "Condition" and "needs M divisible by 8" in str(e.value)

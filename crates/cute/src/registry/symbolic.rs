@@ -10,6 +10,8 @@
 //! assert!(matches!(run("right_inverse", &["(16,N):(1,16)"]), Outcome::Value(v) if v == "16*N:1"));
 //! let o = run("zipped_divide", &["(M{div=128},N{div=64}):(1,M)", "<128:1,64:1>"]);
 //! assert!(matches!(o, Outcome::Value(v) if v == "((128,64),(M{div=128}/128,N{div=64}/64)):((1,M),(128,64*M))"));
+//! let o = run("slice", &["(4,M,2):(1,4,4*M)", "(1,_,_)"]);
+//! assert!(matches!(o, Outcome::Value(v) if v == "(M,2):(4,4*M)"));
 //! let o = run("composition", &["(M,4):(1,2*M)", "2:8"]);
 //! assert_eq!(o.category(), Some("Condition"));
 //! ```
@@ -17,8 +19,8 @@
 use super::Outcome;
 use crate::symbolic::{self, SymError, SymLayout};
 
-/// The operations answered on symbolic layouts (all arguments layouts; `complement` may take a
-/// cotarget, `size`/`cosize` give a product).
+/// The operations answered on symbolic layouts (all arguments layouts but the coordinate of
+/// `slice` and `dice`; `complement` may take a cotarget, `size`/`cosize` give a product).
 const OPS: &[&str] = &[
     "coalesce",
     "composition",
@@ -37,6 +39,8 @@ const OPS: &[&str] = &[
     "raked_product",
     "size",
     "cosize",
+    "slice",
+    "dice",
 ];
 
 /// `out`, the integer registry's outcome, unless it could not read an argument that reads as a
@@ -48,6 +52,9 @@ pub(super) fn fallback(op: &str, args: &[&str], out: Outcome) -> Outcome {
     if let [a, t] = args {
         if t.trim_start().starts_with('<') && op.ends_with("_divide") {
             return by_mode(op, a, t, out);
+        }
+        if op == "slice" || op == "dice" {
+            return sliced(op, a, t, out);
         }
     }
     let mut layouts = Vec::with_capacity(args.len());
@@ -84,6 +91,25 @@ fn by_mode(op: &str, a: &str, t: &str, out: Outcome) -> Outcome {
         "zipped_divide" => symbolic::zipped_divide_by_mode(&a, &t),
         "tiled_divide" => symbolic::tiled_divide_by_mode(&a, &t),
         _ => symbolic::flat_divide_by_mode(&a, &t),
+    };
+    match r {
+        Ok(v) => Outcome::Value(v.to_string()),
+        Err(e) => Outcome::Symbolic(Box::new(e)),
+    }
+}
+
+/// `slice` or `dice` of a symbolic layout by a partial coordinate.
+fn sliced(op: &str, a: &str, c: &str, out: Outcome) -> Outcome {
+    let (Ok(a), Ok(c)) = (a.parse::<SymLayout>(), c.parse::<crate::PartialCoord>()) else {
+        return out;
+    };
+    if a.is_static() {
+        return out;
+    }
+    let r = if op == "slice" {
+        symbolic::slice(&a, &c)
+    } else {
+        symbolic::dice(&a, &c)
     };
     match r {
         Ok(v) => Outcome::Value(v.to_string()),

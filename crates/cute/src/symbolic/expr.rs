@@ -17,12 +17,17 @@ pub enum SymId {
     Named(String),
     /// An anonymous unknown, by a number unique in this process.
     Anon(u64),
+    /// `⌈m/c⌉` of a product `m` of unknowns and a static `c > 1` that does not divide it for
+    /// every admissible value (the rest of a divide that does not divide, which CuTe pads): its
+    /// value follows from the unknowns of `m`; everything else treats it as one more unknown,
+    /// positive and at least `⌈least(m)/c⌉`, which holds for every admissible value.
+    Ceil(Box<Mono>, i64),
 }
 
 static NEXT_ANON: AtomicU64 = AtomicU64::new(1);
 
 /// An extent known only at run time: positive, divisible by `div`, at least `min`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Sym {
     /// Its identity.
     pub id: SymId,
@@ -63,6 +68,46 @@ impl Sym {
         }
     }
 
+    /// `⌈m/c⌉` for every admissible value: an integer when `m` is one, `m/c` when `c` divides
+    /// `m` for every value, else the unknown [`SymId::Ceil`]. `None` for `c < 1` or a product
+    /// that is not positive.
+    ///
+    /// ```
+    /// use cute::symbolic::{Mono, Sym};
+    /// let m = Mono::sym(Sym::named("M", 1, 1));
+    /// assert_eq!(Sym::ceil(&m, 128).unwrap().to_string(), "⌈M/128⌉");
+    /// let m16 = Mono::sym(Sym::named("M", 16, 1));
+    /// assert_eq!(Sym::ceil(&m16, 8).unwrap().to_string(), "M{div=16}/8");
+    /// assert_eq!(Sym::ceil(&Mono::int(200), 128).unwrap().to_string(), "2");
+    /// assert_eq!(Sym::ceil(&m.mul_int(4).unwrap(), 8).unwrap().to_string(), "⌈M/2⌉");
+    /// ```
+    pub fn ceil(m: &Mono, c: i64) -> Option<Mono> {
+        if c < 1 || m.num <= 0 {
+            return None;
+        }
+        if let Some(v) = m.as_int() {
+            return Some(Mono::int((v - 1) / c + 1));
+        }
+        let cm = Mono::int(c);
+        if cm.divides(m) == Tri::Yes {
+            return m.div_exact(&cm);
+        }
+        // ⌈g·m'/c⌉ = ⌈m'/(c/g)⌉ for g dividing c and m's coefficient
+        let g = gcd(m.num, c);
+        if g > 1 {
+            if let Some(m2) = m.div_exact(&Mono::int(g)) {
+                return Sym::ceil(&m2, c / g);
+            }
+        }
+        let (n, d) = m.least()?;
+        let least = (n + d * c as i128 - 1) / (d * c as i128);
+        Some(Mono::sym(Sym {
+            id: SymId::Ceil(Box::new(m.clone()), c),
+            div: 1,
+            min: i64::try_from(least.max(1)).ok()?,
+        }))
+    }
+
     /// The least admissible value: the least multiple of `div` that is at least `min`.
     ///
     /// ```
@@ -89,12 +134,15 @@ impl Sym {
     pub(crate) fn name(&self) -> Option<&str> {
         match &self.id {
             SymId::Named(n) => Some(n),
-            SymId::Anon(_) => None,
+            SymId::Anon(_) | SymId::Ceil(..) => None,
         }
     }
 
-    /// The text of the unknown with its facts (`M{div=8}`, `?{div=8}`).
+    /// The text of the unknown with its facts (`M{div=8}`, `?{div=8}`, `⌈M/128⌉`).
     pub(crate) fn text(&self) -> String {
+        if let SymId::Ceil(m, c) = &self.id {
+            return format!("⌈{m}/{c}⌉");
+        }
         format!("{}{}", self.name().unwrap_or("?"), self.facts())
     }
 
@@ -127,7 +175,7 @@ pub enum Tri {
 }
 
 /// A product `num/den · Π sym^exp`, an integer for every admissible value of its unknowns.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Mono {
     pub(crate) num: i64,
     pub(crate) den: i64,
@@ -186,6 +234,11 @@ impl Mono {
         }
     }
 
+    /// True when no unknown occurs in it (a rational number).
+    pub(crate) fn is_static(&self) -> bool {
+        self.syms.is_empty()
+    }
+
     pub(crate) fn is_zero(&self) -> bool {
         self.num == 0
     }
@@ -197,6 +250,18 @@ impl Mono {
     /// The unknowns it depends on.
     pub(crate) fn unknowns(&self) -> impl Iterator<Item = &Sym> {
         self.syms.iter().map(|(s, _)| s)
+    }
+
+    /// The unknowns whose values decide it: those of a `⌈m/c⌉` are the ones of `m`.
+    pub(crate) fn base_unknowns(&self) -> Vec<Sym> {
+        let mut out = Vec::new();
+        for (s, _) in &self.syms {
+            match &s.id {
+                SymId::Ceil(m, _) => out.extend(m.base_unknowns()),
+                _ => out.push(s.clone()),
+            }
+        }
+        out
     }
 
     fn normalized(mut self) -> Mono {
@@ -392,8 +457,18 @@ impl Mono {
     pub(crate) fn eval(&self, value: &dyn Fn(&Sym) -> i64) -> Option<i64> {
         let mut n = self.num as i128;
         for (s, e) in &self.syms {
+            let v = match &s.id {
+                SymId::Ceil(m, c) => {
+                    let x = m.eval(value)?;
+                    if x < 1 {
+                        return None;
+                    }
+                    (x - 1) / c + 1
+                }
+                _ => value(s),
+            };
             for _ in 0..*e {
-                n = n.checked_mul(value(s) as i128)?;
+                n = n.checked_mul(v as i128)?;
                 if n.abs() > (i64::MAX as i128) * (self.den as i128) {
                     return None;
                 }

@@ -3,11 +3,12 @@
 use super::error::SymError;
 use super::expr::{Mono, Tri};
 use super::layout::{SymLayout, SymStride};
-use super::ops::{coalesce_modes, complement_in, Ctx};
+use super::ops::{coalesce_modes, complement_in, Ctx, Form};
 
 /// The chain of `l`'s modes that starts at stride 1 and continues where a stride is the extent
 /// reached so far (CuTe's construction: at each step the first mode, in order, whose stride
-/// equals it), as `(shape, stride in l's domain)`.
+/// equals it), as `(shape, stride in l's domain)`. In the `uniform` form a mode whose stride
+/// equals the extent reached only for some admissible values does not continue the chain.
 fn chain(ctx: &Ctx, l: &SymLayout) -> Result<Vec<(Mono, SymStride)>, SymError> {
     let flat = coalesce_strict(ctx, l.flat())?;
     let mut modes: Vec<Option<(Mono, Mono, Mono)>> = Vec::new();
@@ -38,6 +39,7 @@ fn chain(ctx: &Ctx, l: &SymLayout) -> Result<Vec<(Mono, SymStride)>, SymError> {
                 }
                 Tri::Yes => found = Some(k),
                 Tri::No => {}
+                Tri::Depends if ctx.form.uniform => {}
                 Tri::Depends => {
                     let (s, d) = (s.clone(), d.clone());
                     return Err(ctx.needs(
@@ -57,7 +59,8 @@ fn chain(ctx: &Ctx, l: &SymLayout) -> Result<Vec<(Mono, SymStride)>, SymError> {
 }
 
 /// Coalesces like [`coalesce_modes`], refusing where whether two modes merge depends on an
-/// unknown: the inverse's construction reads the merged modes.
+/// unknown: the inverse's construction reads the merged modes. In the `uniform` form such modes
+/// stay apart: the chain then takes both or stops between them, for every admissible value.
 fn coalesce_strict(
     ctx: &Ctx,
     modes: Vec<(Mono, SymStride)>,
@@ -69,12 +72,15 @@ fn coalesce_strict(
         }
         if let Some((ps, pd)) = out.last_mut() {
             let next = ctx.mul(ps, &pd.m)?;
-            match (pd.axis == d.axis, next.equals(&d.m)) {
+            match (
+                pd.axis == d.axis && ctx.may_merge(ps, &s),
+                next.equals(&d.m),
+            ) {
                 (true, Tri::Yes) => {
                     *ps = ctx.mul(ps, &s)?;
                     continue;
                 }
-                (true, Tri::Depends) => {
+                (true, Tri::Depends) if !ctx.form.uniform => {
                     return Err(ctx.needs(
                         &[&next, &d.m],
                         format!("to know whether {} equals {next} (modes merge then)", d.m),
@@ -104,7 +110,29 @@ fn coalesce_strict(
 /// assert_eq!(right_inverse(&l).unwrap().to_string(), "(4,M):(M,1)");
 /// ```
 pub fn right_inverse(l: &SymLayout) -> Result<SymLayout, SymError> {
-    let ctx = Ctx::new("right_inverse", &[l]);
+    right_inverse_with(l, Form::default())
+}
+
+/// `right_inverse(L)` in the form `form`: with `uniform`, the largest `R` of the chained form
+/// with `L(R(k)) = k` for every `k < |R|` and every admissible value at once (no refusal where
+/// the chain's continuation depends on an unknown: it stops there); with `static_apart`, static
+/// extents and extents with unknowns stay in separate modes (PyCuTe's form).
+///
+/// # Errors
+///
+/// As [`right_inverse`]; with `uniform`, only `Unsupported` (negative or basis strides, two
+/// modes at one stride) and overflow.
+///
+/// ```
+/// use cute::symbolic::{right_inverse_with, Form, SymLayout};
+/// let pycute = Form { static_apart: true, uniform: true, ..Form::default() };
+/// let l: SymLayout = "(N,4):(1,N)".parse().unwrap();
+/// assert_eq!(right_inverse_with(&l, pycute).unwrap().to_string(), "(N,4):(1,N)");
+/// let l: SymLayout = "N:X".parse().unwrap(); // X may be 1 or not: only 0 maps back for all X
+/// assert_eq!(right_inverse_with(&l, pycute).unwrap().to_string(), "1:0");
+/// ```
+pub fn right_inverse_with(l: &SymLayout, form: Form) -> Result<SymLayout, SymError> {
+    let ctx = Ctx::new("right_inverse", &[l]).in_form(form);
     Ok(SymLayout::from_modes(chain(&ctx, l)?))
 }
 

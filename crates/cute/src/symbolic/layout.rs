@@ -121,6 +121,11 @@ impl SymLayout {
         }
     }
 
+    /// True for a single mode `s:d` (not a tuple).
+    pub(crate) fn is_leaf(&self) -> bool {
+        matches!(self.shape, Tree::Leaf(_))
+    }
+
     /// The top-level modes as layouts.
     pub(crate) fn modes(&self) -> Vec<SymLayout> {
         self.shape
@@ -182,9 +187,9 @@ impl SymLayout {
             .into_iter()
             .chain(strides.into_iter().map(|d| &d.m));
         for m in monos {
-            for s in m.unknowns() {
+            for s in m.base_unknowns() {
                 if !out.iter().any(|t| t.id == s.id) {
-                    out.push(s.clone());
+                    out.push(s);
                 }
             }
         }
@@ -244,15 +249,19 @@ impl SymLayout {
 
     /// Replaces every named unknown by the one of `table` with the same name.
     pub(crate) fn rename(&self, table: &HashMap<SymId, Sym>) -> SymLayout {
-        let fix = |m: &Mono| -> Mono {
+        fn fix(m: &Mono, table: &HashMap<SymId, Sym>) -> Mono {
             let mut out = m.clone();
             for (s, _) in out.syms.iter_mut() {
                 if let Some(t) = table.get(&s.id) {
                     *s = t.clone();
+                } else if let SymId::Ceil(base, c) = &s.id {
+                    // the same ⌈m/c⌉ of the renamed m (its lower bound still holds)
+                    s.id = SymId::Ceil(Box::new(fix(base, table)), *c);
                 }
             }
             out
-        };
+        }
+        let fix = |m: &Mono| fix(m, table);
         SymLayout {
             shape: self
                 .shape

@@ -30,6 +30,7 @@ mod expr;
 mod inverse;
 mod layout;
 mod ops;
+mod slicing;
 mod text;
 mod tiler;
 
@@ -39,9 +40,10 @@ pub use derived::{
 };
 pub use error::{Reason, SymError};
 pub use expr::{Mono, Sym, SymId, Tri};
-pub use inverse::{left_inverse, right_inverse};
+pub use inverse::{left_inverse, right_inverse, right_inverse_with};
 pub use layout::{SymLayout, SymStride, Tree};
-pub use ops::{coalesce, complement, composition};
+pub use ops::{coalesce, coalesce_with, complement, composition, Form};
+pub use slicing::{dice, slice};
 pub use tiler::{
     flat_divide_by_mode, logical_divide_by_mode, tiled_divide_by_mode, zipped_divide_by_mode,
     SymTiler,

@@ -12,6 +12,36 @@ pub(crate) struct Ctx {
     operands: Vec<SymLayout>,
     /// Text that follows the operands (a tiler by mode).
     tail: String,
+    /// The form asked for (CuTe's by default).
+    pub(crate) form: Form,
+}
+
+/// Which of the equivalent answers an operation returns: CuTe's (the default: the fewest modes
+/// it can prove, and an inverse that matches the integer library's at every admissible value)
+/// or PyCuTe's (the paper's Python package with sympy leaves). Every form is the same function
+/// for every admissible value of the unknowns; the forms differ in how modes are grouped and,
+/// for `right_inverse`, in how much of the domain the inverse covers.
+///
+/// ```
+/// use cute::symbolic::{coalesce_with, Form, SymLayout};
+/// let l: SymLayout = "(4,N):(1,4)".parse().unwrap();
+/// let apart = Form { static_apart: true, ..Form::default() };
+/// assert_eq!(coalesce_with(&l, Form::default()).unwrap().to_string(), "4*N:1");
+/// assert_eq!(coalesce_with(&l, apart).unwrap().to_string(), "(4,N):(1,4)");
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Form {
+    /// Never merge a static extent above 1 with one that has unknowns (PyCuTe's coalesce keeps
+    /// `4` out of `4*N`); two static or two symbolic extents still merge.
+    pub static_apart: bool,
+    /// `coalesce`: keep a last mode of size 1 (its stride is the step the layout's extended
+    /// domain continues with, as the paper's `coalesce_z`).
+    pub keep_last: bool,
+    /// `right_inverse`: where whether a stride continues the chain depends on the unknowns, stop
+    /// the chain there instead of refusing. The answer is then the largest inverse of the chained
+    /// form that is a right inverse for every admissible value at once (`N:X` gives `1:0`,
+    /// though at `X = 1` the integer library's answer is `N:1`).
+    pub uniform: bool,
 }
 
 impl Ctx {
@@ -20,7 +50,18 @@ impl Ctx {
             op,
             operands: operands.iter().map(|l| (*l).clone()).collect(),
             tail: String::new(),
+            form: Form::default(),
         }
+    }
+    /// The same context asking for `form`.
+    pub(crate) fn in_form(mut self, form: Form) -> Ctx {
+        self.form = form;
+        self
+    }
+    /// Whether two extents may merge in this form (PyCuTe's keeps static and symbolic apart;
+    /// a size-1 mode buries nothing).
+    pub(crate) fn may_merge(&self, a: &Mono, b: &Mono) -> bool {
+        !self.form.static_apart || a.is_static() == b.is_static() || a.is_one() || b.is_one()
     }
     /// An operation whose operands are followed by `tail` (a tiler).
     pub(crate) fn with_tail(op: &'static str, a: &SymLayout, tail: String) -> Ctx {
@@ -28,6 +69,7 @@ impl Ctx {
             op,
             operands: vec![a.clone()],
             tail,
+            form: Form::default(),
         }
     }
     /// The operands as printed in a refusal.
@@ -108,7 +150,10 @@ pub(crate) fn coalesce_keeping(
             continue;
         }
         if let Some((ps, pd)) = out.last_mut() {
-            if pd.axis == d.axis && ctx.mul(ps, &pd.m)?.equals(&d.m) == Tri::Yes {
+            if pd.axis == d.axis
+                && ctx.may_merge(ps, &s)
+                && ctx.mul(ps, &pd.m)?.equals(&d.m) == Tri::Yes
+            {
                 *ps = ctx.mul(ps, &s)?;
                 continue;
             }
@@ -132,8 +177,32 @@ pub(crate) fn coalesce_keeping(
 /// assert_eq!(coalesce(&l).unwrap().to_string(), "2*M*N:1");
 /// ```
 pub fn coalesce(l: &SymLayout) -> Result<SymLayout, SymError> {
-    let ctx = Ctx::new("coalesce", &[l]);
-    Ok(SymLayout::from_modes(coalesce_modes(&ctx, l.flat())?))
+    coalesce_with(l, Form::default())
+}
+
+/// `coalesce(L)` in the form `form` (its `static_apart` and `keep_last`): the same function on
+/// the same domain (and, with `keep_last`, on the extended domain past the size).
+///
+/// # Errors
+///
+/// Only on overflow of a product.
+///
+/// ```
+/// use cute::symbolic::{coalesce_with, Form, SymLayout};
+/// let pycute = Form { static_apart: true, ..Form::default() };
+/// let l: SymLayout = "(N,M,4):(1,N,N*M)".parse().unwrap();
+/// assert_eq!(coalesce_with(&l, pycute).unwrap().to_string(), "(M*N,4):(1,M*N)");
+/// let z = Form { keep_last: true, ..pycute };
+/// let l: SymLayout = "(2,N,1):(1,2,0)".parse().unwrap();
+/// assert_eq!(coalesce_with(&l, z).unwrap().to_string(), "(2,N,1):(1,2,0)");
+/// ```
+pub fn coalesce_with(l: &SymLayout, form: Form) -> Result<SymLayout, SymError> {
+    let ctx = Ctx::new("coalesce", &[l]).in_form(form);
+    Ok(SymLayout::from_modes(coalesce_keeping(
+        &ctx,
+        l.flat(),
+        form.keep_last,
+    )?))
 }
 
 /// One leaf `s:d` (integer stride `d ≥ 0`) of the right operand composed with the flat modes
@@ -420,6 +489,11 @@ pub(crate) fn complement_in(
             } else if m.le(&cur) == Tri::Yes {
                 // the chain passes the cotarget: no trailing mode takes the gaps in
                 top_may_vanish(ctx)?;
+            } else if let (Some(c), false) = (cur.as_int(), m.is_static()) {
+                // CuTe pads: the rest is ⌈m/c⌉ (1, a mode that adds nothing, where m ≤ c)
+                top_may_vanish(ctx)?;
+                let q = Sym::ceil(m, c).ok_or_else(|| ctx.fail(Reason::Overflow))?;
+                out.push((q, SymStride::int(cur)));
             } else {
                 return Err(ctx.needs(
                     &[m, &cur],

@@ -6,7 +6,8 @@
 //! shape   := product
 //! stride  := product ('@' nat)?
 //! product := factor ('*' factor)* ('/' nat)?
-//! factor  := int | '?' facts? | '?' nat facts? | name facts?      name := [A-Za-z_][A-Za-z0-9_]*
+//! factor  := int | '?' facts? | '?' nat facts? | name facts? | '⌈' factor ('*' factor)* '/' nat '⌉'
+//!                                                                 name := [A-Za-z_][A-Za-z0-9_]*
 //! facts   := '{' fact (',' fact)* '}'                             fact := ('div' | 'min') '=' nat
 //! ```
 //! Each bare `?` is a new unknown; `?3` and names are the same unknown wherever they occur, and
@@ -155,7 +156,27 @@ impl Reader<'_> {
                 let v = self.nat()?;
                 Ok(Mono::int(if neg { -v } else { v }))
             }
-            _ => self.fail("an integer, `?` or a name"),
+            _ if self.s[self.pos..].starts_with("⌈".as_bytes()) => {
+                self.pos += "⌈".len();
+                let mut m = self.factor()?;
+                while self.eat(b'*') {
+                    let f = self.factor()?;
+                    m = m
+                        .mul(&f)
+                        .ok_or((at, "a product that fits in 64 bits".to_string()))?;
+                }
+                if !self.eat(b'/') {
+                    return self.fail("`/` in `⌈m/c⌉`");
+                }
+                let c = self.nat()?;
+                self.ws();
+                if !self.s[self.pos..].starts_with("⌉".as_bytes()) {
+                    return self.fail("`⌉`");
+                }
+                self.pos += "⌉".len();
+                Sym::ceil(&m, c).ok_or((at, "a positive product over a positive number".into()))
+            }
+            _ => self.fail("an integer, `?`, a name or `⌈m/c⌉`"),
         }
     }
     fn digit_after(&self) -> bool {
@@ -338,6 +359,9 @@ struct Namer {
 
 impl Namer {
     fn text(&mut self, s: &Sym) -> String {
+        if let SymId::Ceil(m, c) = &s.id {
+            return format!("⌈{}/{c}⌉", mono_text(m, self));
+        }
         if let Some(n) = self.seen.get(&s.id) {
             return n.clone();
         }
@@ -356,6 +380,20 @@ impl Namer {
             self.seen.insert(s.id.clone(), base.clone());
         }
         format!("{base}{}", s.facts())
+    }
+}
+
+/// How often each unknown occurs in `m` (inside a `⌈m/c⌉` too).
+fn count_unknowns(m: &Mono, count: &mut HashMap<SymId, usize>) {
+    for (s, e) in &m.syms {
+        match &s.id {
+            SymId::Ceil(b, _) => {
+                for _ in 0..*e {
+                    count_unknowns(b, count);
+                }
+            }
+            id => *count.entry(id.clone()).or_default() += *e as usize,
+        }
     }
 }
 
@@ -385,9 +423,7 @@ impl fmt::Display for SymLayout {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut count: HashMap<SymId, usize> = HashMap::new();
         self.print_with(&mut |m: &Mono| {
-            for (s, e) in &m.syms {
-                *count.entry(s.id.clone()).or_default() += *e as usize;
-            }
+            count_unknowns(m, &mut count);
             String::new()
         });
         let mut namer = Namer {
@@ -403,9 +439,7 @@ impl fmt::Display for Mono {
     /// `192*M{div=8}`, `?`, `12`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut count: HashMap<SymId, usize> = HashMap::new();
-        for (s, e) in &self.syms {
-            count.insert(s.id.clone(), *e as usize);
-        }
+        count_unknowns(self, &mut count);
         let mut namer = Namer {
             count,
             seen: HashMap::new(),

@@ -155,6 +155,21 @@ impl Sizes for Layout {
     }
 }
 
+/// `l(k)` on the extended domain (the last mode not reduced) of a flat layout; `None` for a
+/// nested one.
+fn extended(l: &Layout, mut k: i64) -> Option<i64> {
+    let n = l.rank().max(1);
+    let mut total = 0;
+    for j in 0..n {
+        let m = if l.rank() == 0 { *l } else { l.mode(j).ok()? };
+        let d: i64 = m.stride().to_string().parse().ok()?;
+        let c = if j + 1 == n { k } else { k % m.size() };
+        total += c * d;
+        k /= m.size().max(1);
+    }
+    Some(total)
+}
+
 /// A check of an answer (substituted) against the inputs (substituted).
 type CheckFn = dyn Fn(&[Layout], &Layout) -> Result<(), String>;
 
@@ -233,6 +248,18 @@ fn operations_agree_with_the_integer_library_at_admissible_values() {
         });
     let mut r = Rng(seed);
     let mut t = Tally::default();
+    let pycute = symbolic::Form {
+        static_apart: true,
+        ..Default::default()
+    };
+    let pycute_z = symbolic::Form {
+        keep_last: true,
+        ..pycute
+    };
+    let pycute_inv = symbolic::Form {
+        uniform: true,
+        ..pycute
+    };
     for _ in 0..3000 {
         let names = facts(&mut r);
         let (ta, tb) = (layout_text(&mut r, &names), layout_text(&mut r, &names));
@@ -371,6 +398,43 @@ fn operations_agree_with_the_integer_library_at_admissible_values() {
                     w => same_as_static(o, w, false),
                 }),
             ),
+            (
+                "coalesce (PyCuTe's form)",
+                symbolic::coalesce_with(&a, pycute),
+                Box::new(|i, o| same_as_static(o, Ok(cute::coalesce(&i[0])), false)),
+            ),
+            (
+                "coalesce_z (PyCuTe's form)",
+                symbolic::coalesce_with(&a, pycute_z),
+                Box::new(|i, o| {
+                    // the same function as the integer coalesce_z, past the size too
+                    same_as_static(o, Ok(cute::coalesce_z(&i[0])), false)?;
+                    let z = cute::coalesce_z(&i[0]);
+                    for k in i[0].size()..i[0].size() + 8 {
+                        if extended(o, k) != extended(&z, k) {
+                            return Err(format!("differs from {z} at {k}, past the size"));
+                        }
+                    }
+                    Ok(())
+                }),
+            ),
+            (
+                "right_inverse (PyCuTe's form)",
+                symbolic::right_inverse_with(&a, pycute_inv),
+                Box::new(|i, o| {
+                    // a right inverse at every value, never larger than the integer library's
+                    let want = cute::right_inverse(&i[0]).map_err(|e| e.to_string())?;
+                    if o.size() > want.size() {
+                        return Err(format!("larger than {want}"));
+                    }
+                    for k in 0..o.size().min(LIMIT) {
+                        if i[0].eval(o.eval(k).unwrap()).ok() != Some(k) {
+                            return Err(format!("L(R({k})) != {k}"));
+                        }
+                    }
+                    Ok(())
+                }),
+            ),
         ];
         for (name, res, check) in ops {
             match res {
@@ -397,6 +461,82 @@ fn operations_agree_with_the_integer_library_at_admissible_values() {
     }
     eprintln!("symbolic: {t:?}");
     assert!(t.answered > 10_000 && t.points > 50_000, "{t:?}");
+}
+
+#[test]
+fn pycute_forms_of_coalesce_and_right_inverse() {
+    // the answers the paper's PyCuTe tests ask of sympy leaves (test_coalesce.py,
+    // test_coalesce_z.py, test_inverse_right.py): static extents stay out of symbolic products
+    let p = |s: &str| s.parse::<SymLayout>().unwrap();
+    let apart = symbolic::Form {
+        static_apart: true,
+        ..Default::default()
+    };
+    let z = symbolic::Form {
+        keep_last: true,
+        ..apart
+    };
+    let inv = symbolic::Form {
+        uniform: true,
+        ..apart
+    };
+    let co = |l: &str, f| symbolic::coalesce_with(&p(l), f).unwrap().to_string();
+    let ri = |l: &str| {
+        symbolic::right_inverse_with(&p(l), inv)
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(co("(2,4):(X,2*X)", apart), "8:X");
+    assert_eq!(co("(2,3,4):(X,2*X,6*X)", apart), "24:X");
+    assert_eq!(co("(2,4):(X,3*X)", apart), "(2,4):(X,3*X)");
+    for f in [apart, z] {
+        assert_eq!(co("(4,N):(1,4)", f), "(4,N):(1,4)");
+        assert_eq!(co("(N,4):(1,N)", f), "(N,4):(1,N)");
+        assert_eq!(co("(N,M):(1,N)", f), "M*N:1");
+        assert_eq!(co("(N,M):(X,Y)", f), "(N,M):(X,Y)");
+        assert_eq!(co("(1,N):(X,Y)", f), "N:Y");
+    }
+    // CuTe's form merges them: the same function
+    assert_eq!(co("(4,N):(1,4)", Default::default()), "4*N:1");
+    // coalesce_z keeps a last size-1 mode whose step does not continue the layout
+    assert_eq!(co("(2,1,6,1):(1,7,8,0)", z), "(2,6,1):(1,8,0)");
+    assert_eq!(co("(N,1):(1,N)", z), "N:1");
+    assert_eq!(co("(N,1):(1,0)", z), "(N,1):(1,0)");
+    assert_eq!(
+        co(
+            "(M,1):(1,M)",
+            symbolic::Form {
+                keep_last: true,
+                ..Default::default()
+            }
+        ),
+        "M:1"
+    );
+    assert_eq!(ri("N:1"), "N:1");
+    assert_eq!(ri("(4,N):(1,4)"), "(4,N):(1,4)");
+    assert_eq!(ri("(N,M):(1,N)"), "M*N:1");
+    assert_eq!(ri("(N,4):(1,N)"), "(N,4):(1,N)");
+    // whether X is 1 decides the integer answer: for every X, only 0 maps back
+    assert_eq!(ri("N:X"), "1:0");
+    assert_eq!(ri("(M,N):(DM,DN)"), "1:0");
+    assert_eq!(ri("(M,N):(1,K)"), "M:1");
+    // CuTe's form refuses there, naming the condition
+    let e = symbolic::right_inverse(&p("N:X")).unwrap_err();
+    assert_eq!(e.category(), "Condition");
+    assert!(e.to_string().contains("whether X equals 1"), "{e}");
+    // at each value the uniform inverse is a right inverse, and where CuTe's form answers the
+    // two have one size
+    for (l, n) in [("N:X", 1), ("(M,N):(1,K)", 3), ("(4,N):(1,4)", 5)] {
+        let r = symbolic::right_inverse_with(&p(l), inv).unwrap();
+        let v = |_: &Sym| n;
+        let (ls, rs) = (p(l).substitute(&v).unwrap(), r.substitute(&v).unwrap());
+        for k in 0..rs.size() {
+            assert_eq!(ls.eval(rs.eval(k).unwrap()).unwrap(), k, "{l} at {n}");
+        }
+        if let Ok(c) = symbolic::right_inverse(&p(l)) {
+            assert_eq!(c.size().to_string(), r.size().to_string(), "{l}");
+        }
+    }
 }
 
 #[test]
@@ -540,4 +680,148 @@ fn random_text_is_refused_or_read_never_a_panic() {
         }
     }
     assert!(read > 100, "{read}");
+}
+
+/// A random partial coordinate over the structure of `l`: per mode `_`, a small integer (maybe
+/// outside the domain) or, for a tuple mode, a coordinate of its own.
+fn coord_text(r: &mut Rng, l: &Layout, top: bool) -> String {
+    let pick = |r: &mut Rng| match r.below(3) {
+        0 => "_".to_string(),
+        _ => r.below(6).to_string(),
+    };
+    if l.is_leaf() && !top {
+        return pick(r);
+    }
+    if !top && r.below(3) == 0 {
+        return pick(r);
+    }
+    if l.is_leaf() {
+        return if r.below(2) == 0 {
+            pick(r)
+        } else {
+            format!("({})", pick(r))
+        };
+    }
+    let parts: Vec<String> = (0..l.rank())
+        .map(|k| coord_text(r, &l.mode(k).unwrap(), false))
+        .collect();
+    format!("({})", parts.join(","))
+}
+
+#[test]
+fn slice_and_dice_agree_with_the_integer_library_at_admissible_values() {
+    let mut r = Rng(0x0005_11CE_D1CE);
+    let (mut answered, mut refused, mut points) = (0, 0, 0);
+    for _ in 0..3000 {
+        let names = facts(&mut r);
+        let text = layout_text(&mut r, &names);
+        let a: SymLayout = text.parse().unwrap();
+        let Ok(probe) = a.substitute(&values(0, &[&a])) else {
+            continue;
+        };
+        let ct = coord_text(&mut r, &probe, true);
+        let Ok(c) = ct.parse::<cute::PartialCoord>() else {
+            continue;
+        };
+        type IntOp = fn(&Layout, &cute::PartialCoord) -> Result<Layout, cute::Error>;
+        let ops: [(&str, _, IntOp); 2] = [
+            ("slice", symbolic::slice(&a, &c), cute::slice),
+            ("dice", symbolic::dice(&a, &c), cute::dice),
+        ];
+        for (name, got, int_op) in ops {
+            for seed in 0..6u64 {
+                let v = values(seed.wrapping_mul(7919) + 1, &[&a]);
+                let Ok(al) = a.substitute(&v) else { continue };
+                let want = int_op(&al, &c);
+                match &got {
+                    Ok(s) => {
+                        let s = s.substitute(&v).unwrap();
+                        let want = want.unwrap_or_else(|e| {
+                            panic!(
+                                "{name} {a} {c}: {s} at {al}, where the integer one refuses: {e}"
+                            )
+                        });
+                        assert_eq!(s.to_string(), want.to_string(), "{name} {a} {c} at {al}");
+                        points += 1;
+                    }
+                    // a refusal for every value: the integer library refuses at each one
+                    Err(e) if e.category() == "Divisibility" => {
+                        assert!(want.is_err(), "{name} {a} {c}: {e}, but at {al}: {want:?}")
+                    }
+                    Err(e) => assert_eq!(e.category(), "Condition", "{e}"),
+                }
+            }
+            match got {
+                Ok(_) => answered += 1,
+                Err(_) => refused += 1,
+            }
+        }
+    }
+    eprintln!("slice/dice: {answered} answered, {refused} refused, {points} points");
+    assert!(answered > 2000 && refused > 100 && points > 10_000);
+}
+
+#[test]
+fn slice_names_the_condition_on_an_unknown_extent() {
+    let l: SymLayout = "(4,M{min=2},N):(1,4,4*M)".parse().unwrap();
+    let c = |s: &str| s.parse::<cute::PartialCoord>().unwrap();
+    assert_eq!(
+        symbolic::slice(&l, &c("(2,1,_)")).unwrap().to_string(),
+        "(N):(4*M{min=2})"
+    );
+    let e = symbolic::slice(&l, &c("(2,2,_)")).unwrap_err();
+    assert_eq!(e.category(), "Condition");
+    assert!(e.to_string().contains("needs M{min=2} > 2"), "{e}");
+    let e = symbolic::dice(&l, &c("(4,_,_)")).unwrap_err();
+    assert_eq!(e.category(), "Divisibility");
+    assert!(e.to_string().contains("outside the domain Z_4"), "{e}");
+    let e = symbolic::slice(&l, &c("(_,_)")).unwrap_err();
+    assert!(e.to_string().contains("same rank"), "{e}");
+}
+
+#[test]
+fn a_divide_that_does_not_divide_pads_with_a_ceil_extent() {
+    // CuTe pads the rest of a divide: ⌈M/128⌉ tiles, the last one partly outside M (the integer
+    // library: zipped_divide(200:1, 128:1) = (128,2):(1,128)); checked at every M up to 300
+    let p = |s: &str| s.parse::<SymLayout>().unwrap();
+    let a = p("(M,N):(DM,DN)");
+    let t: symbolic::SymTiler = "<128:1,512:1>".parse().unwrap();
+    let z = symbolic::zipped_divide_by_mode(&a, &t).unwrap();
+    assert_eq!(
+        z.to_string(),
+        "((128,512),(⌈M/128⌉,⌈N/512⌉)):((DM,DN),(128*DM,512*DN))"
+    );
+    // the text reads back to the same layout
+    assert_eq!(
+        z.to_string().parse::<SymLayout>().unwrap().to_string(),
+        z.to_string()
+    );
+    let cases = [
+        ("M:1", "128:1"),
+        ("(M,4):(1,M)", "8:1"),
+        ("(4,M):(1,4)", "8:1"),
+        ("(M,N):(1,M)", "(8,4):(1,8)"),
+        ("M:3", "(4,2):(2,1)"),
+    ];
+    for (l, b) in cases {
+        let (l, b) = (p(l), p(b));
+        for (name, got) in [
+            ("logical_divide", symbolic::logical_divide(&l, &b)),
+            ("zipped_divide", symbolic::zipped_divide(&l, &b)),
+        ] {
+            let got = got.unwrap_or_else(|e| panic!("{name} {l} {b}: {e}"));
+            for v in 1..=300 {
+                let val = |_: &Sym| v;
+                let (li, bi) = (l.substitute(&val).unwrap(), b.substitute(&val).unwrap());
+                let want = if name == "logical_divide" {
+                    cute::logical_divide(&li, &bi.into())
+                } else {
+                    cute::zipped_divide(&li, &bi.into())
+                };
+                let g = got.substitute(&val).unwrap();
+                same_as_static(&g, want, true)
+                    .unwrap_or_else(|e| panic!("{name} {l} {b} -> {got} at {v}: {g}: {e}"));
+            }
+        }
+    }
 }

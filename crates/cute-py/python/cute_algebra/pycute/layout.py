@@ -17,6 +17,7 @@ Layout((2, 3),(1, 8))
 
 from .. import _native
 from .._native import LayoutError
+from . import _sympy
 from .atuple import F2 as _F2, ArithTuple as _ArithTuple, ScaledBasis as _ScaledBasis, basis_repr
 from .htuple import ModeOpDecorator, get as _get, _path
 from .int_tuple import _fail, crd2idx, has_none, is_int, is_tuple, prefix_product, product, slice_
@@ -333,6 +334,9 @@ class Layout(LayoutBase):
 
 
 _Layout = Layout
+_sympy.LAYOUT[0] = Layout
+_has_sympy = _sympy.has_sympy
+_sym_compute = _sympy.compute
 
 
 def make_layout(*layouts):
@@ -434,6 +438,9 @@ def coalesce(layout, profile=None, *, mode=()):
         return _at_mode(_coalesce_plain, layout, mode, profile)
     if profile is not None and is_tuple(profile):
         return _by_mode("coalesce", _coalesce_mode, layout, profile)
+    if _has_sympy(layout):
+        # the paper's PyCuTe's form: a static extent is not folded into a symbolic product
+        return _sym_compute("coalesce", lambda s: s.layout(layout).coalesce(static_apart=True))
     return _from_native(_n_coalesce(_native_of(layout)))
 
 
@@ -465,6 +472,9 @@ def composition(layoutA, layoutB, *, mode=()):
     if type(layoutB) is tuple and len(layoutB) < len(layoutA):  # noqa: E721
         # a shorter tiler leaves A's remaining modes as they are
         layoutB = layoutB + (None,) * (len(layoutA) - len(layoutB))
+    if _has_sympy(layoutA, layoutB):
+        return _sym_compute("composition",
+                            lambda s: s.layout(layoutA).composition(s.layout(layoutB)))
     try:
         nA = _native_of(layoutA)
     except LayoutError:
@@ -554,7 +564,18 @@ def complement(layout, max_idx=None):
     >>> complement(Layout(4, 2)), complement(Layout(4, 2), 1), complement(Layout(4, 2), 24)
     (Layout((2, 1),(1, 8)), Layout(2,1), Layout((2, 3),(1, 8)))
     """
+    if _has_sympy(layout, max_idx):
+        return _sym_compute("complement", lambda s: s.layout(layout).complement(
+            None if max_idx is None else s.layout(max_idx)))
     return _from_native(_n_complement(_native_of(layout), max_idx))
+
+
+def _symbolic(op, a, b):
+    """``op(a, b)`` of the symbolic core, for operands with sympy leaves (a divide's ``b`` may be
+    a tuple tiler, a product's a layout)."""
+    if op.endswith("divide"):
+        return _sym_compute(op, lambda s: getattr(s.layout(a), op)(s.tiler(b)))
+    return _sym_compute(op, lambda s: getattr(s.layout(a), op)(s.layout(b)))
 
 
 def right_inverse(layout):
@@ -565,6 +586,10 @@ def right_inverse(layout):
     """
     if layout is None:
         return None
+    if _has_sympy(layout):
+        # the largest inverse for every value of the unknowns at once (the paper's PyCuTe's)
+        return _sym_compute("right_inverse", lambda s: s.layout(layout).right_inverse(
+            static_apart=True, uniform=True))
     return _from_native(_n_right_inverse(_native_of(layout)))
 
 
@@ -576,6 +601,8 @@ def left_inverse(layout):
     """
     if layout is None:
         return None
+    if _has_sympy(layout):
+        return _sym_compute("left_inverse", lambda s: s.layout(layout).left_inverse())
     return _from_native(_n_left_inverse(_native_of(layout)))
 
 
@@ -700,6 +727,8 @@ def logical_divide(layoutA, layoutB, *, mode=()):
         layoutA = _promote(layoutA)
     if layoutB is None:
         return layoutA
+    if _has_sympy(layoutA, layoutB):
+        return _symbolic("logical_divide", layoutA, layoutB)
     try:
         return _from_native(_n_logical_divide(_native_of(layoutA), _tiler_of(layoutB)))
     except LayoutError:
@@ -726,6 +755,8 @@ def logical_product(layoutA, layoutB, *, mode=()):
         layoutA = _promote(layoutA)
     if layoutB is None:
         return layoutA
+    if _has_sympy(layoutA, layoutB):
+        return _symbolic("logical_product", layoutA, layoutB)
     return _from_native(_n_logical_product(_native_of(layoutA), _tiler_of(layoutB)))
 
 
@@ -768,6 +799,8 @@ def zipped_divide(layoutA, layoutB, *, mode=()):
         layoutA = _identity_for("zipped_divide", layoutB)
     elif type(layoutA) is not Layout and not is_int(layoutA):
         layoutA = _promote(layoutA)
+    if _has_sympy(layoutA, layoutB):
+        return _symbolic("zipped_divide", layoutA, layoutB)
     try:
         return _from_native(_n_zipped_divide(_native_of(layoutA), _tiler_of(layoutB)))
     except LayoutError:
@@ -784,6 +817,8 @@ def tiled_divide(layoutA, layoutB):
     >>> tiled_divide(Layout((8, 16), (16, 1)), (Layout(4, 1), Layout(8, 1)))
     Layout(((4, 8), 2, 2),((16, 1), 64, 8))
     """
+    if _has_sympy(layoutA, layoutB):
+        return _symbolic("tiled_divide", layoutA, layoutB)
     return _from_native(_n_tiled_divide(_native_of(layoutA), _tiler_of(layoutB)))
 
 
@@ -793,6 +828,8 @@ def zipped_product(layoutA, layoutB):
     >>> zipped_product(Layout((2, 2), (1, 2)), (Layout(3, 1), Layout(2, 1)))
     Layout(((2, 2), (3, 2)),((1, 2), (2, 1)))
     """
+    if _has_sympy(layoutA, layoutB):
+        return _symbolic("zipped_product", layoutA, layoutB)
     return _from_native(_n_zipped_product(_native_of(layoutA), _tiler_of(layoutB)))
 
 
@@ -802,6 +839,8 @@ def tiled_product(layoutA, layoutB):
     >>> tiled_product(Layout((2, 2), (1, 2)), (Layout(3, 1), Layout(2, 1)))
     Layout(((2, 2), 3, 2),((1, 2), 2, 1))
     """
+    if _has_sympy(layoutA, layoutB):
+        return _symbolic("tiled_product", layoutA, layoutB)
     return _from_native(_n_tiled_product(_native_of(layoutA), _tiler_of(layoutB)))
 
 
@@ -812,6 +851,10 @@ def blocked_product(layoutA, layoutB):
     >>> blocked_product(Layout((2, 5), (5, 1)), Layout((3, 4), (1, 3)))
     Layout(((2, 3), (5, 4)),((5, 10), (1, 30)))
     """
+    if _has_sympy(layoutA, layoutB):
+        if len(layoutA) != len(layoutB):
+            _rank_mismatch("blocked_product", layoutA, layoutB)
+        return _symbolic("blocked_product", layoutA, layoutB)
     na, nb = _native_of(layoutA), _native_of(layoutB)
     if _n_rank(na) != _n_rank(nb):
         _rank_mismatch("blocked_product", layoutA, layoutB)
@@ -825,6 +868,10 @@ def raked_product(layoutA, layoutB):
     >>> raked_product(Layout((2, 5), (5, 1)), Layout((3, 4), (1, 3)))
     Layout(((3, 2), (4, 5)),((10, 5), (30, 1)))
     """
+    if _has_sympy(layoutA, layoutB):
+        if len(layoutA) != len(layoutB):
+            _rank_mismatch("raked_product", layoutA, layoutB)
+        return _symbolic("raked_product", layoutA, layoutB)
     na, nb = _native_of(layoutA), _native_of(layoutB)
     if _n_rank(na) != _n_rank(nb):
         _rank_mismatch("raked_product", layoutA, layoutB)

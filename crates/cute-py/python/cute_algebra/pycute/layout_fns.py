@@ -17,8 +17,8 @@ from .atuple import F2, ArithTuple, E, _cmp, _is_zero
 from .htuple import ModeOpDecorator, get, leaves, unflatten
 from .int_tuple import _fail, is_int, is_tuple, product
 from .layout import (
-    Layout, LayoutBase, LayoutError, _at_mode, _by_mode, _from_native, _native_of, coalesce,
-    composition, make_layout, size,
+    Layout, LayoutBase, LayoutError, _at_mode, _by_mode, _from_native, _has_sympy, _native_of,
+    _sym_compute, coalesce, composition, make_layout, size,
 )
 from .. import _native
 
@@ -238,9 +238,19 @@ def _scale(d, basis):
     return d * basis
 
 
+def _is_dynamic(x):
+    """True for a sympy value that is not a number: a value known only at run time, which CuTe
+    orders after every static one (left to right among themselves)."""
+    return type(x).__module__.startswith("sympy.") and not getattr(x, "is_Number", False)
+
+
 def _stride_order(x, y):
     """The order of two nonzero strides for make_layout_like: ints by value, coordinate strides
-    colexicographically (the basis position first, then the scale), ints before coordinates."""
+    colexicographically (the basis position first, then the scale), ints before coordinates;
+    a symbolic (sympy) stride after every static one, ties left to right."""
+    xs, ys = _is_dynamic(x), _is_dynamic(y)
+    if xs or ys:
+        return xs - ys
     xa, ya = isinstance(x, ArithTuple), isinstance(y, ArithTuple)
     if xa != ya:
         return 1 if xa else -1
@@ -251,20 +261,25 @@ def _stride_order(x, y):
 
 def make_layout_like(layout):
     """The compact layout of ``layout``'s shape whose strides increase in the order of
-    ``layout``'s (ties left to right); stride-0 modes stay stride 0.
+    ``layout``'s (ties left to right); stride-0 modes stay stride 0. A symbolic (sympy) stride
+    cannot be ordered by magnitude: as CuTe does with dynamic strides, it counts as larger than
+    every static one, and symbolic strides keep their order.
 
     >>> make_layout_like(Layout((4, 8), (100, 1))), make_layout_like(Layout((8, 4), (0, 2)))
     (Layout((4, 8),(8, 1)), Layout((8, 4),(0, 1)))
+    >>> import sympy; X = sympy.Symbol("X", positive=True, integer=True)
+    >>> make_layout_like(Layout((2, 3, 4), (1, X, 2)))
+    Layout((2, 3, 4),(1, 8, 2))
     """
     if not isinstance(layout, Layout):
         raise TypeError(f"make_layout_like: expected a Layout, got {type(layout).__name__}")
     shp = list(leaves(layout.shape))
     src = list(leaves(layout.stride))
     for d in src:
-        if not (is_int(d) or isinstance(d, ArithTuple)):
+        if not (is_int(d) or isinstance(d, ArithTuple) or _is_dynamic(d)):
             raise _fail("make_layout_like", "Unsupported",
                         f"stride {d} of {layout} cannot be ordered")
-    live = [k for k in range(len(src)) if not _is_zero(src[k])]
+    live = [k for k in range(len(src)) if _is_dynamic(src[k]) or not _is_zero(src[k])]
     live.sort(key=functools.cmp_to_key(lambda i, j: _stride_order(src[i], src[j]) or (i - j)))
     dst = [0] * len(src)
     current = 1
@@ -276,10 +291,15 @@ def make_layout_like(layout):
 
 def make_ordered_layout(shp, order):
     """The compact layout of ``shp`` whose leaves take the prefix products in increasing
-    ``order`` (congruent to ``shp``; ties left to right).
+    ``order`` (congruent to ``shp``; ties left to right). A symbolic (sympy) order value counts
+    as larger than every static one, symbolic ones left to right (CuTe's rule for dynamic
+    orders).
 
     >>> make_ordered_layout((4, 8, 2), (1, 2, 0)), make_ordered_layout((4, 8), (5, 5))
     (Layout((4, 8, 2),(2, 8, 1)), Layout((4, 8),(1, 4)))
+    >>> import sympy; P = sympy.Symbol("P", positive=True, integer=True)
+    >>> make_ordered_layout((4, 8), (P, 1))
+    Layout((4, 8),(8, 1))
     """
     if not congruent(shp, order):
         raise _fail("make_ordered_layout", "ProfileMismatch",
@@ -287,11 +307,11 @@ def make_ordered_layout(shp, order):
     s = list(leaves(shp))
     o = list(leaves(order))
     for v in o:
-        if not is_int(v):
+        if not (is_int(v) or _is_dynamic(v)):
             raise _fail("make_ordered_layout", "Unsupported", f"order {order}: {v} is not an int")
     dst = [0] * len(s)
     current = 1
-    for k in sorted(range(len(s)), key=lambda k: (o[k], k)):
+    for k in sorted(range(len(s)), key=lambda k: (1, 0, k) if _is_dynamic(o[k]) else (0, o[k], k)):
         dst[k] = current
         current *= s[k]
     return Layout(shp, unflatten(iter(dst), shp))
@@ -335,6 +355,10 @@ def coalesce_z(layout, profile=None, *, mode=()):
         return _at_mode(_coalesce_z_plain, layout, mode, profile)
     if profile is not None and is_tuple(profile):
         return _by_mode("coalesce_z", _coalesce_z_mode, layout, profile)
+    if _has_sympy(layout):
+        # the paper's PyCuTe's form: a static extent is not folded into a symbolic product
+        return _sym_compute("coalesce_z", lambda s: s.layout(layout).coalesce(
+            static_apart=True, keep_last=True))
     return _from_native(_native.coalesce_z(_native_of(layout)))
 
 
