@@ -530,7 +530,7 @@ def main():
         same = [i for i in range(8) if ("B", i) in seen and seen[("B", i)] == seen.get(("result", i))]
         check("screenshot: result cell i is painted as B's cell i", len(same) == 8, repr(seen))
 
-        # 9. the divide that does not divide: (12,32):(32,1) by (5,8), every cell coloured by its tile
+        # 9. a divide that does not divide: (12,32):(32,1) by (5,8), every cell coloured by its tile
         load({"view": "op", "op": "logical_divide", "a0": "(12,32):(32,1)", "a1": "(5,8)"})
         fills = panel_fills(browser)
         classes = {}

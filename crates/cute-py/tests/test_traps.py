@@ -1,4 +1,4 @@
-"""Regression tests of the traps found in the module's second review: names that shadow Python's
+"""Regression tests of API traps of the module: names that shadow Python's
 builtins, `make_layout`'s signature, `None` tilers, messages that named the wrong thing, a Rust
 panic reaching Python, spaces in `contract`'s spec, the size of `_repr_svg_`, layout equality and
 the `left_inverse` contract. The last test drives every exported function with hostile arguments

@@ -254,7 +254,7 @@ mod tests {
         }
     }
 
-    /// A divide that does not divide: `(12,32):(32,1)` by `(5,8)` — the repro. Every
+    /// A divide that does not divide: `(12,32):(32,1)` by `(5,8)`, whose last tiles overhang A. Every
     /// tile has 40 cells of A or of padding, every cell of A has the colour of its tile in both
     /// pictures, and padded cells are marked outside.
     #[test]

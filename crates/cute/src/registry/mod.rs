@@ -22,9 +22,9 @@
 
 mod basic;
 mod divide;
-mod extra;
 mod inverse;
 pub mod kind;
+mod pycute_only;
 mod structure;
 mod symbolic;
 pub mod tensor;
@@ -229,7 +229,7 @@ const AREAS: [&[Operation]; 6] = [
     basic::OPS,
     inverse::OPS,
     divide::OPS,
-    extra::OPS,
+    pycute_only::OPS,
     structure::OPS,
     tensor::OPS,
 ];
