@@ -34,6 +34,20 @@ pub(crate) fn c_coords(tiled: &TiledMma) -> Result<Vec<(i64, i64)>, GpuError> {
     Ok(out)
 }
 
+/// The atoms per warp `(mi, ni)` of a `bm × bn` tile over [`WARPS`] warps.
+fn warp_atoms(mma: &MmaAtom, (bm, bn): (i64, i64)) -> Result<(i64, i64), GpuError> {
+    let (am, an, _) = mma.shape_mnk;
+    let (w0, w1) = WARPS;
+    let (mi, ni) = (bm / (am * w0), bn / (an * w1));
+    if mi * am * w0 != bm || ni * an * w1 != bn || mi < 1 || ni < 1 {
+        return Err(GpuError::unsupported(
+            "mma.sync plan",
+            format!("a {bm} x {bn} tile is no whole number of {am} x {an} atoms per warp"),
+        ));
+    }
+    Ok((mi, ni))
+}
+
 /// The CTA's TiledMMA of [`warp_c_partition`]: the atom over [`WARPS`] warps
 /// (`(2,4,1):(1,2,0)`), `mi × ni` atoms per warp, permuted so that each warp's atoms are
 /// contiguous.
@@ -79,13 +93,7 @@ pub fn warp_ab_partitions(
 ) -> Result<(Coords, Coords), GpuError> {
     let (am, an, _) = mma.shape_mnk;
     let (w0, w1) = WARPS;
-    let (mi, ni) = (bm / (am * w0), bn / (an * w1));
-    if mi * am * w0 != bm || ni * an * w1 != bn || mi < 1 || ni < 1 {
-        return Err(GpuError::unsupported(
-            "mma.sync plan",
-            format!("a {bm} x {bn} tile is no whole number of {am} x {an} atoms per warp"),
-        ));
-    }
+    let (mi, ni) = warp_atoms(mma, (bm, bn))?;
     let tiled = warp_tiled_mma(mma, (mi, ni))?;
     let threads = tiled.size();
     let read = |tv: Layout, rows: i64| -> Result<Vec<(i64, i64)>, GpuError> {
@@ -155,13 +163,7 @@ pub fn warp_ab_partitions(
 pub fn warp_c_partition(mma: &MmaAtom, (bm, bn): (i64, i64)) -> Result<Vec<(i64, i64)>, GpuError> {
     let (am, an, _) = mma.shape_mnk;
     let (w0, w1) = WARPS;
-    let (mi, ni) = (bm / (am * w0), bn / (an * w1));
-    if mi * am * w0 != bm || ni * an * w1 != bn || mi < 1 || ni < 1 {
-        return Err(GpuError::unsupported(
-            "mma.sync plan",
-            format!("a {bm} x {bn} tile is no whole number of {am} x {an} atoms per warp"),
-        ));
-    }
+    let (mi, ni) = warp_atoms(mma, (bm, bn))?;
     let tiled = warp_tiled_mma(mma, (mi, ni))?;
     let out = c_coords(&tiled)?;
     let (threads, vals) = (tiled.size(), bm * bn / tiled.size());

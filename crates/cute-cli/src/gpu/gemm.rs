@@ -300,9 +300,14 @@ fn run_gemm_inner(
         ("tflops", tflops),
         ("registers", kernel.registers as f64),
         ("local_bytes", kernel.local_bytes as f64),
+        ("ctas", launch.0 as f64 * launch.1 as f64),
     ];
+    // the CTAs launched (a persistent grid capped at what the GPU holds, clusters included)
     Ok(format!(
-        "{tflops:.0} TFLOP/s ({t:.3} ms), {} registers, {} B local; {checked}",
-        kernel.registers, kernel.local_bytes
+        "{tflops:.0} TFLOP/s ({t:.3} ms), {} registers, {} B local, {} CTAs in clusters of {}; {checked}",
+        kernel.registers,
+        kernel.local_bytes,
+        launch.0 * launch.1,
+        p.cluster.max(1)
     ))
 }

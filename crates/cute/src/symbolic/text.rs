@@ -158,13 +158,7 @@ impl Reader<'_> {
             }
             _ if self.s[self.pos..].starts_with("⌈".as_bytes()) => {
                 self.pos += "⌈".len();
-                let mut m = self.factor()?;
-                while self.eat(b'*') {
-                    let f = self.factor()?;
-                    m = m
-                        .mul(&f)
-                        .ok_or((at, "a product that fits in 64 bits".to_string()))?;
-                }
+                let m = self.factors()?;
                 if !self.eat(b'/') {
                     return self.fail("`/` in `⌈m/c⌉`");
                 }
@@ -184,7 +178,8 @@ impl Reader<'_> {
             .get(self.pos + 1)
             .is_some_and(|c| c.is_ascii_digit() || *c == b'-')
     }
-    fn product(&mut self) -> Res<Mono> {
+    /// `f * f * …`: factors multiplied (no division).
+    fn factors(&mut self) -> Res<Mono> {
         let at = self.pos;
         let mut m = self.factor()?;
         while self.eat(b'*') {
@@ -193,6 +188,11 @@ impl Reader<'_> {
                 .mul(&f)
                 .ok_or((at, "a product that fits in 64 bits".to_string()))?;
         }
+        Ok(m)
+    }
+    fn product(&mut self) -> Res<Mono> {
+        let at = self.pos;
+        let mut m = self.factors()?;
         if self.eat(b'/') {
             let d = self.nat()?;
             m = (d > 0)
