@@ -17,10 +17,14 @@
 use cute::{ComposedLayout, Layout, Swizzle};
 
 use crate::atom::{gmma_smem_atom, wgmma_64xnx16, DType, GmmaSwizzle, Major, MmaAtom};
-use crate::codegen::{ceil_div, emit_tile_order, index_type, layout_eval_expr, swizzle_expr, Code};
+use crate::codegen::{ceil_div, layout_eval_expr, swizzle_expr, Code};
 use crate::error::GpuError;
-use crate::gemm::{c_pointee, contiguity, emit_store, emit_store_pair, GemmKernel};
+use crate::gemm::{contiguity, emit_store, emit_store_pair, GemmKernel};
 use crate::partition::{warpgroup_c_partition, warpgroup_origins};
+use crate::skeleton::{
+    blocks, describe_gemm, emit_c_base, emit_grouped_tile_order, emit_header, emit_kernel_entry,
+    emit_mma_comment, emit_operand_comments, major_word, KernelEntry, POINTER_OPERANDS,
+};
 
 /// CTA tile `(BM, BN, BK)`: two consumer warpgroups of `64 × BN` each.
 pub const WG_TILE: (i64, i64, i64) = (128, 256, 64);
@@ -304,47 +308,39 @@ fn desc_expr(o: &WgOperand, addr: &str) -> String {
 fn source(p: &WgGemmPlan) -> Result<String, GpuError> {
     let (bm, bn, bk) = WG_TILE;
     let (m, n, k, _) = p.kernel.extents;
-    let it = index_type(m.max(n).max(k), &p.kernel.ranges);
     let ab = p.mma.ab_type;
     let e = ab.bytes();
     let (sa, sb) = (bm * bk * e, bn * bk * e);
     let mut c = Code::new();
-    c.line(format!(
-        "// Hopper GEMM A {}x{}  B {}x{}  C {}x{}: (M,N,K,L) = {:?}, {ab} -> {}",
-        p.a.modes.0,
-        p.a.modes.1,
-        p.b.modes.0,
-        p.b.modes.1,
-        p.kernel.modes[2].0,
-        p.kernel.modes[2].1,
-        p.kernel.extents,
-        p.kernel.c_type
-    ));
-    c.line(format!("// MMA {} m64n{bn}k16: C {}", p.mma.name, p.mma.c));
-    for o in [&p.a, &p.b] {
-        c.line(format!(
-            "// {}: {:?}-major, smem {} o {} (atom {}), descriptor LBO {} SBO {}",
-            o.name, o.major, o.swizzle, o.smem, o.atom, o.lbo, o.sbo
-        ));
-    }
+    let modes = [&p.a.modes, &p.b.modes];
+    emit_hopper_comments(
+        &mut c,
+        "Hopper GEMM",
+        &p.kernel,
+        &p.mma,
+        modes,
+        &[],
+        [&p.a, &p.b].map(|o| {
+            let detail = format!(
+                "smem {} o {} (atom {}), descriptor LBO {} SBO {}",
+                o.swizzle, o.smem, o.atom, o.lbo, o.sbo
+            );
+            (o.name, o.major, detail)
+        }),
+    );
     emit_c_tables(&mut c, &p.mma, bn)?;
     let vals = 64 * bn / 128;
-    c.line(format!(
-        "extern \"C\" __global__ void __launch_bounds__({WG_THREADS}, 1) {}(const unsigned short* __restrict__ ga, const unsigned short* __restrict__ gb, {}* __restrict__ gc, const float alpha, const float beta) {{",
-        p.kernel.name,
-        c_pointee(p.kernel.c_type)
-    ));
-    c.line(format!("  typedef {it} idx;"));
-    c.line("  extern __shared__ __align__(1024) unsigned short smem[];");
-    c.line(
-        "  const unsigned smem_a = ((unsigned)__cvta_generic_to_shared(smem) + 1023u) & ~1023u;",
-    );
-    c.line(format!(
-        "  const unsigned smem_b = smem_a + {};",
-        WG_STAGES * sa
-    ));
-    let (tm, tn) = (ceil_div(m, bm), ceil_div(n, bn));
-    emit_tile_order(&mut c, tm, tn, bm, bn);
+    let entry = KernelEntry {
+        cluster: 1,
+        bounds: &format!("{WG_THREADS}, 1"),
+        operands: POINTER_OPERANDS,
+        smem_align: 1024,
+        smem_elem: "unsigned short",
+        round_smem: true,
+        b_offset: &(WG_STAGES * sa).to_string(),
+    };
+    emit_kernel_entry(&mut c, &entry, &p.kernel);
+    emit_grouped_tile_order(&mut c, &p.kernel, (bm, bn));
     emit_loads(&mut c, &p.a, bm, (m, k), -p.kernel.ranges[0].0, sa);
     emit_loads(&mut c, &p.b, bn, (n, k), -p.kernel.ranges[1].0, sb);
     let kt_total = ceil_div(k, bk);
@@ -383,6 +379,27 @@ fn source(p: &WgGemmPlan) -> Result<String, GpuError> {
     emit_epilogue(&mut c, &p.kernel, bn, "(idx)blockIdx.y", "wg");
     c.line("}");
     Ok(c.finish())
+}
+
+/// The comment lines that open a Hopper kernel of plan `p` (a [`WgGemmPlan`]'s or a
+/// [`crate::tma_gemm::TmaGemmPlan`]'s parts): the header titled `title` ([`emit_header`]), the
+/// MMA line `// MMA {name} m64n{BN}k16: C {C layout}` and the operands' lines of `operands`
+/// ([`emit_operand_comments`]); `extra` lines go between the MMA's and the operands'.
+pub(crate) fn emit_hopper_comments(
+    c: &mut Code,
+    title: &str,
+    kernel: &GemmKernel,
+    mma: &MmaAtom,
+    modes: [&(Layout, Layout, Layout); 2],
+    extra: &[String],
+    operands: [(&str, Major, String); 2],
+) {
+    emit_header(c, title, modes[0], modes[1], mma.ab_type, kernel);
+    emit_mma_comment(c, &mma.name, &format!("m64n{}k16: C {}", WG_TILE.1, mma.c));
+    for line in extra {
+        c.line(line);
+    }
+    emit_operand_comments(c, operands);
 }
 
 /// One `BK`-deep block of `wgmma m64n{bn}k16` from the stage at shared addresses `a_base` and
@@ -471,12 +488,8 @@ pub(crate) fn emit_c_tables(c: &mut Code, mma: &MmaAtom, bn: i64) -> Result<(), 
 /// rows starting at `m0 + 64·wg`; rows and columns past the problem skipped.
 pub(crate) fn emit_epilogue(c: &mut Code, kernel: &GemmKernel, bn: i64, l: &str, wg: &str) {
     let (m, n) = (kernel.extents.0, kernel.extents.1);
-    let (c_m, c_n, c_l) = &kernel.modes[2];
-    c.line(format!(
-        "  const idx c_base = {} + {};",
-        -kernel.ranges[2].0,
-        layout_eval_expr(c_l, l)
-    ));
+    let (c_m, c_n, _) = &kernel.modes[2];
+    emit_c_base(c, kernel, l);
     c.line(format!("  const idx r0 = m0 + {wg} * 64 + C_ROW[t];"));
     c.line("  const idx col0 = n0 + C_COL[t];");
     c.line(format!("  idx ro[2]; bool rok[2];\n  #pragma unroll\n  for (int h = 0; h < 2; ++h) {{ const idx r = r0 + 8 * h; rok[h] = r < {m}; ro[h] = rok[h] ? c_base + {} : 0; }}", layout_eval_expr(c_m, "r")));
@@ -533,15 +546,12 @@ pub(crate) fn emit_epilogue(c: &mut Code, kernel: &GemmKernel, bn: i64, l: &str,
 impl WgGemmPlan {
     /// The plan in a few lines.
     pub fn describe(&self) -> String {
-        let mut s = format!(
-            "gemm (Hopper) (M,N,K,L) = {:?}, {} -> {}, tile {:?}, {} stages, {} threads\n  MMA {} C {}\n",
-            self.kernel.extents, self.mma.ab_type, self.kernel.c_type, WG_TILE, WG_STAGES, self.kernel.block, self.mma.ptx, self.mma.c
-        );
+        let mut s = format!("  MMA {} C {}\n", self.mma.ptx, self.mma.c);
         for o in [&self.a, &self.b] {
             s += &format!(
                 "  {}: {}-major, vector {}, atom {}, smem {} o {}, LBO {} SBO {}\n",
                 o.name,
-                if o.major == Major::K { "K" } else { "MN" },
+                major_word(o.major),
                 o.vector,
                 o.atom,
                 o.swizzle,
@@ -550,10 +560,16 @@ impl WgGemmPlan {
                 o.sbo
             );
         }
-        s += &format!(
-            "  launch {} x {} blocks, {} bytes of shared memory",
-            self.kernel.grid.0, self.kernel.grid.1, self.kernel.smem_bytes
-        );
-        s
+        let ab = self.mma.ab_type.to_string();
+        let launch = blocks(&self.kernel);
+        describe_gemm(
+            " (Hopper)",
+            &ab,
+            WG_TILE,
+            WG_STAGES,
+            &self.kernel,
+            &s,
+            &launch,
+        )
     }
 }
