@@ -23,7 +23,7 @@
 
 use cute::{ComposedLayout, Layout};
 
-use crate::atom::{wgmma_64xnx16, DType, Major, MmaAtom};
+use crate::atom::{DType, Major, MmaAtom};
 use crate::codegen::{ceil_div, coordinate_exprs, Code};
 use crate::error::GpuError;
 use crate::gemm::GemmKernel;
@@ -31,8 +31,8 @@ use crate::skeleton::{describe_gemm, emit_kernel_entry, major_word, KernelEntry}
 use crate::tma::emit::{coord_exprs, emit_cluster_prelude, emit_tma_prelude, MAP_TYPE};
 use crate::tma::{make_tma_copy, TmaCopy};
 use crate::wgmma::{
-    emit_c_tables, emit_epilogue, emit_hopper_comments, emit_mma_kblock, operand, WgOperand,
-    WG_TILE,
+    emit_c_tables, emit_epilogue, emit_hopper_comments, emit_mma_kblock, hopper_base, operand,
+    OperandSpec, WgOperand, WG_TILE,
 };
 
 /// Pipeline stages (each `(BM + BN) · BK` elements: 48 KiB for 16-bit types).
@@ -76,18 +76,16 @@ pub struct TmaGemmPlan {
     pub kernel: GemmKernel,
 }
 
-#[allow(clippy::too_many_arguments)]
-fn tma_operand(
-    name: &'static str,
-    modes: (Layout, Layout, Layout),
-    rows: i64,
-    box_rows: i64,
-    ext: (i64, i64),
-    lo: i64,
-    align: i64,
-    t: DType,
-) -> Result<TmaOperand, GpuError> {
-    let wg = operand(name, modes, rows, ext, lo, align, t)?;
+fn tma_operand(spec: OperandSpec, box_rows: i64) -> Result<TmaOperand, GpuError> {
+    let wg = operand(spec.clone())?;
+    let OperandSpec {
+        name,
+        modes,
+        rows,
+        ext,
+        t,
+        ..
+    } = spec;
     let bk = WG_TILE.2;
     let global = Layout::concat(&[modes.0, modes.1, modes.2])?;
     let (tile, smem, pieces): (Vec<i64>, Layout, i64) = match wg.major {
@@ -217,10 +215,9 @@ pub fn plan_gemm_tma_in(
     sms: u32,
     cluster: i64,
 ) -> Result<TmaGemmPlan, GpuError> {
-    let base = crate::gemm::plan_gemm_aligned(a, b, c, ab, c_type, align)?;
-    let (m, n, k, l) = base.kernel.extents;
+    let (base, mma, [sa, sb]) = hopper_base((a, b, c), ab, c_type, align)?;
+    let (m, n, _, l) = base.extents;
     let (bm, bn, bk) = WG_TILE;
-    let mma = wgmma_64xnx16(bn, ab)?;
     if cluster != 1 && cluster != 2 {
         return Err(GpuError::invalid(
             "tma gemm plan",
@@ -233,28 +230,10 @@ pub fn plan_gemm_tma_in(
             format!("{} row tiles of {bm} do not pair up", ceil_div(m, bm)),
         ));
     }
-    let pa = tma_operand(
-        "A",
-        base.a.modes,
-        bm,
-        bm,
-        (m, k),
-        base.kernel.ranges[0].0,
-        align[0],
-        ab,
-    )?;
-    let pb = tma_operand(
-        "B",
-        base.b.modes,
-        bn,
-        bn / cluster,
-        (n, k),
-        base.kernel.ranges[1].0,
-        align[1],
-        ab,
-    )?;
+    let pa = tma_operand(sa, bm)?;
+    let pb = tma_operand(sb, bn / cluster)?;
     for o in [&pa, &pb] {
-        if o.wg.vector != 8 || base.kernel.ranges[if o.wg.name == "A" { 0 } else { 1 }].0 < 0 {
+        if o.wg.vector != 8 || base.ranges[if o.wg.name == "A" { 0 } else { 1 }].0 < 0 {
             return Err(GpuError::unsupported(
                 "tma gemm plan",
                 format!(
@@ -297,7 +276,7 @@ pub fn plan_gemm_tma_in(
         c_type,
         tma: vec![pa.copy.clone(), pb.copy.clone()],
         cluster: cluster as u32,
-        ..base.kernel
+        ..base
     };
     let mut p = TmaGemmPlan {
         mma,

@@ -74,15 +74,62 @@ pub struct WgGemmPlan {
     pub kernel: GemmKernel,
 }
 
-pub(crate) fn operand(
-    name: &'static str,
-    modes: (Layout, Layout, Layout),
-    rows: i64,
-    ext: (i64, i64),
-    lo: i64,
-    align: i64,
-    t: DType,
-) -> Result<WgOperand, GpuError> {
+/// What a Hopper planner knows of one operand before planning it: its name, its modes
+/// `(rows, K, L)`, the tile's rows `rows`, the extents `(rows, K)` of the problem, its smallest
+/// offset `lo`, its alignment `align` (elements) and its type `t`.
+#[derive(Clone, Debug)]
+pub(crate) struct OperandSpec {
+    pub name: &'static str,
+    pub modes: (Layout, Layout, Layout),
+    pub rows: i64,
+    pub ext: (i64, i64),
+    pub lo: i64,
+    pub align: i64,
+    pub t: DType,
+}
+
+/// The planning every Hopper kernel (this module's and [`crate::tma_gemm`]'s) starts with: the
+/// portable kernel's plan of the same problem (the algebra's checks, the modes, the offset
+/// ranges), the `wgmma m64n{BN}k16` atom of `ab`, and A's and B's [`OperandSpec`]s for tiles of
+/// [`WG_TILE`]. Fails as [`crate::gemm::plan_gemm_aligned`] and [`wgmma_64xnx16`].
+pub(crate) fn hopper_base(
+    (a, b, c): (&Layout, &Layout, &Layout),
+    ab: DType,
+    c_type: DType,
+    align: [i64; 2],
+) -> Result<(GemmKernel, MmaAtom, [OperandSpec; 2]), GpuError> {
+    let base = crate::gemm::plan_gemm_aligned(a, b, c, ab, c_type, align)?;
+    let (m, n, k, _) = base.kernel.extents;
+    let (bm, bn, _) = WG_TILE;
+    let mma = wgmma_64xnx16(bn, ab)?;
+    let spec = |name, modes, rows, ext, i: usize| OperandSpec {
+        name,
+        modes,
+        rows,
+        ext,
+        lo: base.kernel.ranges[i].0,
+        align: align[i],
+        t: ab,
+    };
+    let specs = [
+        spec("A", base.a.modes.clone(), bm, (m, k), 0),
+        spec("B", base.b.modes.clone(), bn, (n, k), 1),
+    ];
+    Ok((base.kernel, mma, specs))
+}
+
+/// Plans operand `spec` of the `cp.async`-fed Hopper kernel: its contiguous mode and vector,
+/// the canonical 128-byte-swizzled shared-memory atom and tile, and the descriptors' strides.
+pub(crate) fn operand(spec: OperandSpec) -> Result<WgOperand, GpuError> {
+    let OperandSpec {
+        name,
+        modes,
+        rows,
+        ext,
+        lo,
+        align,
+        t,
+    } = spec;
     let (major, vector) = contiguity(&modes.0, &modes.1, &modes.2, ext.0, ext.1, lo, align);
     let atom = gmma_smem_atom(major, GmmaSwizzle::B128, t.bits())?;
     let e = t.bytes();
@@ -169,28 +216,11 @@ pub fn plan_gemm_wgmma_aligned(
     align: [i64; 2],
 ) -> Result<WgGemmPlan, GpuError> {
     // the checks and modes shared with the portable kernel
-    let base = crate::gemm::plan_gemm_aligned(a, b, c, ab, c_type, align)?;
-    let (m, n, k, l) = base.kernel.extents;
+    let (base, mma, [sa, sb]) = hopper_base((a, b, c), ab, c_type, align)?;
+    let (m, n, _, l) = base.extents;
     let (bm, bn, bk) = WG_TILE;
-    let mma = wgmma_64xnx16(bn, ab)?;
-    let pa = operand(
-        "A",
-        base.a.modes,
-        bm,
-        (m, k),
-        base.kernel.ranges[0].0,
-        align[0],
-        ab,
-    )?;
-    let pb = operand(
-        "B",
-        base.b.modes,
-        bn,
-        (n, k),
-        base.kernel.ranges[1].0,
-        align[1],
-        ab,
-    )?;
+    let pa = operand(sa)?;
+    let pb = operand(sb)?;
     for o in [&pa, &pb] {
         if o.vector != 8 {
             return Err(GpuError::unsupported(
@@ -209,7 +239,7 @@ pub fn plan_gemm_wgmma_aligned(
         name: "cute_gemm_wgmma".into(),
         source: String::new(),
         c_type,
-        ..base.kernel
+        ..base
     };
     let mut p = WgGemmPlan {
         mma,
