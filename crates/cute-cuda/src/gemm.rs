@@ -524,7 +524,7 @@ fn gemm_source(p: &GpuGemmPlan) -> Result<String, GpuError> {
         &p.kernel,
     );
     let mma = format!("A {} B {} C {}", p.mma.a, p.mma.b, p.mma.c);
-    emit_mma_comment(&mut c, &p.mma.name, &mma);
+    emit_mma_comment(&mut c, p.mma.name, &mma);
     emit_operand_comments(
         &mut c,
         [&p.a, &p.b].map(|o| {

@@ -77,7 +77,7 @@ pub struct TmaGemmPlan {
 }
 
 fn tma_operand(spec: OperandSpec, box_rows: i64) -> Result<TmaOperand, GpuError> {
-    let wg = operand(spec.clone())?;
+    let wg = operand(spec)?;
     let OperandSpec {
         name,
         modes,

@@ -77,7 +77,7 @@ pub struct WgGemmPlan {
 /// What a Hopper planner knows of one operand before planning it: its name, its modes
 /// `(rows, K, L)`, the tile's rows `rows`, the extents `(rows, K)` of the problem, its smallest
 /// offset `lo`, its alignment `align` (elements) and its type `t`.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct OperandSpec {
     pub name: &'static str,
     pub modes: (Layout, Layout, Layout),
@@ -112,8 +112,8 @@ pub(crate) fn hopper_base(
         t: ab,
     };
     let specs = [
-        spec("A", base.a.modes.clone(), bm, (m, k), 0),
-        spec("B", base.b.modes.clone(), bn, (n, k), 1),
+        spec("A", base.a.modes, bm, (m, k), 0),
+        spec("B", base.b.modes, bn, (n, k), 1),
     ];
     Ok((base.kernel, mma, specs))
 }
@@ -425,7 +425,7 @@ pub(crate) fn emit_hopper_comments(
     operands: [(&str, Major, String); 2],
 ) {
     emit_header(c, title, modes[0], modes[1], mma.ab_type, kernel);
-    emit_mma_comment(c, &mma.name, &format!("m64n{}k16: C {}", WG_TILE.1, mma.c));
+    emit_mma_comment(c, mma.name, &format!("m64n{}k16: C {}", WG_TILE.1, mma.c));
     for line in extra {
         c.line(line);
     }
