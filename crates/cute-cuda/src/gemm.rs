@@ -31,8 +31,9 @@ use crate::error::GpuError;
 use crate::partition::{warp_ab_partitions, warp_c_partition};
 pub use crate::skeleton::GemmKernel;
 use crate::skeleton::{
-    blocks, describe_gemm, emit_c_base, emit_grouped_tile_order, emit_header, emit_kernel_entry,
-    emit_mma_comment, emit_operand_comments, major_word, KernelEntry, POINTER_OPERANDS,
+    blocks, describe_gemm, emit_c_base, emit_cp_async_prologue, emit_cp_async_refill,
+    emit_cp_async_wait, emit_grouped_tile_order, emit_header, emit_kernel_entry, emit_mma_comment,
+    emit_operand_comments, major_word, KernelEntry, POINTER_OPERANDS,
 };
 
 /// CTA tile `(BM, BN, BK)` of the portable kernel.
@@ -581,9 +582,7 @@ fn gemm_source(p: &GpuGemmPlan) -> Result<String, GpuError> {
     emit_loads(&mut c, &p.a, bm, (m, k), -p.kernel.ranges[0].0);
     emit_loads(&mut c, &p.b, bn, (n, k), -p.kernel.ranges[1].0);
     let kt_total = ceil_div(k, bk);
-    c.line(format!("  const int KT = {kt_total};"));
-    c.line("  #pragma unroll");
-    c.line(format!("  for (int s = 0; s < {}; ++s) {{ if (s < KT) {{ LOAD_A(s, s); LOAD_B(s, s); }} asm volatile(\"cp.async.commit_group;\" ::: \"memory\"); }}", STAGES - 1));
+    emit_cp_async_prologue(&mut c, kt_total, STAGES - 1);
     let (wm, wn) = (bm / WARPS.0, bn / WARPS.1);
     let (mi, ni) = (wm / 16, wn / 8);
     c.line("  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;");
@@ -595,13 +594,9 @@ fn gemm_source(p: &GpuGemmPlan) -> Result<String, GpuError> {
     c.line(format!("  float acc[{mi}][{ni}][4];"));
     c.line(format!("  #pragma unroll\n  for (int i = 0; i < {mi}; ++i)\n  #pragma unroll\n  for (int j = 0; j < {ni}; ++j)\n  #pragma unroll\n  for (int v = 0; v < 4; ++v) acc[i][j][v] = 0.0f;"));
     c.line("  for (int kt = 0; kt < KT; ++kt) {");
-    c.line(format!(
-        "    asm volatile(\"cp.async.wait_group {};\" ::: \"memory\");",
-        STAGES - 2
-    ));
+    emit_cp_async_wait(&mut c, STAGES - 2);
     c.line("    __syncthreads();");
-    c.line(format!("    {{ const int nk = kt + {}; if (nk < KT) {{ LOAD_A(nk % {STAGES}, nk); LOAD_B(nk % {STAGES}, nk); }} asm volatile(\"cp.async.commit_group;\" ::: \"memory\"); }}", STAGES - 1));
-    c.line(format!("    const int st = kt % {STAGES};"));
+    emit_cp_async_refill(&mut c, STAGES - 1, STAGES);
     c.line(format!(
         "    #pragma unroll\n    for (int ks = 0; ks < {}; ++ks) {{",
         bk / 16

@@ -215,3 +215,30 @@ pub(crate) fn describe_gemm(
 pub(crate) fn blocks(kernel: &GemmKernel) -> String {
     format!("{} x {} blocks", kernel.grid.0, kernel.grid.1)
 }
+
+/// The start of a `cp.async` pipeline over `KT = kt_total` blocks of K whose stages the macros
+/// `LOAD_A(stage, kt)` and `LOAD_B(stage, kt)` fill: `KT`, then the loads of the first `ahead`
+/// blocks into stages `0 .. ahead`, one commit group each (empty past `KT`, so that the group
+/// count stays the same for every K).
+pub(crate) fn emit_cp_async_prologue(c: &mut Code, kt_total: i64, ahead: i64) {
+    c.line(format!("  const int KT = {kt_total};"));
+    c.line("  #pragma unroll");
+    c.line(format!("  for (int s = 0; s < {ahead}; ++s) {{ if (s < KT) {{ LOAD_A(s, s); LOAD_B(s, s); }} asm volatile(\"cp.async.commit_group;\" ::: \"memory\"); }}"));
+}
+
+/// Inside the main loop over `kt`: the wait until at most `pending` commit groups are in flight
+/// (block `kt`'s loads landed, with [`emit_cp_async_prologue`]'s `ahead` the wait leaves
+/// `ahead - 1`).
+pub(crate) fn emit_cp_async_wait(c: &mut Code, pending: i64) {
+    c.line(format!(
+        "    asm volatile(\"cp.async.wait_group {pending};\" ::: \"memory\");"
+    ));
+}
+
+/// Inside the main loop over `kt`, after the barrier that frees the stage read `ahead` blocks
+/// ago: the loads of block `kt + ahead` into its stage of `stages` (one commit group, empty past
+/// `KT`), then `st`, the stage of block `kt`.
+pub(crate) fn emit_cp_async_refill(c: &mut Code, ahead: i64, stages: i64) {
+    c.line(format!("    {{ const int nk = kt + {ahead}; if (nk < KT) {{ LOAD_A(nk % {stages}, nk); LOAD_B(nk % {stages}, nk); }} asm volatile(\"cp.async.commit_group;\" ::: \"memory\"); }}"));
+    c.line(format!("    const int st = kt % {stages};"));
+}

@@ -22,8 +22,9 @@ use crate::error::GpuError;
 use crate::gemm::{contiguity, emit_store, emit_store_pair, GemmKernel};
 use crate::partition::{warpgroup_c_partition, warpgroup_origins};
 use crate::skeleton::{
-    blocks, describe_gemm, emit_c_base, emit_grouped_tile_order, emit_header, emit_kernel_entry,
-    emit_mma_comment, emit_operand_comments, major_word, KernelEntry, POINTER_OPERANDS,
+    blocks, describe_gemm, emit_c_base, emit_cp_async_prologue, emit_cp_async_refill,
+    emit_cp_async_wait, emit_grouped_tile_order, emit_header, emit_kernel_entry, emit_mma_comment,
+    emit_operand_comments, major_word, KernelEntry, POINTER_OPERANDS,
 };
 
 /// CTA tile `(BM, BN, BK)`: two consumer warpgroups of `64 × BN` each.
@@ -375,26 +376,17 @@ fn source(p: &WgGemmPlan) -> Result<String, GpuError> {
     emit_loads(&mut c, &p.b, bn, (n, k), -p.kernel.ranges[1].0, sb);
     let kt_total = ceil_div(k, bk);
     let ahead = WG_STAGES - 2;
-    c.line(format!("  const int KT = {kt_total};"));
-    c.line(format!(
-        "  #pragma unroll\n  for (int s = 0; s < {ahead}; ++s) {{ if (s < KT) {{ LOAD_A(s, s); LOAD_B(s, s); }} asm volatile(\"cp.async.commit_group;\" ::: \"memory\"); }}"
-    ));
+    emit_cp_async_prologue(&mut c, kt_total, ahead);
     c.line("  const int wg = threadIdx.x / 128, t = threadIdx.x % 128;");
     c.line(format!("  float d[{vals}];"));
     c.line(format!(
         "  #pragma unroll\n  for (int v = 0; v < {vals}; ++v) d[v] = 0.0f;"
     ));
     c.line("  for (int kt = 0; kt < KT; ++kt) {");
-    c.line(format!(
-        "    asm volatile(\"cp.async.wait_group {};\" ::: \"memory\");",
-        ahead - 1
-    ));
+    emit_cp_async_wait(&mut c, ahead - 1);
     c.line("    asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");");
     c.line("    __syncthreads();");
-    c.line(format!(
-        "    {{ const int nk = kt + {ahead}; if (nk < KT) {{ LOAD_A(nk % {WG_STAGES}, nk); LOAD_B(nk % {WG_STAGES}, nk); }} asm volatile(\"cp.async.commit_group;\" ::: \"memory\"); }}"
-    ));
-    c.line(format!("    const int st = kt % {WG_STAGES};"));
+    emit_cp_async_refill(&mut c, ahead, WG_STAGES);
     c.line(format!(
         "    const unsigned a_base = smem_a + st * {sa} + wg * {};",
         p.a.wg_step_bytes
