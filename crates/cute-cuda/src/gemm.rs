@@ -30,11 +30,7 @@ use crate::codegen::{ceil_div, layout_eval_expr, pow2_dividing, swizzle_expr, Co
 use crate::error::GpuError;
 use crate::partition::{warp_ab_partitions, warp_c_partition};
 pub use crate::skeleton::GemmKernel;
-use crate::skeleton::{
-    blocks, describe_gemm, emit_c_base, emit_cp_async_prologue, emit_cp_async_refill,
-    emit_cp_async_wait, emit_grouped_tile_order, emit_header, emit_kernel_entry, emit_mma_comment,
-    emit_operand_comments, major_word, KernelEntry, POINTER_OPERANDS,
-};
+use crate::skeleton::{self as sk};
 
 /// CTA tile `(BM, BN, BK)` of the portable kernel.
 pub const TILE: (i64, i64, i64) = (128, 128, 32);
@@ -516,7 +512,7 @@ fn gemm_source(p: &GpuGemmPlan) -> Result<String, GpuError> {
     let (bm, bn, bk) = TILE;
     let (m, n, k, _) = p.kernel.extents;
     let mut c = Code::new();
-    emit_header(
+    sk::emit_header(
         &mut c,
         "GEMM",
         &p.a.modes,
@@ -525,8 +521,8 @@ fn gemm_source(p: &GpuGemmPlan) -> Result<String, GpuError> {
         &p.kernel,
     );
     let mma = format!("A {} B {} C {}", p.mma.a, p.mma.b, p.mma.c);
-    emit_mma_comment(&mut c, p.mma.name, &mma);
-    emit_operand_comments(
+    sk::emit_mma_comment(&mut c, p.mma.name, &mma);
+    sk::emit_operand_comments(
         &mut c,
         [&p.a, &p.b].map(|o| {
             let detail = format!(
@@ -567,22 +563,22 @@ fn gemm_source(p: &GpuGemmPlan) -> Result<String, GpuError> {
     };
     c.line(tab("CM", &cm));
     c.line(tab("CN", &cn));
-    let entry = KernelEntry {
+    let entry = sk::KernelEntry {
         cluster: 1,
         bounds: &GEMM_THREADS.to_string(),
-        operands: POINTER_OPERANDS,
+        operands: sk::POINTER_OPERANDS,
         smem_align: 128,
         smem_elem: "unsigned short",
         round_smem: false,
         b_offset: &format!("{} * 2", STAGES * bm * bk),
     };
-    emit_kernel_entry(&mut c, &entry, &p.kernel);
+    sk::emit_kernel_entry(&mut c, &entry, &p.kernel);
     // tile order: groups of 8 tile rows along M for L2 reuse
-    emit_grouped_tile_order(&mut c, &p.kernel, (bm, bn));
+    sk::emit_grouped_tile_order(&mut c, &p.kernel, (bm, bn));
     emit_loads(&mut c, &p.a, bm, (m, k), -p.kernel.ranges[0].0);
     emit_loads(&mut c, &p.b, bn, (n, k), -p.kernel.ranges[1].0);
     let kt_total = ceil_div(k, bk);
-    emit_cp_async_prologue(&mut c, kt_total, STAGES - 1);
+    sk::emit_cp_async_prologue(&mut c, kt_total, STAGES - 1);
     let (wm, wn) = (bm / WARPS.0, bn / WARPS.1);
     let (mi, ni) = (wm / 16, wn / 8);
     c.line("  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;");
@@ -594,9 +590,9 @@ fn gemm_source(p: &GpuGemmPlan) -> Result<String, GpuError> {
     c.line(format!("  float acc[{mi}][{ni}][4];"));
     c.line(format!("  #pragma unroll\n  for (int i = 0; i < {mi}; ++i)\n  #pragma unroll\n  for (int j = 0; j < {ni}; ++j)\n  #pragma unroll\n  for (int v = 0; v < 4; ++v) acc[i][j][v] = 0.0f;"));
     c.line("  for (int kt = 0; kt < KT; ++kt) {");
-    emit_cp_async_wait(&mut c, STAGES - 2);
+    sk::emit_cp_async_wait(&mut c, STAGES - 2);
     c.line("    __syncthreads();");
-    emit_cp_async_refill(&mut c, STAGES - 1, STAGES);
+    sk::emit_cp_async_refill(&mut c, STAGES - 1, STAGES);
     c.line(format!(
         "    #pragma unroll\n    for (int ks = 0; ks < {}; ++ks) {{",
         bk / 16
@@ -658,7 +654,7 @@ fn gemm_source(p: &GpuGemmPlan) -> Result<String, GpuError> {
     c.line("  asm volatile(\"cp.async.wait_group 0;\" ::: \"memory\");");
     // epilogue: accumulator v of (i, j) sits at the C layout's (m, n) of (lane, v)
     let (c_m, c_n, _) = &p.kernel.modes[2];
-    emit_c_base(&mut c, &p.kernel, "(idx)blockIdx.y");
+    sk::emit_c_base(&mut c, &p.kernel, "(idx)blockIdx.y");
     c.line(format!("  #pragma unroll\n  for (int i = 0; i < {mi}; ++i)\n  #pragma unroll\n  for (int j = 0; j < {ni}; ++j)\n  #pragma unroll\n  for (int v = 0; v < 4; ++v) {{"));
     c.line("    const idx mm = m0 + wr + 16 * i + CM[lane * 4 + v];");
     c.line("    const idx nn = n0 + wc + 8 * j + CN[lane * 4 + v];");
@@ -761,7 +757,7 @@ impl GpuGemmPlan {
             s += &format!(
                 "  {}: {}-major, vector {}, modes {} / {} / {}\n     smem {} o 0 o {}\n     cp.async TV {}\n     {} TV {}\n",
                 o.name,
-                major_word(o.major),
+                sk::major_word(o.major),
                 o.vector,
                 o.modes.0,
                 o.modes.1,
@@ -781,8 +777,8 @@ impl GpuGemmPlan {
             (TILE.0 / WARPS.0) * (TILE.1 / WARPS.1) / 32,
         );
         let ab = format!("{} x {}", self.mma.ab_type, self.mma.ab_type);
-        let launch = blocks(&self.kernel);
-        describe_gemm("", &ab, TILE, STAGES, &self.kernel, &s, &launch)
+        let launch = sk::blocks(&self.kernel);
+        sk::describe_gemm("", &ab, TILE, STAGES, &self.kernel, &s, &launch)
     }
 
     /// The smem layouts of A and B as composed layouts.

@@ -27,7 +27,7 @@ use crate::atom::{DType, Major, MmaAtom};
 use crate::codegen::{ceil_div, coordinate_exprs, Code};
 use crate::error::GpuError;
 use crate::gemm::GemmKernel;
-use crate::skeleton::{describe_gemm, emit_kernel_entry, major_word, KernelEntry};
+use crate::skeleton::{self as sk};
 use crate::tma::emit::{coord_exprs, emit_cluster_prelude, emit_tma_prelude, MAP_TYPE};
 use crate::tma::{make_tma_copy, TmaCopy};
 use crate::wgmma::{
@@ -388,7 +388,7 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
         emit_cluster_prelude(&mut c, &[rank_b]);
     }
     emit_c_tables(&mut c, &p.mma, bn)?;
-    let entry = KernelEntry {
+    let entry = sk::KernelEntry {
         cluster: cl,
         bounds: &format!("{TMA_THREADS}, 1"),
         operands: &format!(
@@ -399,7 +399,7 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
         round_smem: true,
         b_offset: &(TMA_STAGES * sa).to_string(),
     };
-    emit_kernel_entry(&mut c, &entry, &p.kernel);
+    sk::emit_kernel_entry(&mut c, &entry, &p.kernel);
     c.line(format!(
         "  const unsigned full = smem_b + {}, empty = full + {};",
         TMA_STAGES * sb,
@@ -564,7 +564,7 @@ impl TmaGemmPlan {
             s += &format!(
                 "  {}: {}-major, smem {} o {}, LBO {} SBO {}, {} box(es) per stage; {}\n",
                 o.wg.name,
-                major_word(o.wg.major),
+                sk::major_word(o.wg.major),
                 o.wg.swizzle,
                 o.wg.smem,
                 o.wg.lbo,
@@ -573,7 +573,7 @@ impl TmaGemmPlan {
                 o.copy.describe()
             );
         }
-        describe_gemm(
+        sk::describe_gemm(
             " (Hopper, TMA, warp-specialised, persistent)",
             &self.mma.ab_type.to_string(),
             WG_TILE,

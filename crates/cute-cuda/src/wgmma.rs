@@ -21,11 +21,7 @@ use crate::codegen::{ceil_div, layout_eval_expr, swizzle_expr, Code};
 use crate::error::GpuError;
 use crate::gemm::{contiguity, emit_store, emit_store_pair, GemmKernel};
 use crate::partition::{warpgroup_c_partition, warpgroup_origins};
-use crate::skeleton::{
-    blocks, describe_gemm, emit_c_base, emit_cp_async_prologue, emit_cp_async_refill,
-    emit_cp_async_wait, emit_grouped_tile_order, emit_header, emit_kernel_entry, emit_mma_comment,
-    emit_operand_comments, major_word, KernelEntry, POINTER_OPERANDS,
-};
+use crate::skeleton::{self as sk};
 
 /// CTA tile `(BM, BN, BK)`: two consumer warpgroups of `64 × BN` each.
 pub const WG_TILE: (i64, i64, i64) = (128, 256, 64);
@@ -361,32 +357,32 @@ fn source(p: &WgGemmPlan) -> Result<String, GpuError> {
     );
     emit_c_tables(&mut c, &p.mma, bn)?;
     let vals = 64 * bn / 128;
-    let entry = KernelEntry {
+    let entry = sk::KernelEntry {
         cluster: 1,
         bounds: &format!("{WG_THREADS}, 1"),
-        operands: POINTER_OPERANDS,
+        operands: sk::POINTER_OPERANDS,
         smem_align: 1024,
         smem_elem: "unsigned short",
         round_smem: true,
         b_offset: &(WG_STAGES * sa).to_string(),
     };
-    emit_kernel_entry(&mut c, &entry, &p.kernel);
-    emit_grouped_tile_order(&mut c, &p.kernel, (bm, bn));
+    sk::emit_kernel_entry(&mut c, &entry, &p.kernel);
+    sk::emit_grouped_tile_order(&mut c, &p.kernel, (bm, bn));
     emit_loads(&mut c, &p.a, bm, (m, k), -p.kernel.ranges[0].0, sa);
     emit_loads(&mut c, &p.b, bn, (n, k), -p.kernel.ranges[1].0, sb);
     let kt_total = ceil_div(k, bk);
     let ahead = WG_STAGES - 2;
-    emit_cp_async_prologue(&mut c, kt_total, ahead);
+    sk::emit_cp_async_prologue(&mut c, kt_total, ahead);
     c.line("  const int wg = threadIdx.x / 128, t = threadIdx.x % 128;");
     c.line(format!("  float d[{vals}];"));
     c.line(format!(
         "  #pragma unroll\n  for (int v = 0; v < {vals}; ++v) d[v] = 0.0f;"
     ));
     c.line("  for (int kt = 0; kt < KT; ++kt) {");
-    emit_cp_async_wait(&mut c, ahead - 1);
+    sk::emit_cp_async_wait(&mut c, ahead - 1);
     c.line("    asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");");
     c.line("    __syncthreads();");
-    emit_cp_async_refill(&mut c, ahead, WG_STAGES);
+    sk::emit_cp_async_refill(&mut c, ahead, WG_STAGES);
     c.line(format!(
         "    const unsigned a_base = smem_a + st * {sa} + wg * {};",
         p.a.wg_step_bytes
@@ -404,9 +400,9 @@ fn source(p: &WgGemmPlan) -> Result<String, GpuError> {
 }
 
 /// The comment lines that open a Hopper kernel of plan `p` (a [`WgGemmPlan`]'s or a
-/// [`crate::tma_gemm::TmaGemmPlan`]'s parts): the header titled `title` ([`emit_header`]), the
+/// [`crate::tma_gemm::TmaGemmPlan`]'s parts): the header titled `title` ([`sk::emit_header`]), the
 /// MMA line `// MMA {name} m64n{BN}k16: C {C layout}` and the operands' lines of `operands`
-/// ([`emit_operand_comments`]); `extra` lines go between the MMA's and the operands'.
+/// ([`sk::emit_operand_comments`]); `extra` lines go between the MMA's and the operands'.
 pub(crate) fn emit_hopper_comments(
     c: &mut Code,
     title: &str,
@@ -416,12 +412,12 @@ pub(crate) fn emit_hopper_comments(
     extra: &[String],
     operands: [(&str, Major, String); 2],
 ) {
-    emit_header(c, title, modes[0], modes[1], mma.ab_type, kernel);
-    emit_mma_comment(c, mma.name, &format!("m64n{}k16: C {}", WG_TILE.1, mma.c));
+    sk::emit_header(c, title, modes[0], modes[1], mma.ab_type, kernel);
+    sk::emit_mma_comment(c, mma.name, &format!("m64n{}k16: C {}", WG_TILE.1, mma.c));
     for line in extra {
         c.line(line);
     }
-    emit_operand_comments(c, operands);
+    sk::emit_operand_comments(c, operands);
 }
 
 /// One `BK`-deep block of `wgmma m64n{bn}k16` from the stage at shared addresses `a_base` and
@@ -511,7 +507,7 @@ pub(crate) fn emit_c_tables(c: &mut Code, mma: &MmaAtom, bn: i64) -> Result<(), 
 pub(crate) fn emit_epilogue(c: &mut Code, kernel: &GemmKernel, bn: i64, l: &str, wg: &str) {
     let (m, n) = (kernel.extents.0, kernel.extents.1);
     let (c_m, c_n, _) = &kernel.modes[2];
-    emit_c_base(c, kernel, l);
+    sk::emit_c_base(c, kernel, l);
     c.line(format!("  const idx r0 = m0 + {wg} * 64 + C_ROW[t];"));
     c.line("  const idx col0 = n0 + C_COL[t];");
     c.line(format!("  idx ro[2]; bool rok[2];\n  #pragma unroll\n  for (int h = 0; h < 2; ++h) {{ const idx r = r0 + 8 * h; rok[h] = r < {m}; ro[h] = rok[h] ? c_base + {} : 0; }}", layout_eval_expr(c_m, "r")));
@@ -573,7 +569,7 @@ impl WgGemmPlan {
             s += &format!(
                 "  {}: {}-major, vector {}, atom {}, smem {} o {}, LBO {} SBO {}\n",
                 o.name,
-                major_word(o.major),
+                sk::major_word(o.major),
                 o.vector,
                 o.atom,
                 o.swizzle,
@@ -583,8 +579,8 @@ impl WgGemmPlan {
             );
         }
         let ab = self.mma.ab_type.to_string();
-        let launch = blocks(&self.kernel);
-        describe_gemm(
+        let launch = sk::blocks(&self.kernel);
+        sk::describe_gemm(
             " (Hopper)",
             &ab,
             WG_TILE,
