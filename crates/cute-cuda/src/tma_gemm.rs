@@ -177,8 +177,9 @@ pub fn plan_gemm_tma(
     align: [i64; 2],
     sms: u32,
 ) -> Result<TmaGemmPlan, GpuError> {
-    // one CTA per cluster: clusters of two measured half the rate on an H100 before their
-    // grid was capped at the resident clusters (`Gpu::resident_grid`), not yet re-measured
+    // one CTA per cluster: clusters of two run at half the rate (H100 before their grid was
+    // capped at the resident clusters, `Gpu::resident_grid`; H200 after it, 397 against 778
+    // TFLOP/s at 8192^3), not yet understood
     plan_gemm_tma_in(a, b, c, ab, c_type, align, sms, 1)
 }
 
