@@ -105,30 +105,30 @@ pub fn warp_ab_partitions(
     let threads = tiled.size();
     let a = tv_coords(&tiled.get_layout_a_tv()?, threads, bm)?;
     let b = tv_coords(&tiled.get_layout_b_tv()?, threads, bn)?;
-    let (va, vb) = (a.len() as i64 / threads, b.len() as i64 / threads);
-    for t in 0..threads {
-        let (w, lane) = (t / 32, t % 32);
-        let (wr, wc) = ((w % w0) * (bm / w0), (w / w0) * (bn / w1));
-        let per_a = va / mi;
-        for v in 0..va {
-            let (x, i) = (v % per_a, v / per_a);
-            let (ma, ka) = mma.a_coord(lane, x)?;
-            if a[(t * va + v) as usize] != (wr + am * i + ma, ka) {
-                return Err(GpuError::unsupported(
-                    "mma.sync plan",
-                    format!("thread {t}'s A value {v} of the TiledMMA is not where the kernel's ldmatrix loads put it"),
-                ));
-            }
-        }
-        let per_b = vb / ni;
-        for v in 0..vb {
-            let (x, j) = (v % per_b, v / per_b);
-            let (nb, kb) = mma.b_coord(lane, x)?;
-            if b[(t * vb + v) as usize] != (wc + an * j + nb, kb) {
-                return Err(GpuError::unsupported(
-                    "mma.sync plan",
-                    format!("thread {t}'s B value {v} of the TiledMMA is not where the kernel's ldmatrix loads put it"),
-                ));
+    // operand by operand: its atoms along its rows (`mi` of A, `ni` of B), each warp's offset
+    for (name, part, atoms, step) in [("A", &a, mi, am), ("B", &b, ni, an)] {
+        let vals = part.len() as i64 / threads;
+        let per = vals / atoms;
+        for t in 0..threads {
+            let (w, lane) = (t / 32, t % 32);
+            let origin = if name == "A" {
+                (w % w0) * (bm / w0)
+            } else {
+                (w / w0) * (bn / w1)
+            };
+            for v in 0..vals {
+                let (x, i) = (v % per, v / per);
+                let (r, k) = if name == "A" {
+                    mma.a_coord(lane, x)?
+                } else {
+                    mma.b_coord(lane, x)?
+                };
+                if part[(t * vals + v) as usize] != (origin + step * i + r, k) {
+                    return Err(GpuError::unsupported(
+                        "mma.sync plan",
+                        format!("thread {t}'s {name} value {v} of the TiledMMA is not where the kernel's ldmatrix loads put it"),
+                    ));
+                }
             }
         }
     }
