@@ -26,11 +26,11 @@
 use cute::{gemm_modes, swizzle_search, ComposedLayout, Layout, Swizzle};
 
 use crate::atom::{ldmatrix, mma_sm80_16x8x16, CopyAtom, DType, Major, MmaAtom};
-use crate::codegen::{
-    ceil_div, emit_tile_order, index_type, layout_eval_expr, pow2_dividing, swizzle_expr, Code,
-};
+use crate::codegen::{ceil_div, layout_eval_expr, pow2_dividing, swizzle_expr, Code};
 use crate::error::GpuError;
 use crate::partition::{warp_ab_partitions, warp_c_partition};
+pub use crate::skeleton::GemmKernel;
+use crate::skeleton::{self as sk};
 
 /// CTA tile `(BM, BN, BK)` of the portable kernel.
 pub const TILE: (i64, i64, i64) = (128, 128, 32);
@@ -63,58 +63,6 @@ pub struct OperandPlan {
     pub ldsm: CopyAtom,
     /// Row and k of the 8-element row each lane hands to `ldmatrix`.
     pub lanes: Vec<(i64, i64)>,
-}
-
-/// What every GEMM kernel plan shares: the problem (extents, the operands' modes and offset
-/// ranges, C's type, each operand's contiguous mode and vector) and the launch (grid, block,
-/// shared memory, the generated source).
-#[derive(Clone, Debug)]
-pub struct GemmKernel {
-    /// `(M, N, K, L)`.
-    pub extents: (i64, i64, i64, i64),
-    /// The modes of A `(M, K, L)`, B `(N, K, L)` and C `(M, N, L)`.
-    pub modes: [(Layout, Layout, Layout); 3],
-    /// C's element type (`F32`, or the operands' type).
-    pub c_type: DType,
-    /// Offset ranges of A, B, C.
-    pub ranges: [(i64, i64); 3],
-    /// The contiguous mode and vector width of A and of B.
-    pub majors: [(Major, i64); 2],
-    /// Launch: blocks along x (tiles) and y (batch).
-    pub grid: (u32, u32),
-    /// Threads per block.
-    pub block: u32,
-    /// Dynamic shared memory per block.
-    pub smem_bytes: u32,
-    /// The kernel's name.
-    pub name: String,
-    /// The CUDA C++ source.
-    pub source: String,
-    /// The TMA copies whose descriptors a launch encodes and passes first, by value, one per
-    /// operand in order (A, B), in place of the operands' addresses; empty for kernels that
-    /// take addresses.
-    pub tma: Vec<crate::tma::TmaCopy>,
-    /// CTAs per cluster (the kernel's `__cluster_dims__`; 1 without clusters). A persistent
-    /// kernel of clusters launches no more clusters than the GPU holds at once
-    /// ([`crate::device::Gpu::resident_grid`]).
-    pub cluster: u32,
-}
-
-impl GemmKernel {
-    /// Floating-point operations: `2·M·N·K·L`.
-    ///
-    /// ```
-    /// use cute_cuda::{atom::DType, gemm::plan_gemm};
-    /// let a = "(256,64):(64,1)".parse().unwrap();
-    /// let b = "(128,64):(64,1)".parse().unwrap();
-    /// let c = "(256,128):(1,256)".parse().unwrap();
-    /// let p = plan_gemm(&a, &b, &c, DType::F16, DType::F32).unwrap();
-    /// assert_eq!(p.kernel.flops(), 2.0 * 256.0 * 128.0 * 64.0);
-    /// ```
-    pub fn flops(&self) -> f64 {
-        let (m, n, k, l) = self.extents;
-        2.0 * m as f64 * n as f64 * k as f64 * l as f64
-    }
 }
 
 /// A planned GPU GEMM (the portable kernel).
@@ -563,31 +511,27 @@ fn emit_loads(c: &mut Code, p: &OperandPlan, rows: i64, ext: (i64, i64), base: i
 fn gemm_source(p: &GpuGemmPlan) -> Result<String, GpuError> {
     let (bm, bn, bk) = TILE;
     let (m, n, k, _) = p.kernel.extents;
-    let it = index_type(m.max(n).max(k), &p.kernel.ranges);
-    let ab = p.mma.ab_type;
     let mut c = Code::new();
-    c.line(format!(
-        "// GEMM A {}x{}  B {}x{}  C {}x{}: (M,N,K,L) = {:?}, {} -> {}",
-        p.a.modes.0,
-        p.a.modes.1,
-        p.b.modes.0,
-        p.b.modes.1,
-        p.kernel.modes[2].0,
-        p.kernel.modes[2].1,
-        p.kernel.extents,
-        ab,
-        p.kernel.c_type
-    ));
-    c.line(format!(
-        "// MMA {} A {} B {} C {}",
-        p.mma.name, p.mma.a, p.mma.b, p.mma.c
-    ));
-    for o in [&p.a, &p.b] {
-        c.line(format!(
-            "// {}: {:?}-major, vector {}, smem {} o {}, loads {}, ldmatrix {} {}",
-            o.name, o.major, o.vector, o.swizzle, o.smem, o.tv_load, o.ldsm.name, o.tv_ldsm
-        ));
-    }
+    sk::emit_header(
+        &mut c,
+        "GEMM",
+        &p.a.modes,
+        &p.b.modes,
+        p.mma.ab_type,
+        &p.kernel,
+    );
+    let mma = format!("A {} B {} C {}", p.mma.a, p.mma.b, p.mma.c);
+    sk::emit_mma_comment(&mut c, p.mma.name, &mma);
+    sk::emit_operand_comments(
+        &mut c,
+        [&p.a, &p.b].map(|o| {
+            let detail = format!(
+                "vector {}, smem {} o {}, loads {}, ldmatrix {} {}",
+                o.vector, o.swizzle, o.smem, o.tv_load, o.ldsm.name, o.tv_ldsm
+            );
+            (o.name, o.major, detail)
+        }),
+    );
     let lane_tab = |name: &str, xs: Vec<i64>| {
         let s: Vec<String> = xs.iter().map(|x| x.to_string()).collect();
         format!("__constant__ int {name}[32] = {{{}}};", s.join(","))
@@ -619,27 +563,23 @@ fn gemm_source(p: &GpuGemmPlan) -> Result<String, GpuError> {
     };
     c.line(tab("CM", &cm));
     c.line(tab("CN", &cn));
-    c.line(format!(
-        "extern \"C\" __global__ void __launch_bounds__({GEMM_THREADS}) {}(const unsigned short* __restrict__ ga, const unsigned short* __restrict__ gb, {}* __restrict__ gc, const float alpha, const float beta) {{",
-        p.kernel.name,
-        c_pointee(p.kernel.c_type)
-    ));
-    c.line(format!("  typedef {it} idx;"));
-    c.line("  extern __shared__ __align__(128) unsigned short smem[];");
-    c.line("  const unsigned smem_a = (unsigned)__cvta_generic_to_shared(smem);");
-    c.line(format!(
-        "  const unsigned smem_b = smem_a + {} * 2;",
-        STAGES * bm * bk
-    ));
+    let entry = sk::KernelEntry {
+        cluster: 1,
+        bounds: &GEMM_THREADS.to_string(),
+        operands: sk::POINTER_OPERANDS,
+        smem_align: 128,
+        smem_elem: "unsigned short",
+        round_smem: false,
+        b_offset: &format!("{} * 2", STAGES * bm * bk),
+        trailing: "",
+    };
+    sk::emit_kernel_entry(&mut c, &entry, &p.kernel);
     // tile order: groups of 8 tile rows along M for L2 reuse
-    let (tm, tn) = (ceil_div(m, bm), ceil_div(n, bn));
-    emit_tile_order(&mut c, tm, tn, bm, bn);
+    sk::emit_grouped_tile_order(&mut c, &p.kernel, (bm, bn));
     emit_loads(&mut c, &p.a, bm, (m, k), -p.kernel.ranges[0].0);
     emit_loads(&mut c, &p.b, bn, (n, k), -p.kernel.ranges[1].0);
     let kt_total = ceil_div(k, bk);
-    c.line(format!("  const int KT = {kt_total};"));
-    c.line("  #pragma unroll");
-    c.line(format!("  for (int s = 0; s < {}; ++s) {{ if (s < KT) {{ LOAD_A(s, s); LOAD_B(s, s); }} asm volatile(\"cp.async.commit_group;\" ::: \"memory\"); }}", STAGES - 1));
+    sk::emit_cp_async_prologue(&mut c, kt_total, STAGES - 1);
     let (wm, wn) = (bm / WARPS.0, bn / WARPS.1);
     let (mi, ni) = (wm / 16, wn / 8);
     c.line("  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;");
@@ -651,13 +591,9 @@ fn gemm_source(p: &GpuGemmPlan) -> Result<String, GpuError> {
     c.line(format!("  float acc[{mi}][{ni}][4];"));
     c.line(format!("  #pragma unroll\n  for (int i = 0; i < {mi}; ++i)\n  #pragma unroll\n  for (int j = 0; j < {ni}; ++j)\n  #pragma unroll\n  for (int v = 0; v < 4; ++v) acc[i][j][v] = 0.0f;"));
     c.line("  for (int kt = 0; kt < KT; ++kt) {");
-    c.line(format!(
-        "    asm volatile(\"cp.async.wait_group {};\" ::: \"memory\");",
-        STAGES - 2
-    ));
+    sk::emit_cp_async_wait(&mut c, STAGES - 2);
     c.line("    __syncthreads();");
-    c.line(format!("    {{ const int nk = kt + {}; if (nk < KT) {{ LOAD_A(nk % {STAGES}, nk); LOAD_B(nk % {STAGES}, nk); }} asm volatile(\"cp.async.commit_group;\" ::: \"memory\"); }}", STAGES - 1));
-    c.line(format!("    const int st = kt % {STAGES};"));
+    sk::emit_cp_async_refill(&mut c, STAGES - 1, STAGES);
     c.line(format!(
         "    #pragma unroll\n    for (int ks = 0; ks < {}; ++ks) {{",
         bk / 16
@@ -718,12 +654,8 @@ fn gemm_source(p: &GpuGemmPlan) -> Result<String, GpuError> {
     c.line("  }");
     c.line("  asm volatile(\"cp.async.wait_group 0;\" ::: \"memory\");");
     // epilogue: accumulator v of (i, j) sits at the C layout's (m, n) of (lane, v)
-    let (c_m, c_n, c_l) = &p.kernel.modes[2];
-    c.line(format!(
-        "  const idx c_base = {} + {};",
-        -p.kernel.ranges[2].0,
-        layout_eval_expr(c_l, "(idx)blockIdx.y")
-    ));
+    let (c_m, c_n, _) = &p.kernel.modes[2];
+    sk::emit_c_base(&mut c, &p.kernel, "(idx)blockIdx.y");
     c.line(format!("  #pragma unroll\n  for (int i = 0; i < {mi}; ++i)\n  #pragma unroll\n  for (int j = 0; j < {ni}; ++j)\n  #pragma unroll\n  for (int v = 0; v < 4; ++v) {{"));
     c.line("    const idx mm = m0 + wr + 16 * i + CM[lane * 4 + v];");
     c.line("    const idx nn = n0 + wc + 8 * j + CN[lane * 4 + v];");
@@ -738,15 +670,6 @@ fn gemm_source(p: &GpuGemmPlan) -> Result<String, GpuError> {
     c.line("  }");
     c.line("}");
     Ok(c.finish())
-}
-
-/// The C++ type C's pointer points to.
-pub(crate) fn c_pointee(c_type: DType) -> &'static str {
-    if c_type == DType::F32 {
-        "float"
-    } else {
-        "unsigned short"
-    }
 }
 
 /// The epilogue's store of one accumulator `x` (a `float` expression) into the element `dst`
@@ -830,23 +753,12 @@ impl GpuGemmPlan {
     /// assert!(p.describe().contains("B: MN-major, vector 8"));
     /// ```
     pub fn describe(&self) -> String {
-        let mut s = format!(
-            "gemm (M,N,K,L) = {:?}, {} x {} -> {}, tile {:?}, {} stages, {} threads\n  MMA {} ({})\n",
-            self.kernel.extents,
-            self.mma.ab_type,
-            self.mma.ab_type,
-            self.kernel.c_type,
-            TILE,
-            STAGES,
-            self.kernel.block,
-            self.mma.name,
-            self.mma.ptx
-        );
+        let mut s = format!("  MMA {} ({})\n", self.mma.name, self.mma.ptx);
         for o in [&self.a, &self.b] {
             s += &format!(
                 "  {}: {}-major, vector {}, modes {} / {} / {}\n     smem {} o 0 o {}\n     cp.async TV {}\n     {} TV {}\n",
                 o.name,
-                if o.major == Major::K { "K" } else { "MN" },
+                sk::major_word(o.major),
                 o.vector,
                 o.modes.0,
                 o.modes.1,
@@ -859,16 +771,15 @@ impl GpuGemmPlan {
             );
         }
         s += &format!(
-            "  C: modes {} / {} / {}, {} accumulators per thread\n  launch {} x {} blocks, {} bytes of shared memory",
+            "  C: modes {} / {} / {}, {} accumulators per thread\n",
             self.kernel.modes[2].0,
             self.kernel.modes[2].1,
             self.kernel.modes[2].2,
             (TILE.0 / WARPS.0) * (TILE.1 / WARPS.1) / 32,
-            self.kernel.grid.0,
-            self.kernel.grid.1,
-            self.kernel.smem_bytes
         );
-        s
+        let ab = format!("{} x {}", self.mma.ab_type, self.mma.ab_type);
+        let launch = sk::blocks(&self.kernel);
+        sk::describe_gemm("", &ab, TILE, STAGES, &self.kernel, &s, &launch)
     }
 
     /// The smem layouts of A and B as composed layouts.

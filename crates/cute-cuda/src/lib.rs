@@ -49,6 +49,7 @@ pub mod gemm;
 pub mod kernel;
 pub mod partition;
 mod plans;
+mod skeleton;
 pub mod tensor;
 pub mod tma;
 pub mod tma_gemm;

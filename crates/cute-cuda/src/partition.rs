@@ -19,16 +19,23 @@ pub const WARPS: (i64, i64) = (2, 4);
 
 /// Each `(thread, value)` of a tiled MMA's C partition as its `(m, n)` in the C tile, read off
 /// `get_layoutC_TV` (an index `m + M·n`), thread-major: entry `t·V + v`.
-pub(crate) fn c_coords(tiled: &TiledMma) -> Result<Vec<(i64, i64)>, GpuError> {
-    let tv = tiled.get_layout_c_tv()?;
-    let tm = tiled.tile_shape().0;
-    let threads = tiled.size();
+pub(crate) fn c_coords(tiled: &TiledMma) -> Result<Coords, GpuError> {
+    tv_coords(
+        &tiled.get_layout_c_tv()?,
+        tiled.size(),
+        tiled.tile_shape().0,
+    )
+}
+
+/// Each `(thread, value)` of a TV layout over `threads` threads as its `(row, column)` in a tile
+/// of `rows` rows (the layout's value an index `row + rows·column`), thread-major.
+fn tv_coords(tv: &Layout, threads: i64, rows: i64) -> Result<Coords, GpuError> {
     let vals = tv.size() / threads;
     let mut out = Vec::with_capacity(tv.size() as usize);
     for t in 0..threads {
         for v in 0..vals {
             let i = tv.eval(t + threads * v)?;
-            out.push((i % tm, i / tm));
+            out.push((i % rows, i / rows));
         }
     }
     Ok(out)
@@ -96,43 +103,32 @@ pub fn warp_ab_partitions(
     let (mi, ni) = warp_atoms(mma, (bm, bn))?;
     let tiled = warp_tiled_mma(mma, (mi, ni))?;
     let threads = tiled.size();
-    let read = |tv: Layout, rows: i64| -> Result<Vec<(i64, i64)>, GpuError> {
-        let vals = tv.size() / threads;
-        let mut out = Vec::with_capacity(tv.size() as usize);
+    let a = tv_coords(&tiled.get_layout_a_tv()?, threads, bm)?;
+    let b = tv_coords(&tiled.get_layout_b_tv()?, threads, bn)?;
+    // operand by operand: its atoms along its rows (`mi` of A, `ni` of B), each warp's offset
+    for (name, part, atoms, step) in [("A", &a, mi, am), ("B", &b, ni, an)] {
+        let vals = part.len() as i64 / threads;
+        let per = vals / atoms;
         for t in 0..threads {
+            let (w, lane) = (t / 32, t % 32);
+            let origin = if name == "A" {
+                (w % w0) * (bm / w0)
+            } else {
+                (w / w0) * (bn / w1)
+            };
             for v in 0..vals {
-                let i = tv.eval(t + threads * v)?;
-                out.push((i % rows, i / rows));
-            }
-        }
-        Ok(out)
-    };
-    let a = read(tiled.get_layout_a_tv()?, bm)?;
-    let b = read(tiled.get_layout_b_tv()?, bn)?;
-    let (va, vb) = (a.len() as i64 / threads, b.len() as i64 / threads);
-    for t in 0..threads {
-        let (w, lane) = (t / 32, t % 32);
-        let (wr, wc) = ((w % w0) * (bm / w0), (w / w0) * (bn / w1));
-        let per_a = va / mi;
-        for v in 0..va {
-            let (x, i) = (v % per_a, v / per_a);
-            let (ma, ka) = mma.a_coord(lane, x)?;
-            if a[(t * va + v) as usize] != (wr + am * i + ma, ka) {
-                return Err(GpuError::unsupported(
-                    "mma.sync plan",
-                    format!("thread {t}'s A value {v} of the TiledMMA is not where the kernel's ldmatrix loads put it"),
-                ));
-            }
-        }
-        let per_b = vb / ni;
-        for v in 0..vb {
-            let (x, j) = (v % per_b, v / per_b);
-            let (nb, kb) = mma.b_coord(lane, x)?;
-            if b[(t * vb + v) as usize] != (wc + an * j + nb, kb) {
-                return Err(GpuError::unsupported(
-                    "mma.sync plan",
-                    format!("thread {t}'s B value {v} of the TiledMMA is not where the kernel's ldmatrix loads put it"),
-                ));
+                let (x, i) = (v % per, v / per);
+                let (r, k) = if name == "A" {
+                    mma.a_coord(lane, x)?
+                } else {
+                    mma.b_coord(lane, x)?
+                };
+                if part[(t * vals + v) as usize] != (origin + step * i + r, k) {
+                    return Err(GpuError::unsupported(
+                        "mma.sync plan",
+                        format!("thread {t}'s {name} value {v} of the TiledMMA is not where the kernel's ldmatrix loads put it"),
+                    ));
+                }
             }
         }
     }

@@ -23,13 +23,17 @@
 
 use cute::{ComposedLayout, Layout};
 
-use crate::atom::{wgmma_64xnx16, DType, Major, MmaAtom};
-use crate::codegen::{ceil_div, coordinate_exprs, index_type, layout_eval_expr, Code};
+use crate::atom::{DType, Major, MmaAtom};
+use crate::codegen::{ceil_div, coordinate_exprs, layout_eval_expr, Code};
 use crate::error::GpuError;
-use crate::gemm::{c_pointee, GemmKernel};
+use crate::gemm::GemmKernel;
+use crate::skeleton::{self as sk};
 use crate::tma::emit::{coord_exprs, emit_cluster_prelude, emit_tma_prelude, MAP_TYPE};
 use crate::tma::{make_tma_copy, TmaCopy};
-use crate::wgmma::{emit_c_tables, emit_epilogue, emit_mma_kblock, operand, WgOperand, WG_TILE};
+use crate::wgmma::{
+    emit_c_tables, emit_epilogue, emit_hopper_comments, emit_mma_kblock, hopper_base, operand,
+    OperandSpec, WgOperand, WG_TILE,
+};
 
 /// Pipeline stages (each `(BM + BN) · BK` elements: 48 KiB for 16-bit types).
 pub const TMA_STAGES: i64 = 4;
@@ -82,18 +86,16 @@ pub struct TmaGemmPlan {
     pub kernel: GemmKernel,
 }
 
-#[allow(clippy::too_many_arguments)]
-fn tma_operand(
-    name: &'static str,
-    modes: (Layout, Layout, Layout),
-    rows: i64,
-    box_rows: i64,
-    ext: (i64, i64),
-    lo: i64,
-    align: i64,
-    t: DType,
-) -> Result<TmaOperand, GpuError> {
-    let wg = operand(name, modes, rows, ext, lo, align, t)?;
+fn tma_operand(spec: OperandSpec, box_rows: i64) -> Result<TmaOperand, GpuError> {
+    let wg = operand(spec)?;
+    let OperandSpec {
+        name,
+        modes,
+        rows,
+        ext,
+        t,
+        ..
+    } = spec;
     let bk = WG_TILE.2;
     let global = Layout::concat(&[modes.0, modes.1, modes.2])?;
     let (tile, smem, pieces): (Vec<i64>, Layout, i64) = match wg.major {
@@ -217,8 +219,9 @@ pub fn plan_gemm_tma(
     align: [i64; 2],
     sms: u32,
 ) -> Result<TmaGemmPlan, GpuError> {
-    // one CTA per cluster: clusters of two measured half the rate on an H100 before their
-    // grid was capped at the resident clusters (`Gpu::resident_grid`), not yet re-measured
+    // one CTA per cluster: clusters of two run at half the rate (H100 before their grid was
+    // capped at the resident clusters, `Gpu::resident_grid`; H200 after it, 397 against 778
+    // TFLOP/s at 8192^3), not yet understood
     plan_gemm_tma_in(a, b, c, ab, c_type, align, sms, 1)
 }
 
@@ -255,10 +258,9 @@ pub fn plan_gemm_tma_in(
     sms: u32,
     cluster: i64,
 ) -> Result<TmaGemmPlan, GpuError> {
-    let base = crate::gemm::plan_gemm_aligned(a, b, c, ab, c_type, align)?;
-    let (m, n, k, l) = base.kernel.extents;
+    let (base, mma, [sa, sb]) = hopper_base((a, b, c), ab, c_type, align)?;
+    let (m, n, _, l) = base.extents;
     let (bm, bn, bk) = WG_TILE;
-    let mma = wgmma_64xnx16(bn, ab)?;
     if cluster != 1 && cluster != 2 {
         return Err(GpuError::invalid(
             "tma gemm plan",
@@ -271,28 +273,10 @@ pub fn plan_gemm_tma_in(
             format!("{} row tiles of {bm} do not pair up", ceil_div(m, bm)),
         ));
     }
-    let pa = tma_operand(
-        "A",
-        base.a.modes,
-        bm,
-        bm,
-        (m, k),
-        base.kernel.ranges[0].0,
-        align[0],
-        ab,
-    )?;
-    let pb = tma_operand(
-        "B",
-        base.b.modes,
-        bn,
-        bn / cluster,
-        (n, k),
-        base.kernel.ranges[1].0,
-        align[1],
-        ab,
-    )?;
+    let pa = tma_operand(sa, bm)?;
+    let pb = tma_operand(sb, bn / cluster)?;
     for o in [&pa, &pb] {
-        if o.wg.vector != 8 || base.kernel.ranges[if o.wg.name == "A" { 0 } else { 1 }].0 < 0 {
+        if o.wg.vector != 8 || base.ranges[if o.wg.name == "A" { 0 } else { 1 }].0 < 0 {
             return Err(GpuError::unsupported(
                 "tma gemm plan",
                 format!(
@@ -323,7 +307,7 @@ pub fn plan_gemm_tma_in(
     }
     let stages = TMA_STAGES * (bm + bn) * bk * ab.bytes() + 1024 + 16 * TMA_STAGES;
     let c_bytes = 2 * 2 * C_BOX.0 * C_BOX.1 * c_type.bytes();
-    let c_store = c_store_copy(&base.kernel, bm, bn).filter(|_| stages + c_bytes <= SMEM_MAX);
+    let c_store = c_store_copy(&base, bm, bn).filter(|_| stages + c_bytes <= SMEM_MAX);
     let smem = stages + if c_store.is_some() { c_bytes } else { 0 };
     let mut tma = vec![pa.copy.clone(), pb.copy.clone()];
     tma.extend(c_store.clone());
@@ -340,7 +324,7 @@ pub fn plan_gemm_tma_in(
         c_type,
         tma,
         cluster: cluster as u32,
-        ..base.kernel
+        ..base
     };
     let mut p = TmaGemmPlan {
         mma,
@@ -415,7 +399,6 @@ fn emit_operand_loads(
 fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
     let (bm, bn, bk) = WG_TILE;
     let (m, n, k, l) = p.kernel.extents;
-    let it = index_type(m.max(n).max(k), &p.kernel.ranges);
     let ab = p.mma.ab_type;
     let e = ab.bytes();
     let (sa, sb) = (bm * bk * e, bn * bk * e);
@@ -426,32 +409,27 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
     let tiles = tm / cl * tn * l;
     let vals = 64 * bn / 128;
     let mut c = Code::new();
-    c.line(format!(
-        "// Hopper GEMM, TMA and warp-specialised, persistent: A {}x{}  B {}x{}  C {}x{}: (M,N,K,L) = {:?}, {ab} -> {}",
-        p.a.wg.modes.0,
-        p.a.wg.modes.1,
-        p.b.wg.modes.0,
-        p.b.wg.modes.1,
-        p.kernel.modes[2].0,
-        p.kernel.modes[2].1,
-        p.kernel.extents,
-        p.kernel.c_type
-    ));
-    c.line(format!("// MMA {} m64n{bn}k16: C {}", p.mma.name, p.mma.c));
-    c.line(format!("// tile order {}", p.order));
-    for o in [&p.a, &p.b] {
-        c.line(format!(
-            "// {}: {:?}-major, smem {} o {}, descriptor LBO {} SBO {}; {} box(es) per stage: {}",
-            o.wg.name,
-            o.wg.major,
+    let operands = [&p.a, &p.b].map(|o| {
+        let detail = format!(
+            "smem {} o {}, descriptor LBO {} SBO {}; {} box(es) per stage: {}",
             o.wg.swizzle,
             o.wg.smem,
             o.wg.lbo,
             o.wg.sbo,
             o.pieces,
             o.copy.describe()
-        ));
-    }
+        );
+        (o.wg.name, o.wg.major, detail)
+    });
+    emit_hopper_comments(
+        &mut c,
+        "Hopper GEMM, TMA and warp-specialised, persistent:",
+        &p.kernel,
+        &p.mma,
+        [&p.a.wg.modes, &p.b.wg.modes],
+        &[format!("// tile order {}", p.order)],
+        operands,
+    );
     let rank_a = p.a.copy.rank();
     let rank_b = p.b.copy.rank();
     let mut ranks = vec![rank_a, rank_b];
@@ -461,31 +439,25 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
         emit_cluster_prelude(&mut c, &[rank_b]);
     }
     emit_c_tables(&mut c, &p.mma, bn)?;
-    let cluster_dims = if cl > 1 {
-        format!("__cluster_dims__({cl}, 1, 1) ")
-    } else {
-        String::new()
-    };
     // with C's descriptor (and `c_tma` set by the launch where C's address suits it)
     let c_params = if p.c_store.is_some() {
         format!(", const __grid_constant__ {MAP_TYPE} map_c, const int c_tma")
     } else {
         String::new()
     };
-    c.line(format!(
-        "extern \"C\" __global__ void {cluster_dims}__launch_bounds__({TMA_THREADS}, 1) {}(const __grid_constant__ {MAP_TYPE} map_a, const __grid_constant__ {MAP_TYPE} map_b, {}* __restrict__ gc, const float alpha, const float beta{c_params}) {{",
-        p.kernel.name,
-        c_pointee(p.kernel.c_type)
-    ));
-    c.line(format!("  typedef {it} idx;"));
-    c.line("  extern __shared__ __align__(1024) unsigned char smem[];");
-    c.line(
-        "  const unsigned smem_a = ((unsigned)__cvta_generic_to_shared(smem) + 1023u) & ~1023u;",
-    );
-    c.line(format!(
-        "  const unsigned smem_b = smem_a + {};",
-        TMA_STAGES * sa
-    ));
+    let entry = sk::KernelEntry {
+        cluster: cl,
+        bounds: &format!("{TMA_THREADS}, 1"),
+        operands: &format!(
+            "const __grid_constant__ {MAP_TYPE} map_a, const __grid_constant__ {MAP_TYPE} map_b"
+        ),
+        smem_align: 1024,
+        smem_elem: "unsigned char",
+        round_smem: true,
+        b_offset: &(TMA_STAGES * sa).to_string(),
+        trailing: &c_params,
+    };
+    sk::emit_kernel_entry(&mut c, &entry, &p.kernel);
     // C's staging boxes (two per consumer warpgroup) after the stages, then the mbarriers
     let c_box_bytes = C_BOX.0 * C_BOX.1 * p.kernel.c_type.bytes();
     let c_staging = if p.c_store.is_some() {
@@ -753,22 +725,14 @@ impl TmaGemmPlan {
     /// ```
     pub fn describe(&self) -> String {
         let mut s = format!(
-            "gemm (Hopper, TMA, warp-specialised, persistent) (M,N,K,L) = {:?}, {} -> {}, tile {:?}, {} stages, {} threads\n  MMA {} C {}\n  tile order {}\n",
-            self.kernel.extents,
-            self.mma.ab_type,
-            self.kernel.c_type,
-            WG_TILE,
-            TMA_STAGES,
-            self.kernel.block,
-            self.mma.ptx,
-            self.mma.c,
-            self.order
+            "  MMA {} C {}\n  tile order {}\n",
+            self.mma.ptx, self.mma.c, self.order
         );
         for o in [&self.a, &self.b] {
             s += &format!(
                 "  {}: {}-major, smem {} o {}, LBO {} SBO {}, {} box(es) per stage; {}\n",
                 o.wg.name,
-                if o.wg.major == Major::K { "K" } else { "MN" },
+                sk::major_word(o.wg.major),
                 o.wg.swizzle,
                 o.wg.smem,
                 o.wg.lbo,
@@ -777,10 +741,14 @@ impl TmaGemmPlan {
                 o.copy.describe()
             );
         }
-        s += &format!(
-            "  launch {} persistent CTAs, {} bytes of shared memory",
-            self.kernel.grid.0, self.kernel.smem_bytes
-        );
-        s
+        sk::describe_gemm(
+            " (Hopper, TMA, warp-specialised, persistent)",
+            &self.mma.ab_type.to_string(),
+            WG_TILE,
+            TMA_STAGES,
+            &self.kernel,
+            &s,
+            &format!("{} persistent CTAs", self.kernel.grid.0),
+        )
     }
 }

@@ -17,10 +17,11 @@
 use cute::{ComposedLayout, Layout, Swizzle};
 
 use crate::atom::{gmma_smem_atom, wgmma_64xnx16, DType, GmmaSwizzle, Major, MmaAtom};
-use crate::codegen::{ceil_div, emit_tile_order, index_type, layout_eval_expr, swizzle_expr, Code};
+use crate::codegen::{ceil_div, layout_eval_expr, swizzle_expr, Code};
 use crate::error::GpuError;
-use crate::gemm::{c_pointee, contiguity, emit_store, emit_store_pair, GemmKernel};
+use crate::gemm::{contiguity, emit_store, emit_store_pair, GemmKernel};
 use crate::partition::{warpgroup_c_partition, warpgroup_origins};
+use crate::skeleton::{self as sk};
 
 /// CTA tile `(BM, BN, BK)`: two consumer warpgroups of `64 × BN` each.
 pub const WG_TILE: (i64, i64, i64) = (128, 256, 64);
@@ -70,15 +71,62 @@ pub struct WgGemmPlan {
     pub kernel: GemmKernel,
 }
 
-pub(crate) fn operand(
-    name: &'static str,
-    modes: (Layout, Layout, Layout),
-    rows: i64,
-    ext: (i64, i64),
-    lo: i64,
-    align: i64,
-    t: DType,
-) -> Result<WgOperand, GpuError> {
+/// What a Hopper planner knows of one operand before planning it: its name, its modes
+/// `(rows, K, L)`, the tile's rows `rows`, the extents `(rows, K)` of the problem, its smallest
+/// offset `lo`, its alignment `align` (elements) and its type `t`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct OperandSpec {
+    pub name: &'static str,
+    pub modes: (Layout, Layout, Layout),
+    pub rows: i64,
+    pub ext: (i64, i64),
+    pub lo: i64,
+    pub align: i64,
+    pub t: DType,
+}
+
+/// The planning every Hopper kernel (this module's and [`crate::tma_gemm`]'s) starts with: the
+/// portable kernel's plan of the same problem (the algebra's checks, the modes, the offset
+/// ranges), the `wgmma m64n{BN}k16` atom of `ab`, and A's and B's [`OperandSpec`]s for tiles of
+/// [`WG_TILE`]. Fails as [`crate::gemm::plan_gemm_aligned`] and [`wgmma_64xnx16`].
+pub(crate) fn hopper_base(
+    (a, b, c): (&Layout, &Layout, &Layout),
+    ab: DType,
+    c_type: DType,
+    align: [i64; 2],
+) -> Result<(GemmKernel, MmaAtom, [OperandSpec; 2]), GpuError> {
+    let base = crate::gemm::plan_gemm_aligned(a, b, c, ab, c_type, align)?;
+    let (m, n, k, _) = base.kernel.extents;
+    let (bm, bn, _) = WG_TILE;
+    let mma = wgmma_64xnx16(bn, ab)?;
+    let spec = |name, modes, rows, ext, i: usize| OperandSpec {
+        name,
+        modes,
+        rows,
+        ext,
+        lo: base.kernel.ranges[i].0,
+        align: align[i],
+        t: ab,
+    };
+    let specs = [
+        spec("A", base.a.modes, bm, (m, k), 0),
+        spec("B", base.b.modes, bn, (n, k), 1),
+    ];
+    Ok((base.kernel, mma, specs))
+}
+
+/// Plans operand `spec` of the `cp.async`-fed Hopper kernel: its contiguous mode and vector,
+/// the canonical 128-byte-swizzled shared-memory atom and tile, and the descriptors' strides.
+pub(crate) fn operand(spec: OperandSpec) -> Result<WgOperand, GpuError> {
+    let OperandSpec {
+        name,
+        modes,
+        rows,
+        ext,
+        lo,
+        align,
+        t,
+    } = spec;
     let (major, vector) = contiguity(&modes.0, &modes.1, &modes.2, ext.0, ext.1, lo, align);
     let atom = gmma_smem_atom(major, GmmaSwizzle::B128, t.bits())?;
     let e = t.bytes();
@@ -165,28 +213,11 @@ pub fn plan_gemm_wgmma_aligned(
     align: [i64; 2],
 ) -> Result<WgGemmPlan, GpuError> {
     // the checks and modes shared with the portable kernel
-    let base = crate::gemm::plan_gemm_aligned(a, b, c, ab, c_type, align)?;
-    let (m, n, k, l) = base.kernel.extents;
+    let (base, mma, [sa, sb]) = hopper_base((a, b, c), ab, c_type, align)?;
+    let (m, n, _, l) = base.extents;
     let (bm, bn, bk) = WG_TILE;
-    let mma = wgmma_64xnx16(bn, ab)?;
-    let pa = operand(
-        "A",
-        base.a.modes,
-        bm,
-        (m, k),
-        base.kernel.ranges[0].0,
-        align[0],
-        ab,
-    )?;
-    let pb = operand(
-        "B",
-        base.b.modes,
-        bn,
-        (n, k),
-        base.kernel.ranges[1].0,
-        align[1],
-        ab,
-    )?;
+    let pa = operand(sa)?;
+    let pb = operand(sb)?;
     for o in [&pa, &pb] {
         if o.vector != 8 {
             return Err(GpuError::unsupported(
@@ -205,7 +236,7 @@ pub fn plan_gemm_wgmma_aligned(
         name: "cute_gemm_wgmma".into(),
         source: String::new(),
         c_type,
-        ..base.kernel
+        ..base
     };
     let mut p = WgGemmPlan {
         mma,
@@ -304,71 +335,55 @@ fn desc_expr(o: &WgOperand, addr: &str) -> String {
 fn source(p: &WgGemmPlan) -> Result<String, GpuError> {
     let (bm, bn, bk) = WG_TILE;
     let (m, n, k, _) = p.kernel.extents;
-    let it = index_type(m.max(n).max(k), &p.kernel.ranges);
     let ab = p.mma.ab_type;
     let e = ab.bytes();
     let (sa, sb) = (bm * bk * e, bn * bk * e);
     let mut c = Code::new();
-    c.line(format!(
-        "// Hopper GEMM A {}x{}  B {}x{}  C {}x{}: (M,N,K,L) = {:?}, {ab} -> {}",
-        p.a.modes.0,
-        p.a.modes.1,
-        p.b.modes.0,
-        p.b.modes.1,
-        p.kernel.modes[2].0,
-        p.kernel.modes[2].1,
-        p.kernel.extents,
-        p.kernel.c_type
-    ));
-    c.line(format!("// MMA {} m64n{bn}k16: C {}", p.mma.name, p.mma.c));
-    for o in [&p.a, &p.b] {
-        c.line(format!(
-            "// {}: {:?}-major, smem {} o {} (atom {}), descriptor LBO {} SBO {}",
-            o.name, o.major, o.swizzle, o.smem, o.atom, o.lbo, o.sbo
-        ));
-    }
+    let modes = [&p.a.modes, &p.b.modes];
+    emit_hopper_comments(
+        &mut c,
+        "Hopper GEMM",
+        &p.kernel,
+        &p.mma,
+        modes,
+        &[],
+        [&p.a, &p.b].map(|o| {
+            let detail = format!(
+                "smem {} o {} (atom {}), descriptor LBO {} SBO {}",
+                o.swizzle, o.smem, o.atom, o.lbo, o.sbo
+            );
+            (o.name, o.major, detail)
+        }),
+    );
     emit_c_tables(&mut c, &p.mma, bn)?;
     let vals = 64 * bn / 128;
-    c.line(format!(
-        "extern \"C\" __global__ void __launch_bounds__({WG_THREADS}, 1) {}(const unsigned short* __restrict__ ga, const unsigned short* __restrict__ gb, {}* __restrict__ gc, const float alpha, const float beta) {{",
-        p.kernel.name,
-        c_pointee(p.kernel.c_type)
-    ));
-    c.line(format!("  typedef {it} idx;"));
-    c.line("  extern __shared__ __align__(1024) unsigned short smem[];");
-    c.line(
-        "  const unsigned smem_a = ((unsigned)__cvta_generic_to_shared(smem) + 1023u) & ~1023u;",
-    );
-    c.line(format!(
-        "  const unsigned smem_b = smem_a + {};",
-        WG_STAGES * sa
-    ));
-    let (tm, tn) = (ceil_div(m, bm), ceil_div(n, bn));
-    emit_tile_order(&mut c, tm, tn, bm, bn);
+    let entry = sk::KernelEntry {
+        cluster: 1,
+        bounds: &format!("{WG_THREADS}, 1"),
+        operands: sk::POINTER_OPERANDS,
+        smem_align: 1024,
+        smem_elem: "unsigned short",
+        round_smem: true,
+        b_offset: &(WG_STAGES * sa).to_string(),
+        trailing: "",
+    };
+    sk::emit_kernel_entry(&mut c, &entry, &p.kernel);
+    sk::emit_grouped_tile_order(&mut c, &p.kernel, (bm, bn));
     emit_loads(&mut c, &p.a, bm, (m, k), -p.kernel.ranges[0].0, sa);
     emit_loads(&mut c, &p.b, bn, (n, k), -p.kernel.ranges[1].0, sb);
     let kt_total = ceil_div(k, bk);
     let ahead = WG_STAGES - 2;
-    c.line(format!("  const int KT = {kt_total};"));
-    c.line(format!(
-        "  #pragma unroll\n  for (int s = 0; s < {ahead}; ++s) {{ if (s < KT) {{ LOAD_A(s, s); LOAD_B(s, s); }} asm volatile(\"cp.async.commit_group;\" ::: \"memory\"); }}"
-    ));
+    sk::emit_cp_async_prologue(&mut c, kt_total, ahead);
     c.line("  const int wg = threadIdx.x / 128, t = threadIdx.x % 128;");
     c.line(format!("  float d[{vals}];"));
     c.line(format!(
         "  #pragma unroll\n  for (int v = 0; v < {vals}; ++v) d[v] = 0.0f;"
     ));
     c.line("  for (int kt = 0; kt < KT; ++kt) {");
-    c.line(format!(
-        "    asm volatile(\"cp.async.wait_group {};\" ::: \"memory\");",
-        ahead - 1
-    ));
+    sk::emit_cp_async_wait(&mut c, ahead - 1);
     c.line("    asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");");
     c.line("    __syncthreads();");
-    c.line(format!(
-        "    {{ const int nk = kt + {ahead}; if (nk < KT) {{ LOAD_A(nk % {WG_STAGES}, nk); LOAD_B(nk % {WG_STAGES}, nk); }} asm volatile(\"cp.async.commit_group;\" ::: \"memory\"); }}"
-    ));
-    c.line(format!("    const int st = kt % {WG_STAGES};"));
+    sk::emit_cp_async_refill(&mut c, ahead, WG_STAGES);
     c.line(format!(
         "    const unsigned a_base = smem_a + st * {sa} + wg * {};",
         p.a.wg_step_bytes
@@ -383,6 +398,27 @@ fn source(p: &WgGemmPlan) -> Result<String, GpuError> {
     emit_epilogue(&mut c, &p.kernel, bn, "(idx)blockIdx.y", "wg");
     c.line("}");
     Ok(c.finish())
+}
+
+/// The comment lines that open a Hopper kernel of plan `p` (a [`WgGemmPlan`]'s or a
+/// [`crate::tma_gemm::TmaGemmPlan`]'s parts): the header titled `title` ([`sk::emit_header`]), the
+/// MMA line `// MMA {name} m64n{BN}k16: C {C layout}` and the operands' lines of `operands`
+/// ([`sk::emit_operand_comments`]); `extra` lines go between the MMA's and the operands'.
+pub(crate) fn emit_hopper_comments(
+    c: &mut Code,
+    title: &str,
+    kernel: &GemmKernel,
+    mma: &MmaAtom,
+    modes: [&(Layout, Layout, Layout); 2],
+    extra: &[String],
+    operands: [(&str, Major, String); 2],
+) {
+    sk::emit_header(c, title, modes[0], modes[1], mma.ab_type, kernel);
+    sk::emit_mma_comment(c, mma.name, &format!("m64n{}k16: C {}", WG_TILE.1, mma.c));
+    for line in extra {
+        c.line(line);
+    }
+    sk::emit_operand_comments(c, operands);
 }
 
 /// One `BK`-deep block of `wgmma m64n{bn}k16` from the stage at shared addresses `a_base` and
@@ -471,12 +507,8 @@ pub(crate) fn emit_c_tables(c: &mut Code, mma: &MmaAtom, bn: i64) -> Result<(), 
 /// rows starting at `m0 + 64·wg`; rows and columns past the problem skipped.
 pub(crate) fn emit_epilogue(c: &mut Code, kernel: &GemmKernel, bn: i64, l: &str, wg: &str) {
     let (m, n) = (kernel.extents.0, kernel.extents.1);
-    let (c_m, c_n, c_l) = &kernel.modes[2];
-    c.line(format!(
-        "  const idx c_base = {} + {};",
-        -kernel.ranges[2].0,
-        layout_eval_expr(c_l, l)
-    ));
+    let (c_m, c_n, _) = &kernel.modes[2];
+    sk::emit_c_base(c, kernel, l);
     c.line(format!("  const idx r0 = m0 + {wg} * 64 + C_ROW[t];"));
     c.line("  const idx col0 = n0 + C_COL[t];");
     c.line(format!("  idx ro[2]; bool rok[2];\n  #pragma unroll\n  for (int h = 0; h < 2; ++h) {{ const idx r = r0 + 8 * h; rok[h] = r < {m}; ro[h] = rok[h] ? c_base + {} : 0; }}", layout_eval_expr(c_m, "r")));
@@ -533,15 +565,12 @@ pub(crate) fn emit_epilogue(c: &mut Code, kernel: &GemmKernel, bn: i64, l: &str,
 impl WgGemmPlan {
     /// The plan in a few lines.
     pub fn describe(&self) -> String {
-        let mut s = format!(
-            "gemm (Hopper) (M,N,K,L) = {:?}, {} -> {}, tile {:?}, {} stages, {} threads\n  MMA {} C {}\n",
-            self.kernel.extents, self.mma.ab_type, self.kernel.c_type, WG_TILE, WG_STAGES, self.kernel.block, self.mma.ptx, self.mma.c
-        );
+        let mut s = format!("  MMA {} C {}\n", self.mma.ptx, self.mma.c);
         for o in [&self.a, &self.b] {
             s += &format!(
                 "  {}: {}-major, vector {}, atom {}, smem {} o {}, LBO {} SBO {}\n",
                 o.name,
-                if o.major == Major::K { "K" } else { "MN" },
+                sk::major_word(o.major),
                 o.vector,
                 o.atom,
                 o.swizzle,
@@ -550,10 +579,16 @@ impl WgGemmPlan {
                 o.sbo
             );
         }
-        s += &format!(
-            "  launch {} x {} blocks, {} bytes of shared memory",
-            self.kernel.grid.0, self.kernel.grid.1, self.kernel.smem_bytes
-        );
-        s
+        let ab = self.mma.ab_type.to_string();
+        let launch = sk::blocks(&self.kernel);
+        sk::describe_gemm(
+            " (Hopper)",
+            &ab,
+            WG_TILE,
+            WG_STAGES,
+            &self.kernel,
+            &s,
+            &launch,
+        )
     }
 }
