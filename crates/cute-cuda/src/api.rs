@@ -32,7 +32,7 @@ use crate::error::GpuError;
 use crate::gemm::{plan_gemm_aligned, GemmKernel};
 use crate::plans::{CopyKey, GemmKey, PlanKey, Planned, Prepared};
 use crate::tensor::DeviceTensor;
-use crate::tma::run::{encode, gemm_args};
+use crate::tma::run::{c_store_args, encode, gemm_args};
 use crate::tma_gemm::plan_gemm_tma;
 use crate::wgmma::plan_gemm_wgmma_aligned;
 use cute::Layout;
@@ -179,28 +179,41 @@ fn prepared_gemm_args(
     alpha: f32,
     beta: f32,
 ) -> Result<Vec<Arg>, GpuError> {
-    let [ta, tb] = p.tma.as_slice() else {
-        return gemm_args(&p.tma, bases, alpha, beta);
+    let (ta, tb, tc) = match p.tma.as_slice() {
+        [ta, tb] => (ta, tb, None),
+        [ta, tb, tc] => (ta, tb, Some(tc)),
+        _ => return gemm_args(&p.tma, bases, alpha, beta),
     };
     let mut last = p.maps.lock().unwrap_or_else(|e| e.into_inner());
     let maps = match *last {
-        Some((at, maps)) if at == [bases[0], bases[1]] => maps,
+        Some((at, maps)) if at == bases => maps,
         _ => {
-            let maps = [
-                encode(ta, bases[0])?.0.opaque,
-                encode(tb, bases[1])?.0.opaque,
-            ];
-            *last = Some(([bases[0], bases[1]], maps));
+            let c = match tc {
+                Some(tc) => c_store_args(tc, bases[2])?,
+                None => [Arg::Map([0; 16]), Arg::I32(0)],
+            };
+            let maps = (
+                [
+                    encode(ta, bases[0])?.0.opaque,
+                    encode(tb, bases[1])?.0.opaque,
+                ],
+                c,
+            );
+            *last = Some((bases, maps));
             maps
         }
     };
-    Ok(vec![
-        Arg::Map(maps[0]),
-        Arg::Map(maps[1]),
+    let mut args = vec![
+        Arg::Map(maps.0[0]),
+        Arg::Map(maps.0[1]),
         Arg::Ptr(bases[2]),
         Arg::F32(alpha),
         Arg::F32(beta),
-    ])
+    ];
+    if tc.is_some() {
+        args.extend(maps.1);
+    }
+    Ok(args)
 }
 
 /// One operand of a [`Plan`]: what it was planned for.

@@ -571,6 +571,7 @@ fn gemm_source(p: &GpuGemmPlan) -> Result<String, GpuError> {
         smem_elem: "unsigned short",
         round_smem: false,
         b_offset: &format!("{} * 2", STAGES * bm * bk),
+        trailing: "",
     };
     sk::emit_kernel_entry(&mut c, &entry, &p.kernel);
     // tile order: groups of 8 tile rows along M for L2 reuse

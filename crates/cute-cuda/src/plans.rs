@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use cute::Layout;
 
 use crate::atom::DType;
-use crate::kernel::Kernel;
+use crate::kernel::{Arg, Kernel};
 use crate::tma::TmaCopy;
 
 /// What a plan depends on: the key of the device's plan cache.
@@ -48,8 +48,9 @@ pub(crate) struct Planned {
     pub(crate) cluster: u32,
 }
 
-/// TMA descriptors (A's and B's) and the addresses of A and B they were encoded for.
-pub(crate) type EncodedMaps = ([u64; 2], [[u64; 16]; 2]);
+/// The addresses of A, B and C and the launch arguments encoded for them: A's and B's TMA
+/// descriptors, and C's descriptor with its flag (where the kernel stores C by TMA).
+pub(crate) type EncodedMaps = ([u64; 3], ([[u64; 16]; 2], [Arg; 2]));
 
 /// A plan ready to launch: its kernel and launch shape.
 pub(crate) struct Prepared {
@@ -59,9 +60,10 @@ pub(crate) struct Prepared {
     pub(crate) smem: u32,
     /// How the plan runs (`wgmma 128x256x64`, `transpose 64x64 v4`, …).
     pub(crate) kind: String,
-    /// The TMA copies of A and B (empty: the kernel takes addresses).
+    /// The TMA copies of A and B, and C's where the kernel stores it by TMA (empty: the kernel
+    /// takes addresses).
     pub(crate) tma: Vec<TmaCopy>,
-    /// The descriptors of the last launch and the addresses of A and B they were encoded for,
+    /// The descriptors of the last launch and the addresses of A, B and C they were encoded for,
     /// so that repeated launches on the same memory encode nothing.
     pub(crate) maps: Mutex<Option<EncodedMaps>>,
 }

@@ -133,10 +133,12 @@ pub(crate) struct KernelEntry<'a> {
     pub round_smem: bool,
     /// The expression of the byte offset of B's tiles (`smem_b`) past A's (`smem_a`).
     pub b_offset: &'a str,
+    /// Parameters after `beta` (`", …"`, or empty).
+    pub trailing: &'a str,
 }
 
 /// The kernel's signature `extern "C" __global__ void … {name}({operands}, {C}* gc, alpha,
-/// beta) {`, then the index type `idx` (32 or 64 bits, as the extents and `kernel`'s offset
+/// beta{trailing}) {`, then the index type `idx` (32 or 64 bits, as the extents and `kernel`'s offset
 /// ranges need), the dynamic shared memory `smem` and the shared addresses `smem_a` and `smem_b`
 /// of the operands' stages. The caller closes the body.
 pub(crate) fn emit_kernel_entry(c: &mut Code, e: &KernelEntry, kernel: &GemmKernel) {
@@ -147,11 +149,12 @@ pub(crate) fn emit_kernel_entry(c: &mut Code, e: &KernelEntry, kernel: &GemmKern
         String::new()
     };
     c.line(format!(
-        "extern \"C\" __global__ void {cluster_dims}__launch_bounds__({}) {}({}, {}* __restrict__ gc, const float alpha, const float beta) {{",
+        "extern \"C\" __global__ void {cluster_dims}__launch_bounds__({}) {}({}, {}* __restrict__ gc, const float alpha, const float beta{}) {{",
         e.bounds,
         kernel.name,
         e.operands,
-        c_pointee(kernel.c_type)
+        c_pointee(kernel.c_type),
+        e.trailing
     ));
     c.line(format!(
         "  typedef {} idx;",

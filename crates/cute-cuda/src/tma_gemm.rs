@@ -24,7 +24,7 @@
 use cute::{ComposedLayout, Layout};
 
 use crate::atom::{DType, Major, MmaAtom};
-use crate::codegen::{ceil_div, coordinate_exprs, Code};
+use crate::codegen::{ceil_div, coordinate_exprs, layout_eval_expr, Code};
 use crate::error::GpuError;
 use crate::gemm::GemmKernel;
 use crate::skeleton::{self as sk};
@@ -42,6 +42,12 @@ pub const TMA_THREADS: i64 = 384;
 /// Registers the producer keeps (`setmaxnreg.dec`) and the consumers take (`setmaxnreg.inc`):
 /// `128 · 40 + 256 · 232 <= 65536`.
 pub const REGS: (i64, i64) = (40, 232);
+
+/// The box of C one consumer warpgroup stores at a time through shared memory (rows of its 64,
+/// columns of the tile's `BN`), double-buffered per warpgroup.
+pub const C_BOX: (i64, i64) = (64, 32);
+/// The most dynamic shared memory a CTA may take on sm_90 (227 KiB).
+const SMEM_MAX: i64 = 232_448;
 
 /// One operand's loads: the TMA copy of one box and how many boxes make a stage's tile.
 #[derive(Clone, Debug)]
@@ -68,6 +74,10 @@ pub struct TmaGemmPlan {
     /// CTAs per cluster along M (1 or 2): the two CTAs of a pair of row tiles share B's tile,
     /// each loading half of it and multicasting it to both.
     pub cluster: i64,
+    /// The TMA store of C's boxes of [`C_BOX`] from shared memory (the epilogue's path when the
+    /// kernel is given C's descriptor and `beta = 0`), or None where C is no TMA tensor: then every
+    /// epilogue stores from registers.
+    pub c_store: Option<TmaCopy>,
     /// The tile order: tile index ↦ `(tm, tn, l)` (coordinate strides); with clusters of 2,
     /// cluster tile index ↦ `(pair of row tiles, tn, l)`.
     pub order: Layout,
@@ -141,6 +151,38 @@ fn tma_operand(spec: OperandSpec, box_rows: i64) -> Result<TmaOperand, GpuError>
         pieces,
         box_bytes,
     })
+}
+
+/// C's TMA store of one [`C_BOX`] box, or None where C is no TMA tensor (a stride that is no
+/// multiple of 16 bytes, more than 5 dimensions, a negative stride) or its box would not be one
+/// leaf of the rows and one of the columns (the boxes verified on hardware): the shared-memory
+/// box is C's own order, the contiguous mode innermost, unswizzled.
+fn c_store_copy(kernel: &GemmKernel, bm: i64, bn: i64) -> Option<TmaCopy> {
+    let (m, n, _, _) = kernel.extents;
+    let (cm, cn, cl) = &kernel.modes[2];
+    let (rb, cb) = C_BOX;
+    if kernel.ranges[2].0 < 0 || bm % rb != 0 || bn % cb != 0 {
+        return None;
+    }
+    let global = Layout::concat(&[*cm, *cn, *cl]).ok()?;
+    let unit = |l: &Layout| {
+        (0..l.leaf_count()).any(|k| {
+            let (extent, stride) = l.leaf_at(k);
+            extent > 1 && stride == 1
+        })
+    };
+    let smem: Layout = if unit(cm) {
+        format!("({rb},{cb}):(1,{rb})")
+    } else {
+        format!("({rb},{cb}):({cb},1)")
+    }
+    .parse()
+    .ok()?;
+    let smem = ComposedLayout::new(cute::Swizzle::new(0, 4, 3).ok()?, 0, smem);
+    let copy = make_tma_copy(&global, &[rb, cb, 1], &smem, kernel.c_type).ok()?;
+    let boxes = ceil_div(m, rb) * ceil_div(n, cb) * cl.size();
+    let spread = copy.dims.iter().filter(|d| d.box_dim > 1).count();
+    (copy.tiles() == boxes && spread == 2).then_some(copy)
 }
 
 /// The largest divisor of `tm` that is at most 8: the row tiles of one group of the tile order.
@@ -263,7 +305,12 @@ pub fn plan_gemm_tma_in(
             format!("{tiles} tiles: more than 2^31 - 1"),
         ));
     }
-    let smem = TMA_STAGES * (bm + bn) * bk * ab.bytes() + 1024 + 16 * TMA_STAGES;
+    let stages = TMA_STAGES * (bm + bn) * bk * ab.bytes() + 1024 + 16 * TMA_STAGES;
+    let c_bytes = 2 * 2 * C_BOX.0 * C_BOX.1 * c_type.bytes();
+    let c_store = c_store_copy(&base, bm, bn).filter(|_| stages + c_bytes <= SMEM_MAX);
+    let smem = stages + if c_store.is_some() { c_bytes } else { 0 };
+    let mut tma = vec![pa.copy.clone(), pb.copy.clone()];
+    tma.extend(c_store.clone());
     let kernel = GemmKernel {
         majors: [(pa.wg.major, pa.wg.vector), (pb.wg.major, pb.wg.vector)],
         grid: (
@@ -275,7 +322,7 @@ pub fn plan_gemm_tma_in(
         name: "cute_gemm_tma_ws".into(),
         source: String::new(),
         c_type,
-        tma: vec![pa.copy.clone(), pb.copy.clone()],
+        tma,
         cluster: cluster as u32,
         ..base
     };
@@ -284,6 +331,7 @@ pub fn plan_gemm_tma_in(
         a: pa,
         b: pb,
         cluster,
+        c_store,
         order,
         kernel,
     };
@@ -384,11 +432,19 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
     );
     let rank_a = p.a.copy.rank();
     let rank_b = p.b.copy.rank();
-    emit_tma_prelude(&mut c, &[rank_a, rank_b]);
+    let mut ranks = vec![rank_a, rank_b];
+    ranks.extend(p.c_store.as_ref().map(|x| x.rank()));
+    emit_tma_prelude(&mut c, &ranks);
     if cl > 1 {
         emit_cluster_prelude(&mut c, &[rank_b]);
     }
     emit_c_tables(&mut c, &p.mma, bn)?;
+    // with C's descriptor (and `c_tma` set by the launch where C's address suits it)
+    let c_params = if p.c_store.is_some() {
+        format!(", const __grid_constant__ {MAP_TYPE} map_c, const int c_tma")
+    } else {
+        String::new()
+    };
     let entry = sk::KernelEntry {
         cluster: cl,
         bounds: &format!("{TMA_THREADS}, 1"),
@@ -399,11 +455,22 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
         smem_elem: "unsigned char",
         round_smem: true,
         b_offset: &(TMA_STAGES * sa).to_string(),
+        trailing: &c_params,
     };
     sk::emit_kernel_entry(&mut c, &entry, &p.kernel);
+    // C's staging boxes (two per consumer warpgroup) after the stages, then the mbarriers
+    let c_box_bytes = C_BOX.0 * C_BOX.1 * p.kernel.c_type.bytes();
+    let c_staging = if p.c_store.is_some() {
+        4 * c_box_bytes
+    } else {
+        0
+    };
     c.line(format!(
-        "  const unsigned full = smem_b + {}, empty = full + {};",
-        TMA_STAGES * sb,
+        "  const unsigned smem_c = smem_b + {};",
+        TMA_STAGES * sb
+    ));
+    c.line(format!(
+        "  const unsigned full = smem_c + {c_staging}, empty = full + {};",
         8 * TMA_STAGES
     ));
     c.line("  const int wg = threadIdx.x / 128, t = threadIdx.x % 128;");
@@ -530,12 +597,23 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
     c.line(format!("      {}", release("t == 0")));
     let mut epi = Code::new();
     emit_epilogue(&mut epi, &p.kernel, bn, "(idx)l", "cw");
-    c.line("      {");
+    match &p.c_store {
+        Some(cs) => {
+            c.line("      if (c_tma != 0 && beta == 0.0f) {");
+            emit_tma_store_epilogue(&mut c, p, cs, c_box_bytes)?;
+            c.line("      } else {");
+        }
+        None => c.line("      {"),
+    }
     for line in epi.finish().lines() {
         c.line(format!("    {line}"));
     }
     c.line("      }");
     c.line("    }");
+    if p.c_store.is_some() {
+        // every store of C complete before the CTA leaves
+        c.line("    if (t == 0) cute_bulk_wait0();");
+    }
     c.line("  }");
     if cl > 1 {
         // no CTA leaves while a peer may still multicast into it or arrive on its barriers
@@ -543,6 +621,95 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
     }
     c.line("}");
     Ok(c.finish())
+}
+
+/// The epilogue through shared memory: the warpgroup's `64 × BN` accumulators in boxes of
+/// [`C_BOX`], each written (times `alpha`) into one of the warpgroup's two staging boxes at the
+/// offsets of the copy's shared-memory layout, then stored by one thread's TMA store at the box's
+/// coordinates (read off the copy's tile grid, a layout with `e_i` strides), asynchronously: the
+/// warpgroup waits only until the store issued two boxes before has read the buffer it reuses.
+/// TMA clips what lies outside C (ragged edges).
+fn emit_tma_store_epilogue(
+    c: &mut Code,
+    p: &TmaGemmPlan,
+    cs: &TmaCopy,
+    box_bytes: i64,
+) -> Result<(), GpuError> {
+    let (m, n, _, _) = p.kernel.extents;
+    let (rb, cb) = C_BOX;
+    let bn = WG_TILE.1;
+    let t = p.kernel.c_type;
+    let e = t.bytes();
+    let grid_rows = ceil_div(m, rb);
+    let grid_cols = ceil_div(n, cb);
+    c.line(format!(
+        "        const unsigned cbuf = smem_c + cw * {};",
+        2 * box_bytes
+    ));
+    c.line(format!(
+        "        #pragma unroll\n        for (int ch = 0; ch < {}; ++ch) {{",
+        bn / cb
+    ));
+    c.line(format!(
+        "          const unsigned buf = cbuf + (ch & 1) * {box_bytes};"
+    ));
+    // the store issued two boxes ago (this tile's or the previous one's) has read `buf`
+    c.line("          if (t == 0) cute_bulk_wait_read1();");
+    c.line("          asm volatile(\"bar.sync %0, 128;\" :: \"r\"(1 + cw) : \"memory\");");
+    c.line(format!(
+        "          #pragma unroll\n          for (int jj = 0; jj < {}; ++jj) {{",
+        cb / 8
+    ));
+    c.line(format!("            const int j = ch * {} + jj;", cb / 8));
+    c.line("            #pragma unroll\n            for (int h = 0; h < 2; ++h) {");
+    c.line("              #pragma unroll\n              for (int w = 0; w < 2; ++w) {");
+    c.line("                const int r = C_ROW[t] + 8 * h, cc = C_COL[t] + 8 * jj + w;");
+    c.line(format!(
+        "                const unsigned at = buf + (unsigned)({}) * {e}u;",
+        layout_eval_expr(&cs.smem.layout, &format!("(r + {rb} * cc)"))
+    ));
+    c.line("                const float y = alpha * d[4 * j + 2 * h + w];");
+    match t {
+        DType::F32 => c.line(
+            "                asm volatile(\"st.shared.f32 [%0], %1;\" :: \"r\"(at), \"f\"(y) : \"memory\");",
+        ),
+        _ => c.line(format!(
+            "                {{ unsigned short bits; asm(\"cvt.rn.{}.f32 %0, %1;\" : \"=h\"(bits) : \"f\"(y)); asm volatile(\"st.shared.b16 [%0], %1;\" :: \"r\"(at), \"h\"(bits) : \"memory\"); }}",
+            t.ptx()
+        )),
+    }
+    c.line("              }");
+    c.line("            }");
+    c.line("          }");
+    // the writes visible to the async proxy, the whole box written, then one thread stores it
+    c.line("          cute_fence_proxy_async();");
+    c.line("          asm volatile(\"bar.sync %0, 128;\" :: \"r\"(1 + cw) : \"memory\");");
+    // a box wholly past C's rows or columns is not stored (its index would run into the next
+    // column or batch of the tile grid); a box partly past them is clipped by TMA
+    c.line(format!(
+        "          const int box_r = tm * {} + cw, box_c = tn * {} + ch;",
+        WG_TILE.0 / rb,
+        bn / cb
+    ));
+    c.line(format!(
+        "          if (t == 0 && box_r < {grid_rows} && box_c < {grid_cols}) {{"
+    ));
+    c.line(
+        "            const long long tq = (long long)box_r + GRID_ROWS * ((long long)box_c + GRID_COLS * l);"
+            .replace("GRID_ROWS", &format!("{grid_rows}LL"))
+            .replace("GRID_COLS", &format!("{grid_cols}LL")),
+    );
+    let coords = coord_exprs(cs, "tq")?;
+    let args: Vec<String> = coords.iter().map(|x| format!("(int){x}")).collect();
+    c.line(format!(
+        "            cute_tma_store_{}d(&map_c, buf, {});",
+        cs.rank(),
+        args.join(", ")
+    ));
+    c.line("            cute_bulk_commit();");
+    c.line("          }");
+    c.line("        }");
+    Ok(())
 }
 
 impl TmaGemmPlan {

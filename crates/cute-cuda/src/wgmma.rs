@@ -365,6 +365,7 @@ fn source(p: &WgGemmPlan) -> Result<String, GpuError> {
         smem_elem: "unsigned short",
         round_smem: true,
         b_offset: &(WG_STAGES * sa).to_string(),
+        trailing: "",
     };
     sk::emit_kernel_entry(&mut c, &entry, &p.kernel);
     sk::emit_grouped_tile_order(&mut c, &p.kernel, (bm, bn));

@@ -37,7 +37,8 @@ fn coord_inputs(rank: usize) -> String {
 /// loads and stores of the given ranks (1 to 5):
 /// `cute_mbar_init`, `cute_fence_mbar_init`, `cute_mbar_expect_tx`, `cute_mbar_arrive`, `cute_mbar_wait` (the
 /// `try_wait.parity` loop), `cute_fence_proxy_async`, `cute_tma_load_{N}d`,
-/// `cute_tma_store_{N}d`, `cute_bulk_commit`, `cute_bulk_wait_read0`.
+/// `cute_tma_store_{N}d`, `cute_bulk_commit`, `cute_bulk_wait_read0`, `cute_bulk_wait_read1` (at most
+/// one bulk group still reading shared memory), `cute_bulk_wait0` (every bulk group complete).
 ///
 /// ```
 /// let mut c = cute_cuda::codegen::Code::new();
@@ -78,6 +79,12 @@ pub fn emit_tma_prelude(c: &mut Code, ranks: &[usize]) {
     c.line("}");
     c.line("__device__ __forceinline__ void cute_bulk_wait_read0() {");
     c.line("  asm volatile(\"cp.async.bulk.wait_group.read 0;\" ::: \"memory\");");
+    c.line("}");
+    c.line("__device__ __forceinline__ void cute_bulk_wait_read1() {");
+    c.line("  asm volatile(\"cp.async.bulk.wait_group.read 1;\" ::: \"memory\");");
+    c.line("}");
+    c.line("__device__ __forceinline__ void cute_bulk_wait0() {");
+    c.line("  asm volatile(\"cp.async.bulk.wait_group 0;\" ::: \"memory\");");
     c.line("}");
     let mut ranks: Vec<usize> = ranks.to_vec();
     ranks.sort_unstable();

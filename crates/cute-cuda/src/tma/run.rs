@@ -129,24 +129,38 @@ pub fn gemm_args(
 ) -> Result<Vec<Arg>, GpuError> {
     let (a, b) = match tma {
         [] => (Arg::Ptr(bases[0]), Arg::Ptr(bases[1])),
-        [ta, tb] => (
+        [ta, tb] | [ta, tb, _] => (
             Arg::Map(encode(ta, bases[0])?.0.opaque),
             Arg::Map(encode(tb, bases[1])?.0.opaque),
         ),
         _ => {
             return Err(GpuError::invalid(
                 "gemm launch",
-                format!("{} TMA copies for two operands", tma.len()),
+                format!("{} TMA copies for two or three operands", tma.len()),
             ))
         }
     };
-    Ok(vec![
-        a,
-        b,
-        Arg::Ptr(bases[2]),
-        Arg::F32(alpha),
-        Arg::F32(beta),
-    ])
+    let mut args = vec![a, b, Arg::Ptr(bases[2]), Arg::F32(alpha), Arg::F32(beta)];
+    if let [_, _, tc] = tma {
+        args.extend(c_store_args(tc, bases[2])?);
+    }
+    Ok(args)
+}
+
+/// The kernel's last two arguments where it stores C by TMA ([`crate::tma_gemm::TmaGemmPlan`]'s
+/// `c_store`): C's descriptor and the flag `c_tma` = 1, or, where C's address is not 16-byte
+/// aligned (TMA's condition), a zeroed descriptor and 0, which sends every tile to the epilogue
+/// that stores from registers.
+///
+/// # Errors
+///
+/// Those of [`encode`] other than the alignment.
+pub fn c_store_args(tc: &TmaCopy, base: u64) -> Result<[Arg; 2], GpuError> {
+    Ok(if base.is_multiple_of(16) {
+        [Arg::Map(encode(tc, base)?.0.opaque), Arg::I32(1)]
+    } else {
+        [Arg::Map([0; 16]), Arg::I32(0)]
+    })
 }
 
 /// Launches the copy kernel `k` (compiled from [`tma_copy_kernel`] of the same copy) with the
