@@ -342,7 +342,7 @@ pub fn gett_case(
 }
 
 /// The GEMM correctness cases: NT, TN, NN, TT in bf16 and f16, multiples of the tile and ragged,
-/// the paper's GETT and a 4-D batched case.
+/// a 16-bit C with tiles partial in both modes, the paper's GETT and two 4-D batched cases.
 pub fn gemm_cases() -> Result<Vec<GemmCase>, GpuError> {
     let mut v = Vec::new();
     for ab in [DType::Bf16, DType::F16] {
@@ -363,6 +363,13 @@ pub fn gemm_cases() -> Result<Vec<GemmCase>, GpuError> {
                 }
             }
         }
+        // a 16-bit C through the TMA kernel's stmatrix staging and TMA stores, tiles partial
+        // in M (8 rows of the last 64-row box) and N (8 columns of the last 32-column box)
+        for ta in ['N', 'T'] {
+            for tb in ['N', 'T'] {
+                v.push(blas_case(264, 328, 72, ta, tb, ab, ab)?);
+            }
+        }
         v.push(gett_case(16, 4, 32, 8, 8, 48, ab)?);
     }
     // 4-D batched: C_mnbh = Σ_k A_mkbh B_nkbh with the batch (b,h) folded into L
@@ -374,6 +381,16 @@ pub fn gemm_cases() -> Result<Vec<GemmCase>, GpuError> {
         c: format!("({m},{n},({b},{h})):({n},1,({},{}))", m * n, m * n * b).parse()?,
         ab: DType::Bf16,
         c_type: DType::F32,
+    });
+    // the same with a bf16 C, its columns contiguous (stmatrix without .trans), partial tiles
+    let (m, n) = (200i64, 168i64);
+    v.push(GemmCase {
+        name: format!("batched 4-D m{m} n{n} k{k} (b,h)=({b},{h}) bf16->bf16"),
+        a: format!("({m},{k},({b},{h})):({k},1,({},{}))", m * k, m * k * b).parse()?,
+        b: format!("({n},{k},({b},{h})):(1,{n},({},{}))", n * k, n * k * b).parse()?,
+        c: format!("({m},{n},({b},{h})):({n},1,({},{}))", m * n, m * n * b).parse()?,
+        ab: DType::Bf16,
+        c_type: DType::Bf16,
     });
     Ok(v)
 }

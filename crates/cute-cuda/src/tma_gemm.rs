@@ -21,12 +21,13 @@
 //! MN-major tile puts its 64-column blocks. Ragged edges are TMA's zero fill (A's rows past M and
 //! B's past N are never stored; K past the end multiplies zeros).
 
-use cute::{ComposedLayout, Layout};
+use cute::{bank_conflicts, ComposedLayout, Layout, Swizzle};
 
 use crate::atom::{DType, Major, MmaAtom};
-use crate::codegen::{ceil_div, coordinate_exprs, layout_eval_expr, Code};
+use crate::codegen::{ceil_div, coordinate_exprs, layout_eval_expr, swizzle_expr, Code};
 use crate::error::GpuError;
 use crate::gemm::GemmKernel;
+use crate::partition::warpgroup_c_partition;
 use crate::skeleton::{self as sk};
 use crate::tma::emit::{coord_exprs, emit_cluster_prelude, emit_tma_prelude, MAP_TYPE};
 use crate::tma::{make_tma_copy, TmaCopy};
@@ -43,9 +44,22 @@ pub const TMA_THREADS: i64 = 384;
 /// `128 · 40 + 256 · 232 <= 65536`.
 pub const REGS: (i64, i64) = (40, 232);
 
-/// The box of C one consumer warpgroup stores at a time through shared memory (rows of its 64,
-/// columns of the tile's `BN`), double-buffered per warpgroup.
-pub const C_BOX: (i64, i64) = (64, 32);
+/// The box of C of element type `t` one consumer warpgroup stores at a time through shared
+/// memory (rows of its 64, columns of the tile's `BN`), double-buffered per warpgroup: 64 × 64
+/// for 16-bit types (8 KiB: four synchronised rounds per tile), 64 × 32 for f32 (8 KiB; 64 columns
+/// would not fit beside the pipeline's stages).
+///
+/// ```
+/// use cute_cuda::{atom::DType, tma_gemm::c_box};
+/// assert_eq!((c_box(DType::Bf16), c_box(DType::F32)), ((64, 64), (64, 32)));
+/// ```
+pub fn c_box(t: DType) -> (i64, i64) {
+    if t.bytes() == 2 {
+        (64, 64)
+    } else {
+        (64, 32)
+    }
+}
 /// The most dynamic shared memory a CTA may take on sm_90 (227 KiB).
 const SMEM_MAX: i64 = 232_448;
 
@@ -74,10 +88,14 @@ pub struct TmaGemmPlan {
     /// CTAs per cluster along M (1 or 2): the two CTAs of a pair of row tiles share B's tile,
     /// each loading half of it and multicasting it to both.
     pub cluster: i64,
-    /// The TMA store of C's boxes of [`C_BOX`] from shared memory (the epilogue's path when the
+    /// The TMA store of C's boxes of [`c_box`] from shared memory (the epilogue's path when the
     /// kernel is given C's descriptor and `beta = 0`), or None where C is no TMA tensor: then every
     /// epilogue stores from registers.
     pub c_store: Option<TmaCopy>,
+    /// How the epilogue writes C's staging boxes (with [`Self::c_store`]): by `stmatrix` (16-bit
+    /// C, the swizzle chosen by the bank-conflict analysis of its accesses) or one value per
+    /// store (`None`: f32 C).
+    pub c_staging: Option<CStaging>,
     /// The tile order: tile index ↦ `(tm, tn, l)` (coordinate strides); with clusters of 2,
     /// cluster tile index ↦ `(pair of row tiles, tn, l)`.
     pub order: Layout,
@@ -153,15 +171,63 @@ fn tma_operand(spec: OperandSpec, box_rows: i64) -> Result<TmaOperand, GpuError>
     })
 }
 
-/// C's TMA store of one [`C_BOX`] box, or None where C is no TMA tensor (a stride that is no
-/// multiple of 16 bytes, more than 5 dimensions, a negative stride) or its box would not be one
-/// leaf of the rows and one of the columns (the boxes verified on hardware): the shared-memory
-/// box is C's own order, the contiguous mode innermost, unswizzled.
-fn c_store_copy(kernel: &GemmKernel, bm: i64, bn: i64) -> Option<TmaCopy> {
+/// The epilogue's `stmatrix` writes of a 16-bit C into its staging box.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CStaging {
+    /// `stmatrix.sync.aligned.m8n8.x4.trans` (C's rows contiguous: each 8 × 8 matrix is stored
+    /// transposed, a column of 8 rows per address) or without `.trans` (C's columns contiguous).
+    pub trans: bool,
+    /// Shared-memory wavefronts of one warp's two `stmatrix.x4` per 16 columns of the box with
+    /// the chosen swizzle, and the ideal (4 per instruction).
+    pub wavefronts: (u64, u64),
+}
+
+/// One warp's `stmatrix.x4` accesses to C's `rb × cb` staging box (element coordinates `r + rb·c`)
+/// over 16 columns (two instructions): thread `lane` gives the address of row `lane % 8` of matrix
+/// `lane / 8`, matrix `k` covering rows `8·(k % 2) ..` and columns `8·(k / 2) ..` of the warp's 16
+/// rows, `8` consecutive elements per address (along the rows with `.trans`, along the columns
+/// without).
+fn stmatrix_pattern(trans: bool, rb: i64) -> Result<Layout, GpuError> {
+    let text = if trans {
+        format!("((8,2,2),(8,2)):(({rb},8,{}),(1,{}))", 8 * rb, 16 * rb)
+    } else {
+        format!("((8,2,2),(8,2)):((1,8,{}),({rb},{}))", 8 * rb, 16 * rb)
+    };
+    Ok(text.parse()?)
+}
+
+/// Whether the accumulators of a warpgroup (the [`emit_c_tables`] pattern) are `stmatrix`'s
+/// fragments: thread `t` starting at row `16·(t / 32) + (t % 32) / 4`, column `2·(t % 4)` of the
+/// warpgroup's 64 rows, so that its values `4j + 2h + {0, 1}` are the two elements thread `t % 32`
+/// holds of the 8 × 8 matrix at rows `16·(t / 32) + 8h`, columns `8j`.
+fn stmatrix_fragments(mma: &MmaAtom, bn: i64) -> bool {
+    let vals = (64 * bn / 128) as usize;
+    match warpgroup_c_partition(mma, bn, 2) {
+        Ok(part) => (0..128usize).all(|t| {
+            let t64 = t as i64;
+            part[t * vals] == (16 * (t64 / 32) + (t64 % 32) / 4, 2 * (t64 % 4))
+        }),
+        Err(_) => false,
+    }
+}
+
+/// C's TMA store of one [`c_box`] box and how the epilogue writes the staging box, or None where
+/// C is no TMA tensor (a stride that is no multiple of 16 bytes, more than 5 dimensions, a
+/// negative stride) or its box would not be one leaf of the rows and one of the columns (the
+/// boxes verified on hardware). The staging box is C's own order, the contiguous mode innermost;
+/// a 16-bit C is written by `stmatrix`, swizzled by the cheapest of TMA's swizzles (none, 32, 64,
+/// 128 bytes) under which its accesses are free of bank conflicts (the fewest wavefronts where
+/// none is), an f32 C one value per store, unswizzled.
+fn c_store_copy(
+    kernel: &GemmKernel,
+    mma: &MmaAtom,
+    bm: i64,
+    bn: i64,
+) -> Option<(TmaCopy, Option<CStaging>)> {
     let (m, n, _, _) = kernel.extents;
     let (cm, cn, cl) = &kernel.modes[2];
-    let (rb, cb) = C_BOX;
-    if kernel.ranges[2].0 < 0 || bm % rb != 0 || bn % cb != 0 {
+    let (rb, cb) = c_box(kernel.c_type);
+    if kernel.ranges[2].0 < 0 || bm % rb != 0 || bn % cb != 0 || cb % 16 != 0 {
         return None;
     }
     let global = Layout::concat(&[*cm, *cn, *cl]).ok()?;
@@ -171,18 +237,57 @@ fn c_store_copy(kernel: &GemmKernel, bm: i64, bn: i64) -> Option<TmaCopy> {
             extent > 1 && stride == 1
         })
     };
-    let smem: Layout = if unit(cm) {
+    let trans = unit(cm);
+    let box_layout: Layout = if trans {
         format!("({rb},{cb}):(1,{rb})")
     } else {
         format!("({rb},{cb}):({cb},1)")
     }
     .parse()
     .ok()?;
-    let smem = ComposedLayout::new(cute::Swizzle::new(0, 4, 3).ok()?, 0, smem);
-    let copy = make_tma_copy(&global, &[rb, cb, 1], &smem, kernel.c_type).ok()?;
     let boxes = ceil_div(m, rb) * ceil_div(n, cb) * cl.size();
-    let spread = copy.dims.iter().filter(|d| d.box_dim > 1).count();
-    (copy.tiles() == boxes && spread == 2).then_some(copy)
+    let copy_with = |sw: Swizzle| {
+        let smem = ComposedLayout::new(sw, 0, box_layout.clone());
+        let copy = make_tma_copy(&global, &[rb, cb, 1], &smem, kernel.c_type).ok()?;
+        let spread = copy.dims.iter().filter(|d| d.box_dim > 1).count();
+        (copy.tiles() == boxes && spread == 2).then_some((copy, smem))
+    };
+    let identity = Swizzle::new(0, 4, 3).ok()?;
+    if kernel.c_type.bytes() != 2 || !stmatrix_fragments(mma, bn) {
+        return copy_with(identity).map(|(copy, _)| (copy, None));
+    }
+    let pattern = stmatrix_pattern(trans, rb).ok()?;
+    // (wavefronts, ideal, copy) of the cheapest candidate with the fewest wavefronts
+    let mut best: Option<(u64, u64, TmaCopy)> = None;
+    for b in 0..=3 {
+        let sw = if b == 0 {
+            identity
+        } else {
+            Swizzle::new(b, 3, 3).ok()?
+        };
+        let Some((copy, smem)) = copy_with(sw) else {
+            continue;
+        };
+        let Ok(report) = bank_conflicts(&smem, &pattern, 2, 8) else {
+            continue;
+        };
+        let (w, ideal) = (report.total(), report.ideal_total());
+        if best.as_ref().is_none_or(|x| w < x.0) {
+            best = Some((w, ideal, copy));
+        }
+        if w == ideal {
+            break;
+        }
+    }
+    best.map(|(w, ideal, copy)| {
+        (
+            copy,
+            Some(CStaging {
+                trans,
+                wavefronts: (w, ideal),
+            }),
+        )
+    })
 }
 
 /// The largest divisor of `tm` that is at most 8: the row tiles of one group of the tile order.
@@ -306,8 +411,11 @@ pub fn plan_gemm_tma_in(
         ));
     }
     let stages = TMA_STAGES * (bm + bn) * bk * ab.bytes() + 1024 + 16 * TMA_STAGES;
-    let c_bytes = 2 * 2 * C_BOX.0 * C_BOX.1 * c_type.bytes();
-    let c_store = c_store_copy(&base, bm, bn).filter(|_| stages + c_bytes <= SMEM_MAX);
+    let c_bytes = 2 * 2 * c_box(c_type).0 * c_box(c_type).1 * c_type.bytes();
+    let (c_store, c_staging) = match c_store_copy(&base, &mma, bm, bn) {
+        Some((copy, staging)) if stages + c_bytes <= SMEM_MAX => (Some(copy), staging),
+        _ => (None, None),
+    };
     let smem = stages + if c_store.is_some() { c_bytes } else { 0 };
     let mut tma = vec![pa.copy.clone(), pb.copy.clone()];
     tma.extend(c_store.clone());
@@ -332,6 +440,7 @@ pub fn plan_gemm_tma_in(
         b: pb,
         cluster,
         c_store,
+        c_staging,
         order,
         kernel,
     };
@@ -459,7 +568,7 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
     };
     sk::emit_kernel_entry(&mut c, &entry, &p.kernel);
     // C's staging boxes (two per consumer warpgroup) after the stages, then the mbarriers
-    let c_box_bytes = C_BOX.0 * C_BOX.1 * p.kernel.c_type.bytes();
+    let c_box_bytes = c_box(p.kernel.c_type).0 * c_box(p.kernel.c_type).1 * p.kernel.c_type.bytes();
     let c_staging = if p.c_store.is_some() {
         4 * c_box_bytes
     } else {
@@ -624,7 +733,7 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
 }
 
 /// The epilogue through shared memory: the warpgroup's `64 × BN` accumulators in boxes of
-/// [`C_BOX`], each written (times `alpha`) into one of the warpgroup's two staging boxes at the
+/// [`c_box`], each written (times `alpha`) into one of the warpgroup's two staging boxes at the
 /// offsets of the copy's shared-memory layout, then stored by one thread's TMA store at the box's
 /// coordinates (read off the copy's tile grid, a layout with `e_i` strides), asynchronously: the
 /// warpgroup waits only until the store issued two boxes before has read the buffer it reuses.
@@ -636,10 +745,9 @@ fn emit_tma_store_epilogue(
     box_bytes: i64,
 ) -> Result<(), GpuError> {
     let (m, n, _, _) = p.kernel.extents;
-    let (rb, cb) = C_BOX;
+    let (rb, cb) = c_box(p.kernel.c_type);
     let bn = WG_TILE.1;
     let t = p.kernel.c_type;
-    let e = t.bytes();
     let grid_rows = ceil_div(m, rb);
     let grid_cols = ceil_div(n, cb);
     c.line(format!(
@@ -656,31 +764,10 @@ fn emit_tma_store_epilogue(
     // the store issued two boxes ago (this tile's or the previous one's) has read `buf`
     c.line("          if (t == 0) cute_bulk_wait_read1();");
     c.line("          asm volatile(\"bar.sync %0, 128;\" :: \"r\"(1 + cw) : \"memory\");");
-    c.line(format!(
-        "          #pragma unroll\n          for (int jj = 0; jj < {}; ++jj) {{",
-        cb / 8
-    ));
-    c.line(format!("            const int j = ch * {} + jj;", cb / 8));
-    c.line("            #pragma unroll\n            for (int h = 0; h < 2; ++h) {");
-    c.line("              #pragma unroll\n              for (int w = 0; w < 2; ++w) {");
-    c.line("                const int r = C_ROW[t] + 8 * h, cc = C_COL[t] + 8 * jj + w;");
-    c.line(format!(
-        "                const unsigned at = buf + (unsigned)({}) * {e}u;",
-        layout_eval_expr(&cs.smem.layout, &format!("(r + {rb} * cc)"))
-    ));
-    c.line("                const float y = alpha * d[4 * j + 2 * h + w];");
-    match t {
-        DType::F32 => c.line(
-            "                asm volatile(\"st.shared.f32 [%0], %1;\" :: \"r\"(at), \"f\"(y) : \"memory\");",
-        ),
-        _ => c.line(format!(
-            "                {{ unsigned short bits; asm(\"cvt.rn.{}.f32 %0, %1;\" : \"=h\"(bits) : \"f\"(y)); asm volatile(\"st.shared.b16 [%0], %1;\" :: \"r\"(at), \"h\"(bits) : \"memory\"); }}",
-            t.ptx()
-        )),
+    match &p.c_staging {
+        Some(st) => emit_stmatrix_staging(c, st, &cs.smem, t, cb)?,
+        None => emit_scalar_staging(c, &cs.smem, t, cb),
     }
-    c.line("              }");
-    c.line("            }");
-    c.line("          }");
     // the writes visible to the async proxy, the whole box written, then one thread stores it
     c.line("          cute_fence_proxy_async();");
     c.line("          asm volatile(\"bar.sync %0, 128;\" :: \"r\"(1 + cw) : \"memory\");");
@@ -709,6 +796,107 @@ fn emit_tma_store_epilogue(
     c.line("            cute_bulk_commit();");
     c.line("          }");
     c.line("        }");
+    Ok(())
+}
+
+/// The staging box's shared address of element `(r, cc)` (expressions): C's box layout, then
+/// its swizzle, in bytes of `t` past `buf`.
+fn staging_address(smem: &ComposedLayout, t: DType, r: &str, cc: &str) -> String {
+    let (rb, _) = c_box(t);
+    let offset = layout_eval_expr(&smem.layout, &format!("({r} + {rb} * ({cc}))"));
+    format!(
+        "buf + (unsigned)({}) * {}u",
+        swizzle_expr(&smem.swizzle, &offset),
+        t.bytes()
+    )
+}
+
+/// The warpgroup's accumulators of the box's `cb` columns (`ch`-th box of the tile) into the
+/// staging buffer `buf`, one value (times `alpha`) per store.
+fn emit_scalar_staging(c: &mut Code, smem: &ComposedLayout, t: DType, cb: i64) {
+    c.line(format!(
+        "          #pragma unroll\n          for (int jj = 0; jj < {}; ++jj) {{",
+        cb / 8
+    ));
+    c.line(format!("            const int j = ch * {} + jj;", cb / 8));
+    c.line("            #pragma unroll\n            for (int h = 0; h < 2; ++h) {");
+    c.line("              #pragma unroll\n              for (int w = 0; w < 2; ++w) {");
+    c.line("                const int r = C_ROW[t] + 8 * h, cc = C_COL[t] + 8 * jj + w;");
+    c.line(format!(
+        "                const unsigned at = {};",
+        staging_address(smem, t, "r", "cc")
+    ));
+    c.line("                const float y = alpha * d[4 * j + 2 * h + w];");
+    match t {
+        DType::F32 => c.line(
+            "                asm volatile(\"st.shared.f32 [%0], %1;\" :: \"r\"(at), \"f\"(y) : \"memory\");",
+        ),
+        _ => c.line(format!(
+            "                {{ unsigned short bits; asm(\"cvt.rn.{}.f32 %0, %1;\" : \"=h\"(bits) : \"f\"(y)); asm volatile(\"st.shared.b16 [%0], %1;\" :: \"r\"(at), \"h\"(bits) : \"memory\"); }}",
+            t.ptx()
+        )),
+    }
+    c.line("              }");
+    c.line("            }");
+    c.line("          }");
+}
+
+/// The warpgroup's accumulators of the box's `cb` columns into the staging buffer `buf` by
+/// `stmatrix.x4`, 16 columns per instruction: matrix `k` of an instruction is rows `8·(k % 2)`
+/// and columns `8·(k / 2)` of the warp's 16 rows and the instruction's 16 columns, its fragment
+/// the values `4j + 2h + {0, 1}` (`j` the column block, `h = k % 2`) converted in pairs by
+/// `cvt.rn.{t}x2.f32`, its rows' addresses given by threads `8k .. 8k + 7` ([`CStaging`]).
+fn emit_stmatrix_staging(
+    c: &mut Code,
+    st: &CStaging,
+    smem: &ComposedLayout,
+    t: DType,
+    cb: i64,
+) -> Result<(), GpuError> {
+    let atom = crate::atom::stmatrix(4, st.trans)?;
+    c.line(format!(
+        "          // {} ({}): {} wavefronts per warp and 16 columns, ideal {}",
+        atom.ptx, atom.name, st.wavefronts.0, st.wavefronts.1
+    ));
+    c.line("          const int lane = t & 31, mk = lane >> 3, q = lane & 7;");
+    c.line(format!(
+        "          #pragma unroll\n          for (int jp = 0; jp < {}; ++jp) {{",
+        cb / 16
+    ));
+    // the element this thread's address points at: row q of matrix mk
+    let (r, cc) = if st.trans {
+        (
+            "16 * (t >> 5) + 8 * (mk & 1)",
+            "16 * jp + 8 * (mk >> 1) + q",
+        )
+    } else {
+        (
+            "16 * (t >> 5) + 8 * (mk & 1) + q",
+            "16 * jp + 8 * (mk >> 1)",
+        )
+    };
+    c.line(format!(
+        "            const unsigned at = {};",
+        staging_address(smem, t, r, cc)
+    ));
+    c.line(format!(
+        "            const int j = ch * {} + 2 * jp;",
+        cb / 8
+    ));
+    c.line("            unsigned x[4];");
+    c.line("            #pragma unroll\n            for (int k = 0; k < 4; ++k) {");
+    c.line("              const int v = 4 * (j + (k >> 1)) + 2 * (k & 1);");
+    // cvt.rn.{t}x2.f32 d, a, b puts a in the upper half, b in the lower
+    c.line(format!(
+        "              asm(\"cvt.rn.{}x2.f32 %0, %1, %2;\" : \"=r\"(x[k]) : \"f\"(alpha * d[v + 1]), \"f\"(alpha * d[v]));",
+        t.ptx()
+    ));
+    c.line("            }");
+    c.line(format!(
+        "            asm volatile(\"{} [%0], {{%1, %2, %3, %4}};\" :: \"r\"(at), \"r\"(x[0]), \"r\"(x[1]), \"r\"(x[2]), \"r\"(x[3]) : \"memory\");",
+        atom.ptx
+    ));
+    c.line("          }");
     Ok(())
 }
 

@@ -171,8 +171,69 @@ fn tma_gemm_kernels_compile() {
         // clusters of two share B's tile by multicast and release stages across the cluster
         let shared = ptx.contains(".multicast::cluster") && ptx.contains("mapa.shared::cluster");
         assert_eq!(shared, cluster == 2, "{} cluster {cluster}", c.name);
+        // a 16-bit C stored by TMA is staged by stmatrix, free of bank conflicts
+        if let Some(cs) = &p.c_store {
+            let st = p.c_staging.as_ref();
+            assert_eq!(st.is_some(), c.c_type.bytes() == 2, "{}", c.name);
+            if let Some(st) = st {
+                assert_eq!(st.wavefronts.0, st.wavefronts.1, "{}: {st:?}", c.name);
+                assert!(ptx.contains("stmatrix.sync.aligned.m8n8.x4"), "{}", c.name);
+                assert!(ptx.contains("cp.async.bulk.tensor") && ptx.contains("bulk_group"));
+                assert!(!cs.smem.swizzle.is_identity(), "{}: {}", c.name, cs.smem);
+            }
+        }
     }
     // NT/TN/NN/TT at multiples of 8 (f16 and bf16), the GETT, the batched case, both benchmarks,
     // each with one CTA per cluster and, where the row tiles pair up, two
     assert!(planned.len() >= 24, "{planned:?}");
+}
+
+/// The staging of a 16-bit C for its TMA store (64 × 64 boxes): `stmatrix.trans` into 128-byte
+/// swizzled columns where C's rows are contiguous, `stmatrix` into 128-byte swizzled rows where its
+/// columns are, the swizzles those the bank-conflict analysis finds conflict-free (an unswizzled
+/// box takes 8 times the ideal wavefronts); f32 is staged one value per store.
+#[test]
+fn tma_gemm_c_staging_by_bank_analysis() {
+    let a: cute::Layout = "(1024,512):(512,1)".parse().unwrap();
+    let b: cute::Layout = "(768,512):(512,1)".parse().unwrap();
+    for (c, trans, swizzle) in [
+        ("(1024,768):(1,1024)", true, "Sw<3,3,3>"),
+        ("(1024,768):(768,1)", false, "Sw<3,3,3>"),
+    ] {
+        let c: cute::Layout = c.parse().unwrap();
+        let p =
+            cute_cuda::tma_gemm::plan_gemm_tma(&a, &b, &c, DType::Bf16, DType::Bf16, [8, 8], 132)
+                .unwrap();
+        let st = p.c_staging.clone().unwrap();
+        assert_eq!((st.trans, st.wavefronts), (trans, (8, 8)), "{c}");
+        assert_eq!(p.c_store.unwrap().smem.swizzle.to_string(), swizzle, "{c}");
+        let want = if trans {
+            "m8n8.x4.trans.shared.b16"
+        } else {
+            "m8n8.x4.shared.b16"
+        };
+        assert!(p.kernel.source.contains(want), "{c}");
+        let f32 =
+            cute_cuda::tma_gemm::plan_gemm_tma(&a, &b, &c, DType::Bf16, DType::F32, [8, 8], 132)
+                .unwrap();
+        assert!(f32.c_store.is_some() && f32.c_staging.is_none(), "{c}");
+        assert!(!f32.kernel.source.contains("stmatrix"), "{c}");
+    }
+    // the unswizzled boxes' wavefronts, for the record of why a swizzle is needed
+    let col: cute::Layout = "((8,2,2),(8,2)):((64,8,512),(1,1024))".parse().unwrap();
+    let row: cute::Layout = "((8,2,2),(8,2)):((1,8,512),(64,1024))".parse().unwrap();
+    let plain_col: cute::Layout = "(64,64):(1,64)".parse().unwrap();
+    let plain_row: cute::Layout = "(64,64):(64,1)".parse().unwrap();
+    assert_eq!(
+        cute::bank_conflicts(&plain_col, &col, 2, 8)
+            .unwrap()
+            .total(),
+        64
+    );
+    assert_eq!(
+        cute::bank_conflicts(&plain_row, &row, 2, 8)
+            .unwrap()
+            .total(),
+        64
+    );
 }
