@@ -36,10 +36,11 @@ for s in $steps; do
         echo "== SASS of the GEMM benchmark kernels (instruction counts)"
         for f in /tmp/ptx/*.cubin; do
           cuobjdump -sass "$f" > "${f%.cubin}.sass" 2>&1
-          printf '%-24s HGMMA %4s UTMALDG %3s LDGSTS %4s LDL %3s STL %3s\n' "$(basename "$f")" \
+          printf '%-24s HGMMA %4s UTMALDG %3s UTMASTG %3s STSM %3s LDGSTS %4s LDL %3s STL %3s %s\n' "$(basename "$f")" \
             "$(grep -c HGMMA "${f%.cubin}.sass")" "$(grep -c UTMALDG "${f%.cubin}.sass")" \
+            "$(grep -c UTMASTG "${f%.cubin}.sass")" "$(grep -c STSM "${f%.cubin}.sass")" \
             "$(grep -c LDGSTS "${f%.cubin}.sass")" "$(grep -c 'LDL' "${f%.cubin}.sass")" \
-            "$(grep -c 'STL' "${f%.cubin}.sass")"
+            "$(grep -c 'STL' "${f%.cubin}.sass")" "$(cuobjdump -res-usage "$f" 2>&1 | grep -o 'REG:[0-9]*' | head -1)"
         done ;;
     ncu) cat > /tmp/ncu_gemm.py <<'PY'
 import torch, cute_algebra.cuda as cc

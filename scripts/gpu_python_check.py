@@ -418,8 +418,9 @@ def rust_tflops(spec, sizes):
                        capture_output=True, text=True, timeout=180)
     try:
         runs = json.loads(r.stdout)["runs"]
-        planned = [x["tflops"] for x in runs if "planned once" in x["name"] and "tflops" in x]
-        return {"planned": planned[0], "kernel": runs[0]["tflops"]}
+        planned = [x for x in runs if "planned once" in x["name"] and "tflops" in x]
+        return {"planned": planned[0]["tflops"], "kernel": runs[0]["tflops"],
+                "host_us": planned[0]["host_us"], "b2b": planned[0]["b2b_tflops"]}
     except (ValueError, KeyError, IndexError, TypeError):
         print(f"cute gpu contract {spec}: exit {r.returncode}: {r.stdout[-300:]} {r.stderr[-300:]}")
         return None
@@ -435,12 +436,47 @@ def python_against_rust(fl, call, spec, sizes, rounds=3):
         if rr is not None:
             rust = rr if rust is None else {k: max(v, rust[k]) for k, v in rr.items()}
     stream = fl / median_ms_batch(call) / 1e9
+    host = host_us(call)
     ok = rust is not None and py >= 0.97 * rust["planned"]
-    detail = f"Python {py:.0f} TFLOP/s ({stream:.0f} back to back)"
+    ok_b2b = rust is not None and stream >= 0.97 * rust["b2b"]
+    detail = f"Python {py:.0f} TFLOP/s ({stream:.0f} back to back), host {host:.1f} us per call"
     if rust is not None:
-        detail += (f", Rust planned {rust['planned']:.0f} ({100 * py / rust['planned']:.1f}%), "
+        detail += (f", Rust planned {rust['planned']:.0f} ({100 * py / rust['planned']:.1f}%; "
+                   f"{rust['b2b']:.0f} back to back, {100 * stream / rust['b2b']:.1f}%), "
+                   f"host {rust['host_us']:.1f} us per call, "
                    f"Rust raw kernel launch {rust['kernel']:.0f} ({100 * py / rust['kernel']:.1f}%)")
-    return ok, detail, dict(tflops=py, stream_tflops=stream, rust=rust)
+    return (ok, ok_b2b), detail, dict(tflops=py, stream_tflops=stream, host_us=host, rust=rust)
+
+
+def host_us(fn, n=200):
+    """The host's microseconds per call of `fn`: `n` calls queued (the kernels run behind them)."""
+    fn()
+    torch.cuda.synchronize()
+    t0 = time.perf_counter()
+    for _ in range(n):
+        fn()
+    t1 = time.perf_counter()
+    torch.cuda.synchronize()
+    return (t1 - t0) / n * 1e6
+
+
+def host_breakdown(A, B, C):
+    """Where the host's time of a remembered `contract` goes (microseconds per call, 2000 calls
+    each): reading the three tensors' descriptions, the current stream, and the plan's launch
+    alone (the native call: checks, TMA descriptors, cuLaunchKernelEx)."""
+    raw = torch._C._cuda_getCurrentRawStream
+    plan = [v[0] for k, v in cc._PLANS.items() if k[0] == "contract"][-1]
+    pa, pb, pc = A.data_ptr(), B.data_ptr(), C.data_ptr()
+    parts = {
+        "describe 3 tensors": lambda: [(x.shape, x.stride(), x.dtype, x.get_device(), x.data_ptr())
+                                       for x in (A, B, C)],
+        "current stream": lambda: raw(0),
+        "plan.gemm": lambda: plan.gemm(pa, pb, pc, 1.0, 0.0, raw(0)),
+    }
+    out = {}
+    for name, fn in parts.items():
+        out[name] = host_us(fn, 2000 if name != "plan.gemm" else 200)
+    return out
 
 
 def perf_gemm(g):
@@ -465,9 +501,11 @@ def perf_gemm(g):
     t_torch = median_ms(lambda: torch.matmul(at, bt))
     ref = torch.matmul(at.float(), bt.float())
     rel = ((ct.float() - ref).norm() / ref.norm()).item()
-    record("perf", f"matmul {n}^3 bf16, Python against Rust (same layouts), >= 97%",
-           ok and rel < 1e-2, f"{detail}, torch.matmul {fl / t_torch / 1e9:.0f}, rel {rel:.1e}",
+    record("perf", f"matmul {n}^3 bf16, Python against Rust (same layouts), single calls >= 97%",
+           ok[0] and rel < 1e-2, f"{detail}, torch.matmul {fl / t_torch / 1e9:.0f}, rel {rel:.1e}",
            torch_tflops=fl / t_torch / 1e9, **nums)
+    record("perf", f"matmul {n}^3 bf16, Python against Rust (same layouts), back to back >= 97%",
+           ok[1] and rel < 1e-2, detail)
     del a, b, c, at, bt, ct, ref
     s, t, u, p, r, q = 64, 16, 64, 64, 16, 256
     A = rand((s, t, u, p, r), torch.bfloat16, g)
@@ -484,10 +522,15 @@ def perf_gemm(g):
     t_torch = median_ms(lambda: torch.einsum("stupr,qtru->stqp", A, B))
     ref = torch.einsum("stupr,qtru->stqp", A.float(), B.float())
     rel = ((C.float() - ref).norm() / ref.norm()).item()
-    record("perf", "contract stupr,qtru->stqp s64 t16 u64 p64 r16 q256 bf16, Python against Rust, >= 97%",
-           ok and rel < 1e-2,
+    parts = host_breakdown(A, B, C)
+    # a measurement, not a check: printed only
+    print("host time of a remembered contract, by part (us per call): "
+          + ", ".join(f"{k} {v:.2f}" for k, v in parts.items()), flush=True)
+    name = "contract stupr,qtru->stqp s64 t16 u64 p64 r16 q256 bf16, Python against Rust"
+    record("perf", f"{name}, single calls >= 97%", ok[0] and rel < 1e-2,
            f"{detail}, torch.einsum {fl / t_torch / 1e9:.0f} ({t_torch / t_ours:.1f}x), rel {rel:.1e}",
            torch_tflops=fl / t_torch / 1e9, **nums)
+    record("perf", f"{name}, back to back >= 97%", ok[1] and rel < 1e-2, detail)
 
 
 def fast_path_checks(g):

@@ -112,7 +112,8 @@ fn column_major(term: &str, ext: &HashMap<char, i64>) -> Result<String, String> 
 
 /// The contraction through the library as a program calls it again and again: planned once
 /// ([`Gpu::plan_contract`]) and launched per call ([`Gpu::launch_plan`]) on random operands,
-/// timed as the other rows are (CUDA events around each call, median of 20).
+/// timed as the other rows are (CUDA events around each call, median of 20), and also back to
+/// back (20 calls between two events, median of 7) and by the host's time per call.
 fn planned_row(
     gpu: &Arc<Gpu>,
     spec: &str,
@@ -121,7 +122,7 @@ fn planned_row(
     flops: f64,
 ) -> Row {
     let name = format!("contract {spec} {ab}->{ct}, library: planned once, launched per call");
-    let run = || -> Result<(String, f64, f64), GpuError> {
+    let run = || -> Result<(String, f64, f64, f64, f64), GpuError> {
         let mut rng = Rng::new(2028);
         let mut operand = |l: &Layout, t: DType| -> Result<DeviceBuffer, GpuError> {
             let n = l.cosize()?.max(1) as usize;
@@ -145,17 +146,43 @@ fn planned_row(
         let tb = DeviceTensor::new(&bb, b, ab)?;
         let tc = DeviceTensor::new(&bc, c, ct)?;
         let plan = gpu.plan_contract(spec, &ta, &tb, &tc)?;
-        let ms = gpu.time_ms(3, 20, || {
+        let launch = || {
             gpu.launch_plan(&plan, &[&ta, &tb, &tc], 1.0, 0.0, Stream::OWN)
                 .map(|_| ())
-        })?;
-        Ok((plan.kind().to_string(), ms, flops / ms / 1e9))
+        };
+        let ms = gpu.time_ms(3, 20, launch)?;
+        // back to back: 20 launches between two events (the rate a stream of calls reaches)
+        let batch = 20;
+        let b2b_ms = gpu.time_ms(1, 7, || (0..batch).try_for_each(|_| launch()))? / batch as f64;
+        // the host's time per call: 200 launches queued (the kernels run behind them), not the
+        // kernels' time
+        let calls = 200;
+        let t0 = std::time::Instant::now();
+        for _ in 0..calls {
+            launch()?;
+        }
+        let host_us = t0.elapsed().as_secs_f64() * 1e6 / calls as f64;
+        gpu.sync()?;
+        Ok((
+            plan.kind().to_string(),
+            ms,
+            flops / ms / 1e9,
+            host_us,
+            flops / b2b_ms / 1e9,
+        ))
     };
     let mut row = Row::new("gemm-perf", name, Ok(String::new()));
     match run() {
-        Ok((kind, ms, tflops)) => {
-            row.detail = format!("{kind}: {tflops:.0} TFLOP/s");
-            row.numbers = vec![("ms", ms), ("tflops", tflops)];
+        Ok((kind, ms, tflops, host_us, b2b)) => {
+            row.detail = format!(
+                "{kind}: {tflops:.0} TFLOP/s ({b2b:.0} back to back), host {host_us:.1} us per call"
+            );
+            row.numbers = vec![
+                ("ms", ms),
+                ("tflops", tflops),
+                ("host_us", host_us),
+                ("b2b_tflops", b2b),
+            ];
         }
         Err(e) => row.status = format!("FAIL: {e}"),
     }

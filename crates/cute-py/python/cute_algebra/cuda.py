@@ -395,40 +395,40 @@ def permute(x, dims, out=None, *, stream=None):
     return _result(x, out)
 
 
-def _gemm_key(op, spec, a, b, out, beta, out_dtype, stream):
-    """The fast path's key of a GEMM-like call on PyTorch CUDA tensors and the operands'
-    addresses `(key, pa, pb, pc)` (`pc` 0 without `out`), else None."""
-    if not (type(a) is _TT and type(b) is _TT and stream is None and a.is_cuda and b.is_cuda):
-        return None
+def _gemm_fast(op, spec, a, b, out, alpha, beta, out_dtype, stream):
+    """The fast path of a GEMM-like call on PyTorch tensors: `(result, key)`, where the call's
+    description has a remembered plan the plan launched and `result` the output, else `result`
+    None and `key` the description to remember the plan under (None: no fast path).
+
+    A tensor on the CPU has device -1 in its key: no plan is ever remembered under such a key
+    (planning refuses it), so it takes the checked path and its error.
+    """
+    if type(a) is not _TT or type(b) is not _TT or stream is not None:
+        return None, None
+    dev = a.get_device()
     pa, pb = a.data_ptr(), b.data_ptr()
     if out is None:
         if beta != 0:
-            return None
-        pc, okey = 0, (out_dtype,)
-    elif type(out) is _TT and out.is_cuda:
+            return None, None
+        pc, okey = 0, out_dtype
+    elif type(out) is _TT:
         pc = out.data_ptr()
         okey = (out.shape, out.stride(), out.dtype, out.get_device(), pc & 15)
     else:
-        return None
-    return ((op, spec, a.shape, a.stride(), a.dtype, a.get_device(), pa & 15,
-             b.shape, b.stride(), b.dtype, b.get_device(), pb & 15, okey), pa, pb, pc)
-
-
-def _gemm_fast(k, a, out, alpha, beta):
-    """Launches the remembered plan of `k` (from :func:`_gemm_key`), returning the output, or
-    None when there is none."""
-    key, pa, pb, pc = k
+        return None, None
+    key = (op, spec, a.shape, a.stride(), a.dtype, dev, pa & 15,
+           b.shape, b.stride(), b.dtype, b.get_device(), pb & 15, okey)
     hit = _PLANS.get(key)
     if hit is None:
-        return None
+        return None, key
     plan, out_shape, device, dtype = hit
     if out is None:
         out = _empty(out_shape, dtype=dtype, device=device)
         pc = out.data_ptr()
         if pc & 15:
-            return None
-    plan.gemm(pa, pb, pc, float(alpha), float(beta), _raw_stream(a.get_device()))
-    return out
+            return None, key
+    plan.gemm(pa, pb, pc, float(alpha), float(beta), _raw_stream(dev))
+    return out, key
 
 
 def _parse_spec(spec):
@@ -452,11 +452,12 @@ def contract(spec, a, b, out=None, alpha=1.0, beta=0.0, *, out_dtype=None, strea
     hierarchical modes with no permuting copy, on any strides. Spaces in `spec` are ignored.
     With ``beta == 0`` `out` is not read (it may hold anything, NaN included).
     """
-    fast = _gemm_key("contract", spec, a, b, out, beta, out_dtype, stream) if type(spec) is str else None
-    if fast is not None:
-        r = _gemm_fast(fast, a, out, alpha, beta)
+    if type(spec) is str:
+        r, key = _gemm_fast("contract", spec, a, b, out, alpha, beta, out_dtype, stream)
         if r is not None:
             return r
+    else:
+        key = None
     s, ta, tb, tc = _parse_spec(spec)
     sa, sb = _shape(a), _shape(b)
     if len(ta) != len(sa) or len(tb) != len(sb):
@@ -488,8 +489,8 @@ def contract(spec, a, b, out=None, alpha=1.0, beta=0.0, *, out_dtype=None, strea
         return _result(a, out)
     plan = _n.cuda_contract(s, _desc(a, "A"), _desc(b, "B"), _desc(out, "out"), float(alpha),
                             float(beta), _stream(out, stream))
-    if fast is not None:
-        _remember(fast[0], (plan, out_shape, out.device, out.dtype))
+    if key is not None:  # torch tensors (a DeviceArray or a CuPy array has no .device)
+        _remember(key, (plan, out_shape, out.device, out.dtype))
     return _result(a, out)
 
 
@@ -501,11 +502,9 @@ def matmul(a, b, out=None, *, out_dtype=None, stream=None):
     ``torch.matmul``; a broadcast operand is read through stride 0, never copied), accumulated in
     f32, the result in `out`'s type or `out_dtype` (default the operands' type).
     """
-    fast = _gemm_key("matmul", None, a, b, out, 0, out_dtype, stream)
-    if fast is not None:
-        r = _gemm_fast(fast, a, out, 1.0, 0.0)
-        if r is not None:
-            return r
+    r, key = _gemm_fast("matmul", None, a, b, out, 1.0, 0.0, out_dtype, stream)
+    if r is not None:
+        return r
     sa, sb = _shape(a), _shape(b)
     if len(sa) < 2 or len(sb) < 2:
         raise ValueError(f"matmul: operands of shapes {sa} and {sb}; both need at least 2 dimensions")
@@ -538,8 +537,8 @@ def matmul(a, b, out=None, *, out_dtype=None, stream=None):
         _scale(out, 0.0)
         return _result(a, out)
     plan = _n.cuda_contract(spec, da, db, _desc(out, "out"), 1.0, 0.0, _stream(out, stream))
-    if fast is not None:
-        _remember(fast[0], (plan, out_shape, out.device, out.dtype))
+    if key is not None:  # torch tensors (a DeviceArray or a CuPy array has no .device)
+        _remember(key, (plan, out_shape, out.device, out.dtype))
     return _result(a, out)
 
 
