@@ -309,19 +309,9 @@ def check_disk_cache():
 
 
 def median_ms(fn, warmup=3, reps=20):
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    ts = []
-    for _ in range(reps):
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        a.record()
-        fn()
-        b.record()
-        b.synchronize()
-        ts.append(a.elapsed_time(b))
-    ts.sort()
-    return ts[len(ts) // 2]
+    """Milliseconds of one call between two events (the median of `reps`): `median_ms_batch` of
+    single calls."""
+    return median_ms_batch(fn, n=1, warmup=warmup, reps=reps)
 
 
 def perf_permute(g):

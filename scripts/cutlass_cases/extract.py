@@ -179,16 +179,23 @@ def tokens(s):
     return re.findall(r"-?\d+(?:@\d+)*|[(),:<>]", s)
 
 
+def parse_items(t, i, close, item):
+    """The items, each read by `item`, of the bracketed list that starts at `t[i]` and ends at
+    `close`: (the items, the position after `close`)."""
+    i += 1
+    items = []
+    while t[i] != close:
+        v, i = item(t, i)
+        items.append(v)
+        if t[i] == ",":
+            i += 1
+    return items, i + 1
+
+
 def parse_node(t, i):
     if t[i] == "(":
-        i += 1
-        items = []
-        while t[i] != ")":
-            n, i = parse_node(t, i)
-            items.append(n)
-            if t[i] == ",":
-                i += 1
-        return tuple(items), i + 1
+        items, i = parse_items(t, i, ")", parse_node)
+        return tuple(items), i
     if "@" in t[i]:
         v, *path = t[i].split("@")
         return ("E", int(v), tuple(int(p) for p in reversed(path))), i + 1
@@ -198,14 +205,8 @@ def parse_node(t, i):
 def parse_value(t, i=0):
     """layout (shape, stride) | ('tiler', [items]) | int/tuple"""
     if t[i] == "<":
-        i += 1
-        items = []
-        while t[i] != ">":
-            v, i = parse_value(t, i)
-            items.append(v)
-            if t[i] == ",":
-                i += 1
-        return ("tiler", items), i + 1
+        items, i = parse_items(t, i, ">", parse_value)
+        return ("tiler", items), i
     n, i = parse_node(t, i)
     if i < len(t) and t[i] == ":":
         d, i = parse_node(t, i + 1)

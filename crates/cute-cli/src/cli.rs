@@ -114,6 +114,18 @@ struct Cli {
     cmd: Cmd,
 }
 
+// The one access of each thread in `cute banks` and `cute swizzle-search` (no doc comment: clap
+// would take it for the subcommand's description).
+#[derive(clap::Args)]
+struct AccessArgs {
+    /// Bytes per element (B).
+    #[arg(long, allow_negative_numbers = true)]
+    elem_bytes: i64,
+    /// Values per access (V); V·B must be 4, 8 or 16 bytes.
+    #[arg(long, allow_negative_numbers = true)]
+    vector: i64,
+}
+
 #[derive(Subcommand)]
 enum Cmd {
     /// Evaluates LAYOUT at COORD, or lists all its offsets.
@@ -195,12 +207,8 @@ enum Cmd {
         /// (thread, value) -> tile coordinate; mode 0 is the 32 threads of the warp.
         #[arg(allow_negative_numbers = true)]
         tv: String,
-        /// Bytes per element (B).
-        #[arg(long, allow_negative_numbers = true)]
-        elem_bytes: i64,
-        /// Values per access (V); V·B must be 4, 8 or 16 bytes.
-        #[arg(long, allow_negative_numbers = true)]
-        vector: i64,
+        #[command(flatten)]
+        access: AccessArgs,
         /// Prints `{"instructions": n, "wavefronts": [...], "ideal": [...]}`.
         #[arg(long)]
         json: bool,
@@ -221,12 +229,8 @@ enum Cmd {
         /// One or more access patterns, (thread, value) -> tile coordinate.
         #[arg(required = true, allow_negative_numbers = true)]
         tv: Vec<String>,
-        /// Bytes per element (B).
-        #[arg(long, allow_negative_numbers = true)]
-        elem_bytes: i64,
-        /// Values per access (V); V·B must be 4, 8 or 16 bytes.
-        #[arg(long, allow_negative_numbers = true)]
-        vector: i64,
+        #[command(flatten)]
+        access: AccessArgs,
         /// Prints `{"swizzle": ..., "layout": ..., "wavefronts": [[...], ...], "conflict_free": ...}`.
         #[arg(long)]
         json: bool,
@@ -498,8 +502,7 @@ where
         Cmd::Banks {
             smem,
             tv,
-            elem_bytes,
-            vector,
+            access: AccessArgs { elem_bytes, vector },
             json,
             addresses,
         } => emit(
@@ -510,8 +513,7 @@ where
         Cmd::SwizzleSearch {
             smem,
             tv,
-            elem_bytes,
-            vector,
+            access: AccessArgs { elem_bytes, vector },
             json,
         } => emit(
             banks::search(&smem, &tv, elem_bytes, vector, json),

@@ -2,40 +2,16 @@
 //! tables, and bad input (exit status 1 or 2, one error line on stderr, and the carets under a
 //! parse error; nothing on stdout).
 
-use std::process::{Command, Output};
-
+mod binary;
 mod stderr_shape;
 
-fn cute(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cute"))
-        .args(args)
-        .output()
-        .expect("run cute")
-}
+use binary::fails;
 
 /// Runs `cute args`, expects success, returns stdout without its final newline.
 fn ok(args: &[&str]) -> String {
-    let o = cute(args);
-    assert_eq!(o.status.code(), Some(0), "{args:?}: {o:?}");
-    assert!(o.stderr.is_empty(), "{args:?}: {:?}", o.stderr);
-    let out = String::from_utf8(o.stdout).unwrap();
+    let out = binary::ok(args);
     assert!(out.ends_with('\n'));
     out.trim_end_matches('\n').to_string()
-}
-
-/// Runs `cute args`, expects a failure with status `code` and an error on stderr (one line, and
-/// for a parse error the argument with carets: `stderr_shape`) containing every needle.
-fn fails(args: &[&str], code: i32, needles: &[&str]) {
-    let o = cute(args);
-    let err = String::from_utf8(o.stderr).unwrap();
-    assert_eq!(o.status.code(), Some(code), "{args:?}: {err}");
-    assert!(o.stdout.is_empty(), "{args:?}: {:?}", o.stdout);
-    if let Err(why) = stderr_shape::check(&err) {
-        panic!("{args:?}: {why}");
-    }
-    for n in needles {
-        assert!(err.contains(n), "{args:?}: {err:?} lacks {n:?}");
-    }
 }
 
 const TILE: &str = "(8,64):(64,1)";

@@ -4,14 +4,10 @@
 
 use std::process::{Command, Output};
 
+mod binary;
 mod stderr_shape;
 
-fn cute(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cute"))
-        .args(args)
-        .output()
-        .expect("run cute")
-}
+use binary::cute;
 
 /// Runs `cute args`, checks the failure contract, and returns the stderr line.
 fn fails(args: &[&str], needles: &[&str]) -> String {

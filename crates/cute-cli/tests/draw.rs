@@ -2,38 +2,17 @@
 
 use cute_cli::atoms::{self, Atom};
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
+mod binary;
 mod stderr_shape;
 
-fn cute(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cute"))
-        .args(args)
-        .output()
-        .expect("run cute")
-}
-
-fn ok(args: &[&str]) -> String {
-    let o = cute(args);
-    assert_eq!(o.status.code(), Some(0), "{args:?}: {o:?}");
-    assert!(o.stderr.is_empty(), "{args:?}: {o:?}");
-    String::from_utf8(o.stdout).unwrap()
-}
+use binary::{cute, ok};
 
 /// Runs a failing call: exit 1, nothing on stdout, one `error: draw: …` line with every needle
 /// (and, for a parse error, the argument with carets: `stderr_shape`).
 fn fails(args: &[&str], needles: &[&str]) {
-    let o = cute(args);
-    let err = String::from_utf8(o.stderr).unwrap();
-    assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
-    assert!(o.stdout.is_empty());
-    if let Err(why) = stderr_shape::check(&err) {
-        panic!("{args:?}: {why}");
-    }
+    let err = binary::fails(args, 1, needles);
     assert!(err.starts_with("error: draw"), "{err:?}");
-    for n in needles {
-        assert!(err.contains(n), "{args:?}: {err:?} lacks {n:?}");
-    }
 }
 
 fn tmp(name: &str) -> PathBuf {

@@ -2,14 +2,10 @@
 //! exit status 3 (with the reason) when no GPU can be used. On a machine with a GPU the checks
 //! themselves run (`cute gpu`); these tests need none.
 
-use std::process::{Command, Output};
+mod binary;
+mod stderr_shape;
 
-fn cute(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cute"))
-        .args(args)
-        .output()
-        .expect("run cute")
-}
+use binary::cute;
 
 fn stdout_of(args: &[&str]) -> String {
     let o = cute(args);

@@ -60,6 +60,19 @@ fn user_text_round_trips() {
     assert_eq!(v["value"], 9);
 }
 
+/// The keys of `cute vector-width --json`, in order.
+const VECTOR_WIDTH_KEYS: [&str; 9] = [
+    "src",
+    "dst",
+    "max_common_vector",
+    "max_common_layout",
+    "coordinates",
+    "src_offsets",
+    "dst_offsets",
+    "copy",
+    "copy_note",
+];
+
 #[test]
 fn every_subcommand_answers_its_keys_in_order() {
     let cases: &[(&[&str], &[&str])] = &[
@@ -81,17 +94,7 @@ fn every_subcommand_answers_its_keys_in_order() {
         ),
         (
             &["vector-width", "(8,8):(1,8)", "(4,8):(1,8)", "--json"],
-            &[
-                "src",
-                "dst",
-                "max_common_vector",
-                "max_common_layout",
-                "coordinates",
-                "src_offsets",
-                "dst_offsets",
-                "copy",
-                "copy_note",
-            ],
+            &VECTOR_WIDTH_KEYS,
         ),
         (
             &["contains", "(8,8):(1,8)", "(4,2):(1,100)", "--json"],
@@ -333,20 +336,7 @@ fn partition_json() {
 fn vector_width_json() {
     let (s, d) = ("((2,2),(2,2)):((4,1),(8,2))", "((2,2),(2,2)):((8,1),(4,2))");
     let v = json(&["vector-width", s, d, "--json"]);
-    assert_eq!(
-        v.keys(),
-        [
-            "src",
-            "dst",
-            "max_common_vector",
-            "max_common_layout",
-            "coordinates",
-            "src_offsets",
-            "dst_offsets",
-            "copy",
-            "copy_note"
-        ]
-    );
+    assert_eq!(v.keys(), VECTOR_WIDTH_KEYS);
     assert_eq!(v.get("max_common_vector").n(), 4);
     assert_eq!(v.get("max_common_layout").s(), "(2,2):(2,8)");
     assert_eq!(v.get("coordinates").ints(), [0, 2, 8, 10]);

@@ -31,8 +31,18 @@ pub trait Element:
     ) -> bool;
 }
 
-macro_rules! fast_element {
-    ($($t:ty),*) => {$(
+/// Implements [`Element`] for each type: `fast` ones run the blocked kernel, `reference` ones have
+/// none (`Element::fast` returns `false` and the reference loop runs).
+macro_rules! element {
+    (@fast fast, $plan:ident, $a:ident, $b:ident, $c:ident, $beta:ident) => {{
+        kernel::execute($plan, $a, $b, $c, $beta);
+        true
+    }};
+    (@fast reference, $plan:ident, $a:ident, $b:ident, $c:ident, $beta:ident) => {{
+        let _ = ($plan, $a, $b, $c, $beta);
+        false
+    }};
+    ($kind:ident: $($t:ty),*) => {$(
         impl sealed::Sealed for $t {}
         impl Element for $t {
             const ONE: $t = 1 as $t;
@@ -44,34 +54,14 @@ macro_rules! fast_element {
                 c: (&mut [Self], usize),
                 beta: Self,
             ) -> bool {
-                kernel::execute(plan, a, b, c, beta);
-                true
+                element!(@fast $kind, plan, a, b, c, beta)
             }
         }
     )*};
 }
 
-macro_rules! reference_element {
-    ($($t:ty),*) => {$(
-        impl sealed::Sealed for $t {}
-        impl Element for $t {
-            const ONE: $t = 1 as $t;
-            const ZERO: $t = 0 as $t;
-            fn fast(
-                _: &crate::GemmPlan,
-                _: (&[Self], usize),
-                _: (&[Self], usize),
-                _: (&mut [Self], usize),
-                _: Self,
-            ) -> bool {
-                false
-            }
-        }
-    )*};
-}
-
-fast_element!(f32, f64);
-reference_element!(i8, i16, i32, i64, i128, u8, u16, u32, u64, u128);
+element!(fast: f32, f64);
+element!(reference: i8, i16, i32, i64, i128, u8, u16, u32, u64, u128);
 
 /// `gemm(A, B, C)`: `C(m,n,l) += Σ_k A(m,k,l)·B(n,k,l)`, the contract of [`cute::gemm`] (the
 /// paper's convention: A is `(M,K[,L])`, B is `(N,K[,L])`, C is `(M,N[,L])`, every mode may be

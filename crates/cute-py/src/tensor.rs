@@ -84,43 +84,16 @@ impl Dtype {
 /// for float16 and bfloat16).
 macro_rules! by_dtype {
     ($d:expr, $t:ident => $body:expr) => {
+        by_dtype!(@arms $d, $t, $body;
+            F32 f32, F64 f64, I32 i32, I64 i64, F16 half::f16, BF16 half::bf16, I8 i8, U8 u8,
+            I16 i16)
+    };
+    (@arms $d:expr, $t:ident, $body:expr; $($v:ident $ty:ty),*) => {
         match $d {
-            Dtype::F32 => {
-                type $t = f32;
+            $(Dtype::$v => {
+                type $t = $ty;
                 $body
-            }
-            Dtype::F64 => {
-                type $t = f64;
-                $body
-            }
-            Dtype::I32 => {
-                type $t = i32;
-                $body
-            }
-            Dtype::I64 => {
-                type $t = i64;
-                $body
-            }
-            Dtype::F16 => {
-                type $t = half::f16;
-                $body
-            }
-            Dtype::BF16 => {
-                type $t = half::bf16;
-                $body
-            }
-            Dtype::I8 => {
-                type $t = i8;
-                $body
-            }
-            Dtype::U8 => {
-                type $t = u8;
-                $body
-            }
-            Dtype::I16 => {
-                type $t = i16;
-                $body
-            }
+            })*
         }
     };
 }

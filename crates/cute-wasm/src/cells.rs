@@ -7,6 +7,7 @@
 //! `cute-draw`'s own picture ([`Cells::panel`]) — and the page paints them on a canvas with the SVG's
 //! geometry ([`cute_draw::svg::CELL`]); the SVG itself is one request away (`…:svg`).
 
+use crate::colour::rgb_number;
 use crate::json;
 use cute::Layout;
 #[cfg(test)]
@@ -168,11 +169,7 @@ impl Cells {
     /// `label` (strings, lines separated by `\n`), `outline` (0 plain, 1 strong, 2 red, 3 a
     /// highlighted thread).
     pub fn to_value(&self) -> json::Value {
-        let fill: Vec<u32> = self
-            .fill
-            .iter()
-            .map(|&(r, g, b)| (r as u32) << 16 | (g as u32) << 8 | b as u32)
-            .collect();
+        let fill: Vec<u32> = self.fill.iter().map(|&c| rgb_number(c)).collect();
         let outline: Vec<u8> = self
             .outline
             .iter()

@@ -1,5 +1,5 @@
 //! Colours by hue: the one HSL-to-RGB conversion of the playground's pictures (the bank colours
-//! and the linking colours).
+//! and the linking colours); and colours as the page reads them, `0xRRGGBB` numbers.
 
 /// The RGB bytes of hue `h` (a fraction of the circle), saturation `s` and lightness `l` (both
 /// in `0..=1`), by the usual HSL formula.
@@ -31,4 +31,14 @@ pub fn hsl(h: f64, s: f64, l: f64) -> (u8, u8, u8) {
         (v * 255.0).round() as u8
     };
     (channel(h + 1.0 / 3.0), channel(h), channel(h - 1.0 / 3.0))
+}
+
+/// The colour `(r, g, b)` as the number `0xRRGGBB` (how the page's JSON carries fills).
+///
+/// ```
+/// use cute_wasm::colour::rgb_number;
+/// assert_eq!(rgb_number((0x12, 0x34, 0x56)), 0x12_34_56);
+/// ```
+pub fn rgb_number((r, g, b): (u8, u8, u8)) -> u32 {
+    (r as u32) << 16 | (g as u32) << 8 | b as u32
 }

@@ -3,6 +3,7 @@
 //! that link cells across panels.
 
 use crate::cells::INLINE_SVG_CELLS;
+use crate::colour::rgb_number;
 use crate::json::{self, json};
 use cute::{IntTuple, Layout};
 
@@ -95,11 +96,7 @@ impl FigPanel {
     /// The panel as JSON: `role`, `title`, `rows`, `cols`, `value`, `index`, `coord`, `fill`
     /// (`0xRRGGBB` numbers) and `mark`, row-major.
     pub fn to_value(&self) -> json::Value {
-        let fill: Vec<u32> = self
-            .fill
-            .iter()
-            .map(|&(r, g, b)| (r as u32) << 16 | (g as u32) << 8 | b as u32)
-            .collect();
+        let fill: Vec<u32> = self.fill.iter().map(|&c| rgb_number(c)).collect();
         json!({
             "role": self.role,
             "title": self.title,
@@ -158,7 +155,7 @@ impl Figure {
             .iter()
             .map(|(f, t)| {
                 json!({
-                    "fill": f.map(|(r, g, b)| (r as u32) << 16 | (g as u32) << 8 | b as u32),
+                    "fill": f.map(rgb_number),
                     "text": t,
                 })
             })

@@ -157,6 +157,79 @@ const fn basis_suffix(s: &[u8], pos: usize) -> Result<(Code, usize), Error> {
     Ok((code, p))
 }
 
+/// The brackets of a nested list and the words of their errors: `(`…`)` around the modes of a
+/// tuple, `<`…`>` around the tiles of a tiler.
+struct Group {
+    open: u8,
+    close: u8,
+    /// The `Unsupported` of an empty group.
+    empty: &'static str,
+    /// What may follow an item.
+    after: &'static str,
+}
+
+const TUPLE: Group = Group {
+    open: b'(',
+    close: b')',
+    empty: "empty tuples `()`",
+    after: "',' or ')'",
+};
+
+const TILER: Group = Group {
+    open: b'<',
+    close: b'>',
+    empty: "empty tilers `<>`",
+    after: "',' or '>'",
+};
+
+/// At the opening bracket `s[p]` of `g`: opens a group in `b` (one level deeper) and returns the
+/// position after the bracket; an empty group is an error.
+const fn open_group(
+    s: &[u8],
+    p: usize,
+    b: &mut Builder,
+    depth: &mut usize,
+    g: &Group,
+) -> Result<usize, Error> {
+    tri!(b.open(Op::Parse));
+    *depth += 1;
+    let q = skip_ws(s, p + 1);
+    if q < s.len() && s[q] == g.close {
+        return Err(Error::new(
+            Op::Parse,
+            ErrorKind::Unsupported { what: g.empty },
+        ));
+    }
+    Ok(p + 1)
+}
+
+/// After an item at `p`: any number of closing brackets of `g`, then a ',' (the position after it
+/// is returned) or, once `depth` is 0, the end of the list (the position where it ends).
+const fn after_item(
+    s: &[u8],
+    mut p: usize,
+    b: &mut Builder,
+    depth: &mut usize,
+    g: &Group,
+) -> Result<usize, Error> {
+    loop {
+        if *depth == 0 {
+            return Ok(p);
+        }
+        p = skip_ws(s, p);
+        if p < s.len() && s[p] == g.close {
+            tri!(b.close(Op::Parse));
+            *depth -= 1;
+            p += 1;
+            continue;
+        }
+        if p < s.len() && s[p] == b',' {
+            return Ok(p + 1);
+        }
+        return Err(syntax(p, g.after));
+    }
+}
+
 /// [`node`], where with `strides` a leaf may also be a binary stride `F9` or a scaled basis `3@1@0`;
 /// their basis codes go to the builder's `b` array.
 pub(crate) const fn node_of(
@@ -173,19 +246,8 @@ pub(crate) const fn node_of(
         if p >= s.len() {
             return Err(syntax(p, "an integer or '('"));
         }
-        if s[p] == b'(' {
-            tri!(b.open(Op::Parse));
-            depth += 1;
-            p += 1;
-            let q = skip_ws(s, p);
-            if q < s.len() && s[q] == b')' {
-                return Err(Error::new(
-                    Op::Parse,
-                    ErrorKind::Unsupported {
-                        what: "empty tuples `()`",
-                    },
-                ));
-            }
+        if s[p] == TUPLE.open {
+            p = tri!(open_group(s, p, &mut b, &mut depth, &TUPLE));
             continue;
         }
         if strides && s[p] == b'F' {
@@ -216,23 +278,9 @@ pub(crate) const fn node_of(
             tri!(b.push(Op::Parse, v, if v == 0 { 0 } else { code as i64 }));
             p = q;
         }
-        // after a value: any number of ')' then ',' or the end of the node
-        loop {
-            if depth == 0 {
-                return Ok((b, p));
-            }
-            p = skip_ws(s, p);
-            if p < s.len() && s[p] == b')' {
-                tri!(b.close(Op::Parse));
-                depth -= 1;
-                p += 1;
-                continue;
-            }
-            if p < s.len() && s[p] == b',' {
-                p += 1;
-                break;
-            }
-            return Err(syntax(p, "',' or ')'"));
+        p = tri!(after_item(s, p, &mut b, &mut depth, &TUPLE));
+        if depth == 0 {
+            return Ok((b, p));
         }
     }
 }
@@ -353,19 +401,8 @@ pub(crate) const fn tiler(s: &[u8]) -> Result<Tiler, Error> {
         if p >= s.len() {
             return Err(syntax(p, "a tile: a layout, an integer, '_' or '<'"));
         }
-        if s[p] == b'<' {
-            tri!(tb.open(Op::Parse));
-            depth += 1;
-            p += 1;
-            let q = skip_ws(s, p);
-            if q < s.len() && s[q] == b'>' {
-                return Err(Error::new(
-                    Op::Parse,
-                    ErrorKind::Unsupported {
-                        what: "empty tilers `<>`",
-                    },
-                ));
-            }
+        if s[p] == TILER.open {
+            p = tri!(open_group(s, p, &mut tb, &mut depth, &TILER));
             continue;
         }
         if s[p] == b'_' && !starts_int(s, p) {
@@ -374,24 +411,11 @@ pub(crate) const fn tiler(s: &[u8]) -> Result<Tiler, Error> {
         } else {
             p = tri!(tiler_node(s, p, &mut tb, &mut tiles));
         }
-        loop {
-            p = skip_ws(s, p);
-            if depth == 0 {
-                tri!(expect_end(s, p));
-                let (tree, _, _) = tri!(tb.finish(Op::Parse));
-                return Ok(Tiler { tree, tiles });
-            }
-            if p < s.len() && s[p] == b'>' {
-                tri!(tb.close(Op::Parse));
-                depth -= 1;
-                p += 1;
-                continue;
-            }
-            if p < s.len() && s[p] == b',' {
-                p += 1;
-                break;
-            }
-            return Err(syntax(p, "',' or '>'"));
+        p = tri!(after_item(s, p, &mut tb, &mut depth, &TILER));
+        if depth == 0 {
+            tri!(expect_end(s, p));
+            let (tree, _, _) = tri!(tb.finish(Op::Parse));
+            return Ok(Tiler { tree, tiles });
         }
     }
 }

@@ -414,19 +414,13 @@ const fn mode_build(t: &Tiler, k: usize, err: &mut Result<(), Error>) -> Tiler {
 /// search.
 pub(crate) const fn mode_of_tiles(t: &Tiler, lo: usize, hi: usize) -> Tiler {
     let mut out = Tiler {
-        tree: Tree::flat(0, false),
+        tree: t.tree.mode_tree(lo, hi),
         tiles: [Tile::Whole; MAX_TILES],
     };
-    let adj = t.tree.mode_adjust(lo, hi);
     let mut i = lo;
     while i < hi {
         out.tiles[i - lo] = t.tiles[i];
-        out.tree.open[i - lo] = t.tree.open[i];
-        out.tree.close[i - lo] = t.tree.close[i];
         i += 1;
     }
-    out.tree.open[0] -= adj.0;
-    out.tree.close[hi - lo - 1] -= adj.1;
-    out.tree.n = (hi - lo) as u8;
     out
 }

@@ -13,6 +13,9 @@ use cute_cuda::{DeviceBuffer, DeviceTensor, GpuError};
 
 use super::Row;
 
+/// The head of a grid-stride loop over `i` in `0..n`, indented for a kernel's body.
+const GRID_STRIDE_LOOP: &str = "  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)";
+
 /// The fill, poison and check kernels for elements of `dtype` (moved as unsigned integers of its
 /// width). Random values are finite and never the poison (all ones, a NaN pattern).
 pub(super) fn helper_source(dtype: DType) -> String {
@@ -32,7 +35,7 @@ pub(super) fn helper_source(dtype: DType) -> String {
         DType::I64 => "((unsigned long long)(h >> 1) << 32) | hash32(i)",
     };
     c.line(format!("extern \"C\" __global__ void fill_random({et}* p, long long n, unsigned long long seed) {{"));
-    c.line("  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {");
+    c.line(format!("{GRID_STRIDE_LOOP} {{"));
     c.line("    unsigned int h = hash32(seed * 0x9E3779B97F4A7C15ULL + (unsigned long long)i);");
     c.line(format!("    p[i] = ({et})({value});"));
     c.line("  }");
@@ -40,12 +43,12 @@ pub(super) fn helper_source(dtype: DType) -> String {
     c.line(format!(
         "extern \"C\" __global__ void fill_poison({et}* p, long long n) {{"
     ));
-    c.line("  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)");
+    c.line(GRID_STRIDE_LOOP);
     c.line(format!("    p[i] = ({et})~0ull;"));
     c.line("}");
     c.line(format!("extern \"C\" __global__ void count_poison(const {et}* p, long long n, unsigned long long* count) {{"));
     c.line("  unsigned long long k = 0;");
-    c.line("  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)");
+    c.line(GRID_STRIDE_LOOP);
     c.line(format!("    k += p[i] == ({et})~0ull;"));
     c.line("  atomicAdd(count, k);");
     c.line("}");
@@ -63,7 +66,7 @@ fn check_source(case: &CopyCase, src_lo: i64, dst_lo: i64) -> String {
     ));
     c.line(format!("extern \"C\" __global__ void check_copy(const {et}* src, const {et}* dst, long long n, unsigned long long* bad) {{"));
     c.line("  unsigned long long k = 0;");
-    c.line("  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {");
+    c.line(format!("{GRID_STRIDE_LOOP} {{"));
     c.line(format!(
         "    k += src[{} + ({})] != dst[{} + ({})];",
         layout_eval_expr(&case.src, "i"),

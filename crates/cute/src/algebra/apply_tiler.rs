@@ -247,6 +247,25 @@ const fn push_node(b: &mut Builder, l: &Layout) -> Result<(), Error> {
     b.push_layout_node(Op::LogicalDivide, l)
 }
 
+/// A public zipped, tiled or flat divide or product: [`zipped`], then with `Some(both)` [`unpack`];
+/// an error as the entry point `op`'s ([`entry_error`]).
+pub(crate) const fn zipped_entry(
+    a: &Layout,
+    t: &Tiler,
+    f: Apply,
+    unpacked: Option<bool>,
+    op: Op,
+) -> Result<Layout, Error> {
+    let r = match (zipped(a, t, f), unpacked) {
+        (Ok(z), Some(both)) => unpack(&z, both),
+        (r, _) => r,
+    };
+    match r {
+        Ok(r) => Ok(r),
+        Err(e) => Err(entry_error(e, op, a, t)),
+    }
+}
+
 /// The error of a public entry point: named after `op`, with the operands of the failing mode if
 /// they were recorded, else `A` and the tiler (when it is a single layout or integer).
 pub(crate) const fn entry_error(e: Error, op: Op, a: &Layout, t: &Tiler) -> Error {

@@ -136,6 +136,27 @@ const fn eliminate(a: &Layout, op: Op) -> Result<Echelon, Error> {
     Ok(e)
 }
 
+/// [`eliminate`] for an operation that needs `a` injective: `None` when `a` is not linear over
+/// GF(2), the [`ErrorKind::Collision`] of `op` between index 0 and a nonzero index that `a` also
+/// sends to 0, else the reduced columns.
+const fn eliminate_injective(a: &Layout, op: Op) -> Option<Result<Echelon, Error>> {
+    let e = match eliminate(a, op) {
+        Ok(e) => e,
+        Err(err) => return Some(Err(err)),
+    };
+    match e.found {
+        Found::Independent => Some(Ok(e)),
+        Found::Kernel(i) => Some(Err(Error::new(
+            op,
+            ErrorKind::Collision {
+                first: 0,
+                second: i,
+            },
+        ))),
+        Found::NotLinear => None,
+    }
+}
+
 /// Appends `2 : f_d` (`d = 0` an integer zero) to `f`, merged into the mode before it where the two
 /// coalesce; the [`ErrorKind::Capacity`] of `op` past [`CAPACITY`] modes.
 const fn push_bit(f: &mut Flat, d: u64, op: Op) -> Result<(), Error> {
@@ -173,23 +194,11 @@ const fn bits(span: u64) -> u32 {
 /// that `L` sends to the same value (then no left inverse exists).
 pub(crate) const fn left_inverse_f2(a: &Layout) -> Option<Result<Layout, Error>> {
     let op = Op::LeftInverse;
-    let e = match eliminate(a, op) {
-        Ok(e) => e,
-        Err(err) => return Some(Err(err)),
+    let e = match eliminate_injective(a, op) {
+        Some(Ok(e)) => e,
+        Some(Err(err)) => return Some(Err(err)),
+        None => return None,
     };
-    match e.found {
-        Found::Independent => {}
-        Found::Kernel(i) => {
-            return Some(Err(Error::new(
-                op,
-                ErrorKind::Collision {
-                    first: 0,
-                    second: i,
-                },
-            )))
-        }
-        Found::NotLinear => return None,
-    }
     let m = bits(e.span);
     if m > 62 {
         // the domain of R, the values below 2^m, passes i64
@@ -230,23 +239,11 @@ pub(crate) const fn left_inverse_f2(a: &Layout) -> Option<Result<Layout, Error>>
 /// is then a bijection onto `[0, 2^t)`, at least `to` values).
 pub(crate) const fn complement_f2(a: &Layout, to: Option<i64>) -> Option<Result<Layout, Error>> {
     let op = Op::Complement;
-    let e = match eliminate(a, op) {
-        Ok(e) => e,
-        Err(err) => return Some(Err(err)),
+    let e = match eliminate_injective(a, op) {
+        Some(Ok(e)) => e,
+        Some(Err(err)) => return Some(Err(err)),
+        None => return None,
     };
-    match e.found {
-        Found::Independent => {}
-        Found::Kernel(i) => {
-            return Some(Err(Error::new(
-                op,
-                ErrorKind::Collision {
-                    first: 0,
-                    second: i,
-                },
-            )))
-        }
-        Found::NotLinear => return None,
-    }
     let mut m = bits(e.span);
     if let Some(to) = to {
         let t = if to <= 1 { 0 } else { bits((to - 1) as u64) };

@@ -297,6 +297,24 @@ pub(crate) mod parts {
         rebuild(op, plan, t, a, b, &Tree::EMPTY, a, b)
     }
 
+    /// [`rebuild_modes`] of a plan over the modes `lo..hi`; the `OutOfRange` of `op` (naming `hi`)
+    /// when that range is empty or passes the rank.
+    const fn rebuild_range(
+        op: Op,
+        plan: Plan,
+        t: &Tree,
+        a: &V,
+        b: &V,
+        lo: usize,
+        hi: usize,
+    ) -> Result<Parts, Error> {
+        let r = t.rank();
+        if lo >= hi || hi > r {
+            return Err(Error::new(op, ErrorKind::OutOfRange { index: hi, rank: r }));
+        }
+        rebuild_modes(op, plan, t, a, b)
+    }
+
     pub(crate) const fn get(t: &Tree, a: &V, b: &V, k: usize) -> Result<Parts, Error> {
         let mut bl = Builder::new();
         tri!(bl.push_mode(Op::Get, t, a, b, k));
@@ -304,14 +322,7 @@ pub(crate) mod parts {
     }
 
     pub(crate) const fn take(t: &Tree, a: &V, b: &V, lo: usize, hi: usize) -> Result<Parts, Error> {
-        let r = t.rank();
-        if lo >= hi || hi > r {
-            return Err(Error::new(
-                Op::Take,
-                ErrorKind::OutOfRange { index: hi, rank: r },
-            ));
-        }
-        rebuild_modes(Op::Take, Plan::Range(lo, hi), t, a, b)
+        rebuild_range(Op::Take, Plan::Range(lo, hi), t, a, b, lo, hi)
     }
 
     pub(crate) const fn select(t: &Tree, a: &V, b: &V, idx: &[usize]) -> Result<Parts, Error> {
@@ -325,14 +336,7 @@ pub(crate) mod parts {
         lo: usize,
         hi: usize,
     ) -> Result<Parts, Error> {
-        let r = t.rank();
-        if lo >= hi || hi > r {
-            return Err(Error::new(
-                Op::Group,
-                ErrorKind::OutOfRange { index: hi, rank: r },
-            ));
-        }
-        rebuild_modes(Op::Group, Plan::Group(lo, hi), t, a, b)
+        rebuild_range(Op::Group, Plan::Group(lo, hi), t, a, b, lo, hi)
     }
 
     /// Inserts the node `x` as the new entry `pos` (`0..=rank`).

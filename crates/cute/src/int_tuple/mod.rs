@@ -163,6 +163,23 @@ impl Tree {
         )
     }
 
+    /// The own nesting of the top-level mode whose leaves are `[lo, hi)` (as
+    /// [`mode_end`](Tree::mode_end) walks them), as a tree of its own.
+    pub(crate) const fn mode_tree(&self, lo: usize, hi: usize) -> Tree {
+        let mut out = Tree::EMPTY;
+        let adj = self.mode_adjust(lo, hi);
+        let mut i = lo;
+        while i < hi {
+            out.open[i - lo] = self.open[i];
+            out.close[i - lo] = self.close[i];
+            i += 1;
+        }
+        out.open[0] -= adj.0;
+        out.close[hi - lo - 1] -= adj.1;
+        out.n = (hi - lo) as u8;
+        out
+    }
+
     pub(crate) const fn eq(&self, other: &Tree) -> bool {
         if self.n != other.n {
             return false;

@@ -196,19 +196,14 @@ pub(crate) const fn mode_build(l: &Layout, k: usize, err: &mut Result<(), Error>
 /// caller walking the modes in order has the range already): [`mode_build`] without the search.
 pub(crate) const fn mode_of_leaves(l: &Layout, lo: usize, hi: usize) -> Layout {
     let mut out = BLANK;
-    let adj = l.tree.mode_adjust(lo, hi);
+    out.tree = l.tree.mode_tree(lo, hi);
     let mut i = lo;
     while i < hi {
         out.shape[i - lo] = l.shape[i];
         out.stride[i - lo] = l.stride[i];
         out.basis[i - lo] = l.basis[i];
-        out.tree.open[i - lo] = l.tree.open[i];
-        out.tree.close[i - lo] = l.tree.close[i];
         i += 1;
     }
-    out.tree.open[0] -= adj.0;
-    out.tree.close[hi - lo - 1] -= adj.1;
-    out.tree.n = (hi - lo) as u8;
     out
 }
 

@@ -65,3 +65,22 @@ pub(crate) fn not_divisible(op: &'static str, what: &'static str, a: i64, b: i64
         },
     )
 }
+
+/// The `NotInDomain` of `thr_slice` (naming the thread layout `layout`) when `thread` is not in
+/// `0..size`.
+pub(crate) fn check_thread(thread: i64, size: i64, layout: &Layout) -> Result<(), Error> {
+    if !(0..size).contains(&thread) {
+        return Err(Error::new(
+            Op::Named("thr_slice"),
+            ErrorKind::NotInDomain {
+                coord: thread,
+                size,
+            },
+        )
+        .with(
+            crate::error::Operand::Layout(*layout),
+            crate::error::Operand::None,
+        ));
+    }
+    Ok(())
+}

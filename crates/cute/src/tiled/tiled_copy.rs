@@ -15,7 +15,7 @@ use crate::algebra::inverse::right_inverse;
 use crate::algebra::product::logical_product;
 use crate::algebra::recast::upcast;
 use crate::atom::CopyAtom;
-use crate::error::{Error, ErrorKind, Op};
+use crate::error::Error;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
 use crate::partition::make_layout_tv;
@@ -465,19 +465,7 @@ impl TiledCopy {
     ///
     /// `NotInDomain` when `thread` is not in `0..size()`.
     pub fn thr_slice(&self, thread: i64) -> Result<ThrCopy, Error> {
-        if !(0..self.size()).contains(&thread) {
-            return Err(Error::new(
-                Op::Named("thr_slice"),
-                ErrorKind::NotInDomain {
-                    coord: thread,
-                    size: self.size(),
-                },
-            )
-            .with(
-                crate::error::Operand::Layout(self.layout_tv),
-                crate::error::Operand::None,
-            ));
-        }
+        super::check_thread(thread, self.size(), &self.layout_tv)?;
         Ok(ThrCopy {
             copy: *self,
             thread,

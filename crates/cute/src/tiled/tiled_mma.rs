@@ -547,19 +547,7 @@ impl TiledMma {
     ///
     /// `NotInDomain` when `thread` is not in `0..size()`.
     pub fn thr_slice(&self, thread: i64) -> Result<ThrMma, Error> {
-        if !(0..self.size()).contains(&thread) {
-            return Err(Error::new(
-                Op::Named("thr_slice"),
-                ErrorKind::NotInDomain {
-                    coord: thread,
-                    size: self.size(),
-                },
-            )
-            .with(
-                crate::error::Operand::Layout(self.thr_layout_vmnk),
-                crate::error::Operand::None,
-            ));
-        }
+        super::check_thread(thread, self.size(), &self.thr_layout_vmnk)?;
         // CuTe's get_flat_coord: the coordinate that thr_layout_vmnk maps to `thread` (idx2crd by
         // the strides), one index per mode (colexicographic within a nested mode)
         let mut vmnk = [0i64; 4];

@@ -5,7 +5,10 @@
 //! definition; every refusal must state a reason that brute force confirms. The refusal rates and
 //! reasons are printed (run with `--nocapture`).
 
-use crate::gen::{eval_oracle, gen_layout_with, representable, run, values};
+use crate::gen::{
+    check_ordered, check_ordered_disjoint, eval_oracle, flat, gen_layout_with, leaves,
+    representable, run, values,
+};
 use cute::{
     complement, complement_to, logical_divide, logical_product, ErrorKind, IntTuple, Layout, Tiler,
 };
@@ -27,10 +30,6 @@ fn operand() -> impl Strategy<Value = Layout> {
             Layout::flat(&s, &d).unwrap()
         }),
     ]
-}
-
-fn leaves(l: &Layout) -> Vec<(i64, i64)> {
-    (0..l.leaf_count()).map(|k| l.leaf_at(k)).collect()
 }
 
 /// `filter(A)` is injective: no two indices meet, stride-0 leaves aside.
@@ -176,6 +175,34 @@ fn decided(e: &cute::Error) -> bool {
     )
 }
 
+/// The reason of a `Divisibility` refusal `e` of the composition `outer ∘ inner` (`what` names it
+/// in the reason): `e` names a condition that fails ([`check_composition_reason`]), and where the
+/// composed values `outer(inner(i))` are still a layout refining `inner`'s shape, `e` must not
+/// claim a decided witness.
+fn divisibility_reason(
+    outer: &Layout,
+    inner: &Layout,
+    e: &cute::Error,
+    what: &str,
+) -> Result<String, TestCaseError> {
+    let v: Vec<i64> = (0..inner.size())
+        .map(|i| eval_oracle(outer, eval_oracle(inner, i)))
+        .collect();
+    let shape: Vec<i64> = leaves(inner).iter().map(|m| m.0).collect();
+    check_composition_reason(outer, e)?;
+    if representable_refining(&v, &shape) {
+        prop_assert!(
+            !decided(e),
+            "refused with a witness, though {} is a layout: {}",
+            what,
+            e
+        );
+        Ok(format!("refused: composition condition (9)/(10)/(12) as stated (checked, not decided), though {what} is a layout"))
+    } else {
+        Ok(format!("refused: {what} is no layout (checked)"))
+    }
+}
+
 /// The tally key of an `Unsupported` refusal of `left ∘ right` inside a product or divide, its
 /// stated reason checked where it is a fact about the operands.
 fn unsupported(e: &cute::Error, left: &Layout, right: &Layout) -> Result<String, TestCaseError> {
@@ -213,13 +240,7 @@ fn complement_of_every_integer_layout() {
                 prop_assert!(inj, "{} is not injective, complement {}", a, c);
                 prop_assert!(c.is_integral());
                 let n = c.size();
-                for i in 1..n {
-                    prop_assert!(
-                        eval_oracle(&c, i - 1) < eval_oracle(&c, i),
-                        "{} not ordered",
-                        c
-                    );
-                }
+                check_ordered(&c)?;
                 let img: HashSet<i64> = values(&a).into_iter().collect();
                 let kept: Vec<i64> = (0..a.size())
                     .filter(|&i| {
@@ -299,21 +320,10 @@ fn complement_to_every_integer_layout() {
             Ok(c) => {
                 tally.add(format!("ok: {kind}"));
                 prop_assert!(inj);
-                let n = c.size();
-                let img: HashSet<i64> = values(&a).into_iter().collect();
-                for i in 1..n {
-                    prop_assert!(
-                        eval_oracle(&c, i - 1) < eval_oracle(&c, i),
-                        "{} not ordered",
-                        c
-                    );
-                    prop_assert!(!img.contains(&eval_oracle(&c, i)), "{} meets {}", c, a);
-                }
+                check_ordered_disjoint(&a, &c)?;
                 let mut both = leaves(&a);
                 both.extend(leaves(&c));
-                let s: Vec<i64> = both.iter().map(|m| m.0).collect();
-                let d: Vec<i64> = both.iter().map(|m| m.1).collect();
-                let ac = Layout::flat(&s, &d).unwrap();
+                let ac = flat(&both);
                 prop_assert!(
                     ac.cosize().unwrap() >= m.size().unwrap(),
                     "(A, {}) short of {}",
@@ -380,24 +390,7 @@ fn logical_product_of_every_integer_layout() {
             Err(e) => {
                 let why = match e.category() {
                     "NotInjective" => check_not_injective(&a, &e)?,
-                    "Divisibility" => {
-                        let c = c.unwrap();
-                        let v: Vec<i64> = (0..b.size())
-                            .map(|j| eval_oracle(&c, eval_oracle(&b, j)))
-                            .collect();
-                        let shape: Vec<i64> = leaves(&b).iter().map(|m| m.0).collect();
-                        check_composition_reason(&c, &e)?;
-                        if representable_refining(&v, &shape) {
-                            prop_assert!(
-                                !decided(&e),
-                                "refused with a witness, though A* ∘ B is a layout: {}",
-                                e
-                            );
-                            "refused: composition condition (9)/(10)/(12) as stated (checked, not decided), though A* ∘ B is a layout".into()
-                        } else {
-                            "refused: A* ∘ B is no layout (checked)".into()
-                        }
-                    }
+                    "Divisibility" => divisibility_reason(&c.unwrap(), &b, &e, "A* ∘ B")?,
                     "Unsupported" => unsupported(&e, c.as_ref().unwrap(), &b)?,
                     _ => return Err(TestCaseError::fail(format!("{a} ⊗ {b}: {e}"))),
                 };
@@ -482,21 +475,7 @@ fn logical_divide_by_every_integer_layout() {
                     "NotInjective" => check_not_injective(&b, &e)?,
                     "Divisibility" => {
                         let full = Layout::concat(&[b, rest.unwrap()]).unwrap();
-                        let v: Vec<i64> = (0..full.size())
-                            .map(|i| eval_oracle(&a, eval_oracle(&full, i)))
-                            .collect();
-                        let shape: Vec<i64> = leaves(&full).iter().map(|m| m.0).collect();
-                        check_composition_reason(&a, &e)?;
-                        if representable_refining(&v, &shape) {
-                            prop_assert!(
-                                !decided(&e),
-                                "refused with a witness, though A ∘ (B, B*) is a layout: {}",
-                                e
-                            );
-                            "refused: composition condition (9)/(10)/(12) as stated (checked, not decided), though A ∘ (B, B*) is a layout".into()
-                        } else {
-                            "refused: A ∘ (B, B*) is no layout (checked)".into()
-                        }
+                        divisibility_reason(&a, &full, &e, "A ∘ (B, B*)")?
                     }
                     "Unsupported" => {
                         let full = Layout::concat(&[b, rest.unwrap()]).unwrap();

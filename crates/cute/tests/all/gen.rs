@@ -310,6 +310,44 @@ pub fn values(l: &Layout) -> Vec<i64> {
     (0..l.size()).map(|i| eval_oracle(l, i)).collect()
 }
 
+/// The leaves `(shape, stride)` of `l` in order.
+pub fn leaves(l: &Layout) -> Vec<(i64, i64)> {
+    (0..l.leaf_count()).map(|k| l.leaf_at(k)).collect()
+}
+
+/// The flat layout of the given leaves (`1:0` when there are none).
+pub fn flat(modes: &[(i64, i64)]) -> Layout {
+    if modes.is_empty() {
+        return Layout::leaf(1, 0).unwrap();
+    }
+    let s: Vec<i64> = modes.iter().map(|m| m.0).collect();
+    let d: Vec<i64> = modes.iter().map(|m| m.1).collect();
+    Layout::flat(&s, &d).unwrap()
+}
+
+/// A complement `c` is ordered: `C(i-1) < C(i)` for `1 ≤ i < |C|`.
+pub fn check_ordered(c: &Layout) -> Result<(), TestCaseError> {
+    for i in 1..c.size() {
+        prop_assert!(
+            eval_oracle(c, i - 1) < eval_oracle(c, i),
+            "{} not ordered",
+            c
+        );
+    }
+    Ok(())
+}
+
+/// A complement `c` of `a` is ordered ([`check_ordered`]) and disjoint from `a`: `C(i) ∉ image(A)`
+/// for `1 ≤ i < |C|`.
+pub fn check_ordered_disjoint(a: &Layout, c: &Layout) -> Result<(), TestCaseError> {
+    check_ordered(c)?;
+    let img: std::collections::HashSet<i64> = values(a).into_iter().collect();
+    for i in 1..c.size() {
+        prop_assert!(!img.contains(&eval_oracle(c, i)), "{} meets {}", c, a);
+    }
+    Ok(())
+}
+
 /// True when `v` is the value sequence of some layout of size `v.len()` on `0..v.len()`.
 ///
 /// Every layout evaluates at integers like its flattening, and size-1 modes contribute nothing, so

@@ -2,6 +2,7 @@
 //! the paper's worked examples (EXAMPLES.md ids) and property tests of the defining laws, checked by
 //! brute force on small random layouts.
 
+use crate::gen::leaves;
 use cute::{
     coalesce, compact_col_major, composition, domain_distribute, downcast, left_inverse,
     max_common_layout, max_common_vector, nullspace, recast, right_inverse, upcast, IntTuple,
@@ -34,10 +35,6 @@ fn injective(l: &Layout) -> bool {
     let mut v: Vec<i64> = (0..l.size()).map(|k| ev(l, k)).collect();
     v.sort_unstable();
     v.windows(2).all(|w| w[0] != w[1])
-}
-
-fn leaves(l: &Layout) -> Vec<(i64, i64)> {
-    (0..l.leaf_count()).map(|i| l.leaf_at(i)).collect()
 }
 
 // ---------------------------------------------------------------------------------------------

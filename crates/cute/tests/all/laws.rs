@@ -22,22 +22,8 @@ use proptest::test_runner::TestCaseError;
 use std::cell::Cell;
 use std::collections::HashSet;
 
-fn leaves(l: &Layout) -> Vec<(i64, i64)> {
-    (0..l.leaf_count()).map(|k| l.leaf_at(k)).collect()
-}
-
 fn shape_leaves(l: &Layout) -> Vec<i64> {
     leaves(l).into_iter().map(|(s, _)| s).collect()
-}
-
-/// The flat layout of the given leaves (`1:0` when there are none).
-fn flat(modes: &[(i64, i64)]) -> Layout {
-    if modes.is_empty() {
-        return Layout::leaf(1, 0).unwrap();
-    }
-    let s: Vec<i64> = modes.iter().map(|m| m.0).collect();
-    let d: Vec<i64> = modes.iter().map(|m| m.1).collect();
-    Layout::flat(&s, &d).unwrap()
 }
 
 /// The leaves of `A` with stride ≠ 0 and shape ≠ 1 (the layout that `filter` must be equivalent to).
@@ -642,14 +628,7 @@ fn complement_is_ordered_and_disjoint_on_the_extended_domain() {
             Ok(c) => {
                 ok.set(ok.get() + 1);
                 prop_assert!(c.depth() <= 1);
-                let n = c.size();
-                for i in 1..n {
-                    prop_assert!(
-                        eval_oracle(&c, i - 1) < eval_oracle(&c, i),
-                        "{} not ordered",
-                        c
-                    );
-                }
+                check_ordered(&c)?;
                 let img: HashSet<i64> = values(&a).into_iter().collect();
                 for x in 1..300 {
                     let v = eval_oracle(&c, x);
@@ -709,16 +688,7 @@ fn complement_with_a_cotarget_covers_it() {
         if let Ok(c) = complement_to(&a, &m) {
             ok.set(ok.get() + 1);
             prop_assert!(c.depth() <= 1);
-            let n = c.size();
-            let img: HashSet<i64> = values(&a).into_iter().collect();
-            for i in 1..n {
-                prop_assert!(
-                    eval_oracle(&c, i - 1) < eval_oracle(&c, i),
-                    "{} not ordered",
-                    c
-                );
-                prop_assert!(!img.contains(&eval_oracle(&c, i)), "{} meets {}", c, a);
-            }
+            check_ordered_disjoint(&a, &c)?;
             let mut both = leaves(&a);
             both.extend(leaves(&c));
             let cover = values(&flat(&both));

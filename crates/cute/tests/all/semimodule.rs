@@ -612,6 +612,22 @@ fn check_composition(a: &Layout, b: &Layout, r: &Layout) -> Result<(), TestCaseE
     Ok(())
 }
 
+/// Composition, forward law, for `cases` pairs of a left operand from `a` and a
+/// [`right_operand`]: wherever `composition(A, B)` is `Ok(R)`, [`check_composition`]; at least a
+/// fifth of the pairs must be admissible.
+fn composition_law_holds(cases: u32, a: impl Strategy<Value = GenS>) {
+    let ok = Cell::new(0u32);
+    run(cases, (a, right_operand()), |(g, b)| {
+        let a = g.layout();
+        if let Ok(r) = composition(&a, &b) {
+            ok.set(ok.get() + 1);
+            check_composition(&a, &b, &r)?;
+        }
+        Ok(())
+    });
+    assert!(ok.get() >= cases / 5, "only {} admissible pairs", ok.get());
+}
+
 /// Right operands of composition: integer layouts with small or power-of-two strides.
 fn right_operand() -> impl Strategy<Value = Layout> {
     prop_oneof![
@@ -626,7 +642,6 @@ fn right_operand() -> impl Strategy<Value = Layout> {
 /// fifth of the pairs must be admissible.
 #[test]
 fn composition_with_coordinate_left_operand() {
-    let ok = Cell::new(0u32);
     let cases = 1024;
     let a = prop_oneof![
         gen_e(4, 1..=8, -16..=16, false),
@@ -639,15 +654,7 @@ fn composition_with_coordinate_left_operand() {
             g
         }),
     ];
-    run(cases, (a, right_operand()), |(g, b)| {
-        let a = g.layout();
-        if let Ok(r) = composition(&a, &b) {
-            ok.set(ok.get() + 1);
-            check_composition(&a, &b, &r)?;
-        }
-        Ok(())
-    });
-    assert!(ok.get() >= cases / 5, "only {} admissible pairs", ok.get());
+    composition_law_holds(cases, a);
 }
 
 /// Composition with a binary left operand: whenever `composition(A, B)` is `Ok(R)` (`B` an integer
@@ -684,18 +691,9 @@ fn composition_with_binary_left_operand() {
             );
         }
     }
-    let ok = Cell::new(0u32);
     let cases = 1024;
     let a = prop_oneof![gen_f(4, 1..=8i64, 0..=63), gen_f(4, pow2_shape(), 0..=63),];
-    run(cases, (a, right_operand()), |(g, b)| {
-        let a = g.layout();
-        if let Ok(r) = composition(&a, &b) {
-            ok.set(ok.get() + 1);
-            check_composition(&a, &b, &r)?;
-        }
-        Ok(())
-    });
-    assert!(ok.get() >= cases / 5, "only {} admissible pairs", ok.get());
+    composition_law_holds(cases, a);
 }
 
 /// The binary composition law where `B` has a single leaf (so no two leaves of `B` meet in a mode

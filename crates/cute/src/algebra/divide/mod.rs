@@ -67,7 +67,7 @@
 
 pub(crate) mod tile;
 
-use super::apply_tiler::{apply_tiler_build, entry_error, unpack, zipped, Apply};
+use super::apply_tiler::{apply_tiler_build, entry_error, zipped_entry, Apply};
 use crate::error::{Error, Op};
 use crate::layout::Layout;
 use crate::tiler::Tiler;
@@ -123,10 +123,7 @@ pub const fn logical_divide(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
 /// mode of `A` that is an integer (there is no tile/rest pair to split), or `ProfileMismatch` when
 /// it stands over a mode of rank other than 2.
 pub const fn zipped_divide(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
-    match zipped(a, t, Apply::Divide) {
-        Ok(r) => Ok(r),
-        Err(e) => Err(entry_error(e, Op::ZippedDivide, a, t)),
-    }
+    zipped_entry(a, t, Apply::Divide, None, Op::ZippedDivide)
 }
 
 /// `tiled_divide(A, T)`: [`zipped_divide`] with its second mode unpacked, `((tiles...), rest...)`.
@@ -146,13 +143,7 @@ pub const fn zipped_divide(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
 ///
 /// As [`zipped_divide`].
 pub const fn tiled_divide(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
-    match zipped(a, t, Apply::Divide) {
-        Ok(z) => match unpack(&z, false) {
-            Ok(r) => Ok(r),
-            Err(e) => Err(entry_error(e, Op::TiledDivide, a, t)),
-        },
-        Err(e) => Err(entry_error(e, Op::TiledDivide, a, t)),
-    }
+    zipped_entry(a, t, Apply::Divide, Some(false), Op::TiledDivide)
 }
 
 /// `flat_divide(A, T)`: [`zipped_divide`] with both modes unpacked, `(tiles..., rest...)`. A mode
@@ -172,11 +163,5 @@ pub const fn tiled_divide(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
 ///
 /// As [`zipped_divide`].
 pub const fn flat_divide(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
-    match zipped(a, t, Apply::Divide) {
-        Ok(z) => match unpack(&z, true) {
-            Ok(r) => Ok(r),
-            Err(e) => Err(entry_error(e, Op::FlatDivide, a, t)),
-        },
-        Err(e) => Err(entry_error(e, Op::FlatDivide, a, t)),
-    }
+    zipped_entry(a, t, Apply::Divide, Some(true), Op::FlatDivide)
 }

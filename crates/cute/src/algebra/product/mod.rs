@@ -49,7 +49,7 @@
 
 pub(crate) mod tile;
 
-use super::apply_tiler::{apply_tiler_build, entry_error, unpack, zipped, Apply};
+use super::apply_tiler::{apply_tiler_build, entry_error, zipped_entry, Apply};
 use crate::error::{attempt, tri, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::build::open_bracket;
 use crate::int_tuple::{IntTuple, Tree, CAPACITY};
@@ -112,10 +112,7 @@ pub const fn logical_product(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
 /// As [`logical_product`], and `OutOfRange` when a `_` of the tiler stands over an integer mode of
 /// `A`.
 pub const fn zipped_product(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
-    match zipped(a, t, Apply::Product) {
-        Ok(r) => Ok(r),
-        Err(e) => Err(entry_error(e, Op::ZippedProduct, a, t)),
-    }
+    zipped_entry(a, t, Apply::Product, None, Op::ZippedProduct)
 }
 
 /// `tiled_product(A, T)`: [`zipped_product`] with its second mode unpacked (kept whole when it has
@@ -135,13 +132,7 @@ pub const fn zipped_product(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
 ///
 /// As [`zipped_product`].
 pub const fn tiled_product(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
-    match zipped(a, t, Apply::Product) {
-        Ok(z) => match unpack(&z, false) {
-            Ok(r) => Ok(r),
-            Err(e) => Err(entry_error(e, Op::TiledProduct, a, t)),
-        },
-        Err(e) => Err(entry_error(e, Op::TiledProduct, a, t)),
-    }
+    zipped_entry(a, t, Apply::Product, Some(false), Op::TiledProduct)
 }
 
 /// `flat_product(A, T)`: [`zipped_product`] with both modes unpacked (a mode of rank 1 is kept
@@ -161,13 +152,7 @@ pub const fn tiled_product(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
 ///
 /// As [`zipped_product`].
 pub const fn flat_product(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
-    match zipped(a, t, Apply::Product) {
-        Ok(z) => match unpack(&z, true) {
-            Ok(r) => Ok(r),
-            Err(e) => Err(entry_error(e, Op::FlatProduct, a, t)),
-        },
-        Err(e) => Err(entry_error(e, Op::FlatProduct, a, t)),
-    }
+    zipped_entry(a, t, Apply::Product, Some(true), Op::FlatProduct)
 }
 
 /// `blocked_product(A, B)`: `A` and `B` padded with `1:0` modes to the larger rank, then the modes

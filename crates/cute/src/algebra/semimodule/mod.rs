@@ -496,6 +496,25 @@ const fn capacity(op: Op) -> Error {
     )
 }
 
+/// Appends the mode `s:d` to the `n` modes `rs`, `rd` of a result; the `Capacity` of `op` when
+/// they are full.
+const fn push_mode(
+    rs: &mut [i64; CAPACITY],
+    rd: &mut [i64; CAPACITY],
+    n: &mut usize,
+    s: i64,
+    d: i64,
+    op: Op,
+) -> Result<(), Error> {
+    if *n >= CAPACITY {
+        return Err(capacity(op));
+    }
+    rs[*n] = s;
+    rd[*n] = d;
+    *n += 1;
+    Ok(())
+}
+
 /// The paper's complement of one axis: gaps, then the trailing size-1 mode, coalesced
 /// (size-1-preserving), strides on the axis's basis.
 const fn complement_axis(ax: &mut Axis, code: Code) -> Result<Layout, Error> {
@@ -663,12 +682,7 @@ const fn left_axis(ax: &mut Axis, binary: bool) -> Result<Layout, Error> {
             } else {
                 tri!(mul(op, cur, gap))
             };
-            if n >= CAPACITY {
-                return Err(capacity(op));
-            }
-            rs[n] = s;
-            rd[n] = ax.p[k];
-            n += 1;
+            tri!(push_mode(&mut rs, &mut rd, &mut n, s, ax.p[k], op));
         }
         k += 1;
     }
@@ -804,12 +818,7 @@ const fn right_inverse_binary_pycute(ax: &Axis) -> Result<Layout, Error> {
                         j += 1;
                     }
                 }
-                if n >= CAPACITY {
-                    return Err(capacity(op));
-                }
-                rs[n] = s;
-                rd[n] = w as i64;
-                n += 1;
+                tri!(push_mode(&mut rs, &mut rd, &mut n, s, w as i64, op));
                 cur = tri!(clmul(op, s as u64, cur));
             }
         }
@@ -883,12 +892,7 @@ const fn right_inverse_binary_exact(ax: &Axis) -> Result<Layout, Error> {
         spans |= span;
         if s & (s - 1) != 0 {
             if r == 0 {
-                if n >= CAPACITY {
-                    return Err(capacity(op));
-                }
-                rs[n] = s;
-                rd[n] = p;
-                n += 1;
+                tri!(push_mode(&mut rs, &mut rd, &mut n, s, p, op));
             }
             break;
         }
