@@ -364,7 +364,7 @@ pub fn gemm_cases() -> Result<Vec<GemmCase>, GpuError> {
             }
         }
         // a 16-bit C through the TMA kernel's stmatrix staging and TMA stores, tiles partial
-        // in M (8 rows of the last 64-row box) and N (8 columns of the last 32-column box)
+        // in M (8 rows of the last 64-row box) and N (8 columns of the last column box)
         for ta in ['N', 'T'] {
             for tb in ['N', 'T'] {
                 v.push(blas_case(264, 328, 72, ta, tb, ab, ab)?);
@@ -372,26 +372,22 @@ pub fn gemm_cases() -> Result<Vec<GemmCase>, GpuError> {
         }
         v.push(gett_case(16, 4, 32, 8, 8, 48, ab)?);
     }
-    // 4-D batched: C_mnbh = Σ_k A_mkbh B_nkbh with the batch (b,h) folded into L
-    let (m, n, k, b, h) = (192i64, 160i64, 96i64, 3i64, 5i64);
-    v.push(GemmCase {
-        name: format!("batched 4-D m{m} n{n} k{k} (b,h)=({b},{h}) bf16"),
-        a: format!("({m},{k},({b},{h})):({k},1,({},{}))", m * k, m * k * b).parse()?,
-        b: format!("({n},{k},({b},{h})):(1,{n},({},{}))", n * k, n * k * b).parse()?,
-        c: format!("({m},{n},({b},{h})):({n},1,({},{}))", m * n, m * n * b).parse()?,
-        ab: DType::Bf16,
-        c_type: DType::F32,
-    });
-    // the same with a bf16 C, its columns contiguous (stmatrix without .trans), partial tiles
-    let (m, n) = (200i64, 168i64);
-    v.push(GemmCase {
-        name: format!("batched 4-D m{m} n{n} k{k} (b,h)=({b},{h}) bf16->bf16"),
-        a: format!("({m},{k},({b},{h})):({k},1,({},{}))", m * k, m * k * b).parse()?,
-        b: format!("({n},{k},({b},{h})):(1,{n},({},{}))", n * k, n * k * b).parse()?,
-        c: format!("({m},{n},({b},{h})):({n},1,({},{}))", m * n, m * n * b).parse()?,
-        ab: DType::Bf16,
-        c_type: DType::Bf16,
-    });
+    // 4-D batched: C_mnbh = Σ_k A_mkbh B_nkbh with the batch (b,h) folded into L; with an f32 C,
+    // and with a bf16 C (columns contiguous: stmatrix without .trans) on partial tiles
+    let (k, b, h) = (96i64, 3i64, 5i64);
+    for (m, n, c_type, suffix) in [
+        (192i64, 160i64, DType::F32, ""),
+        (200, 168, DType::Bf16, "->bf16"),
+    ] {
+        v.push(GemmCase {
+            name: format!("batched 4-D m{m} n{n} k{k} (b,h)=({b},{h}) bf16{suffix}"),
+            a: format!("({m},{k},({b},{h})):({k},1,({},{}))", m * k, m * k * b).parse()?,
+            b: format!("({n},{k},({b},{h})):(1,{n},({},{}))", n * k, n * k * b).parse()?,
+            c: format!("({m},{n},({b},{h})):({n},1,({},{}))", m * n, m * n * b).parse()?,
+            ab: DType::Bf16,
+            c_type,
+        });
+    }
     Ok(v)
 }
 

@@ -19,6 +19,16 @@ use crate::atom::{CopyAtom, DType, MmaAtom};
 use crate::codegen::Code;
 use crate::error::GpuError;
 
+/// A check's name: the atom's, then, for the control run, which operand was perturbed
+/// (`" (A perturbed)"`, or `" (perturbed)"` where `what` is empty).
+fn check_name(atom: &str, perturb: bool, what: &str) -> String {
+    match (perturb, what) {
+        (false, _) => atom.to_string(),
+        (true, "") => format!("{atom} (perturbed)"),
+        (true, w) => format!("{atom} ({w} perturbed)"),
+    }
+}
+
 /// An atom check: its name and the CUDA source of its kernel, with the expected output.
 #[derive(Clone, Debug)]
 pub struct AtomCheck {
@@ -186,11 +196,7 @@ pub fn mma_check(atom: &MmaAtom, seed: u64, perturb: bool) -> Result<AtomCheck, 
     ));
     c.line("}");
     Ok(AtomCheck {
-        name: format!(
-            "{}{}",
-            atom.name,
-            if perturb { " (A perturbed)" } else { "" }
-        ),
+        name: check_name(atom.name, perturb, "A"),
         source: c.finish(),
         threads: 32,
         input,
@@ -268,11 +274,7 @@ pub fn ldmatrix_check(
     ));
     c.line("}");
     Ok(AtomCheck {
-        name: format!(
-            "{}{}",
-            atom.name,
-            if perturb { " (dst perturbed)" } else { "" }
-        ),
+        name: check_name(atom.name, perturb, "dst"),
         source: c.finish(),
         threads: 32,
         input: smem,
@@ -321,11 +323,7 @@ pub fn stmatrix_check(atom: &CopyAtom, num: i64, perturb: bool) -> Result<AtomCh
     c.line("  for (int i = t; i < 256; i += 32) out[i] = sm[i];");
     c.line("}");
     Ok(AtomCheck {
-        name: format!(
-            "{}{}",
-            atom.name,
-            if perturb { " (dst perturbed)" } else { "" }
-        ),
+        name: check_name(atom.name, perturb, "dst"),
         source: c.finish(),
         threads: 32,
         input,
@@ -368,7 +366,7 @@ pub fn cp_async_check(atom: &CopyAtom, seed: u64, perturb: bool) -> Result<AtomC
     c.line("  for (int w = 0; w < 4; ++w) out[t * 4 + w] = sm[slot * 4 + w];");
     c.line("}");
     Ok(AtomCheck {
-        name: format!("{}{}", atom.name, if perturb { " (perturbed)" } else { "" }),
+        name: check_name(atom.name, perturb, ""),
         source: c.finish(),
         threads: 32,
         input,
@@ -527,10 +525,10 @@ pub fn wgmma_check(
     ));
     c.line("}");
     Ok(AtomCheck {
-        name: format!(
-            "{} N={n} smem K-major {sw:?}{}",
-            atom.name,
-            if perturb { " (C perturbed)" } else { "" }
+        name: check_name(
+            &format!("{} N={n} smem K-major {sw:?}", atom.name),
+            perturb,
+            "C",
         ),
         source: c.finish(),
         threads: 128,
