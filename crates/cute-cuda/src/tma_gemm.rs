@@ -177,16 +177,16 @@ pub struct CStaging {
     /// `stmatrix.sync.aligned.m8n8.x4.trans` (C's rows contiguous: each 8 × 8 matrix is stored
     /// transposed, a column of 8 rows per address) or without `.trans` (C's columns contiguous).
     pub trans: bool,
-    /// Shared-memory wavefronts of one warp's two `stmatrix.x4` per 16 columns of the box with
-    /// the chosen swizzle, and the ideal (4 per instruction).
+    /// Shared-memory wavefronts of one warp's two `stmatrix.x4` (32 columns of the box) with the
+    /// chosen swizzle, and the ideal (4 per instruction).
     pub wavefronts: (u64, u64),
 }
 
-/// One warp's `stmatrix.x4` accesses to C's `rb × cb` staging box (element coordinates `r + rb·c`)
-/// over 16 columns (two instructions): thread `lane` gives the address of row `lane % 8` of matrix
-/// `lane / 8`, matrix `k` covering rows `8·(k % 2) ..` and columns `8·(k / 2) ..` of the warp's 16
-/// rows, `8` consecutive elements per address (along the rows with `.trans`, along the columns
-/// without).
+/// One warp's `stmatrix.x4` accesses to C's `rb × cb` staging box (element coordinates
+/// `r + rb·c`) over 32 columns (two instructions of 16): thread `lane` gives the address of row
+/// `lane % 8` of matrix `lane / 8`, matrix `k` covering rows `8·(k % 2) ..` and columns
+/// `8·(k / 2) ..` of the warp's 16 rows, `8` consecutive elements per address (along the rows
+/// with `.trans`, along the columns without).
 fn stmatrix_pattern(trans: bool, rb: i64) -> Result<Layout, GpuError> {
     let text = if trans {
         format!("((8,2,2),(8,2)):(({rb},8,{}),(1,{}))", 8 * rb, 16 * rb)
@@ -855,7 +855,7 @@ fn emit_stmatrix_staging(
 ) -> Result<(), GpuError> {
     let atom = crate::atom::stmatrix(4, st.trans)?;
     c.line(format!(
-        "          // {} ({}): {} wavefronts per warp and 16 columns, ideal {}",
+        "          // {} ({}): {} wavefronts per warp and 32 columns, ideal {}",
         atom.ptx, atom.name, st.wavefronts.0, st.wavefronts.1
     ));
     c.line("          const int lane = t & 31, mk = lane >> 3, q = lane & 7;");
