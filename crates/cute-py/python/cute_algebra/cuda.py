@@ -400,24 +400,29 @@ def _gemm_fast(op, spec, a, b, out, alpha, beta, out_dtype, stream):
     description has a remembered plan the plan launched and `result` the output, else `result`
     None and `key` the description to remember the plan under (None: no fast path).
 
-    A tensor on the CPU has device -1 in its key: no plan is ever remembered under such a key
-    (planning refuses it), so it takes the checked path and its error.
+    A tensor not on a GPU (device -1: on the CPU, or without storage) takes the checked path and
+    its error; its address is never read here.
     """
     if type(a) is not _TT or type(b) is not _TT or stream is not None:
         return None, None
-    dev = a.get_device()
-    pa, pb = a.data_ptr(), b.data_ptr()
+    dev, db = a.get_device(), b.get_device()
+    if dev < 0 or db < 0:
+        return None, None
     if out is None:
         if beta != 0:
             return None, None
         pc, okey = 0, out_dtype
     elif type(out) is _TT:
+        dc = out.get_device()
+        if dc < 0:
+            return None, None
         pc = out.data_ptr()
-        okey = (out.shape, out.stride(), out.dtype, out.get_device(), pc & 15)
+        okey = (out.shape, out.stride(), out.dtype, dc, pc & 15)
     else:
         return None, None
+    pa, pb = a.data_ptr(), b.data_ptr()
     key = (op, spec, a.shape, a.stride(), a.dtype, dev, pa & 15,
-           b.shape, b.stride(), b.dtype, b.get_device(), pb & 15, okey)
+           b.shape, b.stride(), b.dtype, db, pb & 15, okey)
     hit = _PLANS.get(key)
     if hit is None:
         return None, key
