@@ -247,7 +247,7 @@ fn c_store_copy(
     .ok()?;
     let boxes = ceil_div(m, rb) * ceil_div(n, cb) * cl.size();
     let copy_with = |sw: Swizzle| {
-        let smem = ComposedLayout::new(sw, 0, box_layout.clone());
+        let smem = ComposedLayout::new(sw, 0, box_layout);
         let copy = make_tma_copy(&global, &[rb, cb, 1], &smem, kernel.c_type).ok()?;
         let spread = copy.dims.iter().filter(|d| d.box_dim > 1).count();
         (copy.tiles() == boxes && spread == 2).then_some((copy, smem))
