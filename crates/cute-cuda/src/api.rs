@@ -188,10 +188,7 @@ fn prepared_gemm_args(
     let maps = match *last {
         Some((at, maps)) if at == bases => maps,
         _ => {
-            let c = match tc {
-                Some(tc) => c_store_args(tc, bases[2])?,
-                None => [Arg::Map([0; 16]), Arg::I32(0)],
-            };
+            let c = tc.map(|tc| c_store_args(tc, bases[2])).transpose()?;
             let maps = (
                 [
                     encode(ta, bases[0])?.0.opaque,
@@ -210,9 +207,7 @@ fn prepared_gemm_args(
         Arg::F32(alpha),
         Arg::F32(beta),
     ];
-    if tc.is_some() {
-        args.extend(maps.1);
-    }
+    args.extend(maps.1.into_iter().flatten());
     Ok(args)
 }
 

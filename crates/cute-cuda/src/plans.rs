@@ -49,8 +49,9 @@ pub(crate) struct Planned {
 }
 
 /// The addresses of A, B and C and the launch arguments encoded for them: A's and B's TMA
-/// descriptors, and C's descriptor with its flag (where the kernel stores C by TMA).
-pub(crate) type EncodedMaps = ([u64; 3], ([[u64; 16]; 2], [Arg; 2]));
+/// descriptors, and C's descriptor with its flag (None where the kernel stores C from registers
+/// only).
+pub(crate) type EncodedMaps = ([u64; 3], ([[u64; 16]; 2], Option<[Arg; 2]>));
 
 /// A plan ready to launch: its kernel and launch shape.
 pub(crate) struct Prepared {

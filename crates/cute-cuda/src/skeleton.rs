@@ -36,9 +36,10 @@ pub struct GemmKernel {
     pub name: String,
     /// The CUDA C++ source.
     pub source: String,
-    /// The TMA copies whose descriptors a launch encodes and passes first, by value, one per
-    /// operand in order (A, B), in place of the operands' addresses; empty for kernels that
-    /// take addresses.
+    /// The TMA copies whose descriptors a launch encodes and passes by value: A's and B's first,
+    /// in place of their addresses, then C's where the kernel may store C by TMA (passed after
+    /// `beta` with its flag, C's address kept for the stores from registers); empty for kernels
+    /// that take addresses.
     pub tma: Vec<crate::tma::TmaCopy>,
     /// CTAs per cluster (the kernel's `__cluster_dims__`; 1 without clusters). A persistent
     /// kernel of clusters launches no more clusters than the GPU holds at once
@@ -138,9 +139,9 @@ pub(crate) struct KernelEntry<'a> {
 }
 
 /// The kernel's signature `extern "C" __global__ void … {name}({operands}, {C}* gc, alpha,
-/// beta{trailing}) {`, then the index type `idx` (32 or 64 bits, as the extents and `kernel`'s offset
-/// ranges need), the dynamic shared memory `smem` and the shared addresses `smem_a` and `smem_b`
-/// of the operands' stages. The caller closes the body.
+/// beta{trailing}) {`, then the index type `idx` (32 or 64 bits, as the extents and `kernel`'s
+/// offset ranges need), the dynamic shared memory `smem` and the shared addresses `smem_a` and
+/// `smem_b` of the operands' stages. The caller closes the body.
 pub(crate) fn emit_kernel_entry(c: &mut Code, e: &KernelEntry, kernel: &GemmKernel) {
     let (m, n, k, _) = kernel.extents;
     let cluster_dims = if e.cluster > 1 {

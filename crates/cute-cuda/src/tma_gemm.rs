@@ -60,6 +60,12 @@ pub fn c_box(t: DType) -> (i64, i64) {
         (64, 32)
     }
 }
+/// Bytes of one staging box of C ([`c_box`] elements of `t`).
+fn c_box_bytes(t: DType) -> i64 {
+    let (rb, cb) = c_box(t);
+    rb * cb * t.bytes()
+}
+
 /// The most dynamic shared memory a CTA may take on sm_90 (227 KiB).
 const SMEM_MAX: i64 = 232_448;
 
@@ -411,7 +417,8 @@ pub fn plan_gemm_tma_in(
         ));
     }
     let stages = TMA_STAGES * (bm + bn) * bk * ab.bytes() + 1024 + 16 * TMA_STAGES;
-    let c_bytes = 2 * 2 * c_box(c_type).0 * c_box(c_type).1 * c_type.bytes();
+    // two staging boxes per consumer warpgroup
+    let c_bytes = 4 * c_box_bytes(c_type);
     let (c_store, c_staging) = match c_store_copy(&base, &mma, bm, bn) {
         Some((copy, staging)) if stages + c_bytes <= SMEM_MAX => (Some(copy), staging),
         _ => (None, None),
@@ -568,9 +575,8 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
     };
     sk::emit_kernel_entry(&mut c, &entry, &p.kernel);
     // C's staging boxes (two per consumer warpgroup) after the stages, then the mbarriers
-    let c_box_bytes = c_box(p.kernel.c_type).0 * c_box(p.kernel.c_type).1 * p.kernel.c_type.bytes();
     let c_staging = if p.c_store.is_some() {
-        4 * c_box_bytes
+        4 * c_box_bytes(p.kernel.c_type)
     } else {
         0
     };
@@ -709,7 +715,7 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
     match &p.c_store {
         Some(cs) => {
             c.line("      if (c_tma != 0 && beta == 0.0f) {");
-            emit_tma_store_epilogue(&mut c, p, cs, c_box_bytes)?;
+            emit_tma_store_epilogue(&mut c, p, cs)?;
             c.line("      } else {");
         }
         None => c.line("      {"),
@@ -738,16 +744,12 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
 /// coordinates (read off the copy's tile grid, a layout with `e_i` strides), asynchronously: the
 /// warpgroup waits only until the store issued two boxes before has read the buffer it reuses.
 /// TMA clips what lies outside C (ragged edges).
-fn emit_tma_store_epilogue(
-    c: &mut Code,
-    p: &TmaGemmPlan,
-    cs: &TmaCopy,
-    box_bytes: i64,
-) -> Result<(), GpuError> {
+fn emit_tma_store_epilogue(c: &mut Code, p: &TmaGemmPlan, cs: &TmaCopy) -> Result<(), GpuError> {
     let (m, n, _, _) = p.kernel.extents;
-    let (rb, cb) = c_box(p.kernel.c_type);
-    let bn = WG_TILE.1;
     let t = p.kernel.c_type;
+    let (rb, cb) = c_box(t);
+    let box_bytes = c_box_bytes(t);
+    let bn = WG_TILE.1;
     let grid_rows = ceil_div(m, rb);
     let grid_cols = ceil_div(n, cb);
     c.line(format!(
