@@ -143,3 +143,140 @@ def test_every_entry_point_runs_past_the_native_call(monkeypatch):
     # contract hands over alpha and beta as given, and the shapes as the spec names them
     _, spec, a, b, cd, alpha, beta, _ = fake.calls[2]
     assert (spec, a[1], b[1], cd[1], alpha, beta) == ("mk,kn->mn", (4, 8), (8, 5), (4, 5), 2.0, 0.0)
+
+
+# --- the native fast path of matmul/contract (GemmPlans), with stand-ins for torch -----------
+
+
+class _Dtype:
+    """Stands in for `torch.dtype` (its instances are the element types)."""
+
+    def __init__(self, name):
+        self.name = name
+
+
+_BF16, _F32 = _Dtype("bf16"), _Dtype("f32")
+
+
+class _Tensor:
+    """Stands in for `torch.Tensor`: the five reads the fast path makes."""
+
+    def __init__(self, shape, stride, dtype, ptr, device=0):
+        self.shape, self._stride, self.dtype, self._ptr, self._dev = shape, stride, dtype, ptr, device
+        self.device = f"cuda:{device}"
+
+    def get_device(self):
+        return self._dev
+
+    def stride(self):
+        return self._stride
+
+    def data_ptr(self):
+        if self._dev < 0:
+            raise AssertionError("the address of a tensor not on a GPU was read")
+        return self._ptr
+
+
+class _Plan:
+    def __init__(self):
+        self.launches = []
+
+    def gemm(self, a, b, c, alpha, beta, stream):
+        self.launches.append((a, b, c, alpha, beta, stream))
+
+
+def _gemm_plans(max_plans=8):
+    made = []
+
+    def empty(shape, dtype, device):
+        t = _Tensor(tuple(shape), (1, shape[0]), dtype, 0x7F0000900000 + 0x1000 * len(made))
+        made.append((tuple(shape), dtype, device))
+        return t
+
+    streams = []
+
+    def raw_stream(dev):
+        streams.append(dev)
+        return 0x5000 + dev
+
+    return cuda._n.GemmPlans(_Tensor, _Dtype, empty, raw_stream, max_plans), made, streams
+
+
+def test_gemm_plans_launch_what_they_remembered():
+    plans, made, streams = _gemm_plans()
+    a = _Tensor((64, 32), (1, 64), _BF16, 0x7F0000100000)
+    b = _Tensor((32, 48), (1, 32), _BF16, 0x7F0000200000)
+    c = _Tensor((64, 48), (1, 64), _F32, 0x7F0000300000)
+    spec = "mk,kn->mn"
+    assert plans.launch("contract", spec, a, b, c, 1.0, 0.0, None) is None  # nothing remembered
+    plan = _Plan()
+    assert plans.remember("contract", spec, a, b, c, None, plan, c)
+    assert len(plans) == 1 and plans.lookup("contract", spec, a, b, c) is plan
+    # tensors of the same description at other addresses (same alignment): the plan, launched
+    a2 = _Tensor((64, 32), (1, 64), _BF16, 0x7F0000500000)
+    c2 = _Tensor((64, 48), (1, 64), _F32, 0x7F0000600010)
+    assert plans.launch("contract", spec, a2, b, c2, 2, 0.5, None) is c2
+    assert plan.launches == [(0x7F0000500000, 0x7F0000200000, 0x7F0000600010, 2.0, 0.5, 0x5000)]
+    assert streams == [0]
+    # every part of the description is in the key: each change misses
+    misses = [
+        ("matmul", spec, a, b, c),
+        ("contract", "km,kn->mn", a, b, c),
+        ("contract", spec, _Tensor((64, 32), (32, 1), _BF16, a._ptr), b, c),
+        ("contract", spec, _Tensor((64, 32), (1, 64), _F32, a._ptr), b, c),
+        ("contract", spec, _Tensor((64, 32), (1, 64), _BF16, a._ptr + 2), b, c),
+        ("contract", spec, _Tensor((64, 32), (1, 64), _BF16, a._ptr, device=1), b, c),
+        ("contract", spec, a, b, _Tensor((64, 48), (48, 1), _F32, c._ptr)),
+        ("contract", spec, a, b, None),
+    ]
+    for op, s, x, y, z in misses:
+        assert plans.launch(op, s, x, y, z, 1.0, 0.0, None) is None, (op, s)
+        assert plans.lookup(op, s, x, y, z) is None
+    assert len(plan.launches) == 1
+
+
+def test_gemm_plans_allocate_the_remembered_output():
+    plans, made, _ = _gemm_plans()
+    a = _Tensor((64, 32), (1, 64), _BF16, 0x7F0000100000)
+    b = _Tensor((32, 48), (1, 32), _BF16, 0x7F0000200000)
+    first = _Tensor((64, 48), (1, 64), _BF16, 0x7F0000300000)
+    plan = _Plan()
+    assert plans.remember("matmul", None, a, b, None, None, plan, first)
+    out = plans.launch("matmul", None, a, b, None, 1.0, 0.0, None)
+    assert isinstance(out, _Tensor) and out.shape == (64, 48)
+    assert made == [((64, 48), _BF16, "cuda:0")]
+    assert plan.launches[0][2] == out._ptr
+    # another output type asked for is another description; beta without an output never hits
+    assert plans.launch("matmul", None, a, b, None, 1.0, 0.0, _F32) is None
+    assert plans.launch("matmul", None, a, b, None, 1.0, 1.0, None) is None
+    assert len(plan.launches) == 1
+
+
+def test_gemm_plans_refuse_what_they_cannot_describe():
+    plans, _, _ = _gemm_plans()
+    a = _Tensor((4, 4), (1, 4), _BF16, 0x7F0000100000)
+    cpu = _Tensor((4, 4), (1, 4), _BF16, 0, device=-1)  # its address must not be read
+    plan = _Plan()
+    # not of the tensor type, not on a GPU, an element type not of the dtype type, an output
+    # type given as a string, alpha not a number: no fast path, nothing remembered
+    assert not plans.remember("matmul", None, FakeCAI((4, 4)), a, a, None, plan, a)
+    assert not plans.remember("matmul", None, cpu, a, a, None, plan, a)
+    assert not plans.remember("matmul", None, a, _Tensor((4, 4), (1, 4), "bf16", 16), a, None, plan, a)
+    assert not plans.remember("matmul", None, a, a, None, "bfloat16", plan, a)
+    assert len(plans) == 0
+    assert plans.remember("matmul", None, a, a, a, None, plan, a)
+    assert plans.launch("matmul", None, a, a, a, "two", 0.0, None) is None
+    assert plans.launch("matmul", None, cpu, a, a, 1.0, 0.0, None) is None
+    with pytest.raises(ValueError, match="GemmPlans: operation 'gemm'"):
+        plans.launch("gemm", None, a, a, a, 1.0, 0.0, None)
+
+
+def test_gemm_plans_are_bounded():
+    plans, _, _ = _gemm_plans(max_plans=3)
+    b = _Tensor((8, 8), (1, 8), _BF16, 0x7F0000200000)
+    for i in range(7):
+        a = _Tensor((8 + i, 8), (1, 8 + i), _BF16, 0x7F0000100000)
+        assert plans.remember("matmul", None, a, b, None, None, _Plan(), b)
+        assert 1 <= len(plans) <= 3
+    plans.clear()
+    assert len(plans) == 0 and "0 plans of _Tensor tensors, at most 3" in repr(plans)
