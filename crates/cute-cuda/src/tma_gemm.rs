@@ -668,10 +668,14 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
     c.line(format!(
         "      const idx m0 = (idx)tm * {bm}, n0 = (idx)tn * {bn};"
     ));
+    // the tile's first MMA writes `d` (scale-d 0) rather than adding to zeroed registers; with no
+    // K at all (nothing to write) the accumulators are zeroed
     c.line(format!("      float d[{vals}];"));
-    c.line(format!(
-        "      #pragma unroll\n      for (int v = 0; v < {vals}; ++v) d[v] = 0.0f;"
-    ));
+    if kt_total == 0 {
+        c.line(format!(
+            "      #pragma unroll\n      for (int v = 0; v < {vals}; ++v) d[v] = 0.0f;"
+        ));
+    }
     c.line(format!(
         "      for (int kt = 0; kt < {kt_total}; ++kt, ++it) {{"
     ));
@@ -687,7 +691,16 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
         "        const unsigned b_base = smem_b + s * {sb};"
     ));
     let mut body = Code::new();
-    emit_mma_kblock(&mut body, &p.a.wg, &p.b.wg, ab, bn, "a_base", "b_base");
+    emit_mma_kblock(
+        &mut body,
+        &p.a.wg,
+        &p.b.wg,
+        ab,
+        bn,
+        "a_base",
+        "b_base",
+        Some("kt | ks"),
+    );
     for line in body.finish().lines() {
         c.line(format!("    {line}"));
     }

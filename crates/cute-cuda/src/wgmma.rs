@@ -389,7 +389,7 @@ fn source(p: &WgGemmPlan) -> Result<String, GpuError> {
         p.a.wg_step_bytes
     ));
     c.line(format!("    const unsigned b_base = smem_b + st * {sb};"));
-    emit_mma_kblock(&mut c, &p.a, &p.b, ab, bn, "a_base", "b_base");
+    emit_mma_kblock(&mut c, &p.a, &p.b, ab, bn, "a_base", "b_base", None);
     c.line("    asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\");");
     c.line("    asm volatile(\"wgmma.wait_group.sync.aligned 1;\" ::: \"memory\");");
     c.line("  }");
@@ -424,6 +424,9 @@ pub(crate) fn emit_hopper_comments(
 /// One `BK`-deep block of `wgmma m64n{bn}k16` from the stage at shared addresses `a_base` and
 /// `b_base` (expressions), accumulating into `d`: the fence, then `BK / 16` MMAs, each reading its
 /// k16 slice through descriptors advanced by the operands' `k_step_bytes` (not committed).
+/// `accumulate`: `None`, every MMA adds to `d`; `Some(e)`, an expression of the loop's `ks` (an
+/// `int`, nonzero where the MMA adds to `d`) for the MMA's scale-d operand: zero writes `A·B`
+/// alone, so that a tile's first MMA needs no zeroed accumulators.
 pub(crate) fn emit_mma_kblock(
     c: &mut Code,
     a: &WgOperand,
@@ -432,6 +435,7 @@ pub(crate) fn emit_mma_kblock(
     bn: i64,
     a_base: &str,
     b_base: &str,
+    accumulate: Option<&str>,
 ) {
     let bk = WG_TILE.2;
     let vals = 64 * bn / 128;
@@ -452,8 +456,13 @@ pub(crate) fn emit_mma_kblock(
         "      const unsigned long long db = {};",
         desc_expr(b, &format!("{b_base} + ks * {}", b.k_step_bytes))
     ));
+    // the scale-d predicate: a constant, or the `accumulate` operand after A and B's descriptors
+    let (scale, scale_in) = match accumulate {
+        None => ("1".to_string(), String::new()),
+        Some(e) => (format!("%{}", vals + 2), format!(", \"r\"((int)({e}))")),
+    };
     c.line(format!(
-        "      asm volatile(\"{{\\n.reg .pred p;\\nsetp.ne.b32 p, 1, 0;\\nwgmma.mma_async.sync.aligned.m64n{bn}k16.f32.{}.{} {{{}}}, %{}, %{}, p, 1, 1, {ta}, {tb};\\n}}\" : {} : \"l\"(da), \"l\"(db));",
+        "      asm volatile(\"{{\\n.reg .pred p;\\nsetp.ne.b32 p, {scale}, 0;\\nwgmma.mma_async.sync.aligned.m64n{bn}k16.f32.{}.{} {{{}}}, %{}, %{}, p, 1, 1, {ta}, {tb};\\n}}\" : {} : \"l\"(da), \"l\"(db){scale_in});",
         ab.ptx(),
         ab.ptx(),
         regs.join(","),
