@@ -697,8 +697,7 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
         &p.b.wg,
         ab,
         bn,
-        "a_base",
-        "b_base",
+        ("a_base", "b_base"),
         Some("kt | ks"),
     );
     for line in body.finish().lines() {

@@ -389,7 +389,7 @@ fn source(p: &WgGemmPlan) -> Result<String, GpuError> {
         p.a.wg_step_bytes
     ));
     c.line(format!("    const unsigned b_base = smem_b + st * {sb};"));
-    emit_mma_kblock(&mut c, &p.a, &p.b, ab, bn, "a_base", "b_base", None);
+    emit_mma_kblock(&mut c, &p.a, &p.b, ab, bn, ("a_base", "b_base"), None);
     c.line("    asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\");");
     c.line("    asm volatile(\"wgmma.wait_group.sync.aligned 1;\" ::: \"memory\");");
     c.line("  }");
@@ -433,8 +433,7 @@ pub(crate) fn emit_mma_kblock(
     b: &WgOperand,
     ab: DType,
     bn: i64,
-    a_base: &str,
-    b_base: &str,
+    (a_base, b_base): (&str, &str),
     accumulate: Option<&str>,
 ) {
     let bk = WG_TILE.2;
