@@ -154,9 +154,7 @@ impl CudaPlan {
 }
 
 impl CudaPlan {
-    /// Launches the plan on the operands whose element 0 lie at `origins` (the contract of
-    /// [`CudaPlan::copy`]).
-    pub(crate) fn launch(
+    fn launch(
         &self,
         py: Python<'_>,
         origins: &[u64],
@@ -369,8 +367,8 @@ fn dlpack_desc(capsule: &Bound<'_, PyCapsule>) -> PyResult<DlpackDesc> {
 
 /// Registers the native half of `cute_algebra.cuda` as the submodule `_native._cuda` (kept out of
 /// the top-level namespace, which `from ._native import *` fills).
-/// Returns the submodule, to which the classes above this module ([`crate::cuda_array`],
-/// [`crate::cuda_fast`]) are added.
+/// Returns the submodule, to which the classes above this module ([`crate::cuda_array`]) are
+/// added.
 pub fn register<'py>(parent: &Bound<'py, PyModule>) -> PyResult<Bound<'py, PyModule>> {
     let m = PyModule::new(parent.py(), "_cuda")?;
     m.add("CudaError", m.py().get_type::<CudaError>())?;

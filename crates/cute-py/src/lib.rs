@@ -17,7 +17,6 @@ mod classes;
 mod conv;
 mod cuda;
 mod cuda_array;
-mod cuda_fast;
 mod made;
 mod ops;
 mod partition;
@@ -42,7 +41,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("LayoutError", py.get_type::<LayoutError>())?;
     let gpu = cuda::register(m)?;
     gpu.add_class::<cuda_array::DeviceArray>()?;
-    gpu.add_class::<cuda_fast::GemmPlans>()?;
     m.add_class::<classes::PyLayout>()?;
     m.add_class::<classes::PyE>()?;
     m.add_class::<classes::PyF2>()?;

@@ -145,11 +145,11 @@ def test_every_entry_point_runs_past_the_native_call(monkeypatch):
     assert (spec, a[1], b[1], cd[1], alpha, beta) == ("mk,kn->mn", (4, 8), (8, 5), (4, 5), 2.0, 0.0)
 
 
-# --- the native fast path of matmul/contract (GemmPlans), with stand-ins for torch -----------
+# --- the fast path of matmul/contract (`_gemm_fast`), with stand-ins for torch -------------
 
 
 class _Dtype:
-    """Stands in for `torch.dtype` (its instances are the element types)."""
+    """Stands in for a `torch.dtype`."""
 
     def __init__(self, name):
         self.name = name
@@ -163,7 +163,6 @@ class _Tensor:
 
     def __init__(self, shape, stride, dtype, ptr, device=0):
         self.shape, self._stride, self.dtype, self._ptr, self._dev = shape, stride, dtype, ptr, device
-        self.device = f"cuda:{device}"
 
     def get_device(self):
         return self._dev
@@ -185,42 +184,48 @@ class _Plan:
         self.launches.append((a, b, c, alpha, beta, stream))
 
 
-def _gemm_plans(max_plans=8):
-    made = []
+@pytest.fixture
+def fast(monkeypatch):
+    """The fast path's torch hooks replaced by stand-ins; returns the allocations and the
+    streams asked for."""
+    made, streams = [], []
 
     def empty(shape, dtype, device):
         t = _Tensor(tuple(shape), (1, shape[0]), dtype, 0x7F0000900000 + 0x1000 * len(made))
         made.append((tuple(shape), dtype, device))
         return t
 
-    streams = []
-
     def raw_stream(dev):
         streams.append(dev)
         return 0x5000 + dev
 
-    return cuda._n.GemmPlans(_Tensor, _Dtype, empty, raw_stream, max_plans), made, streams
+    monkeypatch.setattr(cuda, "_TT", _Tensor)
+    monkeypatch.setattr(cuda, "_empty", empty)
+    monkeypatch.setattr(cuda, "_raw_stream", raw_stream)
+    monkeypatch.setattr(cuda, "_PLANS", {})
+    return made, streams
 
 
-def test_gemm_plans_launch_what_they_remembered():
-    plans, made, streams = _gemm_plans()
+def test_fast_path_launches_what_it_remembered(fast):
+    _, streams = fast
     a = _Tensor((64, 32), (1, 64), _BF16, 0x7F0000100000)
     b = _Tensor((32, 48), (1, 32), _BF16, 0x7F0000200000)
     c = _Tensor((64, 48), (1, 64), _F32, 0x7F0000300000)
     spec = "mk,kn->mn"
-    assert plans.launch("contract", spec, a, b, c, 1.0, 0.0, None) is None  # nothing remembered
+    r, key = cuda._gemm_fast("contract", spec, a, b, c, 1.0, 0.0, None, None)
+    assert r is None and key is not None  # nothing remembered yet
     plan = _Plan()
-    assert plans.remember("contract", spec, a, b, c, None, plan, c)
-    assert len(plans) == 1 and plans.lookup("contract", spec, a, b, c) is plan
+    cuda._remember(key, (plan, (64, 48), "cuda:0", _F32))
     # tensors of the same description at other addresses (same alignment): the plan, launched
     a2 = _Tensor((64, 32), (1, 64), _BF16, 0x7F0000500000)
     c2 = _Tensor((64, 48), (1, 64), _F32, 0x7F0000600010)
-    assert plans.launch("contract", spec, a2, b, c2, 2, 0.5, None) is c2
+    r, _ = cuda._gemm_fast("contract", spec, a2, b, c2, 2, 0.5, None, None)
+    assert r is c2
     assert plan.launches == [(0x7F0000500000, 0x7F0000200000, 0x7F0000600010, 2.0, 0.5, 0x5000)]
     assert streams == [0]
     # every part of the description is in the key: each change misses
     misses = [
-        ("matmul", spec, a, b, c),
+        ("matmul", None, a, b, c),
         ("contract", "km,kn->mn", a, b, c),
         ("contract", spec, _Tensor((64, 32), (32, 1), _BF16, a._ptr), b, c),
         ("contract", spec, _Tensor((64, 32), (1, 64), _F32, a._ptr), b, c),
@@ -230,53 +235,38 @@ def test_gemm_plans_launch_what_they_remembered():
         ("contract", spec, a, b, None),
     ]
     for op, s, x, y, z in misses:
-        assert plans.launch(op, s, x, y, z, 1.0, 0.0, None) is None, (op, s)
-        assert plans.lookup(op, s, x, y, z) is None
+        r, key = cuda._gemm_fast(op, s, x, y, z, 1.0, 0.0, None, None)
+        assert r is None and key is not None, (op, s)
     assert len(plan.launches) == 1
 
 
-def test_gemm_plans_allocate_the_remembered_output():
-    plans, made, _ = _gemm_plans()
+def test_fast_path_allocates_the_remembered_output(fast):
+    made, _ = fast
     a = _Tensor((64, 32), (1, 64), _BF16, 0x7F0000100000)
     b = _Tensor((32, 48), (1, 32), _BF16, 0x7F0000200000)
-    first = _Tensor((64, 48), (1, 64), _BF16, 0x7F0000300000)
     plan = _Plan()
-    assert plans.remember("matmul", None, a, b, None, None, plan, first)
-    out = plans.launch("matmul", None, a, b, None, 1.0, 0.0, None)
+    _, key = cuda._gemm_fast("matmul", None, a, b, None, 1.0, 0.0, None, None)
+    cuda._remember(key, (plan, (64, 48), "cuda:0", _BF16))
+    out, _ = cuda._gemm_fast("matmul", None, a, b, None, 1.0, 0.0, None, None)
     assert isinstance(out, _Tensor) and out.shape == (64, 48)
     assert made == [((64, 48), _BF16, "cuda:0")]
     assert plan.launches[0][2] == out._ptr
-    # another output type asked for is another description; beta without an output never hits
-    assert plans.launch("matmul", None, a, b, None, 1.0, 0.0, _F32) is None
-    assert plans.launch("matmul", None, a, b, None, 1.0, 1.0, None) is None
+    # another output type asked for is another description
+    r, key = cuda._gemm_fast("matmul", None, a, b, None, 1.0, 0.0, _F32, None)
+    assert r is None and key is not None
     assert len(plan.launches) == 1
 
 
-def test_gemm_plans_refuse_what_they_cannot_describe():
-    plans, _, _ = _gemm_plans()
+def test_fast_path_refuses_what_it_cannot_describe(fast):
     a = _Tensor((4, 4), (1, 4), _BF16, 0x7F0000100000)
     cpu = _Tensor((4, 4), (1, 4), _BF16, 0, device=-1)  # its address must not be read
-    plan = _Plan()
-    # not of the tensor type, not on a GPU, an element type not of the dtype type, an output
-    # type given as a string, alpha not a number: no fast path, nothing remembered
-    assert not plans.remember("matmul", None, FakeCAI((4, 4)), a, a, None, plan, a)
-    assert not plans.remember("matmul", None, cpu, a, a, None, plan, a)
-    assert not plans.remember("matmul", None, a, _Tensor((4, 4), (1, 4), "bf16", 16), a, None, plan, a)
-    assert not plans.remember("matmul", None, a, a, None, "bfloat16", plan, a)
-    assert len(plans) == 0
-    assert plans.remember("matmul", None, a, a, a, None, plan, a)
-    assert plans.launch("matmul", None, a, a, a, "two", 0.0, None) is None
-    assert plans.launch("matmul", None, cpu, a, a, 1.0, 0.0, None) is None
-    with pytest.raises(ValueError, match="GemmPlans: operation 'gemm'"):
-        plans.launch("gemm", None, a, a, a, 1.0, 0.0, None)
-
-
-def test_gemm_plans_are_bounded():
-    plans, _, _ = _gemm_plans(max_plans=3)
-    b = _Tensor((8, 8), (1, 8), _BF16, 0x7F0000200000)
-    for i in range(7):
-        a = _Tensor((8 + i, 8), (1, 8 + i), _BF16, 0x7F0000100000)
-        assert plans.remember("matmul", None, a, b, None, None, _Plan(), b)
-        assert 1 <= len(plans) <= 3
-    plans.clear()
-    assert len(plans) == 0 and "0 plans of _Tensor tensors, at most 3" in repr(plans)
+    _, key = cuda._gemm_fast("matmul", None, a, a, a, 1.0, 0.0, None, None)
+    cuda._remember(key, (_Plan(), (4, 4), "cuda:0", _BF16))
+    # not of the tensor type, not on a GPU, beta without an output, a stream given: no fast path
+    # and no key (the checked path takes the call and says what is wrong)
+    for args in [(FakeCAI((4, 4)), a, a, 1.0, 0.0, None, None),
+                 (cpu, a, a, 1.0, 0.0, None, None),
+                 (a, a, cpu, 1.0, 0.0, None, None),
+                 (a, a, None, 1.0, 1.0, None, None),
+                 (a, a, a, 1.0, 0.0, None, 7)]:
+        assert cuda._gemm_fast("matmul", None, *args) == (None, None)

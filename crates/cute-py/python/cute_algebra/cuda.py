@@ -49,16 +49,14 @@ _probe = {}
 
 # Plans by the description of their operands. A call whose tensors are all PyTorch CUDA tensors
 # of a description seen before (shapes, strides, element types, devices, address alignment) takes
-# its plan from here and launches it with the tensors' addresses: no planning, no layout checks.
-# The first call of a description goes the checked way and leaves its plan here. Bounded: emptied
-# when full. Copies and permutes keep theirs in `_PLANS`; GEMMs and contractions in `_GEMMS`, the
-# native `GemmPlans`, which reads the description, finds the plan and launches it in one call.
+# its plan from here and launches it with the tensors' addresses: no planning, no layout checks,
+# a few hundred nanoseconds of Python. The first call of a description goes the checked way and
+# leaves its plan here. Bounded: emptied when full.
 _PLANS = {}
 _PLANS_MAX = 4096
 _TT = None  # torch.Tensor, once a torch tensor has been seen
 _raw_stream = None  # torch's current raw stream of a device, without a Stream object
 _empty = None  # torch.empty
-_GEMMS = None  # the remembered GEMM-like plans (native), once a torch tensor has been seen
 
 
 def _remember(key, value):
@@ -70,14 +68,12 @@ def _remember(key, value):
 
 def _torch_seen():
     """Looks torch up once, for the fast path of later calls."""
-    global _TT, _raw_stream, _empty, _GEMMS
+    global _TT, _raw_stream, _empty
     import torch
 
     _raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None)
     _empty = torch.empty
     _TT = torch.Tensor if _raw_stream is not None else None
-    if _TT is not None:
-        _GEMMS = _n.GemmPlans(torch.Tensor, torch.dtype, torch.empty, _raw_stream, _PLANS_MAX)
 
 
 def available(device=0):
@@ -399,6 +395,47 @@ def permute(x, dims, out=None, *, stream=None):
     return _result(x, out)
 
 
+def _gemm_fast(op, spec, a, b, out, alpha, beta, out_dtype, stream):
+    """The fast path of a GEMM-like call on PyTorch tensors: `(result, key)`, where the call's
+    description has a remembered plan the plan launched and `result` the output, else `result`
+    None and `key` the description to remember the plan under (None: no fast path).
+
+    A tensor not on a GPU (device -1: on the CPU, or without storage) takes the checked path and
+    its error; its address is never read here.
+    """
+    if type(a) is not _TT or type(b) is not _TT or stream is not None:
+        return None, None
+    dev, db = a.get_device(), b.get_device()
+    if dev < 0 or db < 0:
+        return None, None
+    if out is None:
+        if beta != 0:
+            return None, None
+        pc, okey = 0, out_dtype
+    elif type(out) is _TT:
+        dc = out.get_device()
+        if dc < 0:
+            return None, None
+        pc = out.data_ptr()
+        okey = (out.shape, out.stride(), out.dtype, dc, pc & 15)
+    else:
+        return None, None
+    pa, pb = a.data_ptr(), b.data_ptr()
+    key = (op, spec, a.shape, a.stride(), a.dtype, dev, pa & 15,
+           b.shape, b.stride(), b.dtype, db, pb & 15, okey)
+    hit = _PLANS.get(key)
+    if hit is None:
+        return None, key
+    plan, out_shape, device, dtype = hit
+    if out is None:
+        out = _empty(out_shape, dtype=dtype, device=device)
+        pc = out.data_ptr()
+        if pc & 15:
+            return None, key
+    plan.gemm(pa, pb, pc, float(alpha), float(beta), _raw_stream(dev))
+    return out, key
+
+
 def _parse_spec(spec):
     s = "".join(spec.split())
     if "->" not in s:
@@ -420,11 +457,12 @@ def contract(spec, a, b, out=None, alpha=1.0, beta=0.0, *, out_dtype=None, strea
     hierarchical modes with no permuting copy, on any strides. Spaces in `spec` are ignored.
     With ``beta == 0`` `out` is not read (it may hold anything, NaN included).
     """
-    if _GEMMS is not None and stream is None and type(spec) is str:
-        r = _GEMMS.launch("contract", spec, a, b, out, alpha, beta, out_dtype)
+    if type(spec) is str:
+        r, key = _gemm_fast("contract", spec, a, b, out, alpha, beta, out_dtype, stream)
         if r is not None:
             return r
-    given = out
+    else:
+        key = None
     s, ta, tb, tc = _parse_spec(spec)
     sa, sb = _shape(a), _shape(b)
     if len(ta) != len(sa) or len(tb) != len(sb):
@@ -456,8 +494,8 @@ def contract(spec, a, b, out=None, alpha=1.0, beta=0.0, *, out_dtype=None, strea
         return _result(a, out)
     plan = _n.cuda_contract(s, _desc(a, "A"), _desc(b, "B"), _desc(out, "out"), float(alpha),
                             float(beta), _stream(out, stream))
-    if _GEMMS is not None and type(spec) is str:
-        _GEMMS.remember("contract", spec, a, b, given, out_dtype, plan, out)
+    if key is not None:  # torch tensors (a DeviceArray or a CuPy array has no .device)
+        _remember(key, (plan, out_shape, out.device, out.dtype))
     return _result(a, out)
 
 
@@ -469,11 +507,9 @@ def matmul(a, b, out=None, *, out_dtype=None, stream=None):
     ``torch.matmul``; a broadcast operand is read through stride 0, never copied), accumulated in
     f32, the result in `out`'s type or `out_dtype` (default the operands' type).
     """
-    if _GEMMS is not None and stream is None:
-        r = _GEMMS.launch("matmul", None, a, b, out, 1.0, 0.0, out_dtype)
-        if r is not None:
-            return r
-    given = out
+    r, key = _gemm_fast("matmul", None, a, b, out, 1.0, 0.0, out_dtype, stream)
+    if r is not None:
+        return r
     sa, sb = _shape(a), _shape(b)
     if len(sa) < 2 or len(sb) < 2:
         raise ValueError(f"matmul: operands of shapes {sa} and {sb}; both need at least 2 dimensions")
@@ -506,8 +542,8 @@ def matmul(a, b, out=None, *, out_dtype=None, stream=None):
         _scale(out, 0.0)
         return _result(a, out)
     plan = _n.cuda_contract(spec, da, db, _desc(out, "out"), 1.0, 0.0, _stream(out, stream))
-    if _GEMMS is not None:
-        _GEMMS.remember("matmul", None, a, b, given, out_dtype, plan, out)
+    if key is not None:  # torch tensors (a DeviceArray or a CuPy array has no .device)
+        _remember(key, (plan, out_shape, out.device, out.dtype))
     return _result(a, out)
 
 
@@ -545,6 +581,4 @@ def clear_memory_caches(device=0):
     """Forget the plans and kernels `device` holds in memory (the disk cache stays), and the
     plans this module keeps by their operands' description."""
     _PLANS.clear()
-    if _GEMMS is not None:
-        _GEMMS.clear()
     _n.cuda_clear_memory_caches(int(device))
