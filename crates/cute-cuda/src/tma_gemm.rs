@@ -330,9 +330,10 @@ pub fn plan_gemm_tma(
     align: [i64; 2],
     sms: u32,
 ) -> Result<TmaGemmPlan, GpuError> {
-    // one CTA per cluster: clusters of two run at half the rate (H100 before their grid was
-    // capped at the resident clusters, `Gpu::resident_grid`; H200 after it, 397 against 778
-    // TFLOP/s at 8192^3), not yet understood
+    // one CTA per cluster: clusters of two ran at half the rate while their consumers released
+    // each stage with a cluster-scope release (a fence per arrival); with the CTA-scope arrival
+    // they match one CTA per cluster (H100, 8192^3: 800 against 816 TFLOP/s; GETT q256 483
+    // against 484) but do not beat it, so one CTA stays the default
     plan_gemm_tma_in(a, b, c, ab, c_type, align, sms, 1)
 }
 
@@ -707,21 +708,20 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
     c.line("        asm volatile(\"wgmma.wait_group.sync.aligned 1;\" ::: \"memory\");");
     // the previous block's MMAs are done: its stage is free
     // the stage is released to every CTA whose loads write it (this one, and with clusters the
-    // peers whose multicast of B lands here)
+    // peers whose multicast of B lands here): thread `r` of the warpgroup arrives on CTA `r`'s
+    // barrier, the arrivals of one instruction in parallel lanes
     let release = |cond: &str| {
         let bar = format!("empty + 8 * ((it + {}) % {TMA_STAGES})", TMA_STAGES - 1);
         if cl > 1 {
-            format!(
-                "if ({cond}) {{ for (unsigned r = 0; r < {cl}; ++r) cute_mbar_arrive_cta({bar}, r); }}"
-            )
+            format!("if ({cond}t < {cl}) cute_mbar_arrive_cta({bar}, (unsigned)t);")
         } else {
-            format!("if ({cond}) cute_mbar_arrive({bar});")
+            format!("if ({cond}t == 0) cute_mbar_arrive({bar});")
         }
     };
-    c.line(format!("        {}", release("kt > 0 && t == 0")));
+    c.line(format!("        {}", release("kt > 0 && ")));
     c.line("      }");
     c.line("      asm volatile(\"wgmma.wait_group.sync.aligned 0;\" ::: \"memory\");");
-    c.line(format!("      {}", release("t == 0")));
+    c.line(format!("      {}", release("")));
     let mut epi = Code::new();
     emit_epilogue(&mut epi, &p.kernel, bn, "(idx)l", "cw");
     match &p.c_store {

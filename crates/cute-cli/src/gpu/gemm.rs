@@ -47,8 +47,8 @@ pub enum GemmPath {
     /// `wgmma`, operands by TMA, warp-specialised and persistent, one CTA per cluster: the
     /// library's Hopper kernel.
     Tma,
-    /// As `Tma`, in clusters of two CTAs sharing B where the row tiles pair up (measured slower
-    /// on an H200, kept as a benchmark row).
+    /// As `Tma`, in clusters of two CTAs sharing B where the row tiles pair up (measured at the
+    /// rate of one CTA per cluster on an H100, not faster: kept as a benchmark row).
     TmaCluster2,
 }
 

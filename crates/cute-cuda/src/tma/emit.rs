@@ -116,8 +116,11 @@ pub fn emit_tma_prelude(c: &mut Code, ranks: &[usize]) {
 /// Declares the device functions a cluster of CTAs needs: `cute_tma_load_mc_{N}d` (a TMA load
 /// multicast to the CTAs of `mask`, each receiving the box at the same shared-memory offset and
 /// the bytes on its mbarrier at the same offset), `cute_mbar_arrive_cta` (an arrival on the
-/// mbarrier at the same offset in CTA `cta` of the cluster) and `cute_cluster_sync` (every thread
-/// of the cluster). Needs [`emit_tma_prelude`] before it.
+/// mbarrier at the same offset in CTA `cta` of the cluster, with the default release at CTA scope,
+/// as CUTLASS's `ClusterBarrier::arrive`: what it orders, the reads of a stage by `wgmma`, are
+/// complete before it (`wgmma.wait_group`), and a release at cluster scope fences every arrival,
+/// which Nsight Compute showed as `membar` stalls at half the GEMM's rate) and `cute_cluster_sync`
+/// (every thread of the cluster). Needs [`emit_tma_prelude`] before it.
 ///
 /// ```
 /// let mut c = cute_cuda::codegen::Code::new();
@@ -143,7 +146,7 @@ pub fn emit_cluster_prelude(c: &mut Code, ranks: &[usize]) {
         c.line("}");
     }
     c.line("__device__ __forceinline__ void cute_mbar_arrive_cta(unsigned bar, unsigned cta) {");
-    c.line("  asm volatile(\"{\\n.reg .b32 remote;\\nmapa.shared::cluster.u32 remote, %0, %1;\\nmbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\\n}\" :: \"r\"(bar), \"r\"(cta) : \"memory\");");
+    c.line("  asm volatile(\"{\\n.reg .b32 remote;\\nmapa.shared::cluster.u32 remote, %0, %1;\\nmbarrier.arrive.shared::cluster.b64 _, [remote];\\n}\" :: \"r\"(bar), \"r\"(cta) : \"memory\");");
     c.line("}");
     c.line("__device__ __forceinline__ void cute_cluster_sync() {");
     c.line("  asm volatile(\"barrier.cluster.arrive.release;\\nbarrier.cluster.wait.acquire;\" ::: \"memory\");");
