@@ -128,6 +128,9 @@ pub fn emit_tma_prelude(c: &mut Code, ranks: &[usize]) {
 /// let src = c.finish();
 /// assert!(src.contains(".multicast::cluster"));
 /// assert!(src.contains("mapa.shared::cluster.u32"));
+/// // the remote arrival releases at CTA scope (a cluster-scope release fences every arrival)
+/// assert!(src.contains("mbarrier.arrive.shared::cluster.b64 _, [remote]"));
+/// assert!(!src.contains("release.cluster"));
 /// ```
 pub fn emit_cluster_prelude(c: &mut Code, ranks: &[usize]) {
     let mut ranks: Vec<usize> = ranks.to_vec();

@@ -168,9 +168,17 @@ fn tma_gemm_kernels_compile() {
         ] {
             assert!(ptx.contains(want), "{}: {want}", c.name);
         }
-        // clusters of two share B's tile by multicast and release stages across the cluster
+        // clusters of two share B's tile by multicast and release stages across the cluster, each
+        // arrival a CTA-scope release (a cluster-scope one fenced every arrival: half the rate)
         let shared = ptx.contains(".multicast::cluster") && ptx.contains("mapa.shared::cluster");
         assert_eq!(shared, cluster == 2, "{} cluster {cluster}", c.name);
+        assert!(
+            !ptx.contains("release.cluster.shared"),
+            "{} cluster {cluster}",
+            c.name
+        );
+        // every MMA's scale-d is the run-time predicate (zero for a tile's first), none constant
+        assert!(!ptx.contains("setp.ne.b32 p, 1, 0"), "{}", c.name);
         // a 16-bit C stored by TMA is staged by stmatrix, free of bank conflicts
         if let Some(cs) = &p.c_store {
             let st = p.c_staging.as_ref();
