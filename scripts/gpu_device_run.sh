@@ -5,7 +5,7 @@
 #
 #   cargo build --release -p cute-cli --bin cute && (cd crates/cute-py && maturin build --release --out ../../target/wheels)
 #   mkdir -p .dev && cp target/release/cute .dev/ && strip .dev/cute && cp target/wheels/cute_algebra-*.whl .dev/
-#   (device) bash scripts/gpu_device_run.sh [steps...]     # steps: py checks perf gemm sass ncu sanitizer (default: all but ncu)
+#   (device) bash scripts/gpu_device_run.sh [steps...]     # steps: py checks perf ab gemm sass ncu sanitizer (default: all but ncu and ab)
 #
 # Writes each step's output into $OUT (or /tmp/gpu-out) and prints the tails.
 set -u
@@ -26,6 +26,16 @@ for s in $steps; do
         echo "== cute gpu checks (exit $?)"; grep -v "^\(atom\|copy\|gemm\) .* ok " "$OUT/checks.txt" | tail -15 ;;
     perf) timeout 70 .dev/cute gpu --only perf --json "$OUT/perf.json" > "$OUT/perf.txt" 2>&1
         echo "== cute gpu perf (exit $?)"; tail -6 "$OUT/perf.txt" ;;
+    ab) # A/B of two builds on one machine: .dev/cute (A) and .dev/cute-b (B, e.g. a branch's),
+        # `cute gpu --only perf` alternately, three rounds each (the GPU's clock drifts: compare
+        # within a round, and the best of each)
+        for r in 1 2 3; do
+          for v in a b; do
+            exe=.dev/cute; [ $v = b ] && exe=.dev/cute-b
+            timeout 70 $exe gpu --only perf > "$OUT/perf_${v}_$r.txt" 2>&1
+            grep "gemm-perf" "$OUT/perf_${v}_$r.txt" | sed -e "s/^gemm-perf /$v$r /" -e 's/ (.*//' -e 's/  */ /g'
+          done
+        done ;;
     bandwidth) timeout 120 .dev/cute gpu --only bandwidth --json "$OUT/bandwidth.json" > "$OUT/bandwidth.txt" 2>&1
         echo "== cute gpu bandwidth (exit $?)"; tail -14 "$OUT/bandwidth.txt" ;;
     gemm) timeout 300 python3 scripts/gpu_gemm_bench.py --json "$OUT/gemm.json" > "$OUT/gemm.txt" 2>&1
