@@ -669,14 +669,9 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
     c.line(format!(
         "      const idx m0 = (idx)tm * {bm}, n0 = (idx)tn * {bn};"
     ));
-    // the tile's first MMA writes `d` (scale-d 0) rather than adding to zeroed registers; with no
-    // K at all (nothing to write) the accumulators are zeroed
+    // the tile's first MMA writes `d` (scale-d 0) rather than adding to zeroed registers: every
+    // extent of a layout is positive, so K >= 1 and every tile runs at least one k-block
     c.line(format!("      float d[{vals}];"));
-    if kt_total == 0 {
-        c.line(format!(
-            "      #pragma unroll\n      for (int v = 0; v < {vals}; ++v) d[v] = 0.0f;"
-        ));
-    }
     c.line(format!(
         "      for (int kt = 0; kt < {kt_total}; ++kt, ++it) {{"
     ));
