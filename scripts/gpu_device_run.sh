@@ -22,7 +22,7 @@ for s in $steps; do
     py) timeout 300 python3 scripts/gpu_python_check.py --json "$OUT/py.json" > "$OUT/py.txt" 2>&1
         echo "== py (exit $?)"; grep -v "^FAIL copy\|^FAIL contract" "$OUT/py.txt" | tail -45
         grep -c "^FAIL" "$OUT/py.txt" ;;
-    checks) timeout 150 .dev/cute gpu --no-bandwidth --json "$OUT/checks.json" > "$OUT/checks.txt" 2>&1
+    checks) timeout 240 .dev/cute gpu --no-bandwidth --json "$OUT/checks.json" > "$OUT/checks.txt" 2>&1
         echo "== cute gpu checks (exit $?)"; grep -v "^\(atom\|copy\|gemm\) .* ok " "$OUT/checks.txt" | tail -15 ;;
     perf) timeout 70 .dev/cute gpu --only perf --json "$OUT/perf.json" > "$OUT/perf.txt" 2>&1
         echo "== cute gpu perf (exit $?)"; tail -6 "$OUT/perf.txt" ;;

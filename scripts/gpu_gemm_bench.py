@@ -119,6 +119,10 @@ def main():
              4095, 4096, "K", "K", bf, None),
             ("bf16 ragged 4097x4095x4096 (row-major: strides of 4095 elements)", 4097, 4095,
              4096, "K", "N", bf, None),
+            # narrow N: the tile's width chosen per problem (reported, no target)
+            ("bf16 16384x128x8192", 16384, 128, 8192, "K", "N", bf, None),
+            ("bf16 8192x64x8192", 8192, 64, 8192, "K", "N", bf, None),
+            ("bf16 1024x768x512", 1024, 768, 512, "K", "N", bf, None),
         ]
     rows = []
     for name, m, n, k, am, bm, dt, target in cases:

@@ -460,7 +460,12 @@ impl Gpu {
                     return None;
                 }
                 if let Ok(p) = plan_gemm_tma(&al, &bl, &cl, ab, ct, align, sms) {
-                    return Some((p.kernel, "wgmma 128x256x64, TMA, warp-specialised".into()));
+                    let (bm, bn, bk) = p.tile;
+                    let kind = format!(
+                        "wgmma {bm}x{bn}x{bk}, {} stages, TMA, warp-specialised",
+                        p.stages
+                    );
+                    return Some((p.kernel, kind));
                 }
                 let p = plan_gemm_wgmma_aligned(&al, &bl, &cl, ab, ct, align).ok()?;
                 Some((p.kernel, "wgmma 128x256x64".into()))

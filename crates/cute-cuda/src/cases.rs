@@ -391,8 +391,8 @@ pub fn gemm_cases() -> Result<Vec<GemmCase>, GpuError> {
     Ok(v)
 }
 
-/// The GEMM performance cases: 8192³ bf16 (A row-major, B row-major `K×N`, as `torch.matmul`)
-/// and the paper's GETT at 3.4·10¹⁰ flops.
+/// The GEMM performance cases: 8192³ bf16 (A row-major, B row-major `K×N`, as `torch.matmul`),
+/// the paper's GETT at 3.4·10¹⁰ flops, and a skinny 16384 × 128 × 8192.
 pub fn gemm_bench_cases() -> Result<Vec<GemmCase>, GpuError> {
     let n = 8192;
     Ok(vec![
@@ -405,5 +405,15 @@ pub fn gemm_bench_cases() -> Result<Vec<GemmCase>, GpuError> {
             c_type: DType::Bf16,
         },
         gett_case(64, 16, 64, 64, 16, 256, DType::Bf16)?,
+        // a skinny GEMM: one wave of 128-wide tiles, two of 64-wide ones, 256-wide ones half
+        // padding (the tile width chosen per problem: 128)
+        GemmCase {
+            name: format!("matmul 16384x128x{n} bf16"),
+            a: format!("(16384,{n}):({n},1)").parse()?,
+            b: format!("(128,{n}):(1,128)").parse()?,
+            c: "(16384,128):(128,1)".parse()?,
+            ab: DType::Bf16,
+            c_type: DType::Bf16,
+        },
     ])
 }

@@ -6,8 +6,10 @@
 //! (`cp.async.bulk.tensor`) of A's and B's boxes into the stage; the consumers wait on "full",
 //! multiply the stage with `wgmma m64n{BN}k16` (each warpgroup 64 rows of the `BM × BN` tile),
 //! and hand the stage back on its "empty" mbarrier once the next block's MMAs are issued. The
-//! producer gives its registers to the consumers (`setmaxnreg`). The CTAs stay resident (one per
-//! SM) and take tiles `blockIdx.x, blockIdx.x + gridDim.x, …` of the tile order, a layout with
+//! producer gives its registers to the consumers (`setmaxnreg`). The tile is `128 × BN × 64`, `BN`
+//! chosen per problem ([`tile_widths`]: 256, or 128 or 64 where fewer waves of narrower tiles or
+//! less padding of N pay), with as many stages as shared memory holds. The CTAs stay resident
+//! (one per SM) and take tiles `blockIdx.x, blockIdx.x + gridDim.x, …` of the tile order, a layout with
 //! coordinate strides, `((G,TN),TM/G,L):((1@0,1@1),G@0,1@2)`: tile index ↦ `(tm, tn, l)`, `G`
 //! row tiles side by side (L2 reuse of B's columns).
 //!
@@ -36,8 +38,20 @@ use crate::wgmma::{
     OperandSpec, WgOperand, WG_TILE,
 };
 
-/// Pipeline stages (each `(BM + BN) · BK` elements: 48 KiB for 16-bit types).
-pub const TMA_STAGES: i64 = 4;
+/// The most pipeline stages a plan takes (each `(BM + BN) · BK` elements: 48 KiB for 16-bit types
+/// and `BN = 256`, so that four fit beside C's staging boxes; 32 KiB for `BN = 128`, six; 24 KiB for
+/// `BN = 64`, eight).
+pub const MAX_STAGES: i64 = 8;
+
+/// The widths `BN` of the CTA tile a plan may take, widest first.
+pub const TILE_WIDTHS: [i64; 3] = [256, 128, 64];
+
+/// The relative time per tile column of each width of [`TILE_WIDTHS`] (tenths), the cost model of
+/// [`tile_widths`]: measured on an H100, bf16 8192³ with every width forced (`cute gpu --only
+/// perf`, one run): 821, 615 and 360 TFLOP/s. A narrower tile loads more operand bytes per
+/// multiply-add and runs its epilogue more often; where memory bounds the problem the widths differ
+/// less (the paper's GETT at q = 256: 478, 460, 386), so the model leans to wide tiles.
+const COLUMN_COST: [i64; 3] = [10, 14, 23];
 /// Threads per CTA: the producer warpgroup and two consumer warpgroups.
 pub const TMA_THREADS: i64 = 384;
 /// Registers the producer keeps (`setmaxnreg.dec`) and the consumers take (`setmaxnreg.inc`):
@@ -87,6 +101,11 @@ pub struct TmaOperand {
 pub struct TmaGemmPlan {
     /// The atom `m64n{BN}k16`.
     pub mma: MmaAtom,
+    /// The CTA tile `(BM, BN, BK)`: `(128, BN, 64)`, `BN` one of [`TILE_WIDTHS`].
+    pub tile: (i64, i64, i64),
+    /// Pipeline stages: as many as shared memory holds beside C's staging boxes, at most
+    /// [`MAX_STAGES`].
+    pub stages: i64,
     /// A.
     pub a: TmaOperand,
     /// B.
@@ -312,10 +331,13 @@ fn group(tm: i64) -> i64 {
 /// let b = "(768,512):(1,768)".parse().unwrap(); // N-major
 /// let c = "(1024,768):(768,1)".parse().unwrap();
 /// let p = plan_gemm_tma(&a, &b, &c, DType::Bf16, DType::F32, [8, 8], 132).unwrap();
-/// assert_eq!((p.cluster, p.a.pieces, p.b.pieces), (1, 1, 4));
-/// assert_eq!(p.kernel.grid, (24, 1)); // 8 x 3 tiles of 128 x 256
+/// // one wave at every width: the narrowest tile, B's 64 columns one box of the N-major tile
+/// assert_eq!((p.tile, p.cluster, p.a.pieces, p.b.pieces), ((128, 64, 64), 1, 1, 1));
+/// assert_eq!(p.kernel.grid, (96, 1)); // 8 x 12 tiles of 128 x 64
 /// let p2 = cute_cuda::tma_gemm::plan_gemm_tma_in(&a, &b, &c, DType::Bf16, DType::F32, [8, 8], 132, 2).unwrap();
-/// assert_eq!(p2.order.to_string(), "((4,3),1,1):((1@0,1@1),4@0,1@2)"); // pairs of row tiles
+/// // pairs of row tiles; B's one box of a 64-wide tile does not split between two CTAs: 128
+/// assert_eq!(p2.tile.1, 128);
+/// assert_eq!(p2.order.to_string(), "((4,6),1,1):((1@0,1@1),4@0,1@2)");
 /// ```
 ///
 /// # Errors
@@ -337,28 +359,67 @@ pub fn plan_gemm_tma(
     plan_gemm_tma_in(a, b, c, ab, c_type, align, sms, 1)
 }
 
-/// [`plan_gemm_tma`] with clusters of `cluster` CTAs (1, or 2 sharing B's tile).
+/// The widths of [`TILE_WIDTHS`] ranked for the problem `m × n` (`l` batches) on `sms`
+/// multiprocessors in clusters of `cluster` CTAs, best first: each width is predicted to take
+/// `waves · BN · cost(BN)`, `waves` the rounds of tiles the persistent grid runs (its tiles over
+/// its clusters, rounded up) and `cost` the relative time per tile column (`COLUMN_COST`). Wide
+/// tiles win where the waves are equal; a narrow one where N would be mostly padding or where
+/// narrow tiles fill the last wave better. Ties go to the wider tile.
+///
+/// ```
+/// use cute_cuda::tma_gemm::tile_widths;
+/// // 2048 tiles of 128 × 256 in 16 waves; 4096 of 128 × 128 in 32
+/// assert_eq!(tile_widths(8192, 8192, 1, 132, 1)[0], 256);
+/// // 128 tiles of 128 × 128 (or of 128 × 256, half padding) in one wave; of 128 × 64 in two
+/// assert_eq!(tile_widths(16384, 128, 1, 132, 1)[0], 128);
+/// // one wave at every width: the narrowest, 96 CTAs rather than 24
+/// assert_eq!(tile_widths(1024, 768, 1, 132, 1), vec![64, 128, 256]);
+/// assert_eq!(tile_widths(4096, 256, 16, 132, 1)[0], 256); // the paper's GETT at q = 256
+/// ```
+pub fn tile_widths(m: i64, n: i64, l: i64, sms: u32, cluster: i64) -> Vec<i64> {
+    let bm = WG_TILE.0;
+    let clusters = (sms as i64 / cluster.max(1)).max(1);
+    let rows = ceil_div(m, bm * cluster.max(1)).max(1);
+    let mut ranked: Vec<(i64, i64)> = TILE_WIDTHS
+        .iter()
+        .zip(COLUMN_COST)
+        .map(|(&bn, cost)| {
+            let tiles = rows.saturating_mul(ceil_div(n, bn)).saturating_mul(l);
+            let waves = ceil_div(tiles, clusters);
+            (waves.saturating_mul(bn * cost), bn)
+        })
+        .collect();
+    // the stable sort keeps the wider of equal predictions first
+    ranked.sort_by_key(|&(t, _)| t);
+    ranked.into_iter().map(|(_, bn)| bn).collect()
+}
+
+/// [`plan_gemm_tma`] with clusters of `cluster` CTAs (1, or 2 sharing B's tile), the tile's width
+/// chosen by [`tile_widths`]: the first width that plans.
 ///
 /// ```
 /// use cute_cuda::{atom::DType, tma_gemm::plan_gemm_tma_in};
-/// let a = "(1024,512):(512,1)".parse().unwrap();
-/// let b = "(768,512):(1,768)".parse().unwrap();
-/// let c = "(1024,768):(768,1)".parse().unwrap();
+/// let a = "(4096,4096):(4096,1)".parse().unwrap();
+/// let b = "(4096,4096):(1,4096)".parse().unwrap();
+/// let c = "(4096,4096):(4096,1)".parse().unwrap();
 /// let p = plan_gemm_tma_in(&a, &b, &c, DType::Bf16, DType::F32, [8, 8], 132, 1).unwrap();
-/// assert_eq!(p.kernel.grid, (24, 1)); // 8 x 3 tiles of 128 x 256, fewer than 132 SMs
-/// assert_eq!(p.order.to_string(), "((8,3),1,1):((1@0,1@1),8@0,1@2)");
-/// // 1000 rows make 8 row tiles, but 1100 make 9: no pairs
-/// let a9 = "(1100,512):(512,1)".parse().unwrap();
-/// let c9 = "(1100,768):(768,1)".parse().unwrap();
-/// assert!(plan_gemm_tma_in(&a9, &b, &c9, DType::Bf16, DType::F32, [8, 8], 132, 2).is_err());
+/// assert_eq!((p.tile, p.stages, p.kernel.grid), ((128, 256, 64), 4, (132, 1)));
+/// assert_eq!(p.order.to_string(), "((8,16),4,1):((1@0,1@1),8@0,1@2)");
+/// // 4000 rows make 32 row tiles, but 4100 make 33: no pairs
+/// let a33 = "(4100,4096):(4096,1)".parse().unwrap();
+/// let c33 = "(4100,4096):(4096,1)".parse().unwrap();
+/// assert!(plan_gemm_tma_in(&a33, &b, &c33, DType::Bf16, DType::F32, [8, 8], 132, 2).is_err());
+/// // 128 columns: tiles 128 wide (no padding, one wave) with six stages
+/// let a = "(16384,512):(512,1)".parse().unwrap();
+/// let b = "(128,512):(1,128)".parse().unwrap();
+/// let c = "(16384,128):(128,1)".parse().unwrap();
+/// let p = plan_gemm_tma_in(&a, &b, &c, DType::Bf16, DType::F32, [8, 8], 132, 1).unwrap();
+/// assert_eq!((p.tile, p.stages, p.kernel.grid), ((128, 128, 64), 6, (128, 1)));
 /// ```
 ///
 /// # Errors
 ///
-/// As [`crate::wgmma::plan_gemm_wgmma_aligned`]; also when an operand is not a TMA tensor
-/// ([`make_tma_copy`]'s conditions: at most 5 dimensions after merging, strides of whole 16-byte
-/// units, a box the tile's modes can express) or its box is not one verified on hardware; a
-/// `cluster` other than 1 or 2, or 2 with an odd number of row tiles.
+/// As [`plan_gemm_tma_tile`] for the first of the ranked widths.
 #[allow(clippy::too_many_arguments)]
 pub fn plan_gemm_tma_in(
     a: &Layout,
@@ -370,9 +431,65 @@ pub fn plan_gemm_tma_in(
     sms: u32,
     cluster: i64,
 ) -> Result<TmaGemmPlan, GpuError> {
-    let (base, mma, [sa, sb]) = hopper_base((a, b, c), ab, c_type, align)?;
+    let base = crate::gemm::plan_gemm_aligned(a, b, c, ab, c_type, align)?;
+    let (m, n, _, l) = base.kernel.extents;
+    let mut first = None;
+    for bn in tile_widths(m, n, l, sms, cluster) {
+        match plan_gemm_tma_tile(a, b, c, ab, c_type, align, sms, cluster, bn) {
+            Ok(p) => return Ok(p),
+            Err(e) => {
+                first.get_or_insert(e);
+            }
+        }
+    }
+    Err(first.expect("TILE_WIDTHS is not empty"))
+}
+
+/// [`plan_gemm_tma_in`] with the tile's width `bn` given (one of [`TILE_WIDTHS`]): for
+/// benchmarks and for checks of every width.
+///
+/// ```
+/// use cute_cuda::{atom::DType, tma_gemm::plan_gemm_tma_tile};
+/// let a = "(1024,512):(512,1)".parse().unwrap();
+/// let b = "(768,512):(1,768)".parse().unwrap();
+/// let c = "(1024,768):(768,1)".parse().unwrap();
+/// let p = plan_gemm_tma_tile(&a, &b, &c, DType::Bf16, DType::Bf16, [8, 8], 132, 1, 256).unwrap();
+/// assert_eq!((p.tile, p.stages, p.kernel.grid), ((128, 256, 64), 4, (24, 1)));
+/// assert_eq!(p.b.pieces, 4); // B N-major: four 64-column boxes per stage
+/// let p = plan_gemm_tma_tile(&a, &b, &c, DType::Bf16, DType::Bf16, [8, 8], 132, 1, 64).unwrap();
+/// assert_eq!((p.tile, p.stages, p.kernel.grid), ((128, 64, 64), 8, (96, 1)));
+/// assert_eq!(p.mma.shape_mnk, (64, 64, 16));
+/// assert!(plan_gemm_tma_tile(&a, &b, &c, DType::Bf16, DType::Bf16, [8, 8], 132, 1, 96).is_err());
+/// ```
+///
+/// # Errors
+///
+/// As [`crate::wgmma::plan_gemm_wgmma_aligned`]; also when an operand is not a TMA tensor
+/// ([`make_tma_copy`]'s conditions: at most 5 dimensions after merging, strides of whole 16-byte
+/// units, a box the tile's modes can express) or its box is not one verified on hardware; a
+/// `cluster` other than 1 or 2, or 2 with an odd number of row tiles; a `bn` not in
+/// [`TILE_WIDTHS`].
+#[allow(clippy::too_many_arguments)]
+pub fn plan_gemm_tma_tile(
+    a: &Layout,
+    b: &Layout,
+    c: &Layout,
+    ab: DType,
+    c_type: DType,
+    align: [i64; 2],
+    sms: u32,
+    cluster: i64,
+    bn: i64,
+) -> Result<TmaGemmPlan, GpuError> {
+    if !TILE_WIDTHS.contains(&bn) {
+        return Err(GpuError::invalid(
+            "tma gemm plan",
+            format!("a tile {bn} wide; the widths are {TILE_WIDTHS:?}"),
+        ));
+    }
+    let (base, mma, [sa, sb]) = hopper_base((a, b, c), ab, c_type, align, bn)?;
     let (m, n, _, l) = base.extents;
-    let (bm, bn, bk) = WG_TILE;
+    let (bm, bk) = (WG_TILE.0, WG_TILE.2);
     if cluster != 1 && cluster != 2 {
         return Err(GpuError::invalid(
             "tma gemm plan",
@@ -417,14 +534,27 @@ pub fn plan_gemm_tma_in(
             format!("{tiles} tiles: more than 2^31 - 1"),
         ));
     }
-    let stages = TMA_STAGES * (bm + bn) * bk * ab.bytes() + 1024 + 16 * TMA_STAGES;
-    // two staging boxes per consumer warpgroup
-    let c_bytes = 4 * c_box_bytes(c_type);
+    // C's staging boxes (two per consumer warpgroup) where C is a TMA tensor, then as many
+    // stages (and their two mbarriers) as the rest of shared memory holds
     let (c_store, c_staging) = match c_store_copy(&base, &mma, bm, bn) {
-        Some((copy, staging)) if stages + c_bytes <= SMEM_MAX => (Some(copy), staging),
-        _ => (None, None),
+        Some((copy, staging)) => (Some(copy), staging),
+        None => (None, None),
     };
-    let smem = stages + if c_store.is_some() { c_bytes } else { 0 };
+    let c_bytes = if c_store.is_some() {
+        4 * c_box_bytes(c_type)
+    } else {
+        0
+    };
+    let stage_bytes = (bm + bn) * bk * ab.bytes();
+    let stages = (SMEM_MAX - 1024 - c_bytes) / (stage_bytes + 16);
+    let stages = stages.min(MAX_STAGES);
+    if stages < 2 {
+        return Err(GpuError::unsupported(
+            "tma gemm plan",
+            format!("{stages} stage(s) of {stage_bytes} bytes fit in shared memory"),
+        ));
+    }
+    let smem = stages * (stage_bytes + 16) + 1024 + c_bytes;
     let mut tma = vec![pa.copy.clone(), pb.copy.clone()];
     tma.extend(c_store.clone());
     let kernel = GemmKernel {
@@ -444,6 +574,8 @@ pub fn plan_gemm_tma_in(
     };
     let mut p = TmaGemmPlan {
         mma,
+        tile: (bm, bn, bk),
+        stages,
         a: pa,
         b: pb,
         cluster,
@@ -514,7 +646,8 @@ fn emit_operand_loads(
 }
 
 fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
-    let (bm, bn, bk) = WG_TILE;
+    let (bm, bn, bk) = p.tile;
+    let stages = p.stages;
     let (m, n, k, l) = p.kernel.extents;
     let ab = p.mma.ab_type;
     let e = ab.bytes();
@@ -571,7 +704,7 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
         smem_align: 1024,
         smem_elem: "unsigned char",
         round_smem: true,
-        b_offset: &(TMA_STAGES * sa).to_string(),
+        b_offset: &(stages * sa).to_string(),
         trailing: &c_params,
     };
     sk::emit_kernel_entry(&mut c, &entry, &p.kernel);
@@ -583,11 +716,11 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
     };
     c.line(format!(
         "  const unsigned smem_c = smem_b + {};",
-        TMA_STAGES * sb
+        stages * sb
     ));
     c.line(format!(
         "  const unsigned full = smem_c + {c_staging}, empty = full + {};",
-        8 * TMA_STAGES
+        8 * stages
     ));
     c.line("  const int wg = threadIdx.x / 128, t = threadIdx.x % 128;");
     // the CTA's rank in its cluster, the cluster's index and the number of clusters
@@ -601,7 +734,7 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
     // "empty" counts one arrival per consumer warpgroup of every CTA whose loads write the stage
     c.line("  if (threadIdx.x == 0) {");
     c.line(format!(
-        "    for (int s = 0; s < {TMA_STAGES}; ++s) {{ cute_mbar_init(full + 8 * s, 1); cute_mbar_init(empty + 8 * s, {}); }}",
+        "    for (int s = 0; s < {stages}; ++s) {{ cute_mbar_init(full + 8 * s, 1); cute_mbar_init(empty + 8 * s, {}); }}",
         2 * cl
     ));
     c.line("    cute_fence_mbar_init();");
@@ -645,7 +778,7 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
             .replace("KT_TOTAL", &kt_total.to_string()),
     );
     c.line(format!(
-        "          const int s = it % {TMA_STAGES}; const unsigned ph = (it / {TMA_STAGES}) & 1;"
+        "          const int s = it % {stages}; const unsigned ph = (it / {stages}) & 1;"
     ));
     c.line("          cute_mbar_wait(empty + 8 * s, ph ^ 1);");
     c.line("          cute_mbar_expect_tx(full + 8 * s, bytes);");
@@ -676,7 +809,7 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
         "      for (int kt = 0; kt < {kt_total}; ++kt, ++it) {{"
     ));
     c.line(format!(
-        "        const int s = it % {TMA_STAGES}; const unsigned ph = (it / {TMA_STAGES}) & 1;"
+        "        const int s = it % {stages}; const unsigned ph = (it / {stages}) & 1;"
     ));
     c.line("        cute_mbar_wait(full + 8 * s, ph);");
     c.line(format!(
@@ -706,7 +839,7 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
     // peers whose multicast of B lands here): thread `r` of the warpgroup arrives on CTA `r`'s
     // barrier, the arrivals of one instruction in parallel lanes
     let release = |cond: &str| {
-        let bar = format!("empty + 8 * ((it + {}) % {TMA_STAGES})", TMA_STAGES - 1);
+        let bar = format!("empty + 8 * ((it + {}) % {stages})", stages - 1);
         if cl > 1 {
             format!("if ({cond}t < {cl}) cute_mbar_arrive_cta({bar}, (unsigned)t);")
         } else {
@@ -748,15 +881,16 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
 /// The epilogue through shared memory: the warpgroup's `64 × BN` accumulators in boxes of
 /// [`c_box`], each written (times `alpha`) into one of the warpgroup's two staging boxes at the
 /// offsets of the copy's shared-memory layout, then stored by one thread's TMA store at the box's
-/// coordinates (read off the copy's tile grid, a layout with `e_i` strides), asynchronously: the
-/// warpgroup waits only until the store issued two boxes before has read the buffer it reuses.
+/// coordinates (read off the copy's tile grid, a layout with `e_i` strides), asynchronously, one
+/// barrier per box: before it, the storing thread waits until the previous box's store has read
+/// its buffer, which the next box reuses.
 /// TMA clips what lies outside C (ragged edges).
 fn emit_tma_store_epilogue(c: &mut Code, p: &TmaGemmPlan, cs: &TmaCopy) -> Result<(), GpuError> {
     let (m, n, _, _) = p.kernel.extents;
     let t = p.kernel.c_type;
     let (rb, cb) = c_box(t);
     let box_bytes = c_box_bytes(t);
-    let bn = WG_TILE.1;
+    let (bm, bn, _) = p.tile;
     let grid_rows = ceil_div(m, rb);
     let grid_cols = ceil_div(n, cb);
     c.line(format!(
@@ -770,21 +904,23 @@ fn emit_tma_store_epilogue(c: &mut Code, p: &TmaGemmPlan, cs: &TmaCopy) -> Resul
     c.line(format!(
         "          const unsigned buf = cbuf + (ch & 1) * {box_bytes};"
     ));
-    // the store issued two boxes ago (this tile's or the previous one's) has read `buf`
-    c.line("          if (t == 0) cute_bulk_wait_read1();");
-    c.line("          asm volatile(\"bar.sync %0, 128;\" :: \"r\"(1 + cw) : \"memory\");");
+    // `buf` is free: the store that last read it, issued two boxes ago (this tile's or the
+    // previous one's), had read it before the previous box's barrier
     match &p.c_staging {
         Some(st) => emit_stmatrix_staging(c, st, &cs.smem, t, cb)?,
         None => emit_scalar_staging(c, &cs.smem, t, cb),
     }
-    // the writes visible to the async proxy, the whole box written, then one thread stores it
+    // the writes visible to the async proxy; the storing thread waits until the previous box's
+    // store has read the other buffer (which the next box writes); then one barrier: the whole
+    // box written, the other buffer free, and one thread stores this box
     c.line("          cute_fence_proxy_async();");
+    c.line("          if (t == 0) cute_bulk_wait_read0();");
     c.line("          asm volatile(\"bar.sync %0, 128;\" :: \"r\"(1 + cw) : \"memory\");");
     // a box wholly past C's rows or columns is not stored (its index would run into the next
     // column or batch of the tile grid); a box partly past them is clipped by TMA
     c.line(format!(
         "          const int box_r = tm * {} + cw, box_c = tn * {} + ch;",
-        WG_TILE.0 / rb,
+        bm / rb,
         bn / cb
     ));
     c.line(format!(
@@ -941,8 +1077,8 @@ impl TmaGemmPlan {
         sk::describe_gemm(
             " (Hopper, TMA, warp-specialised, persistent)",
             &self.mma.ab_type.to_string(),
-            WG_TILE,
-            TMA_STAGES,
+            self.tile,
+            self.stages,
             &self.kernel,
             &s,
             &format!("{} persistent CTAs", self.kernel.grid.0),

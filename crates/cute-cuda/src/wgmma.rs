@@ -72,13 +72,15 @@ pub struct WgGemmPlan {
 }
 
 /// What a Hopper planner knows of one operand before planning it: its name, its modes
-/// `(rows, K, L)`, the tile's rows `rows`, the extents `(rows, K)` of the problem, its smallest
-/// offset `lo`, its alignment `align` (elements) and its type `t`.
+/// `(rows, K, L)`, the tile's rows `rows`, the CTA tile `(BM, BN)` it is part of, the extents
+/// `(rows, K)` of the problem, its smallest offset `lo`, its alignment `align` (elements) and its
+/// type `t`.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct OperandSpec {
     pub name: &'static str,
     pub modes: (Layout, Layout, Layout),
     pub rows: i64,
+    pub tile: (i64, i64),
     pub ext: (i64, i64),
     pub lo: i64,
     pub align: i64,
@@ -87,22 +89,25 @@ pub(crate) struct OperandSpec {
 
 /// The planning every Hopper kernel (this module's and [`crate::tma_gemm`]'s) starts with: the
 /// portable kernel's plan of the same problem (the algebra's checks, the modes, the offset
-/// ranges), the `wgmma m64n{BN}k16` atom of `ab`, and A's and B's [`OperandSpec`]s for tiles of
-/// [`WG_TILE`]. Fails as [`crate::gemm::plan_gemm_aligned`] and [`wgmma_64xnx16`].
+/// ranges), the `wgmma m64n{bn}k16` atom of `ab`, and A's and B's [`OperandSpec`]s for tiles of
+/// `WG_TILE.0 × bn` ([`WG_TILE`]'s `BN` or a narrower one). Fails as
+/// [`crate::gemm::plan_gemm_aligned`] and [`wgmma_64xnx16`].
 pub(crate) fn hopper_base(
     (a, b, c): (&Layout, &Layout, &Layout),
     ab: DType,
     c_type: DType,
     align: [i64; 2],
+    bn: i64,
 ) -> Result<(GemmKernel, MmaAtom, [OperandSpec; 2]), GpuError> {
     let base = crate::gemm::plan_gemm_aligned(a, b, c, ab, c_type, align)?;
     let (m, n, k, _) = base.kernel.extents;
-    let (bm, bn, _) = WG_TILE;
+    let bm = WG_TILE.0;
     let mma = wgmma_64xnx16(bn, ab)?;
     let spec = |name, modes, rows, ext, i: usize| OperandSpec {
         name,
         modes,
         rows,
+        tile: (bm, bn),
         ext,
         lo: base.kernel.ranges[i].0,
         align: align[i],
@@ -122,6 +127,7 @@ pub(crate) fn operand(spec: OperandSpec) -> Result<WgOperand, GpuError> {
         name,
         modes,
         rows,
+        tile,
         ext,
         lo,
         align,
@@ -154,7 +160,7 @@ pub(crate) fn operand(spec: OperandSpec) -> Result<WgOperand, GpuError> {
     // where the consumers' descriptors start: the k16 slices and the second warpgroup's
     // partition of the CTA's TiledMMA, placed by the shared-memory tile
     let (k_step, row64) = {
-        let (k_slice, wg1) = warpgroup_origins(name, t, (WG_TILE.0, WG_TILE.1))?;
+        let (k_slice, wg1) = warpgroup_origins(name, t, tile)?;
         let at = |(r, k): (i64, i64)| -> Result<i64, GpuError> { Ok(smem.eval(r + rows * k)? * e) };
         (at(k_slice)?, at(wg1)?)
     };
@@ -213,7 +219,7 @@ pub fn plan_gemm_wgmma_aligned(
     align: [i64; 2],
 ) -> Result<WgGemmPlan, GpuError> {
     // the checks and modes shared with the portable kernel
-    let (base, mma, [sa, sb]) = hopper_base((a, b, c), ab, c_type, align)?;
+    let (base, mma, [sa, sb]) = hopper_base((a, b, c), ab, c_type, align, WG_TILE.1)?;
     let (m, n, _, l) = base.extents;
     let (bm, bn, bk) = WG_TILE;
     let pa = operand(sa)?;
@@ -414,7 +420,11 @@ pub(crate) fn emit_hopper_comments(
     operands: [(&str, Major, String); 2],
 ) {
     sk::emit_header(c, title, modes[0], modes[1], mma.ab_type, kernel);
-    sk::emit_mma_comment(c, mma.name, &format!("m64n{}k16: C {}", WG_TILE.1, mma.c));
+    sk::emit_mma_comment(
+        c,
+        mma.name,
+        &format!("m64n{}k16: C {}", mma.shape_mnk.1, mma.c),
+    );
     for line in extra {
         c.line(line);
     }

@@ -50,12 +50,38 @@ pub enum GemmPath {
     /// As `Tma`, in clusters of two CTAs sharing B where the row tiles pair up (measured at the
     /// rate of one CTA per cluster on an H100, not faster: kept as a benchmark row).
     TmaCluster2,
+    /// As `Tma` with the tile's width given (one of [`cute_cuda::tma_gemm::TILE_WIDTHS`]) rather
+    /// than chosen: every width checked on every case, and timed.
+    TmaTile(i64),
 }
 
 impl GemmPath {
     /// Every path, fastest first.
     pub const ALL: [GemmPath; 4] = [
         GemmPath::Tma,
+        GemmPath::TmaCluster2,
+        GemmPath::Wgmma,
+        GemmPath::MmaSync,
+    ];
+
+    /// The paths `cute gpu` checks on every GEMM case: the TMA kernel at each tile width (the
+    /// chosen one is one of them), in clusters of two, and the `cp.async` and portable kernels.
+    pub const CHECKED: [GemmPath; 6] = [
+        GemmPath::TmaTile(256),
+        GemmPath::TmaTile(128),
+        GemmPath::TmaTile(64),
+        GemmPath::TmaCluster2,
+        GemmPath::Wgmma,
+        GemmPath::MmaSync,
+    ];
+
+    /// The paths `cute gpu --only perf` times: [`Self::ALL`] and every tile width (the cost
+    /// model of [`cute_cuda::tma_gemm::tile_widths`] is measured by them).
+    pub const TIMED: [GemmPath; 7] = [
+        GemmPath::Tma,
+        GemmPath::TmaTile(256),
+        GemmPath::TmaTile(128),
+        GemmPath::TmaTile(64),
         GemmPath::TmaCluster2,
         GemmPath::Wgmma,
         GemmPath::MmaSync,
@@ -68,6 +94,10 @@ impl GemmPath {
             GemmPath::Wgmma => "wgmma",
             GemmPath::Tma => "wgmma-tma",
             GemmPath::TmaCluster2 => "wgmma-tma-2cta",
+            GemmPath::TmaTile(256) => "wgmma-tma-n256",
+            GemmPath::TmaTile(128) => "wgmma-tma-n128",
+            GemmPath::TmaTile(64) => "wgmma-tma-n64",
+            GemmPath::TmaTile(_) => "wgmma-tma-n?",
         }
     }
 
@@ -116,6 +146,20 @@ pub(super) fn gemm_launch(
         GemmPath::TmaCluster2 => {
             cute_cuda::tma_gemm::plan_gemm_tma_in(a, b, c, case.ab, case.c_type, [8, 8], sms, 2)?
                 .kernel
+        }
+        GemmPath::TmaTile(bn) => {
+            cute_cuda::tma_gemm::plan_gemm_tma_tile(
+                a,
+                b,
+                c,
+                case.ab,
+                case.c_type,
+                [8, 8],
+                sms,
+                1,
+                bn,
+            )?
+            .kernel
         }
         GemmPath::Wgmma => cute_cuda::wgmma::plan_gemm_wgmma(a, b, c, case.ab, case.c_type)?.kernel,
         GemmPath::MmaSync => cute_cuda::gemm::plan_gemm(a, b, c, case.ab, case.c_type)?.kernel,

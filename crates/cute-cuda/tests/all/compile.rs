@@ -143,24 +143,48 @@ fn tma_gemm_kernels_compile() {
     let mut cases: Vec<run::GemmCase> = run::gemm_cases().unwrap();
     cases.extend(run::gemm_bench_cases().unwrap());
     let mut planned = Vec::new();
-    for (c, cluster) in cases.iter().flat_map(|c| [(c, 1), (c, 2)]) {
-        let Ok(p) = cute_cuda::tma_gemm::plan_gemm_tma_in(
-            &c.a,
-            &c.b,
-            &c.c,
-            c.ab,
-            c.c_type,
-            [8, 8],
-            132,
-            cluster,
-        ) else {
+    // one CTA per cluster at every tile width; clusters of two at the chosen width
+    let widths = cute_cuda::tma_gemm::TILE_WIDTHS.map(|bn| (1, Some(bn)));
+    for (c, (cluster, width)) in cases
+        .iter()
+        .flat_map(|c| widths.into_iter().chain([(2, None)]).map(move |w| (c, w)))
+    {
+        let p = match width {
+            Some(bn) => cute_cuda::tma_gemm::plan_gemm_tma_tile(
+                &c.a,
+                &c.b,
+                &c.c,
+                c.ab,
+                c.c_type,
+                [8, 8],
+                132,
+                cluster,
+                bn,
+            ),
+            None => cute_cuda::tma_gemm::plan_gemm_tma_in(
+                &c.a,
+                &c.b,
+                &c.c,
+                c.ab,
+                c.c_type,
+                [8, 8],
+                132,
+                cluster,
+            ),
+        };
+        let Ok(p) = p else {
             continue;
         };
-        planned.push(format!("{} cluster {cluster}", c.name));
+        let bn = p.tile.1;
+        planned.push(format!("{} cluster {cluster} n{bn}", c.name));
         let ptx = compile_ptx(&p.kernel.source, &p.kernel.name)
             .unwrap_or_else(|e| panic!("{}: {e}\n{}", c.name, p.kernel.source));
+        assert!(
+            ptx.contains(&format!("wgmma.mma_async.sync.aligned.m64n{bn}k16")),
+            "{} n{bn}",
+            c.name
+        );
         for want in [
-            "wgmma.mma_async.sync.aligned.m64n256k16",
             "cp.async.bulk.tensor",
             "mbarrier.try_wait.parity",
             "setmaxnreg.inc.sync.aligned.u32 232",
@@ -192,8 +216,14 @@ fn tma_gemm_kernels_compile() {
         }
     }
     // NT/TN/NN/TT at multiples of 8 (f16 and bf16), the GETT, the batched case, both benchmarks,
-    // each with one CTA per cluster and, where the row tiles pair up, two
-    assert!(planned.len() >= 24, "{planned:?}");
+    // each with one CTA per cluster at the three widths and, where the row tiles pair up, two
+    assert!(planned.len() >= 72, "{}: {planned:?}", planned.len());
+    for bn in cute_cuda::tma_gemm::TILE_WIDTHS {
+        let at = planned
+            .iter()
+            .filter(|p| p.ends_with(&format!("cluster 1 n{bn}")));
+        assert!(at.count() >= 20, "n{bn}: {planned:?}");
+    }
 }
 
 /// The staging of a 16-bit C for its TMA store (64 × 64 boxes): `stmatrix.trans` into 128-byte
