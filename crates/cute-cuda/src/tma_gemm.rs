@@ -11,7 +11,9 @@
 //! less padding of N pay), with as many stages as shared memory holds. The CTAs stay resident
 //! (one per SM) and take tiles `blockIdx.x, blockIdx.x + gridDim.x, …` of the tile order, a layout with
 //! coordinate strides, `((G,TN),TM/G,L):((1@0,1@1),G@0,1@2)`: tile index ↦ `(tm, tn, l)`, `G`
-//! row tiles side by side (L2 reuse of B's columns).
+//! row tiles side by side (L2 reuse of B's columns). A 16-bit C leaves through shared memory and
+//! TMA stores while the next tile's MMAs run: a tile's values are packed in pairs when its last
+//! MMAs complete, and box `k` of them is stored after the next tile's block `k` is issued.
 //!
 //! What the algebra derives: each operand's TMA descriptor ([`make_tma_copy`]) from its global
 //! layout `(rows, K, L)` (hierarchical modes become several TMA dimensions), the box from the
@@ -121,6 +123,10 @@ pub struct TmaGemmPlan {
     /// C, the swizzle chosen by the bank-conflict analysis of its accesses) or one value per
     /// store (`None`: f32 C).
     pub c_staging: Option<CStaging>,
+    /// Whether a tile's TMA-store epilogue overlaps the next tile's MMAs (with `stmatrix`
+    /// staging): its values packed in pairs of C's type, one box stored after each of the next
+    /// tile's first k-blocks is issued, the rest after its last.
+    pub overlap: bool,
     /// The tile order: tile index ↦ `(tm, tn, l)` (coordinate strides); with clusters of 2,
     /// cluster tile index ↦ `(pair of row tiles, tn, l)`.
     pub order: Layout,
@@ -579,6 +585,7 @@ pub fn plan_gemm_tma_tile(
         a: pa,
         b: pb,
         cluster,
+        overlap: c_staging.is_some(),
         c_store,
         c_staging,
         order,
@@ -795,6 +802,28 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
     ));
     c.line("    const int cw = wg - 1;");
     c.line("    int it = 0;");
+    let boxes = p
+        .c_store
+        .as_ref()
+        .map_or(0, |_| bn / c_box(p.kernel.c_type).1);
+    if p.c_store.is_some() {
+        // the tiles whose boxes were stored: with one box per tile, its staging buffer alternates
+        // by tile (the store of the previous tile's box may still be reading the other)
+        if boxes % 2 == 1 {
+            c.line("    int etile = 0;");
+        }
+        c.line(format!(
+            "    const unsigned cbuf = smem_c + cw * {};",
+            2 * c_box_bytes(p.kernel.c_type)
+        ));
+    }
+    if p.overlap {
+        // the previous tile's values, packed, and its coordinates: stored during this tile
+        c.line(format!(
+            "    unsigned pk[{}]; int ptm = 0, ptn = 0, pl = 0; bool pend = false;",
+            vals / 2
+        ));
+    }
     c.line(format!(
         "    for (int w = cid; w < {tiles}; w += clusters) {{"
     ));
@@ -833,6 +862,19 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
         c.line(format!("    {line}"));
     }
     c.line("        asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\");");
+    if let (true, Some(cs)) = (p.overlap, &p.c_store) {
+        // while this block's MMAs run, box `kt` of the previous tile
+        c.line("        if (pend) {");
+        for ch in 0..boxes.min(kt_total) {
+            c.line(format!(
+                "          {}if (kt == {ch}) {{",
+                if ch > 0 { "else " } else { "" }
+            ));
+            emit_store_box(&mut c, p, cs, &BoxValues::Packed(ch))?;
+            c.line("          }");
+        }
+        c.line("        }");
+    }
     c.line("        asm volatile(\"wgmma.wait_group.sync.aligned 1;\" ::: \"memory\");");
     // the previous block's MMAs are done: its stage is free
     // the stage is released to every CTA whose loads write it (this one, and with clusters the
@@ -853,9 +895,27 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
     let mut epi = Code::new();
     emit_epilogue(&mut epi, &p.kernel, bn, "(idx)l", "cw");
     match &p.c_store {
+        Some(cs) if p.overlap => {
+            c.line("      if (c_tma != 0 && beta == 0.0f) {");
+            // the previous tile's boxes not yet stored (K shorter than its boxes), then this
+            // tile's values packed for the next
+            if kt_total < boxes {
+                c.line("        if (pend) {");
+                for ch in kt_total..boxes {
+                    emit_store_box(&mut c, p, cs, &BoxValues::Packed(ch))?;
+                }
+                c.line("        }");
+            }
+            if boxes % 2 == 1 {
+                c.line("        etile += pend ? 1 : 0;");
+            }
+            emit_pack(&mut c, p.kernel.c_type, vals);
+            c.line("        ptm = tm; ptn = tn; pl = l; pend = true;");
+            c.line("      } else {");
+        }
         Some(cs) => {
             c.line("      if (c_tma != 0 && beta == 0.0f) {");
-            emit_tma_store_epilogue(&mut c, p, cs)?;
+            emit_tma_store_epilogue(&mut c, p, cs, boxes)?;
             c.line("      } else {");
         }
         None => c.line("      {"),
@@ -865,6 +925,14 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
     }
     c.line("      }");
     c.line("    }");
+    if let (true, Some(cs)) = (p.overlap, &p.c_store) {
+        // the last tile's boxes
+        c.line("    if (pend) {");
+        for ch in 0..boxes {
+            emit_store_box(&mut c, p, cs, &BoxValues::Packed(ch))?;
+        }
+        c.line("    }");
+    }
     if p.c_store.is_some() {
         // every store of C complete before the CTA leaves
         c.line("    if (t == 0) cute_bulk_wait0();");
@@ -878,36 +946,75 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
     Ok(c.finish())
 }
 
-/// The epilogue through shared memory: the warpgroup's `64 × BN` accumulators in boxes of
-/// [`c_box`], each written (times `alpha`) into one of the warpgroup's two staging boxes at the
-/// offsets of the copy's shared-memory layout, then stored by one thread's TMA store at the box's
-/// coordinates (read off the copy's tile grid, a layout with `e_i` strides), asynchronously, one
-/// barrier per box: before it, the storing thread waits until the previous box's store has read
-/// its buffer, which the next box reuses.
-/// TMA clips what lies outside C (ragged edges).
-fn emit_tma_store_epilogue(c: &mut Code, p: &TmaGemmPlan, cs: &TmaCopy) -> Result<(), GpuError> {
+/// Where one staging box of the TMA-store epilogue takes its values and its tile from.
+enum BoxValues {
+    /// This tile's accumulators `d` (times `alpha`), tile `(tm, tn, l)`, box `ch` (a variable:
+    /// the unrolled loop's).
+    Accumulators,
+    /// The previous tile's values packed in pairs (`pk`, scaled when packed), tile
+    /// `(ptm, ptn, pl)`, this box.
+    Packed(i64),
+}
+
+/// The epilogue through shared memory, after the tile's MMAs: the warpgroup's `64 × BN`
+/// accumulators in `boxes` boxes of [`c_box`], each stored as [`emit_store_box`] says.
+fn emit_tma_store_epilogue(
+    c: &mut Code,
+    p: &TmaGemmPlan,
+    cs: &TmaCopy,
+    boxes: i64,
+) -> Result<(), GpuError> {
+    c.line(format!(
+        "        #pragma unroll\n        for (int ch = 0; ch < {boxes}; ++ch) {{"
+    ));
+    emit_store_box(c, p, cs, &BoxValues::Accumulators)?;
+    c.line("        }");
+    if boxes % 2 == 1 {
+        c.line("        ++etile;");
+    }
+    Ok(())
+}
+
+/// One box of the epilogue: the values (times `alpha`) written into one of the warpgroup's two
+/// staging boxes at the offsets of the copy's shared-memory layout, then stored by one thread's
+/// TMA store at the box's coordinates (read off the copy's tile grid, a layout with `e_i`
+/// strides), asynchronously, one barrier per box: before it, the storing thread waits until the
+/// previous box's store has read its buffer, which the next box reuses. The buffers alternate
+/// by box (and by tile where a tile has one box). TMA clips what lies outside C (ragged edges).
+fn emit_store_box(
+    c: &mut Code,
+    p: &TmaGemmPlan,
+    cs: &TmaCopy,
+    values: &BoxValues,
+) -> Result<(), GpuError> {
     let (m, n, _, _) = p.kernel.extents;
     let t = p.kernel.c_type;
     let (rb, cb) = c_box(t);
     let box_bytes = c_box_bytes(t);
     let (bm, bn, _) = p.tile;
+    let boxes = bn / cb;
     let grid_rows = ceil_div(m, rb);
     let grid_cols = ceil_div(n, cb);
+    let (tm, tn, l) = match values {
+        BoxValues::Accumulators => ("tm", "tn", "l"),
+        BoxValues::Packed(ch) => {
+            c.line(format!("          {{ const int ch = {ch};"));
+            ("ptm", "ptn", "pl")
+        }
+    };
+    let parity = if boxes % 2 == 1 {
+        "((ch + etile) & 1)"
+    } else {
+        "(ch & 1)"
+    };
     c.line(format!(
-        "        const unsigned cbuf = smem_c + cw * {};",
-        2 * box_bytes
-    ));
-    c.line(format!(
-        "        #pragma unroll\n        for (int ch = 0; ch < {}; ++ch) {{",
-        bn / cb
-    ));
-    c.line(format!(
-        "          const unsigned buf = cbuf + (ch & 1) * {box_bytes};"
+        "          const unsigned buf = cbuf + {parity} * {box_bytes};"
     ));
     // `buf` is free: the store that last read it, issued two boxes ago (this tile's or the
     // previous one's), had read it before the previous box's barrier
+    let packed = matches!(values, BoxValues::Packed(_));
     match &p.c_staging {
-        Some(st) => emit_stmatrix_staging(c, st, &cs.smem, t, cb)?,
+        Some(st) => emit_stmatrix_staging(c, st, &cs.smem, t, cb, packed)?,
         None => emit_scalar_staging(c, &cs.smem, t, cb),
     }
     // the writes visible to the async proxy; the storing thread waits until the previous box's
@@ -919,18 +1026,15 @@ fn emit_tma_store_epilogue(c: &mut Code, p: &TmaGemmPlan, cs: &TmaCopy) -> Resul
     // a box wholly past C's rows or columns is not stored (its index would run into the next
     // column or batch of the tile grid); a box partly past them is clipped by TMA
     c.line(format!(
-        "          const int box_r = tm * {} + cw, box_c = tn * {} + ch;",
+        "          const int box_r = {tm} * {} + cw, box_c = {tn} * {boxes} + ch;",
         bm / rb,
-        bn / cb
     ));
     c.line(format!(
         "          if (t == 0 && box_r < {grid_rows} && box_c < {grid_cols}) {{"
     ));
-    c.line(
-        "            const long long tq = (long long)box_r + GRID_ROWS * ((long long)box_c + GRID_COLS * l);"
-            .replace("GRID_ROWS", &format!("{grid_rows}LL"))
-            .replace("GRID_COLS", &format!("{grid_cols}LL")),
-    );
+    c.line(format!(
+        "            const long long tq = (long long)box_r + {grid_rows}LL * ((long long)box_c + {grid_cols}LL * {l});"
+    ));
     let coords = coord_exprs(cs, "tq")?;
     let args: Vec<String> = coords.iter().map(|x| format!("(int){x}")).collect();
     c.line(format!(
@@ -940,8 +1044,21 @@ fn emit_tma_store_epilogue(c: &mut Code, p: &TmaGemmPlan, cs: &TmaCopy) -> Resul
     ));
     c.line("            cute_bulk_commit();");
     c.line("          }");
-    c.line("        }");
+    if packed {
+        c.line("          }");
+    }
     Ok(())
+}
+
+/// The tile's accumulators times `alpha`, packed in pairs of `t` (`pk[i]` holds `d[2i]` in its
+/// lower half, `d[2i + 1]` in its upper), for an epilogue that overlaps the next tile.
+fn emit_pack(c: &mut Code, t: DType, vals: i64) {
+    // cvt.rn.{t}x2.f32 d, a, b puts a in the upper half, b in the lower
+    c.line(format!(
+        "        #pragma unroll\n        for (int i = 0; i < {}; ++i) asm(\"cvt.rn.{}x2.f32 %0, %1, %2;\" : \"=r\"(pk[i]) : \"f\"(alpha * d[2 * i + 1]), \"f\"(alpha * d[2 * i]));",
+        vals / 2,
+        t.ptx()
+    ));
 }
 
 /// The staging box's shared address of element `(r, cc)` (expressions): C's box layout, then
@@ -990,13 +1107,15 @@ fn emit_scalar_staging(c: &mut Code, smem: &ComposedLayout, t: DType, cb: i64) {
 /// `stmatrix.x4`, 16 columns per instruction: matrix `k` of an instruction is rows `8·(k % 2)`
 /// and columns `8·(k / 2)` of the warp's 16 rows and the instruction's 16 columns, its fragment
 /// the values `4j + 2h + {0, 1}` (`j` the column block, `h = k % 2`) converted in pairs by
-/// `cvt.rn.{t}x2.f32`, its rows' addresses given by threads `8k .. 8k + 7` ([`CStaging`]).
+/// `cvt.rn.{t}x2.f32` (or, `packed`, read from `pk`, converted already), its rows' addresses
+/// given by threads `8k .. 8k + 7` ([`CStaging`]).
 fn emit_stmatrix_staging(
     c: &mut Code,
     st: &CStaging,
     smem: &ComposedLayout,
     t: DType,
     cb: i64,
+    packed: bool,
 ) -> Result<(), GpuError> {
     let atom = crate::atom::stmatrix(4, st.trans)?;
     c.line(format!(
@@ -1031,11 +1150,15 @@ fn emit_stmatrix_staging(
     c.line("            unsigned x[4];");
     c.line("            #pragma unroll\n            for (int k = 0; k < 4; ++k) {");
     c.line("              const int v = 4 * (j + (k >> 1)) + 2 * (k & 1);");
-    // cvt.rn.{t}x2.f32 d, a, b puts a in the upper half, b in the lower
-    c.line(format!(
-        "              asm(\"cvt.rn.{}x2.f32 %0, %1, %2;\" : \"=r\"(x[k]) : \"f\"(alpha * d[v + 1]), \"f\"(alpha * d[v]));",
-        t.ptx()
-    ));
+    if packed {
+        c.line("              x[k] = pk[v >> 1];");
+    } else {
+        // cvt.rn.{t}x2.f32 d, a, b puts a in the upper half, b in the lower
+        c.line(format!(
+            "              asm(\"cvt.rn.{}x2.f32 %0, %1, %2;\" : \"=r\"(x[k]) : \"f\"(alpha * d[v + 1]), \"f\"(alpha * d[v]));",
+            t.ptx()
+        ));
+    }
     c.line("            }");
     c.line(format!(
         "            asm volatile(\"{} [%0], {{%1, %2, %3, %4}};\" :: \"r\"(at), \"r\"(x[0]), \"r\"(x[1]), \"r\"(x[2]), \"r\"(x[3]) : \"memory\");",

@@ -203,6 +203,20 @@ fn tma_gemm_kernels_compile() {
         );
         // every MMA's scale-d is the run-time predicate (zero for a tile's first), none constant
         assert!(!ptx.contains("setp.ne.b32 p, 1, 0"), "{}", c.name);
+        // a 16-bit C stored by TMA overlaps its epilogue with the next tile's MMAs (its boxes
+        // stored from the packed values inside the k-loop); where a tile has one box, the
+        // staging buffers alternate by tile
+        assert_eq!(p.overlap, p.c_staging.is_some(), "{}", c.name);
+        assert_eq!(p.kernel.source.contains("x[k] = pk[v >> 1];"), p.overlap, "{}", c.name);
+        if p.c_store.is_some() {
+            let one_box = bn == cute_cuda::tma_gemm::c_box(c.c_type).1;
+            assert_eq!(
+                p.kernel.source.contains("((ch + etile) & 1)"),
+                one_box,
+                "{} n{bn}",
+                c.name
+            );
+        }
         // a 16-bit C stored by TMA is staged by stmatrix, free of bank conflicts
         if let Some(cs) = &p.c_store {
             let st = p.c_staging.as_ref();
