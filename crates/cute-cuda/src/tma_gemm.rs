@@ -50,10 +50,11 @@ pub const TILE_WIDTHS: [i64; 3] = [256, 128, 64];
 
 /// The relative time per tile column of each width of [`TILE_WIDTHS`] (tenths), the cost model of
 /// [`tile_widths`]: measured on an H100, bf16 8192³ with every width forced (`cute gpu --only
-/// perf`, one run): 821, 615 and 360 TFLOP/s. A narrower tile loads more operand bytes per
-/// multiply-add and runs its epilogue more often; where memory bounds the problem the widths differ
-/// less (the paper's GETT at q = 256: 478, 460, 386), so the model leans to wide tiles.
-const COLUMN_COST: [i64; 3] = [10, 14, 23];
+/// perf`, the epilogue overlapped): 816, 698 and 390 TFLOP/s. A narrower tile loads more operand
+/// bytes per multiply-add and runs its epilogue more often; where memory bounds the problem the
+/// widths differ less (the paper's GETT at q = 256: 482, 457, 387), so the model leans to wide
+/// tiles.
+const COLUMN_COST: [i64; 3] = [10, 12, 21];
 /// Threads per CTA: the producer warpgroup and two consumer warpgroups.
 pub const TMA_THREADS: i64 = 384;
 /// Registers the producer keeps (`setmaxnreg.dec`) and the consumers take (`setmaxnreg.inc`):
