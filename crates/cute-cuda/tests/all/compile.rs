@@ -207,7 +207,12 @@ fn tma_gemm_kernels_compile() {
         // stored from the packed values inside the k-loop); where a tile has one box, the
         // staging buffers alternate by tile
         assert_eq!(p.overlap, p.c_staging.is_some(), "{}", c.name);
-        assert_eq!(p.kernel.source.contains("x[k] = pk[v >> 1];"), p.overlap, "{}", c.name);
+        assert_eq!(
+            p.kernel.source.contains("x[k] = pk[v >> 1];"),
+            p.overlap,
+            "{}",
+            c.name
+        );
         if p.c_store.is_some() {
             let one_box = bn == cute_cuda::tma_gemm::c_box(c.c_type).1;
             assert_eq!(
