@@ -108,10 +108,6 @@ pub struct TmaGemmPlan {
     /// C, the swizzle chosen by the bank-conflict analysis of its accesses) or one value per
     /// store (`None`: f32 C).
     pub c_staging: Option<CStaging>,
-    /// Whether a tile's TMA-store epilogue overlaps the next tile's MMAs (with `stmatrix`
-    /// staging): its values packed in pairs of C's type, one box stored after each of the next
-    /// tile's first k-blocks is issued, the rest after its last.
-    pub overlap: bool,
     /// The tile order: tile index ↦ `(tm, tn, l)` (coordinate strides); with clusters of 2,
     /// cluster tile index ↦ `(pair of row tiles, tn, l)`.
     pub order: Layout,
@@ -451,7 +447,6 @@ pub fn plan_gemm_tma_tile(
         a: pa,
         b: pb,
         cluster,
-        overlap: c_staging.is_some(),
         c_store,
         c_staging,
         order,
@@ -689,7 +684,7 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
             2 * c_box_bytes(p.kernel.c_type)
         ));
     }
-    if p.overlap {
+    if p.overlap() {
         // the previous tile's values, packed, and its coordinates: stored during this tile
         c.line(format!(
             "    unsigned pk[{}]; int ptm = 0, ptn = 0, pl = 0; bool pend = false;",
@@ -734,7 +729,7 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
         c.line(format!("    {line}"));
     }
     c.line("        asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\");");
-    if let (true, Some(store)) = (p.overlap, &c_store) {
+    if let (true, Some(store)) = (p.overlap(), &c_store) {
         // while this block's MMAs run, box `kt` of the previous tile
         c.line("        if (pend) {");
         for ch in 0..boxes.min(kt_total) {
@@ -767,7 +762,7 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
     let mut epi = Code::new();
     emit_epilogue(&mut epi, &p.kernel, bn, "(idx)l", "cw");
     match &c_store {
-        Some(store) if p.overlap => {
+        Some(store) if p.overlap() => {
             c.line("      if (c_tma != 0 && beta == 0.0f) {");
             // the previous tile's boxes not yet stored (K shorter than its boxes), then this
             // tile's values packed for the next
@@ -797,7 +792,7 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
     }
     c.line("      }");
     c.line("    }");
-    if let (true, Some(store)) = (p.overlap, &c_store) {
+    if let (true, Some(store)) = (p.overlap(), &c_store) {
         // the last tile's boxes
         c.line("    if (pend) {");
         for ch in 0..boxes {
@@ -819,6 +814,23 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
 }
 
 impl TmaGemmPlan {
+    /// Whether a tile's TMA-store epilogue overlaps the next tile's MMAs: where C is staged by
+    /// `stmatrix` (16-bit C), its values packed in pairs of C's type, one box stored after each
+    /// of the next tile's first k-blocks is issued, the rest after its last.
+    ///
+    /// ```
+    /// use cute_cuda::{atom::DType, tma_gemm::plan_gemm_tma};
+    /// let a = "(512,256):(256,1)".parse().unwrap();
+    /// let b = "(512,256):(256,1)".parse().unwrap();
+    /// let c = "(512,512):(1,512)".parse().unwrap();
+    /// let bf16 = plan_gemm_tma(&a, &b, &c, DType::Bf16, DType::Bf16, [8, 8], 132).unwrap();
+    /// let f32 = plan_gemm_tma(&a, &b, &c, DType::Bf16, DType::F32, [8, 8], 132).unwrap();
+    /// assert!(bf16.overlap() && !f32.overlap());
+    /// ```
+    pub fn overlap(&self) -> bool {
+        self.c_staging.is_some()
+    }
+
     /// The plan in a few lines.
     ///
     /// ```
