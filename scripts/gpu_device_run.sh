@@ -5,7 +5,7 @@
 #
 #   cargo build --release -p cute-cli --bin cute && (cd crates/cute-py && maturin build --release --out ../../target/wheels)
 #   mkdir -p .dev && cp target/release/cute .dev/ && strip .dev/cute && cp target/wheels/cute_algebra-*.whl .dev/
-#   (device) bash scripts/gpu_device_run.sh [steps...]     # steps: py checks perf ab gemm sass ncu sanitizer (default: all but ncu and ab)
+#   (device) bash scripts/gpu_device_run.sh [steps...]     # steps: py checks perf ab gemm sass ncu sanitizer sanitizer-gemm (default: all but ncu, ab and sanitizer-gemm)
 #
 # Writes each step's output into $OUT (or /tmp/gpu-out) and prints the tails.
 set -u
@@ -68,5 +68,8 @@ PY
         grep -E "^  [a-z_0-9]+.*\(|Duration|Compute \(SM\) Throughput|Memory Throughput|L2 Hit Rate|DRAM Throughput|Registers Per|Cluster Size|Grid Size|Block Size|Stall|Warp Cycles Per Issued|Issued Ipc|SM Frequency|Dynamic Shared|Achieved Occupancy" "$OUT/ncu.txt" | head -70 ;;
     sanitizer) timeout 110 compute-sanitizer --tool memcheck --print-limit 10 python3 scripts/gpu_python_check.py --quick > "$OUT/sanitizer.txt" 2>&1
         echo "== compute-sanitizer memcheck, quick sample (exit $?)"; tail -4 "$OUT/sanitizer.txt" ;;
+    sanitizer-gemm) # every GEMM check (each TMA width, clusters of two, cp.async wgmma, mma.sync) under memcheck
+        timeout 280 compute-sanitizer --tool memcheck --print-limit 10 .dev/cute gpu --only gemm > "$OUT/sanitizer_gemm.txt" 2>&1
+        echo "== compute-sanitizer memcheck, cute gpu --only gemm (exit $?)"; grep -c " ok " "$OUT/sanitizer_gemm.txt"; tail -4 "$OUT/sanitizer_gemm.txt" ;;
   esac
 done

@@ -98,6 +98,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--json")
     ap.add_argument("--quick", action="store_true", help="8192^3 majors and one GETT only")
+    ap.add_argument("--match", default="",
+                    help="only the cases whose name contains one of these comma-separated words "
+                         "(e.g. '8000^3,q1024')")
     args = ap.parse_args()
     if not cc.available():
         print("no GPU:", cc.why())
@@ -124,6 +127,9 @@ def main():
             ("bf16 8192x64x8192", 8192, 64, 8192, "K", "N", bf, None),
             ("bf16 1024x768x512", 1024, 768, 512, "K", "N", bf, None),
         ]
+    words = [w for w in args.match.split(",") if w]
+    chosen = lambda name: not words or any(w in name for w in words)
+    cases = [c for c in cases if chosen(c[0])]
     rows = []
     for name, m, n, k, am, bm, dt, target in cases:
         r = gemm_row(name, m, n, k, am, bm, dt, g, target)
@@ -134,6 +140,7 @@ def main():
     gett = [(64, 16, 64, 64, 16, 256)]
     if not args.quick:
         gett += [(64, 16, 64, 64, 16, 1024), (128, 16, 64, 128, 16, 1024)]
+    gett = [x for x in gett if chosen("GETT s{} t{} u{} p{} r{} q{}".format(*x))]
     for x in gett:
         r = gett_row(*x, g)
         rows.append(r)
