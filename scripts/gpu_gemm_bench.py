@@ -128,7 +128,10 @@ def main():
             ("bf16 1024x768x512", 1024, 768, 512, "K", "N", bf, None),
         ]
     words = [w for w in args.match.split(",") if w]
-    chosen = lambda name: not words or any(w in name for w in words)
+
+    def chosen(name):
+        return not words or any(w in name for w in words)
+
     cases = [c for c in cases if chosen(c[0])]
     rows = []
     for name, m, n, k, am, bm, dt, target in cases:
