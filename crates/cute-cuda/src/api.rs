@@ -338,6 +338,7 @@ impl Gpu {
             kind: made.kind,
             tma: made.tma,
             maps: Mutex::new(None),
+            workspace: made.workspace,
         });
         self.count(|s| s.plans += 1);
         self.plans
@@ -387,6 +388,7 @@ impl Gpu {
                 kind,
                 tma: Vec::new(),
                 cluster: 1,
+                workspace: 0,
             })
         })?;
         Ok(Plan {
@@ -461,8 +463,11 @@ impl Gpu {
                 }
                 if let Ok(p) = plan_gemm_tma(&al, &bl, &cl, ab, ct, align, sms) {
                     let (bm, bn, bk) = p.tile;
+                    let sk = p.stream_k.map_or(String::new(), |s| {
+                        format!(", stream-K over the last {} tiles", s.tiles)
+                    });
                     let kind = format!(
-                        "wgmma {bm}x{bn}x{bk}, {} stages, TMA, warp-specialised",
+                        "wgmma {bm}x{bn}x{bk}, {} stages, TMA, warp-specialised{sk}",
                         p.stages
                     );
                     return Some((p.kernel, kind));
@@ -488,6 +493,7 @@ impl Gpu {
                 kind,
                 tma: k.tma,
                 cluster: k.cluster,
+                workspace: k.workspace,
             })
         })?;
         let mut operands = vec![
@@ -679,7 +685,9 @@ impl Gpu {
                 &copy_args
             }
             Signature::Gemm => {
-                gemm_args = prepared_gemm_args(p, bases, alpha, beta)?;
+                let mut args = prepared_gemm_args(p, bases, alpha, beta)?;
+                args.extend(self.workspace_args(stream, p.workspace)?);
+                gemm_args = args;
                 &gemm_args
             }
         };

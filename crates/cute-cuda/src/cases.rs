@@ -372,6 +372,36 @@ pub fn gemm_cases() -> Result<Vec<GemmCase>, GpuError> {
         }
         v.push(gett_case(16, 4, 32, 8, 8, 48, ab)?);
     }
+    // stream-K: 36 tiles of 128 x 256 (one partial wave on 132 SMs) or, 64 wide, 144 (a whole
+    // wave and 12 split), 16 k-blocks each: with a bf16 C (its epilogue overlapped; one box per
+    // tile at 64 wide), ragged with an f32 C, and batched
+    v.push(blas_case(
+        768,
+        1536,
+        1024,
+        'N',
+        'T',
+        DType::Bf16,
+        DType::Bf16,
+    )?);
+    v.push(blas_case(
+        700,
+        1500,
+        1000,
+        'T',
+        'N',
+        DType::Bf16,
+        DType::F32,
+    )?);
+    let (m, n, k, l) = (256i64, 512i64, 1024i64, 9i64);
+    v.push(GemmCase {
+        name: format!("batched m{m} n{n} k{k} l{l} bf16 (stream-K)"),
+        a: format!("({m},{k},{l}):(1,{m},{})", m * k).parse()?,
+        b: format!("({n},{k},{l}):({k},1,{})", n * k).parse()?,
+        c: format!("({m},{n},{l}):(1,{m},{})", m * n).parse()?,
+        ab: DType::Bf16,
+        c_type: DType::Bf16,
+    });
     // 4-D batched: C_mnbh = Σ_k A_mkbh B_nkbh with the batch (b,h) folded into L; with an f32 C,
     // and with a bf16 C (columns contiguous: stmatrix without .trans) on partial tiles
     let (k, b, h) = (96i64, 3i64, 5i64);

@@ -30,6 +30,7 @@ use crate::compile::{arch_for, cubin, nvrtc_version};
 use crate::error::GpuError;
 pub use crate::kernel::{Arg, Kernel};
 use crate::plans::{PlanKey, Prepared};
+use crate::workspace::{workspace_key, Workspaces};
 
 /// A CUDA stream named by its raw handle (`CUstream`), as other libraries give it (PyTorch:
 /// `torch.cuda.current_stream().cuda_stream`; CuPy: `cupy.cuda.get_current_stream().ptr`).
@@ -90,6 +91,7 @@ pub struct Gpu {
     kernels: Mutex<Lru<(String, String), Arc<Kernel>>>,
     pub(crate) plans: Mutex<Lru<PlanKey, Arc<Prepared>>>,
     stats: Mutex<CacheStats>,
+    workspaces: Workspaces<CudaSlice<u8>>,
 }
 
 /// Raises `k`'s dynamic shared-memory limit to `smem` once (past 48 KiB a launch needs it), so
@@ -186,6 +188,7 @@ impl Gpu {
             config,
             disk,
             stats: Mutex::new(CacheStats::default()),
+            workspaces: Workspaces::default(),
         })
     }
 
@@ -297,6 +300,41 @@ impl Gpu {
         self.stream
             .alloc_zeros::<T>(n.max(1))
             .map_err(|e| GpuError::driver("cuMemAlloc", e))
+    }
+
+    /// The trailing arguments of a launch on `stream` of a kernel that takes `bytes` bytes of
+    /// workspace ([`crate::gemm::GemmKernel::workspace`]): the address of the stream's
+    /// workspace and the launch's epoch; none where `bytes` is 0. The workspace is zeroed once,
+    /// when made (at least one stream-K schedule's worth on this device), and kept.
+    ///
+    /// # Errors
+    ///
+    /// The driver's, where the buffer cannot be made.
+    pub fn workspace_args(&self, stream: Stream, bytes: u64) -> Result<Vec<Arg>, GpuError> {
+        if bytes == 0 {
+            return Ok(Vec::new());
+        }
+        let handle = match stream {
+            Stream::Own => None,
+            Stream::Raw(h) => Some(h),
+        };
+        // the largest a schedule on this device takes: one slot per SM, tiles 256 wide
+        let floor = self.sm_count.max(1) as u64 * (2 * 64 * 256 * 4 + 8);
+        let (ptr, epoch) = self.workspaces.take(
+            workspace_key(handle),
+            bytes,
+            floor,
+            |n| {
+                let b = self.zeros::<u8>(n as usize)?;
+                // zeroed before any launch on another stream reads it
+                self.stream
+                    .synchronize()
+                    .map_err(|e| GpuError::driver("cuStreamSynchronize", e))?;
+                Ok(b)
+            },
+            |b| self.ptr(b, 0),
+        )?;
+        Ok(vec![Arg::Ptr(ptr), Arg::I32(epoch as i32)])
     }
 
     /// A device copy of `host`.

@@ -402,6 +402,7 @@ pub fn plan_gemm_aligned(
         source: String::new(),
         tma: Vec::new(),
         cluster: 1,
+        workspace: 0,
     };
     let mut plan = GpuGemmPlan {
         mma,

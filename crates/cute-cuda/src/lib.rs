@@ -55,6 +55,7 @@ pub mod tma;
 pub mod tma_gemm;
 pub mod verify;
 pub mod wgmma;
+mod workspace;
 
 pub use api::{Launched, Plan};
 pub use device::{Gpu, Stream};

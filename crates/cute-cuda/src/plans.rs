@@ -46,6 +46,8 @@ pub(crate) struct Planned {
     pub(crate) tma: Vec<TmaCopy>,
     /// CTAs per cluster (1 without clusters).
     pub(crate) cluster: u32,
+    /// Bytes of workspace each launch passes ([`crate::gemm::GemmKernel::workspace`]).
+    pub(crate) workspace: u64,
 }
 
 /// The addresses of A, B and C and the launch arguments encoded for them: A's and B's TMA
@@ -67,4 +69,6 @@ pub(crate) struct Prepared {
     /// The descriptors of the last launch and the addresses of A, B and C they were encoded for,
     /// so that repeated launches on the same memory encode nothing.
     pub(crate) maps: Mutex<Option<EncodedMaps>>,
+    /// Bytes of workspace each launch passes ([`crate::gemm::GemmKernel::workspace`]).
+    pub(crate) workspace: u64,
 }

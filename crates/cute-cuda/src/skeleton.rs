@@ -45,6 +45,10 @@ pub struct GemmKernel {
     /// kernel of clusters launches no more clusters than the GPU holds at once
     /// ([`crate::device::Gpu::resident_grid`]).
     pub cluster: u32,
+    /// Bytes of scratch memory a launch passes after the other arguments, with the launch's
+    /// epoch ([`crate::device::Gpu::workspace_args`]): the partial sums and flags of a stream-K
+    /// schedule ([`crate::tma_gemm::StreamK`]); 0 where the kernel takes none.
+    pub workspace: u64,
 }
 
 impl GemmKernel {

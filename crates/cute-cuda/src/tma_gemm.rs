@@ -11,9 +11,11 @@
 //! less padding of N pay), with as many stages as shared memory holds. The CTAs stay resident
 //! (one per SM) and take tiles `blockIdx.x, blockIdx.x + gridDim.x, …` of the tile order, a layout with
 //! coordinate strides, `((G,TN),TM/G,L):((1@0,1@1),G@0,1@2)`: tile index ↦ `(tm, tn, l)`, `G`
-//! row tiles side by side (L2 reuse of B's columns). A 16-bit C leaves through shared memory and
-//! TMA stores while the next tile's MMAs run: a tile's values are packed in pairs when its last
-//! MMAs complete, and box `k` of them is stored after the next tile's block `k` is issued.
+//! row tiles side by side (L2 reuse of B's columns); where the last round of tiles would leave
+//! SMs idle, its tiles are split along K among all the CTAs ([`StreamK`]). A 16-bit C leaves
+//! through shared memory and TMA stores while the next tile's MMAs run: a tile's values are
+//! packed in pairs when its last MMAs complete, and box `k` of them is stored after the next
+//! tile's block `k` is issued.
 //!
 //! What the algebra derives: each operand's TMA descriptor ([`make_tma_copy`]) from its global
 //! layout `(rows, K, L)` (hierarchical modes become several TMA dimensions), the box from the
@@ -30,6 +32,7 @@ use cute::{ComposedLayout, Layout};
 use crate::atom::{DType, Major, MmaAtom};
 
 mod epilogue;
+mod stream_k;
 use crate::codegen::{ceil_div, coordinate_exprs, Code};
 use crate::error::GpuError;
 use crate::gemm::GemmKernel;
@@ -45,6 +48,7 @@ use epilogue::{
     c_box_bytes, c_store_copy, emit_pack, emit_store_box, emit_tma_store_epilogue, BoxValues,
     CStore,
 };
+pub use stream_k::{Portion, StreamK};
 
 /// The most pipeline stages a plan takes (each `(BM + BN) · BK` elements: 48 KiB for 16-bit types
 /// and `BN = 256`, so that four fit beside C's staging boxes; 32 KiB for `BN = 128`, six; 24 KiB for
@@ -111,6 +115,10 @@ pub struct TmaGemmPlan {
     /// The tile order: tile index ↦ `(tm, tn, l)` (coordinate strides); with clusters of 2,
     /// cluster tile index ↦ `(pair of row tiles, tn, l)`.
     pub order: Layout,
+    /// The last, partial wave of tiles split along K among all the CTAs (one CTA per cluster,
+    /// where it pays: [`StreamK::plan`]); the kernel then takes a workspace of
+    /// `kernel.workspace` bytes.
+    pub stream_k: Option<StreamK>,
     /// The problem and the launch (`grid.0` CTAs, each looping over tiles; `tma` holds the two
     /// copies whose descriptors a launch encodes).
     pub kernel: GemmKernel,
@@ -425,12 +433,23 @@ pub fn plan_gemm_tma_tile(
     let smem = stages * (stage_bytes + 16) + 1024 + c_bytes;
     let mut tma = vec![pa.copy.clone(), pb.copy.clone()];
     tma.extend(c_store.clone());
+    // one CTA per SM (per cluster of SMs); with one CTA per cluster, the last partial wave
+    // split along K where that pays
+    let ctas = (sms as i64 / cluster).max(1);
+    let stream_k = if cluster == 1 {
+        StreamK::plan(tiles, ctas, ceil_div(base.extents.2, bk))
+    } else {
+        None
+    };
+    let grid = match stream_k {
+        Some(s) if s.dp_tiles > 0 => ctas,
+        Some(s) => s.units,
+        None => tiles.min(ctas),
+    };
     let kernel = GemmKernel {
         majors: [(pa.wg.major, pa.wg.vector), (pb.wg.major, pb.wg.vector)],
-        grid: (
-            (tiles.min((sms as i64 / cluster).max(1)) * cluster) as u32,
-            1,
-        ),
+        grid: ((grid * cluster) as u32, 1),
+        workspace: stream_k.map_or(0, |s| s.workspace_bytes(bn)),
         block: TMA_THREADS as u32,
         smem_bytes: smem as u32,
         name: "cute_gemm_tma_ws".into(),
@@ -450,6 +469,7 @@ pub fn plan_gemm_tma_tile(
         c_store,
         c_staging,
         order,
+        stream_k,
         kernel,
     };
     p.kernel.source = source(&p)?;
@@ -557,11 +577,41 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
         emit_cluster_prelude(&mut c, &[rank_b]);
     }
     emit_c_tables(&mut c, &p.mma, bn)?;
+    if let Some(s) = &p.stream_k {
+        s.emit_functions(&mut c);
+    }
     // with C's descriptor (and `c_tma` set by the launch where C's address suits it)
-    let c_params = if p.c_store.is_some() {
+    let mut c_params = if p.c_store.is_some() {
         format!(", const __grid_constant__ {MAP_TYPE} map_c, const int c_tma")
     } else {
         String::new()
+    };
+    if p.stream_k.is_some() {
+        c_params += ", float* __restrict__ sk_ws, const unsigned sk_epoch";
+    }
+    // the work items: each tile of the CTA whole, or with stream-K its whole tiles, then its
+    // two parts of split tiles (k-blocks `k0 .. k1`); `rel` the k-block within the item
+    let (items, k_first, k_end, rel) = match &p.stream_k {
+        Some(s) => {
+            let ndp = s.dp_tiles / s.ctas;
+            (
+                format!(
+                    "for (int item = 0; item < {}; ++item) {{\n        int w = cid + item * {}, k0 = 0, k1 = {kt_total};\n        if (item >= {ndp} && (cid >= {} || !cute_sk_portion(cid, item - {ndp}, w, k0, k1))) continue;",
+                    ndp + 2,
+                    s.ctas,
+                    s.units
+                ),
+                "k0".to_string(),
+                "k1".to_string(),
+                "kt - k0",
+            )
+        }
+        None => (
+            format!("for (int w = cid; w < {tiles}; w += clusters) {{"),
+            "0".to_string(),
+            kt_total.to_string(),
+            "kt",
+        ),
     };
     let entry = sk::KernelEntry {
         cluster: cl,
@@ -625,9 +675,7 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
     ));
     c.line("    if (t == 0) {");
     c.line("      int it = 0;");
-    c.line(format!(
-        "      for (int w = cid; w < {tiles}; w += clusters) {{"
-    ));
+    c.line(format!("      {}", items.replace("\n  ", "\n    ")));
     c.line(format!("        {tile_of}"));
     let count = |o: &TmaOperand, tr: &str, total: i64| {
         let grid_rows = ceil_div(total, o.copy.tile[0]);
@@ -641,10 +689,9 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
         count(&p.a, "tm", m),
         count(&p.b, "tn", n)
     ));
-    c.line(
-        "        for (int kt = 0; kt < KT_TOTAL; ++kt, ++it) {"
-            .replace("KT_TOTAL", &kt_total.to_string()),
-    );
+    c.line(format!(
+        "        for (int kt = {k_first}; kt < {k_end}; ++kt, ++it) {{"
+    ));
     c.line(format!(
         "          const int s = it % {stages}; const unsigned ph = (it / {stages}) & 1;"
     ));
@@ -691,9 +738,7 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
             vals / 2
         ));
     }
-    c.line(format!(
-        "    for (int w = cid; w < {tiles}; w += clusters) {{"
-    ));
+    c.line(format!("    {}", items.replace("\n  ", "\n")));
     c.line(format!("      {tile_of}"));
     c.line(format!(
         "      const idx m0 = (idx)tm * {bm}, n0 = (idx)tn * {bn};"
@@ -702,7 +747,7 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
     // extent of a layout is positive, so K >= 1 and every tile runs at least one k-block
     c.line(format!("      float d[{vals}];"));
     c.line(format!(
-        "      for (int kt = 0; kt < {kt_total}; ++kt, ++it) {{"
+        "      for (int kt = {k_first}; kt < {k_end}; ++kt, ++it) {{"
     ));
     c.line(format!(
         "        const int s = it % {stages}; const unsigned ph = (it / {stages}) & 1;"
@@ -723,7 +768,11 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
         ab,
         bn,
         ("a_base", "b_base"),
-        Some("kt | ks"),
+        Some(&if p.stream_k.is_some() {
+            format!("({rel}) | ks")
+        } else {
+            format!("{rel} | ks")
+        }),
     );
     for line in body.finish().lines() {
         c.line(format!("    {line}"));
@@ -734,7 +783,7 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
         c.line("        if (pend) {");
         for ch in 0..boxes.min(kt_total) {
             c.line(format!(
-                "          {}if (kt == {ch}) {{",
+                "          {}if ({rel} == {ch}) {{",
                 if ch > 0 { "else " } else { "" }
             ));
             emit_store_box(&mut c, store, &BoxValues::Packed(ch))?;
@@ -755,10 +804,37 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
             format!("if ({cond}t == 0) cute_mbar_arrive({bar});")
         }
     };
-    c.line(format!("        {}", release("kt > 0 && ")));
+    c.line(format!("        {}", release(&format!("{rel} > 0 && "))));
     c.line("      }");
     c.line("      asm volatile(\"wgmma.wait_group.sync.aligned 0;\" ::: \"memory\");");
     c.line(format!("      {}", release("")));
+    if let Some(s) = &p.stream_k {
+        if let (true, Some(store)) = (p.overlap(), &c_store) {
+            // the previous tile's boxes not yet stored (this item shorter than its boxes)
+            c.line("      if (pend) {");
+            for ch in 0..boxes {
+                c.line(format!("        if (k1 - k0 <= {ch}) {{"));
+                emit_store_box(&mut c, store, &BoxValues::Packed(ch))?;
+                c.line("        }");
+            }
+            c.line("      }");
+        }
+        // a contribution to a split tile: its partial sums to the workspace for the owner
+        c.line(format!("      if (k1 < {kt_total}) {{"));
+        if p.overlap() {
+            // every box of the previous tile is stored: nothing pending, and the next tile's
+            // single box (if so) takes the other buffer
+            let bump = if boxes % 2 == 1 { " ++etile;" } else { "" };
+            c.line(format!("        if (pend) {{{bump} pend = false; }}"));
+        }
+        s.emit_contribution(&mut c, bn, vals);
+        c.line("        continue;");
+        c.line("      }");
+        // the owner of a split tile: the earlier parts' sums added
+        c.line("      if (k0 > 0) {");
+        s.emit_gather(&mut c, bn, vals);
+        c.line("      }");
+    }
     let mut epi = Code::new();
     emit_epilogue(&mut epi, &p.kernel, bn, "(idx)l", "cw");
     match &c_store {
@@ -766,7 +842,7 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
             c.line("      if (c_tma != 0 && beta == 0.0f) {");
             // the previous tile's boxes not yet stored (K shorter than its boxes), then this
             // tile's values packed for the next
-            if kt_total < boxes {
+            if kt_total < boxes && p.stream_k.is_none() {
                 c.line("        if (pend) {");
                 for ch in kt_total..boxes {
                     emit_store_box(&mut c, store, &BoxValues::Packed(ch))?;
@@ -829,6 +905,35 @@ impl TmaGemmPlan {
     /// ```
     pub fn overlap(&self) -> bool {
         self.c_staging.is_some()
+    }
+
+    /// The plan with every tile run whole by one CTA (no [`StreamK`] split of the last wave):
+    /// for benchmarks that measure what the split gains.
+    ///
+    /// ```
+    /// use cute_cuda::{atom::DType, tma_gemm::plan_gemm_tma};
+    /// let a = "(8192,8192):(8192,1)".parse().unwrap();
+    /// let b = "(8192,8192):(8192,1)".parse().unwrap();
+    /// let c = "(8192,8192):(1,8192)".parse().unwrap();
+    /// let p = plan_gemm_tma(&a, &b, &c, DType::Bf16, DType::Bf16, [8, 8], 132).unwrap();
+    /// assert_eq!(p.stream_k.map(|s| s.tiles), Some(68)); // 2048 tiles: 15 waves and 68
+    /// assert!(p.kernel.workspace > 0 && p.kernel.source.contains("cute_sk_portion"));
+    /// let dp = p.data_parallel().unwrap();
+    /// assert!(dp.stream_k.is_none() && dp.kernel.workspace == 0);
+    /// assert!(!dp.kernel.source.contains("cute_sk_portion"));
+    /// assert_eq!(dp.kernel.grid, (132, 1));
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// Only where the source cannot be written again (a bug).
+    pub fn data_parallel(mut self) -> Result<TmaGemmPlan, GpuError> {
+        if let Some(s) = self.stream_k.take() {
+            self.kernel.grid.0 = (s.dp_tiles + s.tiles).min(s.ctas) as u32;
+            self.kernel.workspace = 0;
+            self.kernel.source = source(&self)?;
+        }
+        Ok(self)
     }
 
     /// The plan in a few lines.

@@ -53,6 +53,8 @@ pub enum GemmPath {
     /// As `Tma` with the tile's width given (one of [`cute_cuda::tma_gemm::TILE_WIDTHS`]) rather
     /// than chosen: every width checked on every case, and timed.
     TmaTile(i64),
+    /// As `Tma` with every tile whole (no stream-K split of the last wave): timed beside it.
+    TmaDataParallel,
 }
 
 impl GemmPath {
@@ -77,8 +79,9 @@ impl GemmPath {
 
     /// The paths `cute gpu --only perf` times: [`Self::ALL`] and every tile width (the cost
     /// model of [`cute_cuda::tma_gemm::tile_widths`] is measured by them).
-    pub const TIMED: [GemmPath; 7] = [
+    pub const TIMED: [GemmPath; 8] = [
         GemmPath::Tma,
+        GemmPath::TmaDataParallel,
         GemmPath::TmaTile(256),
         GemmPath::TmaTile(128),
         GemmPath::TmaTile(64),
@@ -94,6 +97,7 @@ impl GemmPath {
             GemmPath::Wgmma => "wgmma",
             GemmPath::Tma => "wgmma-tma",
             GemmPath::TmaCluster2 => "wgmma-tma-2cta",
+            GemmPath::TmaDataParallel => "wgmma-tma-dp",
             GemmPath::TmaTile(256) => "wgmma-tma-n256",
             GemmPath::TmaTile(128) => "wgmma-tma-n128",
             GemmPath::TmaTile(64) => "wgmma-tma-n64",
@@ -145,6 +149,11 @@ pub(super) fn gemm_launch(
         }
         GemmPath::TmaCluster2 => {
             cute_cuda::tma_gemm::plan_gemm_tma_in(a, b, c, case.ab, case.c_type, [8, 8], sms, 2)?
+                .kernel
+        }
+        GemmPath::TmaDataParallel => {
+            cute_cuda::tma_gemm::plan_gemm_tma(a, b, c, case.ab, case.c_type, [8, 8], sms)?
+                .data_parallel()?
                 .kernel
         }
         GemmPath::TmaTile(bn) => {
@@ -209,7 +218,13 @@ fn run_gemm_inner(
     // C = 1·A·B + 0·C: the poison is never read
     let args =
         cute_cuda::tma::run::gemm_args(&p.tma, [gpu.ptr(&a, 0), gpu.ptr(&b, 0), pc], 1.0, 0.0)?;
-    gpu.launch_grid(&kernel, launch, p.block, p.smem_bytes, &args)?;
+    // each launch with the workspace's next epoch (a stream-K schedule's), where it takes one
+    let run = || -> Result<(), GpuError> {
+        let mut args = args.clone();
+        args.extend(gpu.workspace_args(cute_cuda::Stream::OWN, p.workspace)?);
+        gpu.launch_grid(&kernel, launch, p.block, p.smem_bytes, &args)
+    };
+    run()?;
     gpu.sync()?;
     // C back as f64
     let out: Vec<f64> = match (&c32, &c16) {
@@ -332,12 +347,15 @@ fn run_gemm_inner(
         },
         p.majors[1].1
     );
+    let checked = if p.workspace > 0 {
+        checked + "; stream-K"
+    } else {
+        checked
+    };
     if !bench {
         return Ok(checked);
     }
-    let t = gpu.time_ms(3, 20, || {
-        gpu.launch_grid(&kernel, launch, p.block, p.smem_bytes, &args)
-    })?;
+    let t = gpu.time_ms(3, 20, run)?;
     let tflops = p.flops() / t / 1e9;
     row.numbers = vec![
         ("ms", t),

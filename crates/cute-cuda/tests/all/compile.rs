@@ -143,6 +143,7 @@ fn tma_gemm_kernels_compile() {
     let mut cases: Vec<run::GemmCase> = run::gemm_cases().unwrap();
     cases.extend(run::gemm_bench_cases().unwrap());
     let mut planned = Vec::new();
+    let mut split = Vec::new();
     // one CTA per cluster at every tile width; clusters of two at the chosen width
     let widths = cute_cuda::tma_gemm::TILE_WIDTHS.map(|bn| (1, Some(bn)));
     for (c, (cluster, width)) in cases
@@ -177,6 +178,9 @@ fn tma_gemm_kernels_compile() {
         };
         let bn = p.tile.1;
         planned.push(format!("{} cluster {cluster} n{bn}", c.name));
+        if p.stream_k.is_some() {
+            split.push(format!("{} n{bn}", c.name));
+        }
         let ptx = compile_ptx(&p.kernel.source, &p.kernel.name)
             .unwrap_or_else(|e| panic!("{}: {e}\n{}", c.name, p.kernel.source));
         assert!(
@@ -199,6 +203,17 @@ fn tma_gemm_kernels_compile() {
         assert!(
             !ptx.contains("release.cluster.shared"),
             "{} cluster {cluster}",
+            c.name
+        );
+        // the last partial wave split along K (one CTA per cluster, where it pays): the partial
+        // sums through the workspace, each flag raised by a release and read by an acquire at
+        // GPU scope
+        assert_eq!(p.stream_k.is_some(), p.kernel.workspace > 0, "{}", c.name);
+        assert!(p.stream_k.is_none() || cluster == 1);
+        assert_eq!(
+            ptx.contains("st.release.gpu.global.u32") && ptx.contains("ld.acquire.gpu.global.u32"),
+            p.stream_k.is_some(),
+            "{} n{bn}",
             c.name
         );
         // every MMA's scale-d is the run-time predicate (zero for a tile's first), none constant
@@ -236,6 +251,12 @@ fn tma_gemm_kernels_compile() {
     // NT/TN/NN/TT at multiples of 8 (f16 and bf16), the GETT, the batched case, both benchmarks,
     // each with one CTA per cluster at the three widths and, where the row tiles pair up, two
     assert!(planned.len() >= 72, "{}: {planned:?}", planned.len());
+    eprintln!(
+        "stream-K: {} of {} plans: {split:?}",
+        split.len(),
+        planned.len()
+    );
+    assert!(split.len() >= 12, "{split:?}");
     for bn in cute_cuda::tma_gemm::TILE_WIDTHS {
         let at = planned
             .iter()

@@ -1,0 +1,311 @@
+//! Stream-K: the persistent schedule's last, partial wave of tiles split along K among all the
+//! CTAs, so that no multiprocessor idles while a few finish whole tiles.
+//!
+//! With `T` tiles on `G` CTAs, the first `D = ⌊T / G⌋ · G` tiles run whole ("data-parallel"), `D / G`
+//! per CTA. The `r = T − D` tiles left hold `S = r · KT` k-blocks; unit `u < U` (CTA `u`) takes
+//! the k-blocks `[⌊u·S/U⌋, ⌊(u+1)·S/U⌋)` of them in order, at most one tile's worth
+//! (`U ≥ r`), so its range meets one or two tiles. The part of a tile that ends it (its last
+//! k-block) is its **owner**: it adds the partial sums of the tile's earlier parts and runs the
+//! epilogue. Every other part is a **contribution**: its accumulators go to the unit's slot of a
+//! workspace in global memory and a flag is raised. A unit works its contribution first and its
+//! owned part second, so an owner waits only at the very end of its work, and only for units of
+//! lower index, which wrote their contribution first: no unit waits on a unit that waits.
+//!
+//! The flags hold the launch's epoch (a number each launch on the workspace raises), so the
+//! workspace is never cleared between launches. A unit writes at most one contribution, so the
+//! workspace holds one `BM × BN` f32 slot per unit ([`StreamK::workspace_bytes`]).
+
+use crate::codegen::Code;
+
+/// The cost of moving one tile's partial sums through the workspace (written by a contribution,
+/// or read by the owner), in tenths of one k-block's MMAs: a 128 × BN f32 tile is `2 · BN`
+/// bytes per row and a k-block `2 · 64 · BN` flops per row, so the ratio holds for every width.
+/// Estimated from one SM's L2 bandwidth (about 100 GB/s: 128 KiB in 1.3 µs) against a k-block
+/// of 128 × 256 × 64 (0.7 µs at 816 TFLOP/s over 132 SMs).
+const PARTIAL_COST: i64 = 15;
+
+/// A stream-K schedule (see the module's text): the whole tiles, the split ones and the units
+/// that share them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StreamK {
+    /// Tiles run whole, `D / G` per CTA (a multiple of the CTAs, `G`).
+    pub dp_tiles: i64,
+    /// The CTAs, `G`.
+    pub ctas: i64,
+    /// Tiles split along K (`r`), the last ones of the order.
+    pub tiles: i64,
+    /// Units sharing their k-blocks (`U`, `r ≤ U ≤ G`): CTAs `0 .. U`.
+    pub units: i64,
+    /// k-blocks of one tile, `KT`.
+    pub kt: i64,
+}
+
+/// One unit's part of one split tile: the tile (its index in the tile order) and its k-blocks
+/// `[k.0, k.1)`; the owner's part is the one with `k.1 = KT`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Portion {
+    /// The tile's index in the tile order (`D + j` for split tile `j`).
+    pub tile: i64,
+    /// Its k-blocks `[k.0, k.1)`.
+    pub k: (i64, i64),
+}
+
+impl StreamK {
+    /// The schedule of `tiles` tiles of `kt` k-blocks on `ctas` persistent CTAs, or None where
+    /// the tiles fill their waves or splitting would not pay. The model, in tenths of a
+    /// k-block: the last wave takes `10·KT` whole; split among `U` units it takes the longest
+    /// unit's k-blocks plus `PARTIAL_COST` for its contribution and for each partial sum its
+    /// owner reads (at most the parts a tile may be cut into, less one). `U` is chosen between
+    /// `r` and `G` for the least time.
+    ///
+    /// ```
+    /// use cute_cuda::tma_gemm::StreamK;
+    /// // bf16 8192³: 2048 tiles of 128 × 256, 128 k-blocks each, on 132 SMs: 15 waves, and 68
+    /// // tiles (8704 k-blocks) shared by all 132 CTAs, 65 or 66 each
+    /// let s = StreamK::plan(2048, 132, 128).unwrap();
+    /// assert_eq!((s.dp_tiles, s.tiles, s.units), (1980, 68, 132));
+    /// assert!(StreamK::plan(2112, 132, 128).is_none()); // 16 full waves
+    /// assert!(StreamK::plan(128, 132, 32).is_none()); // 128 tiles on 132 SMs: nothing to gain
+    /// ```
+    pub fn plan(tiles: i64, ctas: i64, kt: i64) -> Option<StreamK> {
+        if ctas < 2 || tiles < 1 || kt < 2 {
+            return None;
+        }
+        let r = tiles % ctas;
+        if r == 0 {
+            return None;
+        }
+        let s = r.checked_mul(kt)?;
+        let cost = |u: i64| {
+            let longest = (s + u - 1) / u;
+            let shortest = s / u;
+            // a tile's parts: the first may be a unit's tail, the rest whole units' ranges
+            let parts = (kt - 1 + shortest - 1) / shortest.max(1) + 1;
+            10 * longest + PARTIAL_COST * parts
+        };
+        let best = (r..=ctas)
+            .filter(|&u| s / u >= 1)
+            .min_by_key(|&u| (cost(u), -u))?;
+        (cost(best) < 10 * kt).then_some(StreamK {
+            dp_tiles: tiles - r,
+            ctas,
+            tiles: r,
+            units: best,
+            kt,
+        })
+    }
+
+    /// k-blocks of the split tiles, `S = r · KT`.
+    pub fn iters(&self) -> i64 {
+        self.tiles * self.kt
+    }
+
+    /// Unit `u`'s parts in the order it works them: first the one that does not end its tile
+    /// (its contribution, if any), then the one that does (the tile it owns, if any).
+    ///
+    /// ```
+    /// use cute_cuda::tma_gemm::{Portion, StreamK};
+    /// let s = StreamK::plan(2048, 132, 16).unwrap(); // the paper's GETT at q = 1024
+    /// assert_eq!((s.tiles, s.units), (68, 132)); // 1088 k-blocks, 8 or 9 per unit
+    /// // unit 1 has k-blocks 8 .. 16: the end of tile 0, which it owns
+    /// assert_eq!(s.portions(1), [None, Some(Portion { tile: 1980, k: (8, 16) })]);
+    /// // unit 2 has 16 .. 24: the first half of tile 1, a contribution to unit 3's
+    /// assert_eq!(s.portions(2), [Some(Portion { tile: 1981, k: (0, 8) }), None]);
+    /// assert_eq!(s.first_unit(1), 2);
+    /// ```
+    pub fn portions(&self, u: i64) -> [Option<Portion>; 2] {
+        let (kt, s) = (self.kt, self.iters());
+        if u < 0 || u >= self.units {
+            return [None, None];
+        }
+        let (lo, hi) = (u * s / self.units, (u + 1) * s / self.units);
+        let (j0, j1) = (lo / kt, (hi - 1) / kt);
+        let part = |j: i64, k: (i64, i64)| {
+            Some(Portion {
+                tile: self.dp_tiles + j,
+                k,
+            })
+        };
+        if j1 > j0 {
+            [part(j1, (0, hi - j1 * kt)), part(j0, (lo - j0 * kt, kt))]
+        } else if hi - j0 * kt < kt {
+            [part(j0, (lo - j0 * kt, hi - j0 * kt)), None]
+        } else {
+            [None, part(j0, (lo - j0 * kt, kt))]
+        }
+    }
+
+    /// The unit holding split tile `j`'s first k-block: its owner adds the contributions of
+    /// units `first_unit(j) ..` up to itself.
+    pub fn first_unit(&self, j: i64) -> i64 {
+        let s = self.iters();
+        ((j * self.kt + 1) * self.units + s - 1) / s - 1
+    }
+
+    /// Bytes of the workspace a launch needs for tiles `BN` wide (two consumer warpgroups of 64
+    /// rows): one f32 slot of `128 × BN` per unit, then one flag per unit and warpgroup.
+    ///
+    /// ```
+    /// use cute_cuda::tma_gemm::StreamK;
+    /// let s = StreamK::plan(2048, 132, 128).unwrap();
+    /// assert_eq!(s.workspace_bytes(256), 132 * (128 * 256 * 4 + 2 * 4));
+    /// ```
+    pub fn workspace_bytes(&self, bn: i64) -> u64 {
+        (self.units * (2 * 64 * bn * 4 + 2 * 4)) as u64
+    }
+
+    /// The device functions of the schedule: `cute_sk_portion(u, which, w, k0, k1)`, unit `u`'s
+    /// part `which` (0: its contribution, 1: its owned part) as [`StreamK::portions`] gives it,
+    /// false where there is none; `cute_sk_first(j)`, [`StreamK::first_unit`].
+    pub(super) fn emit_functions(&self, c: &mut Code) {
+        let (d, s, u, kt) = (self.dp_tiles, self.iters(), self.units, self.kt);
+        c.line(format!(
+            "// stream-K: tiles {d}.. split along K, {s} k-blocks over {u} units (see the planner)"
+        ));
+        c.line("__device__ __forceinline__ bool cute_sk_portion(int u, int which, int& w, int& k0, int& k1) {");
+        c.line(format!(
+            "  const long long lo = (long long)u * {s}LL / {u}, hi = (long long)(u + 1) * {s}LL / {u};"
+        ));
+        c.line(format!(
+            "  const long long j0 = lo / {kt}, j1 = (hi - 1) / {kt};"
+        ));
+        c.line("  long long j;");
+        c.line(format!(
+            "  if (which == 0) {{\n    if (j1 > j0) {{ j = j1; k0 = 0; k1 = (int)(hi - j1 * {kt}); }}\n    else if (hi - j0 * {kt} < {kt}) {{ j = j0; k0 = (int)(lo - j0 * {kt}); k1 = (int)(hi - j0 * {kt}); }}\n    else return false;\n  }} else {{\n    if (j1 > j0 || hi - j0 * {kt} == {kt}) {{ j = j0; k0 = (int)(lo - j0 * {kt}); k1 = {kt}; }}\n    else return false;\n  }}"
+        ));
+        c.line(format!("  w = (int)({d} + j);\n  return true;\n}}"));
+        c.line(format!(
+            "__device__ __forceinline__ int cute_sk_first(int j) {{ return (int)((((long long)j * {kt} + 1) * {u} + {}LL) / {s}LL) - 1; }}",
+            s - 1
+        ));
+    }
+
+    /// A contribution's leaving: warpgroup `cw`'s accumulators `d` (`vals` per thread) into unit
+    /// `cid`'s slot, thread-interleaved by four (coalesced), made visible at GPU scope, then the
+    /// flag raised to the epoch by one thread (a release after the warpgroup's barrier).
+    pub(super) fn emit_contribution(&self, c: &mut Code, bn: i64, vals: i64) {
+        c.line(format!(
+            "        float4* sk_p = (float4*)(sk_ws + (size_t)(cid * 2 + cw) * {});",
+            64 * bn
+        ));
+        c.line(format!(
+            "        #pragma unroll\n        for (int i = 0; i < {}; ++i) __stcg(sk_p + i * 128 + t, make_float4(d[4 * i], d[4 * i + 1], d[4 * i + 2], d[4 * i + 3]));",
+            vals / 4
+        ));
+        c.line("        __threadfence();");
+        c.line("        asm volatile(\"bar.sync %0, 128;\" :: \"r\"(1 + cw) : \"memory\");");
+        c.line(format!(
+            "        if (t == 0) asm volatile(\"st.release.gpu.global.u32 [%0], %1;\" :: \"l\"((unsigned*)(sk_ws + {}) + cid * 2 + cw), \"r\"(sk_epoch) : \"memory\");",
+            self.units * 2 * 64 * bn
+        ));
+    }
+
+    /// An owner's gathering: for each unit from the tile's first up to this one, one thread
+    /// waits (acquire) until the unit's flag for warpgroup `cw` holds the epoch, the warpgroup
+    /// meets at its barrier, and every thread adds the slot's values to its accumulators.
+    pub(super) fn emit_gather(&self, c: &mut Code, bn: i64, vals: i64) {
+        c.line(format!(
+            "        for (int v = cute_sk_first(w - {}); v < cid; ++v) {{",
+            self.dp_tiles
+        ));
+        c.line(format!(
+            "          if (t == 0) {{ const unsigned* f = (const unsigned*)(sk_ws + {}) + v * 2 + cw; unsigned x; do {{ asm volatile(\"ld.acquire.gpu.global.u32 %0, [%1];\" : \"=r\"(x) : \"l\"(f) : \"memory\"); }} while (x != sk_epoch); }}",
+            self.units * 2 * 64 * bn
+        ));
+        c.line("          asm volatile(\"bar.sync %0, 128;\" :: \"r\"(1 + cw) : \"memory\");");
+        c.line(format!(
+            "          const float4* sk_p = (const float4*)(sk_ws + (size_t)(v * 2 + cw) * {});",
+            64 * bn
+        ));
+        c.line(format!(
+            "          #pragma unroll\n          for (int i = 0; i < {}; ++i) {{ const float4 x = __ldcg(sk_p + i * 128 + t); d[4 * i] += x.x; d[4 * i + 1] += x.y; d[4 * i + 2] += x.z; d[4 * i + 3] += x.w; }}",
+            vals / 4
+        ));
+        c.line("        }");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every k-block of every split tile is worked exactly once; each tile has one owner part
+    /// (the one ending at `KT`), whose earlier parts come from the units `first_unit .. owner`,
+    /// each of which contributes exactly that one part; a unit contributes at most once.
+    fn check(s: &StreamK) {
+        let kt = s.kt;
+        let mut seen = vec![0u32; (s.tiles * kt) as usize];
+        let mut owner = vec![None; s.tiles as usize];
+        let mut contributed = vec![None; s.units as usize];
+        for u in 0..s.units {
+            let [c, o] = s.portions(u);
+            if let Some(c) = c {
+                assert!(c.k.1 < kt && c.k.0 < c.k.1, "{s:?} unit {u}: {c:?}");
+                contributed[u as usize] = Some(c.tile);
+            }
+            if let Some(o) = o {
+                assert!(o.k.1 == kt && o.k.0 < kt);
+                let j = (o.tile - s.dp_tiles) as usize;
+                assert!(owner[j].replace((u, o.k.0)).is_none(), "two owners of {j}");
+            }
+            for p in [c, o].into_iter().flatten() {
+                let j = p.tile - s.dp_tiles;
+                for k in p.k.0..p.k.1 {
+                    seen[(j * kt + k) as usize] += 1;
+                }
+            }
+        }
+        assert!(seen.iter().all(|&x| x == 1), "{s:?}: coverage {seen:?}");
+        for (j, o) in owner.iter().enumerate() {
+            let (u, k0) = o.unwrap_or_else(|| panic!("{s:?}: tile {j} has no owner"));
+            let first = s.first_unit(j as i64);
+            assert_eq!(first == u, k0 == 0, "{s:?} tile {j}");
+            for v in first..u {
+                assert_eq!(contributed[v as usize], Some(s.dp_tiles + j as i64));
+            }
+        }
+    }
+
+    #[test]
+    fn schedules_cover_every_k_block_once() {
+        let mut planned = 0;
+        for ctas in [2, 3, 7, 16, 114, 132] {
+            for kt in [2, 3, 5, 16, 31, 64, 125, 128] {
+                for tiles in (1..3 * ctas).step_by(1 + ctas as usize / 9) {
+                    if let Some(s) = StreamK::plan(tiles, ctas, kt) {
+                        assert!(s.units >= s.tiles && s.units <= ctas);
+                        assert_eq!(s.dp_tiles % ctas, 0);
+                        check(&s);
+                        planned += 1;
+                    }
+                }
+            }
+        }
+        assert!(planned > 100, "{planned} schedules");
+        // forced: every unit count for a few shapes, paying or not
+        for (r, kt) in [(1, 2), (5, 7), (68, 16), (13, 128)] {
+            for units in r..=132 {
+                if r * kt / units >= 1 {
+                    check(&StreamK {
+                        dp_tiles: 132,
+                        ctas: 132,
+                        tiles: r,
+                        units,
+                        kt,
+                    });
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn only_a_partial_last_wave_that_pays_is_split() {
+        assert!(StreamK::plan(264, 132, 64).is_none());
+        assert!(StreamK::plan(133, 132, 1).is_none());
+        // 8000³: 2016 tiles, 36 split of 125 k-blocks
+        let s = StreamK::plan(2016, 132, 125).unwrap();
+        assert_eq!((s.dp_tiles, s.tiles), (1980, 36));
+        // a wave all but full: 131 of 132 tiles, nothing to gain
+        assert!(StreamK::plan(131, 132, 16).is_none());
+    }
+}
