@@ -5,4 +5,5 @@ mod atoms;
 mod compile;
 mod copy;
 mod gemm;
+mod stream_k;
 mod tma;
