@@ -5,7 +5,7 @@
 #
 #   cargo build --release -p cute-cli --bin cute && (cd crates/cute-py && maturin build --release --out ../../target/wheels)
 #   mkdir -p .dev && cp target/release/cute .dev/ && strip .dev/cute && cp target/wheels/cute_algebra-*.whl .dev/
-#   (device) bash scripts/gpu_device_run.sh [steps...]     # steps: py checks perf ab gemm sass ncu sanitizer sanitizer-gemm (default: all but ncu, ab and sanitizer-gemm)
+#   (device) bash scripts/gpu_device_run.sh [steps...]     # steps: py checks perf ab gemm sass ncu sanitizer sanitizer-gemm stream-k (default: all but ncu, ab, sanitizer-gemm and stream-k)
 #
 # Writes each step's output into $OUT (or /tmp/gpu-out) and prints the tails.
 set -u
@@ -68,6 +68,18 @@ PY
         grep -E "^  [a-z_0-9]+.*\(|Duration|Compute \(SM\) Throughput|Memory Throughput|L2 Hit Rate|DRAM Throughput|Registers Per|Cluster Size|Grid Size|Block Size|Stall|Warp Cycles Per Issued|Issued Ipc|SM Frequency|Dynamic Shared|Achieved Occupancy" "$OUT/ncu.txt" | head -70 ;;
     sanitizer) timeout 110 compute-sanitizer --tool memcheck --print-limit 10 python3 scripts/gpu_python_check.py --quick > "$OUT/sanitizer.txt" 2>&1
         echo "== compute-sanitizer memcheck, quick sample (exit $?)"; tail -4 "$OUT/sanitizer.txt" ;;
+    stream-k) # the stream-K kernels: one split GETT first (a hang stops the session here), every
+        # GEMM check, the rates beside the data-parallel kernel, and the bench's split shapes
+        timeout 40 .dev/cute gpu contract 'stupr,qtru->stqp' --sizes s=64,t=16,u=64,p=64,r=16,q=1024 > "$OUT/contract.txt" 2>&1
+        rc=$?; echo "== split GETT q1024 one-off (exit $rc)"; tail -6 "$OUT/contract.txt"
+        [ "$rc" = 124 ] && { echo "HANG: stopping"; exit 1; }
+        timeout 200 .dev/cute gpu --only gemm --json "$OUT/gemm_checks.json" > "$OUT/gemm_checks.txt" 2>&1
+        echo "== GEMM checks (exit $?): $(grep -c ' ok ' "$OUT/gemm_checks.txt") ok, $(grep -c 'stream-K' "$OUT/gemm_checks.txt") split"
+        grep -i "fail" "$OUT/gemm_checks.txt" | cut -c1-200 | head -8
+        timeout 70 .dev/cute gpu --only perf --json "$OUT/perf.json" > "$OUT/perf.txt" 2>&1
+        echo "== cute gpu perf (exit $?)"; grep "tma" "$OUT/perf.txt" | cut -c1-170
+        timeout 150 python3 scripts/gpu_gemm_bench.py --match "A K-major B N-major,8000^3,4096^3,q1024" --json "$OUT/gemm.json" > "$OUT/gemm.txt" 2>&1
+        echo "== GEMM/GETT against torch (exit $?)"; cut -c1-260 "$OUT/gemm.txt" ;;
     sanitizer-gemm) # every GEMM check (each TMA width, clusters of two, cp.async wgmma, mma.sync) under memcheck
         timeout 280 compute-sanitizer --tool memcheck --print-limit 10 .dev/cute gpu --only gemm > "$OUT/sanitizer_gemm.txt" 2>&1
         echo "== compute-sanitizer memcheck, cute gpu --only gemm (exit $?)"; grep -c " ok " "$OUT/sanitizer_gemm.txt"; tail -4 "$OUT/sanitizer_gemm.txt" ;;
