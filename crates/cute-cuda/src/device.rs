@@ -319,7 +319,8 @@ impl Gpu {
             Stream::Raw(h) => Some(h),
         };
         // the largest a schedule on this device takes: one slot per SM, tiles 256 wide
-        let floor = self.sm_count.max(1) as u64 * (2 * 64 * 256 * 4 + 8);
+        let floor =
+            crate::tma_gemm::StreamK::FLAG_BYTES + self.sm_count.max(1) as u64 * (2 * 64 * 256 * 4);
         let (ptr, epoch) = self.workspaces.take(
             workspace_key(handle),
             bytes,

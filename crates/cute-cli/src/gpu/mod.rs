@@ -67,6 +67,10 @@ pub struct GpuArgs {
     /// Run only one group: atoms, copy, gemm, perf (GEMM rates) or bandwidth (COPY rates).
     #[arg(long, value_parser = ["atoms", "copy", "gemm", "perf", "bandwidth"])]
     pub only: Option<String>,
+    /// Also print each row to standard error as it finishes, with the seconds since the start
+    /// (the table comes at the end: a run stopped early still shows how far it got).
+    #[arg(long)]
+    pub progress: bool,
 }
 
 /// The one-off runs of `cute gpu`.
@@ -193,6 +197,7 @@ pub fn run(args: &GpuArgs) -> Outcome {
         per_rank: args.per_rank,
         seed: args.seed,
         only: args.only.clone(),
+        progress: args.progress,
     };
     let rows = run_all(&gpu, &opts);
     let mut out = format!(
@@ -264,30 +269,44 @@ pub struct Options {
     pub seed: u64,
     /// Run only this group (`atoms`, `copy`, `gemm`, `perf`, `bandwidth`); all when `None`.
     pub only: Option<String>,
+    /// Each row to standard error as it finishes, with the seconds since the start.
+    pub progress: bool,
 }
 
 /// Every check and benchmark: atoms, Table 2, permutations, bandwidth.
 pub fn run_all(gpu: &Arc<Gpu>, opts: &Options) -> Vec<Row> {
     let want = |g: &str| opts.only.as_deref().is_none_or(|o| o == g);
-    let mut rows = if want("atoms") {
-        run_atoms(gpu)
-    } else {
-        Vec::new()
+    let start = std::time::Instant::now();
+    let mut done = Vec::new();
+    let mut rows = |r: Row| {
+        if opts.progress {
+            eprintln!(
+                "[{:7.1} s] {:<9} {} {}",
+                start.elapsed().as_secs_f64(),
+                r.group,
+                r.name,
+                r.status
+            );
+        }
+        done.push(r);
     };
+    if want("atoms") {
+        run_atoms(gpu).into_iter().for_each(&mut rows);
+    }
     let mut cases = Vec::new();
     for t in [DType::F32, DType::Bf16, DType::F16] {
         match table2_cases(t) {
             Ok(c) => cases.extend(c),
-            Err(e) => rows.push(Row::new("copy", "Table 2", Err(e))),
+            Err(e) => rows(Row::new("copy", "Table 2", Err(e))),
         }
     }
     match permutation_cases(opts.seed, opts.per_rank) {
         Ok(c) => cases.extend(c),
-        Err(e) => rows.push(Row::new("copy", "permutations", Err(e))),
+        Err(e) => rows(Row::new("copy", "permutations", Err(e))),
     }
     for (i, c) in cases.iter().enumerate() {
         if want("copy") {
-            rows.push(run_copy(gpu, c, opts.seed + i as u64, false));
+            rows(run_copy(gpu, c, opts.seed + i as u64, false));
         }
     }
     match gemm_cases().map(|c| if want("gemm") { c } else { Vec::new() }) {
@@ -298,12 +317,12 @@ pub fn run_all(gpu: &Arc<Gpu>, opts: &Options) -> Vec<Row> {
                 for (j, path) in GemmPath::CHECKED.into_iter().enumerate() {
                     if path == GemmPath::MmaSync || gemm::gemm_launch(c, path, sms).is_ok() {
                         let seed = opts.seed + 500 + 100 * j as u64 + i as u64;
-                        rows.push(run_gemm(gpu, c, seed, None, false, path));
+                        rows(run_gemm(gpu, c, seed, None, false, path));
                     }
                 }
             }
         }
-        Err(e) => rows.push(Row::new("gemm", "cases", Err(e))),
+        Err(e) => rows(Row::new("gemm", "cases", Err(e))),
     }
     if opts.bandwidth && want("perf") {
         match gemm_bench_cases() {
@@ -311,24 +330,24 @@ pub fn run_all(gpu: &Arc<Gpu>, opts: &Options) -> Vec<Row> {
                 for (i, c) in cs.iter().enumerate() {
                     for path in GemmPath::TIMED {
                         let seed = opts.seed + 900 + i as u64;
-                        rows.push(run_gemm(gpu, c, seed, Some(2048), true, path));
+                        rows(run_gemm(gpu, c, seed, Some(2048), true, path));
                     }
                 }
             }
-            Err(e) => rows.push(Row::new("gemm-perf", "cases", Err(e))),
+            Err(e) => rows(Row::new("gemm-perf", "cases", Err(e))),
         }
     }
     if opts.bandwidth && want("bandwidth") {
         match bandwidth_cases() {
             Ok(cs) => {
                 for (i, c) in cs.iter().enumerate() {
-                    rows.push(run_copy(gpu, c, opts.seed + 1000 + i as u64, true));
+                    rows(run_copy(gpu, c, opts.seed + 1000 + i as u64, true));
                 }
             }
-            Err(e) => rows.push(Row::new("bandwidth", "cases", Err(e))),
+            Err(e) => rows(Row::new("bandwidth", "cases", Err(e))),
         }
     }
-    rows
+    done
 }
 
 /// The plans `cute gpu --plan` prints: the atoms and the COPY plans of the benchmark cases, with

@@ -305,14 +305,22 @@ fn one(cmd: &GpuCmd) -> Result<Outcome, Outcome> {
                 Some(p) if gpu.capability == (9, 0) => p,
                 _ => GemmPath::MmaSync,
             };
-            let mut rows = vec![run_gemm(
-                &gpu,
-                &case,
-                2026,
-                Some(2048),
-                true,
-                path_of(&case),
-            )];
+            let path = path_of(&case);
+            let mut rows = vec![run_gemm(&gpu, &case, 2026, Some(2048), true, path)];
+            // where the plan splits its last wave along K (stream-K), the kernel with every tile
+            // whole timed beside it: what the split gains
+            if path == GemmPath::Tma
+                && super::gemm::gemm_launch(&case, path, sms).is_ok_and(|k| k.workspace > 0)
+            {
+                rows.push(run_gemm(
+                    &gpu,
+                    &case,
+                    2026,
+                    Some(2048),
+                    true,
+                    GemmPath::TmaDataParallel,
+                ));
+            }
             // the same flop count in GEMM form (M, N, K, L column-major) for comparison
             let (m, n, k, l) = (
                 case.c.mode(0).map(|x| x.size()).unwrap_or(1),

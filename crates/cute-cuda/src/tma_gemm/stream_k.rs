@@ -13,7 +13,10 @@
 //!
 //! The flags hold the launch's epoch (a number each launch on the workspace raises), so the
 //! workspace is never cleared between launches. A unit writes at most one contribution, so the
-//! workspace holds one `BM × BN` f32 slot per unit ([`StreamK::workspace_bytes`]).
+//! workspace holds one `BM × BN` f32 slot per unit ([`StreamK::workspace_bytes`]). The flags come
+//! first, at the same place for every schedule ([`StreamK::FLAG_BYTES`]): a schedule of other
+//! tiles or units launched before on the stream leaves partial sums only in the slots, never
+//! where a flag is read.
 
 use crate::codegen::Code;
 
@@ -68,7 +71,7 @@ impl StreamK {
     /// assert!(StreamK::plan(128, 132, 32).is_none()); // 128 tiles on 132 SMs: nothing to gain
     /// ```
     pub fn plan(tiles: i64, ctas: i64, kt: i64) -> Option<StreamK> {
-        if ctas < 2 || tiles < 1 || kt < 2 {
+        if ctas < 2 || ctas > Self::MAX_UNITS || tiles < 1 || kt < 2 {
             return None;
         }
         let r = tiles % ctas;
@@ -142,16 +145,23 @@ impl StreamK {
         ((j * self.kt + 1) * self.units + s - 1) / s - 1
     }
 
+    /// The most units a schedule takes (more CTAs than this are never split).
+    pub const MAX_UNITS: i64 = 1024;
+
+    /// Bytes of the flags at the start of the workspace: one `u32` per unit and consumer
+    /// warpgroup, room for [`StreamK::MAX_UNITS`] units (the slots follow).
+    pub const FLAG_BYTES: u64 = (Self::MAX_UNITS * 2 * 4) as u64;
+
     /// Bytes of the workspace a launch needs for tiles `BN` wide (two consumer warpgroups of 64
-    /// rows): one f32 slot of `128 × BN` per unit, then one flag per unit and warpgroup.
+    /// rows): the flags ([`StreamK::FLAG_BYTES`]), then one f32 slot of `128 × BN` per unit.
     ///
     /// ```
     /// use cute_cuda::tma_gemm::StreamK;
     /// let s = StreamK::plan(2048, 132, 128).unwrap();
-    /// assert_eq!(s.workspace_bytes(256), 132 * (128 * 256 * 4 + 2 * 4));
+    /// assert_eq!(s.workspace_bytes(256), 8192 + 132 * 128 * 256 * 4);
     /// ```
     pub fn workspace_bytes(&self, bn: i64) -> u64 {
-        (self.units * (2 * 64 * bn * 4 + 2 * 4)) as u64
+        Self::FLAG_BYTES + (self.units * 2 * 64 * bn * 4) as u64
     }
 
     /// The device functions of the schedule: `cute_sk_portion(u, which, w, k0, k1)`, unit `u`'s
@@ -185,7 +195,8 @@ impl StreamK {
     /// flag raised to the epoch by one thread (a release after the warpgroup's barrier).
     pub(super) fn emit_contribution(&self, c: &mut Code, bn: i64, vals: i64) {
         c.line(format!(
-            "        float4* sk_p = (float4*)(sk_ws + (size_t)(cid * 2 + cw) * {});",
+            "        float4* sk_p = (float4*)(sk_ws + {} + (size_t)(cid * 2 + cw) * {});",
+            Self::FLAG_BYTES / 4,
             64 * bn
         ));
         c.line(format!(
@@ -194,10 +205,7 @@ impl StreamK {
         ));
         c.line("        __threadfence();");
         c.line("        asm volatile(\"bar.sync %0, 128;\" :: \"r\"(1 + cw) : \"memory\");");
-        c.line(format!(
-            "        if (t == 0) asm volatile(\"st.release.gpu.global.u32 [%0], %1;\" :: \"l\"((unsigned*)(sk_ws + {}) + cid * 2 + cw), \"r\"(sk_epoch) : \"memory\");",
-            self.units * 2 * 64 * bn
-        ));
+        c.line("        if (t == 0) asm volatile(\"st.release.gpu.global.u32 [%0], %1;\" :: \"l\"((unsigned*)sk_ws + cid * 2 + cw), \"r\"(sk_epoch) : \"memory\");");
     }
 
     /// An owner's gathering: for each unit from the tile's first up to this one, one thread
@@ -208,13 +216,11 @@ impl StreamK {
             "        for (int v = cute_sk_first(w - {}); v < cid; ++v) {{",
             self.dp_tiles
         ));
-        c.line(format!(
-            "          if (t == 0) {{ const unsigned* f = (const unsigned*)(sk_ws + {}) + v * 2 + cw; unsigned x; do {{ asm volatile(\"ld.acquire.gpu.global.u32 %0, [%1];\" : \"=r\"(x) : \"l\"(f) : \"memory\"); }} while (x != sk_epoch); }}",
-            self.units * 2 * 64 * bn
-        ));
+        c.line("          if (t == 0) { const unsigned* f = (const unsigned*)sk_ws + v * 2 + cw; unsigned x; do { asm volatile(\"ld.acquire.gpu.global.u32 %0, [%1];\" : \"=r\"(x) : \"l\"(f) : \"memory\"); } while (x != sk_epoch); }");
         c.line("          asm volatile(\"bar.sync %0, 128;\" :: \"r\"(1 + cw) : \"memory\");");
         c.line(format!(
-            "          const float4* sk_p = (const float4*)(sk_ws + (size_t)(v * 2 + cw) * {});",
+            "          const float4* sk_p = (const float4*)(sk_ws + {} + (size_t)(v * 2 + cw) * {});",
+            Self::FLAG_BYTES / 4,
             64 * bn
         ));
         c.line(format!(
