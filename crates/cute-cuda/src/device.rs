@@ -226,16 +226,74 @@ impl Gpu {
     /// compiled by NVRTC (and stored in both). A compilation error carries NVRTC's log.
     pub fn compile(&self, source: &str, name: &str) -> Result<Arc<Kernel>, GpuError> {
         let mem_key = (source.to_string(), name.to_string());
-        if let Some(k) = self
-            .kernels
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&mem_key)
-        {
-            let k = k.clone();
+        if let Some(k) = self.in_memory(&mem_key) {
             self.count(|s| s.memory_hits += 1);
             return Ok(k);
         }
+        let image = self.image(source, name)?;
+        self.keep(mem_key, image)
+    }
+
+    /// Compiles those of `kernels` (source and name) that memory does not hold, up to `threads`
+    /// at once (NVRTC runs on the host's cores; the caller chooses how many), and loads them, so
+    /// that [`Gpu::compile`] then finds each in memory. One that does not compile is left for
+    /// [`Gpu::compile`] to report. Returns how many were loaded.
+    ///
+    /// # Errors
+    ///
+    /// The driver's, where a compiled image cannot be loaded.
+    pub fn precompile(
+        &self,
+        kernels: &[(String, String)],
+        threads: usize,
+    ) -> Result<usize, GpuError> {
+        let mut todo: Vec<&(String, String)> = Vec::new();
+        for k in kernels {
+            if !todo.contains(&k) && self.in_memory(k).is_none() {
+                todo.push(k);
+            }
+        }
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let images: Vec<(usize, Vec<u8>)> = std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..threads.clamp(1, todo.len().max(1)))
+                .map(|_| {
+                    scope.spawn(|| {
+                        let mut done = Vec::new();
+                        loop {
+                            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            let Some((source, name)) = todo.get(i) else {
+                                return done;
+                            };
+                            if let Ok(image) = self.image(source, name) {
+                                done.push((i, image));
+                            }
+                        }
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .flat_map(|w| w.join().unwrap_or_default())
+                .collect()
+        });
+        let loaded = images.len();
+        for (i, image) in images {
+            self.keep(todo[i].clone(), image)?;
+        }
+        Ok(loaded)
+    }
+
+    fn in_memory(&self, key: &(String, String)) -> Option<Arc<Kernel>> {
+        self.kernels
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(key)
+            .cloned()
+    }
+
+    /// The CUBIN of kernel `name` of `source`: from the disk cache, else compiled by NVRTC (and
+    /// stored there).
+    fn image(&self, source: &str, name: &str) -> Result<Vec<u8>, GpuError> {
         let key: Option<KernelKey> = self
             .disk
             .as_ref()
@@ -244,7 +302,7 @@ impl Gpu {
             (Some(d), Some(k)) => d.load(k),
             _ => None,
         };
-        let image = match cached {
+        Ok(match cached {
             Some(bin) => {
                 self.count(|s| s.disk_hits += 1);
                 bin
@@ -264,12 +322,16 @@ impl Gpu {
                 }
                 bin
             }
-        };
-        let kernel = Arc::new(self.load(image, name)?);
+        })
+    }
+
+    /// `image` loaded as kernel `key.1` and held in memory under `key`.
+    fn keep(&self, key: (String, String), image: Vec<u8>) -> Result<Arc<Kernel>, GpuError> {
+        let kernel = Arc::new(self.load(image, &key.1)?);
         self.kernels
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .insert(mem_key, kernel.clone());
+            .insert(key, kernel.clone());
         Ok(kernel)
     }
 

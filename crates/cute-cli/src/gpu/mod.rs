@@ -312,6 +312,7 @@ pub fn run_all(gpu: &Arc<Gpu>, opts: &Options) -> Vec<Row> {
     match gemm_cases().map(|c| if want("gemm") { c } else { Vec::new() }) {
         Ok(cs) => {
             let sms = gpu.sm_count.max(1) as u32;
+            precompile(gpu, &cs, &GemmPath::CHECKED, sms);
             for (i, c) in cs.iter().enumerate() {
                 // every path that plans the case (the portable one always must)
                 for (j, path) in GemmPath::CHECKED.into_iter().enumerate() {
@@ -327,6 +328,7 @@ pub fn run_all(gpu: &Arc<Gpu>, opts: &Options) -> Vec<Row> {
     if opts.bandwidth && want("perf") {
         match gemm_bench_cases() {
             Ok(cs) => {
+                precompile(gpu, &cs, &GemmPath::TIMED, gpu.sm_count.max(1) as u32);
                 for (i, c) in cs.iter().enumerate() {
                     for path in GemmPath::TIMED {
                         let seed = opts.seed + 900 + i as u64;
@@ -348,6 +350,19 @@ pub fn run_all(gpu: &Arc<Gpu>, opts: &Options) -> Vec<Row> {
         }
     }
     done
+}
+
+/// The kernels of `paths` on `cases` compiled on every core at once (NVRTC dominates a first
+/// run); one that fails is left for its check to report.
+fn precompile(gpu: &Gpu, cases: &[cute_cuda::cases::GemmCase], paths: &[GemmPath], sms: u32) {
+    let kernels: Vec<(String, String)> = cases
+        .iter()
+        .flat_map(|c| paths.iter().map(move |&p| gemm::gemm_launch(c, p, sms)))
+        .filter_map(|k| k.ok().map(|k| (k.source, k.name)))
+        .collect();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // a kernel that cannot be loaded fails its own check
+    let _ = gpu.precompile(&kernels, threads);
 }
 
 /// The plans `cute gpu --plan` prints: the atoms and the COPY plans of the benchmark cases, with
