@@ -71,7 +71,7 @@ impl StreamK {
     /// assert!(StreamK::plan(128, 132, 32).is_none()); // 128 tiles on 132 SMs: nothing to gain
     /// ```
     pub fn plan(tiles: i64, ctas: i64, kt: i64) -> Option<StreamK> {
-        if ctas < 2 || ctas > Self::MAX_UNITS || tiles < 1 || kt < 2 {
+        if !(2..=Self::MAX_UNITS).contains(&ctas) || tiles < 1 || kt < 2 {
             return None;
         }
         let r = tiles % ctas;
