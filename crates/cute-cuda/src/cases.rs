@@ -372,9 +372,10 @@ pub fn gemm_cases() -> Result<Vec<GemmCase>, GpuError> {
         }
         v.push(gett_case(16, 4, 32, 8, 8, 48, ab)?);
     }
-    // stream-K: 36 tiles of 128 x 256 (one partial wave on 132 SMs) or, 64 wide, 144 (a whole
-    // wave and 12 split), 16 k-blocks each: with a bf16 C (its epilogue overlapped; one box per
-    // tile at 64 wide), ragged with an f32 C, and batched
+    // for the last wave split along K (`cute gpu` splits every case's partial last wave by
+    // force, `wgmma-tma-sk`): 36 tiles of 128 x 256 (one partial wave on 132 SMs) or, 64 wide,
+    // 144 (a whole wave and 12 split), 16 k-blocks each: with a bf16 C (its epilogue
+    // overlapped; one box per tile at 64 wide), ragged with an f32 C, and batched
     v.push(blas_case(
         768,
         1536,
@@ -395,7 +396,7 @@ pub fn gemm_cases() -> Result<Vec<GemmCase>, GpuError> {
     )?);
     let (m, n, k, l) = (256i64, 512i64, 1024i64, 9i64);
     v.push(GemmCase {
-        name: format!("batched m{m} n{n} k{k} l{l} bf16 (stream-K)"),
+        name: format!("batched m{m} n{n} k{k} l{l} bf16"),
         a: format!("({m},{k},{l}):(1,{m},{})", m * k).parse()?,
         b: format!("({n},{k},{l}):({k},1,{})", n * k).parse()?,
         c: format!("({m},{n},{l}):(1,{m},{})", m * n).parse()?,

@@ -441,11 +441,7 @@ pub fn plan_gemm_tma_tile(
     } else {
         None
     };
-    let grid = match stream_k {
-        Some(s) if s.dp_tiles > 0 => ctas,
-        Some(s) => s.units,
-        None => tiles.min(ctas),
-    };
+    let grid = stream_k.map_or(tiles.min(ctas), |s| s.grid());
     let kernel = GemmKernel {
         majors: [(pa.wg.major, pa.wg.vector), (pb.wg.major, pb.wg.vector)],
         grid: ((grid * cluster) as u32, 1),
@@ -905,35 +901,6 @@ impl TmaGemmPlan {
     /// ```
     pub fn overlap(&self) -> bool {
         self.c_staging.is_some()
-    }
-
-    /// The plan with every tile run whole by one CTA (no [`StreamK`] split of the last wave):
-    /// for benchmarks that measure what the split gains.
-    ///
-    /// ```
-    /// use cute_cuda::{atom::DType, tma_gemm::plan_gemm_tma};
-    /// let a = "(8192,8192):(8192,1)".parse().unwrap();
-    /// let b = "(8192,8192):(8192,1)".parse().unwrap();
-    /// let c = "(8192,8192):(1,8192)".parse().unwrap();
-    /// let p = plan_gemm_tma(&a, &b, &c, DType::Bf16, DType::Bf16, [8, 8], 132).unwrap();
-    /// assert_eq!(p.stream_k.map(|s| s.tiles), Some(68)); // 2048 tiles: 15 waves and 68
-    /// assert!(p.kernel.workspace > 0 && p.kernel.source.contains("cute_sk_portion"));
-    /// let dp = p.data_parallel().unwrap();
-    /// assert!(dp.stream_k.is_none() && dp.kernel.workspace == 0);
-    /// assert!(!dp.kernel.source.contains("cute_sk_portion"));
-    /// assert_eq!(dp.kernel.grid, (132, 1));
-    /// ```
-    ///
-    /// # Errors
-    ///
-    /// Only where the source cannot be written again (a bug).
-    pub fn data_parallel(mut self) -> Result<TmaGemmPlan, GpuError> {
-        if let Some(s) = self.stream_k.take() {
-            self.kernel.grid.0 = (s.dp_tiles + s.tiles).min(s.ctas) as u32;
-            self.kernel.workspace = 0;
-            self.kernel.source = source(&self)?;
-        }
-        Ok(self)
     }
 
     /// The plan in a few lines.

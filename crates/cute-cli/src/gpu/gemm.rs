@@ -55,6 +55,9 @@ pub enum GemmPath {
     TmaTile(i64),
     /// As `Tma` with every tile whole (no stream-K split of the last wave): timed beside it.
     TmaDataParallel,
+    /// As `Tma` with the last, partial wave split along K where the model would not split it
+    /// (checks of the split kernel on small problems); not applicable where `Tma` splits.
+    TmaStreamK,
 }
 
 impl GemmPath {
@@ -67,11 +70,13 @@ impl GemmPath {
     ];
 
     /// The paths `cute gpu` checks on every GEMM case: the TMA kernel at each tile width (the
-    /// chosen one is one of them), in clusters of two, and the `cp.async` and portable kernels.
-    pub const CHECKED: [GemmPath; 6] = [
+    /// chosen one is one of them), with its last wave split along K where the chosen plan does
+    /// not split it, in clusters of two, and the `cp.async` and portable kernels.
+    pub const CHECKED: [GemmPath; 7] = [
         GemmPath::TmaTile(256),
         GemmPath::TmaTile(128),
         GemmPath::TmaTile(64),
+        GemmPath::TmaStreamK,
         GemmPath::TmaCluster2,
         GemmPath::Wgmma,
         GemmPath::MmaSync,
@@ -98,6 +103,7 @@ impl GemmPath {
             GemmPath::Tma => "wgmma-tma",
             GemmPath::TmaCluster2 => "wgmma-tma-2cta",
             GemmPath::TmaDataParallel => "wgmma-tma-dp",
+            GemmPath::TmaStreamK => "wgmma-tma-sk",
             GemmPath::TmaTile(256) => "wgmma-tma-n256",
             GemmPath::TmaTile(128) => "wgmma-tma-n128",
             GemmPath::TmaTile(64) => "wgmma-tma-n64",
@@ -150,6 +156,23 @@ pub(super) fn gemm_launch(
         GemmPath::TmaCluster2 => {
             cute_cuda::tma_gemm::plan_gemm_tma_in(a, b, c, case.ab, case.c_type, [8, 8], sms, 2)?
                 .kernel
+        }
+        GemmPath::TmaStreamK => {
+            let p = cute_cuda::tma_gemm::plan_gemm_tma(a, b, c, case.ab, case.c_type, [8, 8], sms)?;
+            if p.stream_k.is_some() {
+                return Err(GpuError::unsupported(
+                    "gemm check",
+                    "the chosen plan splits its last wave already (path wgmma-tma)",
+                ));
+            }
+            let p = p.split_last_wave(sms)?;
+            if p.stream_k.is_none() {
+                return Err(GpuError::unsupported(
+                    "gemm check",
+                    "no partial last wave of two or more k-blocks to split",
+                ));
+            }
+            p.kernel
         }
         GemmPath::TmaDataParallel => {
             cute_cuda::tma_gemm::plan_gemm_tma(a, b, c, case.ab, case.c_type, [8, 8], sms)?

@@ -18,14 +18,21 @@
 //! tiles or units launched before on the stream leaves partial sums only in the slots, never
 //! where a flag is read.
 
-use crate::codegen::Code;
+use super::{source, TmaGemmPlan};
+use crate::codegen::{ceil_div, Code};
+use crate::error::GpuError;
 
-/// The cost of moving one tile's partial sums through the workspace (written by a contribution,
-/// or read by the owner), in tenths of one k-block's MMAs: a 128 × BN f32 tile is `2 · BN`
-/// bytes per row and a k-block `2 · 64 · BN` flops per row, so the ratio holds for every width.
-/// Estimated from one SM's L2 bandwidth (about 100 GB/s: 128 KiB in 1.3 µs) against a k-block
-/// of 128 × 256 × 64 (0.7 µs at 816 TFLOP/s over 132 SMs).
-const PARTIAL_COST: i64 = 15;
+/// The cost of one part of a split tile (its partial sums written by a contribution and read by
+/// the owner, and the wait between), in tenths of one k-block's MMAs: a 128 × BN f32 tile is
+/// `2 · BN` bytes per row and a k-block `2 · 64 · BN` flops per row, so the ratio holds for
+/// every width. Measured (H100, 2026-12-06, each against the kernel with every tile whole in
+/// one process): the q1024 GETT, 68 tiles of 16 k-blocks cut into 3 parts over 132 CTAs, ran
+/// 3.7 % slower split, so its split wave took about 25.5 k-blocks where the longest unit had
+/// 9: 5.5 per part. (Every CTA moves its 128 KiB at once, so the L2's bandwidth, not one
+/// SM's, sets the time: 132 × 128 KiB written and read at about 5.5 TB/s is 6 µs, 8 k-blocks
+/// of 0.7 µs.) bf16 8192³ (3 parts of 66 k-blocks) gained 2.4 and 4.3 % and 8000³ 1.0 %,
+/// both still split at this cost; 4096³ and the q1024 GETTs no longer are.
+const PARTIAL_COST: i64 = 55;
 
 /// A stream-K schedule (see the module's text): the whole tiles, the split ones and the units
 /// that share them.
@@ -71,6 +78,22 @@ impl StreamK {
     /// assert!(StreamK::plan(128, 132, 32).is_none()); // 128 tiles on 132 SMs: nothing to gain
     /// ```
     pub fn plan(tiles: i64, ctas: i64, kt: i64) -> Option<StreamK> {
+        Self::forced(tiles, ctas, kt).filter(|s| s.cost(s.units) < 10 * kt)
+    }
+
+    /// As [`StreamK::plan`], but split whether or not the model says that it pays (where the
+    /// last wave is partial and its tiles have two k-blocks or more): for checks of the split
+    /// kernel on small problems.
+    ///
+    /// ```
+    /// use cute_cuda::tma_gemm::StreamK;
+    /// // 36 tiles of 16 k-blocks: not worth splitting, but possible
+    /// assert!(StreamK::plan(36, 132, 16).is_none());
+    /// let s = StreamK::forced(36, 132, 16).unwrap();
+    /// assert_eq!((s.dp_tiles, s.tiles), (0, 36));
+    /// assert!(StreamK::forced(132, 132, 16).is_none()); // one full wave
+    /// ```
+    pub fn forced(tiles: i64, ctas: i64, kt: i64) -> Option<StreamK> {
         if !(2..=Self::MAX_UNITS).contains(&ctas) || tiles < 1 || kt < 2 {
             return None;
         }
@@ -79,23 +102,44 @@ impl StreamK {
             return None;
         }
         let s = r.checked_mul(kt)?;
-        let cost = |u: i64| {
-            let longest = (s + u - 1) / u;
-            let shortest = s / u;
-            // a tile's parts: the first may be a unit's tail, the rest whole units' ranges
-            let parts = (kt - 1 + shortest - 1) / shortest.max(1) + 1;
-            10 * longest + PARTIAL_COST * parts
-        };
-        let best = (r..=ctas)
-            .filter(|&u| s / u >= 1)
-            .min_by_key(|&u| (cost(u), -u))?;
-        (cost(best) < 10 * kt).then_some(StreamK {
+        let mut k = StreamK {
             dp_tiles: tiles - r,
             ctas,
             tiles: r,
-            units: best,
+            units: r,
             kt,
-        })
+        };
+        k.units = (r..=ctas)
+            .filter(|&u| s / u >= 1)
+            .min_by_key(|&u| (k.cost(u), -u))?;
+        Some(k)
+    }
+
+    /// The model's time of the split wave on `u` units, in tenths of a k-block: the longest
+    /// unit's k-blocks and [`PARTIAL_COST`] for each part a tile may be cut into.
+    fn cost(&self, u: i64) -> i64 {
+        let (s, kt) = (self.iters(), self.kt);
+        let longest = (s + u - 1) / u;
+        let shortest = s / u;
+        // a tile's parts: the first may be a unit's tail, the rest whole units' ranges
+        let parts = (kt - 1 + shortest - 1) / shortest.max(1) + 1;
+        10 * longest + PARTIAL_COST * parts
+    }
+
+    /// The CTAs a launch takes: all `G` where some tiles run whole, else the `U` units.
+    ///
+    /// ```
+    /// use cute_cuda::tma_gemm::StreamK;
+    /// assert_eq!(StreamK::plan(2048, 132, 128).unwrap().grid(), 132);
+    /// let f = StreamK::forced(36, 132, 16).unwrap(); // one partial wave: no tile runs whole
+    /// assert_eq!(f.grid(), f.units);
+    /// ```
+    pub fn grid(&self) -> i64 {
+        if self.dp_tiles > 0 {
+            self.ctas
+        } else {
+            self.units
+        }
     }
 
     /// k-blocks of the split tiles, `S = r · KT`.
@@ -108,8 +152,10 @@ impl StreamK {
     ///
     /// ```
     /// use cute_cuda::tma_gemm::{Portion, StreamK};
-    /// let s = StreamK::plan(2048, 132, 16).unwrap(); // the paper's GETT at q = 1024
-    /// assert_eq!((s.tiles, s.units), (68, 132)); // 1088 k-blocks, 8 or 9 per unit
+    /// // the paper's GETT at q = 1024 (2048 tiles of 16 k-blocks), its last 68 tiles over all
+    /// // 132 CTAs (a schedule the model rejects: 3 parts of 8 or 9 k-blocks cost more than 16)
+    /// let s = StreamK { dp_tiles: 1980, ctas: 132, tiles: 68, units: 132, kt: 16 };
+    /// assert!(StreamK::plan(2048, 132, 16).is_none());
     /// // unit 1 has k-blocks 8 .. 16: the end of tile 0, which it owns
     /// assert_eq!(s.portions(1), [None, Some(Portion { tile: 1980, k: (8, 16) })]);
     /// // unit 2 has 16 .. 24: the first half of tile 1, a contribution to unit 3's
@@ -228,6 +274,73 @@ impl StreamK {
             vals / 4
         ));
         c.line("        }");
+    }
+}
+
+/// A plan's choice of stream-K, undone or forced (for benchmarks and checks).
+impl TmaGemmPlan {
+    /// The plan with every tile run whole by one CTA (no [`StreamK`] split of the last wave):
+    /// for benchmarks that measure what the split gains.
+    ///
+    /// ```
+    /// use cute_cuda::{atom::DType, tma_gemm::plan_gemm_tma};
+    /// let a = "(8192,8192):(8192,1)".parse().unwrap();
+    /// let b = "(8192,8192):(8192,1)".parse().unwrap();
+    /// let c = "(8192,8192):(1,8192)".parse().unwrap();
+    /// let p = plan_gemm_tma(&a, &b, &c, DType::Bf16, DType::Bf16, [8, 8], 132).unwrap();
+    /// assert_eq!(p.stream_k.map(|s| s.tiles), Some(68)); // 2048 tiles: 15 waves and 68
+    /// assert!(p.kernel.workspace > 0 && p.kernel.source.contains("cute_sk_portion"));
+    /// let dp = p.data_parallel().unwrap();
+    /// assert!(dp.stream_k.is_none() && dp.kernel.workspace == 0);
+    /// assert!(!dp.kernel.source.contains("cute_sk_portion"));
+    /// assert_eq!(dp.kernel.grid, (132, 1));
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// Only where the source cannot be written again (a bug).
+    pub fn data_parallel(mut self) -> Result<TmaGemmPlan, GpuError> {
+        if let Some(s) = self.stream_k.take() {
+            self.kernel.grid.0 = (s.dp_tiles + s.tiles).min(s.ctas) as u32;
+            self.kernel.workspace = 0;
+            self.kernel.source = source(&self)?;
+        }
+        Ok(self)
+    }
+
+    /// The plan with its last, partial wave split along K among the CTAs of a GPU of `sms`
+    /// multiprocessors whether or not that pays ([`StreamK::forced`]): checks of the split
+    /// kernel on problems too small for [`StreamK::plan`] to choose it. Unchanged where it
+    /// already splits, with clusters of two, where the waves are full, or with one k-block.
+    ///
+    /// ```
+    /// use cute_cuda::{atom::DType, tma_gemm::plan_gemm_tma};
+    /// let a = "(768,1024):(1024,1)".parse().unwrap();
+    /// let b = "(1536,1024):(1024,1)".parse().unwrap();
+    /// let c = "(768,1536):(1,768)".parse().unwrap();
+    /// let p = plan_gemm_tma(&a, &b, &c, DType::Bf16, DType::Bf16, [8, 8], 132).unwrap();
+    /// assert!(p.stream_k.is_none()); // one partial wave of 16 k-blocks: splitting would not pay
+    /// let s = p.split_last_wave(132).unwrap();
+    /// let tiles = s.order.size(); // one partial wave, every tile split
+    /// assert_eq!(s.stream_k.map(|k| (k.dp_tiles, k.tiles)), Some((0, tiles)));
+    /// assert!(s.kernel.workspace > 0 && s.kernel.source.contains("cute_sk_portion"));
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// Only where the source cannot be written again (a bug).
+    pub fn split_last_wave(mut self, sms: u32) -> Result<TmaGemmPlan, GpuError> {
+        if self.stream_k.is_some() || self.cluster != 1 {
+            return Ok(self);
+        }
+        let kt = ceil_div(self.kernel.extents.2, self.tile.2);
+        if let Some(s) = StreamK::forced(self.order.size(), sms as i64, kt) {
+            self.kernel.grid.0 = s.grid() as u32;
+            self.kernel.workspace = s.workspace_bytes(self.tile.1);
+            self.stream_k = Some(s);
+            self.kernel.source = source(&self)?;
+        }
+        Ok(self)
     }
 }
 
