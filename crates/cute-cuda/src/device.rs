@@ -236,8 +236,9 @@ impl Gpu {
 
     /// Compiles those of `kernels` (source and name) that memory does not hold, up to `threads`
     /// at once (NVRTC runs on the host's cores; the caller chooses how many), and loads them, so
-    /// that [`Gpu::compile`] then finds each in memory. One that does not compile is left for
-    /// [`Gpu::compile`] to report. Returns how many were loaded.
+    /// that [`Gpu::compile`] then finds each in memory: at most as many as the memory cache
+    /// holds, none where it is off. One that does not compile is left for [`Gpu::compile`] to
+    /// report. Returns how many were loaded.
     ///
     /// # Errors
     ///
@@ -247,9 +248,14 @@ impl Gpu {
         kernels: &[(String, String)],
         threads: usize,
     ) -> Result<usize, GpuError> {
+        // no more than memory holds (none where the memory cache is off): the rest would be
+        // compiled only to be dropped
         let mut todo: Vec<&(String, String)> = Vec::new();
         for k in kernels {
-            if !todo.contains(&k) && self.in_memory(k).is_none() {
+            if todo.len() < self.config.memory_entries
+                && !todo.contains(&k)
+                && self.in_memory(k).is_none()
+            {
                 todo.push(k);
             }
         }
