@@ -5,7 +5,7 @@
 #
 #   cargo build --release -p cute-cli --bin cute && (cd crates/cute-py && maturin build --release --out ../../target/wheels)
 #   mkdir -p .dev && cp target/release/cute .dev/ && strip .dev/cute && cp target/wheels/cute_algebra-*.whl .dev/
-#   (device) bash scripts/gpu_device_run.sh [steps...]     # steps: py checks perf ab gemm sass ncu sanitizer sanitizer-gemm stream-k sk-ab gemm-checks (default: all but ncu, ab, sanitizer-gemm, stream-k, sk-ab and gemm-checks)
+#   (device) bash scripts/gpu_device_run.sh [steps...]     # steps: py checks perf ab gemm sass ncu sanitizer sanitizer-gemm sk-ab gemm-checks (default: all but ncu, ab, sanitizer-gemm, sk-ab and gemm-checks)
 #
 # Writes each step's output into $OUT (or /tmp/gpu-out) and prints the tails.
 set -u
@@ -68,20 +68,6 @@ PY
         grep -E "^  [a-z_0-9]+.*\(|Duration|Compute \(SM\) Throughput|Memory Throughput|L2 Hit Rate|DRAM Throughput|Registers Per|Cluster Size|Grid Size|Block Size|Stall|Warp Cycles Per Issued|Issued Ipc|SM Frequency|Dynamic Shared|Achieved Occupancy" "$OUT/ncu.txt" | head -70 ;;
     sanitizer) timeout 110 compute-sanitizer --tool memcheck --print-limit 10 python3 scripts/gpu_python_check.py --quick > "$OUT/sanitizer.txt" 2>&1
         echo "== compute-sanitizer memcheck, quick sample (exit $?)"; tail -4 "$OUT/sanitizer.txt" ;;
-    stream-k) # the stream-K kernels: one split GETT first (a hang stops the session here), the
-        # rates beside the data-parallel kernel, every GEMM check (rows to stderr as they finish,
-        # with the seconds since the start: NVRTC compiles each plan once, a stall is a hang)
-        timeout 40 .dev/cute gpu contract 'stupr,qtru->stqp' --sizes s=64,t=16,u=64,p=64,r=16,q=1024 > "$OUT/contract.txt" 2>&1
-        rc=$?; echo "== split GETT q1024 one-off (exit $rc)"; tail -6 "$OUT/contract.txt"
-        [ "$rc" = 124 ] && { echo "HANG: stopping"; exit 1; }
-        timeout 220 .dev/cute gpu --only perf --progress --json "$OUT/perf.json" > "$OUT/perf.txt" 2> "$OUT/perf_progress.txt"
-        echo "== cute gpu perf (exit $?)"; grep "tma" "$OUT/perf.txt" | cut -c1-170; tail -3 "$OUT/perf_progress.txt" | cut -c1-200
-        timeout 300 .dev/cute gpu --only gemm --progress --json "$OUT/gemm_checks.json" > "$OUT/gemm_checks.txt" 2> "$OUT/gemm_progress.txt"
-        echo "== GEMM checks (exit $?): $(grep -c ' ok ' "$OUT/gemm_checks.txt") ok, $(grep -c 'stream-K' "$OUT/gemm_checks.txt") split"
-        grep -i "fail" "$OUT/gemm_checks.txt" | cut -c1-200 | head -8; tail -3 "$OUT/gemm_progress.txt" | cut -c1-200
-        [ -n "${SK_BENCH-1}" ] || continue  # SK_BENCH= : the gemm step follows with every shape
-        timeout 150 python3 scripts/gpu_gemm_bench.py --match "A K-major B N-major,8000^3,4096^3,q1024" --json "$OUT/gemm.json" > "$OUT/gemm.txt" 2>&1
-        echo "== GEMM/GETT against torch (exit $?)"; cut -c1-260 "$OUT/gemm.txt" ;;
     sk-ab) # stream-K against the data-parallel kernel (every tile whole) in one process each: the
         # q1024 GETT, 8192^3 and 8000^3 as one-off contractions (bf16 C)
         for spec in "stupr,qtru->stqp s=64,t=16,u=64,p=64,r=16,q=1024" "mk,kn->mn m=8192,n=8192,k=8192" "mk,kn->mn m=8000,n=8000,k=8000"; do

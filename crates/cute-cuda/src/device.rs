@@ -386,9 +386,13 @@ impl Gpu {
             Stream::Own => None,
             Stream::Raw(h) => Some(h),
         };
-        // the largest a schedule on this device takes: one slot per SM, tiles 256 wide
+        // the largest a schedule on this device takes: one slot per SM, the widest tiles
+        let widest = crate::tma_gemm::TILE_WIDTHS
+            .into_iter()
+            .max()
+            .unwrap_or(256);
         let floor =
-            crate::tma_gemm::StreamK::FLAG_BYTES + self.sm_count.max(1) as u64 * (2 * 64 * 256 * 4);
+            crate::tma_gemm::StreamK::workspace_bytes_of(self.sm_count.max(1) as i64, widest);
         let (ptr, epoch) = self.workspaces.take(
             workspace_key(handle),
             bytes,

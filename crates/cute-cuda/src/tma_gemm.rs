@@ -599,7 +599,7 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
                 ),
                 "k0".to_string(),
                 "k1".to_string(),
-                "kt - k0",
+                "(kt - k0)",
             )
         }
         None => (
@@ -764,11 +764,7 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
         ab,
         bn,
         ("a_base", "b_base"),
-        Some(&if p.stream_k.is_some() {
-            format!("({rel}) | ks")
-        } else {
-            format!("{rel} | ks")
-        }),
+        Some(&format!("{rel} | ks")),
     );
     for line in body.finish().lines() {
         c.line(format!("    {line}"));

@@ -207,7 +207,33 @@ impl StreamK {
     /// assert_eq!(s.workspace_bytes(256), 8192 + 132 * 128 * 256 * 4);
     /// ```
     pub fn workspace_bytes(&self, bn: i64) -> u64 {
-        Self::FLAG_BYTES + (self.units * 2 * 64 * bn * 4) as u64
+        Self::workspace_bytes_of(self.units, bn)
+    }
+
+    /// Bytes of the workspace of `units` units and tiles `bn` wide: the most a GPU's schedules
+    /// take with one unit per SM and the widest tiles.
+    ///
+    /// ```
+    /// use cute_cuda::tma_gemm::StreamK;
+    /// let s = StreamK::plan(2048, 132, 128).unwrap();
+    /// assert_eq!(StreamK::workspace_bytes_of(132, 256), s.workspace_bytes(256));
+    /// ```
+    pub fn workspace_bytes_of(units: i64, bn: i64) -> u64 {
+        Self::FLAG_BYTES + (units * 2 * 64 * bn * 4) as u64
+    }
+
+    /// The address of unit `u`'s slot for warpgroup `cw` (C expressions), as `float4*`.
+    fn slot(u: &str, bn: i64) -> String {
+        format!(
+            "(float4*)(sk_ws + {} + (size_t)({u} * 2 + cw) * {})",
+            Self::FLAG_BYTES / 4,
+            64 * bn
+        )
+    }
+
+    /// The address of unit `u`'s flag for warpgroup `cw` (C expressions).
+    fn flag(u: &str) -> String {
+        format!("(unsigned*)sk_ws + {u} * 2 + cw")
     }
 
     /// The device functions of the schedule: `cute_sk_portion(u, which, w, k0, k1)`, unit `u`'s
@@ -240,18 +266,14 @@ impl StreamK {
     /// `cid`'s slot, thread-interleaved by four (coalesced), made visible at GPU scope, then the
     /// flag raised to the epoch by one thread (a release after the warpgroup's barrier).
     pub(super) fn emit_contribution(&self, c: &mut Code, bn: i64, vals: i64) {
-        c.line(format!(
-            "        float4* sk_p = (float4*)(sk_ws + {} + (size_t)(cid * 2 + cw) * {});",
-            Self::FLAG_BYTES / 4,
-            64 * bn
-        ));
+        c.line(format!("        float4* sk_p = {};", Self::slot("cid", bn)));
         c.line(format!(
             "        #pragma unroll\n        for (int i = 0; i < {}; ++i) __stcg(sk_p + i * 128 + t, make_float4(d[4 * i], d[4 * i + 1], d[4 * i + 2], d[4 * i + 3]));",
             vals / 4
         ));
         c.line("        __threadfence();");
         c.line("        asm volatile(\"bar.sync %0, 128;\" :: \"r\"(1 + cw) : \"memory\");");
-        c.line("        if (t == 0) asm volatile(\"st.release.gpu.global.u32 [%0], %1;\" :: \"l\"((unsigned*)sk_ws + cid * 2 + cw), \"r\"(sk_epoch) : \"memory\");");
+        c.line(format!("        if (t == 0) asm volatile(\"st.release.gpu.global.u32 [%0], %1;\" :: \"l\"({}), \"r\"(sk_epoch) : \"memory\");", Self::flag("cid")));
     }
 
     /// An owner's gathering: for each unit from the tile's first up to this one, one thread
@@ -262,12 +284,11 @@ impl StreamK {
             "        for (int v = cute_sk_first(w - {}); v < cid; ++v) {{",
             self.dp_tiles
         ));
-        c.line("          if (t == 0) { const unsigned* f = (const unsigned*)sk_ws + v * 2 + cw; unsigned x; do { asm volatile(\"ld.acquire.gpu.global.u32 %0, [%1];\" : \"=r\"(x) : \"l\"(f) : \"memory\"); } while (x != sk_epoch); }");
+        c.line(format!("          if (t == 0) {{ const unsigned* f = {}; unsigned x; do {{ asm volatile(\"ld.acquire.gpu.global.u32 %0, [%1];\" : \"=r\"(x) : \"l\"(f) : \"memory\"); }} while (x != sk_epoch); }}", Self::flag("v")));
         c.line("          asm volatile(\"bar.sync %0, 128;\" :: \"r\"(1 + cw) : \"memory\");");
         c.line(format!(
-            "          const float4* sk_p = (const float4*)(sk_ws + {} + (size_t)(v * 2 + cw) * {});",
-            Self::FLAG_BYTES / 4,
-            64 * bn
+            "          const float4* sk_p = {};",
+            Self::slot("v", bn)
         ));
         c.line(format!(
             "          #pragma unroll\n          for (int i = 0; i < {}; ++i) {{ const float4 x = __ldcg(sk_p + i * 128 + t); d[4 * i] += x.x; d[4 * i + 1] += x.y; d[4 * i + 2] += x.z; d[4 * i + 3] += x.w; }}",

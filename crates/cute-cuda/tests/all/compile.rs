@@ -233,7 +233,7 @@ fn tma_gemm_kernels_compile() {
                 assert!(
                     p.kernel
                         .source
-                        .contains("if (kt - k0 > 0 && t == 0) cute_mbar_arrive"),
+                        .contains("if ((kt - k0) > 0 && t == 0) cute_mbar_arrive"),
                     "{}",
                     c.name
                 );
