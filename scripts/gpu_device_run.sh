@@ -5,7 +5,7 @@
 #
 #   cargo build --release -p cute-cli --bin cute && (cd crates/cute-py && maturin build --release --out ../../target/wheels)
 #   mkdir -p .dev && cp target/release/cute .dev/ && strip .dev/cute && cp target/wheels/cute_algebra-*.whl .dev/
-#   (device) bash scripts/gpu_device_run.sh [steps...]     # steps: py checks perf ab gemm sass ncu sanitizer sanitizer-gemm sk-ab gemm-checks (default: all but ncu, ab, sanitizer-gemm, sk-ab and gemm-checks)
+#   (device) bash scripts/gpu_device_run.sh [steps...]     # steps: py checks perf ab gemm sass ncu sanitizer sanitizer-gemm contract-ab gemm-checks (default: all but ncu, ab, sanitizer-gemm, contract-ab and gemm-checks)
 #
 # Writes each step's output into $OUT (or /tmp/gpu-out) and prints the tails.
 set -u
@@ -68,19 +68,25 @@ PY
         grep -E "^  [a-z_0-9]+.*\(|Duration|Compute \(SM\) Throughput|Memory Throughput|L2 Hit Rate|DRAM Throughput|Registers Per|Cluster Size|Grid Size|Block Size|Stall|Warp Cycles Per Issued|Issued Ipc|SM Frequency|Dynamic Shared|Achieved Occupancy" "$OUT/ncu.txt" | head -70 ;;
     sanitizer) timeout 110 compute-sanitizer --tool memcheck --print-limit 10 python3 scripts/gpu_python_check.py --quick > "$OUT/sanitizer.txt" 2>&1
         echo "== compute-sanitizer memcheck, quick sample (exit $?)"; tail -4 "$OUT/sanitizer.txt" ;;
-    sk-ab) # stream-K against the data-parallel kernel (every tile whole) in one process each: the
-        # q1024 GETT, 8192^3 and 8000^3 as one-off contractions (bf16 C)
-        for spec in "stupr,qtru->stqp s=64,t=16,u=64,p=64,r=16,q=1024" "mk,kn->mn m=8192,n=8192,k=8192" "mk,kn->mn m=8000,n=8000,k=8000"; do
+    contract-ab) # one-off contractions (bf16 C), each in one process, timing beside the plan's kernel
+        # its alternatives: every tile whole where the plan splits its last wave along K (stream-K),
+        # and the batches innermost in the tile order where an operand interleaves them
+        # (`wgmma-tma-bi`); the paper's GETT at q256, q1024 and s128 p128 q1024, 8192^3 and 8000^3
+        for spec in "stupr,qtru->stqp s=64,t=16,u=64,p=64,r=16,q=256" "stupr,qtru->stqp s=64,t=16,u=64,p=64,r=16,q=1024" \
+                    "stupr,qtru->stqp s=128,t=16,u=64,p=128,r=16,q=1024" "mk,kn->mn m=8192,n=8192,k=8192" "mk,kn->mn m=8000,n=8000,k=8000"; do
           set -- $spec
           timeout 60 .dev/cute gpu contract "$1" --sizes "$2" --out-dtype bf16 > "$OUT/ab_${2//[=,]/_}.txt" 2>&1
-          echo "== $1 $2 (exit $?)"; grep "gemm-perf" "$OUT/ab_${2//[=,]/_}.txt" | cut -c1-190
+          echo "== $1 $2 (exit $?)"; grep "gemm-perf" "$OUT/ab_${2//[=,]/_}.txt" | grep -v "GEMM form" | cut -c1-200
         done ;;
     gemm-checks) # every GEMM check, rows to stderr as they finish (seconds since the start)
         timeout 300 .dev/cute gpu --only gemm --progress --json "$OUT/gemm_checks.json" > "$OUT/gemm_checks.txt" 2> "$OUT/gemm_progress.txt"
         echo "== GEMM checks (exit $?): $(grep -c ' ok ' "$OUT/gemm_checks.txt") ok, $(grep -c 'stream-K' "$OUT/gemm_checks.txt") split"
         grep -i "fail" "$OUT/gemm_checks.txt" | cut -c1-200 | head -8; tail -3 "$OUT/gemm_progress.txt" | cut -c1-200 ;;
     sanitizer-gemm) # every GEMM check (each TMA width, clusters of two, cp.async wgmma, mma.sync) under memcheck
-        timeout 280 compute-sanitizer --tool memcheck --print-limit 10 .dev/cute gpu --only gemm > "$OUT/sanitizer_gemm.txt" 2>&1
-        echo "== compute-sanitizer memcheck, cute gpu --only gemm (exit $?)"; grep -c " ok " "$OUT/sanitizer_gemm.txt"; tail -4 "$OUT/sanitizer_gemm.txt" ;;
+        # (rows to stderr as they finish, so that a run stopped by its time limit shows how far it got)
+        timeout "${SAN_LIMIT:-280}" compute-sanitizer --tool memcheck --print-limit 10 .dev/cute gpu --only gemm --progress \
+          > "$OUT/sanitizer_gemm.txt" 2> "$OUT/sanitizer_gemm_progress.txt"
+        echo "== compute-sanitizer memcheck, cute gpu --only gemm (exit $?): $(grep -c ' ok ' "$OUT/sanitizer_gemm.txt") ok, $(grep -c 'stream-K' "$OUT/sanitizer_gemm.txt") split"
+        grep -i "fail" "$OUT/sanitizer_gemm.txt" | cut -c1-200 | head -8; tail -4 "$OUT/sanitizer_gemm.txt"; tail -2 "$OUT/sanitizer_gemm_progress.txt" | cut -c1-200 ;;
   esac
 done

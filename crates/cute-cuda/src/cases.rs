@@ -342,7 +342,8 @@ pub fn gett_case(
 }
 
 /// The GEMM correctness cases: NT, TN, NN, TT in bf16 and f16, multiples of the tile and ragged,
-/// a 16-bit C with tiles partial in both modes, the paper's GETT and two 4-D batched cases.
+/// a 16-bit C with tiles partial in both modes, the paper's GETT at two sizes and two 4-D
+/// batched cases.
 pub fn gemm_cases() -> Result<Vec<GemmCase>, GpuError> {
     let mut v = Vec::new();
     for ab in [DType::Bf16, DType::F16] {
@@ -371,6 +372,10 @@ pub fn gemm_cases() -> Result<Vec<GemmCase>, GpuError> {
             }
         }
         v.push(gett_case(16, 4, 32, 8, 8, 48, ab)?);
+        // a GETT the TMA kernel plans whose operands interleave their 4 batches (A's t between
+        // its s and u, 128 bytes apart): checked with the batches innermost in the tile order
+        // (`wgmma-tma-bi`) as well, C's columns ragged at widths 128 and 256
+        v.push(gett_case(64, 4, 64, 4, 2, 192, ab)?);
     }
     // for the last wave split along K (`cute gpu` splits every case's partial last wave by
     // force, `wgmma-tma-sk`): 36 tiles of 128 x 256 (one partial wave on 132 SMs) or, 64 wide,

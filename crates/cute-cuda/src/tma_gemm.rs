@@ -9,13 +9,14 @@
 //! producer gives its registers to the consumers (`setmaxnreg`). The tile is `128 × BN × 64`, `BN`
 //! chosen per problem ([`tile_widths`]: 256, or 128 or 64 where fewer waves of narrower tiles or
 //! less padding of N pay), with as many stages as shared memory holds. The CTAs stay resident
-//! (one per SM) and take tiles `blockIdx.x, blockIdx.x + gridDim.x, …` of the tile order, a layout with
-//! coordinate strides, `((G,TN),TM/G,L):((1@0,1@1),G@0,1@2)`: tile index ↦ `(tm, tn, l)`, `G`
-//! row tiles side by side (L2 reuse of B's columns); where the last round of tiles would leave
-//! SMs idle, its tiles are split along K among all the CTAs ([`StreamK`]). A 16-bit C leaves
-//! through shared memory and TMA stores while the next tile's MMAs run: a tile's values are
-//! packed in pairs when its last MMAs complete, and box `k` of them is stored after the next
-//! tile's block `k` is issued.
+//! (one per SM) and take tiles `blockIdx.x, blockIdx.x + gridDim.x, …` of the tile order, a
+//! layout with coordinate strides, `((G,TN),TM/G,L):((1@0,1@1),G@0,1@2)`: tile index ↦
+//! `(tm, tn, l)`, `G` row tiles side by side (L2 reuse of B's columns; [`tile_order`] also writes
+//! the variant with batches innermost, for operands that interleave them); where the last round
+//! of tiles would leave SMs idle, its tiles are split along K among all the CTAs ([`StreamK`]).
+//! A 16-bit C leaves through shared memory and TMA stores while the next tile's MMAs run: a
+//! tile's values are packed in pairs when its last MMAs complete, and box `k` of them is stored
+//! after the next tile's block `k` is issued.
 //!
 //! What the algebra derives: each operand's TMA descriptor ([`make_tma_copy`]) from its global
 //! layout `(rows, K, L)` (hierarchical modes become several TMA dimensions), the box from the
@@ -32,6 +33,7 @@ use cute::{ComposedLayout, Layout};
 use crate::atom::{DType, Major, MmaAtom};
 
 mod epilogue;
+mod order;
 mod stream_k;
 use crate::codegen::{ceil_div, coordinate_exprs, Code};
 use crate::error::GpuError;
@@ -48,6 +50,7 @@ use epilogue::{
     c_box_bytes, c_store_copy, emit_pack, emit_store_box, emit_tma_store_epilogue, BoxValues,
     CStore,
 };
+pub use order::{batch_run, tile_order};
 pub use stream_k::{Portion, StreamK};
 
 /// The most pipeline stages a plan takes (each `(BM + BN) · BK` elements: 48 KiB for 16-bit types
@@ -189,11 +192,6 @@ fn tma_operand(spec: OperandSpec, box_rows: i64) -> Result<TmaOperand, GpuError>
         pieces,
         box_bytes,
     })
-}
-
-/// The largest divisor of `tm` that is at most 8: the row tiles of one group of the tile order.
-fn group(tm: i64) -> i64 {
-    (1..=8.min(tm)).rev().find(|g| tm % g == 0).unwrap_or(1)
 }
 
 /// Plans the warp-specialised TMA GEMM `C = A·B` for `A (M,K[,L])`, `B (N,K[,L])`, `C (M,N[,L])`
@@ -401,8 +399,7 @@ pub fn plan_gemm_tma_tile(
         ));
     }
     let (tm, tn) = (ceil_div(m, bm) / cluster, ceil_div(n, bn));
-    let g = group(tm);
-    let order: Layout = format!("(({g},{tn}),{},{l}):((1@0,1@1),{g}@0,1@2)", tm / g).parse()?;
+    let order = tile_order(tm, tn, l, 1)?;
     let tiles = tm.saturating_mul(tn).saturating_mul(l);
     if tiles > i32::MAX as i64 {
         return Err(GpuError::unsupported(

@@ -135,6 +135,17 @@ fn wgmma_kernels_compile() {
     assert!(planned >= 12, "{planned}");
 }
 
+/// Which kernel of a plan the compile test builds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Variant {
+    /// The plan as the planner makes it.
+    Plan,
+    /// Its last wave split along K by force.
+    Split,
+    /// Its batches innermost in the tile order.
+    BatchInner,
+}
+
 #[test]
 fn tma_gemm_kernels_compile() {
     if !nvrtc_present() {
@@ -145,6 +156,7 @@ fn tma_gemm_kernels_compile() {
     let mut planned = Vec::new();
     let mut split = Vec::new();
     let mut forced_split = 0;
+    let mut batch_inner = Vec::new();
     // one CTA per cluster at every tile width; clusters of two at the chosen width
     let widths = cute_cuda::tma_gemm::TILE_WIDTHS.map(|bn| (1, Some(bn)));
     for (c, (cluster, width)) in cases
@@ -179,20 +191,40 @@ fn tma_gemm_kernels_compile() {
         };
         // the plan, and with one CTA per cluster, its last wave split where the model would not
         // (on the heap: a plan is large for a debug build's stack)
-        let mut plans = vec![(Box::new(p), false)];
+        // and, where an operand interleaves its batches, the batches innermost in its order
+        let mut plans = vec![(Box::new(p), Variant::Plan)];
         if plans[0].0.stream_k.is_none() {
             if let Ok(f) = plans[0].0.as_ref().clone().split_last_wave(132) {
                 if f.stream_k.is_some() {
-                    plans.push((Box::new(f), true));
+                    plans.push((Box::new(f), Variant::Split));
                 }
             }
         }
-        for (p, is_forced) in plans {
+        let p0 = plans[0].0.as_ref();
+        let lb = cute_cuda::tma_gemm::batch_run(
+            &p0.kernel,
+            (p0.tile.0, p0.tile.1),
+            cluster,
+            132 / cluster,
+        );
+        if lb > 1 {
+            let bi = p0.clone().batch_inner(lb).unwrap();
+            assert_eq!(bi.order.size(), p0.order.size(), "{}", c.name);
+            assert!(bi
+                .kernel
+                .source
+                .contains(&format!("// tile order {}", bi.order)));
+            plans.push((Box::new(bi), Variant::BatchInner));
+        }
+        for (p, variant) in plans {
             let bn = p.tile.1;
-            if is_forced {
-                forced_split += 1;
-            } else {
-                planned.push(format!("{} cluster {cluster} n{bn}", c.name));
+            let is_forced = variant == Variant::Split;
+            match variant {
+                Variant::Split => forced_split += 1,
+                Variant::BatchInner => {
+                    batch_inner.push(format!("{} cluster {cluster} n{bn}: lb {lb}", c.name))
+                }
+                Variant::Plan => planned.push(format!("{} cluster {cluster} n{bn}", c.name)),
             }
             if p.stream_k.is_some() && !is_forced {
                 split.push(format!("{} n{bn}", c.name));
@@ -290,6 +322,9 @@ fn tma_gemm_kernels_compile() {
     // last wave split by force
     assert!(split.len() >= 3, "{split:?}");
     assert!(forced_split >= 60, "{forced_split}");
+    // the GETTs (the check's and the benchmark's) at every width, each order compiled
+    eprintln!("batches innermost: {batch_inner:?}");
+    assert!(batch_inner.len() >= 3, "{batch_inner:?}");
     for bn in cute_cuda::tma_gemm::TILE_WIDTHS {
         let at = planned
             .iter()
