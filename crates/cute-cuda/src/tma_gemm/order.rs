@@ -1,7 +1,8 @@
 //! The persistent kernel's tile order: a layout from the tile index to the tile's coordinates
 //! `(tm, tn, l)` (coordinate strides `e_0, e_1, e_2`), which CTA `b` of a grid of `G` walks at
-//! `b, b + G, b + 2G, …`. Tiles `G` apart run at the same time, so the order decides which
-//! operand tiles share the L2 and which addresses reach the DRAM together.
+//! `b, b + G, b + 2G, …`. The tiles of one wave, `0..G`, then `G..2G`, …, run at the same time,
+//! so the order decides which operand tiles share the L2 and which addresses reach the DRAM
+//! together.
 //!
 //! The plan's order groups `g` row tiles side by side, `((g,TN),TM/g,L):((1@0,1@1),g@0,1@2)`:
 //! a wave reads a few row tiles of A and every column tile of B, one batch at a time. Where an
