@@ -184,9 +184,7 @@ pub(super) fn gemm_launch(
         }
         GemmPath::TmaBatchInner => {
             let p = cute_cuda::tma_gemm::plan_gemm_tma(a, b, c, case.ab, case.c_type, [8, 8], sms)?;
-            let ctas = sms as i64 / p.cluster.max(1);
-            let lb =
-                cute_cuda::tma_gemm::batch_run(&p.kernel, (p.tile.0, p.tile.1), p.cluster, ctas);
+            let lb = cute_cuda::tma_gemm::batch_run(&p, sms as i64 / p.cluster.max(1));
             if lb <= 1 {
                 return Err(GpuError::unsupported(
                     "gemm check",

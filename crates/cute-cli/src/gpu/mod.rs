@@ -328,11 +328,11 @@ pub fn run_all(gpu: &Arc<Gpu>, opts: &Options) -> Vec<Row> {
     if opts.bandwidth && want("perf") {
         match gemm_bench_cases() {
             Ok(cs) => {
-                precompile(gpu, &cs, &GemmPath::TIMED, gpu.sm_count.max(1) as u32);
+                let sms = gpu.sm_count.max(1) as u32;
+                precompile(gpu, &cs, &GemmPath::TIMED, sms);
                 for (i, c) in cs.iter().enumerate() {
                     for path in GemmPath::TIMED {
                         // the batches innermost only where an operand interleaves them
-                        let sms = gpu.sm_count.max(1) as u32;
                         if path == GemmPath::TmaBatchInner
                             && gemm::gemm_launch(c, path, sms).is_err()
                         {

@@ -18,11 +18,16 @@ use cute::Layout;
 use super::TmaGemmPlan;
 use crate::codegen::ceil_div;
 use crate::error::GpuError;
-use crate::gemm::GemmKernel;
 
 /// The largest divisor of `tm` that is at most 8: the row tiles of one group of the tile order.
 pub(super) fn group(tm: i64) -> i64 {
     (1..=8.min(tm)).rev().find(|g| tm % g == 0).unwrap_or(1)
+}
+
+/// The tile grid `(TM, TN)` of an `m × n` problem in tiles of `tile = (BM, BN)`: row tiles (pairs
+/// of them with clusters of two) and column tiles, what the tile order walks in each batch.
+pub(super) fn tile_grid(m: i64, n: i64, tile: (i64, i64), cluster: i64) -> (i64, i64) {
+    (ceil_div(m, tile.0) / cluster.max(1), ceil_div(n, tile.1))
 }
 
 /// The tile order of `tm × tn` tiles (`tm` row tiles, pairs of them with clusters of two) in
@@ -65,9 +70,9 @@ pub fn tile_order(tm: i64, tn: i64, l: i64, lb: i64) -> Result<Layout, GpuError>
     Ok(order.parse()?)
 }
 
-/// How many batches to put innermost in the tile order of `kernel` on `ctas` CTAs with tiles of
-/// `tile = (BM, BN)` (clusters of `cluster` row tiles): 1 unless an operand interleaves its
-/// batches, else the largest divisor `lb` of the first batch mode's extent such that
+/// How many batches to put innermost in the tile order of `plan` on `ctas` CTAs (clusters): 1
+/// unless an operand interleaves its batches, else the largest divisor `lb` of the first batch
+/// mode's extent such that
 /// - the `lb` batches' pieces lie side by side in every operand that interleaves: for each
 ///   operand whose first batch stride `s` is smaller than the stride of one of its row, column
 ///   or reduction modes, `lb · s` stays within the next larger stride of that operand;
@@ -83,15 +88,16 @@ pub fn tile_order(tm: i64, tn: i64, l: i64, lb: i64) -> Result<Layout, GpuError>
 /// let c = "((64,64),1024,16):((1,1048576),1024,64)".parse().unwrap();
 /// let p = plan_gemm_tma(&a, &b, &c, DType::Bf16, DType::Bf16, [8, 8], 132).unwrap();
 /// // 16 batches side by side, but a group is 8 x 4 tiles: 4 groups of batches fill 132 CTAs
-/// assert_eq!(batch_run(&p.kernel, (128, 256), 1, 132), 4);
+/// assert_eq!(batch_run(&p, 132), 4);
 /// // batches outermost (a batched GEMM): one at a time
 /// let a = "(4096,1024,16):(1024,1,4194304)".parse().unwrap();
 /// let b = "(1024,1024,16):(1024,1,1048576)".parse().unwrap();
 /// let c = "(4096,1024,16):(1,4096,4194304)".parse().unwrap();
 /// let p = plan_gemm_tma(&a, &b, &c, DType::Bf16, DType::Bf16, [8, 8], 132).unwrap();
-/// assert_eq!(batch_run(&p.kernel, (128, 256), 1, 132), 1);
+/// assert_eq!(batch_run(&p, 132), 1);
 /// ```
-pub fn batch_run(kernel: &GemmKernel, tile: (i64, i64), cluster: i64, ctas: i64) -> i64 {
+pub fn batch_run(plan: &TmaGemmPlan, ctas: i64) -> i64 {
+    let kernel = &plan.kernel;
     let (m, n, _, l) = kernel.extents;
     let first = kernel.modes[2].2.leaf_at(0).0;
     if l <= 1 || first <= 1 {
@@ -126,7 +132,7 @@ pub fn batch_run(kernel: &GemmKernel, tile: (i64, i64), cluster: i64, ctas: i64)
     if !interleaved {
         return 1;
     }
-    let (tm, tn) = (ceil_div(m, tile.0) / cluster.max(1), ceil_div(n, tile.1));
+    let (tm, tn) = tile_grid(m, n, (plan.tile.0, plan.tile.1), plan.cluster);
     let per_group = group(tm.max(1)) * tn;
     let fit = ctas / per_group.max(1);
     (1..=run.min(fit))
@@ -158,10 +164,7 @@ impl TmaGemmPlan {
     /// As [`tile_order`]: `lb` must divide the number of batches.
     pub fn batch_inner(mut self, lb: i64) -> Result<TmaGemmPlan, GpuError> {
         let (m, n, _, l) = self.kernel.extents;
-        let (tm, tn) = (
-            ceil_div(m, self.tile.0) / self.cluster.max(1),
-            ceil_div(n, self.tile.1),
-        );
+        let (tm, tn) = tile_grid(m, n, (self.tile.0, self.tile.1), self.cluster);
         self.order = tile_order(tm, tn, l, lb)?;
         self.kernel.source = super::source(&self)?;
         Ok(self)

@@ -201,12 +201,7 @@ fn tma_gemm_kernels_compile() {
             }
         }
         let p0 = plans[0].0.as_ref();
-        let lb = cute_cuda::tma_gemm::batch_run(
-            &p0.kernel,
-            (p0.tile.0, p0.tile.1),
-            cluster,
-            132 / cluster,
-        );
+        let lb = cute_cuda::tma_gemm::batch_run(p0, 132 / cluster);
         if lb > 1 {
             let bi = p0.clone().batch_inner(lb).unwrap();
             assert_eq!(bi.order.size(), p0.order.size(), "{}", c.name);
@@ -218,7 +213,6 @@ fn tma_gemm_kernels_compile() {
         }
         for (p, variant) in plans {
             let bn = p.tile.1;
-            let is_forced = variant == Variant::Split;
             match variant {
                 Variant::Split => forced_split += 1,
                 Variant::BatchInner => {
@@ -226,7 +220,7 @@ fn tma_gemm_kernels_compile() {
                 }
                 Variant::Plan => planned.push(format!("{} cluster {cluster} n{bn}", c.name)),
             }
-            if p.stream_k.is_some() && !is_forced {
+            if p.stream_k.is_some() && variant != Variant::Split {
                 split.push(format!("{} n{bn}", c.name));
             }
             let ptx = compile_ptx(&p.kernel.source, &p.kernel.name)
