@@ -69,9 +69,8 @@ PY
     sanitizer) timeout 110 compute-sanitizer --tool memcheck --print-limit 10 python3 scripts/gpu_python_check.py --quick > "$OUT/sanitizer.txt" 2>&1
         echo "== compute-sanitizer memcheck, quick sample (exit $?)"; tail -4 "$OUT/sanitizer.txt" ;;
     contract-ab) # one-off contractions (bf16 C), each in one process, timing beside the plan's kernel
-        # its alternatives: every tile whole where the plan splits its last wave along K (stream-K),
-        # and the batches innermost in the tile order where an operand interleaves them
-        # (`wgmma-tma-bi`); the paper's GETT at q256, q1024 and s128 p128 q1024, 8192^3 and 8000^3
+        # its alternative, every tile whole where the plan splits its last wave along K (stream-K):
+        # the paper's GETT at q256, q1024 and s128 p128 q1024, 8192^3 and 8000^3
         for spec in "stupr,qtru->stqp s=64,t=16,u=64,p=64,r=16,q=256" "stupr,qtru->stqp s=64,t=16,u=64,p=64,r=16,q=1024" \
                     "stupr,qtru->stqp s=128,t=16,u=64,p=128,r=16,q=1024" "mk,kn->mn m=8192,n=8192,k=8192" "mk,kn->mn m=8000,n=8000,k=8000"; do
           set -- $spec

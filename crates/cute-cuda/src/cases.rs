@@ -373,8 +373,7 @@ pub fn gemm_cases() -> Result<Vec<GemmCase>, GpuError> {
         }
         v.push(gett_case(16, 4, 32, 8, 8, 48, ab)?);
         // a GETT the TMA kernel plans whose operands interleave their 4 batches (A's t between
-        // its s and u, 128 bytes apart): checked with the batches innermost in the tile order
-        // (`wgmma-tma-bi`) as well, C's columns ragged at widths 128 and 256
+        // its s and u, 128 bytes apart), C's columns ragged at widths 128 and 256
         v.push(gett_case(64, 4, 64, 4, 2, 192, ab)?);
     }
     // for the last wave split along K (`cute gpu` splits every case's partial last wave by

@@ -11,8 +11,7 @@
 //! less padding of N pay), with as many stages as shared memory holds. The CTAs stay resident
 //! (one per SM) and take tiles `blockIdx.x, blockIdx.x + gridDim.x, …` of the tile order, a
 //! layout with coordinate strides, `((G,TN),TM/G,L):((1@0,1@1),G@0,1@2)`: tile index ↦
-//! `(tm, tn, l)`, `G` row tiles side by side (L2 reuse of B's columns; [`tile_order`] also writes
-//! the variant with batches innermost, for operands that interleave them); where the last round
+//! `(tm, tn, l)`, `G` row tiles side by side (L2 reuse of B's columns, [`tile_order`]); where the last round
 //! of tiles would leave SMs idle, its tiles are split along K among all the CTAs ([`StreamK`]).
 //! A 16-bit C leaves through shared memory and TMA stores while the next tile's MMAs run: a
 //! tile's values are packed in pairs when its last MMAs complete, and box `k` of them is stored
@@ -50,7 +49,7 @@ use epilogue::{
     c_box_bytes, c_store_copy, emit_pack, emit_store_box, emit_tma_store_epilogue, BoxValues,
     CStore,
 };
-pub use order::{batch_run, tile_order};
+pub use order::tile_order;
 pub use stream_k::{Portion, StreamK};
 
 /// The most pipeline stages a plan takes (each `(BM + BN) · BK` elements: 48 KiB for 16-bit types
@@ -399,7 +398,7 @@ pub fn plan_gemm_tma_tile(
         ));
     }
     let (tm, tn) = order::tile_grid(m, n, (bm, bn), cluster);
-    let order = tile_order(tm, tn, l, 1)?;
+    let order = tile_order(tm, tn, l)?;
     let tiles = tm.saturating_mul(tn).saturating_mul(l);
     if tiles > i32::MAX as i64 {
         return Err(GpuError::unsupported(

@@ -58,10 +58,6 @@ pub enum GemmPath {
     /// As `Tma` with the last, partial wave split along K where the model would not split it
     /// (checks of the split kernel on small problems); not applicable where `Tma` splits.
     TmaStreamK,
-    /// As `Tma` with the batches innermost in the tile order where an operand interleaves them
-    /// ([`cute_cuda::tma_gemm::batch_run`]): checked, and timed beside the plan's order; not
-    /// applicable elsewhere.
-    TmaBatchInner,
 }
 
 impl GemmPath {
@@ -75,14 +71,12 @@ impl GemmPath {
 
     /// The paths `cute gpu` checks on every GEMM case: the TMA kernel at each tile width (the
     /// chosen one is one of them), with its last wave split along K where the chosen plan does
-    /// not split it, with the batches innermost in its tile order where an operand interleaves
-    /// them, in clusters of two, and the `cp.async` and portable kernels.
-    pub const CHECKED: [GemmPath; 8] = [
+    /// not split it, in clusters of two, and the `cp.async` and portable kernels.
+    pub const CHECKED: [GemmPath; 7] = [
         GemmPath::TmaTile(256),
         GemmPath::TmaTile(128),
         GemmPath::TmaTile(64),
         GemmPath::TmaStreamK,
-        GemmPath::TmaBatchInner,
         GemmPath::TmaCluster2,
         GemmPath::Wgmma,
         GemmPath::MmaSync,
@@ -90,10 +84,9 @@ impl GemmPath {
 
     /// The paths `cute gpu --only perf` times: [`Self::ALL`] and every tile width (the cost
     /// model of [`cute_cuda::tma_gemm::tile_widths`] is measured by them).
-    pub const TIMED: [GemmPath; 9] = [
+    pub const TIMED: [GemmPath; 8] = [
         GemmPath::Tma,
         GemmPath::TmaDataParallel,
-        GemmPath::TmaBatchInner,
         GemmPath::TmaTile(256),
         GemmPath::TmaTile(128),
         GemmPath::TmaTile(64),
@@ -111,7 +104,6 @@ impl GemmPath {
             GemmPath::TmaCluster2 => "wgmma-tma-2cta",
             GemmPath::TmaDataParallel => "wgmma-tma-dp",
             GemmPath::TmaStreamK => "wgmma-tma-sk",
-            GemmPath::TmaBatchInner => "wgmma-tma-bi",
             GemmPath::TmaTile(256) => "wgmma-tma-n256",
             GemmPath::TmaTile(128) => "wgmma-tma-n128",
             GemmPath::TmaTile(64) => "wgmma-tma-n64",
@@ -181,17 +173,6 @@ pub(super) fn gemm_launch(
                 ));
             }
             p.kernel
-        }
-        GemmPath::TmaBatchInner => {
-            let p = cute_cuda::tma_gemm::plan_gemm_tma(a, b, c, case.ab, case.c_type, [8, 8], sms)?;
-            let lb = cute_cuda::tma_gemm::batch_run(&p, sms as i64 / p.cluster.max(1));
-            if lb <= 1 {
-                return Err(GpuError::unsupported(
-                    "gemm check",
-                    "no operand interleaves its batches: the order keeps one batch at a time",
-                ));
-            }
-            p.batch_inner(lb)?.kernel
         }
         GemmPath::TmaDataParallel => {
             cute_cuda::tma_gemm::plan_gemm_tma(a, b, c, case.ab, case.c_type, [8, 8], sms)?

@@ -307,22 +307,19 @@ fn one(cmd: &GpuCmd) -> Result<Outcome, Outcome> {
             };
             let path = path_of(&case);
             let mut rows = vec![run_gemm(&gpu, &case, 2026, Some(2048), true, path)];
-            if path == GemmPath::Tma {
-                // timed beside the plan: where it splits its last wave along K (stream-K), the
-                // kernel with every tile whole (what the split gains); where an operand
-                // interleaves its batches, the tile order with the batches innermost
-                let split =
-                    super::gemm::gemm_launch(&case, path, sms).is_ok_and(|k| k.workspace > 0);
-                let interleaved =
-                    super::gemm::gemm_launch(&case, GemmPath::TmaBatchInner, sms).is_ok();
-                for (applies, other) in [
-                    (split, GemmPath::TmaDataParallel),
-                    (interleaved, GemmPath::TmaBatchInner),
-                ] {
-                    if applies {
-                        rows.push(run_gemm(&gpu, &case, 2026, Some(2048), true, other));
-                    }
-                }
+            // where the plan splits its last wave along K (stream-K), the kernel with every tile
+            // whole timed beside it: what the split gains
+            if path == GemmPath::Tma
+                && super::gemm::gemm_launch(&case, path, sms).is_ok_and(|k| k.workspace > 0)
+            {
+                rows.push(run_gemm(
+                    &gpu,
+                    &case,
+                    2026,
+                    Some(2048),
+                    true,
+                    GemmPath::TmaDataParallel,
+                ));
             }
             // the same flop count in GEMM form (M, N, K, L column-major) for comparison
             let (m, n, k, l) = (

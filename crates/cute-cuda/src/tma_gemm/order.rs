@@ -4,18 +4,14 @@
 //! so the order decides which operand tiles share the L2 and which addresses reach the DRAM
 //! together.
 //!
-//! The plan's order groups `g` row tiles side by side, `((g,TN),TM/g,L):((1@0,1@1),g@0,1@2)`:
-//! a wave reads a few row tiles of A and every column tile of B, one batch at a time. Where an
-//! operand interleaves its batches in memory (the paper's GETT `stupr,qtru->stqp`, whose batch
-//! `t` lies between A's contiguous `s` and its `u`), one batch's tile is a row of short pieces
-//! (128 bytes of every 2 KiB there) and a wave touches one piece of each; the variant
-//! [`tile_order`] with `lb > 1` puts `lb` batches innermost,
-//! `(lb,(g,TN),TM/g,L/lb):(1@2,(1@0,1@1),g@0,lb@2)`, so that CTAs running together read
-//! neighbouring pieces ([`batch_run`] chooses `lb`).
+//! The order groups `g` row tiles side by side, `((g,TN),TM/g,L):((1@0,1@1),g@0,1@2)`: a wave
+//! reads a few row tiles of A and every column tile of B, one batch at a time, so each B tile
+//! in L2 serves `g` row tiles and each A tile every column tile. Putting batches innermost where
+//! an operand interleaves them (the paper's GETT, whose batch `t` lies between A's `s` and `u`)
+//! was measured and lost 6–10 %: a wave then holds several batches' B (DESIGN.md, BENCHMARKS.md).
 
 use cute::Layout;
 
-use super::TmaGemmPlan;
 use crate::codegen::ceil_div;
 use crate::error::GpuError;
 
@@ -31,144 +27,28 @@ pub(super) fn tile_grid(m: i64, n: i64, tile: (i64, i64), cluster: i64) -> (i64,
 }
 
 /// The tile order of `tm × tn` tiles (`tm` row tiles, pairs of them with clusters of two) in
-/// `l` batches, with `lb` batches innermost (1: one batch at a time).
+/// `l` batches: `((g,tn),tm/g,l):((1@0,1@1),g@0,1@2)`, `g` the largest divisor of `tm` up to 8.
 ///
 /// ```
 /// use cute_cuda::tma_gemm::tile_order;
-/// let o = tile_order(32, 4, 16, 1).unwrap();
+/// let o = tile_order(32, 4, 16).unwrap();
 /// assert_eq!(o.to_string(), "((8,4),4,16):((1@0,1@1),8@0,1@2)");
-/// let o = tile_order(32, 4, 16, 4).unwrap();
-/// assert_eq!(o.to_string(), "(4,(8,4),4,4):(1@2,(1@0,1@1),8@0,4@2)");
 /// assert_eq!(o.size(), 32 * 4 * 16);
-/// assert!(tile_order(32, 4, 16, 3).is_err()); // 3 does not divide 16
+/// assert!(tile_order(0, 4, 16).is_err());
 /// ```
 ///
 /// # Errors
 ///
-/// [`GpuError::Invalid`] where `lb` is not a positive divisor of `l` or an extent is not
-/// positive.
-pub fn tile_order(tm: i64, tn: i64, l: i64, lb: i64) -> Result<Layout, GpuError> {
-    if tm < 1 || tn < 1 || l < 1 || lb < 1 || l % lb != 0 {
+/// [`GpuError::Invalid`] where an extent is not positive.
+pub fn tile_order(tm: i64, tn: i64, l: i64) -> Result<Layout, GpuError> {
+    if tm < 1 || tn < 1 || l < 1 {
         return Err(GpuError::invalid(
             "tile order",
-            format!(
-                "{tm} x {tn} tiles in {l} batches, {lb} innermost: the extents must be positive \
-                 and {lb} must divide {l}"
-            ),
+            format!("{tm} x {tn} tiles in {l} batches: the extents must be positive"),
         ));
     }
     let g = group(tm);
-    let order = if lb == 1 {
-        format!("(({g},{tn}),{},{l}):((1@0,1@1),{g}@0,1@2)", tm / g)
-    } else {
-        format!(
-            "({lb},({g},{tn}),{},{}):(1@2,(1@0,1@1),{g}@0,{lb}@2)",
-            tm / g,
-            l / lb
-        )
-    };
-    Ok(order.parse()?)
-}
-
-/// How many batches to put innermost in the tile order of `plan` on `ctas` CTAs (clusters): 1
-/// unless an operand interleaves its batches, else the largest divisor `lb` of the first batch
-/// mode's extent such that
-/// - the `lb` batches' pieces lie side by side in every operand that interleaves: for each
-///   operand whose first batch stride `s` is smaller than the stride of one of its row, column
-///   or reduction modes, `lb · s` stays within the next larger stride of that operand;
-/// - a wave still holds whole groups of the order: `lb · g · TN <= ctas` (`g` row tiles), so
-///   that the tiles sharing an operand tile in L2 run together, as in the order with one batch.
-///
-/// ```
-/// use cute_cuda::{atom::DType, tma_gemm::{batch_run, plan_gemm_tma}};
-/// // the paper's GETT stupr,qtru->stqp at q = 1024, folded: t (16) is the batch; A's t stride
-/// // is 64 (between s, stride 1, and u, stride 1024)
-/// let a = "((64,64),(64,16),16):((1,65536),(1024,4194304),64)".parse().unwrap();
-/// let b = "(1024,(64,16),16):(1,(262144,16384),1024)".parse().unwrap();
-/// let c = "((64,64),1024,16):((1,1048576),1024,64)".parse().unwrap();
-/// let p = plan_gemm_tma(&a, &b, &c, DType::Bf16, DType::Bf16, [8, 8], 132).unwrap();
-/// // 16 batches side by side, but a group is 8 x 4 tiles: 4 groups of batches fill 132 CTAs
-/// assert_eq!(batch_run(&p, 132), 4);
-/// // batches outermost (a batched GEMM): one at a time
-/// let a = "(4096,1024,16):(1024,1,4194304)".parse().unwrap();
-/// let b = "(1024,1024,16):(1024,1,1048576)".parse().unwrap();
-/// let c = "(4096,1024,16):(1,4096,4194304)".parse().unwrap();
-/// let p = plan_gemm_tma(&a, &b, &c, DType::Bf16, DType::Bf16, [8, 8], 132).unwrap();
-/// assert_eq!(batch_run(&p, 132), 1);
-/// ```
-pub fn batch_run(plan: &TmaGemmPlan, ctas: i64) -> i64 {
-    let kernel = &plan.kernel;
-    let (m, n, _, l) = kernel.extents;
-    let first = kernel.modes[2].2.leaf_at(0).0;
-    if l <= 1 || first <= 1 {
-        return 1;
-    }
-    let mut run = first;
-    let mut interleaved = false;
-    for (p, q, lm) in &kernel.modes {
-        let s = lm.leaf_at(0).1.abs();
-        if s == 0 {
-            continue; // a broadcast operand: every batch reads the same tile
-        }
-        let leaves = [p, q, lm].into_iter().enumerate().flat_map(|(i, x)| {
-            (0..x.leaf_count()).filter_map(move |j| {
-                let (e, st) = x.leaf_at(j);
-                (e > 1 && !(i == 2 && j == 0)).then_some((i, st.abs()))
-            })
-        });
-        let mut next = None::<i64>;
-        let mut inside = false;
-        for (i, st) in leaves {
-            if st > s {
-                inside |= i < 2;
-                next = Some(next.map_or(st, |x| x.min(st)));
-            }
-        }
-        if let (true, Some(next)) = (inside, next) {
-            interleaved = true;
-            run = run.min((next / s).max(1));
-        }
-    }
-    if !interleaved {
-        return 1;
-    }
-    let (tm, tn) = tile_grid(m, n, (plan.tile.0, plan.tile.1), plan.cluster);
-    let per_group = group(tm.max(1)) * tn;
-    let fit = ctas / per_group.max(1);
-    (1..=run.min(fit))
-        .rev()
-        .find(|d| first % d == 0)
-        .unwrap_or(1)
-}
-
-/// A plan's tile order changed (for benchmarks and checks of the order).
-impl TmaGemmPlan {
-    /// The plan with `lb` batches innermost in its tile order ([`tile_order`]); the kernel is
-    /// written again, its stream-K split (if any) unchanged (it depends only on the number of
-    /// tiles).
-    ///
-    /// ```
-    /// use cute_cuda::{atom::DType, tma_gemm::plan_gemm_tma};
-    /// let a = "((64,64),(64,16),16):((1,65536),(1024,4194304),64)".parse().unwrap();
-    /// let b = "(256,(64,16),16):(1,(65536,4096),256)".parse().unwrap();
-    /// let c = "((64,64),256,16):((1,262144),1024,64)".parse().unwrap();
-    /// let p = plan_gemm_tma(&a, &b, &c, DType::Bf16, DType::Bf16, [8, 8], 132).unwrap();
-    /// let bi = p.clone().batch_inner(16).unwrap();
-    /// assert_eq!(bi.order.to_string(), "(16,(8,1),4,1):(1@2,(1@0,1@1),8@0,16@2)");
-    /// assert_ne!(bi.kernel.source, p.kernel.source);
-    /// assert!(p.batch_inner(5).is_err());
-    /// ```
-    ///
-    /// # Errors
-    ///
-    /// As [`tile_order`]: `lb` must divide the number of batches.
-    pub fn batch_inner(mut self, lb: i64) -> Result<TmaGemmPlan, GpuError> {
-        let (m, n, _, l) = self.kernel.extents;
-        let (tm, tn) = tile_grid(m, n, (self.tile.0, self.tile.1), self.cluster);
-        self.order = tile_order(tm, tn, l, lb)?;
-        self.kernel.source = super::source(&self)?;
-        Ok(self)
-    }
+    Ok(format!("(({g},{tn}),{},{l}):((1@0,1@1),{g}@0,1@2)", tm / g).parse()?)
 }
 
 #[cfg(test)]
@@ -189,8 +69,8 @@ mod tests {
         at
     }
 
-    /// Every order visits every tile exactly once; with `lb` batches innermost, the tiles
-    /// `0..lb` are one tile's `lb` batches.
+    /// Every order visits every tile exactly once, and its first `g · tn` tiles are the first
+    /// `g` row tiles of batch 0 at every column tile (a group).
     #[test]
     fn every_tile_once() {
         for (tm, tn, l) in [
@@ -201,32 +81,32 @@ mod tests {
             (12, 5, 8),
             (9, 2, 4),
         ] {
-            for lb in (1..=l).filter(|d| l % d == 0) {
-                let o = tile_order(tm, tn, l, lb).unwrap();
-                assert_eq!(o.size(), tm * tn * l);
-                let mut seen = vec![false; (tm * tn * l) as usize];
-                for i in 0..o.size() {
-                    let [a, b, c] = coords(&o, i);
-                    assert!(a < tm && b < tn && c < l, "{o} {i}");
-                    let k = ((c * tn + b) * tm + a) as usize;
-                    assert!(!seen[k], "{o}: tile {a},{b},{c} twice");
-                    seen[k] = true;
-                    if i < lb {
-                        assert_eq!([a, b, c], [0, 0, i], "{o}");
-                    }
+            let o = tile_order(tm, tn, l).unwrap();
+            let g = group(tm);
+            assert_eq!(o.size(), tm * tn * l);
+            let mut seen = vec![false; (tm * tn * l) as usize];
+            for i in 0..o.size() {
+                let [a, b, c] = coords(&o, i);
+                assert!(a < tm && b < tn && c < l, "{o} {i}");
+                let k = ((c * tn + b) * tm + a) as usize;
+                assert!(!seen[k], "{o}: tile {a},{b},{c} twice");
+                seen[k] = true;
+                if i < g * tn {
+                    assert_eq!([a, b, c], [i % g, i / g, 0], "{o} {i}");
                 }
-                assert!(seen.into_iter().all(|s| s));
             }
+            assert!(seen.into_iter().all(|s| s));
         }
     }
 
     #[test]
-    fn refuses_a_batch_count_that_does_not_divide() {
-        let e = tile_order(4, 4, 6, 4).unwrap_err().to_string();
-        assert!(
-            e.contains("tile order") && e.contains("4 must divide 6"),
-            "{e}"
-        );
-        assert!(tile_order(0, 4, 6, 1).is_err());
+    fn refuses_an_empty_grid() {
+        for (tm, tn, l) in [(0, 4, 6), (4, 0, 6), (4, 4, 0), (-1, 4, 6)] {
+            let e = tile_order(tm, tn, l).unwrap_err().to_string();
+            assert!(
+                e.contains("tile order") && e.contains("must be positive"),
+                "{e}"
+            );
+        }
     }
 }

@@ -135,17 +135,6 @@ fn wgmma_kernels_compile() {
     assert!(planned >= 12, "{planned}");
 }
 
-/// Which kernel of a plan the compile test builds.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Variant {
-    /// The plan as the planner makes it.
-    Plan,
-    /// Its last wave split along K by force.
-    Split,
-    /// Its batches innermost in the tile order.
-    BatchInner,
-}
-
 #[test]
 fn tma_gemm_kernels_compile() {
     if !nvrtc_present() {
@@ -156,7 +145,6 @@ fn tma_gemm_kernels_compile() {
     let mut planned = Vec::new();
     let mut split = Vec::new();
     let mut forced_split = 0;
-    let mut batch_inner = Vec::new();
     // one CTA per cluster at every tile width; clusters of two at the chosen width
     let widths = cute_cuda::tma_gemm::TILE_WIDTHS.map(|bn| (1, Some(bn)));
     for (c, (cluster, width)) in cases
@@ -191,36 +179,22 @@ fn tma_gemm_kernels_compile() {
         };
         // the plan, and with one CTA per cluster, its last wave split where the model would not
         // (on the heap: a plan is large for a debug build's stack)
-        // and, where an operand interleaves its batches, the batches innermost in its order
-        let mut plans = vec![(Box::new(p), Variant::Plan)];
+        let mut plans = vec![(Box::new(p), false)];
         if plans[0].0.stream_k.is_none() {
             if let Ok(f) = plans[0].0.as_ref().clone().split_last_wave(132) {
                 if f.stream_k.is_some() {
-                    plans.push((Box::new(f), Variant::Split));
+                    plans.push((Box::new(f), true));
                 }
             }
         }
-        let p0 = plans[0].0.as_ref();
-        let lb = cute_cuda::tma_gemm::batch_run(p0, 132 / cluster);
-        if lb > 1 {
-            let bi = p0.clone().batch_inner(lb).unwrap();
-            assert_eq!(bi.order.size(), p0.order.size(), "{}", c.name);
-            assert!(bi
-                .kernel
-                .source
-                .contains(&format!("// tile order {}", bi.order)));
-            plans.push((Box::new(bi), Variant::BatchInner));
-        }
-        for (p, variant) in plans {
+        for (p, is_forced) in plans {
             let bn = p.tile.1;
-            match variant {
-                Variant::Split => forced_split += 1,
-                Variant::BatchInner => {
-                    batch_inner.push(format!("{} cluster {cluster} n{bn}: lb {lb}", c.name))
-                }
-                Variant::Plan => planned.push(format!("{} cluster {cluster} n{bn}", c.name)),
+            if is_forced {
+                forced_split += 1;
+            } else {
+                planned.push(format!("{} cluster {cluster} n{bn}", c.name));
             }
-            if p.stream_k.is_some() && variant != Variant::Split {
+            if p.stream_k.is_some() && !is_forced {
                 split.push(format!("{} n{bn}", c.name));
             }
             let ptx = compile_ptx(&p.kernel.source, &p.kernel.name)
@@ -316,10 +290,6 @@ fn tma_gemm_kernels_compile() {
     // last wave split by force
     assert!(split.len() >= 3, "{split:?}");
     assert!(forced_split >= 60, "{forced_split}");
-    // the GETTs with interleaved batches, the check's (f16 and bf16) and the benchmark's, each at
-    // every width and in clusters of two: 12 orders compiled
-    eprintln!("batches innermost: {batch_inner:?}");
-    assert!(batch_inner.len() >= 12, "{batch_inner:?}");
     for bn in cute_cuda::tma_gemm::TILE_WIDTHS {
         let at = planned
             .iter()
