@@ -8,7 +8,7 @@
 //! reads a few row tiles of A and every column tile of B, one batch at a time, so each B tile
 //! in L2 serves `g` row tiles and each A tile every column tile. Putting batches innermost where
 //! an operand interleaves them (the paper's GETT, whose batch `t` lies between A's `s` and `u`)
-//! was measured and lost 6–10 %: a wave then holds several batches' B (DESIGN.md, BENCHMARKS.md).
+//! was measured and lost 6–10 %, for reasons not yet profiled (DESIGN.md, BENCHMARKS.md).
 
 use cute::Layout;
 
