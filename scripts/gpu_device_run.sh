@@ -5,7 +5,7 @@
 #
 #   cargo build --release -p cute-cli --bin cute && (cd crates/cute-py && maturin build --release --out ../../target/wheels)
 #   mkdir -p .dev && cp target/release/cute .dev/ && strip .dev/cute && cp target/wheels/cute_algebra-*.whl .dev/
-#   (device) bash scripts/gpu_device_run.sh [steps...]     # steps: py checks perf ab gemm sass ncu sanitizer sanitizer-gemm contract-ab gemm-checks (default: all but ncu, ab, sanitizer-gemm, contract-ab and gemm-checks)
+#   (device) bash scripts/gpu_device_run.sh [steps...]     # steps: py checks perf ab gemm sass ncu ncu-gett sanitizer sanitizer-gemm contract-ab gemm-checks (default: all but ncu, ncu-gett, ab, sanitizer-gemm, contract-ab and gemm-checks)
 #
 # Writes each step's output into $OUT (or /tmp/gpu-out) and prints the tails.
 set -u
@@ -66,6 +66,31 @@ PY
         echo "== ncu (exit $?)"; tail -3 "$OUT/ncu_run.txt"
         ncu --import "$OUT/gemm.ncu-rep" --page details > "$OUT/ncu.txt" 2>&1
         grep -E "^  [a-z_0-9]+.*\(|Duration|Compute \(SM\) Throughput|Memory Throughput|L2 Hit Rate|DRAM Throughput|Registers Per|Cluster Size|Grid Size|Block Size|Stall|Warp Cycles Per Issued|Issued Ipc|SM Frequency|Dynamic Shared|Achieved Occupancy" "$OUT/ncu.txt" | head -70 ;;
+    ncu-gett) cat > /tmp/ncu_gett.py <<'PY'
+import torch, cute_algebra.cuda as cc
+s, t, u, p, r, q = 64, 16, 64, 64, 16, 1024
+g = torch.Generator(device="cuda").manual_seed(1)
+# column-major in the letters' order (as `cute gpu contract` lays them out)
+A = torch.rand((r, p, u, t, s), generator=g, device="cuda").to(torch.bfloat16).permute(4, 3, 2, 1, 0)
+B = torch.rand((u, r, t, q), generator=g, device="cuda").to(torch.bfloat16).permute(3, 2, 1, 0)
+C = torch.empty((p, q, t, s), dtype=torch.bfloat16, device="cuda").permute(3, 2, 1, 0)
+# the same flop count in GEMM form for torch.bmm: (t, s*p, u*r) x (t, u*r, q)
+a = torch.rand((t, s * p, u * r), generator=g, device="cuda").to(torch.bfloat16)
+b = torch.rand((t, u * r, q), generator=g, device="cuda").to(torch.bfloat16)
+for _ in range(3):
+    cc.contract("stupr,qtru->stqp", A, B, C); torch.bmm(a, b)
+torch.cuda.synchronize()
+torch.cuda.profiler.start()
+cc.contract("stupr,qtru->stqp", A, B, C); torch.bmm(a, b)
+torch.cuda.synchronize()
+torch.cuda.profiler.stop()
+PY
+        # the q1024 GETT's kernel and cuBLAS's bmm on the same flop count, one launch each: where
+        # the GETT's time goes (DRAM, L2, stalls) against 8192^3's (the ncu step)
+        timeout 240 ncu --profile-from-start off --set full -o "$OUT/gett" -f python3 /tmp/ncu_gett.py > "$OUT/ncu_gett_run.txt" 2>&1
+        echo "== ncu GETT q1024 (exit $?)"; tail -3 "$OUT/ncu_gett_run.txt"
+        ncu --import "$OUT/gett.ncu-rep" --page details > "$OUT/ncu_gett.txt" 2>&1
+        grep -E "^  [a-zA-Z_0-9]+.*\(|Duration|Compute \(SM\) Throughput|Memory Throughput|L2 Hit Rate|DRAM Throughput|L1/TEX Hit|Registers Per|Grid Size|Block Size|Stall|Warp Cycles Per Issued|Issued Ipc|SM Frequency|Dynamic Shared|Achieved Occupancy" "$OUT/ncu_gett.txt" | head -70 ;;
     sanitizer) timeout 110 compute-sanitizer --tool memcheck --print-limit 10 python3 scripts/gpu_python_check.py --quick > "$OUT/sanitizer.txt" 2>&1
         echo "== compute-sanitizer memcheck, quick sample (exit $?)"; tail -4 "$OUT/sanitizer.txt" ;;
     contract-ab) # one-off contractions (bf16 C), each in one process, timing beside the plan's kernel
