@@ -267,14 +267,23 @@ pub(super) fn emit_store_box(
 }
 
 /// The tile's accumulators times `alpha`, packed in pairs of `t` (`pk[i]` holds `d[2i]` in its
-/// lower half, `d[2i + 1]` in its upper), for an epilogue that overlaps the next tile.
+/// lower half, `d[2i + 1]` in its upper), for an epilogue that overlaps the next tile. With
+/// `alpha == 1` (the usual case) the products are skipped: `x * 1.0f` is `x` for every `x`
+/// (no flush to zero is compiled), and the tensor cores wait for this between two tiles.
 pub(super) fn emit_pack(c: &mut Code, t: DType, vals: i64) {
     // cvt.rn.{t}x2.f32 d, a, b puts a in the upper half, b in the lower
-    c.line(format!(
-        "        #pragma unroll\n        for (int i = 0; i < {}; ++i) asm(\"cvt.rn.{}x2.f32 %0, %1, %2;\" : \"=r\"(pk[i]) : \"f\"(alpha * d[2 * i + 1]), \"f\"(alpha * d[2 * i]));",
-        vals / 2,
-        t.ptx()
-    ));
+    let pack = |scale: &str| {
+        format!(
+            "#pragma unroll\n          for (int i = 0; i < {}; ++i) asm(\"cvt.rn.{}x2.f32 %0, %1, %2;\" : \"=r\"(pk[i]) : \"f\"({scale}d[2 * i + 1]), \"f\"({scale}d[2 * i]));",
+            vals / 2,
+            t.ptx()
+        )
+    };
+    c.line("        if (alpha == 1.0f) {");
+    c.line(format!("          {}", pack("")));
+    c.line("        } else {");
+    c.line(format!("          {}", pack("alpha * ")));
+    c.line("        }");
 }
 
 /// The staging box's shared address of element `(r, cc)` (expressions): C's box layout, then
