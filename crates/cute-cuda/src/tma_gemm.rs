@@ -10,9 +10,10 @@
 //! chosen per problem ([`tile_widths`]: 256, or 128 or 64 where fewer waves of narrower tiles or
 //! less padding of N pay), with as many stages as shared memory holds. The CTAs stay resident
 //! (one per SM) and take tiles `blockIdx.x, blockIdx.x + gridDim.x, …` of the tile order, a
-//! layout with coordinate strides, `((G,TN),TM/G,L):((1@0,1@1),G@0,1@2)`: tile index ↦
-//! `(tm, tn, l)`, `G` row tiles side by side (L2 reuse of B's columns, [`tile_order`]); where the last round
-//! of tiles would leave SMs idle, its tiles are split along K among all the CTAs ([`StreamK`]).
+//! layout with coordinate strides, `((G,TN),TM/G,L):((1@0,1@1),G@0,1@2)` ([`tile_order`]): tile
+//! index ↦ `(tm, tn, l)`, `G` row tiles side by side (L2 reuse of B's columns); where the last
+//! round of tiles would leave SMs idle, its tiles are split along K among all the CTAs
+//! ([`StreamK`]).
 //! A 16-bit C leaves through shared memory and TMA stores while the next tile's MMAs run: a
 //! tile's values are packed in pairs when its last MMAs complete, and box `k` of them is stored
 //! after the next tile's block `k` is issued.
