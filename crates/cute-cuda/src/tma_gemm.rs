@@ -398,7 +398,8 @@ pub fn plan_gemm_tma_tile(
             ),
         ));
     }
-    let (tm, tn) = order::tile_grid(m, n, (bm, bn), cluster);
+    // row tiles (pairs of them with clusters of two) and column tiles
+    let (tm, tn) = (ceil_div(m, bm) / cluster, ceil_div(n, bn));
     let order = tile_order(tm, tn, l)?;
     let tiles = tm.saturating_mul(tn).saturating_mul(l);
     if tiles > i32::MAX as i64 {

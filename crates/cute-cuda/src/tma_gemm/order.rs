@@ -12,18 +12,11 @@
 
 use cute::Layout;
 
-use crate::codegen::ceil_div;
 use crate::error::GpuError;
 
 /// The largest divisor of `tm` that is at most 8: the row tiles of one group of the tile order.
-pub(super) fn group(tm: i64) -> i64 {
+fn group(tm: i64) -> i64 {
     (1..=8.min(tm)).rev().find(|g| tm % g == 0).unwrap_or(1)
-}
-
-/// The tile grid `(TM, TN)` of an `m × n` problem in tiles of `tile = (BM, BN)`: row tiles (pairs
-/// of them with clusters of two) and column tiles, what the tile order walks in each batch.
-pub(super) fn tile_grid(m: i64, n: i64, tile: (i64, i64), cluster: i64) -> (i64, i64) {
-    (ceil_div(m, tile.0) / cluster.max(1), ceil_div(n, tile.1))
 }
 
 /// The tile order of `tm × tn` tiles (`tm` row tiles, pairs of them with clusters of two) in
