@@ -5,7 +5,7 @@
 #
 #   cargo build --release -p cute-cli --bin cute && (cd crates/cute-py && maturin build --release --out ../../target/wheels)
 #   mkdir -p .dev && cp target/release/cute .dev/ && strip .dev/cute && cp target/wheels/cute_algebra-*.whl .dev/
-#   (device) bash scripts/gpu_device_run.sh [steps...]     # steps: py checks perf ab gemm sass ncu ncu-gett sanitizer sanitizer-gemm contract-ab gemm-checks (default: all but ncu, ncu-gett, ab, sanitizer-gemm, contract-ab and gemm-checks)
+#   (device) bash scripts/gpu_device_run.sh [steps...]     # steps: py checks perf ab gemm sass ncu ncu-gett sanitizer sanitizer-gemm contract-ab build-ab gemm-checks (default: all but ncu, ncu-gett, ab, build-ab, sanitizer-gemm, contract-ab and gemm-checks)
 #
 # Writes each step's output into $OUT (or /tmp/gpu-out) and prints the tails.
 set -u
@@ -101,6 +101,19 @@ PY
           set -- $spec
           timeout 60 .dev/cute gpu contract "$1" --sizes "$2" --out-dtype bf16 > "$OUT/ab_${2//[=,]/_}.txt" 2>&1
           echo "== $1 $2 (exit $?)"; grep "gemm-perf" "$OUT/ab_${2//[=,]/_}.txt" | grep -v "GEMM form" | cut -c1-200
+        done ;;
+    build-ab) # the plan's kernel from two builds, .dev/cute (a) and .dev/cute-b (b), alternately in two
+        # rounds (the GPU's clock drifts: compare within a round): the GETT at q256 and q1024, 8192^3
+        for r in 1 2; do
+          for spec in "stupr,qtru->stqp s=64,t=16,u=64,p=64,r=16,q=256" "stupr,qtru->stqp s=64,t=16,u=64,p=64,r=16,q=1024" \
+                      "mk,kn->mn m=8192,n=8192,k=8192"; do
+            set -- $spec
+            for v in a b; do
+              exe=.dev/cute; [ $v = b ] && exe=.dev/cute-b
+              timeout 60 $exe gpu contract "$1" --sizes "$2" --out-dtype bf16 > "$OUT/bab_$v$r.txt" 2>&1
+              echo "$v$r $2: $(grep "^gemm-perf wgmma-tma " "$OUT/bab_$v$r.txt" | grep -o 'ok *[0-9]* TFLOP/s ([0-9.]* ms)')"
+            done
+          done
         done ;;
     gemm-checks) # every GEMM check, rows to stderr as they finish (seconds since the start)
         timeout 300 .dev/cute gpu --only gemm --progress --json "$OUT/gemm_checks.json" > "$OUT/gemm_checks.txt" 2> "$OUT/gemm_progress.txt"

@@ -474,12 +474,28 @@ pub fn plan_gemm_tma_tile(
 /// or with `multicast` (a cluster of that many CTAs sharing the tile) this CTA's share,
 /// multicast to every CTA of the cluster.
 #[allow(clippy::too_many_arguments)]
+/// The C type and literal suffix of an index into a tile grid of `extents` (boxes along each of
+/// its modes): `unsigned` where every index fits in 31 bits, so that the coordinates' divisions
+/// by the grid's constants are a multiply-high each, else `long long`.
+fn grid_index_type(extents: &[i64]) -> (&'static str, &'static str) {
+    let total = extents
+        .iter()
+        .try_fold(1i64, |acc, &e| acc.checked_mul(e.max(1)));
+    if total.is_some_and(|t| t <= i64::from(i32::MAX)) {
+        ("unsigned", "u")
+    } else {
+        ("long long", "LL")
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
 fn emit_operand_loads(
     c: &mut Code,
     o: &TmaOperand,
     tr: &str,
     rows_total: i64,
     kt_total: i64,
+    l: i64,
     smem: &str,
     stage_bytes: i64,
     multicast: i64,
@@ -511,13 +527,14 @@ fn emit_operand_loads(
     c.line(format!(
         "          for (int j = {first}; j < {first} + {share}; ++j) {{"
     ));
+    let (ty, sfx) = grid_index_type(&[grid_rows, kt_total, l]);
     c.line(format!(
-        "            const long long q = (long long){tr} * {} + j;",
+        "            const {ty} q = ({ty}){tr} * {} + j;",
         o.pieces
     ));
     c.line(format!("            if (q < {grid_rows}) {{"));
     c.line(format!(
-        "              const long long tq = q + {grid_rows}LL * (kt + {kt_total}LL * l);"
+        "              const {ty} tq = q + {grid_rows}{sfx} * (kt + {kt_total}{sfx} * l);"
     ));
     let coords = coord_exprs(&o.copy, "tq")?;
     let args: Vec<String> = coords.iter().map(|e| format!("(int){e}")).collect();
@@ -691,8 +708,8 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
     ));
     c.line("          cute_mbar_wait(empty + 8 * s, ph ^ 1);");
     c.line("          cute_mbar_expect_tx(full + 8 * s, bytes);");
-    emit_operand_loads(&mut c, &p.a, "tm", m, kt_total, "smem_a", sa, 1)?;
-    emit_operand_loads(&mut c, &p.b, "tn", n, kt_total, "smem_b", sb, cl)?;
+    emit_operand_loads(&mut c, &p.a, "tm", m, kt_total, l, "smem_a", sa, 1)?;
+    emit_operand_loads(&mut c, &p.b, "tn", n, kt_total, l, "smem_b", sb, cl)?;
     c.line("        }");
     c.line("      }");
     c.line("    }");

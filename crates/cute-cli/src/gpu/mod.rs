@@ -488,8 +488,8 @@ pub fn torch_cases_json() -> Result<String, GpuError> {
     Ok(serde_json::to_string_pretty(&items).unwrap_or_default())
 }
 
-/// Writes the PTX and the CUBIN of the GEMM benchmark kernels (`wgmma_tma_*`, `wgmma_*`,
-/// `mma_sync_*`) into `dir`.
+/// Writes the CUDA source, the PTX and the CUBIN of the GEMM benchmark kernels (`wgmma_tma_*`,
+/// `wgmma_*`, `mma_sync_*`) into `dir`.
 pub fn emit_ptx(dir: &std::path::Path) -> Result<Vec<PathBuf>, GpuError> {
     std::fs::create_dir_all(dir).map_err(|e| GpuError::driver("create_dir_all", e))?;
     let mut out = Vec::new();
@@ -504,6 +504,9 @@ pub fn emit_ptx(dir: &std::path::Path) -> Result<Vec<PathBuf>, GpuError> {
             out.push(f);
             let f = dir.join(format!("{stem}.ptx"));
             std::fs::write(&f, ptx).map_err(|e| GpuError::driver("write", e))?;
+            out.push(f);
+            let f = dir.join(format!("{stem}.cu"));
+            std::fs::write(&f, &p.source).map_err(|e| GpuError::driver("write", e))?;
             out.push(f);
         }
     }

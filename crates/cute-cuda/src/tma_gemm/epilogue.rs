@@ -202,7 +202,7 @@ pub(super) fn emit_store_box(
     st: &CStore,
     values: &BoxValues,
 ) -> Result<(), GpuError> {
-    let (m, n, _, _) = st.kernel.extents;
+    let (m, n, _, batches) = st.kernel.extents;
     let t = st.kernel.c_type;
     let cs = st.copy;
     let (rb, cb) = c_box(t);
@@ -248,8 +248,9 @@ pub(super) fn emit_store_box(
     c.line(format!(
         "          if (t == 0 && box_r < {grid_rows} && box_c < {grid_cols}) {{"
     ));
+    let (ty, sfx) = super::grid_index_type(&[grid_rows, grid_cols, batches]);
     c.line(format!(
-        "            const long long tq = (long long)box_r + {grid_rows}LL * ((long long)box_c + {grid_cols}LL * {l});"
+        "            const {ty} tq = ({ty})box_r + {grid_rows}{sfx} * (({ty})box_c + {grid_cols}{sfx} * ({ty}){l});"
     ));
     let coords = coord_exprs(cs, "tq")?;
     let args: Vec<String> = coords.iter().map(|x| format!("(int){x}")).collect();

@@ -347,3 +347,26 @@ fn tma_gemm_c_staging_by_bank_analysis() {
         64
     );
 }
+
+/// The TMA kernel indexes its tile grids (the loads' boxes, C's stored boxes) in 32 bits where
+/// every index fits in 31, and in 64 where one does not: a plan of 2^44 elements of A (planning
+/// allocates nothing) takes 64-bit indices for A's loads, and both kinds compile.
+#[test]
+fn tma_tile_grid_indices_widen_past_31_bits() {
+    use cute_cuda::tma_gemm::plan_gemm_tma;
+    // (M, N, K, L) with A's boxes `M/128 · K/64 · L`: 2^24 for L = 1, 2^31 for L = 128
+    let (m, n, k) = (1i64 << 21, 256i64, 1i64 << 16);
+    for (l, wide) in [(1i64, false), (128, true)] {
+        let a = format!("({m},{k},{l}):(1,{m},{})", m * k).parse().unwrap();
+        let b = format!("({n},{k},{l}):({k},1,{})", n * k).parse().unwrap();
+        let c = format!("({m},{n},{l}):(1,{m},{})", m * n).parse().unwrap();
+        let p = plan_gemm_tma(&a, &b, &c, DType::Bf16, DType::Bf16, [8, 8], 132).unwrap();
+        let src = &p.kernel.source;
+        // A's grid needs 64 bits at L = 128; B's (`N/256 · K/64 · L`, 2^17) never does
+        assert_eq!(src.contains("const long long tq"), wide, "L = {l}");
+        assert!(src.contains("const unsigned tq"), "L = {l}");
+        if nvrtc_present() {
+            compiles(src, &p.kernel.name);
+        }
+    }
+}
