@@ -110,8 +110,8 @@ PY
             set -- $spec
             for v in a b; do
               exe=.dev/cute; [ $v = b ] && exe=.dev/cute-b
-              timeout 60 $exe gpu contract "$1" --sizes "$2" --out-dtype bf16 > "$OUT/bab_$v$r.txt" 2>&1
-              echo "$v$r $2: $(grep "^gemm-perf wgmma-tma " "$OUT/bab_$v$r.txt" | grep -o 'ok *[0-9]* TFLOP/s ([0-9.]* ms)')"
+              timeout 60 $exe gpu contract "$1" --sizes "$2" --out-dtype bf16 > "$OUT/bab_$v${r}_${2//[=,]/_}.txt" 2>&1
+              echo "$v$r $2: $(grep "^gemm-perf wgmma-tma " "$OUT/bab_$v${r}_${2//[=,]/_}.txt" | grep -o 'ok *[0-9]* TFLOP/s ([0-9.]* ms)')"
             done
           done
         done ;;

@@ -470,10 +470,6 @@ pub fn plan_gemm_tma_tile(
     Ok(p)
 }
 
-/// The loads of operand `o`'s boxes of tile row `tr` (`tm` or `tn`) into stage `s`: all of them,
-/// or with `multicast` (a cluster of that many CTAs sharing the tile) this CTA's share,
-/// multicast to every CTA of the cluster.
-#[allow(clippy::too_many_arguments)]
 /// The C type and literal suffix of an index into a tile grid of `extents` (boxes along each of
 /// its modes): `unsigned` where every index fits in 31 bits, so that the coordinates' divisions
 /// by the grid's constants are a multiply-high each, else `long long`.
@@ -488,6 +484,9 @@ fn grid_index_type(extents: &[i64]) -> (&'static str, &'static str) {
     }
 }
 
+/// The loads of operand `o`'s boxes of tile row `tr` (`tm` or `tn`) into stage `s`: all of them,
+/// or with `multicast` (a cluster of that many CTAs sharing the tile) this CTA's share,
+/// multicast to every CTA of the cluster; `l` batches.
 #[allow(clippy::too_many_arguments)]
 fn emit_operand_loads(
     c: &mut Code,
