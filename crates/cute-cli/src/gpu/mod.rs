@@ -5,7 +5,8 @@
 //!   library's public path, GEMM and GETT against an fp64 reference, and the rates (COPY against
 //!   a device-to-device copy, GEMM in TFLOP/s), as a table ending in `N passed, N failed`;
 //! * `cute gpu --plan` prints the derived plans with no GPU; `--emit-ptx DIR` writes the GEMM
-//!   kernels' PTX (NVRTC, no GPU); `--torch-cases` the cases for `scripts/gpu_torch.py`;
+//!   kernels' CUDA source, PTX and CUBIN (NVRTC, no GPU); `--torch-cases` the cases for
+//!   `scripts/gpu_torch.py`;
 //! * `cute gpu copy SRC DST --dtype bf16` and `cute gpu contract SPEC --sizes s=64,t=16,...` run
 //!   one user's request: plan, compile, verify against a reference, time (`--json`).
 //!
@@ -45,8 +46,8 @@ pub struct GpuArgs {
     /// no GPU.
     #[arg(long)]
     pub plan: bool,
-    /// Write the PTX and CUBIN of the GEMM benchmark kernels (Hopper and portable) into this folder and exit
-    /// (for `ptxas` and `cuobjdump -sass`); needs NVRTC, no GPU.
+    /// Write the CUDA source, PTX and CUBIN of the GEMM benchmark kernels (Hopper and portable) into
+    /// this folder and exit (for `ptxas` and `cuobjdump -sass`); needs NVRTC, no GPU.
     #[arg(long, value_name = "DIR")]
     pub emit_ptx: Option<PathBuf>,
     /// Print the permutation and GEMM benchmark cases as JSON (for scripts/gpu_torch.py) and exit.
