@@ -137,14 +137,33 @@ pub fn pow2_dividing(max: i64, xs: &[i64]) -> i64 {
 /// assert_eq!(cute_cuda::codegen::index_type(1 << 28, &[(0, 1 << 31)]), "long long");
 /// ```
 pub fn index_type(extent: i64, ranges: &[(i64, i64)]) -> &'static str {
-    let fits = extent < (1 << 31)
+    let fits = fits_31_bits(extent)
         && ranges
             .iter()
-            .all(|&(lo, hi)| lo > -(1 << 31) && hi < (1 << 31));
+            .all(|&(lo, hi)| lo > -(1 << 31) && fits_31_bits(hi));
     if fits {
         "int"
     } else {
         "long long"
+    }
+}
+
+/// Whether every index below `extent` fits in 31 bits (a non-negative `int`).
+fn fits_31_bits(extent: i64) -> bool {
+    extent < (1 << 31)
+}
+
+/// The C type and literal suffix of an index into a tile grid of `extents` (boxes along each of
+/// its modes): `unsigned` where every index fits in 31 bits, so that each division of the index by
+/// the grid's constants is a multiply-high, else `long long`.
+pub(crate) fn grid_index_type(extents: &[i64]) -> (&'static str, &'static str) {
+    let total = extents
+        .iter()
+        .try_fold(1i64, |acc, &e| acc.checked_mul(e.max(1)));
+    if total.is_some_and(fits_31_bits) {
+        ("unsigned", "u")
+    } else {
+        ("long long", "LL")
     }
 }
 

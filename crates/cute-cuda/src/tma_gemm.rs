@@ -35,7 +35,7 @@ use crate::atom::{DType, Major, MmaAtom};
 mod epilogue;
 mod order;
 mod stream_k;
-use crate::codegen::{ceil_div, coordinate_exprs, Code};
+use crate::codegen::{ceil_div, coordinate_exprs, grid_index_type, Code};
 use crate::error::GpuError;
 use crate::gemm::GemmKernel;
 use crate::skeleton::{self as sk};
@@ -468,20 +468,6 @@ pub fn plan_gemm_tma_tile(
     };
     p.kernel.source = source(&p)?;
     Ok(p)
-}
-
-/// The C type and literal suffix of an index into a tile grid of `extents` (boxes along each of
-/// its modes): `unsigned` where every index fits in 31 bits, so that the coordinates' divisions
-/// by the grid's constants are a multiply-high each, else `long long`.
-fn grid_index_type(extents: &[i64]) -> (&'static str, &'static str) {
-    let total = extents
-        .iter()
-        .try_fold(1i64, |acc, &e| acc.checked_mul(e.max(1)));
-    if total.is_some_and(|t| t <= i64::from(i32::MAX)) {
-        ("unsigned", "u")
-    } else {
-        ("long long", "LL")
-    }
 }
 
 /// The loads of operand `o`'s boxes of tile row `tr` (`tm` or `tn`) into stage `s`: all of them,

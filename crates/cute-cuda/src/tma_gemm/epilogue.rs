@@ -6,7 +6,7 @@
 use cute::{bank_conflicts, ComposedLayout, Layout, Swizzle};
 
 use crate::atom::{DType, MmaAtom};
-use crate::codegen::{ceil_div, layout_eval_expr, swizzle_expr, Code};
+use crate::codegen::{ceil_div, grid_index_type, layout_eval_expr, swizzle_expr, Code};
 use crate::error::GpuError;
 use crate::gemm::GemmKernel;
 use crate::partition::warpgroup_c_partition;
@@ -248,7 +248,7 @@ pub(super) fn emit_store_box(
     c.line(format!(
         "          if (t == 0 && box_r < {grid_rows} && box_c < {grid_cols}) {{"
     ));
-    let (ty, sfx) = super::grid_index_type(&[grid_rows, grid_cols, batches]);
+    let (ty, sfx) = grid_index_type(&[grid_rows, grid_cols, batches]);
     c.line(format!(
         "            const {ty} tq = ({ty})box_r + {grid_rows}{sfx} * (({ty})box_c + {grid_cols}{sfx} * ({ty}){l});"
     ));
