@@ -68,6 +68,13 @@ pub const TILE_WIDTHS: [i64; 3] = [256, 128, 64];
 /// widths differ less (the paper's GETT at q = 256: 482, 457, 387), so the model leans to wide
 /// tiles.
 const COLUMN_COST: [i64; 3] = [10, 12, 21];
+/// The most k-blocks a tile may have for the overlapped epilogue to store the previous tile's
+/// boxes after a k-block's wait and stage release rather than before the wait: there the
+/// producer refills the stage sooner. Measured on an H100 (2026-12-07, two builds alternately in
+/// one process each, four rounds, `scripts/gpu_device_run.sh build-ab`): 16 k-blocks (the
+/// paper's GETT, K = 1024) gained 2.6 to 3.2 % at q1024 and 1.0 to 2.4 % at q256; 128 k-blocks
+/// (bf16 8192³) lost 0.5 to 1.2 %. The bound between is a choice, not a measurement.
+const STORE_AFTER_RELEASE: i64 = 32;
 /// Threads per CTA: the producer warpgroup and two consumer warpgroups.
 pub const TMA_THREADS: i64 = 384;
 /// Registers the producer keeps (`setmaxnreg.dec`) and the consumers take (`setmaxnreg.inc`):
@@ -770,18 +777,26 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
         c.line(format!("    {line}"));
     }
     c.line("        asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\");");
-    if let (true, Some(store)) = (p.overlap(), &c_store) {
-        // while this block's MMAs run, box `kt` of the previous tile
-        c.line("        if (pend) {");
-        for ch in 0..boxes.min(kt_total) {
-            c.line(format!(
-                "          {}if ({rel} == {ch}) {{",
-                if ch > 0 { "else " } else { "" }
-            ));
-            emit_store_box(&mut c, store, &BoxValues::Packed(ch))?;
-            c.line("          }");
+    // while this block's MMAs run, box `kt` of the previous tile: before the previous block's
+    // wait, or after its stage's release where tiles are short ([`STORE_AFTER_RELEASE`])
+    let store_late = kt_total <= STORE_AFTER_RELEASE;
+    let store_pending = |c: &mut Code| -> Result<(), GpuError> {
+        if let (true, Some(store)) = (p.overlap(), &c_store) {
+            c.line("        if (pend) {");
+            for ch in 0..boxes.min(kt_total) {
+                c.line(format!(
+                    "          {}if ({rel} == {ch}) {{",
+                    if ch > 0 { "else " } else { "" }
+                ));
+                emit_store_box(c, store, &BoxValues::Packed(ch))?;
+                c.line("          }");
+            }
+            c.line("        }");
         }
-        c.line("        }");
+        Ok(())
+    };
+    if !store_late {
+        store_pending(&mut c)?;
     }
     c.line("        asm volatile(\"wgmma.wait_group.sync.aligned 1;\" ::: \"memory\");");
     // the previous block's MMAs are done: its stage is free
@@ -797,6 +812,9 @@ fn source(p: &TmaGemmPlan) -> Result<String, GpuError> {
         }
     };
     c.line(format!("        {}", release(&format!("{rel} > 0 && "))));
+    if store_late {
+        store_pending(&mut c)?;
+    }
     c.line("      }");
     c.line("      asm volatile(\"wgmma.wait_group.sync.aligned 0;\" ::: \"memory\");");
     c.line(format!("      {}", release("")));

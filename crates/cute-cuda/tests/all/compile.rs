@@ -370,3 +370,33 @@ fn tma_tile_grid_indices_widen_past_31_bits() {
         }
     }
 }
+
+/// The overlapped epilogue stores the previous tile's boxes after the k-block's stage release
+/// where a tile has at most 32 k-blocks (K <= 2048 at BK = 64), before the k-block's wait
+/// otherwise; both kernels compile.
+#[test]
+fn tma_previous_tile_stored_after_the_release_on_short_reductions() {
+    use cute_cuda::tma_gemm::plan_gemm_tma;
+    for (k, late) in [(1024i64, true), (2048, true), (2112, false), (8192, false)] {
+        let a = format!("(4096,{k}):(1,4096)").parse().unwrap();
+        let b = format!("(4096,{k}):({k},1)").parse().unwrap();
+        let c = "(4096,4096):(1,4096)".parse().unwrap();
+        let p = plan_gemm_tma(&a, &b, &c, DType::Bf16, DType::Bf16, [8, 8], 132).unwrap();
+        assert!(p.overlap(), "K = {k}");
+        let src = &p.kernel.source;
+        let at = |needle: &str| {
+            src.find(needle)
+                .unwrap_or_else(|| panic!("K = {k}: no {needle:?}"))
+        };
+        // in the k-block loop: the first box store, the wait for the previous block and its release
+        let store = at("if (pend) {");
+        let wait = at("wgmma.wait_group.sync.aligned 1;");
+        let release = at("cute_mbar_arrive(empty");
+        assert!(wait < release, "K = {k}");
+        assert_eq!(store > release, late, "K = {k}");
+        assert_eq!(store < wait, !late, "K = {k}");
+        if nvrtc_present() {
+            compiles(src, &p.kernel.name);
+        }
+    }
+}
