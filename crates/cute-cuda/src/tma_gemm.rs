@@ -71,9 +71,10 @@ const COLUMN_COST: [i64; 3] = [10, 12, 21];
 /// The most k-blocks a tile may have for the overlapped epilogue to store the previous tile's
 /// boxes after a k-block's wait and stage release rather than before the wait: there the
 /// producer refills the stage sooner. Measured on an H100 (2026-12-07, two builds alternately in
-/// one process each, four rounds, `scripts/gpu_device_run.sh build-ab`): 16 k-blocks (the
-/// paper's GETT, K = 1024) gained 2.6 to 3.2 % at q1024 and 1.0 to 2.4 % at q256; 128 k-blocks
-/// (bf16 8192³) lost 0.5 to 1.2 %. The bound between is a choice, not a measurement.
+/// one process each, six rounds, `scripts/gpu_device_run.sh build-ab`): 16 k-blocks (the
+/// paper's GETT, K = 1024) gained 2.5 to 3.1 % at q1024 and −0.2 to 2.4 % at q256 (one round
+/// of six lost 5 %); 128 k-blocks (bf16 8192³) lost 0.4 to 1.2 %. The bound between is a
+/// choice, not a measurement.
 const STORE_AFTER_RELEASE: i64 = 32;
 /// Threads per CTA: the producer warpgroup and two consumer warpgroups.
 pub const TMA_THREADS: i64 = 384;
