@@ -188,7 +188,9 @@ def check_copy_case(rng, g, i):
 
 def check_contract_case(rng, g, i):
     specs = ["mk,kn->mn", "mk,nk->mn", "km,kn->mn", "km,nk->mn", "bmk,bkn->bmn",
-             "mkb,bnk->bmn", "stupr,qtru->stqp", "ik,kjb->bij"]
+             "mkb,bnk->bmn", "stupr,qtru->stqp", "ik,kjb->bij",
+             # scalar terms (0-d tensors) and the folds they make: a dot, a matrix-vector product
+             "k,k->", "mk,k->m", ",n->n"]
     spec = rng.choice(specs)
     ab = rng.choice([torch.bfloat16, torch.float16])
     out_dt = rng.choice([torch.float32, ab])

@@ -53,6 +53,13 @@ fn one_off_plans_need_no_gpu() {
         "{r}"
     );
     assert!(r.contains("gemm (Hopper"), "{r}");
+    // a dot product: the output term is empty, a scalar
+    let r = stdout_of(&["gpu", "contract", "k,k->", "--sizes", "k=4096", "--plan"]);
+    assert!(
+        r.contains("rows [] cols [] reduction ['k'] batch []"),
+        "{r}"
+    );
+    assert!(r.contains("(M,N,K,L) = (1, 1, 4096, 1)"), "{r}");
 }
 
 #[test]
@@ -105,6 +112,21 @@ fn refusals_name_the_problem() {
     ]);
     let err = String::from_utf8(o.stderr).unwrap();
     assert!(err.contains("no extent for letter n"), "{err}");
+    // a size of no letter of the spec: a typo, refused
+    let o = cute(&[
+        "gpu",
+        "contract",
+        "mk,kn->mn",
+        "--sizes",
+        "m=4,n=4,k=4,z=3",
+        "--plan",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert!(
+        err.contains("--sizes: letter z is not in mk,kn->mn"),
+        "{err}"
+    );
 }
 
 #[test]

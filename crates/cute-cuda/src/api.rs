@@ -746,7 +746,8 @@ impl Gpu {
     /// paper's GETT; spaces are ignored): the letters classified and the tensors folded by the
     /// algebra ([`cute_gemm::contract_modes`]) into one GEMM over hierarchical modes — rows M (in
     /// A and C), columns N (B and C), reduction K (A and B), batch L (all three) — with no
-    /// permuting copy, then [`Gpu::gemm`].
+    /// permuting copy, then [`Gpu::gemm`]. A term with no letters is a scalar, a tensor of the
+    /// one-element layout `1:d` (a dot product is `"k,k->"`).
     ///
     /// # Errors
     ///

@@ -342,8 +342,8 @@ pub fn gett_case(
 }
 
 /// The GEMM correctness cases: NT, TN, NN, TT in bf16 and f16, multiples of the tile and ragged,
-/// a 16-bit C with tiles partial in both modes, the paper's GETT at two sizes and two 4-D
-/// batched cases.
+/// a 16-bit C with tiles partial in both modes, the paper's GETT at two sizes, the folds of a dot,
+/// a matrix-vector and an outer product, and two 4-D batched cases.
 pub fn gemm_cases() -> Result<Vec<GemmCase>, GpuError> {
     let mut v = Vec::new();
     for ab in [DType::Bf16, DType::F16] {
@@ -407,6 +407,38 @@ pub fn gemm_cases() -> Result<Vec<GemmCase>, GpuError> {
         ab: DType::Bf16,
         c_type: DType::Bf16,
     });
+    // degenerate folds of `contract`: a dot product (`k,k->`, M = N = 1, the scalar's modes of
+    // stride 0), a matrix-vector product (`mk,k->m`, N = 1) and an outer product (`m,n->mn`,
+    // K = 1)
+    for (name, a, b, c) in [
+        (
+            "dot k,k-> k4096 bf16",
+            "(1,4096):(0,1)",
+            "(1,4096):(0,1)",
+            "(1,1):(0,0)",
+        ),
+        (
+            "gemv mk,k->m m300 k136 bf16",
+            "(300,136):(136,1)",
+            "(1,136):(0,1)",
+            "(300,1):(1,0)",
+        ),
+        (
+            "outer m,n->mn m264 n328 bf16",
+            "(264,1):(1,0)",
+            "(328,1):(1,0)",
+            "(264,328):(1,264)",
+        ),
+    ] {
+        v.push(GemmCase {
+            name: name.to_string(),
+            a: a.parse()?,
+            b: b.parse()?,
+            c: c.parse()?,
+            ab: DType::Bf16,
+            c_type: DType::F32,
+        });
+    }
     // 4-D batched: C_mnbh = Σ_k A_mkbh B_nkbh with the batch (b,h) folded into L; with an f32 C,
     // and with a bf16 C (columns contiguous: stmatrix without .trans) on partial tiles
     let (k, b, h) = (96i64, 3i64, 5i64);

@@ -69,14 +69,21 @@ fn fold(t: &Layout, term: &str, letters: &[char]) -> Result<Layout, Error> {
     Layout::concat(&modes)
 }
 
+/// What a tensor of a term with no letters (a scalar) must be: one mode, of one element.
+const SCALAR_MSG: [&str; 2] = [
+    "a term with no letters names a scalar: its tensor is the one-element layout 1:d (rank vs 1)",
+    "a term with no letters names a scalar: its tensor is the one-element layout 1:d (size vs 1)",
+];
+
 /// Classifies the letters of `spec` for tensors with layouts `a`, `b`, `c` and folds the layouts
 /// into the GEMM's `(M,K[,L])`, `(N,K[,L])`, `(M,N[,L])` (the L mode only when there are batch
 /// letters).
 ///
 /// Errors (operation `contract`):
 /// * `Syntax`: not `"<letters>,<letters>-><letters>"`, with the byte position;
-/// * `ProfileMismatch`: a tensor whose rank differs from its term's number of letters (operand:
-///   the tensor's layout), or one letter whose modes differ in size between two tensors
+/// * `ProfileMismatch`: a tensor whose rank differs from its term's number of letters, or the
+///   tensor of an empty term (a scalar) that is not one element `1:d` (operand: the tensor's
+///   layout), or one letter whose modes differ in size between two tensors
 ///   ([`ErrorKind::ContractSizes`], naming the letter, both terms and both sizes; operands: the two
 ///   tensors' layouts);
 /// * `Unsupported`: a letter repeated within one term (a diagonal), or a letter in one term only
@@ -98,6 +105,10 @@ fn fold(t: &Layout, term: &str, letters: &[char]) -> Result<Layout, Error> {
 ///     .unwrap_err();
 /// assert!(matches!(e.kind(), ErrorKind::ContractLetter { letter: b'm', term: 0, position: 1, .. }));
 /// assert_eq!(e.category(), "Unsupported");
+/// // a dot product: the output term is empty, its tensor one element
+/// let m = contract_modes("k,k->", &l("4:1"), &l("4:2"), &l("1:0")).unwrap();
+/// assert_eq!((m.reduction, m.c.to_string()), (vec!['k'], "(1,1):(0,0)".to_string()));
+/// assert!(contract_modes("k,k->", &l("4:1"), &l("4:2"), &l("2:1")).is_err());
 /// ```
 pub fn contract_modes(
     spec: &str,
@@ -113,13 +124,28 @@ pub fn contract_modes(
         "tensor C needs one top-level mode per letter of the output term (rank vs letters)",
     ];
     for (i, (_, t)) in terms.iter().enumerate() {
-        if tensors[i].rank() != t.len() {
+        // a term with no letters names a scalar: a layout has at least one mode, so its tensor
+        // is the one-element layout `1:d` (a 0-d array's)
+        let mismatch = if t.is_empty() {
+            if tensors[i].rank() != 1 {
+                Some((SCALAR_MSG[0], tensors[i].rank() as i64))
+            } else if tensors[i].size() != 1 {
+                Some((SCALAR_MSG[1], tensors[i].size()))
+            } else {
+                None
+            }
+        } else if tensors[i].rank() != t.len() {
+            Some((rank_msg[i], tensors[i].rank() as i64))
+        } else {
+            None
+        };
+        if let Some((what, left)) = mismatch {
             return Err(Error::new(
                 CONTRACT,
                 ErrorKind::ProfileMismatch {
-                    what: rank_msg[i],
-                    left: tensors[i].rank() as i64,
-                    right: t.len() as i64,
+                    what,
+                    left,
+                    right: t.len().max(1) as i64,
                 },
             )
             .with(Operand::Layout(*tensors[i]), Operand::None));

@@ -126,6 +126,29 @@ def test_contract_against_einsum():
         C.contract("mk,kn->mz", x, y)
 
 
+def test_contract_scalar_terms():
+    # a term with no letters is a scalar (a 0-d array), as in numpy.einsum
+    rng = np.random.default_rng(2)
+    x, y = rng.standard_normal(37), rng.standard_normal(37)[::-1]
+    r = C.contract("k,k->", x, y)
+    assert r.shape == () and np.isclose(r, np.dot(x, y))
+    m, n = rng.standard_normal((6, 9)), rng.standard_normal((9, 6)).T
+    assert np.isclose(C.contract("ij,ij->", m, n), np.einsum("ij,ij->", m, n))
+    s = np.array(2.5)
+    assert np.allclose(C.contract(",i->i", s, x), 2.5 * x)
+    assert np.allclose(C.contract("i,->i", x, s), 2.5 * x)
+    assert np.isclose(C.contract(",->", s, np.array(-2.0)), -5.0)
+    out = np.array(np.nan)
+    assert C.contract("k,k->", x, y, out=out) is out and np.isclose(out, np.dot(x, y))
+    # a scalar's term with a vector behind it: the kernel's check, naming the tensor
+    with pytest.raises(LayoutError) as e:
+        C.contract("k,k->", x, y, out=np.zeros(2))
+    assert e.value.category == "ProfileMismatch" and "scalar" in str(e.value)
+    with pytest.raises(LayoutError) as e:
+        C.contract(",k->k", x, y)
+    assert e.value.category == "ProfileMismatch" and "scalar" in str(e.value)
+
+
 def test_gil_released_during_contract():
     a = np.ones((400, 400))
     done = []

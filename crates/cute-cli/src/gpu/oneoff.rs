@@ -94,8 +94,12 @@ fn sizes(text: &str) -> Result<HashMap<char, i64>, String> {
     Ok(m)
 }
 
-/// The column-major tensor of `term`'s letters (the first letter fastest).
+/// The column-major tensor of `term`'s letters (the first letter fastest); a term with no
+/// letters is a scalar, the one-element layout `1:0`.
 fn column_major(term: &str, ext: &HashMap<char, i64>) -> Result<String, String> {
+    if term.is_empty() {
+        return Ok("1:0".to_string());
+    }
     let (mut shape, mut stride, mut st) = (Vec::new(), Vec::new(), 1i64);
     for ch in term.chars() {
         let n = *ext
@@ -270,6 +274,26 @@ fn one(cmd: &GpuCmd) -> Result<Outcome, Outcome> {
                 layout("gpu contract", 1, &text)
             };
             let (a, b, c) = (lay(ta)?, lay(tb)?, lay(out)?);
+            // a size for no letter of the spec is a typo, not a default
+            let mut unused: Vec<char> =
+                ext.keys().copied().filter(|&l| !spec.contains(l)).collect();
+            if !unused.is_empty() {
+                unused.sort_unstable();
+                let names: Vec<String> = unused.iter().map(char::to_string).collect();
+                return Err(Outcome::error(
+                    format!(
+                        "contract: --sizes: {} {} not in {}",
+                        if names.len() == 1 {
+                            "letter"
+                        } else {
+                            "letters"
+                        },
+                        names.join(", ") + if names.len() == 1 { " is" } else { " are" },
+                        clip(&spec)
+                    ),
+                    2,
+                ));
+            }
             let modes =
                 cute_gemm::contract_modes(&spec, &a, &b, &c).map_err(|e| Outcome::error(e, 1))?;
             let case = GemmCase {

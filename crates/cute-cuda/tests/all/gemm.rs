@@ -113,16 +113,30 @@ fn refusals() {
     assert!(plan_gemm(&a, &b, &l("(64,64):(1,64)"), DType::Bf16, DType::F16).is_err());
 }
 
+/// Every check and benchmark case either plans on the cp.async wgmma kernel or is refused as
+/// unsupported (never another error); the portable kernel plans every one.
 #[test]
 fn wgmma_plans() {
+    let mut planned = 0;
     for c in cute_cuda::cases::gemm_cases()
         .unwrap()
         .iter()
         .chain(cute_cuda::cases::gemm_bench_cases().unwrap().iter())
     {
         match cute_cuda::wgmma::plan_gemm_wgmma(&c.a, &c.b, &c.c, c.ab, c.c_type) {
-            Ok(p) => eprintln!("{}: {}", c.name, p.describe().lines().nth(1).unwrap_or("")),
-            Err(e) => eprintln!("{}: {e}", c.name),
+            Ok(p) => {
+                assert!(p.describe().contains("wgmma"), "{}", c.name);
+                planned += 1;
+            }
+            Err(e) => assert!(
+                matches!(e, cute_cuda::GpuError::Unsupported { .. }),
+                "{}: {e:?}",
+                c.name
+            ),
         }
+        plan_gemm(&c.a, &c.b, &c.c, c.ab, c.c_type)
+            .unwrap_or_else(|e| panic!("{}: the portable kernel: {e}", c.name));
     }
+    // NT/TN/NN/TT at multiples of 8, the GETTs, the batched cases and the benchmarks
+    assert!(planned >= 12, "{planned}");
 }

@@ -92,6 +92,10 @@ fn check(
     let (ta, tb) = lhs.split_once(',').unwrap();
     let mk = |rng: &mut Rng, term: &str| {
         let e: Vec<i64> = term.chars().map(ext).collect();
+        if e.is_empty() {
+            // a scalar: the one-element layout, with any stride
+            return Layout::leaf(1, rng.below(3) as i64).unwrap();
+        }
         random_layout(rng, &e, permute, slice, reverse)
     };
     let (la, lb, lc) = (mk(&mut rng, ta), mk(&mut rng, tb), mk(&mut rng, out));
@@ -160,8 +164,7 @@ fn matrix_products() {
 
 #[test]
 fn batched_and_outer_products() {
-    // batch only, an outer product (no reduction), a pure inner product (scalar output is not a
-    // mode: at least one letter in C), 6-mode tensors
+    // batch only, an outer product (no reduction), an inner product per row, 6-mode tensors
     check(
         "bmk,bkn->bmn",
         &[('b', 3), ('m', 9), ('k', 11), ('n', 5)],
@@ -394,5 +397,29 @@ fn beta_once_per_element_with_outer_reduction_loops() {
                 assert_eq!(c[o], want, "beta {beta} at ({i},{j})");
             }
         }
+    }
+}
+
+/// Terms with no letters name scalars (their tensors are one element, `1:d`): a dot product, a
+/// full contraction of matrices, a scalar times a vector on either side, a product of scalars.
+#[test]
+fn scalar_terms() {
+    check("k,k->", &[('k', 37)], 40, false, false, true);
+    check("ij,ij->", &[('i', 6), ('j', 9)], 41, true, true, true);
+    check(",i->i", &[('i', 11)], 42, false, true, true);
+    check("i,->i", &[('i', 11)], 43, false, true, true);
+    check(",->", &[], 44, false, false, false);
+    check("bk,bk->b", &[('b', 5), ('k', 8)], 45, true, true, true);
+    // a scalar's tensor of two elements, or of two modes: the term's mismatch, naming the tensor
+    let (x, y) = ([1.0f64; 4], [0.0f64; 4]);
+    let v = Tensor::new(&x[..], "4:1".parse::<Layout>().unwrap()).unwrap();
+    for (c, what) in [("2:1", "(size vs 1)"), ("(1,1):(1,1)", "(rank vs 1)")] {
+        let mut out = y;
+        let mut tc = Tensor::new(&mut out[..], c.parse::<Layout>().unwrap()).unwrap();
+        let e = cute_gemm::contract("k,k->", &v, &v, &mut tc).unwrap_err();
+        assert_eq!(e.category(), "ProfileMismatch", "{e}");
+        assert!(e.to_string().contains(what), "{e}");
+        assert!(e.to_string().contains(c), "{e}");
+        assert_eq!(out, y, "C untouched on an error");
     }
 }

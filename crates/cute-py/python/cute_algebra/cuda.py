@@ -453,7 +453,8 @@ def contract(spec, a, b, out=None, alpha=1.0, beta=0.0, *, out_dtype=None, strea
     a new tensor of `out_dtype`, default the operands' type, when `out` is None).
 
     Every letter of `spec` names one dimension; letters in A and C are rows, in B and C columns, in
-    A and B only summed, in all three batched. The algebra folds the modes into one GEMM over
+    A and B only summed, in all three batched. A term with no letters is a 0-d tensor (a scalar,
+    as in ``"k,k->"``). The algebra folds the modes into one GEMM over
     hierarchical modes with no permuting copy, on any strides. Spaces in `spec` are ignored.
     With ``beta == 0`` `out` is not read (it may hold anything, NaN included).
     """

@@ -319,8 +319,9 @@ _SPEC = re.compile(r"^\s*([A-Za-z]*)\s*,\s*([A-Za-z]*)\s*->\s*([A-Za-z]*)\s*$")
 def contract(spec, a, b, out=None, accumulate=False):
     """The einsum-style GETT, e.g. ``contract("stupr,qtru->stqp", a, b, out=c)``: ``out`` is
     overwritten as by ``numpy.einsum`` (``accumulate=True`` adds to it). Arguments are arrays or
-    tensors; each letter names one top-level mode; spaces are ignored. Without ``out`` a C-order
-    array is made.
+    tensors; each letter names one top-level mode; spaces are ignored; a term with no letters is
+    a scalar (a 0-d array, as in ``contract("k,k->", x, y)``). Without ``out`` a C-order array is
+    made.
     Runs cute-gemm's folding into one GEMM and its kernel, with the GIL released.
 
     >>> import numpy as np
@@ -341,7 +342,8 @@ def contract(spec, a, b, out=None, accumulate=False):
     if out is None:
         extents = {}
         for letters, t in ((m.group(1), ta), (m.group(2), tb)):
-            if len(letters) != t.layout.rank():
+            # a term with no letters names a scalar (a 0-d array, layout 1:0): the kernel checks it
+            if letters and len(letters) != t.layout.rank():
                 raise _fail(f"{spec!r}: {letters!r} names {len(letters)} modes, "
                             f"the operand has {t.layout.rank()}")
             for k, ch in enumerate(letters):
