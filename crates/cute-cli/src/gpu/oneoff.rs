@@ -280,15 +280,15 @@ fn one(cmd: &GpuCmd) -> Result<Outcome, Outcome> {
             if !unused.is_empty() {
                 unused.sort_unstable();
                 let names: Vec<String> = unused.iter().map(char::to_string).collect();
+                let (noun, verb) = if names.len() == 1 {
+                    ("letter", "is")
+                } else {
+                    ("letters", "are")
+                };
                 return Err(Outcome::error(
                     format!(
-                        "contract: --sizes: {} {} not in {}",
-                        if names.len() == 1 {
-                            "letter"
-                        } else {
-                            "letters"
-                        },
-                        names.join(", ") + if names.len() == 1 { " is" } else { " are" },
+                        "contract: --sizes: {noun} {} {verb} not in {}",
+                        names.join(", "),
                         clip(&spec)
                     ),
                     2,
