@@ -128,27 +128,22 @@ pub fn contract_modes(
         // is the one-element layout `1:d` (a 0-d array's)
         let mismatch = if t.is_empty() {
             if tensors[i].rank() != 1 {
-                Some((SCALAR_MSG[0], tensors[i].rank() as i64))
+                Some((SCALAR_MSG[0], tensors[i].rank() as i64, 1))
             } else if tensors[i].size() != 1 {
-                Some((SCALAR_MSG[1], tensors[i].size()))
+                Some((SCALAR_MSG[1], tensors[i].size(), 1))
             } else {
                 None
             }
         } else if tensors[i].rank() != t.len() {
-            Some((rank_msg[i], tensors[i].rank() as i64))
+            Some((rank_msg[i], tensors[i].rank() as i64, t.len() as i64))
         } else {
             None
         };
-        if let Some((what, left)) = mismatch {
-            return Err(Error::new(
-                CONTRACT,
-                ErrorKind::ProfileMismatch {
-                    what,
-                    left,
-                    right: t.len().max(1) as i64,
-                },
-            )
-            .with(Operand::Layout(*tensors[i]), Operand::None));
+        if let Some((what, left, right)) = mismatch {
+            return Err(
+                Error::new(CONTRACT, ErrorKind::ProfileMismatch { what, left, right })
+                    .with(Operand::Layout(*tensors[i]), Operand::None),
+            );
         }
         for (p, ch) in t.char_indices() {
             if t[..p].contains(ch) {

@@ -78,6 +78,9 @@ fn sizes(text: &str) -> Result<HashMap<char, i64>, String> {
         let (Some(letter), None) = (ks.next(), ks.next()) else {
             return Err(format!("`{}` is not one letter", clip(k)));
         };
+        if !letter.is_ascii_alphabetic() {
+            return Err(format!("`{letter}` is not a letter (a-z, A-Z)"));
+        }
         let n: i64 = v
             .trim()
             .parse()
@@ -409,6 +412,7 @@ mod tests {
         assert!(sizes("st=4").unwrap_err().contains("one letter"));
         assert!(sizes("s=4,s=5").unwrap_err().contains("twice"));
         assert!(sizes("s").unwrap_err().contains("LETTER=EXTENT"));
+        assert!(sizes("-=4").unwrap_err().contains("not a letter"));
     }
 
     #[test]
