@@ -708,10 +708,26 @@ fn report(
         }
         (line, o) => {
             let mut line = line.unwrap_or_else(|| "error: no value".to_string());
-            if let ops::Outcome::BadArgument { index, error } = &o {
-                if let Some(text) = args.get(*index) {
-                    line = crate::diag::with_pointer(line, text, error);
+            match &o {
+                ops::Outcome::BadArgument { index, error } => {
+                    if let Some(text) = args.get(*index) {
+                        line = crate::diag::with_pointer(line, text, error);
+                    }
                 }
+                // an argument that the reader of unknown extents could not read either
+                ops::Outcome::Symbolic(e) => {
+                    if let cute::symbolic::Reason::Syntax { pos, .. } = e.reason {
+                        let named = |(k, a): &(usize, &&str)| {
+                            e.operands == format!("argument {} {}", k + 1, ops::quote(a))
+                        };
+                        if let Some((_, text)) = args.iter().enumerate().find(|x| named(x)) {
+                            let at = crate::diag::char_at(text, pos);
+                            let p = crate::diag::pointer(text, at);
+                            line = format!("{line}\n{}", p.trim_end_matches('\n'));
+                        }
+                    }
+                }
+                _ => {}
             }
             let _ = writeln!(err, "{line}");
             match o {

@@ -40,17 +40,26 @@ pub fn span(text: &str, e: &Error) -> Option<Range<usize>> {
         return None;
     }
     match *e.kind() {
-        ErrorKind::Syntax { pos, .. } => {
-            let mut p = pos.min(text.len());
-            while !text.is_char_boundary(p) {
-                p -= 1;
-            }
-            let width = text[p..].chars().next().map_or(0, char::len_utf8);
-            Some(p..p + width)
-        }
+        ErrorKind::Syntax { pos, .. } => Some(char_at(text, pos)),
         ErrorKind::Overflow { .. } => overflowing_literal(text),
         _ => None,
     }
+}
+
+/// The bytes of the character of `text` at byte `pos` (rounded down to a character boundary),
+/// or the empty range at the end of the input.
+///
+/// ```
+/// assert_eq!(cute_cli::diag::char_at("(4,⌈M/2⌉)", 4), 3..6);
+/// assert_eq!(cute_cli::diag::char_at("(4,8", 9), 4..4);
+/// ```
+pub fn char_at(text: &str, pos: usize) -> Range<usize> {
+    let mut p = pos.min(text.len());
+    while !text.is_char_boundary(p) {
+        p -= 1;
+    }
+    let width = text[p..].chars().next().map_or(0, char::len_utf8);
+    p..p + width
 }
 
 /// The first run of decimal digits (with a `-` directly before it) that is not an `i64`.

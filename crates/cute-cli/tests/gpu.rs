@@ -127,6 +127,60 @@ fn refusals_name_the_problem() {
         err.contains("--sizes: letter z is not in mk,kn->mn"),
         "{err}"
     );
+    // a third input term, a digit in a term: named with the term
+    for (spec, says) in [
+        (
+            "mk,nk,pk->mn",
+            "`,` in term B `nk,pk`: a spec has two input terms",
+        ),
+        (
+            "mk,n1->mn",
+            "`1` in term B `n1`: a term's modes are letters",
+        ),
+    ] {
+        let o = cute(&[
+            "gpu",
+            "contract",
+            spec,
+            "--sizes",
+            "m=4,n=4,k=4,p=2",
+            "--plan",
+        ]);
+        assert_eq!(o.status.code(), Some(1), "{spec}");
+        let err = String::from_utf8(o.stderr).unwrap();
+        assert!(err.contains(says), "{spec}: {err}");
+    }
+}
+
+#[test]
+fn plan_with_json_prints_one_object() {
+    let copy: &[&str] = &[
+        "gpu",
+        "copy",
+        "(4,8):(1,4)",
+        "(8,4):(1,8)",
+        "--plan",
+        "--json",
+    ];
+    let contract: &[&str] = &[
+        "gpu",
+        "contract",
+        "mk,kn->mn",
+        "--sizes",
+        "m=4,n=4,k=4",
+        "--plan",
+        "--json",
+    ];
+    for (args, plan_has) in [
+        (copy, "copy (4,8):(1,4) -> (8,4):(1,8)"),
+        (contract, "rows ['m'] cols ['n']"),
+    ] {
+        let o = cute(args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}");
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert!(v["plan"].as_str().unwrap().contains(plan_has), "{v}");
+        assert_eq!(v["runs"], serde_json::json!([]), "{args:?}");
+    }
 }
 
 #[test]

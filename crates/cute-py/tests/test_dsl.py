@@ -81,3 +81,16 @@ def test_dsl_values_are_the_modules():
     assert dsl.zipped_divide(L, (4, 8)) == C.zipped_divide(L, (4, 8))
     with pytest.raises(NotImplementedError):
         dsl.filter_zeros(L, target_profile=(1, 1))
+
+
+def test_append_and_prepend_refuse_past_the_capacity_at_once():
+    L = dsl.make_layout(4)
+    assert str(dsl.append(L, dsl.make_layout(1, stride=0), up_to_rank=3)) == "(4,1,1):(1,0,0)"
+    assert dsl.append((1, 2), 3, up_to_rank=4) == (1, 2, 3, 3)
+    assert dsl.prepend((1, 2), 3) == (3, 1, 2)
+    assert dsl.append((1, 2, 3), 4, up_to_rank=2) == (1, 2, 3)  # already that rank
+    for f in (dsl.append, dsl.prepend):
+        with pytest.raises(C.LayoutError, match=r"up_to_rank 4611686018427387904 exceeds the 32"):
+            f(L, dsl.make_layout(1, stride=0), up_to_rank=2**62)
+        with pytest.raises(TypeError, match="up_to_rank must be an integer, got float"):
+            f(L, L, up_to_rank=2.0)

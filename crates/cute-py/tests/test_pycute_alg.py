@@ -119,3 +119,20 @@ def test_register_integer_type():
     assert isinstance(Opaque(), pycute.Integer) and not isinstance(F2(3), pycute.Integer)
     with pytest.raises(TypeError):
         typedefs.register_integer_type(3)
+
+
+def test_divides_by_a_tiler_with_none_modes_are_legacy_pycutes():
+    # legacy pycute's values (nvidia-cutlass 4.x): a None mode is the tile 1:0, its whole mode the rest
+    A = Layout((8, 8), (1, 8))
+    assert str(pycute.zipped_divide(A, (None, Layout(2, 1)))) == "((1, 2), (8, 4)):((0, 8), (1, 16))"
+    assert str(pycute.tiled_divide(A, (None, Layout(2, 1)))) == "((1, 2), 8, 4):((0, 8), 1, 16)"
+    A2 = Layout((4, (6, 2)), (3, (8, 8)))
+    z = pycute.zipped_divide(A2, (Layout((4, 2), (12, 4)), None))
+    assert str(z) == "(((4, 2), 1), (4, (6, 2))):(((36, 12), 0), (3, (8, 8)))"
+    assert z == pycute.hier_unzip(pycute.logical_divide, A2, (Layout((4, 2), (12, 4)), None))
+    B = Layout((8, 16), (16, 1))
+    assert str(pycute.tiled_divide(B, (None, 4))) == "((1, 4), 8, 4):((0, 1), 16, 4)"
+    assert str(pycute.zipped_divide(B, (None, None))) == "((1, 1), (8, 16)):((0, 0), (16, 1))"
+    # a tiler the core refuses, without coordinate strides: the core's error, not a logical divide
+    with pytest.raises(LayoutError, match=r"^zipped_divide .*not injective"):
+        pycute.zipped_divide(Layout((4, 6), (1, 4)), Layout((2, 2), (1, 1)))

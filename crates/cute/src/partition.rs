@@ -49,13 +49,18 @@ use crate::tiler::Tiler;
 /// assert_eq!((vals.to_string(), off), ("(2):(1)".to_string(), 2));
 /// let e = tv_partition(&data, &tv, 32).unwrap_err();
 /// assert_eq!((e.op(), e.category()), (Op::TvPartition, "OutOfRange"));
+/// // thread 31's four values reach coordinate 79 of the 64
+/// let tv4: Layout = "((4,8),4):((16,1),8)".parse().unwrap();
+/// let e = tv_partition(&data, &tv4, 31).unwrap_err();
+/// assert!(e.to_string().ends_with("coordinate 79 is outside the domain Z_64"), "{e}");
 /// ```
 ///
 /// # Errors
 ///
 /// `ProfileMismatch` when `tv` does not have rank 2; `NotInDomain` (category `OutOfRange`) when
-/// `thread` is not in `0..size<0>(tv)`; the errors of [`composition`] of `data`
-/// with `tv`.
+/// `thread` is not in `0..size<0>(tv)`, or when one of the thread's values maps to a coordinate
+/// outside `data`'s domain `Z_size(data)` (integer `tv`); the errors of [`composition`] of
+/// `data` with `tv`.
 pub fn tv_partition(data: &Layout, tv: &Layout, thread: i64) -> Result<(Layout, i64), Error> {
     if tv.rank() != 2 {
         return Err(Error::new(
@@ -79,12 +84,33 @@ pub fn tv_partition(data: &Layout, tv: &Layout, thread: i64) -> Result<(Layout, 
         )
         .with(Operand::Layout(*data), Operand::Layout(*tv)));
     }
-    let r = composition(data, tv)?;
     let c = PartialCoord::tuple(&[
         PartialCoord::fixed(&IntTuple::int(thread)),
         PartialCoord::FREE,
     ])?;
-    slice_and_offset(&r, &c).map_err(|e| e.or_with(Operand::Layout(*data), Operand::Layout(*tv)))
+    let with = |e: Error| e.or_with(Operand::Layout(*data), Operand::Layout(*tv));
+    if tv.is_integral() {
+        // the thread's coordinates of `data` lie in its domain (`data ∘ tv` would otherwise
+        // extend `data` past its last coordinate: offsets of no element)
+        let (vals, first) = slice_and_offset(tv, &c).map_err(with)?;
+        let (mut lo, mut hi) = (first, first);
+        for k in 0..vals.leaf_count() {
+            let (s, d) = vals.leaf_at(k);
+            let reach = crate::error::mul(Op::TvPartition, s - 1, d).map_err(with)?;
+            let end = if reach < 0 { &mut lo } else { &mut hi };
+            *end = crate::error::add(Op::TvPartition, *end, reach).map_err(with)?;
+        }
+        let size = data.size();
+        if lo < 0 || hi >= size {
+            let coord = if lo < 0 { lo } else { hi };
+            return Err(with(Error::new(
+                Op::TvPartition,
+                ErrorKind::NotInDomain { coord, size },
+            )));
+        }
+    }
+    let r = composition(data, tv)?;
+    slice_and_offset(&r, &c).map_err(with)
 }
 
 /// CuTe DSL's `make_layout_tv(thr, val)`: the tile shape `(M, N)` and the thread-value layout of

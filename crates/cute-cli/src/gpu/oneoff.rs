@@ -41,6 +41,15 @@ fn rows_json(plan: &str, rows: &[Row]) -> String {
     serde_json::json!({ "plan": plan, "runs": r }).to_string()
 }
 
+/// `--plan`: the plan alone, as text or (with `--json`) the object of a run without runs.
+fn plan_only(plan: String, json: bool) -> Outcome {
+    if json {
+        Outcome::text(rows_json(&plan, &[]))
+    } else {
+        Outcome::text(plan)
+    }
+}
+
 fn finish(plan: String, rows: Vec<Row>, json: bool) -> Outcome {
     let code = if rows.iter().all(|r| r.status == "ok") {
         0
@@ -231,7 +240,7 @@ fn one(cmd: &GpuCmd) -> Result<Outcome, Outcome> {
             let (s, d) = (layout("gpu copy", 1, src)?, layout("gpu copy", 2, dst)?);
             let p = plan_copy(&s, &d, t).map_err(|e| Outcome::error(e, 1))?;
             if *plan {
-                return Ok(Outcome::text(p.describe()));
+                return Ok(plan_only(p.describe(), *json));
             }
             let gpu = open_gpu()?;
             let case = CopyCase {
@@ -271,6 +280,26 @@ fn one(cmd: &GpuCmd) -> Result<Outcome, Outcome> {
                     1,
                 )
             })?;
+            // a term is letters: a third input or a stray character is named here, not as a
+            // letter without an extent
+            for (name, term) in [("A", ta), ("B", tb), ("C", out)] {
+                if let Some(ch) = term.chars().find(|c| !c.is_ascii_alphabetic()) {
+                    let hint = if ch == ',' || ch == '-' || ch == '>' {
+                        "a spec has two input terms and one output, `A,B->C`"
+                    } else {
+                        "a term's modes are letters (a-z, A-Z)"
+                    };
+                    return Err(Outcome::error(
+                        format!(
+                            "contract {}: `{}` in term {name} `{}`: {hint}",
+                            clip(&spec),
+                            ch.escape_debug(),
+                            clip(term)
+                        ),
+                        1,
+                    ));
+                }
+            }
             let lay = |term: &str| -> Result<Layout, Outcome> {
                 let text = column_major(term, &ext)
                     .map_err(|e| Outcome::error(format!("contract {}: {e}", clip(&spec)), 1))?;
@@ -324,7 +353,7 @@ fn one(cmd: &GpuCmd) -> Result<Outcome, Outcome> {
                 case.a, case.b, case.c, modes.rows, modes.cols, modes.reduction, modes.batch
             );
             if *plan {
-                return Ok(Outcome::text(folded));
+                return Ok(plan_only(folded, *json));
             }
             let gpu = open_gpu()?;
             let sms = gpu.sm_count.max(1) as u32;

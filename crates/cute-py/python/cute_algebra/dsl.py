@@ -15,6 +15,8 @@ recorded by scripts/dsl_oracle.py).
 ((4,8),(2,2)):((20,1),(80,8)) ((4,6),8):((1,4),24)
 """
 
+import operator
+
 from . import _native
 from ._native import Layout
 
@@ -351,18 +353,30 @@ def group_modes(input, begin, end=None, *, loc=None, ip=None):
     return t[:begin] + (t[begin:end],) + t[end:]
 
 
+_MAX_MODES = 32  # the leaves a layout or an integer tuple holds (the core's capacity)
+
+
 def _extend(input, elem, up_to_rank, front):
+    name = "prepend" if front else "append"
     if _is_layout(input):
         modes = [input[k] for k in range(input.rank())]
-        want = len(modes) + 1 if up_to_rank is None else up_to_rank
-        while len(modes) < want:
-            modes = [elem] + modes if front else modes + [elem]
+    else:
+        modes = list(input) if isinstance(input, tuple) else [input]
+    try:
+        want = len(modes) + 1 if up_to_rank is None else operator.index(up_to_rank)
+    except TypeError:
+        raise TypeError(
+            f"{name}: up_to_rank must be an integer, got {type(up_to_rank).__name__}"
+        ) from None
+    if want > _MAX_MODES:
+        raise _native.LayoutError(
+            f"{name}: up_to_rank {want} exceeds the {_MAX_MODES} modes a layout or tuple holds"
+        )
+    more = [elem] * max(0, want - len(modes))
+    modes = more + modes if front else modes + more
+    if _is_layout(input):
         return _native.make_layout(*modes)
-    t = input if isinstance(input, tuple) else (input,)
-    want = len(t) + 1 if up_to_rank is None else up_to_rank
-    while len(t) < want:
-        t = (elem,) + t if front else t + (elem,)
-    return t
+    return tuple(modes)
 
 
 def append(input, elem, up_to_rank=None, *, loc=None, ip=None):

@@ -196,7 +196,17 @@ pub fn error_line(op: &str, args: &[&str], o: &Outcome) -> Option<String> {
     match o {
         Outcome::Value(_) => None,
         Outcome::Usage(m) => Some(format!("error: {m}")),
-        Outcome::Symbolic(e) => Some(format!("error: {e}")),
+        Outcome::Symbolic(e) => Some(match &e.reason {
+            // an argument the reader of unknown extents could not read, said as the integer
+            // reader says it
+            crate::symbolic::Reason::Syntax { pos, expected } if !e.operands.is_empty() => {
+                format!(
+                    "error: {name}: {}: parse: at byte {pos}: expected {expected}",
+                    e.operands
+                )
+            }
+            _ => format!("error: {e}"),
+        }),
         Outcome::BadArgument { index, error } => Some(match args.get(*index) {
             Some(a) => format!(
                 "error: {name}: argument {} {}: {error}",
@@ -374,7 +384,16 @@ impl Operation {
                 Err(e) => Outcome::Refused(Box::new(e)),
             }
         })();
-        symbolic::fallback(self.name, args, out)
+        // whether the unreadable argument is one where a layout is read
+        let layout_at = |k: usize| {
+            self.param(k).is_some_and(|p| {
+                matches!(
+                    p.kind,
+                    Kind::Layout | Kind::Tiler | Kind::LayoutOrTuple | Kind::ShapeOrLayout
+                )
+            })
+        };
+        symbolic::fallback(self.name, args, out, &layout_at)
     }
 }
 

@@ -44,10 +44,38 @@ const OPS: &[&str] = &[
 ];
 
 /// `out`, the integer registry's outcome, unless it could not read an argument that reads as a
-/// symbolic layout with unknowns: then the symbolic operation's outcome.
-pub(super) fn fallback(op: &str, args: &[&str], out: Outcome) -> Outcome {
-    if !matches!(out, Outcome::BadArgument { .. }) || !OPS.contains(&op) {
+/// symbolic layout with unknowns: then the symbolic operation's outcome. Where neither reader
+/// can read an argument, the error that helps is the one that read further (or the symbolic
+/// reader's where the text has a `?`); an operation answered on integer layouts only says so
+/// where it reads a layout (`layout_at`, by argument index).
+pub(super) fn fallback(
+    op: &'static str,
+    args: &[&str],
+    out: Outcome,
+    layout_at: &dyn Fn(usize) -> bool,
+) -> Outcome {
+    let Outcome::BadArgument { index, .. } = &out else {
         return out;
+    };
+    if !OPS.contains(&op) {
+        return match args.get(*index) {
+            Some(a)
+                // (a bare word such as `abc` is more likely a typo than an unknown)
+                if layout_at(*index)
+                    && a.contains([':', '(', '?', '{'])
+                    && a.parse::<SymLayout>().is_ok_and(|l| !l.is_static()) =>
+            {
+                let ops = OPS.join(", ");
+                Outcome::Symbolic(Box::new(SymError::new(
+                    op,
+                    format!("argument {} {}", index + 1, super::quote(a)),
+                    symbolic::Reason::Unsupported(format!(
+                        "{op} takes integer layouts only (the operations on unknown extents: {ops})"
+                    )),
+                )))
+            }
+            _ => out,
+        };
     }
     if let [a, t] = args {
         if t.trim_start().starts_with('<') && op.ends_with("_divide") {
@@ -61,12 +89,7 @@ pub(super) fn fallback(op: &str, args: &[&str], out: Outcome) -> Outcome {
     for (k, a) in args.iter().enumerate() {
         match a.parse::<SymLayout>() {
             Ok(l) => layouts.push(l),
-            // `?` marks a run-time extent: the symbolic reader's error is the one that helps
-            Err(mut e) if a.contains('?') => {
-                e.operands = format!("argument {} {}", k + 1, super::quote(a));
-                return Outcome::Symbolic(Box::new(e));
-            }
-            Err(_) => return out,
+            Err(e) => return unreadable(op, k, a, e, out),
         }
     }
     if layouts.iter().all(SymLayout::is_static) {
@@ -78,10 +101,48 @@ pub(super) fn fallback(op: &str, args: &[&str], out: Outcome) -> Outcome {
     }
 }
 
+/// Argument `k` (`a`) of `op` reads neither as integer nor as symbolic CuTe notation: the
+/// symbolic reader's error `e` where it read further than the integer reader (past the argument
+/// the integer reader stopped at, or further into the same one), or where the text has a `?`
+/// (which marks a run-time extent), else the integer outcome `out`.
+fn unreadable(op: &'static str, k: usize, a: &str, mut e: SymError, out: Outcome) -> Outcome {
+    let sym_pos = match e.reason {
+        symbolic::Reason::Syntax { pos, .. } => pos,
+        _ => usize::MAX,
+    };
+    let further = match &out {
+        Outcome::BadArgument { index, .. } if *index < k => true,
+        // further than the name the integer reader stopped at: `M{div=0}:1` (the facts are at
+        // fault), not `Sw<3,3,3> o …` (a word that is no unknown's name)
+        Outcome::BadArgument { index, error } if *index == k => match error.kind() {
+            crate::ErrorKind::Syntax { pos, .. } => {
+                let name = a.as_bytes()[(*pos).min(a.len())..]
+                    .iter()
+                    .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
+                    .count();
+                sym_pos > pos + name
+            }
+            _ => false,
+        },
+        _ => false,
+    };
+    if further || a.contains('?') {
+        e.op = op;
+        e.operands = format!("argument {} {}", k + 1, super::quote(a));
+        return Outcome::Symbolic(Box::new(e));
+    }
+    out
+}
+
 /// A divide by a tiler by mode `<B0,B1,…>`.
-fn by_mode(op: &str, a: &str, t: &str, out: Outcome) -> Outcome {
-    let (Ok(a), Ok(t)) = (a.parse::<SymLayout>(), t.parse::<symbolic::SymTiler>()) else {
-        return out;
+fn by_mode(op: &'static str, a: &str, t: &str, out: Outcome) -> Outcome {
+    let a = match a.parse::<SymLayout>() {
+        Ok(a) => a,
+        Err(e) => return unreadable(op, 0, a, e, out),
+    };
+    let t = match t.parse::<symbolic::SymTiler>() {
+        Ok(t) => t,
+        Err(e) => return unreadable(op, 1, t, e, out),
     };
     if a.is_static() && t.0.iter().flatten().all(SymLayout::is_static) {
         return out;
@@ -99,13 +160,24 @@ fn by_mode(op: &str, a: &str, t: &str, out: Outcome) -> Outcome {
 }
 
 /// `slice` or `dice` of a symbolic layout by a partial coordinate.
-fn sliced(op: &str, a: &str, c: &str, out: Outcome) -> Outcome {
-    let (Ok(a), Ok(c)) = (a.parse::<SymLayout>(), c.parse::<crate::PartialCoord>()) else {
-        return out;
+fn sliced(op: &'static str, a: &str, c: &str, out: Outcome) -> Outcome {
+    let a = match a.parse::<SymLayout>() {
+        Ok(a) => a,
+        Err(e) => return unreadable(op, 0, a, e, out),
     };
     if a.is_static() {
         return out;
     }
+    let c = match c.parse::<crate::PartialCoord>() {
+        Ok(c) => c,
+        // the layout reads with unknowns: the coordinate is the argument at fault
+        Err(error) => {
+            return Outcome::BadArgument {
+                index: 1,
+                error: Box::new(error),
+            }
+        }
+    };
     let r = if op == "slice" {
         symbolic::slice(&a, &c)
     } else {

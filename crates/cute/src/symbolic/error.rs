@@ -83,7 +83,11 @@ impl fmt::Display for SymError {
                     ": the answer depends on the run-time value of {unknown}: needs {condition}"
                 )?;
                 if !condition.contains("declare") {
-                    f.write_str(" (declare what is known, e.g. {div=8}, to decide it now)")?;
+                    write!(
+                        f,
+                        " (declare what is known, e.g. {}, to decide it now)",
+                        example_fact(condition)
+                    )?;
                 }
                 Ok(())
             }
@@ -95,6 +99,21 @@ impl fmt::Display for SymError {
             Reason::Overflow => write!(f, ": a product of the extents does not fit in 64 bits"),
         }
     }
+}
+
+/// A fact that can decide `condition`: a divisor where it is about divisibility, a lower bound
+/// where it compares (`M > 3`: `{min=4}`), else either kind.
+fn example_fact(condition: &str) -> String {
+    if condition.contains("divisib") || condition.contains("divid") {
+        return "{div=8}".into();
+    }
+    if let Some((_, v)) = condition.split_once(" > ") {
+        let digits: String = v.chars().take_while(char::is_ascii_digit).collect();
+        if let Some(n) = digits.parse::<i64>().ok().and_then(|n| n.checked_add(1)) {
+            return format!("{{min={n}}}");
+        }
+    }
+    "{div=8} or {min=2}".into()
 }
 
 impl std::error::Error for SymError {}

@@ -8,12 +8,15 @@ use super::ops::{coalesce_modes, complement_in, Ctx, Form};
 /// The chain of `l`'s modes that starts at stride 1 and continues where a stride is the extent
 /// reached so far (CuTe's construction: at each step the first mode, in order, whose stride
 /// equals it), as `(shape, stride in l's domain)`. In the `uniform` form a mode whose stride
-/// equals the extent reached only for some admissible values does not continue the chain.
+/// equals the extent reached only for some admissible values does not continue the chain, nor
+/// does a mode that merges with the one before it only for some (the integer construction
+/// coalesces first: at those values the merged mode hides its stride).
 fn chain(ctx: &Ctx, l: &SymLayout) -> Result<Vec<(Mono, SymStride)>, SymError> {
     let flat = coalesce_strict(ctx, l.flat())?;
     let mut modes: Vec<Option<(Mono, Mono, Mono)>> = Vec::new();
+    let mut merges = Vec::new(); // whether mode k merges with mode k - 1 for some values
     let mut prefix = Mono::int(1);
-    for (s, d) in flat {
+    for (s, d, may_merge) in flat {
         if d.axis.is_some() {
             return Err(ctx.unsupported("basis strides"));
         }
@@ -21,6 +24,7 @@ fn chain(ctx: &Ctx, l: &SymLayout) -> Result<Vec<(Mono, SymStride)>, SymError> {
             return Err(ctx.unsupported("negative strides"));
         }
         modes.push(Some((s.clone(), d.m.clone(), prefix.clone())));
+        merges.push(may_merge);
         prefix = ctx.mul(&prefix, &s)?;
     }
     let mut cur = Mono::int(1);
@@ -49,7 +53,7 @@ fn chain(ctx: &Ctx, l: &SymLayout) -> Result<Vec<(Mono, SymStride)>, SymError> {
                 }
             }
         }
-        let Some((s, d, r)) = found.and_then(|k| modes[k].take()) else {
+        let Some((s, d, r)) = found.filter(|&k| !merges[k]).and_then(|k| modes[k].take()) else {
             break;
         };
         cur = ctx.mul(&s, &d)?;
@@ -60,17 +64,19 @@ fn chain(ctx: &Ctx, l: &SymLayout) -> Result<Vec<(Mono, SymStride)>, SymError> {
 
 /// Coalesces like [`coalesce_modes`], refusing where whether two modes merge depends on an
 /// unknown: the inverse's construction reads the merged modes. In the `uniform` form such modes
-/// stay apart: the chain then takes both or stops between them, for every admissible value.
+/// stay apart, the later one marked (`true`): the chain stops before it, for every admissible
+/// value.
 fn coalesce_strict(
     ctx: &Ctx,
     modes: Vec<(Mono, SymStride)>,
-) -> Result<Vec<(Mono, SymStride)>, SymError> {
-    let mut out: Vec<(Mono, SymStride)> = Vec::new();
+) -> Result<Vec<(Mono, SymStride, bool)>, SymError> {
+    let mut out: Vec<(Mono, SymStride, bool)> = Vec::new();
     for (s, d) in modes {
         if s.is_one() {
             continue; // (a mode that may be 1 stays: found by its stride or skipped, as if dropped)
         }
-        if let Some((ps, pd)) = out.last_mut() {
+        let mut may_merge = false;
+        if let Some((ps, pd, _)) = out.last_mut() {
             let next = ctx.mul(ps, &pd.m)?;
             match (
                 pd.axis == d.axis && ctx.may_merge(ps, &s),
@@ -86,10 +92,11 @@ fn coalesce_strict(
                         format!("to know whether {} equals {next} (modes merge then)", d.m),
                     ))
                 }
+                (true, Tri::Depends) => may_merge = true,
                 _ => {}
             }
         }
-        out.push((s, d));
+        out.push((s, d, may_merge));
     }
     Ok(out)
 }

@@ -451,10 +451,11 @@ pub(crate) fn complement_in(
     }
     sort_by_stride(ctx, &mut modes, |x| &x.1)?;
     // A mode of extent 1 adds nothing; one that may be 1 only splits the gaps around it in two
-    // (the same function), except at the top: the gap below it is there only if it is.
+    // (the same function), except at the top: the last gap is there only if a mode above it is
+    // more than 1 (`(N,N):(2,2*N)` has the gap 2 for N > 1 and none for N = 1).
     let mut cur = Mono::int(1);
     let mut out = Vec::new();
-    let mut top_gap: Option<(Mono, Mono)> = None; // (extent of the last mode, its gap)
+    let mut above_gap: Option<Mono> = None; // the product of the extents above the last gap
     for (s, d) in &modes {
         if cur.divides(d) != Tri::Yes {
             return Err(ctx.needs(
@@ -463,16 +464,18 @@ pub(crate) fn complement_in(
             ));
         }
         let gap = ctx.div(d, &cur)?;
-        top_gap = Some((s.clone(), gap.clone()));
         if !gap.is_one() {
             out.push((gap, SymStride::int(cur.clone())));
+            above_gap = Some(s.clone());
+        } else if let Some(p) = &above_gap {
+            above_gap = Some(ctx.mul(p, s)?);
         }
         cur = ctx.mul(s, d)?;
     }
     let top_may_vanish = |ctx: &Ctx| -> Result<(), SymError> {
-        match &top_gap {
-            Some((s, gap)) if !gap.is_one() => ctx.above_one(s).map(|_| ()),
-            _ => Ok(()),
+        match &above_gap {
+            Some(p) => ctx.above_one(p).map(|_| ()),
+            None => Ok(()),
         }
     };
     match cotarget {

@@ -110,7 +110,13 @@ impl Reader<'_> {
             (Some((s, true)), Some((d, m))) if s.div == d.max(1) && s.min == m.max(1) => {
                 Ok(s.clone())
             }
-            (Some((_, true)), Some(_)) => Err((at, format!("the facts `{name}` was given first"))),
+            (Some((s, true)), Some(_)) => Err((
+                at,
+                format!(
+                    "no facts, or those given first for `{name}` ({{div={},min={}}})",
+                    s.div, s.min
+                ),
+            )),
             (Some((s, false)), Some((d, m))) => {
                 // facts written at a later occurrence: they hold for all of them
                 *s = Sym::named(&name, d, m);
@@ -146,6 +152,19 @@ impl Reader<'_> {
                     self.pos += 1;
                 }
                 let name = String::from_utf8_lossy(&self.s[start..self.pos]).into_owned();
+                // `_` is CuTe's underscore and `F9` a binary stride: neither names an unknown
+                if name == "_" {
+                    return Err((at, "an unknown's name, not `_` (CuTe's underscore)".into()));
+                }
+                if name.len() > 1
+                    && name.starts_with('F')
+                    && name[1..].bytes().all(|b| b.is_ascii_digit())
+                {
+                    return Err((
+                        at,
+                        format!("an unknown's name, not `{name}` (a binary stride: F2 strides do not mix with unknowns)"),
+                    ));
+                }
                 Ok(Mono::sym(self.named(name, at)?))
             }
             Some(c) if c.is_ascii_digit() || c == b'-' || c == b'_' => {

@@ -640,11 +640,21 @@ def _on_axis(d, k):
     return None
 
 
+def _has_none(tiler):
+    """Whether the tuple ``tiler`` has a None mode (at any depth)."""
+    return is_tuple(tiler) and any(t is None or _has_none(t) for t in tiler)
+
+
+def _by_coordinates(b):
+    """Whether ``b`` is a layout with coordinate strides (see `_divide_by_coordinates`)."""
+    return type(b) is Layout and any(isinstance(d, _ArithTuple) for d in _leaves(b.stride))
+
+
 def _divide_by_coordinates(a, b):
     """``A / B`` for a layout ``B`` with coordinate strides (points of ``A``'s domain, which the
     core's divides do not take): ``A o (B, complement(B, shape(A)))``, the tile and the rest; the
     core's error again when ``B`` is not such a layout."""
-    if type(b) is not Layout or not any(isinstance(d, _ArithTuple) for d in _leaves(b.stride)):
+    if not _by_coordinates(b):
         return _from_native(_n_logical_divide(_native_of(a), _tiler_of(b)))  # raises its error
     nb = _native_of(b)
     rest = _n_complement(nb, _promote(a).shape)
@@ -799,6 +809,9 @@ def zipped_divide(layoutA, layoutB, *, mode=()):
         layoutA = _identity_for("zipped_divide", layoutB)
     elif type(layoutA) is not Layout and not is_int(layoutA):
         layoutA = _promote(layoutA)
+    if _has_none(layoutB):
+        # legacy pycute: a None mode of the tiler is the tile 1:0 and the whole mode the rest
+        return hier_unzip(logical_divide, layoutA, layoutB)
     if _has_sympy(layoutA, layoutB):
         return _symbolic("zipped_divide", layoutA, layoutB)
     try:
@@ -806,7 +819,9 @@ def zipped_divide(layoutA, layoutB, *, mode=()):
     except LayoutError:
         axes = _axis_tiler(layoutB)
         if axes is None:
-            return _divide_by_coordinates(layoutA, layoutB)
+            if not _by_coordinates(layoutB):
+                raise
+            return _divide_by_coordinates(layoutA, layoutB)  # (tile, rest): zipped already
     # a tiler along the axes of A's modes: the zipped divide by the tuple of its modes
     return _from_native(_n_zipped_divide(_native_of(layoutA), _tiler_of(axes)))
 
@@ -817,6 +832,10 @@ def tiled_divide(layoutA, layoutB):
     >>> tiled_divide(Layout((8, 16), (16, 1)), (Layout(4, 1), Layout(8, 1)))
     Layout(((4, 8), 2, 2),((16, 1), 64, 8))
     """
+    if _has_none(layoutB):
+        # legacy pycute: the zipped divide (a None mode: tile 1:0), its rest modes spread out
+        z = zipped_divide(layoutA, layoutB)
+        return make_layout([z[0]] + [z[1][i] for i in range(len(z[1]))])
     if _has_sympy(layoutA, layoutB):
         return _symbolic("tiled_divide", layoutA, layoutB)
     return _from_native(_n_tiled_divide(_native_of(layoutA), _tiler_of(layoutB)))
