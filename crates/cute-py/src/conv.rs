@@ -5,7 +5,7 @@ use cute::{
     ArithTuple, Error, ErrorKind, IntTuple, Layout, Op, Operand, PartialCoord, Semimodule, Stride,
     Tile, Tiler, Value,
 };
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyList, PyString, PyTuple};
 
@@ -87,6 +87,20 @@ pub fn int(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<i64> {
             "{what}: expected an integer, got {}",
             kind_of(obj)
         ))),
+        // (PyO3 says "Python int too large to convert to C long", naming neither)
+        Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => {
+            let v = obj
+                .str()
+                .map_or_else(|_| "the value".into(), |s| s.to_string());
+            let v = if v.len() > 40 {
+                format!("{}… ({} digits)", &v[..20], v.len())
+            } else {
+                v
+            };
+            Err(PyOverflowError::new_err(format!(
+                "{what}: {v} does not fit in a signed 64-bit integer"
+            )))
+        }
         Err(e) => Err(e),
     }
 }

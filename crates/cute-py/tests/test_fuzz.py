@@ -158,8 +158,11 @@ def test_huge_values_refused_cleanly():
             Layout(shape)
         assert e.value.category == "Overflow"
     assert Layout(2**63 - 1).size() == 2**63 - 1
-    with pytest.raises(OverflowError):
+    fits = "does not fit in a signed 64-bit integer"
+    with pytest.raises(OverflowError, match=rf"^Layout shape: 18446744073709551616 {fits}$"):
         Layout(2**64)
+    with pytest.raises(OverflowError, match=rf"^Layout stride: 16069380442589902755… \(61 digits\) {fits}$"):
+        Layout(4, 2**200)
     with pytest.raises(C.LayoutError) as e:
         Layout((2**32, 2**32), (1, 2**32))
     assert e.value.category == "Overflow"
