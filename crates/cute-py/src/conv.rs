@@ -92,8 +92,9 @@ pub fn int(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<i64> {
             let v = obj
                 .str()
                 .map_or_else(|_| "the value".into(), |s| s.to_string());
-            let v = if v.len() > 40 {
-                format!("{}… ({} digits)", &v[..20], v.len())
+            let n = v.chars().count();
+            let v = if n > 40 {
+                format!("{}… ({n} digits)", v.chars().take(20).collect::<String>())
             } else {
                 v
             };

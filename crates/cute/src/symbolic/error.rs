@@ -8,7 +8,8 @@ use core::fmt;
 /// and the reason, e.g. `coalesce …: needs M divisible by 8`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SymError {
-    /// The operation, by its CuTe name (`parse` for unreadable text).
+    /// The operation, by its CuTe name (`parse` for unreadable text, or the operation whose
+    /// argument it was when the registry reads it).
     pub op: &'static str,
     /// The operands as printed (empty for the reader).
     pub operands: String,
