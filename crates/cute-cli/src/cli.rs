@@ -50,8 +50,8 @@
 //! ```text
 //! cute OP ARG... --json          {"op": OP, "args": [ARG, ...], "value": "<CuTe notation>"}
 //! cute eval LAYOUT COORD --json  {"layout": L, "coord": C, "value": V}
-//! cute eval LAYOUT --json        {"layout": L, "values": [V, ...]}   (index order; V a number, or a
-//!                                string in CuTe notation for coordinate or binary strides)
+//! cute eval LAYOUT --json        {"layout": L, "values": [V, ...]}   (index order; V a number, or for
+//!                                coordinate or binary strides a string in CuTe notation, "0" too)
 //! cute ops --json                [{"name": N, "signature": S, "min_args": n, "max_args": m|null,
 //!                                   "params": [{"name", "word", "kind", "arity"}, ...],
 //!                                   "result": KIND, "doc": D, "example": {"args", "value"}}, ...]
@@ -61,7 +61,8 @@
 //!                                 "src_offsets": [...]|null, "dst_offsets": [...]|null, "copy": PLAN|null, "copy_note": TEXT|null}
 //! cute contains --json           {"data", "instruction", "left_inverse", "contained", "missing": {"coordinate", "offset"}|null,
 //!                                 "coordinates_layout": L|null, "coordinates": [...]|null}
-//! cute show --json               {"layout": L, "rows": [[offset, ...], ...]}   (the table's cells, row by row)
+//! cute show --json               {"layout": L, "rows": [[offset, ...], ...]}   (the table's cells, row by row;
+//!                                strings in CuTe notation for coordinate strides)
 //! cute paper/bench/banks/swizzle-search --json   as each subcommand's --help says
 //! ```
 //!
@@ -292,8 +293,9 @@ enum Cmd {
         json: bool,
     },
     /// CuTe C++'s `print_layout` table of LAYOUT (rank 1 as one row, higher ranks with modes 1..
-    /// folded into the columns). On a terminal each cell's background is CuTe's grey of its
-    /// offset (see --color).
+    /// folded into the columns; F2 strides print their values, coordinate strides their
+    /// coordinates `(i,j)`). On a terminal each cell's background is CuTe's grey of its offset
+    /// (see --color).
     #[command(after_help = "Examples:
   cute show '(4,8):(1,4)'
   cute show '(2,3):(3,1)' --color always
@@ -688,21 +690,36 @@ fn report(
             let text = match shape {
                 Json::No => v,
                 Json::Op => json::line(&json::json!({"op": op, "args": args, "value": v})),
-                Json::Eval => match args {
-                    [l, c] => json::line(&json::json!({
-                        "layout": l,
-                        "coord": c,
-                        "value": json::value(&v),
-                    })),
-                    _ => {
-                        let vs: Vec<json::Value> =
-                            json::tuple_items(&v).into_iter().map(json::value).collect();
-                        json::line(&json::json!({
-                            "layout": args.first().copied().unwrap_or(""),
-                            "values": vs,
-                        }))
+                Json::Eval => {
+                    // every value of one layout has one JSON type: a number for integer strides,
+                    // a string in CuTe notation for coordinate or binary strides (their 0 too)
+                    let integral = args
+                        .first()
+                        .and_then(|l| l.parse::<cute::Layout>().ok())
+                        .is_some_and(|l| l.is_integral());
+                    let value = |x: &str| {
+                        if integral {
+                            json::value(x)
+                        } else {
+                            json::Value::from(x)
+                        }
+                    };
+                    match args {
+                        [l, c] => json::line(&json::json!({
+                            "layout": l,
+                            "coord": c,
+                            "value": value(&v),
+                        })),
+                        _ => {
+                            let vs: Vec<json::Value> =
+                                json::tuple_items(&v).into_iter().map(value).collect();
+                            json::line(&json::json!({
+                                "layout": args.first().copied().unwrap_or(""),
+                                "values": vs,
+                            }))
+                        }
                     }
-                },
+                }
             };
             print(&text, out, err)
         }

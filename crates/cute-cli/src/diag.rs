@@ -25,7 +25,8 @@ pub const ECHO_LIMIT: usize = 72;
 pub const INDENT: &str = "  ";
 
 /// The bytes of `text` that the reader's error `e` blames, if it says: the character at a syntax
-/// error's position (an empty range at the end of the input), or the first integer literal of
+/// error's position (an empty range at the end of the input) or where a stride leaves its
+/// shape's structure, or the first integer literal of
 /// `text` (its sign included) that does not fit in `i64` for an overflow of the reader.
 ///
 /// ```
@@ -34,13 +35,17 @@ pub const INDENT: &str = "  ";
 /// assert_eq!(span("(1,2)x", &e), Some(5..6));
 /// let e = "(2,99999999999999999999):(1,2)".parse::<cute::Layout>().unwrap_err();
 /// assert_eq!(span("(2,99999999999999999999):(1,2)", &e), Some(3..23));
+/// let e = "(2,3):(1,2,3)".parse::<cute::Layout>().unwrap_err();
+/// assert_eq!(span("(2,3):(1,2,3)", &e), Some(10..11));
 /// ```
 pub fn span(text: &str, e: &Error) -> Option<Range<usize>> {
     if e.op() != Op::Parse {
         return None;
     }
     match *e.kind() {
-        ErrorKind::Syntax { pos, .. } => Some(char_at(text, pos)),
+        ErrorKind::Syntax { pos, .. } | ErrorKind::NotCongruent { at: Some((pos, _)) } => {
+            Some(char_at(text, pos))
+        }
         ErrorKind::Overflow { .. } => overflowing_literal(text),
         _ => None,
     }

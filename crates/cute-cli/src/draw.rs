@@ -39,6 +39,9 @@ pub fn show(layout: &str, how: ShowAs) -> Result<String, String> {
     let (title, g, t) = if is_composed(layout) {
         let c = parse_composed("show", layout)?;
         let g = cute_draw::Grid::composed(&c).map_err(e)?;
+        let g = (0..g.rows)
+            .map(|r| (0..g.cols).map(|k| g.at(r, k).to_string()).collect())
+            .collect::<Vec<Vec<String>>>();
         let t = match how {
             ShowAs::Colour => cute_draw::table::print_composed_coloured(&c).map_err(e)?,
             _ => cute_draw::table::print_composed(&c).map_err(e)?,
@@ -46,7 +49,7 @@ pub fn show(layout: &str, how: ShowAs) -> Result<String, String> {
         (c.to_string(), g, t)
     } else {
         let l = parse("show", 1, layout)?;
-        let g = cute_draw::grid::Grid::new(&l).map_err(e)?;
+        let g = cute_draw::table::cells(&l).map_err(e)?;
         let t = match how {
             ShowAs::Colour => cute_draw::table::print_layout_coloured(&l).map_err(e)?,
             _ => cute_draw::table::print_layout(&l).map_err(e)?,
@@ -54,8 +57,18 @@ pub fn show(layout: &str, how: ShowAs) -> Result<String, String> {
         (l.to_string(), g, t)
     };
     if how == ShowAs::Json {
-        let rows: Vec<Vec<i64>> = (0..g.rows)
-            .map(|r| (0..g.cols).map(|c| g.at(r, c)).collect())
+        // numbers where every cell is one (integer and F2 strides), else strings in CuTe notation
+        let numbers = g.iter().flatten().all(|x| x.parse::<i64>().is_ok());
+        let rows: Vec<Vec<crate::json::Value>> = g
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .map(|x| match x.parse::<i64>() {
+                        Ok(n) if numbers => crate::json::Value::from(n),
+                        _ => crate::json::Value::from(x.as_str()),
+                    })
+                    .collect()
+            })
             .collect();
         let v = crate::json::json!({"layout": title, "rows": rows});
         return Ok(crate::json::line(&v));

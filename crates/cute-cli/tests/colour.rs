@@ -103,3 +103,42 @@ fn colour_only_on_a_terminal_without_no_color() {
     assert_eq!(run(["cute", "show", "(2,3):(3,1)"], &mut out, &mut err), 0);
     assert_eq!(String::from_utf8(out).unwrap(), PLAIN);
 }
+
+/// Layouts with F2 or coordinate strides print their values as the pictures label them: F2
+/// values as the integers of their bits (on their greys), coordinates as `(i,j)` (on the
+/// pictures' tile colours); `--json` gives numbers for the first and strings for the second.
+#[test]
+fn show_prints_binary_and_coordinate_values() {
+    // F1 xor F2 = 3: the same table as the integer layout (2,2):(1,2)
+    let f2 = ok(&["show", "(2,2):(F1,F2)"]);
+    assert_eq!(
+        f2.replacen("(2,2):(F1,F2)", "(2,2):(1,2)", 1),
+        ok(&["show", "(2,2):(1,2)"])
+    );
+    let f2 = ok(&["show", "(2,2):(F1,F3)", "--color", "always"]);
+    let (g, _, _) = cute_draw::pictures::grey(3);
+    assert!(
+        f2.contains(&format!("\x1b[48;2;{g};{g};{g};38;2;255;255;255m 3 ")),
+        "{f2}"
+    );
+    let id = ok(&["show", "(2,3):(1@0,1@1)"]);
+    assert_eq!(
+        id,
+        "(2,3):(1@0,1@1)\n          0       1       2 \n    +-------+-------+-------+\n 0  | (0,0) | (0,1) | (0,2) |\n    +-------+-------+-------+\n 1  | (1,0) | (1,1) | (1,2) |\n    +-------+-------+-------+\n"
+    );
+    let coloured = ok(&["show", "(2,3):(1@0,1@1)", "--color", "always"]);
+    assert_eq!(strip_ansi(&coloured), id);
+    let (r, g, b) = cute_draw::pictures::tile_colour(0);
+    assert!(
+        coloured.contains(&format!("\x1b[48;2;{r};{g};{b};")),
+        "{coloured}"
+    );
+    assert_eq!(
+        ok(&["show", "(2,2):(F1,F3)", "--json"]),
+        "{\"layout\": \"(2,2):(F1,F3)\", \"rows\": [[0, 3], [1, 2]]}\n"
+    );
+    assert_eq!(
+        ok(&["show", "2:1@1", "--json"]),
+        "{\"layout\": \"2:1@1\", \"rows\": [[\"(0,0)\", \"(0,1)\"]]}\n"
+    );
+}

@@ -258,18 +258,25 @@ fn eval_json() {
     let v = json(&["eval", "(2,3):(3,1)", "--json"]);
     assert_eq!(v.keys(), ["layout", "values"]);
     assert_eq!(v.get("values").ints(), [0, 3, 1, 4, 2, 5]);
-    // coordinate strides: values in CuTe notation
+    // coordinate strides: every value in CuTe notation, as a string (its 0 too); binary strides
+    // the same
     let v = json(&["eval", "(2,2):(1@0,1@1)", "--json"]);
     assert_eq!(
         v.get("values").arr(),
         [
-            J::Num("0".into()),
+            J::Str("0".into()),
             J::Str("1@0".into()),
             J::Str("1@1".into()),
             J::Str("(1,1)".into())
         ]
     );
     assert_eq!(json(&["eval", "1:0", "--json"]).get("values").ints(), [0]);
+    let v = json(&["eval", "(2,2):(1@0,1@1)", "0", "--json"]);
+    assert_eq!(v.get("value"), &J::Str("0".into()));
+    let v = json(&["eval", "(2,2):(F1,F2)", "--json"]);
+    let all = v.get("values").arr();
+    assert_eq!(all.len(), 4);
+    assert!(all.iter().all(|x| matches!(x, J::Str(_))), "{all:?}");
 }
 
 #[test]

@@ -123,6 +123,40 @@ pub fn layout(l: &Layout) -> Result<Scene, DrawError> {
 
 /// A layout whose values are not integers (F2 or coordinate strides), as [`layout`] says.
 fn value_layout(l: &Layout) -> Result<Scene, DrawError> {
+    let v = value_labels(l, true)?;
+    let longest = v
+        .labels
+        .iter()
+        .map(|s| s.chars().count() as i64)
+        .max()
+        .unwrap_or(1);
+    let panel = Panel::new(noted(l.to_string(), l), v.rows, v.cols, |r, c| {
+        let i = (r + v.rows * c) as usize;
+        Cell::text(v.fills[i], v.labels[i].clone())
+    });
+    let w = panel.cell_w.max(8 * longest + 8);
+    Ok(Scene::single(panel.with_cell_width(w)))
+}
+
+/// The values of a layout on its grid as labels with their fills: what [`layout`] draws and
+/// [`crate::table::print_layout`] prints for a layout whose strides are not integers.
+pub(crate) struct ValueLabels {
+    /// Rows: the size of mode 0 (for a rank-1 layout, its size when `column`, else 1).
+    pub rows: i64,
+    /// Columns: the product of the sizes of the other modes.
+    pub cols: i64,
+    /// The label of each cell, in index order (`r + rows·c`).
+    pub labels: Vec<String>,
+    /// The fill of each cell, in index order.
+    pub fills: Vec<Rgb>,
+}
+
+/// [`ValueLabels`] of `l`: an F2 value (or an integer) as the integer of its bits on [`grey`] of
+/// it; a coordinate `(1,3)` as CuTe prints an identity tensor, on [`tile_colour`] of its
+/// colexicographic index in the box of all the values (equal values, equal colours); a coordinate
+/// with nested positions in CuTe notation on white. A rank-1 layout is one column when `column`
+/// (as pictures draw it), else one row (as tables print it).
+pub(crate) fn value_labels(l: &Layout, column: bool) -> Result<ValueLabels, DrawError> {
     let n = l.size();
     if n > MAX_CELLS {
         return Err(DrawError::TooLarge {
@@ -130,7 +164,11 @@ fn value_layout(l: &Layout) -> Result<Scene, DrawError> {
             cells: n,
         });
     }
-    let rows = if l.rank() == 1 { n } else { l.mode(0)?.size() };
+    let rows = match (l.rank(), column) {
+        (1, true) => n,
+        (1, false) => 1,
+        _ => l.mode(0)?.size(),
+    };
     let cols = n / rows.max(1);
     let mut values = Vec::with_capacity(n as usize);
     for i in 0..n {
@@ -154,12 +192,12 @@ fn value_layout(l: &Layout) -> Result<Scene, DrawError> {
             }
         }
     }
-    let cell = |v: &cute::Value| -> Cell {
+    let cell = |v: &cute::Value| -> (Rgb, String) {
         match v {
-            cute::Value::Int(x) => Cell::text(grey(*x), x.to_string()),
+            cute::Value::Int(x) => (grey(*x), x.to_string()),
             cute::Value::F2(bits) => {
                 let x = *bits as i64;
-                Cell::text(grey(x), x.to_string())
+                (grey(x), x.to_string())
             }
             cute::Value::Coord(t) if flat => {
                 let parts: Vec<i64> = (0..extent.len()).map(|k| t.get(&[k])).collect();
@@ -173,21 +211,18 @@ fn value_layout(l: &Layout) -> Result<Scene, DrawError> {
                 } else {
                     format!("({})", text.join(","))
                 };
-                Cell::text(tile_colour(index), label)
+                (tile_colour(index), label)
             }
-            other => Cell::text((255, 255, 255), other.to_string()),
+            other => ((255, 255, 255), other.to_string()),
         }
     };
-    let longest = values
-        .iter()
-        .map(|v| cell(v).label[0].chars().count() as i64)
-        .max()
-        .unwrap_or(1);
-    let panel = Panel::new(noted(l.to_string(), l), rows, cols, |r, c| {
-        cell(&values[(r + rows * c) as usize])
-    });
-    let w = panel.cell_w.max(8 * longest + 8);
-    Ok(Scene::single(panel.with_cell_width(w)))
+    let (fills, labels) = values.iter().map(cell).unzip();
+    Ok(ValueLabels {
+        rows,
+        cols,
+        labels,
+        fills,
+    })
 }
 
 /// `title`, and for a layout of rank 3 or more the note that its modes 1.. are folded into the

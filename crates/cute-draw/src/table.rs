@@ -3,6 +3,8 @@
 //! The format, as CuTe prints it: the layout on the first line; a header of column indices; for
 //! every row a separator `+---…` and the row `%2d  | v | v |`, each cell `idx_width` characters
 //! wide where `idx_width` is the number of decimal digits of the cosize plus 2; a final separator.
+//! Layouts with F2 or coordinate strides, which C++'s `print_layout` does not print, print their
+//! values as the pictures label them.
 
 use crate::grid::{DrawError, Grid};
 use cute::Layout;
@@ -13,7 +15,9 @@ fn digits(x: i64) -> usize {
 
 /// The `print_layout` table of `l` (see the [module](self) documentation). Rank-2 layouts print
 /// exactly as CuTe C++ prints them; a rank-1 layout prints as one row; higher ranks fold modes 1..
-/// into the columns and say so on a second line.
+/// into the columns and say so on a second line. A layout with F2 strides prints its values (the
+/// integers of their bits), one with coordinate strides its coordinates as CuTe prints an identity
+/// tensor's, `(1,3)`; their cells are as wide as the longest value and two spaces ([`cells`]).
 ///
 /// ```
 /// let l: cute::Layout = "(2,2):(1,2)".parse().unwrap();
@@ -21,6 +25,9 @@ fn digits(x: i64) -> usize {
 ///     cute_draw::table::print_layout(&l).unwrap(),
 ///     "(2,2):(1,2)\n      0   1 \n    +---+---+\n 0  | 0 | 2 |\n    +---+---+\n 1  | 1 | 3 |\n    +---+---+\n"
 /// );
+/// let l: cute::Layout = "(2,2):(1@0,1@1)".parse().unwrap();
+/// let t = cute_draw::table::print_layout(&l).unwrap();
+/// assert_eq!(t.lines().nth(3), Some(" 0  | (0,0) | (0,1) |"));
 /// ```
 pub fn print_layout(l: &Layout) -> Result<String, DrawError> {
     table(l, false)
@@ -58,9 +65,34 @@ pub fn print_composed_coloured(c: &cute::ComposedLayout) -> Result<String, DrawE
     render(&c.to_string(), &c.layout, &Grid::composed(c)?, true)
 }
 
-/// The start of a cell of offset `v` coloured as [`print_layout_coloured`] says.
-fn paint(v: i64) -> String {
-    let (r, g, b) = crate::pictures::grey(v);
+/// The texts of the cells of [`print_layout`]'s table of `l`, row by row: offsets for integer
+/// and F2 strides, coordinates in CuTe notation for coordinate strides.
+///
+/// ```
+/// let l: cute::Layout = "(2,2):(1@0,1@1)".parse().unwrap();
+/// assert_eq!(cute_draw::table::cells(&l).unwrap(), [["(0,0)", "(0,1)"], ["(1,0)", "(1,1)"]]);
+/// let l: cute::Layout = "(2,2):(F1,F3)".parse().unwrap();
+/// assert_eq!(cute_draw::table::cells(&l).unwrap(), [["0", "3"], ["1", "2"]]);
+/// ```
+pub fn cells(l: &Layout) -> Result<Vec<Vec<String>>, DrawError> {
+    if l.is_integral() {
+        let g = Grid::new(l)?;
+        return Ok((0..g.rows)
+            .map(|r| (0..g.cols).map(|c| g.at(r, c).to_string()).collect())
+            .collect());
+    }
+    let v = crate::pictures::value_labels(l, false)?;
+    Ok((0..v.rows)
+        .map(|r| {
+            (0..v.cols)
+                .map(|c| v.labels[(r + v.rows * c) as usize].clone())
+                .collect()
+        })
+        .collect())
+}
+
+/// The start of a cell on `fill` coloured as [`print_layout_coloured`] says.
+fn paint((r, g, b): crate::scene::Rgb) -> String {
     let ink = if u32::from(r) + u32::from(g) + u32::from(b) >= 3 * 128 {
         0
     } else {
@@ -70,37 +102,75 @@ fn paint(v: i64) -> String {
 }
 
 fn table(l: &Layout, colour: bool) -> Result<String, DrawError> {
-    render(&l.to_string(), l, &Grid::new(l)?, colour)
+    if l.is_integral() {
+        return render(&l.to_string(), l, &Grid::new(l)?, colour);
+    }
+    // F2 or coordinate values: labelled as the pictures label them, each cell as wide as the
+    // longest label and two spaces
+    let v = crate::pictures::value_labels(l, false)?;
+    let w = v
+        .labels
+        .iter()
+        .map(|s| s.chars().count())
+        .max()
+        .unwrap_or(1)
+        + 2;
+    let at = |r: i64, c: i64| {
+        let i = (r + v.rows * c) as usize;
+        (v.labels[i].as_str(), v.fills[i])
+    };
+    Ok(lines(&l.to_string(), l, (v.rows, v.cols), w, at, colour))
 }
 
 fn render(title: &str, l: &Layout, g: &Grid, colour: bool) -> Result<String, DrawError> {
     let w = digits(g.cosize()) + 2;
+    let labels: Vec<String> = g.values.iter().map(i64::to_string).collect();
+    let at = |r: i64, c: i64| {
+        let v = g.at(r, c);
+        (
+            labels[(r * g.cols + c) as usize].as_str(),
+            crate::pictures::grey(v),
+        )
+    };
+    Ok(lines(title, l, (g.rows, g.cols), w, at, colour))
+}
+
+/// The table: `title`, the fold note, the column header, and each row of cells `w` characters
+/// wide, `at(r, c)` giving a cell's text (right-aligned) and its background when `colour`.
+fn lines<'a>(
+    title: &str,
+    l: &Layout,
+    (rows, cols): (i64, i64),
+    w: usize,
+    at: impl Fn(i64, i64) -> (&'a str, crate::scene::Rgb),
+    colour: bool,
+) -> String {
     let mut s = format!("{title}\n");
     if let Some(note) = Grid::fold_note(l) {
         s += &format!("({note})\n");
     }
     s += "    ";
-    for c in 0..g.cols {
+    for c in 0..cols {
         s += &format!("  {:>1$} ", c, w - 2);
     }
     s += "\n";
     let sep = format!(
         "    {}+\n",
-        format!("+{}", "-".repeat(w)).repeat(g.cols as usize)
+        format!("+{}", "-".repeat(w)).repeat(cols as usize)
     );
-    for r in 0..g.rows {
+    for r in 0..rows {
         s += &sep;
         s += &format!("{r:>2}  ");
-        for c in 0..g.cols {
-            let v = g.at(r, c);
+        for c in 0..cols {
+            let (text, fill) = at(r, c);
             if colour {
-                s += &format!("|{} {v:>pad$} \x1b[0m", paint(v), pad = w - 2);
+                s += &format!("|{} {text:>pad$} \x1b[0m", paint(fill), pad = w - 2);
             } else {
-                s += &format!("| {v:>pad$} ", pad = w - 2);
+                s += &format!("| {text:>pad$} ", pad = w - 2);
             }
         }
         s += "|\n";
     }
     s += &sep;
-    Ok(s)
+    s
 }

@@ -148,7 +148,7 @@ fn check_mma(t: &TiledMma, highlight: Option<i64>) {
     let (a, b, c) = (
         t.get_layout_a_tv().unwrap(),
         t.get_layout_b_tv().unwrap(),
-        t.get_layout_c_tv().unwrap(),
+        t.get_layout_c_tv_every_k().unwrap(),
     );
     // panel 0: B drawn K x N (row k, column n); 1: A, M x K; 2: C, M x N
     let sb = check_panel(&all, 0, (k, n), &b, |r, col| col + n * r, highlight);
@@ -160,9 +160,12 @@ fn check_mma(t: &TiledMma, highlight: Option<i64>) {
     let (cmn, cthr) = t.get_layout_c_mn().unwrap();
     let (amk, athr) = t.get_layout_a_mk().unwrap();
     let (bnk, bthr) = t.get_layout_b_nk().unwrap();
-    if highlight.is_none() {
-        for (&(r, col), &tv) in &sc {
-            assert_eq!(mn_view(&cmn, &cthr, r, col), tv, "C({r}, {col})");
+    let pc = preimages(&c, m * n);
+    for (&(r, col), &tv) in &sc {
+        let owner = mn_view(&cmn, &cthr, r, col);
+        assert!(pc[(r + m * col) as usize].contains(&owner), "C({r}, {col})");
+        if highlight.is_none() && t.thr_layout_vmnk().mode(3).unwrap().size() == 1 {
+            assert_eq!(owner, tv, "C({r}, {col})");
         }
     }
     let pa = preimages(&a, m * k);
@@ -248,6 +251,27 @@ fn sm80_4x1_cells_are_the_tv_layouts() {
     assert_eq!(t.tile_shape(), (64, 8, 16));
     check_mma(&t, None);
     check_mma(&t, Some(127));
+}
+
+#[test]
+fn atoms_along_k_share_the_cells_of_c() {
+    // CuTe's print_latex draws C from the threads of the first atom along K; here every thread
+    // of the K atoms is among a cell's owners (each holds a partial sum of it)
+    for (atoms, tile, first) in [
+        ("(2,2,2):(1,2,4)", (32, 16, 32), 128),
+        ("(2,1,2):(2,0,1)", (32, 8, 32), 32),
+    ] {
+        let t = sm80(atoms, "<_,_,_>");
+        assert_eq!(t.tile_shape(), tile, "{atoms}");
+        check_mma(&t, None);
+        check_mma(&t, Some(first));
+        let s = pictures::tiled_mma(&t, None).unwrap();
+        assert_eq!(
+            s.panels[2].cell(0, 0).attrs[0].1,
+            format!("0 {first}"),
+            "{atoms}: C(0, 0)"
+        );
+    }
 }
 
 #[test]

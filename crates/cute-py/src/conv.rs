@@ -140,6 +140,19 @@ pub fn tuple(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<IntTuple> {
     tuple_at(obj, what, 0)
 }
 
+/// The core's error in reading a tuple argument (no empty tuple, too many integers), named by the
+/// argument `what` (e.g. `idx2crd shape`, whose first word is the operation) rather than by the
+/// core's constructor.
+fn tuple_error(e: Error, what: &str) -> PyErr {
+    let text = e.to_string();
+    let prefix = format!("{}: ", e.op().name());
+    let op = what.split_whitespace().next().unwrap_or(what);
+    match text.strip_prefix(&prefix) {
+        Some(rest) => layout_error(format!("{what}: {rest}"), e.category(), op),
+        None => err(e),
+    }
+}
+
 fn tuple_at(obj: &Bound<'_, PyAny>, what: &str, depth: usize) -> PyResult<IntTuple> {
     if depth > MAX_NEST {
         return Err(too_deep(what));
@@ -153,9 +166,13 @@ fn tuple_at(obj: &Bound<'_, PyAny>, what: &str, depth: usize) -> PyResult<IntTup
                     .iter()
                     .map(|x| x.extract::<i64>())
                     .collect::<PyResult<Vec<_>>>()?;
-                return IntTuple::flat(&vals).py();
+                return IntTuple::flat(&vals).map_err(|e| tuple_error(e, what));
             }
-            tuple_of(&items, |x| tuple_at(x, what, depth + 1))
+            let modes = items
+                .iter()
+                .map(|x| tuple_at(x, what, depth + 1))
+                .collect::<PyResult<Vec<_>>>()?;
+            IntTuple::tuple(&modes).map_err(|e| tuple_error(e, what))
         }
         None => int_leaf(obj, what, "an integer or a tuple of integers").map(IntTuple::int),
     }
@@ -293,8 +310,11 @@ pub fn make_layout(
     let mut leaves = Vec::new();
     let d = strides(stride, &mut leaves, 0)?;
     if !s.congruent(&d) {
-        return Err(err(Error::new(Op::MakeLayout, ErrorKind::NotCongruent)
-            .with(Operand::Tuple(s), Operand::Tuple(d))));
+        return Err(err(Error::new(
+            Op::MakeLayout,
+            ErrorKind::NotCongruent { at: None },
+        )
+        .with(Operand::Tuple(s), Operand::Tuple(d))));
     }
     if leaves
         .iter()

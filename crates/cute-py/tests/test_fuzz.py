@@ -150,6 +150,23 @@ def test_tensor_functions_under_junk():
             call(tensor.to_numpy)
 
 
+def test_tuple_arguments_are_blamed_on_their_operation():
+    import pytest
+
+    with pytest.raises(C.LayoutError, match=r"^size \(1099511627776,1099511627776\): integer overflow") as e:
+        C.size((2**40, 2**40))
+    assert (e.value.op, e.value.category) == ("size", "Overflow")
+    with pytest.raises(C.LayoutError, match=r"^idx2crd shape: unsupported: empty tuples$") as e:
+        C.idx2crd(5, ())
+    assert (e.value.op, e.value.category) == ("idx2crd", "Unsupported")
+    with pytest.raises(C.LayoutError, match=r"^crd2idx shape: unsupported: empty tuples$"):
+        C.crd2idx(1, ((2, ()),))
+    # a stride that leaves its shape's structure, blamed where it leaves it
+    with pytest.raises(C.LayoutError, match=r"at byte 10, the stride's tuple has more modes than the shape's$") as e:
+        C.Layout.parse("(2,3):(1,2,3)")
+    assert e.value.category == "ProfileMismatch"
+
+
 def test_huge_values_refused_cleanly():
     import pytest
 

@@ -156,6 +156,22 @@ def test_pictures_show_the_owners_of_the_tv_layouts():
     assert "TiledCopy(" in repr(c) and "TiledMMA(" in repr(m)
 
 
+def test_atoms_along_k_draw_and_refuse_a_copy_of_c():
+    # 2 atoms along K: C's cells are held by a thread of each (partial sums); CuTe's
+    # get_layoutC_TV sends the second atom's threads past the tile
+    m = make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN", Layout((2, 2, 2), (1, 2, 4)))
+    assert m.get_layoutC_TV()(128) == 512
+    svg = m.svg(highlight=128)
+    held = [t.split() for t in re.findall(r'data-threads="([^"]*)"', svg)]
+    assert {int(t) for ts in held for t in ts} == set(range(256))
+    # C's 512 cells, each held by one thread of each atom along K
+    assert sum(1 for ts in held if len(ts) == 2 and int(ts[1]) == int(ts[0]) + 128) == 512
+    assert 'data-threads="0 128"' in svg
+    with pytest.raises(LayoutError, match="make_tiled_copy_C.*atoms along K"):
+        make_tiled_copy_C("UniversalCopy<uint32_t>", m, 32)
+    assert make_tiled_copy_A("UniversalCopy<uint32_t>", m, 16).get_layoutS_TV().size() == 256 * 8
+
+
 def test_large_pictures_are_capped():
     big = make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN", (4, 4), (128, 128, None))
     assert big._repr_svg_() is None and big._repr_png_() is None

@@ -129,11 +129,13 @@ fn ops() -> String {
 /// assert_eq!(cute_wasm::span("(4,8)x(1,4)", &e), (5, 6));
 /// let e: cute::Error = "(0,8):(1,4)".parse::<cute::Layout>().unwrap_err();
 /// assert_eq!(cute_wasm::span("(0,8):(1,4)", &e), (0, 11));
+/// let e: cute::Error = "(4,8):(1,4,2)".parse::<cute::Layout>().unwrap_err();
+/// assert_eq!(cute_wasm::span("(4,8):(1,4,2)", &e), (10, 11));
 /// ```
 pub fn span(text: &str, e: &Error) -> (usize, usize) {
     let chars = text.chars().count();
     match *e.kind() {
-        ErrorKind::Syntax { pos, .. } => {
+        ErrorKind::Syntax { pos, .. } | ErrorKind::NotCongruent { at: Some((pos, _)) } => {
             // the character that contains byte `pos` (positions past the end mark the end)
             let mut start = chars;
             for (k, (b, c)) in text.char_indices().enumerate() {
@@ -207,7 +209,7 @@ fn value_fields(value: &str, svg: bool) -> Vec<(&'static str, json::Value)> {
                 fields.push(("table", json!(t)));
                 fields.push(p);
             }
-            // F2 and coordinate layouts: drawn by their values, no print_layout table
+            // a table that cannot be printed (past the cell limit the picture has its own note)
             (Err(e), Ok(p)) => {
                 fields.push(("note", json!(format!("no table: {e}"))));
                 fields.push(p);
@@ -450,14 +452,17 @@ mod tests {
         assert!(!large.contains(r#""svg":"#));
         let forced = handle("draw:svg\n(32,33):(1,32)");
         assert_eq!(forced.matches("class=\\\"cell\\\"").count(), 32 * 33);
-        // F2 and coordinate layouts come with their picture (by value) and a note for the table
+        // F2 and coordinate layouts come with their table and picture, both by value
         let f2 = handle("draw\n(4,8):(F1,F5)");
         assert!(
-            f2.contains(r#""note":"no table: "#) && f2.contains(r#""svg":"<svg"#),
+            f2.contains(r#"| 27 |\n"#) && f2.contains(r#""svg":"<svg"#) && !f2.contains("note"),
             "{f2}"
         );
         let id = handle("draw\n(4,8):(1@0,1@1)");
-        assert!(id.contains(">(1,3)</text>"), "{id}");
+        assert!(
+            id.contains(">(1,3)</text>") && id.contains("| (1,3) |"),
+            "{id}"
+        );
         let tv = handle("tv\n((4,8),(2,2)):((32,1),(16,8))\n16\n8\n5");
         assert_eq!(tv.matches("data-mark=\\\"outline\\\"").count(), 4);
     }

@@ -514,7 +514,12 @@ pub enum ErrorKind {
         value: i64,
     },
     /// Shape and stride are not congruent (the paper requires `S ~ D`).
-    NotCongruent,
+    NotCongruent {
+        /// Where the reader found the stride's structure leaving the shape's: the byte offset of
+        /// the stride's first token that does not match, and what it is, in words (`None` when
+        /// the two were not read from one text).
+        at: Option<(usize, &'static str)>,
+    },
     /// An intermediate value does not fit in an `i64`.
     Overflow {
         /// What overflowed, in words.
@@ -699,7 +704,7 @@ impl Error {
             | ErrorKind::NotInDomain { .. }
             | ErrorKind::NegativeOffset { .. } => "OutOfRange",
             ErrorKind::ProfileMismatch { .. }
-            | ErrorKind::NotCongruent
+            | ErrorKind::NotCongruent { .. }
             | ErrorKind::ContractSizes { .. } => "ProfileMismatch",
             ErrorKind::Unsupported { .. }
             | ErrorKind::ContractLetter { .. }

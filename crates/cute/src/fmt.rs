@@ -469,7 +469,12 @@ impl ErrorKind {
                 ", outside a storage of ", len, " elements"),
             ErrorKind::InvalidShape { value } => put!(t;
                 "shape entries must be positive integers, found ", value),
-            ErrorKind::NotCongruent => put!(t; "shape and stride are not congruent (S ~ D fails)"),
+            ErrorKind::NotCongruent { at } => {
+                put!(t; "shape and stride are not congruent (S ~ D fails)");
+                if let Some((pos, what)) = at {
+                    put!(t; ": at byte ", pos, ", ", str(what));
+                }
+            }
             ErrorKind::Overflow { what } => put!(t;
                 "integer overflow: ", str(what), " does not fit in i64"),
             ErrorKind::Capacity { what, limit } => put!(t;

@@ -308,16 +308,86 @@ pub(crate) const fn layout_at(s: &[u8], pos: usize) -> Result<(Layout, usize), E
     if p >= s.len() || s[p] != b':' {
         return Err(syntax(p, "':' between shape and stride"));
     }
-    layout_rest(s, sb, p + 1)
+    layout_rest(s, sb, pos, p + 1)
 }
 
-/// Given a parsed shape, parses the stride after the ':' at `pos`.
-const fn layout_rest(s: &[u8], shape: Builder, pos: usize) -> Result<(Layout, usize), Error> {
+/// The token of a well-formed node at `pos` (after white space): `(`, `)`, `,` or a leaf (`L`,
+/// the run of characters up to the next bracket, comma or `:` outside braces, so that the facts
+/// `{div=16,min=64}` of an unknown extent stay in its leaf), its position and the position after
+/// it.
+const fn token(s: &[u8], pos: usize) -> (u8, usize, usize) {
+    let p = skip_ws(s, pos);
+    if p >= s.len() {
+        return (0, p, p);
+    }
+    match s[p] {
+        b'(' | b')' | b',' => (s[p], p, p + 1),
+        _ => {
+            let (mut q, mut braces) = (p, 0usize);
+            while q < s.len() && (braces > 0 || !matches!(s[q], b'(' | b')' | b',' | b':')) {
+                match s[q] {
+                    b'{' => braces += 1,
+                    b'}' => braces = braces.saturating_sub(1),
+                    _ => {}
+                }
+                q += 1;
+            }
+            (b'L', p, q)
+        }
+    }
+}
+
+/// Where the stride at `d` leaves the structure of the shape at `sh` (both read already, by this
+/// reader or by the reader of unknown extents): the stride's first token that differs from the
+/// shape's, and what it is in words.
+pub(crate) const fn incongruence(s: &[u8], sh: usize, d: usize) -> Option<(usize, &'static str)> {
+    let (mut p, mut q, mut depth) = (sh, d, 0usize);
+    loop {
+        let (a, _, pa) = token(s, p);
+        let (b, at, qb) = token(s, q);
+        if a != b {
+            return Some((
+                at,
+                match (a, b) {
+                    (b')', b',') => "the stride's tuple has more modes than the shape's",
+                    (b',', b')') => "the stride's tuple has fewer modes than the shape's",
+                    (b'L', b'(') => "the stride has a tuple where the shape has an integer",
+                    (b'(', b'L') => "the stride has an integer where the shape has a tuple",
+                    _ => "the stride's structure differs from the shape's here",
+                },
+            ));
+        }
+        match a {
+            b'(' => depth += 1,
+            b')' => depth -= 1,
+            0 => return None,
+            _ => {}
+        }
+        if depth == 0 && a != b',' {
+            return None;
+        }
+        p = pa;
+        q = qb;
+    }
+}
+
+/// Given a parsed shape (read from `sh`), parses the stride after the ':' at `pos`.
+const fn layout_rest(
+    s: &[u8],
+    shape: Builder,
+    sh: usize,
+    pos: usize,
+) -> Result<(Layout, usize), Error> {
     let (db, p) = tri!(node_of(s, pos, true));
     let (st, sv, _) = tri!(shape.finish(Op::Parse));
     let (dt, dv, codes) = tri!(db.finish(Op::Parse));
     if !st.eq(&dt) {
-        return Err(Error::new(Op::Parse, ErrorKind::NotCongruent));
+        return Err(Error::new(
+            Op::Parse,
+            ErrorKind::NotCongruent {
+                at: incongruence(s, sh, pos),
+            },
+        ));
     }
     let l = tri!(Layout::from_parts_basis(
         (st, sv, dv),
@@ -345,7 +415,7 @@ const fn tiler_node(
     let (nb, p) = tri!(node(s, pos));
     let q = skip_ws(s, p);
     if q < s.len() && s[q] == b':' {
-        let (l, r) = tri!(layout_rest(s, nb, q + 1));
+        let (l, r) = tri!(layout_rest(s, nb, pos, q + 1));
         tri!(push_tile(tb, tiles, Tile::Layout(l)));
         return Ok(r);
     }

@@ -583,7 +583,7 @@ pub(super) fn gemm_not_layouts(a: &[String], _exp: &str) -> R<Checked> {
     let mut all = true;
     for s in &a[..2] {
         match s.parse::<Layout>() {
-            Err(x) if matches!(x.kind(), ErrorKind::NotCongruent) => {
+            Err(x) if matches!(x.kind(), ErrorKind::NotCongruent { .. }) => {
                 reasons.push(format!("{s}: {x}"));
             }
             Err(x) => return Err(x.to_string()),

@@ -59,7 +59,7 @@ pub fn tiled_mma(t: &TiledMma, highlight: Option<i64>) -> Result<Scene, DrawErro
     let (a, b, c) = (
         t.get_layout_a_tv()?,
         t.get_layout_b_tv()?,
-        t.get_layout_c_tv()?,
+        t.get_layout_c_tv_every_k()?,
     );
     mma(&name, &a, &b, &c, t.tile_shape(), highlight)
 }

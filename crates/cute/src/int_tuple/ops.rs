@@ -94,7 +94,7 @@ impl IntTuple {
     /// use cute::IntTuple;
     /// assert_eq!("((2,2),(4,2))".parse::<IntTuple>().unwrap().size().unwrap(), 32);
     /// let huge: IntTuple = "(4294967296,4294967296)".parse().unwrap();
-    /// assert_eq!(huge.size().unwrap_err().to_string(), "make_layout: integer overflow: a product does not fit in i64");
+    /// assert_eq!(huge.size().unwrap_err().to_string(), "size (4294967296,4294967296): integer overflow: a product does not fit in i64");
     /// ```
     ///
     /// # Errors
@@ -104,7 +104,10 @@ impl IntTuple {
         let mut p: i64 = 1;
         let mut i = 0;
         while i < self.tree.len() {
-            p = tri!(mul(Op::MakeLayout, p, self.val[i]));
+            p = match mul(Op::Named("size"), p, self.val[i]) {
+                Ok(v) => v,
+                Err(e) => return Err(e.with(Operand::Tuple(*self), Operand::None)),
+            };
             i += 1;
         }
         Ok(p)

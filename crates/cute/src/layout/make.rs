@@ -48,8 +48,10 @@ impl Layout {
     /// `InvalidShape` for a shape entry below 1; `Overflow` when the size does not fit in `i64`.
     pub const fn new(shape: &IntTuple, stride: &IntTuple) -> Result<Layout, Error> {
         if !shape.tree.eq(&stride.tree) {
-            return Err(Error::new(Op::MakeLayout, ErrorKind::NotCongruent)
-                .with(Operand::Tuple(*shape), Operand::Tuple(*stride)));
+            return Err(
+                Error::new(Op::MakeLayout, ErrorKind::NotCongruent { at: None })
+                    .with(Operand::Tuple(*shape), Operand::Tuple(*stride)),
+            );
         }
         Layout::from_parts((shape.tree, shape.val, stride.val), Op::MakeLayout)
     }

@@ -123,6 +123,14 @@ pub(crate) fn shifted(e: Error, at: usize) -> Error {
                 expected,
             },
         ),
+        crate::ErrorKind::NotCongruent {
+            at: Some((pos, what)),
+        } if e.op() == crate::Op::Parse => Error::new(
+            crate::Op::Parse,
+            crate::ErrorKind::NotCongruent {
+                at: Some((pos.saturating_add(at), what)),
+            },
+        ),
         _ => e,
     }
 }

@@ -299,6 +299,7 @@ impl FromStr for SymLayout {
             }
         }
         let stride = if r.eat(b':') {
+            let stride_at = r.pos;
             let d = r
                 .tree(0, &mut |r| {
                     let m = r.product()?;
@@ -314,7 +315,13 @@ impl FromStr for SymLayout {
                 })
                 .map_err(syntax)?;
             if !congruent(&shape, &d) {
-                return Err(syntax((r.pos, "a stride congruent with the shape".into())));
+                // where the stride leaves the shape's structure, as the integer reader says
+                let (pos, what) = crate::parse::incongruence(r.s, shape_at, stride_at)
+                    .unwrap_or((r.pos, "the stride's structure differs from the shape's"));
+                return Err(syntax((
+                    pos,
+                    format!("a stride congruent with the shape: {what}"),
+                )));
             }
             d
         } else {

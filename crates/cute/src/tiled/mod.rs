@@ -84,3 +84,24 @@ pub(crate) fn check_thread(thread: i64, size: i64, layout: &Layout) -> Result<()
     }
     Ok(())
 }
+
+/// Refuses a data layout that the tiles of `op` do not cover exactly: the size of each mode `k`
+/// of `data` (for `k` below `tile.len()` and `data`'s rank) must be a multiple of `tile[k]`.
+/// Otherwise the divisions extend the data's last mode past its end and hand threads offsets of
+/// no element (CuTe does so; the CuTe DSL pads the rest with stride 0, giving other threads the
+/// same elements).
+pub(crate) fn check_covered(op: &'static str, data: &Layout, tile: &[i64]) -> Result<(), Error> {
+    for (k, &t) in tile.iter().enumerate().take(data.rank()) {
+        let n = data.mode(k)?.size();
+        if t > 0 && n % t != 0 {
+            return Err(not_divisible(
+                op,
+                "the data's extent in each tiled mode must be a multiple of the tile's (a partial tile would give threads offsets past the data): data extent, tile extent",
+                n,
+                t,
+            )
+            .with(crate::error::Operand::Layout(*data), crate::error::Operand::None));
+        }
+    }
+    Ok(())
+}

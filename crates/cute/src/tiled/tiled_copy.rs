@@ -44,6 +44,19 @@ fn make(
     tiler: IntTuple,
 ) -> Result<TiledCopy, Error> {
     const OP: &str = "make_tiled_copy";
+    // whole elements: each thread's bits on either side hold a whole number of them (CuTe's
+    // upcast would round a 64-bit element moved 32 bits at a time up to one element)
+    for l in [&atom.src, &atom.dst] {
+        let bits = l.mode(1)?.size();
+        if elem_bits <= 0 || bits % elem_bits != 0 {
+            return Err(not_divisible(
+                OP,
+                "the atom moves whole elements: the bits each thread moves must be a multiple of the element's bits: bits per thread, element bits",
+                bits,
+                elem_bits,
+            ));
+        }
+    }
     let (src, dst, reference) = (
         upcast(&atom.src, elem_bits)?,
         upcast(&atom.dst, elem_bits)?,
@@ -180,12 +193,37 @@ pub fn make_tiled_copy_b(
 ///
 /// # Errors
 ///
-/// As [`make_tiled_copy`].
+/// As [`make_tiled_copy`]; and `ProfileMismatch` when the MMA has more than one atom along K: its
+/// threads there hold partial sums of the same cells of C, to be reduced before a copy. (CuTe
+/// builds the copy from `get_layoutC_TV()`, whose threads past the first atom along K map past
+/// the tile.)
+///
+/// ```
+/// use cute::atom::{mma_sm80_16x8x16, universal_copy, DType};
+/// use cute::tiled::{make_tiled_copy_c, make_tiled_mma};
+/// let mma = make_tiled_mma(&mma_sm80_16x8x16(DType::F16)?, &"(2,2,2):(1,2,4)".parse()?, &"<_,_,_>".parse()?)?;
+/// let e = make_tiled_copy_c(&universal_copy(32)?, 32, &mma).unwrap_err().to_string();
+/// assert!(e.contains("atoms along K"), "{e}");
+/// # Ok::<(), cute::Error>(())
+/// ```
 pub fn make_tiled_copy_c(
     atom: &CopyAtom,
     elem_bits: i64,
     mma: &TiledMma,
 ) -> Result<TiledCopy, Error> {
+    let k = mma.thr_layout_vmnk().mode(3)?.size();
+    if k != 1 {
+        return Err(not_divisible(
+            "make_tiled_copy_C",
+            "a copy of C needs the tiled MMA's threads to hold distinct cells of C, but its atoms along K hold partial sums of the same cells (reduce them first): atoms along K, allowed",
+            k,
+            1,
+        )
+        .with(
+            crate::error::Operand::Layout(mma.thr_layout_vmnk()),
+            crate::error::Operand::None,
+        ));
+    }
     let tiler = IntTuple::flat(&[mma.tile_size(0)?, mma.tile_size(1)?])?;
     make(atom, elem_bits, mma.get_layout_c_tv()?, tiler)
 }
@@ -284,6 +322,20 @@ impl TiledCopy {
         Layout::concat(&[m0.mode(0)?, m0.mode(1)?, tv.mode(1)?])
     }
 
+    /// The size of each mode of the tiler.
+    fn tiler_extents(&self) -> Result<Vec<i64>, Error> {
+        let each = self.tiler.product_each()?;
+        (0..each.rank().max(1))
+            .map(|k| {
+                if each.is_int() {
+                    each.size()
+                } else {
+                    each.get(k)?.size()
+                }
+            })
+            .collect()
+    }
+
     /// CuTe's `tidfrg_S`: the data layout `s` as `(thread, value, (rest...))` on the source side.
     ///
     /// ```
@@ -296,8 +348,10 @@ impl TiledCopy {
     ///
     /// # Errors
     ///
-    /// The errors of `zipped_divide(s, tiler)` and of the compositions.
+    /// `ProfileMismatch` when a mode of `s` is not a multiple of the tiler's extent in it (a
+    /// partial tile); the errors of `zipped_divide(s, tiler)` and of the compositions.
     pub fn tidfrg_s(&self, s: &Layout) -> Result<Layout, Error> {
+        super::check_covered("tidfrg_S", s, &self.tiler_extents()?)?;
         let t = zipped_divide(s, &Tiler::from_shape(&self.tiler)?)?;
         self.tile2thrfrg(&t, &self.ref2trg(&self.src)?)
     }
@@ -316,6 +370,7 @@ impl TiledCopy {
     ///
     /// As [`TiledCopy::tidfrg_s`].
     pub fn tidfrg_d(&self, d: &Layout) -> Result<Layout, Error> {
+        super::check_covered("tidfrg_D", d, &self.tiler_extents()?)?;
         let t = zipped_divide(d, &Tiler::from_shape(&self.tiler)?)?;
         self.tile2thrfrg(&t, &self.ref2trg(&self.dst)?)
     }

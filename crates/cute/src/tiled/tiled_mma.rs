@@ -107,6 +107,15 @@ pub fn make_tiled_mma(
             }
         }
     }
+    if !is_permutation(atom_layout)? {
+        return Err(Error::new(
+            OP,
+            ErrorKind::Unsupported {
+                what: "the atom layout must number the atoms 0..size one-to-one (a bijection onto 0..size); CuTe takes any layout and then gives two atoms one thread index, or none",
+            },
+        )
+        .with(crate::error::Operand::Layout(*atom_layout), crate::error::Operand::None));
+    }
     let thr = tiled_product(&atom.thr_id, &Tiler::layout(atom_layout.pad_to_rank(3)?))?;
     let mma = TiledMma {
         atom: *atom,
@@ -124,6 +133,39 @@ pub fn make_tiled_mma(
                 tile,
                 core,
             ));
+        }
+        // thrfrg divides the tile by the atom's extent and the rest among the atoms: both must
+        // be layouts, else every thread-value layout and partition would fail later
+        let p = mma.permutation_mnk(i)?;
+        let by_atom = logical_divide(&Layout::leaf(tile, 1)?, &Tiler::tiles(&[Tile::Layout(p)])?)
+            .and_then(|t| zipped_divide(&t, &Tiler::tiles(&[Tile::Int(a)])?));
+        let by_thr = by_atom.and_then(|d| {
+            zipped_divide(
+                &d.mode(1)?,
+                &Tiler::tiles(&[Tile::Int(thr.mode(i + 1)?.size())])?,
+            )
+        });
+        if by_thr.is_err() {
+            return Err(Error::new(
+                OP,
+                ErrorKind::Unsupported {
+                    what: "a tile of the permutation, divided into the atom's extent and the rest among the atoms, must be a layout (each atom's values a layout of the tile); this one is not",
+                },
+            )
+            .with(
+                crate::error::Operand::Layout(p),
+                crate::error::Operand::Int(a),
+            ));
+        }
+    }
+    // the thread-value layouts every later query reads
+    for tv in [
+        TiledMma::get_layout_a_tv,
+        TiledMma::get_layout_b_tv,
+        TiledMma::get_layout_c_tv,
+    ] {
+        if let Err(e) = tv(&mma) {
+            return Err(Error::new(OP, *e.kind()).with(*e.lhs(), *e.rhs()));
         }
     }
     Ok(mma)
@@ -284,6 +326,8 @@ impl TiledMma {
                 crate::error::Operand::None,
             ));
         }
+        let op = ["thrfrg_A", "thrfrg_B", "thrfrg_C"][if j == 1 { 2 } else { i }];
+        super::check_covered(op, data, &[self.tile_size(i)?, self.tile_size(j)?])?;
         let atom = [
             self.atom.shape_mnk.0,
             self.atom.shape_mnk.1,
@@ -324,8 +368,8 @@ impl TiledMma {
     ///
     /// # Errors
     ///
-    /// `ProfileMismatch` for a layout of rank below 2; the errors of the divisions and
-    /// compositions (a data extent that the tile does not divide).
+    /// `ProfileMismatch` for a layout of rank below 2 or a data extent that is not a multiple of
+    /// the tile's (a partial tile); the errors of the divisions and compositions.
     pub fn thrfrg_a(&self, a: &Layout) -> Result<Layout, Error> {
         self.thrfrg(a, 0, 2, &self.atom.a)
     }
@@ -372,7 +416,7 @@ impl TiledMma {
         i: usize,
         j: usize,
         tv: &Layout,
-        spread: Option<&Layout>,
+        spread: Option<&Tiler>,
     ) -> Result<Layout, Error> {
         let r = Layout::flat(
             &[self.tile_size(i)?, self.tile_size(j)?],
@@ -380,13 +424,10 @@ impl TiledMma {
         )?;
         let mut l = self.thrfrg(&r, i, j, tv)?;
         if let Some(s) = spread {
-            // (ThrV,(ThrI,ThrK)) -> (ThrV,((ThrM,ThrN),ThrK)): the thread mode of A or B is read
-            // through every thread of the other operand's mode (stride 0 there)
+            // (ThrV,(ThrI,ThrJ)) -> (ThrV,(ThrM,ThrN,ThrK)) up to nesting: the thread mode of one
+            // operand is read through every thread of the mode it lacks (stride 0 there)
             let m0 = l.mode(0)?;
-            let inner = composition_tiler(
-                &m0.mode(1)?,
-                &Tiler::tiles(&[Tile::Layout(*s), Tile::Whole])?,
-            )?;
+            let inner = composition_tiler(&m0.mode(1)?, s)?;
             l = Layout::concat(&[Layout::concat(&[m0.mode(0)?, inner])?, l.mode(1)?])?;
         }
         compose_mode0(&l, &right_inverse(&self.thr_layout_vmnk)?)
@@ -411,7 +452,12 @@ impl TiledMma {
             self.thr_layout_vmnk.mode(2)?.size(),
         );
         let s = Layout::flat(&[m, n], &[1, 0])?;
-        self.layout_tv(0, 2, &self.atom.a, Some(&s))
+        self.layout_tv(
+            0,
+            2,
+            &self.atom.a,
+            Some(&Tiler::tiles(&[Tile::Layout(s), Tile::Whole])?),
+        )
     }
 
     /// CuTe's `get_layoutB_TV()`: `(thread index, value) ↦ n + N·k` in the `(N, K)` tile.
@@ -433,7 +479,12 @@ impl TiledMma {
             self.thr_layout_vmnk.mode(2)?.size(),
         );
         let s = Layout::flat(&[m, n], &[0, 1])?;
-        self.layout_tv(1, 2, &self.atom.b, Some(&s))
+        self.layout_tv(
+            1,
+            2,
+            &self.atom.b,
+            Some(&Tiler::tiles(&[Tile::Layout(s), Tile::Whole])?),
+        )
     }
 
     /// CuTe's `get_layoutC_TV()`: `(thread index, value) ↦ m + M·n` in the `(M, N)` tile.
@@ -451,6 +502,42 @@ impl TiledMma {
     /// As [`TiledMma::get_layout_a_tv`].
     pub fn get_layout_c_tv(&self) -> Result<Layout, Error> {
         self.layout_tv(0, 1, &self.atom.c, None)
+    }
+
+    /// [`TiledMma::get_layout_c_tv`] with every thread in the tile: `(thread index, value) ↦
+    /// m + M·n`, a thread of the `k`-th atom along K holding the cells of its partner in the
+    /// first (the partial sums a reduction over K adds), as [`TiledMma::get_layout_a_tv`] gives
+    /// the threads of every atom along N the cells of A. Without atoms along K the two are the
+    /// same. (CuTe's `get_layoutC_TV()` reads only the threads of the first atom along K: the
+    /// others map past the tile, at `M·N` and above.) What pictures of C draw.
+    ///
+    /// ```
+    /// use cute::atom::{mma_sm80_16x8x16, DType};
+    /// use cute::tiled::make_tiled_mma;
+    /// let mma = make_tiled_mma(&mma_sm80_16x8x16(DType::F16)?, &"(2,2,2):(1,2,4)".parse()?, &"<_,_,_>".parse()?)?;
+    /// let (c, every) = (mma.get_layout_c_tv()?, mma.get_layout_c_tv_every_k()?);
+    /// // thread 128 is thread 0 of the second atom along K: the same C cells as thread 0
+    /// assert_eq!(c.eval(128)?, 512);
+    /// assert_eq!((every.eval(0)?, every.eval(128)?), (0, 0));
+    /// assert_eq!(every.to_string(), "((4,8,2,2,2),((2,2),(1,1))):((64,1,16,256,0),((32,8),(0,0)))");
+    /// # Ok::<(), cute::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`TiledMma::get_layout_a_tv`].
+    pub fn get_layout_c_tv_every_k(&self) -> Result<Layout, Error> {
+        let (n, k) = (
+            self.thr_layout_vmnk.mode(2)?.size(),
+            self.thr_layout_vmnk.mode(3)?.size(),
+        );
+        let s = Layout::flat(&[n, k], &[1, 0])?;
+        self.layout_tv(
+            0,
+            1,
+            &self.atom.c,
+            Some(&Tiler::tiles(&[Tile::Whole, Tile::Layout(s)])?),
+        )
     }
 
     /// The inverse view of an operand for pictures: `(I, J) ↦ (operand thread, value)` as the

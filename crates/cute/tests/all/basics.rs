@@ -253,6 +253,85 @@ fn construction_refuses_bad_layouts() {
     assert_eq!(cat(&wide), "Capacity");
 }
 
+/// A stride that leaves its shape's structure is refused where it leaves it: the byte of the
+/// stride's first token that differs, and what differs, in the message (and in the error, for the
+/// front ends' carets); the reader of unknown extents points at the same byte.
+#[test]
+fn incongruent_strides_are_blamed_where_they_leave_the_shape() {
+    use cute::symbolic::SymLayout;
+    use cute::ErrorKind;
+    for (text, pos, what) in [
+        (
+            "(2,3):(1,2,3)",
+            10,
+            "the stride's tuple has more modes than the shape's",
+        ),
+        (
+            "(2,3,4):(1,2)",
+            12,
+            "the stride's tuple has fewer modes than the shape's",
+        ),
+        (
+            "(4,8):(1,(4,2))",
+            9,
+            "the stride has a tuple where the shape has an integer",
+        ),
+        (
+            "(2,(3,4)):(1,2)",
+            13,
+            "the stride has an integer where the shape has a tuple",
+        ),
+        (
+            "8:(1,2)",
+            2,
+            "the stride has a tuple where the shape has an integer",
+        ),
+        (
+            "(8,2):4",
+            6,
+            "the stride has an integer where the shape has a tuple",
+        ),
+        (
+            "( 2 , (3,4) ) : ( 1 , ( 2 , 3 , 4 ) )",
+            30,
+            "the stride's tuple has more modes than the shape's",
+        ),
+        (
+            "((2,3)):(1,2)",
+            9,
+            "the stride has an integer where the shape has a tuple",
+        ),
+    ] {
+        let e = text.parse::<Layout>().unwrap_err();
+        assert_eq!(e.category(), "ProfileMismatch", "{text}");
+        assert_eq!(
+            *e.kind(),
+            ErrorKind::NotCongruent {
+                at: Some((pos, what))
+            },
+            "{text}"
+        );
+        assert!(
+            e.to_string()
+                .ends_with(&format!("(S ~ D fails): at byte {pos}, {what}")),
+            "{e}"
+        );
+        // the same text with an unknown extent for the shape's first 2
+        let first_two = text.find('2').unwrap();
+        if first_two > text.find(':').unwrap() {
+            continue;
+        }
+        let sym = text.replacen('2', "N{div=2,min=4}", 1);
+        let at = pos + sym.len() - text.len();
+        let e = sym.parse::<SymLayout>().unwrap_err().to_string();
+        let want = format!("expected a stride congruent with the shape: {what} at byte {at}");
+        assert!(e.contains(&want), "{sym}: {e}");
+    }
+    // a layout built from two tuples has no text to point into
+    let e = Layout::new(&"(2,3)".parse().unwrap(), &"(1,2,3)".parse().unwrap()).unwrap_err();
+    assert_eq!(*e.kind(), ErrorKind::NotCongruent { at: None });
+}
+
 #[test]
 fn print_parse_round_trip_examples() {
     for s in [

@@ -330,6 +330,101 @@ fn inputs_the_dsl_tiles_wrongly_are_refused() {
     }
 }
 
+/// What the CuTe DSL accepts and then answers wrongly (found by comparing ~2,000 tiled values with
+/// it): atom layouts that do not number the atoms one-to-one, permutations whose tiles divided atom
+/// by atom are no layout, partial tiles of data, atoms that move part of an element.
+#[test]
+fn tiled_values_that_would_answer_wrongly_are_refused() {
+    let atom = mma_sm80_16x8x16(DType::F16).unwrap();
+    let whole: Tiler = "<_,_,_>".parse().unwrap();
+    // two atoms share thread indices (stride 1 twice), leave gaps (stride 2), or go negative
+    for bad in [
+        "(2,2,1):(1,1,0)",
+        "(2,1,1):(2,0,0)",
+        "(2,2,1):(-1,2,0)",
+        "(4,1,1):(-1,0,0)",
+    ] {
+        let e = make_tiled_mma(&atom, &lay(bad), &whole)
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with(&format!("make_tiled_mma {bad}: ")), "{e}");
+        assert!(e.contains("bijection onto 0..size"), "{e}");
+    }
+    // a permutation of 0..48 whose atom-sized pieces (16 rows) are no layout
+    let perm: Tiler = "<(8,4,3):(12,3,1),_,_>".parse().unwrap();
+    let e = make_tiled_mma(&atom, &lay("(3,2,1):(1,3,0)"), &perm)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("make_tiled_mma (8,4,3):(12,3,1), 16: "),
+        "{e}"
+    );
+    assert!(e.contains("must be a layout"), "{e}");
+    let wgmma = wgmma_64xnx16(48, DType::F16).unwrap();
+    let perm: Tiler = "<_,(2,2,8,2,3):(96,3,12,6,1),32>".parse().unwrap();
+    let e = make_tiled_mma(&wgmma, &lay("(1,2,2):(0,1,2)"), &perm)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("must be a layout"), "{e}");
+    // data smaller than the tile, or not a whole number of tiles: refused, not extended past it
+    let mma = make_tiled_mma(&atom, &lay("(2,1,1):(1,0,0)"), &whole).unwrap();
+    assert_eq!(mma.tile_shape(), (32, 8, 16));
+    for (data, extent) in [("(16,16):(16,1)", 16), ("(48,16):(16,1)", 48)] {
+        let e = mma
+            .thr_slice(63)
+            .unwrap()
+            .partition_a(&lay(data))
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with(&format!("thrfrg_A {data}: ")), "{e}");
+        assert!(e.ends_with(&format!("({extent} vs 32)")), "{e}");
+    }
+    let e = mma
+        .thr_slice(0)
+        .unwrap()
+        .partition_c(&lay("(32,12):(12,1)"))
+        .unwrap_err();
+    assert!(e.to_string().ends_with("(12 vs 8)"), "{e}");
+    assert!(mma
+        .thr_slice(63)
+        .unwrap()
+        .partition_a(&lay("(64,32):(32,1)"))
+        .is_ok());
+    let copy = make_tiled_copy(
+        &cp_async_16b().unwrap(),
+        16,
+        &lay("(16,8):(8,1)"),
+        &lay("(1,8):(0,1)"),
+    )
+    .unwrap();
+    let e = copy
+        .thr_slice(127)
+        .unwrap()
+        .partition_s(&lay("(8,64):(64,1)"))
+        .unwrap_err();
+    assert!(e.to_string().starts_with("tidfrg_S (8,64):(64,1): "), "{e}");
+    assert!(copy
+        .thr_slice(127)
+        .unwrap()
+        .partition_d(&lay("(32,128):(128,1)"))
+        .is_ok());
+    // a 32-bit atom cannot move 64-bit elements, nor 3-bit ones
+    for bits in [64, 3, 0] {
+        let e = make_tiled_copy(
+            &universal_copy(32).unwrap(),
+            bits,
+            &lay("(32,4):(1,32)"),
+            &lay("(1,1):(0,0)"),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.ends_with(&format!("bits per thread, element bits (32 vs {bits})")),
+            "{e}"
+        );
+    }
+}
+
 /// The partition of a thread and the thread-value layout agree: value `v` of thread `t` in the
 /// first tile of `partition_C(data)` is `data(layout_c_tv(t, v))`, for every thread and value.
 #[test]
@@ -361,6 +456,47 @@ fn partitions_agree_with_the_thread_value_layouts() {
             }
         }
         assert!(covered.iter().all(|&b| b), "{name}: C is not covered");
+    }
+}
+
+/// With atoms along K, every thread's partition of C is what `get_layout_c_tv_every_k` gives it:
+/// the cells of its partner in the first atom along K, whose thread-value layout
+/// `get_layout_c_tv` reads as CuTe's does.
+#[test]
+fn threads_of_atoms_along_k_partition_the_cells_of_the_first() {
+    let atom = mma_sm80_16x8x16(DType::F16).unwrap();
+    for atoms in ["(2,2,2):(1,2,4)", "(2,1,2):(2,0,1)", "(1,1,4):(0,0,1)"] {
+        let mma = make_tiled_mma(&atom, &lay(atoms), &"<_,_,_>".parse().unwrap()).unwrap();
+        let (tm, tn, _) = mma.tile_shape();
+        let data = Layout::flat(&[tm, tn], &[tn, 1]).unwrap();
+        let (every, first) = (
+            mma.get_layout_c_tv_every_k().unwrap(),
+            mma.get_layout_c_tv().unwrap(),
+        );
+        let threads = mma.size();
+        assert_eq!(every.mode(0).unwrap().size(), threads, "{atoms}");
+        let values = every.mode(1).unwrap().size();
+        let thr = mma.thr_layout_vmnk();
+        for t in 0..threads {
+            let [v, m, n, _] = mma.thr_slice(t).unwrap().vmnk();
+            let crd: cute::IntTuple = format!("({v},{m},{n},0)").parse().unwrap();
+            let partner = thr.eval_crd(&crd).unwrap();
+            let (frag, off) = mma.thr_slice(t).unwrap().partition_c(&data).unwrap();
+            for x in 0..values {
+                let cell = every.eval(t + threads * x).unwrap();
+                assert!(cell < tm * tn, "{atoms} thread {t} value {x}");
+                assert_eq!(
+                    cell,
+                    first.eval(partner + threads * x).unwrap(),
+                    "{atoms} thread {t}"
+                );
+                assert_eq!(
+                    off + frag.eval(x).unwrap(),
+                    data.eval(cell).unwrap(),
+                    "{atoms} thread {t}"
+                );
+            }
+        }
     }
 }
 
