@@ -140,6 +140,54 @@ pub fn tuple(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<IntTuple> {
     tuple_at(obj, what, 0)
 }
 
+/// An `i64` argument named `name`, as PyO3 reads it (PyO3 names the argument of a `TypeError`),
+/// except that an integer past `i64` raises an `OverflowError` naming the argument and the value
+/// ([`int`]), not PyO3's "Python int too large to convert to C long".
+fn i64_named(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<i64> {
+    match obj.extract::<i64>() {
+        Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => int(obj, name),
+        r => r,
+    }
+}
+
+/// `#[pyo3(from_py_with = "...")]` readers of the integer arguments, each by its name.
+pub mod arg {
+    use super::i64_named;
+    use pyo3::prelude::*;
+
+    /// `thread`.
+    pub fn thread(obj: &Bound<'_, PyAny>) -> PyResult<i64> {
+        i64_named(obj, "thread")
+    }
+    /// `elem_bits`.
+    pub fn elem_bits(obj: &Bound<'_, PyAny>) -> PyResult<i64> {
+        i64_named(obj, "elem_bits")
+    }
+    /// `elem_bytes`.
+    pub fn elem_bytes(obj: &Bound<'_, PyAny>) -> PyResult<i64> {
+        i64_named(obj, "elem_bytes")
+    }
+    /// `vector`.
+    pub fn vector(obj: &Bound<'_, PyAny>) -> PyResult<i64> {
+        i64_named(obj, "vector")
+    }
+    /// `index`.
+    pub fn index(obj: &Bound<'_, PyAny>) -> PyResult<i64> {
+        i64_named(obj, "index")
+    }
+    /// `n`.
+    pub fn n(obj: &Bound<'_, PyAny>) -> PyResult<i64> {
+        i64_named(obj, "n")
+    }
+    /// `highlight` (`None` for none).
+    pub fn highlight(obj: &Bound<'_, PyAny>) -> PyResult<Option<i64>> {
+        if obj.is_none() {
+            return Ok(None);
+        }
+        i64_named(obj, "highlight").map(Some)
+    }
+}
+
 /// The core's error in reading a tuple argument (no empty tuple, too many integers), named by the
 /// argument `what` (e.g. `idx2crd shape`, whose first word is the operation) rather than by the
 /// core's constructor.
@@ -164,7 +212,7 @@ fn tuple_at(obj: &Bound<'_, PyAny>, what: &str, depth: usize) -> PyResult<IntTup
             {
                 let vals = items
                     .iter()
-                    .map(|x| x.extract::<i64>())
+                    .map(|x| i64_named(x, what))
                     .collect::<PyResult<Vec<_>>>()?;
                 return IntTuple::flat(&vals).map_err(|e| tuple_error(e, what));
             }
@@ -297,11 +345,11 @@ pub fn make_layout(
         {
             let sv = ss
                 .iter()
-                .map(|x| x.extract::<i64>())
+                .map(|x| i64_named(x, "Layout shape"))
                 .collect::<PyResult<Vec<_>>>()?;
             let dv = ds
                 .iter()
-                .map(|x| x.extract::<i64>())
+                .map(|x| i64_named(x, "Layout stride"))
                 .collect::<PyResult<Vec<_>>>()?;
             return Layout::flat(&sv, &dv).py();
         }
@@ -481,7 +529,7 @@ pub fn tiler_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Tiler> {
                 } else if let Ok(l) = x.downcast::<PyLayout>() {
                     tiles.push(Tile::Layout(*l.get().0));
                 } else if is_plain_int(x) {
-                    tiles.push(Tile::Int(x.extract::<i64>()?));
+                    tiles.push(Tile::Int(i64_named(x, what)?));
                 } else {
                     break;
                 }

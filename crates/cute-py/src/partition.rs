@@ -6,7 +6,7 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
 use crate::classes::{PyComposedLayout, PyLayout, PySwizzle};
-use crate::conv::{err, kind_of, partial_coord, seq, smem_arg, tuple_py, OrRaise};
+use crate::conv::{arg, err, kind_of, partial_coord, seq, smem_arg, tuple_py, OrRaise};
 use crate::ops::{lay, with_offset, L};
 use crate::swizzles::{PyBankReport, PySwizzleSearch};
 
@@ -32,7 +32,11 @@ pub fn slice_and_offset(
 /// >>> thread_coord(Layout((4, 8), (8, 1)), 9)
 /// (1, 1)
 #[pyfunction]
-pub fn thread_coord(py: Python<'_>, thr: &Bound<'_, PyAny>, index: i64) -> PyResult<PyObject> {
+pub fn thread_coord(
+    py: Python<'_>,
+    thr: &Bound<'_, PyAny>,
+    #[pyo3(from_py_with = "arg::index")] index: i64,
+) -> PyResult<PyObject> {
     tuple_py(
         py,
         &cute::thread_coord(&lay(thr, "thread_coord")?, index).py()?,
@@ -53,8 +57,8 @@ pub fn thread_coord(py: Python<'_>, thr: &Bound<'_, PyAny>, index: i64) -> PyRes
 pub fn bank_conflicts(
     smem: &Bound<'_, PyAny>,
     tv: &Bound<'_, PyAny>,
-    elem_bytes: i64,
-    vector: i64,
+    #[pyo3(from_py_with = "arg::elem_bytes")] elem_bytes: i64,
+    #[pyo3(from_py_with = "arg::vector")] vector: i64,
 ) -> PyResult<PyBankReport> {
     let tv = lay(tv, "bank_conflicts")?;
     let smem = smem_arg(smem, "bank_conflicts")?;
@@ -75,8 +79,8 @@ pub fn swizzle_search(
     py: Python<'_>,
     smem: &Bound<'_, PyAny>,
     patterns: &Bound<'_, PyAny>,
-    elem_bytes: i64,
-    vector: i64,
+    #[pyo3(from_py_with = "arg::elem_bytes")] elem_bytes: i64,
+    #[pyo3(from_py_with = "arg::vector")] vector: i64,
 ) -> PyResult<PySwizzleSearch> {
     let pats: Vec<Layout> = match seq(patterns) {
         Some(v) => v
@@ -111,7 +115,7 @@ pub fn swizzle_search(
 /// >>> tmem_32x32b(4).size()
 /// 512
 #[pyfunction]
-pub fn tmem_32x32b(n: i64) -> L {
+pub fn tmem_32x32b(#[pyo3(from_py_with = "arg::n")] n: i64) -> L {
     cute::tmem_32x32b(n).py().map(PyLayout::wrap)
 }
 
@@ -121,7 +125,7 @@ pub fn tmem_32x32b(n: i64) -> L {
 /// >>> tmem_16x256b(1).size() > 0
 /// True
 #[pyfunction]
-pub fn tmem_16x256b(n: i64) -> L {
+pub fn tmem_16x256b(#[pyo3(from_py_with = "arg::n")] n: i64) -> L {
     cute::tmem_16x256b(n).py().map(PyLayout::wrap)
 }
 

@@ -9,7 +9,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::classes::PyLayout;
-use crate::conv::{seq, tiler_arg, tuple, tuple_py, OrRaise};
+use crate::conv::{arg, seq, tiler_arg, tuple, tuple_py, OrRaise};
 use crate::ops::{lay, with_offset};
 
 /// The most cells a tiled value's `_repr_svg_` / `_repr_png_` draws (all panels together);
@@ -188,7 +188,11 @@ impl PyTiledMma {
     /// >>> mma.partition_C(5, Layout((32, 16), (16, 1)))
     /// (Layout(((2,2),1,1),((1,128),0,0)), 18)
     #[allow(non_snake_case)]
-    fn partition_C(&self, thread: i64, c: &Bound<'_, PyAny>) -> PyResult<(PyLayout, i64)> {
+    fn partition_C(
+        &self,
+        #[pyo3(from_py_with = "arg::thread")] thread: i64,
+        c: &Bound<'_, PyAny>,
+    ) -> PyResult<(PyLayout, i64)> {
         let t = self.0.thr_slice(thread).py()?;
         with_offset(t.partition_c(&lay(c, "partition_C")?))
     }
@@ -200,7 +204,11 @@ impl PyTiledMma {
     /// >>> mma.partition_A(5, Layout((32, 16), (16, 1)))
     /// (Layout(((2,2,2),1,1),((1,128,8),0,0)), 18)
     #[allow(non_snake_case)]
-    fn partition_A(&self, thread: i64, a: &Bound<'_, PyAny>) -> PyResult<(PyLayout, i64)> {
+    fn partition_A(
+        &self,
+        #[pyo3(from_py_with = "arg::thread")] thread: i64,
+        a: &Bound<'_, PyAny>,
+    ) -> PyResult<(PyLayout, i64)> {
         let t = self.0.thr_slice(thread).py()?;
         with_offset(t.partition_a(&lay(a, "partition_A")?))
     }
@@ -212,7 +220,11 @@ impl PyTiledMma {
     /// >>> mma.partition_B(5, Layout((16, 16), (16, 1)))
     /// (Layout(((2,2),1,1),((1,8),0,0)), 18)
     #[allow(non_snake_case)]
-    fn partition_B(&self, thread: i64, b: &Bound<'_, PyAny>) -> PyResult<(PyLayout, i64)> {
+    fn partition_B(
+        &self,
+        #[pyo3(from_py_with = "arg::thread")] thread: i64,
+        b: &Bound<'_, PyAny>,
+    ) -> PyResult<(PyLayout, i64)> {
         let t = self.0.thr_slice(thread).py()?;
         with_offset(t.partition_b(&lay(b, "partition_B")?))
     }
@@ -225,7 +237,10 @@ impl PyTiledMma {
     /// >>> mma.svg(highlight=5).count('data-mark="outline"')
     /// 16
     #[pyo3(signature = (highlight=None))]
-    fn svg(&self, highlight: Option<i64>) -> PyResult<String> {
+    fn svg(
+        &self,
+        #[pyo3(from_py_with = "arg::highlight")] highlight: Option<i64>,
+    ) -> PyResult<String> {
         let s = cute_draw::pictures::tiled_mma(&self.0, highlight)
             .map_err(|e| draw_err(e, "TiledMMA.svg"))?;
         Ok(cute_draw::svg::scene_svg(&s))
@@ -288,7 +303,7 @@ pub fn make_tiled_copy(
     atom: &str,
     thr: &Bound<'_, PyAny>,
     val: &Bound<'_, PyAny>,
-    elem_bits: i64,
+    #[pyo3(from_py_with = "arg::elem_bits")] elem_bits: i64,
 ) -> PyResult<PyTiledCopy> {
     let a = copy_atom(atom, "make_tiled_copy")?;
     let (t, v) = (
@@ -309,7 +324,11 @@ pub fn make_tiled_copy(
 /// (32, 16)
 #[pyfunction(name = "make_tiled_copy_A")]
 #[pyo3(signature = (atom, mma, elem_bits=16))]
-pub fn make_tiled_copy_a(atom: &str, mma: &PyTiledMma, elem_bits: i64) -> PyResult<PyTiledCopy> {
+pub fn make_tiled_copy_a(
+    atom: &str,
+    mma: &PyTiledMma,
+    #[pyo3(from_py_with = "arg::elem_bits")] elem_bits: i64,
+) -> PyResult<PyTiledCopy> {
     let a = copy_atom(atom, "make_tiled_copy_A")?;
     tiled::make_tiled_copy_a(&a, elem_bits, &mma.0)
         .py()
@@ -324,7 +343,11 @@ pub fn make_tiled_copy_a(atom: &str, mma: &PyTiledMma, elem_bits: i64) -> PyResu
 /// (16, 16)
 #[pyfunction(name = "make_tiled_copy_B")]
 #[pyo3(signature = (atom, mma, elem_bits=16))]
-pub fn make_tiled_copy_b(atom: &str, mma: &PyTiledMma, elem_bits: i64) -> PyResult<PyTiledCopy> {
+pub fn make_tiled_copy_b(
+    atom: &str,
+    mma: &PyTiledMma,
+    #[pyo3(from_py_with = "arg::elem_bits")] elem_bits: i64,
+) -> PyResult<PyTiledCopy> {
     let a = copy_atom(atom, "make_tiled_copy_B")?;
     tiled::make_tiled_copy_b(&a, elem_bits, &mma.0)
         .py()
@@ -339,7 +362,11 @@ pub fn make_tiled_copy_b(atom: &str, mma: &PyTiledMma, elem_bits: i64) -> PyResu
 /// (32, 16)
 #[pyfunction(name = "make_tiled_copy_C")]
 #[pyo3(signature = (atom, mma, elem_bits=16))]
-pub fn make_tiled_copy_c(atom: &str, mma: &PyTiledMma, elem_bits: i64) -> PyResult<PyTiledCopy> {
+pub fn make_tiled_copy_c(
+    atom: &str,
+    mma: &PyTiledMma,
+    #[pyo3(from_py_with = "arg::elem_bits")] elem_bits: i64,
+) -> PyResult<PyTiledCopy> {
     let a = copy_atom(atom, "make_tiled_copy_C")?;
     tiled::make_tiled_copy_c(&a, elem_bits, &mma.0)
         .py()
@@ -421,7 +448,11 @@ impl PyTiledCopy {
     /// >>> c.partition_S(1, Layout((16, 64), (64, 1)))
     /// (Layout(((8,1),1,1),((1,0),0,0)), 8)
     #[allow(non_snake_case)]
-    fn partition_S(&self, thread: i64, s: &Bound<'_, PyAny>) -> PyResult<(PyLayout, i64)> {
+    fn partition_S(
+        &self,
+        #[pyo3(from_py_with = "arg::thread")] thread: i64,
+        s: &Bound<'_, PyAny>,
+    ) -> PyResult<(PyLayout, i64)> {
         let t = self.0.thr_slice(thread).py()?;
         with_offset(t.partition_s(&lay(s, "partition_S")?))
     }
@@ -433,7 +464,11 @@ impl PyTiledCopy {
     /// >>> c.partition_D(1, Layout((16, 64), (64, 1)))
     /// (Layout(((8,1),1,1),((1,0),0,0)), 8)
     #[allow(non_snake_case)]
-    fn partition_D(&self, thread: i64, d: &Bound<'_, PyAny>) -> PyResult<(PyLayout, i64)> {
+    fn partition_D(
+        &self,
+        #[pyo3(from_py_with = "arg::thread")] thread: i64,
+        d: &Bound<'_, PyAny>,
+    ) -> PyResult<(PyLayout, i64)> {
         let t = self.0.thr_slice(thread).py()?;
         with_offset(t.partition_d(&lay(d, "partition_D")?))
     }
@@ -461,7 +496,10 @@ impl PyTiledCopy {
     /// >>> c.svg(highlight=3).count('data-mark="outline"')
     /// 16
     #[pyo3(signature = (highlight=None))]
-    fn svg(&self, highlight: Option<i64>) -> PyResult<String> {
+    fn svg(
+        &self,
+        #[pyo3(from_py_with = "arg::highlight")] highlight: Option<i64>,
+    ) -> PyResult<String> {
         let s = cute_draw::pictures::tiled_copy(&self.0, highlight)
             .map_err(|e| draw_err(e, "TiledCopy.svg"))?;
         Ok(cute_draw::svg::scene_svg(&s))
@@ -499,7 +537,7 @@ impl PyTiledCopy {
 pub fn tv_layout_svg(
     tv: &Bound<'_, PyAny>,
     shape: (i64, i64),
-    highlight: Option<i64>,
+    #[pyo3(from_py_with = "arg::highlight")] highlight: Option<i64>,
 ) -> PyResult<String> {
     cute_draw::svg::tv_layout_svg(&lay(tv, "tv_layout_svg")?, shape.0, shape.1, highlight)
         .map_err(|e| draw_err(e, "tv_layout_svg"))

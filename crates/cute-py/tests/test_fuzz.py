@@ -167,6 +167,32 @@ def test_tuple_arguments_are_blamed_on_their_operation():
     assert e.value.category == "ProfileMismatch"
 
 
+def test_integer_arguments_past_i64_name_themselves():
+    import pytest
+
+    from cute_algebra import Layout
+    m = C.make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN", (2, 2))
+    big = 2**64
+    for call, name in [
+        (lambda: m.partition_C(big, Layout((32, 16))), "thread"),
+        (lambda: C.make_tiled_copy_A("SM75_U32x4_LDSM_N", m, big), "elem_bits"),
+        (lambda: m.svg(highlight=big), "highlight"),
+        (lambda: Layout((big,), (1,)), "Layout shape"),
+        (lambda: Layout((4,), (big,)), "Layout stride"),
+        (lambda: C.make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN", (2, 2), (big, None, None)),
+         "make_tiled_mma permutation"),
+        (lambda: C.thread_coord(Layout((4, 8), (8, 1)), big), "index"),
+        (lambda: C.tmem_32x32b(big), "n"),
+        (lambda: C.bank_conflicts(Layout((32, 32), (32, 1)), Layout((32, 1), (1, 0)), 4, big), "vector"),
+    ]:
+        with pytest.raises(OverflowError, match=rf"^{name}: {big} does not fit in a signed 64-bit integer$"):
+            call()
+    # other wrong types keep PyO3's TypeError, which names the argument
+    with pytest.raises(TypeError, match="argument 'thread'"):
+        m.partition_C("x", Layout((32, 16)))
+    assert C.make_tiled_copy_A("SM75_U32x4_LDSM_N", m).tiler == (32, 16)
+
+
 def test_huge_values_refused_cleanly():
     import pytest
 
