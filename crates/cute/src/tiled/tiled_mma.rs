@@ -47,14 +47,19 @@ pub struct TiledMma {
 /// assert!(make_tiled_mma(&atom, &"(2,2,1):(1,2,0)".parse()?, &"<32,(4,4):(1,8),16>".parse()?).is_err());
 /// // a 16-row tile cannot hold two 16-row atoms
 /// assert!(make_tiled_mma(&atom, &"(2,1,1):(1,0,0)".parse()?, &"<16,_,_>".parse()?).is_err());
+/// // (2,2):(1,1) gives two atoms the same threads
+/// assert!(make_tiled_mma(&atom, &"(2,2,1):(1,1,0)".parse()?, &"<_,_,_>".parse()?).is_err());
 /// # Ok::<(), cute::Error>(())
 /// ```
 ///
 /// # Errors
 ///
-/// `Unsupported` when `atom_layout` has rank above 3, `permutation` is not a by-mode tiler of
-/// rank ≤ 3 with one tile per mode, or one of its tiles is not a permutation of `0..size`; `ProfileMismatch` when a tile extent is not a multiple of the
-/// atom extent times the atoms in that mode; the errors of [`tiled_product`].
+/// `Unsupported` when `atom_layout` has rank above 3 or does not number the atoms `0..size`
+/// one-to-one, `permutation` is not a by-mode tiler of rank ≤ 3 with one tile per mode, one of its
+/// tiles is not a permutation of `0..size`, or a tile divided into the atom's extent and the rest
+/// among the atoms is no layout; `ProfileMismatch` when a tile extent is not a multiple of the
+/// atom extent times the atoms in that mode; the errors of [`tiled_product`] and of the
+/// thread-value layouts ([`TiledMma::get_layout_a_tv`]), which are built here once to check them.
 pub fn make_tiled_mma(
     atom: &MmaAtom,
     atom_layout: &Layout,
