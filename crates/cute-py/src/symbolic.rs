@@ -100,6 +100,35 @@ impl PySymLayout {
         self.0.size().to_string()
     }
 
+    /// `L(i)` at an index, `L(c)` or `L(c0, c1, ...)` at a coordinate: the offset, an `int`
+    /// where it is known now, else its text, a sum of products of the unknowns. An index spreads
+    /// over the modes (the last not reduced) only where it stays below each unknown extent it
+    /// crosses for every admissible value; otherwise `LayoutError` (category `Condition`) names
+    /// the bound.
+    ///
+    /// >>> SymLayout("(4,M):(M,1)")(3, 5)
+    /// '5+3*M'
+    /// >>> SymLayout("(4,M):(1,4)")(13)
+    /// 13
+    #[pyo3(signature = (*args))]
+    fn __call__(&self, py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<PyObject> {
+        let arg = match args.len() {
+            0 => {
+                return Err(PyTypeError::new_err(
+                    "SymLayout(...): expected an index or a coordinate, got no argument",
+                ))
+            }
+            1 => args.get_item(0)?,
+            _ => args.clone().into_any(),
+        };
+        let c = crate::conv::tuple(&arg, "SymLayout coordinate")?;
+        let o = symbolic::eval(&self.0, &c).map_err(raise)?;
+        Ok(match o.as_int() {
+            Some(v) => v.into_pyobject(py)?.into_any().unbind(),
+            None => o.to_string().into_pyobject(py)?.into_any().unbind(),
+        })
+    }
+
     /// The unknowns as `(name, div, min)` (`name` is `None` for an anonymous `?`).
     ///
     /// >>> SymLayout("(M{div=8},?):(1,M)").unknowns()

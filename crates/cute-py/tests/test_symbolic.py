@@ -64,6 +64,41 @@ def test_substitution_agrees_with_the_integer_library():
         assert [got(i) for i in range(got.size())] == [want(i) for i in range(want.size())]
 
 
+def _at(offset, name, value):
+    """The value of an offset `k+c*name` (as SymLayout's call prints it) at `name = value`."""
+    if isinstance(offset, int):
+        return offset
+    total = 0
+    for term in offset.replace("-", "+-").split("+"):
+        if term.endswith(name):
+            coeff = term[: -len(name)].rstrip("*")
+            total += int(coeff + "1" if coeff in ("", "-") else coeff) * value
+        elif term:
+            total += int(term)
+    return total
+
+
+def test_evaluation_is_a_sum_of_products_right_at_every_value():
+    a = SymLayout("(4,(M{div=2},2)):(1,(4,4*M))")
+    assert a((1, (2, 1))) == a(1, (2, 1)) == "9+4*M{div=2}"
+    assert a(5) == 5  # (1,1,0): below M for every value (M >= 2)
+    rnd = random.Random(11)
+    for _ in range(200):
+        m = rnd.choice([2, 4, 6, 8])
+        c = (rnd.randrange(4), (rnd.randrange(m), rnd.randrange(2)))
+        want = ca.Layout((4, (m, 2)), (1, (4, 4 * m)))(c)
+        got = a(c)
+        assert _at(got, "M{div=2}", m) == want, (c, m, got)
+    with pytest.raises(LayoutError) as e:
+        a(9)  # (1,2,0) only where M > 2
+    assert e.value.category == "Condition"
+    assert "needs M{div=2} > 2" in str(e.value)
+    with pytest.raises(LayoutError, match="not weakly congruent"):
+        a((1, 2, 3))
+    with pytest.raises(TypeError, match="SymLayout coordinate"):
+        a("x")
+
+
 def test_sympy_symbols():
     sympy = pytest.importorskip("sympy")
     n = sympy.Symbol("N", positive=True, integer=True)

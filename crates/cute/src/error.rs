@@ -578,6 +578,57 @@ pub struct Error {
     pub(crate) kind: ErrorKind,
     pub(crate) lhs: Operand,
     pub(crate) rhs: Operand,
+    pub(crate) mode: ModePath,
+}
+
+/// Where, in an operation applied mode by mode (a tiler's composition, divide or product), the
+/// failing piece lies: the mode indices from the outermost in (`[1, 0]` is mode 0 of mode 1).
+/// Kept small (an `Error` is returned by value everywhere): the outermost [`ModePath::CAP`]
+/// indices, and whether the path went deeper.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ModePath {
+    n: u8,
+    deeper: bool,
+    idx: [u8; ModePath::CAP],
+}
+
+impl ModePath {
+    /// The most indices kept (tilers nest deeper only by wrapping single tiles in brackets).
+    pub(crate) const CAP: usize = 14;
+
+    /// No mode: the error concerns the operands as given.
+    pub(crate) const EMPTY: ModePath = ModePath {
+        n: 0,
+        deeper: false,
+        idx: [0; ModePath::CAP],
+    };
+
+    /// The indices kept, outermost first.
+    pub(crate) const fn indices(&self) -> &[u8] {
+        self.idx.split_at(self.n as usize).0
+    }
+
+    /// Whether the path went deeper than the indices kept.
+    pub(crate) const fn deeper(&self) -> bool {
+        self.deeper
+    }
+
+    /// The path with `k` put outside: the innermost index is dropped when all are in use.
+    const fn prepend(mut self, k: u8) -> ModePath {
+        let mut j = self.n as usize;
+        if j == ModePath::CAP {
+            self.deeper = true;
+            j -= 1;
+        } else {
+            self.n += 1;
+        }
+        while j > 0 {
+            self.idx[j] = self.idx[j - 1];
+            j -= 1;
+        }
+        self.idx[0] = k;
+        self
+    }
 }
 
 impl Error {
@@ -594,6 +645,7 @@ impl Error {
             kind,
             lhs: Operand::None,
             rhs: Operand::None,
+            mode: ModePath::EMPTY,
         }
     }
 
@@ -618,6 +670,32 @@ impl Error {
             Operand::None => self.with(lhs, rhs),
             _ => self,
         }
+    }
+
+    /// Records that the error arose in mode `k` of an operation applied mode by mode, outside the
+    /// modes recorded so far (callers unwind from the innermost mode out). The operands stay the
+    /// pieces that failed; the message names the path (`at mode (1,0)`).
+    pub(crate) const fn in_mode(mut self, k: usize) -> Error {
+        // (a mode index is below a layout's capacity of leaves, 32)
+        self.mode = self.mode.prepend(k as u8);
+        self
+    }
+
+    /// The modes, outermost first, in which an operation applied mode by mode (a tiler's
+    /// composition, divide or product) failed; empty when the operands as given failed. The
+    /// operands ([`lhs`](Error::lhs), [`rhs`](Error::rhs)) are then that mode's pieces.
+    ///
+    /// ```
+    /// use cute::{logical_divide, Layout, Operand, Tiler};
+    /// let a: Layout = "((2,2),6):((1,8),4)".parse()?;
+    /// let e = logical_divide(&a, &"<3:1,4:1>".parse::<Tiler>()?).unwrap_err();
+    /// assert_eq!(e.mode_path(), &[0]);
+    /// assert_eq!(e.lhs(), &Operand::Layout("(2,2):(1,8)".parse()?));
+    /// assert!(e.to_string().starts_with("logical_divide at mode 0: (2,2):(1,8) ⊘ 3:1: "));
+    /// # Ok::<(), cute::Error>(())
+    /// ```
+    pub const fn mode_path(&self) -> &[u8] {
+        self.mode.indices()
     }
 
     /// Replaces the operation name only if it is `from` (used when an operation is built from another).

@@ -258,6 +258,30 @@ impl Error {
 
     const fn push(&self, t: &mut Text) {
         t.push_str(self.op.name());
+        let path = self.mode.indices();
+        if !path.is_empty() {
+            t.push_str(" at mode ");
+            if path.len() > 1 || self.mode.deeper() {
+                t.push_str("(");
+            }
+            let mut i = 0;
+            while i < path.len() {
+                if i > 0 {
+                    t.push_str(",");
+                }
+                t.push_u64(path[i] as u64);
+                i += 1;
+            }
+            if self.mode.deeper() {
+                t.push_str(",…");
+            }
+            if path.len() > 1 || self.mode.deeper() {
+                t.push_str(")");
+            }
+            if !matches!(self.lhs, Operand::None) {
+                t.push_str(":");
+            }
+        }
         match (&self.lhs, &self.rhs, self.op.symbol()) {
             (Operand::None, _, _) => {}
             (l, Operand::None, _) => {

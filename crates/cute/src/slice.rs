@@ -264,13 +264,24 @@ fn walk(
         }
         return Ok(());
     }
-    if l.is_leaf() || l.rank() != c.rank() {
+    if l.is_leaf() {
+        return Err(Error::new(
+            op,
+            ErrorKind::ProfileMismatch {
+                what: "a tuple entry of the slicing coordinate meets a single mode, where an \
+                       integer or `_` goes (the entry's rank, the mode's depth)",
+                left: c.rank() as i64,
+                right: 0,
+            },
+        ));
+    }
+    if l.rank() != c.rank() {
         return Err(Error::new(
             op,
             ErrorKind::ProfileMismatch {
                 what: "a tuple entry of the slicing coordinate must meet a mode of the same rank",
                 left: c.rank() as i64,
-                right: if l.is_leaf() { 1 } else { l.rank() as i64 },
+                right: l.rank() as i64,
             },
         ));
     }

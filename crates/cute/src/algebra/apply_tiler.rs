@@ -106,7 +106,8 @@ pub(crate) const fn apply_tiler_build(
         if let (Some(lo), true, Apply::Divide) = (tile, a.tree.is_leaf_mode(lo_a, hi_a), f) {
             if let Tile::Layout(b) = &t.tiles[lo] {
                 let r = divide_leaf_build(a.shape[lo_a], a.stride[lo_a], a.basis[lo_a], b, err);
-                if err.is_err() {
+                if let Err(e) = *err {
+                    *err = Err(e.in_mode(k));
                     return out;
                 }
                 push_layout!(Op::LogicalDivide, out, err, n, pending, depth, &r);
@@ -121,7 +122,8 @@ pub(crate) const fn apply_tiler_build(
                 Some(lo) => tile_build(&m, &t.tiles[lo], f, err),
                 None => apply_tiler_build(&m, &mode_of_tiles(t, lo_t, hi_t), f, err),
             };
-            if err.is_err() {
+            if let Err(e) = *err {
+                *err = Err(e.in_mode(k));
                 return out;
             }
             push_layout!(Op::LogicalDivide, out, err, n, pending, depth, &r);

@@ -213,6 +213,8 @@ pub fn error_line(op: &str, args: &[&str], o: &Outcome) -> Option<String> {
                     e.operands
                 )
             }
+            // named after the operation asked for where the refusal is an inner one's
+            _ if e.op != op => format!("error: {name}: {e}"),
             _ => format!("error: {e}"),
         }),
         Outcome::BadArgument { index, error } => Some(match args.get(*index) {

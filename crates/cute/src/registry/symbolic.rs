@@ -12,6 +12,8 @@
 //! assert!(matches!(o, Outcome::Value(v) if v == "((128,64),(M{div=128}/128,N{div=64}/64)):((1,M),(128,64*M))"));
 //! let o = run("slice", &["(4,M,2):(1,4,4*M)", "(1,_,_)"]);
 //! assert!(matches!(o, Outcome::Value(v) if v == "(M,2):(4,4*M)"));
+//! let o = run("eval_crd", &["(4,M):(M,1)", "(3,5)"]);
+//! assert!(matches!(o, Outcome::Value(v) if v == "5+3*M"));
 //! let o = run("composition", &["(M,4):(1,2*M)", "2:8"]);
 //! assert_eq!(o.category(), Some("Condition"));
 //! ```
@@ -20,7 +22,8 @@ use super::Outcome;
 use crate::symbolic::{self, SymError, SymLayout};
 
 /// The operations answered on symbolic layouts (all arguments layouts but the coordinate of
-/// `slice` and `dice`; `complement` may take a cotarget, `size`/`cosize` give a product).
+/// `slice`, `dice` and `eval_crd`; `complement` may take a cotarget, `size`/`cosize` give a
+/// product, `eval_crd` a sum of products).
 const OPS: &[&str] = &[
     "coalesce",
     "composition",
@@ -41,6 +44,7 @@ const OPS: &[&str] = &[
     "cosize",
     "slice",
     "dice",
+    "eval_crd",
 ];
 
 /// `out`, the integer registry's outcome, unless it could not read an argument that reads as a
@@ -66,23 +70,47 @@ pub(super) fn fallback(
                     && a.parse::<SymLayout>().is_ok_and(|l| !l.is_static()) =>
             {
                 let ops = OPS.join(", ");
+                let why = if op == "eval_all" {
+                    "eval_all lists the offsets of a layout of known size; with unknown extents, \
+                     evaluate at a coordinate (eval_crd)"
+                        .to_string()
+                } else {
+                    format!(
+                        "{op} takes integer layouts only (the operations on unknown extents: {ops})"
+                    )
+                };
                 Outcome::Symbolic(Box::new(SymError::new(
                     op,
                     format!("argument {} {}", index + 1, super::quote(a)),
-                    symbolic::Reason::Unsupported(format!(
-                        "{op} takes integer layouts only (the operations on unknown extents: {ops})"
-                    )),
+                    symbolic::Reason::Unsupported(why),
                 )))
             }
             _ => out,
         };
     }
     if let [a, t] = args {
-        if t.trim_start().starts_with('<') && op.ends_with("_divide") {
+        if t.trim_start().starts_with('<') && (op.ends_with("_divide") || op == "composition") {
             return by_mode(op, a, t, out);
+        }
+        if t.trim_start().starts_with('<') {
+            // a tiler elsewhere (composition, the products) is read by the integer reader only
+            return match a.parse::<SymLayout>() {
+                Ok(l) if !l.is_static() => Outcome::Symbolic(Box::new(SymError::new(
+                    op,
+                    format!("{l} {t}"),
+                    symbolic::Reason::Unsupported(format!(
+                        "{op} by a tiler `<…>` (with unknown extents, composition and the \
+                         divides take tilers; {op} takes a layout)"
+                    )),
+                ))),
+                _ => out,
+            };
         }
         if op == "slice" || op == "dice" {
             return sliced(op, a, t, out);
+        }
+        if op == "eval_crd" {
+            return evaluated(a, t, out);
         }
     }
     let mut layouts = Vec::with_capacity(args.len());
@@ -134,7 +162,7 @@ fn unreadable(op: &'static str, k: usize, a: &str, mut e: SymError, out: Outcome
     out
 }
 
-/// A divide by a tiler by mode `<B0,B1,…>`.
+/// A composition or a divide by a tiler by mode `<B0,B1,…>`.
 fn by_mode(op: &'static str, a: &str, t: &str, out: Outcome) -> Outcome {
     let a = match a.parse::<SymLayout>() {
         Ok(a) => a,
@@ -151,6 +179,7 @@ fn by_mode(op: &'static str, a: &str, t: &str, out: Outcome) -> Outcome {
         "logical_divide" => symbolic::logical_divide_by_mode(&a, &t),
         "zipped_divide" => symbolic::zipped_divide_by_mode(&a, &t),
         "tiled_divide" => symbolic::tiled_divide_by_mode(&a, &t),
+        "composition" => symbolic::composition_by_mode(&a, &t),
         _ => symbolic::flat_divide_by_mode(&a, &t),
     };
     match r {
@@ -184,6 +213,31 @@ fn sliced(op: &'static str, a: &str, c: &str, out: Outcome) -> Outcome {
         symbolic::dice(&a, &c)
     };
     match r {
+        Ok(v) => Outcome::Value(v.to_string()),
+        Err(e) => Outcome::Symbolic(Box::new(e)),
+    }
+}
+
+/// `eval_crd` of a symbolic layout at a coordinate: a sum of products of the unknowns.
+fn evaluated(a: &str, c: &str, out: Outcome) -> Outcome {
+    let a = match a.parse::<SymLayout>() {
+        Ok(a) => a,
+        Err(e) => return unreadable("eval_crd", 0, a, e, out),
+    };
+    if a.is_static() {
+        return out;
+    }
+    let c = match c.parse::<crate::IntTuple>() {
+        Ok(c) => c,
+        // the layout reads with unknowns: the coordinate is the argument at fault
+        Err(error) => {
+            return Outcome::BadArgument {
+                index: 1,
+                error: Box::new(error),
+            }
+        }
+    };
+    match symbolic::eval(&a, &c) {
         Ok(v) => Outcome::Value(v.to_string()),
         Err(e) => Outcome::Symbolic(Box::new(e)),
     }

@@ -1,7 +1,7 @@
 //! Divides and products of symbolic layouts, built from composition and complement as the paper
 //! defines them.
 
-use super::error::SymError;
+use super::error::{Reason, SymError};
 use super::expr::Mono;
 use super::layout::{unify, SymLayout, SymStride};
 use super::ops::{complement_in, composition, Ctx};
@@ -264,9 +264,13 @@ pub fn flat_product(a: &SymLayout, b: &SymLayout) -> Result<SymLayout, SymError>
     Ok(SymLayout::tuple(v))
 }
 
-/// Pads `l`'s top-level modes with `1:0` to `n` modes.
+/// Pads `l`'s top-level modes with `1:0` to `n` modes (a layout of rank `n` as it is, a single
+/// mode too, as CuTe's `append<R>`).
 fn padded(l: &SymLayout, n: usize) -> SymLayout {
     let mut m = l.modes();
+    if m.len() == n {
+        return l.clone();
+    }
     while m.len() < n {
         m.push(SymLayout::leaf(Mono::int(1), SymStride::int(Mono::int(0))));
     }
@@ -282,17 +286,22 @@ fn rank_product(
     let ctx = Ctx::new(op, &[a, b]);
     let n = a.modes().len().max(b.modes().len());
     let (x, y) = product_parts(&ctx, &padded(a, n), &padded(b, n))?;
-    let pairs = x
-        .modes()
+    // CuTe's zip(l0, l1): the 1-tuple `((l0, l1))` for a single mode l0, else mode by mode
+    let (l0, l1) = if block_first { (x, y) } else { (y, x) };
+    if l0.is_leaf() {
+        return Ok(SymLayout::tuple(vec![SymLayout::tuple(vec![l0, l1])]));
+    }
+    let (m0, m1) = (l0.modes(), l1.modes());
+    if l1.is_leaf() || m0.len() != m1.len() {
+        return Err(ctx.fail(Reason::Static(format!(
+            "the tile and the grid of the product cannot be zipped: {} against {}",
+            l0, l1
+        ))));
+    }
+    let pairs = m0
         .into_iter()
-        .zip(y.modes())
-        .map(|(p, q)| {
-            if block_first {
-                SymLayout::tuple(vec![p, q])
-            } else {
-                SymLayout::tuple(vec![q, p])
-            }
-        })
+        .zip(m1)
+        .map(|(p, q)| SymLayout::tuple(vec![p, q]))
         .collect();
     Ok(SymLayout::tuple(pairs))
 }

@@ -88,6 +88,10 @@ impl Sym {
         if let Some(v) = m.as_int() {
             return Some(Mono::int((v - 1) / c + 1));
         }
+        // ⌈(a/d)/c⌉ = ⌈a/(d·c)⌉: the printed `⌈m/c⌉` has no division inside
+        if m.den > 1 {
+            return Sym::ceil(&m.mul_int(m.den)?, c.checked_mul(m.den)?);
+        }
         let cm = Mono::int(c);
         if cm.divides(m) == Tri::Yes {
             return m.div_exact(&cm);
@@ -290,6 +294,28 @@ impl Mono {
             }
         }
         Some(Mono { num, den, syms }.normalized())
+    }
+
+    /// `self + o` for two products of the same unknowns; `None` when they differ or on
+    /// overflow.
+    pub(crate) fn add_like(&self, o: &Mono) -> Option<Mono> {
+        if self.syms != o.syms {
+            return None;
+        }
+        let g = gcd(self.den, o.den).max(1);
+        let den = (self.den / g).checked_mul(o.den)?;
+        let num = self
+            .num
+            .checked_mul(o.den / g)?
+            .checked_add(o.num.checked_mul(self.den / g)?)?;
+        Some(
+            Mono {
+                num,
+                den,
+                syms: self.syms.clone(),
+            }
+            .normalized(),
+        )
     }
 
     /// `self / o` when it is an integer for every admissible value ([`Mono::divides`] said Yes).

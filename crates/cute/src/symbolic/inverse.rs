@@ -144,7 +144,10 @@ pub fn right_inverse_with(l: &SymLayout, form: Form) -> Result<SymLayout, SymErr
 }
 
 /// `left_inverse(L)`: `R` with `R(L(i)) = i` for every `i < |L|` and every admissible value of
-/// the unknowns, built as the right inverse of `(L, L*)` (PyCuTe's construction).
+/// the unknowns, built as the right inverse of `(L, L*)` (PyCuTe's construction). Offsets that
+/// `L` does not reach go where the complement sends them (`4:2` gives `(2,4):(4,1)`); the
+/// integer [`left_inverse`](crate::left_inverse) follows C++ there, stride 0 (`(2,4):(0,1)`).
+/// Both are left inverses; they differ only off `L`'s image.
 ///
 /// # Errors
 ///
@@ -161,6 +164,12 @@ pub fn left_inverse(l: &SymLayout) -> Result<SymLayout, SymError> {
     for (s, d) in l.flat() {
         if d.m.is_zero() && !s.is_one() {
             // a stride-0 mode of extent above 1 repeats offsets: no left inverse
+            if s.as_int().is_some() {
+                return Err(ctx.fail(super::error::Reason::Static(format!(
+                    "the layout is not injective: a mode of extent {s} and stride 0 repeats \
+                     offsets, so no R has R(L(i)) = i for every i"
+                ))));
+            }
             return Err(ctx.needs(
                 &[&s],
                 format!("{s} = 1 (a mode of stride 0 makes the layout non-injective otherwise)"),

@@ -219,14 +219,16 @@ impl SymLayout {
     ///
     /// # Errors
     ///
-    /// A value that is not admissible for its unknown, or a layout the integer library refuses
-    /// (e.g. a size beyond 64 bits).
+    /// A value that is not admissible for its unknown, an extent or stride beyond 64 bits
+    /// (`Overflow`), or a layout the integer library refuses (e.g. a size beyond 64 bits).
     ///
     /// ```
     /// use cute::symbolic::SymLayout;
     /// let l: SymLayout = "(192,M{div=8}):(1,192)".parse().unwrap();
     /// assert_eq!(l.substitute(&|_| 16).unwrap().to_string(), "(192,16):(1,192)");
     /// assert!(l.substitute(&|_| 12).is_err());
+    /// let big: SymLayout = "M:M*M*M*M*M*M*M".parse().unwrap();
+    /// assert_eq!(big.substitute(&|_| 1024).unwrap_err().category(), "Overflow");
     /// ```
     pub fn substitute(&self, value: &dyn Fn(&Sym) -> i64) -> Result<Layout, SymError> {
         let fail = |why: String| SymError::new("substitute", self.to_string(), Reason::Static(why));
@@ -239,11 +241,21 @@ impl SymLayout {
                 )));
             }
         }
-        let text = self.print_with(&mut |m: &Mono| {
-            m.eval(value)
-                .map(|v| v.to_string())
-                .unwrap_or_else(|| "overflow".into())
+        let mut overflow = false;
+        let text = self.print_with(&mut |m: &Mono| match m.eval(value) {
+            Some(v) => v.to_string(),
+            None => {
+                overflow = true;
+                String::new()
+            }
         });
+        if overflow {
+            return Err(SymError::new(
+                "substitute",
+                self.to_string(),
+                Reason::Overflow,
+            ));
+        }
         text.parse::<Layout>().map_err(|e| fail(e.to_string()))
     }
 

@@ -26,6 +26,7 @@
 
 mod derived;
 mod error;
+mod eval;
 mod expr;
 mod inverse;
 mod layout;
@@ -39,14 +40,15 @@ pub use derived::{
     tiled_divide, tiled_product, zipped_divide, zipped_product,
 };
 pub use error::{Reason, SymError};
+pub use eval::{eval, SymOffset};
 pub use expr::{Mono, Sym, SymId, Tri};
 pub use inverse::{left_inverse, right_inverse, right_inverse_with};
 pub use layout::{SymLayout, SymStride, Tree};
 pub use ops::{coalesce, coalesce_with, complement, composition, Form};
 pub use slicing::{dice, slice};
 pub use tiler::{
-    flat_divide_by_mode, logical_divide_by_mode, tiled_divide_by_mode, zipped_divide_by_mode,
-    SymTiler,
+    composition_by_mode, flat_divide_by_mode, logical_divide_by_mode, tiled_divide_by_mode,
+    zipped_divide_by_mode, SymTiler,
 };
 
 /// `cosize(L) = L(|L|-1) + 1` when it is a single product of the extents (compact layouts),

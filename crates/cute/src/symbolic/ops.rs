@@ -233,6 +233,14 @@ fn compose_leaf(
             continue;
         }
         if rest_stride.divides(ai) != Tri::Yes {
+            if ai.as_int().is_some() && rest_stride.as_int().is_some() {
+                return Err(static_fails(
+                    ctx,
+                    "stride-divisibility condition (9)",
+                    ai,
+                    &rest_stride,
+                ));
+            }
             return Err(ctx.needs(
                 &[ai, &rest_stride],
                 format!(
@@ -249,6 +257,14 @@ fn compose_leaf(
             break;
         }
         if q.divides(&rest_shape) != Tri::Yes {
+            if q.as_int().is_some() && rest_shape.as_int().is_some() {
+                return Err(static_fails(
+                    ctx,
+                    "shape-divisibility condition (10)",
+                    &q,
+                    &rest_shape,
+                ));
+            }
             return Err(ctx.needs(
                 &[&q, &rest_shape],
                 format!(
@@ -269,6 +285,16 @@ fn compose_leaf(
 
 /// The condition that `a` and `b` divide one another, in words: `M divisible by 8 or dividing
 /// 8` when one side is an integer.
+/// A condition between two integers that fails: no run-time value decides it, and the exact
+/// decision that may still answer (DESIGN.md, "Composition decided exactly") runs on integer
+/// layouts only.
+fn static_fails(ctx: &Ctx, condition: &str, a: &Mono, b: &Mono) -> SymError {
+    ctx.unsupported(&format!(
+        "the {condition} fails ({a} and {b} divide neither way) at every value, and the exact \
+         decision that can answer beyond it is made for integer layouts only"
+    ))
+}
+
 fn one_another(a: &Mono, b: &Mono) -> String {
     let (x, y) = if a.as_int().is_some() { (b, a) } else { (a, b) };
     if y.as_int().is_some() {

@@ -46,7 +46,14 @@ fn walk(
         return Ok(());
     }
     let modes = l.modes();
-    if l.is_leaf() || modes.len() != c.rank() {
+    if l.is_leaf() {
+        return Err(ctx.fail(Reason::Static(format!(
+            "a tuple entry of the slicing coordinate (rank {}) meets the single mode {l}, where \
+             an integer or `_` goes",
+            c.rank()
+        ))));
+    }
+    if modes.len() != c.rank() {
         return Err(ctx.fail(Reason::Static(format!(
             "a tuple entry of the slicing coordinate (rank {}) must meet a mode of the same rank \
              (rank {})",

@@ -71,6 +71,7 @@ impl Reader<'_> {
             return Ok(None);
         }
         let (mut div, mut min) = (1, 1);
+        let mut seen = [false; 2];
         loop {
             self.ws();
             let rest = &self.s[self.pos..];
@@ -81,6 +82,14 @@ impl Reader<'_> {
             } else {
                 return self.fail("`div` or `min`");
             };
+            if seen[key] {
+                return self.fail(if key == 0 {
+                    "`min` or `}` (`div` is given once)"
+                } else {
+                    "`div` or `}` (`min` is given once)"
+                });
+            }
+            seen[key] = true;
             self.pos += 3;
             if !self.eat(b'=') {
                 return self.fail("`=`");
@@ -172,6 +181,13 @@ impl Reader<'_> {
                     self.pos += 1; // CuTe's static marker `_4`
                 }
                 let neg = self.eat(b'-');
+                // `-M`, `-?`: the negated factor (a negative stride over an unknown)
+                if neg && self.s.get(self.pos).is_some_and(|c| !c.is_ascii_digit()) {
+                    return self
+                        .factor()?
+                        .mul_int(-1)
+                        .ok_or((at, "a product that fits in 64 bits".into()));
+                }
                 let v = self.nat()?;
                 Ok(Mono::int(if neg { -v } else { v }))
             }
@@ -472,5 +488,32 @@ impl fmt::Display for Mono {
             next: 0,
         };
         f.write_str(&mono_text(self, &mut namer))
+    }
+}
+
+impl fmt::Display for super::eval::SymOffset {
+    /// `0`, `13`, `5+3*M`, `-2+4*M`: the terms joined by their signs (the static one first), an
+    /// anonymous unknown that occurs more than once printed `?1` at each occurrence.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.terms.is_empty() {
+            return f.write_str("0");
+        }
+        let mut count: HashMap<SymId, usize> = HashMap::new();
+        for m in &self.terms {
+            count_unknowns(m, &mut count);
+        }
+        let mut namer = Namer {
+            count,
+            seen: HashMap::new(),
+            next: 0,
+        };
+        for (k, m) in self.terms.iter().enumerate() {
+            let t = mono_text(m, &mut namer);
+            if k > 0 && !t.starts_with('-') {
+                f.write_str("+")?;
+            }
+            f.write_str(&t)?;
+        }
+        Ok(())
     }
 }

@@ -27,7 +27,7 @@ impl FromStr for SymTiler {
     ///
     /// # Errors
     ///
-    /// Text that is not such a tiler (category `Syntax`), e.g. a nested tiler.
+    /// Text that is not such a tiler (category `Syntax`); a nested tiler is `Unsupported`.
     ///
     /// ```
     /// use cute::symbolic::SymTiler;
@@ -59,7 +59,18 @@ impl FromStr for SymTiler {
             match bytes.get(k) {
                 Some(b'(' | b'{') => depth += 1,
                 Some(b')' | b'}') => depth -= 1,
-                Some(b'<' | b'>') => return Err(syntax(base + k, "a layout or `_`")),
+                Some(b'<') => {
+                    return Err(SymError::new(
+                        "parse",
+                        String::new(),
+                        Reason::Unsupported(
+                            "a tiler nested in a tiler (with unknown extents, each tile is a \
+                             layout or `_`)"
+                                .into(),
+                        ),
+                    ))
+                }
+                Some(b'>') => return Err(syntax(base + k, "a layout or `_`")),
                 Some(b',') if depth == 0 => {}
                 None => {}
                 Some(_) => continue,
@@ -133,6 +144,56 @@ fn by_mode(ctx: &Ctx, a: &SymLayout, t: &SymTiler) -> Result<ByMode, SymError> {
 
 fn ctx_for(op: &'static str, a: &SymLayout, t: &SymTiler) -> Ctx {
     Ctx::with_tail(op, a, t.to_string())
+}
+
+/// `composition(A, <B0,B1,…>)`: mode `i` of A composed with `Bi` (`_` keeps it); the modes of A
+/// past the tiler are dropped, as in CuTe.
+///
+/// # Errors
+///
+/// As [`composition`](super::composition) for each mode, the mode named (`at mode 1`); a tiler
+/// with more modes than A.
+///
+/// ```
+/// use cute::symbolic::{composition_by_mode, SymLayout, SymTiler};
+/// let a: SymLayout = "(8,M,2):(1,8,8*M)".parse().unwrap();
+/// let t: SymTiler = "<4:2,_>".parse().unwrap();
+/// assert_eq!(composition_by_mode(&a, &t).unwrap().to_string(), "(4,M):(2,8)");
+/// let a: SymLayout = "(4,(2,M)):(1,(4,16))".parse().unwrap();
+/// let e = composition_by_mode(&a, &"<_,3:1>".parse().unwrap()).unwrap_err();
+/// assert!(e.to_string().contains("at mode 1: (2,M):(4,16) ∘ 3:1: "), "{e}");
+/// ```
+pub fn composition_by_mode(a: &SymLayout, t: &SymTiler) -> Result<SymLayout, SymError> {
+    let ctx = ctx_for("composition", a, t);
+    let mut all: Vec<&SymLayout> = vec![a];
+    all.extend(t.0.iter().flatten());
+    let u = unify(&all).map_err(|r| ctx.fail(r))?;
+    let modes = u[0].modes();
+    if t.0.len() > modes.len() {
+        return Err(ctx.fail(Reason::Static(format!(
+            "the tiler has {} modes, the layout {}",
+            t.0.len(),
+            modes.len()
+        ))));
+    }
+    let mut bs = u[1..].iter();
+    let mut out = Vec::new();
+    for (k, (m, b)) in modes.iter().zip(&t.0).enumerate() {
+        out.push(match b {
+            Some(_) => {
+                let b = bs.next().ok_or_else(|| ctx.unsupported("a tiler item"))?;
+                super::composition(m, b).map_err(|e| {
+                    SymError::new(
+                        ctx.op,
+                        format!("{} at mode {k}: {}", ctx.operands(), e.operands),
+                        e.reason,
+                    )
+                })?
+            }
+            None => m.clone(),
+        });
+    }
+    Ok(SymLayout::tuple(out))
 }
 
 /// `logical_divide(A, <B0,B1,…>)`: mode `i` of A divided by `Bi` (`_` keeps it), the other
@@ -222,15 +283,18 @@ pub fn zipped_divide_by_mode(a: &SymLayout, t: &SymTiler) -> Result<SymLayout, S
 ///     tiled_divide_by_mode(&a, &t).unwrap().to_string(),
 ///     "((8),M{div=8}/8,N):((1),8,M)"
 /// );
+/// let a: SymLayout = "M{div=8}:1".parse().unwrap(); // one rest: kept whole, as in CuTe C++
+/// assert_eq!(tiled_divide_by_mode(&a, &t).unwrap().to_string(), "((8),(M{div=8}/8)):((1),(8))");
 /// ```
 pub fn tiled_divide_by_mode(a: &SymLayout, t: &SymTiler) -> Result<SymLayout, SymError> {
     let (tiles, rests) = tiles_and_rests("tiled_divide", a, t)?;
     let mut out = vec![SymLayout::tuple(tiles)];
-    out.extend(rests);
+    out.extend(spliced(rests));
     Ok(SymLayout::tuple(out))
 }
 
-/// `flat_divide(A, <B0,…>)`: `(tile0, tile1, …, rest0, rest1, …, other modes)`.
+/// `flat_divide(A, <B0,…>)`: `(tile0, tile1, …, rest0, rest1, …, other modes)`, where a single
+/// tile or a single rest stays a rank-1 tuple (`((8),M/8,N)`), as in CuTe C++.
 ///
 /// # Errors
 ///
@@ -240,10 +304,27 @@ pub fn tiled_divide_by_mode(a: &SymLayout, t: &SymTiler) -> Result<SymLayout, Sy
 /// use cute::symbolic::{flat_divide_by_mode, SymLayout, SymTiler};
 /// let a: SymLayout = "(M{div=8},N):(1,M)".parse().unwrap();
 /// let t: SymTiler = "<8:1>".parse().unwrap();
-/// assert_eq!(flat_divide_by_mode(&a, &t).unwrap().to_string(), "(8,M{div=8}/8,N):(1,8,M)");
+/// assert_eq!(flat_divide_by_mode(&a, &t).unwrap().to_string(), "((8),M{div=8}/8,N):((1),8,M)");
+/// let t: SymTiler = "<8:1,2:1>".parse().unwrap();
+/// assert_eq!(flat_divide_by_mode(&a, &t).unwrap().to_string(), "(8,2,M{div=8}/8,⌈N/2⌉):(1,M,8,2*M)");
+/// let t: SymTiler = "<8:1,2:1>".parse().unwrap();
+/// assert_eq!(flat_divide_by_mode(&a, &t).unwrap().to_string(), "(8,2,M{div=8}/8,⌈N/2⌉):(1,M,8,2*M)");
 /// ```
 pub fn flat_divide_by_mode(a: &SymLayout, t: &SymTiler) -> Result<SymLayout, SymError> {
-    let (mut tiles, rests) = tiles_and_rests("flat_divide", a, t)?;
-    tiles.extend(rests);
-    Ok(SymLayout::tuple(tiles))
+    let (tiles, rests) = tiles_and_rests("flat_divide", a, t)?;
+    let mut out = spliced(tiles);
+    out.extend(spliced(rests));
+    Ok(SymLayout::tuple(out))
+}
+
+/// The modes of `(m0, m1, …)` put into an enclosing tuple, as CuTe C++'s slice by
+/// `repeat<R>(_)` puts them: each mode on its own, but a single mode stays one tuple `(m0)`
+/// (`repeat<1>(_)` is `_` itself, which keeps the whole rank-1 mode), so `tiled_divide(16:1,
+/// <4>)` is `((4),(4))`. (CuTe DSL 4.8.1 and PyCuTe give `((4),4)`; COMPARE.md.)
+fn spliced(modes: Vec<SymLayout>) -> Vec<SymLayout> {
+    if modes.len() == 1 {
+        vec![SymLayout::tuple(modes)]
+    } else {
+        modes
+    }
 }

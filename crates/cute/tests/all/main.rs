@@ -26,5 +26,6 @@ mod static_tensor;
 mod swizzle;
 mod swizzle_f2;
 mod symbolic;
+mod symbolic_eval;
 mod tensor;
 mod tiled;

@@ -86,7 +86,16 @@ fn slice_errors_name_the_condition() {
     let e = slice(&l("(4,8):(1,4)"), &pc("((0,_),_)")).unwrap_err();
     assert_eq!(e.category(), "ProfileMismatch");
     assert!(
-        e.to_string().contains("must meet a mode of the same rank"),
+        e.to_string().contains(
+            "a tuple entry of the slicing coordinate meets a single mode, where an integer or `_` \
+             goes (the entry's rank, the mode's depth) (2 vs 0)"
+        ),
+        "{e}"
+    );
+    let e = slice(&l("((2,2),8):((1,2),4)"), &pc("((0,_,1),_)")).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("must meet a mode of the same rank (3 vs 2)"),
         "{e}"
     );
     let e = slice(&l("(4,8):(1,4)"), &pc("(0,_,1)")).unwrap_err();

@@ -68,7 +68,8 @@ const fn compose_tile_build(a: &Layout, tile: &Tile, err: &mut Result<(), Error>
     }
 }
 
-/// `A ∘ T` for a tiler, or the error in `err` (operands of the mode that failed attached). The
+/// `A ∘ T` for a tiler, or the error in `err` (operands of the mode that failed attached, and its
+/// [path](Error::mode_path)). The
 /// result (the concatenation of the modes' results) is written only through the fields of `out`,
 /// as in [`compose_build`]; each mode of `A` is taken without a copy, and a single tile is used
 /// without building the sub-tiler.
@@ -118,7 +119,7 @@ const fn compose_tiler_build(a: &Layout, t: &Tiler, err: &mut Result<(), Error>)
                 } else {
                     let r = compose_tile_build(&ak, &t.tiles[lo], err);
                     if let Err(e) = *err {
-                        *err = Err(e.or_with(Operand::Layout(ak), Operand::None));
+                        *err = Err(e.or_with(Operand::Layout(ak), Operand::None).in_mode(k));
                         return out;
                     }
                     push_layout!(Op::Composition, out, err, n, pending, depth, &r);
@@ -126,7 +127,13 @@ const fn compose_tiler_build(a: &Layout, t: &Tiler, err: &mut Result<(), Error>)
             }
             None => {
                 let tk = mode_of_tiles(t, lo_t, hi_t);
-                let r = attempt!(err, out, composition_tiler(&ak, &tk));
+                let r = match composition_tiler(&ak, &tk) {
+                    Ok(r) => r,
+                    Err(e) => {
+                        *err = Err(e.in_mode(k));
+                        return out;
+                    }
+                };
                 push_layout!(Op::Composition, out, err, n, pending, depth, &r);
             }
         }
