@@ -93,7 +93,7 @@ pub(super) fn fallback(
             return by_mode(op, a, t, out);
         }
         if t.trim_start().starts_with('<') {
-            // a tiler elsewhere (composition, the products) is read by the integer reader only
+            // a tiler elsewhere (the products) is read by the integer reader only
             return match a.parse::<SymLayout>() {
                 Ok(l) if !l.is_static() => Outcome::Symbolic(Box::new(SymError::new(
                     op,
