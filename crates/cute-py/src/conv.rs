@@ -106,6 +106,18 @@ pub fn int(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<i64> {
     }
 }
 
+/// The one argument of a call `X(...)`: a single argument as it is, several as the tuple of them
+/// (`L(1, 2)` is `L((1, 2))`); none is a `TypeError` naming `class`.
+pub fn call_arg<'py>(args: &Bound<'py, PyTuple>, class: &str) -> PyResult<Bound<'py, PyAny>> {
+    match args.len() {
+        0 => Err(PyTypeError::new_err(format!(
+            "{class}(...): expected an index or a coordinate, got no argument"
+        ))),
+        1 => args.get_item(0),
+        _ => Ok(args.clone().into_any()),
+    }
+}
+
 /// The elements of a tuple or list, or `None` for any other value.
 pub fn seq<'py>(obj: &Bound<'py, PyAny>) -> Option<Vec<Bound<'py, PyAny>>> {
     if let Ok(t) = obj.downcast::<PyTuple>() {

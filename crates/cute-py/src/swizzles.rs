@@ -2,7 +2,6 @@
 //! results `BankReport` and `SwizzleSearch`.
 
 use cute::{ComposedLayout, Swizzle};
-use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
@@ -241,15 +240,7 @@ impl PyComposedLayout {
     /// Evaluates at an index or a coordinate.
     #[pyo3(signature = (*args))]
     fn __call__(&self, args: &Bound<'_, PyTuple>) -> PyResult<i64> {
-        let arg = match args.len() {
-            0 => {
-                return Err(PyTypeError::new_err(
-                    "ComposedLayout(...): expected an index or a coordinate, got no argument",
-                ))
-            }
-            1 => args.get_item(0)?,
-            _ => args.clone().into_any(),
-        };
+        let arg = conv::call_arg(args, "ComposedLayout")?;
         if conv::seq(&arg).is_some() {
             let c = conv::tuple(&arg, "ComposedLayout coordinate")?;
             self.0.eval_crd(&c).py()

@@ -112,15 +112,7 @@ impl PySymLayout {
     /// 13
     #[pyo3(signature = (*args))]
     fn __call__(&self, py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<PyObject> {
-        let arg = match args.len() {
-            0 => {
-                return Err(PyTypeError::new_err(
-                    "SymLayout(...): expected an index or a coordinate, got no argument",
-                ))
-            }
-            1 => args.get_item(0)?,
-            _ => args.clone().into_any(),
-        };
+        let arg = crate::conv::call_arg(args, "SymLayout")?;
         let c = crate::conv::tuple(&arg, "SymLayout coordinate")?;
         let o = symbolic::eval(&self.0, &c).map_err(raise)?;
         Ok(match o.as_int() {

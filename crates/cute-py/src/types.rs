@@ -292,15 +292,7 @@ impl PyLayout {
     /// (9, 9, Layout((8,),(4,)))
     #[pyo3(signature = (*args))]
     fn __call__(&self, py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<PyObject> {
-        let arg = match args.len() {
-            0 => {
-                return Err(PyTypeError::new_err(
-                    "Layout(...): expected an index or a coordinate, got no argument",
-                ))
-            }
-            1 => args.get_item(0)?,
-            _ => args.clone().into_any(),
-        };
+        let arg = conv::call_arg(args, "Layout")?;
         // the common cases without allocating: an int index, a coordinate of plain ints
         if arg.is_exact_instance_of::<PyInt>() {
             if let Ok(i) = arg.extract::<i64>() {

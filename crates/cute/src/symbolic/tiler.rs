@@ -116,7 +116,11 @@ type ByMode = (
     Vec<SymLayout>,
 );
 
-fn by_mode(ctx: &Ctx, a: &SymLayout, t: &SymTiler) -> Result<ByMode, SymError> {
+/// The modes of `A` and the tiles of `T`, unified (one fact per name), each tile beside its mode
+/// (`None` for `_`); a tiler with more modes than `A` is refused.
+type Unified = (Vec<SymLayout>, Vec<Option<SymLayout>>);
+
+fn unified(ctx: &Ctx, a: &SymLayout, t: &SymTiler) -> Result<Unified, SymError> {
     let mut all: Vec<&SymLayout> = vec![a];
     all.extend(t.0.iter().flatten());
     let u = unify(&all).map_err(|r| ctx.fail(r))?;
@@ -129,17 +133,23 @@ fn by_mode(ctx: &Ctx, a: &SymLayout, t: &SymTiler) -> Result<ByMode, SymError> {
         ))));
     }
     let mut bs = u[1..].iter();
+    let tiles =
+        t.0.iter()
+            .map(|b| b.as_ref().and_then(|_| bs.next().cloned()))
+            .collect();
+    Ok((modes, tiles))
+}
+
+fn by_mode(ctx: &Ctx, a: &SymLayout, t: &SymTiler) -> Result<ByMode, SymError> {
+    let (modes, tiles) = unified(ctx, a, t)?;
     let mut parts = Vec::new();
-    for (m, b) in modes.iter().zip(&t.0) {
+    for (m, b) in modes.iter().zip(&tiles) {
         parts.push(match b {
-            Some(_) => {
-                let b = bs.next().ok_or_else(|| ctx.unsupported("a tiler item"))?;
-                Ok(divide_parts(ctx, m, b)?)
-            }
+            Some(b) => Ok(divide_parts(ctx, m, b)?),
             None => Err(m.clone()),
         });
     }
-    Ok((parts, modes[t.0.len()..].to_vec()))
+    Ok((parts, modes[tiles.len()..].to_vec()))
 }
 
 fn ctx_for(op: &'static str, a: &SymLayout, t: &SymTiler) -> Ctx {
@@ -165,31 +175,17 @@ fn ctx_for(op: &'static str, a: &SymLayout, t: &SymTiler) -> Ctx {
 /// ```
 pub fn composition_by_mode(a: &SymLayout, t: &SymTiler) -> Result<SymLayout, SymError> {
     let ctx = ctx_for("composition", a, t);
-    let mut all: Vec<&SymLayout> = vec![a];
-    all.extend(t.0.iter().flatten());
-    let u = unify(&all).map_err(|r| ctx.fail(r))?;
-    let modes = u[0].modes();
-    if t.0.len() > modes.len() {
-        return Err(ctx.fail(Reason::Static(format!(
-            "the tiler has {} modes, the layout {}",
-            t.0.len(),
-            modes.len()
-        ))));
-    }
-    let mut bs = u[1..].iter();
+    let (modes, tiles) = unified(&ctx, a, t)?;
     let mut out = Vec::new();
-    for (k, (m, b)) in modes.iter().zip(&t.0).enumerate() {
+    for (k, (m, b)) in modes.iter().zip(&tiles).enumerate() {
         out.push(match b {
-            Some(_) => {
-                let b = bs.next().ok_or_else(|| ctx.unsupported("a tiler item"))?;
-                super::composition(m, b).map_err(|e| {
-                    SymError::new(
-                        ctx.op,
-                        format!("{} at mode {k}: {}", ctx.operands(), e.operands),
-                        e.reason,
-                    )
-                })?
-            }
+            Some(b) => super::composition(m, b).map_err(|e| {
+                SymError::new(
+                    ctx.op,
+                    format!("{} at mode {k}: {}", ctx.operands(), e.operands),
+                    e.reason,
+                )
+            })?,
             None => m.clone(),
         });
     }
