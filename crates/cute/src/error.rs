@@ -579,6 +579,27 @@ pub struct Error {
     pub(crate) lhs: Operand,
     pub(crate) rhs: Operand,
     pub(crate) mode: ModePath,
+    pub(crate) step: Step,
+}
+
+/// The step of an operation built from others in which the error arose, where that step's
+/// operands are not the operation's own (which the error records): the message names the step and
+/// writes the violated condition with the step's names, `A*` for the complement of `A` in a
+/// product, `B★ = (B, B*)` in a divide.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// The operation on the operands recorded.
+    Whole,
+    /// `A* = complement(A)` of a product `A ⊗ B`: the paper's complement, which the product
+    /// composes on its extended domain (its values there are those of CuTe's `complement(A,
+    /// size(A)·cosize(B))` kept to its trailing mode).
+    ProductComplement,
+    /// `A* ∘ B`, the second mode of a product, with `A*` as in `ProductComplement`.
+    ProductGrid,
+    /// `B*`, the complement of the tile `B` of a divide onto `Z_n`.
+    DivideComplement(i64),
+    /// `A ∘ B★`, `B★ = (B, B*)`, the composition of a divide.
+    DivideCompose,
 }
 
 /// Where, in an operation applied mode by mode (a tiler's composition, divide or product), the
@@ -646,6 +667,7 @@ impl Error {
             lhs: Operand::None,
             rhs: Operand::None,
             mode: ModePath::EMPTY,
+            step: Step::Whole,
         }
     }
 
@@ -678,6 +700,13 @@ impl Error {
     pub(crate) const fn in_mode(mut self, k: usize) -> Error {
         // (a mode index is below a layout's capacity of leaves, 32)
         self.mode = self.mode.prepend(k as u8);
+        self
+    }
+
+    /// Records that the error arose in the step `step` of the operation (kept when the operands are
+    /// recorded afterwards, which are the operation's).
+    pub(crate) const fn in_step(mut self, step: Step) -> Error {
+        self.step = step;
         self
     }
 

@@ -25,7 +25,7 @@
 //! assert_eq!(t.to_string(), "<4:1,_,3>");
 //! ```
 
-use crate::error::{Error, ErrorKind, Operand};
+use crate::error::{Error, ErrorKind, Operand, Step};
 use crate::int_tuple::{IntTuple, Tree, CAPACITY};
 use crate::layout::Layout;
 use crate::slice::PartialCoord;
@@ -304,7 +304,61 @@ impl Error {
             }
         }
         t.push_str(": ");
-        self.kind.push(t);
+        let names = Names::of(self.step);
+        match self.step {
+            Step::Whole => {}
+            Step::ProductComplement => t.push_str("in A* = complement(A): "),
+            Step::ProductGrid => t.push_str("in the second mode A* ∘ B, A* = complement(A): "),
+            Step::DivideComplement(n) => {
+                t.push_str("in B*, the complement of B onto Z_");
+                t.push_i64(n);
+                t.push_str(": ");
+            }
+            Step::DivideCompose => t.push_str("in A ∘ B★, B★ = (B, B*): "),
+        }
+        self.kind.push(t, &names);
+    }
+}
+
+/// The names an error's condition uses for the operands of the step that failed (see [`Step`]):
+/// `A ∘ B` itself, or `A* ∘ B` in a product, `A ∘ B★` in a divide.
+struct Names {
+    /// The left operand of the composition, in `A(B(c))`.
+    a: &'static str,
+    /// The right operand of the composition.
+    b: &'static str,
+    /// The left operand in words, after `the coalesced`.
+    left: &'static str,
+    /// The left operand in words.
+    left_whole: &'static str,
+    /// The right operand in words.
+    right: &'static str,
+    /// The layout that must be injective.
+    subject: &'static str,
+}
+
+impl Names {
+    const fn of(step: Step) -> Names {
+        let mut n = Names {
+            a: "A",
+            b: "B",
+            left: "left operand",
+            left_whole: "the left operand",
+            right: "the right operand",
+            subject: "the layout",
+        };
+        match step {
+            Step::Whole => {}
+            Step::ProductComplement => n.subject = "A",
+            Step::ProductGrid => {
+                (n.a, n.left, n.left_whole, n.right) = ("A*", "A*", "A*", "B");
+            }
+            Step::DivideComplement(_) => n.subject = "B",
+            Step::DivideCompose => {
+                (n.b, n.left, n.left_whole, n.right) = ("B★", "A", "A", "B★");
+            }
+        }
+        n
     }
 }
 
@@ -341,16 +395,18 @@ const fn term_name(term: u8) -> &'static str {
 }
 
 /// The exact decision's verdict after a failed condition (9) or (10), where it was taken.
-const fn push_decided(t: &mut Text, witness: Option<crate::CompositionWitness>) {
+const fn push_decided(t: &mut Text, witness: Option<crate::CompositionWitness>, n: &Names) {
     if let Some(w) = witness {
-        put!(t; "; decided exactly, no layout compatible with the right operand computes A∘B: ");
-        push_witness(t, &w);
+        put!(t; "; decided exactly, no layout compatible with ", str(n.right), " computes ",
+            str(n.a), "∘", str(n.b), ": ");
+        push_witness(t, &w, n);
     }
 }
 
 /// Why no layout compatible with `B` computes `A ∘ B`, in words (see
 /// [`CompositionWitness`](crate::CompositionWitness)).
-const fn push_witness(t: &mut Text, w: &crate::CompositionWitness) {
+const fn push_witness(t: &mut Text, w: &crate::CompositionWitness, n: &Names) {
+    let (a, b) = (n.a, n.b);
     match *w {
         crate::CompositionWitness::Boundary {
             leaf,
@@ -358,28 +414,30 @@ const fn push_witness(t: &mut Text, w: &crate::CompositionWitness) {
             run,
             extent,
         } => put!(t;
-            "along leaf ", leaf, " of B, A(B(c)) at c = ", step, "·u is a progression for u < ",
-            run, " but not at u = ", run, ", so every such layout has a mode boundary at c = ",
-            step.saturating_mul(run), ", which does not divide the extent ", extent),
+            "along leaf ", leaf, " of ", str(b), ", ", str(a), "(", str(b), "(c)) at c = ", step,
+            "·u is a progression for u < ", run, " but not at u = ", run,
+            ", so every such layout has a mode boundary at c = ", step.saturating_mul(run),
+            ", which does not divide the extent ", extent),
         crate::CompositionWitness::Carry {
             leaf,
             step,
             low,
             high,
         } => put!(t;
-            "along leaf ", leaf, " of B, every such layout has a mode boundary at c = ", step,
-            ", so A(B(c)) at c = ", low, " and c = ", high,
+            "along leaf ", leaf, " of ", str(b), ", every such layout has a mode boundary at c = ",
+            step, ", so ", str(a), "(", str(b), "(c)) at c = ", low, " and c = ", high,
             " would add up to its value at c = ", low.saturating_add(high), ", and they do not"),
         crate::CompositionWitness::Sum { index, value, sum } => put!(t;
-            "each leaf of B alone gives a layout, but at index ", index, " A(B(i)) = ", value,
+            "each leaf of ", str(b), " alone gives a layout, but at index ", index, " ", str(a), "(",
+            str(b), "(i)) = ", value,
             " while the values at its leaf coordinates taken one at a time add up to ", sum,
-            " (every layout compatible with B adds them)"),
+            " (every layout compatible with ", str(b), " adds them)"),
     }
 }
 
 impl ErrorKind {
-    /// Writes the violated condition, in `const` context.
-    const fn push(&self, t: &mut Text) {
+    /// Writes the violated condition, in `const` context, naming the operands as `n` says.
+    const fn push(&self, t: &mut Text, n: &Names) {
         match *self {
             ErrorKind::StrideDivisibility {
                 mode,
@@ -389,9 +447,9 @@ impl ErrorKind {
             } => {
                 put!(t;
                     "stride-divisibility condition (9) fails at mode ", mode,
-                    " of the coalesced left operand: stride ", stride, " and prefix product ", prefix,
-                    " divide neither way");
-                push_decided(t, witness);
+                    " of the coalesced ", str(n.left), ": stride ", stride, " and prefix product ",
+                    prefix, " divide neither way");
+                push_decided(t, witness, n);
             }
             ErrorKind::ShapeDivisibility {
                 mode,
@@ -401,18 +459,19 @@ impl ErrorKind {
             } => {
                 put!(t;
                     "shape-divisibility condition (10) fails at mode ", mode,
-                    " of the coalesced left operand: ⌈S̄_", mode, "/d⌉ = ", divisor,
+                    " of the coalesced ", str(n.left), ": ⌈S̄_", mode, "/d⌉ = ", divisor,
                     " does not divide the shape ", rest);
-                push_decided(t, witness);
+                push_decided(t, witness, n);
             }
             ErrorKind::Distributivity { mode, boundary } => put!(t;
                 "distributivity condition (12) fails at mode ", mode,
-                " of the coalesced left operand: the leaves of the right operand add up past the prefix product ",
-                boundary, " (a carry), so A∘B is not their by-mode composition"),
+                " of the coalesced ", str(n.left), ": the leaves of ", str(n.right),
+                " add up past the prefix product ", boundary, " (a carry), so ", str(n.a), "∘",
+                str(n.b), " is not their by-mode composition"),
             ErrorKind::NoLayout { witness } => {
-                put!(t; "no layout compatible with the right operand computes A∘B (decided exactly, \
-                    where the distributivity check (12) refuses): ");
-                push_witness(t, &witness);
+                put!(t; "no layout compatible with ", str(n.right), " computes ", str(n.a), "∘",
+                    str(n.b), " (decided exactly, where the distributivity check (12) refuses): ");
+                push_witness(t, &witness, n);
             }
             ErrorKind::Divisibility {
                 mode,
@@ -428,10 +487,10 @@ impl ErrorKind {
                 "the coalesced shapes have no common refinement: their greatest common domain has size ",
                 common, ", not ", size),
             ErrorKind::NotInjective { stride, covered } => put!(t;
-                "the layout is not injective: stride ", stride,
+                str(n.subject), " is not injective: stride ", stride,
                 " falls inside the extent ", covered, " already covered by the smaller strides"),
             ErrorKind::Collision { first, second } => put!(t;
-                "the layout is not injective: indices ", first, " and ", second,
+                str(n.subject), " is not injective: indices ", first, " and ", second,
                 " reach the same offset"),
             ErrorKind::OutOfRange { index, rank } => put!(t;
                 "mode index ", index, " is out of range for rank ", rank),
@@ -453,14 +512,16 @@ impl ErrorKind {
                 scale,
                 extent,
             } => put!(t;
-                "binary (F2) strides at leaf ", mode, " of the right operand: c·", scale,
+                "binary (F2) strides at leaf ", mode, " of ", str(n.right), ": c·", scale,
                 " carries for some c < ", extent,
-                ", so the carry-less scaling of the composed stride differs from A(B(c))"),
+                ", so the carry-less scaling of the composed stride differs from ", str(n.a), "(",
+                str(n.b), "(c))"),
             ErrorKind::BinaryOverlap { leaf, used, span } => put!(t;
-                "binary (F2) strides: leaf ", leaf, " of the right operand adds offsets with bits ",
-                bin(span), " in a mode of the left operand where earlier leaves add bits ",
+                "binary (F2) strides: leaf ", leaf, " of ", str(n.right), " adds offsets with bits ",
+                bin(span), " in a mode of ", str(n.left_whole), " where earlier leaves add bits ",
                 bin(used),
-                "; the integer sum carries, so the XOR of the composed strides differs from A(B(c))"),
+                "; the integer sum carries, so the XOR of the composed strides differs from ",
+                str(n.a), "(", str(n.b), "(c))"),
             ErrorKind::NotInDomain { coord, size } => put!(t;
                 "coordinate ", coord, " is outside the domain Z_", size),
             ErrorKind::ContractLetter {

@@ -156,12 +156,13 @@ pub(crate) const fn zip2_by(l: &Layout, g: &Tiler) -> Result<(Layout, Layout), E
         if l.is_leaf() {
             // CuTe: `get<1>` of an integer, "Index out of range"; a `_` leaves a mode an
             // integer (a layout tile always splits its mode in two), and the message then names
-            // the user's operands with the size of the mode
+            // that mode (of `A`, kept whole) and where it is
             if matches!(g.single(), Some(Tile::Whole)) {
                 return Err(Error::new(
                     Op::LogicalDivide,
                     ErrorKind::WholeModeUnzip { size: l.size() },
-                ));
+                )
+                .with(Operand::Layout(*l), Operand::None));
             }
             return Err(Error::new(
                 Op::LogicalDivide,
@@ -203,7 +204,10 @@ pub(crate) const fn zip2_by(l: &Layout, g: &Tiler) -> Result<(Layout, Layout), E
     while k < lr {
         let m = tri!(l.mode(k));
         if k < gr {
-            let (x, y) = tri!(zip2_by(&m, &tri!(g.mode(k))));
+            let (x, y) = match zip2_by(&m, &tri!(g.mode(k))) {
+                Ok(v) => v,
+                Err(e) => return Err(e.in_mode(k)),
+            };
             tri!(push_node(&mut bx, &x));
             tri!(push_node(&mut by, &y));
         } else {

@@ -347,18 +347,59 @@ fn refusals_name_the_operation_operands_and_condition() {
     for f in [zipped_divide, tiled_divide, flat_divide] {
         let e = f(&l("(4,8):(8,1)"), &t("<_,8>")).unwrap_err();
         assert_eq!(e.category(), "OutOfRange", "{e}");
+        // the mode kept whole is named, with where it is
+        assert_eq!(e.mode_path(), &[0]);
+        assert!(
+            e.to_string()
+                .contains(" at mode 0: 4:8: a `_` of the tiler keeps a mode of size 4 whole"),
+            "{e}"
+        );
     }
+    let e = tiled_product(&l("(4,(8,2)):(8,(1,64))"), &t("<2,<_,2>>")).unwrap_err();
+    assert_eq!(e.mode_path(), &[1, 0]);
+    assert!(
+        e.to_string()
+            .starts_with("tiled_product at mode (1,0): 8:1: "),
+        "{e}"
+    );
     let e = zipped_product(&l("(4,8):(8,1)"), &t("<_,2>")).unwrap_err();
     assert_eq!(e.category(), "OutOfRange", "{e}");
     // `_` over a mode of rank 3.
     let e = zipped_divide(&l("((4,4,2),4):((1,4,64),16)"), &t("<_>")).unwrap_err();
     assert_eq!(e.category(), "ProfileMismatch", "{e}");
-    // The complement of 4:2 up to 12 is (2,2):(1,8), which cannot be composed with 3:1.
+    // The complement of 4:2 is (2,1):(1,8), which cannot be composed with 3:1: the message
+    // names that step and writes its condition with A* for the complement.
     let e = logical_product(&l("4:2"), &t("3:1")).unwrap_err();
     assert_eq!(e.category(), "Divisibility");
-    assert!(
-        e.to_string().starts_with("logical_product 4:2 ⊗ 3:1"),
-        "{e}"
+    assert_eq!(
+        e.to_string(),
+        "logical_product 4:2 ⊗ 3:1: in the second mode A* ∘ B, A* = complement(A): \
+         shape-divisibility condition (10) fails at mode 1 of the coalesced A*: ⌈S̄_1/d⌉ = 2 does \
+         not divide the shape 3; decided exactly, no layout compatible with B computes A*∘B: along \
+         leaf 0 of B, A*(B(c)) at c = 1·u is a progression for u < 2 but not at u = 2, so every \
+         such layout has a mode boundary at c = 2, which does not divide the extent 3"
+    );
+    // A divide: leaf 1 of B★ = (B, B*) is the complement's, not B's.
+    let e = logical_divide(&l("(2,6):(1,4)"), &t("2:3")).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "logical_divide (2,6):(1,4) ⊘ 2:3: in A ∘ B★, B★ = (B, B*): no layout compatible with B★ \
+         computes A∘B★ (decided exactly, where the distributivity check (12) refuses): along leaf 1 \
+         of B★, A(B★(c)) at c = 1·u is a progression for u < 2 but not at u = 2, so every such \
+         layout has a mode boundary at c = 2, which does not divide the extent 3"
+    );
+    // The complement's own condition names the layout it concerns.
+    let e = logical_divide(&l("8:1"), &t("(2,2):(1,1)")).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "logical_divide 8:1 ⊘ (2,2):(1,1): in B*, the complement of B onto Z_8: B is not \
+         injective: indices 1 and 2 reach the same offset"
+    );
+    let e = logical_product(&l("(2,2):(1,1)"), &t("2:1")).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "logical_product (2,2):(1,1) ⊗ 2:1: in A* = complement(A): A is not injective: indices 1 \
+         and 2 reach the same offset"
     );
     // A divide whose composition is inadmissible (CuTe returns a wrong layout here).
     let e = zipped_divide(&l("(4,4):(4,1)"), &t("(4,4):(12,3)")).unwrap_err();
@@ -657,6 +698,43 @@ proptest! {
             prop_assert_eq!(r.size(), a.size() * b.size());
             if is_injective(&a) && is_injective(&b) {
                 prop_assert!(is_injective(&r), "{} is not injective", r);
+            }
+        }
+    }
+
+    /// A refused product or divide names the step that failed, and that step, taken alone, fails
+    /// with the same condition: the complement `A* = complement(A)` (the paper's, which the
+    /// product composes on its extended domain) or the composition `A* ∘ B` of a product, the
+    /// complement `B*` or the composition `A ∘ (B, B*)` of a divide.
+    #[test]
+    fn refusals_name_the_step_that_failed(a in arb_layout(3), b in arb_layout(2)) {
+        let (a, b) = (a.0, b.0);
+        if let Err(e) = logical_product(&a, &Tiler::layout(b)) {
+            let msg = e.to_string();
+            let star = complement(&a);
+            if msg.contains(": in A* = complement(A): ") {
+                prop_assert_eq!(*star.unwrap_err().kind(), *e.kind(), "{}", msg);
+            } else {
+                prop_assert!(
+                    msg.contains(": in the second mode A* ∘ B, A* = complement(A): "),
+                    "{}", msg
+                );
+                let again = composition(&star.unwrap(), &b).unwrap_err();
+                prop_assert_eq!(again.kind(), e.kind(), "{}", msg);
+            }
+        }
+        if let Err(e) = logical_divide(&a, &Tiler::layout(b)) {
+            let msg = e.to_string();
+            let rest = complement_to(&b, &coalesce(&a).shape());
+            if msg.contains(": in B*, the complement of B onto Z_") {
+                prop_assert_eq!(*rest.unwrap_err().kind(), *e.kind(), "{}", msg);
+            } else if msg.contains(": in A ∘ B★, B★ = (B, B*): ") {
+                let full = Layout::concat(&[b, rest.unwrap()]).unwrap();
+                let again = composition(&a, &full).unwrap_err();
+                prop_assert_eq!(again.kind(), e.kind(), "{}", msg);
+            } else {
+                // the only other refusal: (B, B*) is not onto Z_|A|
+                prop_assert!(msg.contains("is not onto Z_"), "{}", msg);
             }
         }
     }

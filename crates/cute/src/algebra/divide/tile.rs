@@ -5,7 +5,7 @@
 use crate::algebra::coalesce::coalesce;
 use crate::algebra::complement::integer::complement_to_build;
 use crate::algebra::composition::{compose_build, scaled};
-use crate::error::{Error, ErrorKind, Op, Operand};
+use crate::error::{Error, ErrorKind, Op, Operand, Step};
 use crate::int_tuple::CAPACITY;
 use crate::layout::BLANK;
 use crate::layout::{concat_pair_build, Layout};
@@ -32,10 +32,12 @@ pub(crate) const fn divide_leaf_build(
     let mut tiles = false;
     let rest = complement_to_build(b, &[n], false, &mut tiles, err);
     if let Err(e) = *err {
-        *err = Err(e.with(
-            Operand::Layout(leaf_layout(s, d, code)),
-            Operand::Layout(*b),
-        ));
+        *err = Err(e
+            .with(
+                Operand::Layout(leaf_layout(s, d, code)),
+                Operand::Layout(*b),
+            )
+            .in_step(Step::DivideComplement(n)));
         return rest;
     }
     let mut out = concat_pair_build(b, &rest, err);
@@ -66,10 +68,12 @@ pub(crate) const fn divide_leaf_build(
             ) {
                 Ok(v) => v,
                 Err(e) => {
-                    *err = Err(e.with(
-                        Operand::Layout(leaf_layout(s, d, code)),
-                        Operand::Layout(*b),
-                    ));
+                    *err = Err(e
+                        .with(
+                            Operand::Layout(leaf_layout(s, d, code)),
+                            Operand::Layout(*b),
+                        )
+                        .in_step(Step::DivideCompose));
                     return out;
                 }
             };
@@ -125,7 +129,9 @@ pub(crate) const fn divide_build(a: &Layout, b: &Layout, err: &mut Result<(), Er
         complement_to_build(b, &[n], false, &mut tiles, err)
     };
     if let Err(e) = *err {
-        *err = Err(e.with(Operand::Layout(*a), Operand::Layout(*b)));
+        *err = Err(e
+            .with(Operand::Layout(*a), Operand::Layout(*b))
+            .in_step(Step::DivideComplement(n)));
         return rest;
     }
     let bb = concat_pair_build(b, &rest, err);
@@ -141,7 +147,9 @@ pub(crate) const fn divide_build(a: &Layout, b: &Layout, err: &mut Result<(), Er
     }
     let out = compose_build(a, &bb, err);
     if let Err(e) = *err {
-        *err = Err(e.with(Operand::Layout(*a), Operand::Layout(*b)));
+        *err = Err(e
+            .with(Operand::Layout(*a), Operand::Layout(*b))
+            .in_step(Step::DivideCompose));
     }
     out
 }

@@ -30,7 +30,7 @@
 //! | `tile_to_shape((2,4):(4,1), (4,8))` | `((2,2),(4,2)):((4,8),(1,16))` |
 //! | `logical_product((2,2):(3,2), 3:1)` | `((2,2),3):((3,2),6)` (strides that interleave: `A* = 1:6`) |
 //! | `logical_product((4,8):(1,5), 2:1)` | `((4,8),2):((1,5),40)` (Table 7: `A* = 1:40`) |
-//! | `logical_product(4:2, 3:1)` | error: `complement(4:2, 12) = (2,2):(1,8)` cannot be composed with `3:1` |
+//! | `logical_product(4:2, 3:1)` | error: `A* = complement(4:2) = (2,1):(1,8)` cannot be composed with `3:1` |
 //!
 //! ```
 //! use cute::{blocked_product, logical_product, raked_product, Layout, Tiler};

@@ -4,7 +4,7 @@
 
 use crate::algebra::complement::integer::complement_to_build;
 use crate::algebra::composition::compose_build;
-use crate::error::{mul, tri, Error, Op, Operand};
+use crate::error::{mul, tri, Error, Op, Operand, Step};
 use crate::layout::{concat_pair_build, Layout, BLANK};
 
 /// `A ⊗ B = (A, complement(A, size(A)·cosize(B)) ∘ B)` for a layout `B`, or the error (with the
@@ -27,11 +27,13 @@ pub(crate) const fn grid_build(a: &Layout, b: &Layout, err: &mut Result<(), Erro
         let c = match crate::algebra::complement::complement(a) {
             Ok(c) => c,
             Err(e) => {
-                *err = Err(e);
+                *err = Err(e.in_step(Step::ProductComplement));
                 return BLANK;
             }
         };
-        return compose_build(&c, b, err);
+        let g = compose_build(&c, b, err);
+        in_step(err, Step::ProductGrid);
+        return g;
     }
     let n = match size_times_cosize(a, b) {
         Ok(n) => n,
@@ -42,9 +44,19 @@ pub(crate) const fn grid_build(a: &Layout, b: &Layout, err: &mut Result<(), Erro
     };
     let c = complement_to_build(a, &[n], true, &mut false, err);
     if err.is_err() {
+        in_step(err, Step::ProductComplement);
         return c;
     }
-    compose_build(&c, b, err)
+    let g = compose_build(&c, b, err);
+    in_step(err, Step::ProductGrid);
+    g
+}
+
+/// Marks the error in `err`, if any, as one of the step `step`.
+const fn in_step(err: &mut Result<(), Error>, step: Step) {
+    if let Err(e) = *err {
+        *err = Err(e.in_step(step));
+    }
 }
 
 /// `size(A)·cosize(B)`, the cotarget of the complement in `A ⊗ B`.
