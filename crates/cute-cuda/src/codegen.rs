@@ -129,18 +129,21 @@ pub fn pow2_dividing(max: i64, xs: &[i64]) -> i64 {
     v
 }
 
-/// The kernel's index type: `int` when the extent and every offset range fit in 31 bits, else
-/// `long long`.
+/// The kernel's index type: `int` when the extent and every offset range `[lo, hi]` fit in 31 bits,
+/// the range also when shifted to start at 0 (the kernels index a buffer from its lowest offset,
+/// `o - lo`, which reaches `hi - lo`), else `long long`.
 ///
 /// ```
 /// assert_eq!(cute_cuda::codegen::index_type(1 << 28, &[(-4, 1 << 29)]), "int");
 /// assert_eq!(cute_cuda::codegen::index_type(1 << 28, &[(0, 1 << 31)]), "long long");
+/// // each end fits, but `hi - lo` does not (a reversed view of a 10 GB tensor)
+/// assert_eq!(cute_cuda::codegen::index_type(1 << 28, &[(-1_800_000_000, 900_000_000)]), "long long");
 /// ```
 pub fn index_type(extent: i64, ranges: &[(i64, i64)]) -> &'static str {
     let fits = fits_31_bits(extent)
-        && ranges
-            .iter()
-            .all(|&(lo, hi)| lo > -(1 << 31) && fits_31_bits(hi));
+        && ranges.iter().all(|&(lo, hi)| {
+            lo > -(1 << 31) && fits_31_bits(hi) && hi.checked_sub(lo).is_some_and(fits_31_bits)
+        });
     if fits {
         "int"
     } else {

@@ -53,6 +53,9 @@ pub const DIRECT_UNROLL: i64 = 4;
 pub const MIN_TRANSPOSE_EXTENT: i64 = 8;
 /// The most elements for which a destination that is not injective is checked by enumeration.
 pub const NONINJECTIVE_CHECK_LIMIT: i64 = 1 << 22;
+/// The static shared memory a kernel may declare (48 KiB on every architecture; more needs
+/// dynamic shared memory and an opt-in), which bounds the transpose's tile.
+pub const STATIC_SMEM_BYTES: i64 = 48 * 1024;
 
 /// The kernel a COPY plan chose.
 #[allow(clippy::large_enum_variant)] // plans are made once per kernel
@@ -254,7 +257,12 @@ pub fn plan_copy_aligned(
                 xs.push(m.src_stride);
             }
         }
-        let v = pow2_dividing(max_v, &xs);
+        let mut v = pow2_dividing(max_v, &xs);
+        // the tile (at most COPY_THREADS blocks of V×V elements) lives in static shared memory,
+        // which holds 48 KiB: 1-byte elements in 16-wide vectors would need 64 KiB
+        while v > 1 && COPY_THREADS * v * v * dtype.bytes() > STATIC_SMEM_BYTES {
+            v /= 2;
+        }
         transpose_plan(&mut plan, k, v)?;
     } else {
         let v = match modes.first() {
@@ -282,6 +290,10 @@ pub fn plan_copy_aligned(
 /// A destination that is not provably injective is accepted only when every repeated offset
 /// receives one source offset (e.g. a constant written from a broadcast), checked by enumeration.
 fn check_writes_agree(src: &Layout, dst: &Layout, n: i64) -> Result<(), GpuError> {
+    // an injective destination receives each element once (decided without enumerating)
+    if cute::geometry::check_injective(dst, cute::Op::Copy).is_ok() {
+        return Ok(());
+    }
     if n > NONINJECTIVE_CHECK_LIMIT {
         return Err(GpuError::unsupported(
             "copy plan",

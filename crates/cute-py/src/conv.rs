@@ -522,11 +522,18 @@ pub fn layout_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Layout> {
     )))
 }
 
-/// A tiler: a `Layout`, an int `n` (the layout `n:1`), or a tuple (by mode) of tilers and `None`
-/// (keep the mode whole).
+/// A tiler: a `Layout`, an int `n` (CuTe's `make_layout(n)`: `n:1`, and `1:0` for 1), or a tuple
+/// (by mode) of tilers and `None` (keep the mode whole).
 pub fn tiler_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Tiler> {
     if let Ok(l) = obj.downcast::<PyLayout>() {
         return Ok(Tiler::layout(*l.get().0));
+    }
+    if is_plain_int(obj) {
+        let n = i64_named(obj, what)?;
+        if n >= 1 {
+            return Tiler::from_shape(&IntTuple::int(n)).py();
+        }
+        // (below 1: the layout reader's error)
     }
     if obj.is_none() {
         // CuTe's `_` as the whole tiler: the layout kept whole

@@ -211,7 +211,8 @@ pub fn filter(layout: &Bound<'_, PyAny>, profile: Option<&Bound<'_, PyAny>>) -> 
 }
 
 /// Functional composition `A ∘ B` (`R(c) = A(B(c))`). `B` is a tiler: a layout, an int `n`
-/// (`n:1`), or a tuple applied by mode with `None` to keep a mode. `A` may also be a `Swizzle`
+/// (CuTe's `make_layout(n)`: `n:1`, and `1:0` for 1), or a tuple applied by mode with `None` to
+/// keep a mode. `A` may also be a `Swizzle`
 /// (giving a `ComposedLayout`) or a `ComposedLayout`.
 ///
 /// >>> from cute_algebra import Layout, composition

@@ -1,6 +1,7 @@
 //! Tilers (paper: Tiler): a layout, or a hierarchical tuple of tiles applied by mode.
 //!
-//! A tile is a layout `S:D`, an integer `n` (the layout `n:1`), or `_` (keep the mode whole).
+//! A tile is a layout `S:D`, an integer `n` (CuTe's `make_layout(n)`: the layout `n:1`, and `1:0`
+//! for `1`), or `_` (keep the mode whole).
 //! Written `<4:1,8:2>`, `<2,_>` or `<<2,3>,4>`. A shape such as `(4,8)` used as a tiler means
 //! `<4,8>`, as in CuTe: `(4,8) ≡ <4,8> ≡ <4:1,8:1>`.
 //!
@@ -27,18 +28,20 @@ pub const MAX_TILES: usize = 8;
 pub enum Tile {
     /// `_`: the mode is kept whole.
     Whole,
-    /// `n`: the layout `n:1`.
+    /// `n`: CuTe's `make_layout(n)`, the layout `n:1` (`1:0` for `1`).
     Int(i64),
     /// A layout.
     Layout(Layout),
 }
 
 impl Tile {
-    /// The tile as a layout (`n:1` for an integer), or `None` for `_`.
+    /// The tile as a layout (CuTe's `make_layout(n)` for an integer: `n:1`, and `1:0` for `1`), or
+    /// `None` for `_`.
     ///
     /// ```
     /// use cute::{Layout, Tile};
     /// assert_eq!(Tile::Int(4).layout().unwrap(), Some(Layout::leaf(4, 1).unwrap()));
+    /// assert_eq!(Tile::Int(1).layout().unwrap(), Some(Layout::leaf(1, 0).unwrap()));
     /// assert_eq!(Tile::Whole.layout().unwrap(), None);
     /// ```
     ///
@@ -48,13 +51,22 @@ impl Tile {
     pub const fn layout(&self) -> Result<Option<Layout>, Error> {
         match self {
             Tile::Whole => Ok(None),
-            Tile::Int(n) => match Layout::leaf(*n, 1) {
+            Tile::Int(n) => match int_tile(*n) {
                 Ok(l) => Ok(Some(l)),
                 Err(e) => Err(e),
             },
             Tile::Layout(l) => Ok(Some(*l)),
         }
     }
+}
+
+/// The layout of an integer tile `n`: CuTe's `make_layout(n)`, the compact column-major layout
+/// `n:1`, whose mode of size 1 has the stride 0 (`1:0`, as [`compact_col_major`] gives; so that
+/// `8:2 ∘ 1 = 1:0` and `8:2 ⊘ 1 = (1,8):(0,2)`, as CuTe C++ and the CuTe DSL print them).
+///
+/// [`compact_col_major`]: crate::compact_col_major
+pub(crate) const fn int_tile(n: i64) -> Result<Layout, Error> {
+    Layout::leaf(n, if n == 1 { 0 } else { 1 })
 }
 
 /// A layout or a by-mode tuple of tiles (see the [module docs](self)).
@@ -155,7 +167,8 @@ impl Tiler {
         })
     }
 
-    /// A shape used as a tiler: every leaf `n` becomes the tile `n:1`, nesting kept (`(4,8)` is `<4,8>`).
+    /// A shape used as a tiler: every leaf `n` becomes the integer tile `n` (`make_layout(n)`),
+    /// nesting kept (`(4,8)` is `<4,8>`).
     ///
     /// ```
     /// use cute::{Tile, Tiler};
@@ -331,7 +344,8 @@ impl Tiler {
     }
 
     /// `tiler_to_layout(T)`: the layout that acts as the tiler under composition (the paper's
-    /// `(4,8) ≡ <4,8> ≡ (4,8):(e0,e1)`). A single tile is itself (`n` is `n:1`); in a tuple of tiles,
+    /// `(4,8) ≡ <4,8> ≡ (4,8):(e0,e1)`). A single tile is itself (`n` is PyCuTe's `n:1`, also
+    /// `1:1`); in a tuple of tiles,
     /// the tile at path `p` has its strides scaled by the basis `e_p`, so that it selects within
     /// mode `p` of the composed layout: `<4,<2,3>>` gives `(4,(2,3)):(1@0,(1@0@1,1@1@1))`.
     ///
@@ -347,6 +361,9 @@ impl Tiler {
     /// a capacity error as [`Tiler::to_layout`].
     pub const fn tiler_to_layout(&self) -> Result<Layout, Error> {
         if self.tree.is_leaf() {
+            if let Tile::Int(n) = self.tiles[0] {
+                return Layout::leaf(n, 1);
+            }
             return self.to_layout();
         }
         let codes = tri!(crate::layout::leaf_paths(&self.tree, Op::TilerToLayout));
@@ -358,9 +375,11 @@ impl Tiler {
                 tri!(b.open(Op::TilerToLayout));
                 k += 1;
             }
-            let l = match tri!(self.tiles[i].layout()) {
-                Some(l) => l,
-                None => {
+            // (PyCuTe's `n:1` for an integer tile, also for 1: its stride becomes `e_p`)
+            let l = match self.tiles[i] {
+                Tile::Int(n) => tri!(Layout::leaf(n, 1)),
+                Tile::Layout(l) => l,
+                Tile::Whole => {
                     return Err(Error::new(
                         Op::TilerToLayout,
                         ErrorKind::Unsupported {

@@ -236,6 +236,50 @@ fn refusals() {
     assert!(plan_copy(&l("(4,4):(1@0,1@1)"), &l("(4,4):(1,4)"), DType::F32).is_err());
 }
 
+/// Found by a hunt that ran the generated kernels in a host emulator with sanitizers: each fix
+/// is pinned on the plan and its source.
+#[test]
+fn index_types_shared_memory_and_large_injective_destinations() {
+    // a reversed view of a 10.8 GB f32 tensor (CuPy `x[::-1, :, :15000]`): each end of the
+    // source's offsets fits in an `int`, but the kernel indexes from the lowest, up to 2.7e9
+    let p = plan_copy(
+        &l("(3,30000,15000):(-900000000,30000,1)"),
+        &l("(3,30000,15000):(450000000,15000,1)"),
+        DType::F32,
+    )
+    .unwrap();
+    assert!(p.source.contains("typedef long long idx;"), "{}", p.source);
+    // 1-byte transposes: a 16-wide vector would need 64 KiB of static shared memory
+    let p = plan_copy(
+        &l("(1024,1024):(1024,1)"),
+        &l("(1024,1024):(1,1024)"),
+        DType::U8,
+    )
+    .unwrap();
+    let CopyKernel::Transpose { tile, vector, .. } = &p.kernel else {
+        panic!("{:?}", p.kernel)
+    };
+    assert_eq!((*tile, *vector), ((128, 128), 8));
+    assert!(p.source.contains("sm[16384]"), "{}", p.source);
+    // a reshaping copy whose leaves have no common refinement, into a compact (injective)
+    // destination too large to enumerate
+    let p = plan_copy(
+        &l("(3000,3000):(1,3000)"),
+        &l("(2000,4500):(1,2000)"),
+        DType::F32,
+    )
+    .unwrap();
+    assert!(matches!(p.kernel, CopyKernel::Generic), "{:?}", p.kernel);
+    // a non-injective destination that large is still refused
+    let e = plan_copy(
+        &l("(3000,3000):(1,3000)"),
+        &l("(2000,4500):(1,1000)"),
+        DType::F32,
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("not shown injective"), "{e}");
+}
+
 #[test]
 fn no_driver_is_an_error_not_a_panic() {
     match Gpu::open() {

@@ -10,7 +10,7 @@ use crate::int_tuple::build::{open_bracket, Builder};
 use crate::layout::push_layout;
 use crate::layout::BLANK;
 use crate::layout::{check_size, mode_of_leaves, Layout};
-use crate::tiler::{mode_of_tiles, Tile, Tiler};
+use crate::tiler::{int_tile, mode_of_tiles, Tile, Tiler};
 
 /// Which base operation a by-mode traversal applies at the tiles.
 #[derive(Clone, Copy)]
@@ -22,7 +22,7 @@ pub(crate) enum Apply {
 }
 
 /// Applies `f` (divide or product) at the tiles of `t`, by mode: a layout tile applies it to the
-/// whole (sub-)layout, `n` applies it with `n:1`, `_` keeps the (sub-)layout, and a by-mode tiler
+/// whole (sub-)layout, `n` applies it with `make_layout(n)`, `_` keeps the (sub-)layout, and a by-mode tiler
 /// applies tile `k` to mode `k`, keeping the modes of `a` beyond the tiler's rank.
 pub(crate) const fn apply_tiler(a: &Layout, t: &Tiler, f: Apply) -> Result<Layout, Error> {
     let mut err = Ok(());
@@ -39,7 +39,7 @@ const fn tile_build(a: &Layout, tile: &Tile, f: Apply, err: &mut Result<(), Erro
     let b = match tile {
         Tile::Whole => return *a,
         Tile::Int(n) => {
-            leaf = match Layout::leaf(*n, 1) {
+            leaf = match int_tile(*n) {
                 Ok(l) => l,
                 Err(e) => {
                     *err = Err(e);

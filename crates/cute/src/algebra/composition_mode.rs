@@ -26,10 +26,10 @@ use super::composition::composition;
 use crate::error::{tri, Error, ErrorKind, Op, Operand};
 use crate::int_tuple::build::Builder;
 use crate::layout::Layout;
-use crate::tiler::{Tile, Tiler};
+use crate::tiler::{int_tile, Tile, Tiler};
 
 /// `composition[mode](A, T)`: `A` with its top-level mode `mode` replaced by `A_mode ∘ T` (see the
-/// module docs). `T` may be a layout, an integer `n` (`n:1`), `_` (the mode is kept) or a by-mode
+/// module docs). `T` may be a layout, an integer `n` (`make_layout(n)`), `_` (the mode is kept) or a by-mode
 /// tiler, which keeps the modes of `A_mode` beyond its rank.
 ///
 /// Contract: on success `R_j = A_j` for `j ≠ mode`, `T`'s profile refines `R_mode`'s domain and
@@ -90,7 +90,7 @@ const fn compose_keep(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
     if let Some(tile) = t.single() {
         return match tile {
             Tile::Whole => Ok(*a),
-            Tile::Int(n) => composition(a, &tri!(Layout::leaf(n, 1))),
+            Tile::Int(n) => composition(a, &tri!(int_tile(n))),
             Tile::Layout(l) => composition(a, &l),
         };
     }

@@ -12,7 +12,7 @@ use crate::{ComposedLayout, Error, ErrorKind, IntTuple, Layout, Op, PartialCoord
 pub enum Kind {
     /// A layout `shape:stride`.
     Layout,
-    /// A tiler: a layout, an int `n` (`n:1`), `_`, or `<...>` by mode.
+    /// A tiler: a layout, an int `n` (`make_layout(n)`), `_`, or `<...>` by mode.
     Tiler,
     /// A coalesce/filter profile such as `(_,1)`, read as the tiler `<_,1>`.
     Profile,

@@ -269,9 +269,11 @@ fn congruent<A, B>(a: &Tree<A>, b: &Tree<B>) -> bool {
     }
 }
 
-/// Column-major strides for `shape`: the prefix products.
+/// Column-major strides for `shape`: the prefix products, and 0 for an extent known to be 1 (as
+/// the integer `compact_col_major` and CuTe's static `make_layout` give).
 fn compact(shape: &Tree<Mono>, acc: &mut Mono) -> Option<Tree<SymStride>> {
     Some(match shape {
+        Tree::Leaf(s) if s.is_one() => Tree::Leaf(SymStride::int(Mono::int(0))),
         Tree::Leaf(s) => {
             let d = acc.clone();
             *acc = acc.mul(s)?;

@@ -927,3 +927,40 @@ fn a_product_that_would_overlap_is_refused() {
     let r = logical_product(&a, &Tiler::layout(b2)).unwrap();
     assert_eq!(r.to_string(), "((6,2),2):((7,2),1)");
 }
+
+/// An integer tile `n` is CuTe's `make_layout(n)`, whose mode of size 1 has the stride 0: the
+/// results print as CuTe C++ and the CuTe DSL print them (`scripts/dsl_oracle.py` records the
+/// DSL's), while PyCuTe's `tiler_to_layout` keeps `1:1` (its stride becomes `e_p`).
+#[test]
+fn an_integer_tile_is_make_layout() {
+    let cases = [
+        (logical_divide(&l("8:2"), &t("1")), "(1,8):(0,2)"),
+        (logical_divide(&l("8:2"), &t("<1>")), "((1,8)):((0,2))"),
+        (
+            logical_divide(&l("(8,4):(2,16)"), &t("<1,2>")),
+            "((1,8),(2,2)):((0,2),(16,32))",
+        ),
+        (
+            zipped_divide(&l("(8,4):(2,16)"), &t("<1,2>")),
+            "((1,2),(8,2)):((0,16),(2,32))",
+        ),
+        (
+            composition_tiler(&l("(8,4):(2,16)"), &t("<1,2>")),
+            "(1,2):(0,16)",
+        ),
+        (logical_product(&l("8:2"), &t("1")), "(8,1):(2,0)"),
+    ];
+    for (r, want) in cases {
+        assert_eq!(r.unwrap().to_string(), want);
+    }
+    // a layout tile keeps its stride: 8:2 ∘ 1:1 = 1:2, as in CuTe
+    assert_eq!(
+        composition(&l("8:2"), &l("1:1")).unwrap().to_string(),
+        "1:2"
+    );
+    assert_eq!(
+        t("(8,1)").tiler_to_layout().unwrap().to_string(),
+        "(8,1):(1@0,1@1)"
+    );
+    assert_eq!(t("1").tiler_to_layout().unwrap().to_string(), "1:1");
+}

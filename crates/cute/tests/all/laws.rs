@@ -451,7 +451,8 @@ fn composition_with_a_tiler_composes_by_mode() {
                     "_" => Ok(aj),
                     s => {
                         let b: Layout = match s.parse::<i64>() {
-                            Ok(n) => Layout::leaf(n, 1).unwrap(),
+                            // an integer tile is CuTe's `make_layout(n)` (`1:0` for 1)
+                            Ok(n) => cute::compact_col_major(&cute::IntTuple::int(n)).unwrap(),
                             Err(_) => s.parse().unwrap(),
                         };
                         let rj = composition(&aj, &b);

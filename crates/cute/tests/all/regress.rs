@@ -198,13 +198,14 @@ fn tile_to_shape_names_a_non_positive_target_entry_as_written() {
 fn zipped_divide_by_an_underscore_over_an_integer_mode_says_why() {
     // a `_` keeps the mode 8:1 whole: no tile and rest to unzip ("mode index 1 is out of range
     // for rank 1" before); the conformance category stays CuTe's OutOfRange
-    for (a, tiler, size) in [("8:1", "<_>", 8), ("(4,8):(8,1)", "<_,8>", 4)] {
+    // (the message names the mode kept whole and where it is)
+    for (a, tiler, mode, size) in [("8:1", "<_>", "8:1", 8), ("(4,8):(8,1)", "<_,8>", "4:8", 4)] {
         let tiler: cute::Tiler = tiler.parse().unwrap();
         let e = cute::zipped_divide(&l(a), &tiler).unwrap_err();
         assert_eq!(e.category(), "OutOfRange", "{e}");
         let text = e.to_string();
         assert!(
-            text.starts_with(&format!("zipped_divide {a}:"))
+            text.starts_with(&format!("zipped_divide at mode 0: {mode}:"))
                 && text.contains(&format!("keeps a mode of size {size} whole")),
             "{text}"
         );

@@ -205,6 +205,12 @@ def idx2crd(idx, shape, stride=None):
     if is_tuple(shape):
         _same_rank("idx2crd", shape, stride)
         return tuple(idx2crd(idx, s, d) for s, d in zip(shape, stride))
+    if stride == 0 or shape == 0:
+        # legacy pycute divides by zero here
+        what = f"stride {stride}" if stride == 0 else f"shape {shape}"
+        raise _fail("idx2crd", "Divisibility" if stride == 0 else "InvalidShape",
+                    f"index {idx} in shape {shape} with stride {stride}: a mode of {what} has no "
+                    "coordinate for an index (it divides by zero)")
     return (idx // stride) % shape
 
 

@@ -21,6 +21,10 @@ from . import _sympy
 from .atuple import F2 as _F2, ArithTuple as _ArithTuple, ScaledBasis as _ScaledBasis, basis_repr
 from .htuple import ModeOpDecorator, get as _get, _path
 from .int_tuple import _fail, crd2idx, has_none, is_int, is_tuple, prefix_product, product, slice_
+from ._compose import (
+    _compose_rank0, _compose_through_bases, _compose_with_coordinates, _coordinate_strided,
+    _needs_bases, _operand_error, _pad_tiler,
+)
 
 __all__ = [
     "LayoutBase", "is_layout", "Layout", "make_layout", "size", "cosize", "coalesce", "filter",
@@ -88,6 +92,12 @@ def _native_stride(d):
                     "int-scaled basis element v*E(i,...) or F2 values, not a sum of basis "
                     "elements or an F2-valued one")
     return d
+
+
+def _is_rank0(layout):
+    """Whether ``layout`` is the rank-0 layout ``():()``: the function ``{0 -> 0}`` of size 1,
+    which the core (no empty tuples) takes as ``1:0``."""
+    return type(layout) is Layout and layout.shape == ()
 
 
 def _rank_mismatch(op, a, b):
@@ -171,11 +181,13 @@ _n_rank = _native.rank
 
 
 def _tiler_of(t):
-    """A tiler for the Rust core: layouts converted, ints and None kept, tuples by mode."""
+    """A tiler for the Rust core: layouts converted, ints and None kept, tuples by mode. The int
+    1 is legacy pycute's ``Layout(1)``, ``1:1`` (the core reads an int as CuTe's
+    ``make_layout(n)``, ``1:0`` for 1)."""
     if type(t) is Layout:
         return _native_of(t)
     if t is None or is_int(t):
-        return t
+        return _native_of(Layout(1, 1)) if t == 1 else t
     if is_tuple(t):
         return tuple(_tiler_of(x) for x in t)
     return _native_of(t)
@@ -441,6 +453,8 @@ def coalesce(layout, profile=None, *, mode=()):
     if _has_sympy(layout):
         # the paper's PyCuTe's form: a static extent is not folded into a symbolic product
         return _sym_compute("coalesce", lambda s: s.layout(layout).coalesce(static_apart=True))
+    if _is_rank0(layout):
+        return Layout(1, 0)  # legacy pycute's: the one index 0 at offset 0
     return _from_native(_n_coalesce(_native_of(layout)))
 
 
@@ -452,6 +466,8 @@ def filter(layout, profile=None):
     """
     if is_tuple(profile):
         return _by_mode("filter", filter, layout, profile)
+    if _is_rank0(layout):
+        return Layout(1, 0)  # legacy pycute's: no mode kept
     return _from_native(_n_filter_(_native_of(layout)))
 
 
@@ -469,22 +485,32 @@ def composition(layoutA, layoutB, *, mode=()):
         layoutA = _promote(layoutA)
     if layoutB is None:
         return layoutA
-    if type(layoutB) is tuple and len(layoutB) < len(layoutA):  # noqa: E721
-        # a shorter tiler leaves A's remaining modes as they are
-        layoutB = layoutB + (None,) * (len(layoutA) - len(layoutB))
+    if type(layoutB) is tuple:  # noqa: E721
+        # a shorter tiler leaves A's remaining modes as they are, at every level
+        if type(layoutA) is Layout:
+            layoutB = _pad_tiler(layoutA.shape, layoutB)
+        elif not is_int(layoutA) and len(layoutB) < len(layoutA):
+            layoutB = layoutB + (None,) * (len(layoutA) - len(layoutB))
     if _has_sympy(layoutA, layoutB):
         return _sym_compute("composition",
                             lambda s: s.layout(layoutA).composition(s.layout(layoutB)))
+    if _is_rank0(layoutA):
+        return _compose_rank0(layoutA, layoutB)
     try:
         nA = _native_of(layoutA)
-    except LayoutError:
-        return _compose_through_bases(layoutA, layoutB)
+    except LayoutError as e:
+        if _needs_bases(layoutA.stride):
+            return _compose_through_bases(layoutA, layoutB)
+        raise _operand_error("composition", layoutA, layoutB, "left", e) from None
     try:
         tiler = _tiler_of(layoutB)
-    except LayoutError:
+    except LayoutError as e:
         if isinstance(layoutB, Layout) and _coordinate_strided(layoutB):
             return _compose_with_coordinates(layoutA, layoutB)
-        raise
+        if _is_rank0(layoutB):
+            # the rank-0 B: the one index 0, sent to A(0) = 0, on B's (empty) shape
+            return Layout((), ())
+        raise _operand_error("composition", layoutA, layoutB, "right", e) from None
     r = _n_composition(nA, tiler)
     tb = type(layoutB)
     if tb is Layout:
@@ -494,65 +520,11 @@ def composition(layoutA, layoutB, *, mode=()):
         one = tb is int and layoutB == 1
     if one:
         # one element (the result has B's size): the offset of coordinate 0, whatever the
-        # stride; the paper's PyCuTe writes it 1:0, as coalesce does
+        # stride; the paper's PyCuTe writes it 1:0, as coalesce does, for an int-shaped B of
+        # size 1 (a tuple-shaped B keeps the core's strides, as legacy pycute's do:
+        # composition((8,1):(4,2), (1,):(1,)) is (1,):(2,))
         return Layout(r.shape, _zeros_like(r.shape))
     return _from_native(r)
-
-
-def _flat_strides(d):
-    if is_tuple(d):
-        for x in d:
-            yield from _flat_strides(x)
-    else:
-        yield d
-
-
-def _rebuild(d, leaves):
-    if is_tuple(d):
-        return tuple(_rebuild(x, leaves) for x in d)
-    return next(leaves)
-
-
-def _compose_through_bases(A, B):
-    """``A o B`` for an ``A`` whose strides the core has no form for (sums of basis elements,
-    ``F2``-valued basis elements): ``A`` is ``phi o A'`` with ``A'`` of the same shape and the
-    stride ``E(k)`` at its leaf ``k``, and ``phi`` the linear map ``E(k) -> A``'s stride ``k``;
-    so ``A o B = phi o (A' o B)``: the core composes ``A'``, and each stride of the result (an
-    element of ``Z^S``) is mapped by ``phi``."""
-    strides = list(_flat_strides(A.stride))
-    bases = [_ScaledBasis(1, (k,)) for k in range(len(strides))]
-    R = composition(Layout(A.shape, _rebuild(A.stride, iter(bases))), B)
-
-    def phi(d):
-        if is_tuple(d):
-            return tuple(phi(x) for x in d)
-        out = 0
-        for c, path in basis_repr(d):
-            if c == 0:
-                continue
-            if len(path) != 1:
-                raise _fail("composition", "Unsupported",
-                            f"{A} o {B}: stride {d} of the composed bases has no image")
-            out = out + c * strides[path[0]]
-        return out
-
-    return Layout(R.shape, phi(R.stride))
-
-
-def _coordinate_strided(B):
-    """Whether every stride of ``B`` is 0 or an element of ``Z^S`` (no int offsets)."""
-    return all(d == 0 or isinstance(d, _ArithTuple) for d in _flat_strides(B.stride))
-
-
-def _compose_with_coordinates(A, B):
-    """``A o B`` for a ``B`` whose strides are coordinates of ``A`` (elements of ``Z^S``, sums of
-    basis elements included): ``A`` is linear on natural coordinates, so the result has ``B``'s
-    shape and the strides ``A(d)``."""
-    def image(d):
-        if is_tuple(d):
-            return tuple(image(x) for x in d)
-        return 0 if d == 0 else A(d)
-    return Layout(B.shape, image(B.stride))
 
 
 def complement(layout, max_idx=None):
@@ -567,6 +539,8 @@ def complement(layout, max_idx=None):
     if _has_sympy(layout, max_idx):
         return _sym_compute("complement", lambda s: s.layout(layout).complement(
             None if max_idx is None else s.layout(max_idx)))
+    if _is_rank0(layout):
+        layout = Layout(1, 0)  # its function: complement(():(), n) is n:1, legacy's
     return _from_native(_n_complement(_native_of(layout), max_idx))
 
 
@@ -590,6 +564,8 @@ def right_inverse(layout):
         # the largest inverse for every value of the unknowns at once (the paper's PyCuTe's)
         return _sym_compute("right_inverse", lambda s: s.layout(layout).right_inverse(
             static_apart=True, uniform=True))
+    if _is_rank0(layout):
+        return Layout(1, 0)  # legacy pycute's; L(R(0)) = L(0) = 0
     return _from_native(_n_right_inverse(_native_of(layout)))
 
 
@@ -603,6 +579,8 @@ def left_inverse(layout):
         return None
     if _has_sympy(layout):
         return _sym_compute("left_inverse", lambda s: s.layout(layout).left_inverse())
+    if _is_rank0(layout):
+        return Layout(1, 0)  # legacy pycute's; R(L(0)) = R(0) = 0
     return _from_native(_n_left_inverse(_native_of(layout)))
 
 
@@ -811,7 +789,7 @@ def zipped_divide(layoutA, layoutB, *, mode=()):
         layoutA = _promote(layoutA)
     if _has_none(layoutB):
         # legacy pycute: a None mode of the tiler is the tile 1:0 and the whole mode the rest
-        return hier_unzip(logical_divide, layoutA, layoutB)
+        return _unzip_none("zipped_divide", logical_divide, layoutA, layoutB)
     if _has_sympy(layoutA, layoutB):
         return _symbolic("zipped_divide", layoutA, layoutB)
     try:
@@ -826,6 +804,21 @@ def zipped_divide(layoutA, layoutB, *, mode=()):
     return _from_native(_n_zipped_divide(_native_of(layoutA), _tiler_of(axes)))
 
 
+def _unzip_none(op, splitter, layoutA, layoutB):
+    """``op`` by a tuple tiler with ``None`` modes, legacy pycute's way: `hier_unzip` of
+    ``splitter`` (a ``None`` mode is the tile ``1:0`` and the whole mode the rest); a refusal of a
+    mode is ``op``'s, naming the operands."""
+    if type(layoutA) is not Layout:
+        layoutA = _promote(layoutA)
+    try:
+        return hier_unzip(splitter, layoutA, layoutB)
+    except LayoutError as e:
+        if getattr(e, "op", None) == op:
+            raise
+        raise _fail(op, getattr(e, "category", "Unsupported"),
+                    f"{layoutA}, {layoutB}: {e}") from None
+
+
 def tiled_divide(layoutA, layoutB):
     """Zipped divide with each rest mode a mode of its own.
 
@@ -834,7 +827,10 @@ def tiled_divide(layoutA, layoutB):
     """
     if _has_none(layoutB):
         # legacy pycute: the zipped divide (a None mode: tile 1:0), its rest modes spread out
-        z = zipped_divide(layoutA, layoutB)
+        if layoutA is None or (type(layoutA) is not Layout and not is_int(layoutA)):
+            z = zipped_divide(layoutA, layoutB)
+        else:
+            z = _unzip_none("tiled_divide", logical_divide, layoutA, layoutB)
         return make_layout([z[0]] + [z[1][i] for i in range(len(z[1]))])
     if _has_sympy(layoutA, layoutB):
         return _symbolic("tiled_divide", layoutA, layoutB)
@@ -846,7 +842,13 @@ def zipped_product(layoutA, layoutB):
 
     >>> zipped_product(Layout((2, 2), (1, 2)), (Layout(3, 1), Layout(2, 1)))
     Layout(((2, 2), (3, 2)),((1, 2), (2, 1)))
+    >>> zipped_product(Layout((2, 2)), (Layout(2), None))  # a None mode: tile 1:0, the mode rest
+    Layout(((2, 1), (2, 2)),((1, 0), (2, 2)))
     """
+    if _has_none(layoutB):
+        # legacy pycute (as zipped_divide): a None mode of the tiler is the tile 1:0 and the
+        # whole mode the rest
+        return _unzip_none("zipped_product", logical_product, layoutA, layoutB)
     if _has_sympy(layoutA, layoutB):
         return _symbolic("zipped_product", layoutA, layoutB)
     return _from_native(_n_zipped_product(_native_of(layoutA), _tiler_of(layoutB)))
@@ -858,6 +860,10 @@ def tiled_product(layoutA, layoutB):
     >>> tiled_product(Layout((2, 2), (1, 2)), (Layout(3, 1), Layout(2, 1)))
     Layout(((2, 2), 3, 2),((1, 2), 2, 1))
     """
+    if _has_none(layoutB):
+        # legacy pycute: the zipped product (a None mode: tile 1:0), its rest modes spread out
+        z = _unzip_none("tiled_product", logical_product, layoutA, layoutB)
+        return make_layout([z[0]] + [z[1][i] for i in range(len(z[1]))])
     if _has_sympy(layoutA, layoutB):
         return _symbolic("tiled_product", layoutA, layoutB)
     return _from_native(_n_tiled_product(_native_of(layoutA), _tiler_of(layoutB)))
@@ -865,36 +871,56 @@ def tiled_product(layoutA, layoutB):
 
 def blocked_product(layoutA, layoutB):
     """CuTe's blocked product (not in legacy pycute, which builds it from ``logical_product``):
-    ``A`` as the block, laid out as ``B`` says, mode by mode.
+    ``A`` as the block, laid out as ``B`` says, mode by mode: ``R((a_k, b_k)_k) = A(a) +
+    (A* o B)(b)`` for operands of one rank (an int-shaped layout is one mode: at rank 1 with an
+    int-shaped operand the one mode is ``(A, A* o B)``).
 
     >>> blocked_product(Layout((2, 5), (5, 1)), Layout((3, 4), (1, 3)))
     Layout(((2, 3), (5, 4)),((5, 10), (1, 30)))
+    >>> blocked_product(Layout((4,), (1,)), Layout(2, 1))
+    Layout((((4,), 2),),(((1,), 4),))
     """
-    if _has_sympy(layoutA, layoutB):
-        if len(layoutA) != len(layoutB):
-            _rank_mismatch("blocked_product", layoutA, layoutB)
-        return _symbolic("blocked_product", layoutA, layoutB)
-    na, nb = _native_of(layoutA), _native_of(layoutB)
-    if _n_rank(na) != _n_rank(nb):
-        _rank_mismatch("blocked_product", layoutA, layoutB)
-    return _from_native(_n_blocked_product(na, nb))
+    return _zip_product("blocked_product", _n_blocked_product, layoutA, layoutB, False)
 
 
 def raked_product(layoutA, layoutB):
     """CuTe's raked product (not in legacy pycute): ``A``'s elements interleaved with the
-    repetition ``B``, mode by mode.
+    repetition ``B``, mode by mode (the modes of `blocked_product` each in reverse order).
 
     >>> raked_product(Layout((2, 5), (5, 1)), Layout((3, 4), (1, 3)))
     Layout(((3, 2), (4, 5)),((10, 5), (30, 1)))
+    >>> raked_product(Layout((3,), (2,)), Layout(4, 1))
+    Layout((((2, 2), (3,)),),(((1, 6), (2,)),))
     """
+    return _zip_product("raked_product", _n_raked_product, layoutA, layoutB, True)
+
+
+def _zip_product(op, core, layoutA, layoutB, raked):
+    """`blocked_product` (``raked``: `raked_product`): the paper's PyCuTe's, which refuses
+    operands of different ranks (C++ pads the lower rank with ``1:0``)."""
     if _has_sympy(layoutA, layoutB):
         if len(layoutA) != len(layoutB):
-            _rank_mismatch("raked_product", layoutA, layoutB)
-        return _symbolic("raked_product", layoutA, layoutB)
+            _rank_mismatch(op, layoutA, layoutB)
+        return _symbolic(op, layoutA, layoutB)
     na, nb = _native_of(layoutA), _native_of(layoutB)
-    if _n_rank(na) != _n_rank(nb):
-        _rank_mismatch("raked_product", layoutA, layoutB)
-    return _from_native(_n_raked_product(na, nb))
+    rank = _n_rank(na)
+    if rank != _n_rank(nb):
+        _rank_mismatch(op, layoutA, layoutB)
+    if rank == 1 and (is_int(na.shape) or is_int(nb.shape)):
+        # one mode each, and one of them an int-shaped layout, which is its own one mode: the
+        # mode of the result is (A, A* o B) whole, of any depths (the paper's definition zipped
+        # by mode, and legacy pycute's blocked product from its logical_product); C++'s zip
+        # pairs a tuple's modes with an int
+        try:
+            p = _from_native(_n_logical_product(na, nb))
+        except LayoutError as e:
+            raise _fail(op, getattr(e, "category", "Unsupported"),
+                        f"{layoutA}, {layoutB}: {e}") from None
+        shape, stride = p.shape, p.stride
+        if raked:
+            shape, stride = (shape[1], shape[0]), (stride[1], stride[0])
+        return Layout((shape,), (stride,))
+    return _from_native(core(na, nb))
 
 
 def slice_and_offset(crd: tuple, layout: Layout):

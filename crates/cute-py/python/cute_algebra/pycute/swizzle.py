@@ -16,12 +16,19 @@ from .layout import LayoutBase, cosize, size
 __all__ = ["shiftr", "shiftl", "Swizzle", "ComposedLayout"]
 
 
+# the largest shift either way (a shift left by more would build an int of that many bits; a
+# shift right has the same bound, so that shiftr(a, s) == shiftl(a, -s) for every s)
+_MAX_SHIFT = 1 << 16
+
+
 def shiftr(a, s):
     """``a >> s``, or ``a << -s`` for a negative ``s``.
 
     >>> shiftr(16, 2), shiftr(1, -3)
     (4, 8)
     """
+    if abs(s) > _MAX_SHIFT:
+        raise ValueError(f"shiftr: a shift by {s} bits; at most {_MAX_SHIFT} either way")
     return a >> s if s > 0 else a << -s
 
 
@@ -31,8 +38,8 @@ def shiftl(a, s):
     >>> shiftl(1, 3), shiftl(16, -2)
     (8, 4)
     """
-    if abs(s) > 1 << 16:
-        raise ValueError(f"shiftl: a shift by {s} bits; at most {1 << 16} either way")
+    if abs(s) > _MAX_SHIFT:
+        raise ValueError(f"shiftl: a shift by {s} bits; at most {_MAX_SHIFT} either way")
     return a << s if s > 0 else a >> -s
 
 

@@ -7,10 +7,10 @@ use crate::int_tuple::IntTuple;
 use crate::layout::push_layout;
 use crate::layout::BLANK;
 use crate::layout::{check_size, compact_col_major, mode_of_leaves, Layout};
-use crate::tiler::{mode_of_tiles, Tile, Tiler};
+use crate::tiler::{int_tile, mode_of_tiles, Tile, Tiler};
 
 /// `A ∘ T` for a tiler: a layout tile composes as a layout; a by-mode tiler composes mode `k` of `A`
-/// with tile `k` (`_` keeps the mode, an integer `n` means `n:1`, a nested tiler recurses), and the
+/// with tile `k` (`_` keeps the mode, an integer `n` means `make_layout(n)`, a nested tiler recurses), and the
 /// modes of `A` beyond the tiler's rank are dropped.
 ///
 /// ```
@@ -40,12 +40,12 @@ pub const fn composition_tiler(a: &Layout, t: &Tiler) -> Result<Layout, Error> {
 }
 
 /// `A ∘ T` for a single tile `T`, or the error (with the operands `composition` records) in `err`:
-/// `_` keeps `A`, an integer `n` is `n:1`.
+/// `_` keeps `A`, an integer `n` is `make_layout(n)`.
 const fn compose_tile_build(a: &Layout, tile: &Tile, err: &mut Result<(), Error>) -> Layout {
     match tile {
         Tile::Whole => *a,
         Tile::Int(n) => {
-            let leaf = match Layout::leaf(*n, 1) {
+            let leaf = match int_tile(*n) {
                 Ok(l) => l,
                 Err(e) => {
                     *err = Err(e);

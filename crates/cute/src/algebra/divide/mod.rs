@@ -74,7 +74,7 @@ use crate::tiler::Tiler;
 
 /// `A ⊘ B` for a layout `A` and a tiler (see the [module docs](self)): `A ∘ (B, complement(B,
 /// shape(coalesce(A))))` for a layout tile, applied by mode for a by-mode tiler (`_` keeps the mode,
-/// `n` means `n:1`, modes of `A` beyond the tiler are kept).
+/// `n` means `make_layout(n)`, modes of `A` beyond the tiler are kept).
 ///
 /// A `const fn`, so it takes a `&Tiler` (a layout `b` as `&Tiler::layout(b)`); the method
 /// [`Layout::logical_divide`] takes a `Layout`, a `&Layout`, a `Tiler` or a `&Tiler`.

@@ -8,7 +8,7 @@
 //! through its extended domain, so every condition of [`composition`] and [`complement_to`] applies
 //! and the product is refused when they fail.
 //!
-//! A by-mode [`Tiler`] multiplies mode `k` of `A` by tile `k` (`_` keeps the mode, `n` is `n:1`,
+//! A by-mode [`Tiler`] multiplies mode `k` of `A` by tile `k` (`_` keeps the mode, `n` is `make_layout(n)`,
 //! nested tilers recurse); the modes of `A` beyond the tiler are kept. `zipped_product`,
 //! `tiled_product` and `flat_product` regroup that result exactly as the divides do (see
 //! [`divide`](super::divide)).
@@ -61,7 +61,7 @@ use tile::grid_build;
 
 /// `A ⊗ B` for a layout `A` and a tiler (see the [module docs](self)): `(A, complement(A,
 /// size(A)·cosize(B)) ∘ B)` for a layout tile, applied by mode for a by-mode tiler (`_` keeps the
-/// mode, `n` means `n:1`, modes of `A` beyond the tiler are kept).
+/// mode, `n` means `make_layout(n)`, modes of `A` beyond the tiler are kept).
 ///
 /// A `const fn`, so it takes a `&Tiler` (a layout `b` as `&Tiler::layout(b)`); the method
 /// [`Layout::logical_product`] takes a `Layout`, a `&Layout`, a `Tiler` or a `&Tiler`.
