@@ -73,6 +73,32 @@ def test_contract_and_matmul_check_their_shapes():
         cuda.matmul(FakeCAI((8,), "<f2"), b)
 
 
+def test_malformed_requests_are_refused_before_any_gpu_work():
+    # (each used to reach the GPU first, or fail with an unrelated Python error)
+    import numpy as np
+
+    a, b = FakeCAI((4, 8), "<f2"), FakeCAI((8, 5), "<f2")
+    with pytest.raises(ValueError, match="letter 'm' repeats in term A"):
+        cuda.contract("mm,mn->n", FakeCAI((4, 4), "<f2"), FakeCAI((4, 5), "<f2"))
+    with pytest.raises(ValueError, match="letter 'x' of term A occurs in no other term"):
+        cuda.contract("mkx,kn->mn", FakeCAI((4, 8, 2), "<f2"), b)
+    with pytest.raises(ValueError, match="one '->'"):
+        cuda.contract("mk,kn->mn->x", a, b)
+    with pytest.raises(ValueError, match="'1' at position 1 of term B is not a letter"):
+        cuda.contract("mk,k1->m", a, b)
+    with pytest.raises(TypeError, match="the spec must be a str"):
+        cuda.contract(5, a, b)
+    with pytest.raises(TypeError, match="alpha must be a real number"):
+        cuda.contract("mk,kn->mn", a, b, alpha="x")
+    with pytest.raises(TypeError, match="dims must be a sequence of ints"):
+        cuda.permute(FakeCAI((2, 3)), (1.5, 0))
+    with pytest.raises(TypeError, match="dims must be a sequence of ints"):
+        cuda.permute(FakeCAI((2, 3)), "10")
+    # a host array is named as such, not reported as a missing GPU
+    with pytest.raises(ValueError, match="not on a CUDA device"):
+        cuda.permute(np.zeros((4, 4), np.float32), (1, 0))
+
+
 @pytest.mark.skipif(cuda.available(), reason="a GPU is present")
 def test_well_formed_requests_reach_the_driver_check():
     # everything checked on the Python side passes; the native side reports the missing GPU

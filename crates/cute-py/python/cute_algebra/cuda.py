@@ -27,6 +27,8 @@ usable GPU, or a failing driver, raises :class:`CudaError`. ``import cute_algebr
 GPU: :func:`available` says whether one can be used and :func:`why` why not.
 """
 
+import operator
+
 from ._native import _cuda as _n
 
 CudaError = _n.CudaError
@@ -372,11 +374,18 @@ def permute(x, dims, out=None, *, stream=None):
                 return out
     shape = _shape(x)
     n = len(shape)
-    dims = tuple(int(d) for d in dims)
+    if isinstance(dims, (str, bytes)):
+        raise TypeError(f"permute: dims must be a sequence of ints, got {type(dims).__name__} {dims!r}")
+    try:
+        dims = tuple(operator.index(d) for d in dims)
+    except TypeError:
+        raise TypeError(f"permute: dims must be a sequence of ints, got {dims!r}") from None
     norm = tuple(d + n if d < 0 else d for d in dims)
     if sorted(norm) != list(range(n)):
         raise ValueError(f"permute: dims {dims} are not a permutation of the {n} dimensions of a tensor of shape {shape}")
     out_shape = tuple(shape[d] for d in norm)
+    # the input is checked (its device, its type) before anything is allocated for the result
+    ptr, _, strides, name, dev, base, nbytes = _desc(x, "the input")
     if out is None:
         out = _empty_like(x, out_shape)
     elif _shape(out) != out_shape:
@@ -385,7 +394,6 @@ def permute(x, dims, out=None, *, stream=None):
         raise ValueError(f"permute: out of {out.dtype} for a tensor of {x.dtype}: permute does not convert types")
     if _numel(out_shape) == 0:
         return _result(x, out)
-    ptr, _, strides, name, dev, base, nbytes = _desc(x, "the input")
     if type(out) is DeviceArray and out.dtype != name:
         raise ValueError(f"permute: out of {out.dtype} for a tensor of {name}: permute does not convert types")
     src = (ptr, out_shape, tuple(strides[d] for d in norm), name, dev, base, nbytes)
@@ -437,14 +445,39 @@ def _gemm_fast(op, spec, a, b, out, alpha, beta, out_dtype, stream):
 
 
 def _parse_spec(spec):
+    """The spec without spaces and its three terms, checked as the planner checks them (so that
+    a malformed request is refused before anything touches a GPU)."""
+    if type(spec) is not str:
+        raise TypeError(f"contract: the spec must be a str such as 'mk,kn->mn', got {type(spec).__name__}")
     s = "".join(spec.split())
-    if "->" not in s:
-        raise ValueError(f"contract: spec {spec!r} needs '->' and an output term, as in 'mk,kn->mn'")
+    if s.count("->") != 1:
+        raise ValueError(f"contract: spec {spec!r} needs one '->' and an output term, as in 'mk,kn->mn'")
     lhs, rhs = s.split("->", 1)
     if lhs.count(",") != 1:
         raise ValueError(f"contract: spec {spec!r} needs exactly two input terms, as in 'mk,kn->mn'")
     ta, tb = lhs.split(",")
+    terms = (("A", ta), ("B", tb), ("C (the output)", rhs))
+    for term, letters in terms:
+        for i, ch in enumerate(letters):
+            if not ("a" <= ch <= "z" or "A" <= ch <= "Z"):
+                raise ValueError(f"contract: spec {spec!r}: {ch!r} at position {i} of term {term} is not a letter")
+            if letters.index(ch) != i:
+                raise ValueError(f"contract: spec {spec!r}: letter {ch!r} repeats in term {term} "
+                                 "(a diagonal), which no GEMM mode expresses")
+    for term, letters in terms[:2]:
+        for ch in letters:
+            if sum(ch in t for _, t in terms) < 2:
+                raise ValueError(f"contract: spec {spec!r}: letter {ch!r} of term {term} occurs in "
+                                 "no other term (a sum over one tensor), which no GEMM mode expresses")
     return s, ta, tb, rhs
+
+
+def _real(what, x):
+    """`x` as a float, or a TypeError naming the argument."""
+    try:
+        return float(x)
+    except (TypeError, ValueError):
+        raise TypeError(f"contract: {what} must be a real number, got {type(x).__name__} {x!r}") from None
 
 
 def contract(spec, a, b, out=None, alpha=1.0, beta=0.0, *, out_dtype=None, stream=None):
@@ -465,6 +498,7 @@ def contract(spec, a, b, out=None, alpha=1.0, beta=0.0, *, out_dtype=None, strea
     else:
         key = None
     s, ta, tb, tc = _parse_spec(spec)
+    alpha, beta = _real("alpha", alpha), _real("beta", beta)
     sa, sb = _shape(a), _shape(b)
     if len(ta) != len(sa) or len(tb) != len(sb):
         raise ValueError(f"contract: {spec!r} names {len(ta)} and {len(tb)} dimensions; the tensors have shapes {sa} and {sb}")
@@ -477,6 +511,8 @@ def contract(spec, a, b, out=None, alpha=1.0, beta=0.0, *, out_dtype=None, strea
     if missing:
         raise ValueError(f"contract: output letters {missing} of {spec!r} are in neither input")
     out_shape = tuple(ext[ch] for ch in tc)
+    # the operands are checked (devices, types) before anything is allocated for the result
+    da, db = _desc(a, "A"), _desc(b, "B")
     if out is None:
         if beta != 0:
             raise ValueError("contract: beta != 0 needs out= (there is no C to scale)")
@@ -493,8 +529,7 @@ def contract(spec, a, b, out=None, alpha=1.0, beta=0.0, *, out_dtype=None, strea
         # an empty sum: out = beta * out
         _scale(out, beta)
         return _result(a, out)
-    plan = _n.cuda_contract(s, _desc(a, "A"), _desc(b, "B"), _desc(out, "out"), float(alpha),
-                            float(beta), _stream(out, stream))
+    plan = _n.cuda_contract(s, da, db, _desc(out, "out"), alpha, beta, _stream(out, stream))
     if key is not None:  # torch tensors (a DeviceArray or a CuPy array has no .device)
         _remember(key, (plan, out_shape, out.device, out.dtype))
     return _result(a, out)
