@@ -23,6 +23,7 @@ from .htuple import ModeOpDecorator, get as _get, _path
 from .int_tuple import _fail, crd2idx, has_none, is_int, is_tuple, prefix_product, product, slice_
 from ._compose import (
     _compose_rank0, _compose_through_bases, _compose_with_coordinates, _coordinate_strided,
+    _flat_strides,
     _needs_bases, _operand_error, _pad_tiler,
 )
 
@@ -657,16 +658,8 @@ def _identity_divisible(tiler):
     """Whether ``tiler`` is a layout with int strides, or a tuple of ints and such layouts."""
     def ok(t):
         return is_int(t) or (isinstance(t, Layout)
-                             and all(is_int(d) for d in _leaves_of(t.stride)))
+                             and all(is_int(d) for d in _flat_strides(t.stride)))
     return ok(tiler) and not is_int(tiler) or (is_tuple(tiler) and all(ok(t) for t in tiler))
-
-
-def _leaves_of(x):
-    if is_tuple(x):
-        for e in x:
-            yield from _leaves_of(e)
-    else:
-        yield x
 
 
 def _scaled(layout, e):
