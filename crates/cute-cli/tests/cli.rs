@@ -627,3 +627,71 @@ fn regression_show_sizes_cells_by_an_offset_of_i64_max() {
         .join("\n"),
     );
 }
+
+#[test]
+fn regression_show_aligns_negative_offsets_wide_column_indices_and_long_row_indices() {
+    // CuTe sizes cells by the cosize (here 1: 3 characters), which leaves `-12` sticking out of
+    // its column; the cells widen to the longest offset, the minus sign included
+    let row = "    +-----+";
+    prints(
+        &["show", "--color", "never", "(4,1):(-4,0)"],
+        &[
+            "(4,1):(-4,0)",
+            "        0 ",
+            row,
+            " 0  |   0 |",
+            row,
+            " 1  |  -4 |",
+            row,
+            " 2  |  -8 |",
+            row,
+            " 3  | -12 |",
+            row,
+        ]
+        .join("\n"),
+    );
+    // column indices longer than the cosize's digits widen the cells
+    let sep = format!("    {}+", "+----".repeat(12));
+    let head: String = (0..12).map(|c| format!("  {c:>2} ")).collect();
+    let cells = "|  0 ".repeat(12);
+    prints(
+        &["show", "--color", "never", "(1,12):(0,0)"],
+        &[
+            "(1,12):(0,0)".to_string(),
+            format!("    {head}"),
+            sep.clone(),
+            format!(" 0  {cells}|"),
+            sep,
+        ]
+        .join("\n"),
+    );
+    // row indices of three digits widen the row labels (CuTe's `%2d`)
+    let out = cute(&["show", "--color", "never", "(101,1):(1,0)"]);
+    let table = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = table.lines().collect();
+    assert_eq!(
+        &lines[..4],
+        [
+            "(101,1):(1,0)",
+            "         0 ",
+            "     +-----+",
+            "  0  |   0 |"
+        ]
+    );
+    assert_eq!(&lines[lines.len() - 2..], ["100  | 100 |", "     +-----+"]);
+    // what CuTe aligns prints as CuTe prints it: -1 fits the cosize's two digits
+    let sep = "    +----+----+----+----+";
+    prints(
+        &["show", "--color", "never", "(2,4):(-1,4)"],
+        &[
+            "(2,4):(-1,4)",
+            "       0    1    2    3 ",
+            sep,
+            " 0  |  0 |  4 |  8 | 12 |",
+            sep,
+            " 1  | -1 |  3 |  7 | 11 |",
+            sep,
+        ]
+        .join("\n"),
+    );
+}

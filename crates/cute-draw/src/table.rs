@@ -137,6 +137,12 @@ fn render(title: &str, l: &Layout, g: &Grid, colour: bool) -> Result<String, Dra
 
 /// The table: `title`, the fold note, the column header, and each row of cells `w` characters
 /// wide, `at(r, c)` giving a cell's text (right-aligned) and its background when `colour`.
+///
+/// CuTe sizes the cells by the cosize and the row labels as `%2d`; a cell text longer than that
+/// (a negative offset below `-(cosize)`'s digits), a column index longer than it, or a row index
+/// of three digits or more would stick out of its column, so the cells widen to the longest text
+/// and column index and the row labels to the longest row index. Every table CuTe prints aligned
+/// prints as CuTe prints it.
 fn lines<'a>(
     title: &str,
     l: &Layout,
@@ -145,22 +151,30 @@ fn lines<'a>(
     at: impl Fn(i64, i64) -> (&'a str, crate::scene::Rgb),
     colour: bool,
 ) -> String {
+    let mut w = w.max(digits(cols - 1) + 2);
+    for r in 0..rows {
+        for c in 0..cols {
+            w = w.max(at(r, c).0.chars().count() + 2);
+        }
+    }
+    let lw = digits(rows - 1).max(2);
+    let margin = " ".repeat(lw + 2);
     let mut s = format!("{title}\n");
     if let Some(note) = Grid::fold_note(l) {
         s += &format!("({note})\n");
     }
-    s += "    ";
+    s += &margin;
     for c in 0..cols {
         s += &format!("  {:>1$} ", c, w - 2);
     }
     s += "\n";
     let sep = format!(
-        "    {}+\n",
+        "{margin}{}+\n",
         format!("+{}", "-".repeat(w)).repeat(cols as usize)
     );
     for r in 0..rows {
         s += &sep;
-        s += &format!("{r:>2}  ");
+        s += &format!("{r:>lw$}  ");
         for c in 0..cols {
             let (text, fill) = at(r, c);
             if colour {
