@@ -772,3 +772,25 @@ fn the_access_picture_shows_each_instructions_threads_and_wavefronts() {
         assert!(t.contains(&format!("instruction 1: {per}")), "{t}");
     }
 }
+
+/// Regression: a negative offset's bank uses floor division: byte -2 is in word -1, bank 31.
+#[test]
+fn banks_of_negative_offsets_are_below_the_base() {
+    let svg = ok(&["draw", "(8,1):(-1,0)", "--banks", "--elem-bytes", "2"]);
+    let got: Vec<Vec<String>> = svg_cells(&svg).into_iter().map(|c| c.label).collect();
+    let want = [
+        (0, 0),
+        (-1, 31),
+        (-2, 31),
+        (-3, 30),
+        (-4, 30),
+        (-5, 29),
+        (-6, 29),
+        (-7, 28),
+    ];
+    let want: Vec<Vec<String>> = want
+        .iter()
+        .map(|(o, b)| vec![o.to_string(), format!("b{b}")])
+        .collect();
+    assert_eq!(got, want);
+}

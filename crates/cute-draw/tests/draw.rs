@@ -106,3 +106,25 @@ fn tikz_documents() {
     assert_eq!(t.matches("\\node[fill=").count(), 6);
     assert!(t.ends_with("\\end{tikzpicture}\n\\end{document}\n"));
 }
+
+/// Regression: a negative offset lies in the word below the base (floor division): byte -2 of
+/// 2-byte element -1 is in word -1, bank 31, not bank 0.
+#[test]
+fn negative_offsets_take_the_bank_below_the_base() {
+    use cute_draw::pictures::{bank_of, banks};
+    let want = [0, 31, 31, 30, 30, 29, 29, 28];
+    for (r, &b) in want.iter().enumerate() {
+        assert_eq!(bank_of(-(r as i64), 2), b, "offset -{r}");
+    }
+    assert_eq!(bank_of(-1, 4), 31);
+    assert_eq!(bank_of(-1, 8), 30);
+    assert_eq!(bank_of(-33, 4), 31);
+    let c: cute::ComposedLayout = "Sw<0,0,0> o 0 o (8,1):(-1,0)".parse().unwrap();
+    let s = banks(&c, 2).unwrap();
+    for (r, &b) in want.iter().enumerate() {
+        assert_eq!(
+            s.panels[0].cell(r as i64, 0).label,
+            vec![format!("-{r}").replace("-0", "0"), format!("b{b}")]
+        );
+    }
+}

@@ -37,9 +37,18 @@ pub fn bank_colour(b: i64) -> Rgb {
 }
 
 /// The bank of element offset `e` for elements of `elem_bytes` bytes (32 banks of 4 bytes; an
-/// element wider than 4 bytes is given its first bank).
+/// element wider than 4 bytes is given its first bank). A negative offset lies below the base:
+/// its byte is in the word `floor(bytes / 4)`, so byte -2 is in word -1, bank 31.
+///
+/// ```
+/// use cute_draw::pictures::bank_of;
+/// assert_eq!(bank_of(9, 4), 9);
+/// assert_eq!(bank_of(-1, 2), 31);
+/// assert_eq!(bank_of(-3, 1), 31);
+/// assert_eq!(bank_of(-5, 1), 30);
+/// ```
 pub fn bank_of(e: i64, elem_bytes: i64) -> i64 {
-    (e.saturating_mul(elem_bytes) / 4).rem_euclid(32)
+    e.saturating_mul(elem_bytes).div_euclid(4).rem_euclid(32)
 }
 
 fn check_elem_bytes(elem_bytes: i64) -> Result<(), DrawError> {
