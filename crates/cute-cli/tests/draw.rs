@@ -773,6 +773,26 @@ fn the_access_picture_shows_each_instructions_threads_and_wavefronts() {
     }
 }
 
+/// Regression: the size check of a divide is on the picture (16 cells), not on the divide with
+/// its padding (2^34 coordinates of `<4294967296,2>`).
+#[test]
+fn a_divide_by_a_huge_tiler_draws_the_layouts_cells() {
+    let svg = ok(&[
+        "draw",
+        "(4,4):(1,4)",
+        "--op",
+        "divide",
+        "--with",
+        "<4294967296,2>",
+    ]);
+    let cells = svg_cells(&svg);
+    assert_eq!(cells.len(), 16);
+    for c in &cells {
+        assert_eq!(c.data["tile"], (c.col / 2).to_string(), "{c:?}");
+    }
+    assert!(svg_titles(&svg).contains("tiles of 8 cells, a whole tile 8589934592"));
+}
+
 /// Regression: a negative offset's bank uses floor division: byte -2 is in word -1, bank 31.
 #[test]
 fn banks_of_negative_offsets_are_below_the_base() {

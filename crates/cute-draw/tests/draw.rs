@@ -128,3 +128,18 @@ fn negative_offsets_take_the_bank_below_the_base() {
         );
     }
 }
+
+/// Regression: a divide by a tiler far larger than the layout colours the layout's cells without
+/// walking the padding: `<4294967296,2>` on (4,4) is one row tile and two column tiles of 8 cells.
+#[test]
+fn a_huge_tiler_divides_by_the_cells_it_reaches() {
+    let t: cute::Tiler = "<4294967296,2>".parse().unwrap();
+    let d = cute_draw::pictures::divide_tiles(&l("(4,4):(1,4)"), &t).unwrap();
+    let want: Vec<i64> = (0..16).map(|i| (i / 4) / 2).collect();
+    assert_eq!(d.tile, want);
+    assert_eq!((d.tile_size, d.counts.clone()), (8589934592, vec![8, 8]));
+    // a single tiler as large: every cell in tile 0
+    let t: cute::Tiler = "4294967296".parse().unwrap();
+    let d = cute_draw::pictures::divide_tiles(&l("(4,4):(1,4)"), &t).unwrap();
+    assert_eq!((d.tile, d.counts), (vec![0; 16], vec![16]));
+}

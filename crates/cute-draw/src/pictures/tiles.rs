@@ -111,6 +111,30 @@ fn tiler_identity(
     ))
 }
 
+/// The next index of a colexicographic walk over leaves of sizes `leaves` after the index `j`,
+/// past every index whose coordinate is at least `j`'s in each leaf (all of them past the cells
+/// when `j` is, in a walk whose values only grow with each coordinate): with `i` the first leaf
+/// where `j`'s coordinate is not 0, the next index at which the leaf after `i` moves on; the end
+/// (`i64::MAX`) when `j` is 0.
+///
+/// ```ignore
+/// // leaves (4, 3): index 6 is (2, 1); (2..4, 1) and beyond in leaf 1 is the rest of the walk
+/// assert_eq!(skip(&[4, 3], 6), 8);
+/// // index 4 is (0, 1): every index from it on
+/// assert_eq!(skip(&[4, 3], 4), 12);
+/// ```
+fn skip(leaves: &[i64], j: i64) -> i64 {
+    let mut below = 1i64;
+    for &s in leaves {
+        let next = below.saturating_mul(s);
+        if (j / below) % s.max(1) != 0 {
+            return (j - j % next).saturating_add(next);
+        }
+        below = next;
+    }
+    i64::MAX
+}
+
 /// The tiles of `zipped_divide(a, t)` over `a`'s cells (see [`DivideTiles`]).
 ///
 /// The divide is taken of an index layout of `a`'s shape, so the tiles come from the algebra:
@@ -153,40 +177,61 @@ pub fn divide_tiles(a: &Layout, t: &Tiler) -> Result<DivideTiles, DrawError> {
     let z = cute::zipped_divide(&index, t)?;
     let tile_size = z.mode(0)?.size().max(1);
     let total = z.size();
-    // every (tile, rest) coordinate is visited once; padding makes the divide larger than the
-    // layout, by at most the tiles' sizes per mode: bounded like a TV layout's walk
-    if total > 8 * MAX_CELLS {
-        return Err(DrawError::TooLarge {
-            layout: z.to_string(),
-            cells: total,
-        });
+    let tiles = total / tile_size;
+    if tiles > MAX_CELLS {
+        return Err(DrawError::Argument(format!(
+            "divide {a} by {t}: {tiles} tiles, more than the limit of {MAX_CELLS} a picture colours"
+        )));
     }
-    let mut tile = vec![-1; n as usize];
-    let mut counts = vec![0; (total / tile_size) as usize];
-    for j in 0..total {
-        let cell = if single {
+    let inside = |j: i64| -> Result<Option<i64>, DrawError> {
+        if single {
             let v = z.eval(j)?;
-            (0..n).contains(&v).then_some(v)
-        } else {
-            match z.eval_value(j)? {
-                cute::Value::Coord(x) => {
-                    let mut cell = 0;
-                    let mut inside = true;
-                    for (k, &s) in sizes.iter().enumerate().rev() {
-                        let c = x.get(&[k]);
-                        inside &= (0..s).contains(&c);
-                        cell = cell * s + c;
-                    }
-                    inside.then_some(cell)
+            return Ok((0..n).contains(&v).then_some(v));
+        }
+        Ok(match z.eval_value(j)? {
+            cute::Value::Coord(x) => {
+                let mut cell = 0;
+                let mut inside = true;
+                for (k, &s) in sizes.iter().enumerate().rev() {
+                    let c = x.get(&[k]);
+                    inside &= (0..s).contains(&c);
+                    cell = cell * s + c;
                 }
-                cute::Value::Int(v) if sizes.len() <= 1 => (0..n).contains(&v).then_some(v),
-                _ => None,
+                inside.then_some(cell)
             }
-        };
-        if let Some(c) = cell {
-            let k = j / tile_size;
-            tile[c as usize] = k;
-            counts[k as usize] += 1;
+            cute::Value::Int(v) if sizes.len() <= 1 => (0..n).contains(&v).then_some(v),
+            _ => None,
+        })
+    };
+    // The divide visits every (tile, rest) coordinate, padding included, unless its strides are
+    // all non-negative integers or coordinates (an index layout divided by a tiler of such
+    // strides): then a value past the cells stays past them as any coordinate grows, and the
+    // walk skips what lies beyond (`skip`). The cells, not the padding, bound the work.
+    let monotone = (0..z.leaf_count()).all(|i| {
+        let d = z.stride_at(i);
+        d.value() >= 0 && d.semimodule() != Some(cute::Semimodule::Binary)
+    });
+    let leaves: Vec<i64> = (0..z.leaf_count()).map(|i| z.leaf_at(i).0).collect();
+    let budget = 8 * MAX_CELLS;
+    let mut tile = vec![-1; n as usize];
+    let mut counts = vec![0; tiles as usize];
+    let (mut j, mut visits) = (0i64, 0i64);
+    while j < total {
+        visits += 1;
+        if visits > budget {
+            return Err(DrawError::Argument(format!(
+                "divide {a} by {t}: finding the tiles of its {n} cells visits more than {budget} coordinates of the divide {z}"
+            )));
+        }
+        match inside(j)? {
+            Some(c) => {
+                let k = j / tile_size;
+                tile[c as usize] = k;
+                counts[k as usize] += 1;
+                j += 1;
+            }
+            None if monotone => j = skip(&leaves, j).min(total),
+            None => j += 1,
         }
     }
     if let Some(missing) = tile.iter().position(|&k| k < 0) {
@@ -232,4 +277,20 @@ pub fn divide(a: &Layout, t: &Tiler) -> Result<Scene, DrawError> {
         cell.attrs.push(("tile", k.to_string()));
         cell
     })))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::skip;
+
+    #[test]
+    fn skip_moves_past_the_coordinates_that_are_at_least_as_large() {
+        // leaves (4, 3): index 6 is (2, 1): (2..4, 1) is passed, (0, 2) is next
+        assert_eq!(skip(&[4, 3], 6), 8);
+        // index 4 is (0, 1): every index from it on is at least as large
+        assert_eq!(skip(&[4, 3], 4), 12);
+        // a leaf of size 1 never holds the first nonzero coordinate
+        assert_eq!(skip(&[1, 4, 3], 5), 8);
+        assert_eq!(skip(&[4, 3], 0), i64::MAX);
+    }
 }
