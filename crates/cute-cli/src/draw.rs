@@ -189,7 +189,9 @@ pub struct DrawArgs {
     /// strides are drawn by their values (offsets), with coordinate strides by their coordinates.
     #[arg(allow_negative_numbers = true)]
     pub layout: Option<String>,
-    /// Draw a thread-value layout over a tile of ROWS x COLS.
+    /// Draw a thread-value layout over a tile of ROWS x COLS: mode 0 the threads, the other modes
+    /// the values (a rank-1 layout: threads of one value each, as print_latex pads it). A cell of
+    /// several owners shows the first in (thread, value) order, as print_latex draws it, and +N.
     #[arg(long, num_args = 2, value_names = ["ROWS", "COLS"], allow_negative_numbers = true)]
     pub tv: Option<Vec<i64>>,
     /// Outline this thread's cells (with --tv or --atom).
@@ -486,14 +488,13 @@ pub fn divide_tiles(a: &Layout, t: &Tiler) -> Result<Vec<i64>, cute_draw::DrawEr
     Ok(pictures::divide_tiles(a, t)?.tile)
 }
 
-/// Refuses a `--thread` that is not a thread of `tv` (mode 0 of a `(thread, value)` layout), as
-/// `cute partition` does: `what` names the layout in the message.
+/// Refuses a `--thread` that is not a thread of `tv` (mode 0 of a `(thread, value)` layout, a
+/// rank-1 layout all threads, as the picture labels them: [`pictures::tv_shape`]), as `cute
+/// partition` does: `what` names the layout in the message.
 fn check_thread(thread: Option<i64>, tv: &Layout, what: &str) -> Result<(), String> {
     let Some(t) = thread else { return Ok(()) };
-    let threads = tv
-        .mode(0)
-        .map_err(|e| format!("error: draw: --thread {t}: {e}"))?
-        .size();
+    let (threads, _) =
+        pictures::tv_shape(tv).map_err(|e| format!("error: draw: --thread {t}: {e}"))?;
     if (0..threads).contains(&t) {
         Ok(())
     } else {

@@ -14,7 +14,9 @@ mod tiled;
 mod tiles;
 
 pub use banks::{bank_colour, bank_of, banks, swizzle_conflicts, ConflictPicture};
-pub use thread_value::{align_titles, copy, mma, tv_cell_owners, tv_layout, tv_owners, Owner};
+pub use thread_value::{
+    align_titles, copy, mma, tv_cell_owners, tv_layout, tv_owners, tv_shape, Owner,
+};
 pub use tiled::{copy_tile, tiled_copy, tiled_mma};
 pub use tiles::{divide, divide_tiles, tiles, DivideTiles};
 

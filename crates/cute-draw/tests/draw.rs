@@ -129,6 +129,51 @@ fn negative_offsets_take_the_bank_below_the_base() {
     }
 }
 
+/// Regression: a cell of several owners shows the first in `(thread, value)` order, the one
+/// CuTe's `print_latex` draws (its loops run thread outer, value inner, and it draws a cell once):
+/// `(2,2):(1,1)` maps (0,1) and (1,0) to cell 1, and thread 0 comes first.
+#[test]
+fn the_owner_shown_is_the_first_in_thread_value_order() {
+    let s = cute_draw::pictures::tv_layout(&l("(2,2):(1,1)"), 1, 3, None).unwrap();
+    let labels: Vec<Vec<String>> = (0..3)
+        .map(|c| s.panels[0].cell(0, c).label.clone())
+        .collect();
+    assert_eq!(labels, [["T0", "V0"], ["T0+1", "V1"], ["T1", "V1"]]);
+    assert_eq!(
+        s.panels[0].cell(0, 1).attrs[1],
+        ("owners", "0:1 1:0".to_string())
+    );
+    // the highlighted thread is shown where it is an owner, with its first value
+    let s = cute_draw::pictures::tv_layout(&l("(2,2):(1,1)"), 1, 3, Some(1)).unwrap();
+    assert_eq!(s.panels[0].cell(0, 1).label, ["T1+1", "V0"]);
+    // (t, (a, b, c)) -> 3t + 3c, value a + 4c: cell 3 is (1, 0..3) and (0, 4..7)
+    let s = cute_draw::pictures::tv_layout(&l("(4,4,1,2):(3,0,32,3)"), 4, 4, None).unwrap();
+    let p = &s.panels[0];
+    assert_eq!(p.cell(0, 0).label, ["T0", "V0+3"]);
+    assert_eq!(p.cell(3, 0).label, ["T0+1", "V4+3"]);
+    assert_eq!(p.cell(2, 1).label, ["T1+1", "V4+3"]);
+    assert_eq!(p.cell(1, 2).label, ["T2+1", "V4+3"]);
+    assert_eq!(p.cell(0, 3).label, ["T3", "V4+3"]);
+    assert_eq!(p.cell(1, 0).label, Vec::<String>::new());
+}
+
+/// Regression: a rank-1 TV layout is threads of one value each (print_latex appends `1:0`), as
+/// `--thread` counts them: `8:1` over 2 x 4 puts thread i in cell i.
+#[test]
+fn a_rank_1_tv_layout_is_threads() {
+    assert_eq!(cute_draw::pictures::tv_shape(&l("8:1")).unwrap(), (8, 1));
+    let s = cute_draw::pictures::tv_layout(&l("8:1"), 2, 4, Some(5)).unwrap();
+    let p = &s.panels[0];
+    for r in 0..2 {
+        for c in 0..4 {
+            let t = r + 2 * c;
+            assert_eq!(p.cell(r, c).label, [format!("T{t}"), "V0".to_string()]);
+            let on = p.cell(r, c).mark == cute_draw::Mark::Outline;
+            assert_eq!(on, t == 5, "({r}, {c})");
+        }
+    }
+}
+
 /// Regression: a divide by a tiler far larger than the layout colours the layout's cells without
 /// walking the padding: `<4294967296,2>` on (4,4) is one row tile and two column tiles of 8 cells.
 #[test]

@@ -177,9 +177,10 @@ fn random_tv_layouts_show_every_owner() {
         let highlight = rng.int(0, t - 1);
         let s = pictures::tv_layout(&tv, rows, cols, Some(highlight)).unwrap();
         titles_fit(&s);
+        // every owner of each cell in (thread, value) order: print_latex's loops, thread outer
         let mut owners = vec![Vec::new(); (rows * cols) as usize];
-        for j in 0..v {
-            for i in 0..t {
+        for i in 0..t {
+            for j in 0..v {
                 owners[(i * dt + j * dv) as usize].push((i, j));
             }
         }

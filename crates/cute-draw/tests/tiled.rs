@@ -58,7 +58,7 @@ fn cells(svg: &str) -> Vec<SvgCell> {
 }
 
 /// For each coordinate index of a tile of `n` cells, every `(thread, value)` of `tv` that reaches
-/// it, in the order of `tv`'s domain (thread fastest).
+/// it, in `(thread, value)` order (print_latex's loops: thread outer, value inner).
 fn preimages(tv: &Layout, n: i64) -> Vec<Vec<(i64, i64)>> {
     let threads = tv.mode(0).unwrap().size();
     let mut out = vec![Vec::new(); n as usize];
@@ -66,6 +66,9 @@ fn preimages(tv: &Layout, n: i64) -> Vec<Vec<(i64, i64)>> {
         let x = tv.eval(i).unwrap();
         assert!((0..n).contains(&x), "{tv} maps {i} to {x}, outside {n}");
         out[x as usize].push((i % threads, i / threads));
+    }
+    for o in &mut out {
+        o.sort_unstable();
     }
     out
 }

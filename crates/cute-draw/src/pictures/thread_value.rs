@@ -7,7 +7,8 @@ use crate::scene::{Cell, Mark, Panel, Scene, GAP};
 use cute::Layout;
 
 /// Who owns a cell of a thread-value layout's tile: the first `(thread, value)` that maps to it
-/// and whether another does too; `None` when no thread does.
+/// (in `(thread, value)` order, as CuTe's `print_latex` draws it) and whether another does too;
+/// `None` when no thread does.
 pub type Owner = Option<(i64, i64, bool)>;
 
 /// For each coordinate index of a tile of `cells` cells, its [`Owner`] under `tv` (the first of
@@ -19,14 +20,37 @@ pub fn tv_owners(tv: &Layout, cells: i64) -> Result<Vec<Owner>, DrawError> {
         .collect())
 }
 
+/// The threads and the values per thread of a thread-value layout: mode 0 and the rest; a
+/// rank-1 layout is threads only, one value each (CuTe's `print_latex` appends a mode `1:0` to a
+/// rank-1 layout, and `cute partition` counts its threads the same way).
+///
+/// ```
+/// use cute_draw::pictures::tv_shape;
+/// assert_eq!(tv_shape(&"8:1".parse().unwrap()).unwrap(), (8, 1));
+/// assert_eq!(tv_shape(&"(4,(2,3)):(1,(4,8))".parse().unwrap()).unwrap(), (4, 6));
+/// ```
+pub fn tv_shape(tv: &Layout) -> Result<(i64, i64), DrawError> {
+    let threads = if tv.rank() == 1 {
+        tv.size()
+    } else {
+        tv.mode(0)?.size()
+    };
+    Ok((threads, if threads == 0 { 0 } else { tv.size() / threads }))
+}
+
 /// For each coordinate index of a tile of `cells` cells, every `(thread, value)` that `tv` maps
-/// to it, in the order of `tv`'s domain (thread fastest): a TV layout that is not injective (a
-/// broadcast, a stride 0) maps several to one cell.
+/// to it, in `(thread, value)` order (thread outer, value inner, as CuTe's `print_latex` visits
+/// them: the first is the one it draws): a TV layout that is not injective (a broadcast, a stride
+/// 0) maps several to one cell. Mode 0 holds the threads ([`tv_shape`]: a rank-1 layout is
+/// threads only).
 ///
 /// ```
 /// // two threads read each cell of a 2-cell tile
 /// let o = cute_draw::pictures::tv_cell_owners(&"(2,2):(0,1)".parse().unwrap(), 2).unwrap();
 /// assert_eq!(o, vec![vec![(0, 0), (1, 0)], vec![(0, 1), (1, 1)]]);
+/// // thread 0 holds cell 1 as its value 1, thread 1 as its value 0: thread 0 comes first
+/// let o = cute_draw::pictures::tv_cell_owners(&"(2,2):(1,1)".parse().unwrap(), 3).unwrap();
+/// assert_eq!(o[1], vec![(0, 1), (1, 0)]);
 /// ```
 pub fn tv_cell_owners(tv: &Layout, cells: i64) -> Result<Vec<Vec<(i64, i64)>>, DrawError> {
     if cells > MAX_CELLS {
@@ -38,11 +62,7 @@ pub fn tv_cell_owners(tv: &Layout, cells: i64) -> Result<Vec<Vec<(i64, i64)>>, D
     if !tv.is_integral() {
         return Err(DrawError::NotIntegral(tv.to_string()));
     }
-    let threads = if tv.rank() == 1 {
-        1
-    } else {
-        tv.mode(0)?.size()
-    };
+    let (threads, values) = tv_shape(tv)?;
     let size = tv.size();
     // every (thread, value) is visited once: bounded like the cells (a tile's TV layout may
     // repeat each cell a few times, not without bound)
@@ -53,17 +73,20 @@ pub fn tv_cell_owners(tv: &Layout, cells: i64) -> Result<Vec<Vec<(i64, i64)>>, D
         });
     }
     let mut owners: Vec<Vec<(i64, i64)>> = vec![Vec::new(); cells.max(0) as usize];
-    for i in 0..size {
-        let x = tv.eval(i)?;
-        if !(0..cells).contains(&x) {
-            return Err(DrawError::OutsideTile {
-                layout: tv.to_string(),
-                index: i,
-                coordinate: x,
-                cells,
-            });
+    for t in 0..threads {
+        for v in 0..values {
+            let i = t + threads * v;
+            let x = tv.eval(i)?;
+            if !(0..cells).contains(&x) {
+                return Err(DrawError::OutsideTile {
+                    layout: tv.to_string(),
+                    index: i,
+                    coordinate: x,
+                    cells,
+                });
+            }
+            owners[x as usize].push((t, v));
         }
-        owners[x as usize].push((i % threads, i / threads));
     }
     Ok(owners)
 }
@@ -78,10 +101,11 @@ fn tile_dims(what: &str, rows: i64, cols: i64) -> Result<i64, DrawError> {
 }
 
 /// The cell of a TV picture owned by `owners` (every `(thread, value)` that maps to it): filled
-/// with the colour of the highlighted thread when it is an owner, else of the first; labelled
-/// `T<t>` and `V<v>` of that owner, with `+N` when N more threads (on the first line) or N more
-/// values of the same thread (on the second) map there too; outlined when the highlighted thread
-/// is an owner. `data-threads` lists the distinct threads, `data-owners` every `thread:value`.
+/// with the colour of the highlighted thread when it is an owner, else of the first (in
+/// `(thread, value)` order, the owner CuTe's `print_latex` draws); labelled `T<t>` and `V<v>` of
+/// that owner (the thread's first value), with `+N` when N more threads (on the first line) or N
+/// more values of the same thread (on the second) map there too; outlined when the highlighted
+/// thread is an owner. `data-threads` lists the distinct threads, `data-owners` every `thread:value`.
 fn owner_cell(owners: &[(i64, i64)], highlight: Option<i64>) -> Cell {
     let Some(&first) = owners.first() else {
         let mut c = Cell::blank();
