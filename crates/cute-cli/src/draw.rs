@@ -211,7 +211,9 @@ pub struct DrawArgs {
     pub elem_bytes: Option<i64>,
     /// A warp's access pattern, (thread, value) -> tile coordinate: one panel per instruction,
     /// the tile by bank with the thread that reads each cell and the wavefront that serves it, the
-    /// accesses that wait for a later wavefront marked (needs --elem-bytes and --vector).
+    /// accesses that wait for a later wavefront marked (needs --elem-bytes and --vector). Every
+    /// panel is the whole tile: all of them together may have 262144 cells (a pattern of more
+    /// instructions is refused; `cute banks` counts the wavefronts of any).
     #[arg(long, allow_negative_numbers = true)]
     pub access: Option<String>,
     /// Values per access (V), for --access; V·B must be 4, 8 or 16 bytes.
@@ -377,7 +379,12 @@ pub fn scene(a: &DrawArgs) -> Result<Scene, String> {
         let (b, v) = (a.elem_bytes.unwrap_or(0), a.vector.unwrap_or(0));
         return pictures::swizzle_conflicts(&smem, &tv, b, v)
             .map(|p| p.scene)
-            .map_err(fail);
+            .map_err(|e| match e {
+                cute_draw::DrawError::TooManyCells { .. } => err(format!(
+                    "--access: {e}; `cute banks` counts the wavefronts without a picture"
+                )),
+                e => fail(e),
+            });
     }
     if a.banks {
         conflicting(
@@ -556,11 +563,28 @@ fn tiled_scene(a: &DrawArgs) -> Result<Scene, String> {
             None
         }
     };
+    // what the user gave, for the refusals of the picture
+    let operand = a.operand.map(|op| format!("{op:?}").to_lowercase());
+    let mut flags = Vec::new();
+    for (flag, v) in [
+        ("--tiled-copy", a.tiled_copy.as_deref()),
+        ("--thr", a.thr.as_deref()),
+        ("--val", a.val.as_deref()),
+        ("--operand", operand.as_deref()),
+        ("--tiled-mma", a.tiled_mma.as_deref()),
+        ("--atom-layout", a.atom_layout.as_deref()),
+        ("--permutation", a.permutation.as_deref()),
+    ] {
+        if let Some(v) = v {
+            flags.push(format!("{flag} {v}"));
+        }
+    }
+    let given = flags.join(" ");
     let Some(copy) = &a.tiled_copy else {
         let Some(m) = &mma else {
             return Err(err("--tiled-mma needs an MMA atom"));
         };
-        return dt::mma_scene(m, a.thread);
+        return dt::mma_scene(m, a.thread, &given);
     };
     let bits = match a.elem_bytes {
         None => 16,
@@ -596,7 +620,7 @@ fn tiled_scene(a: &DrawArgs) -> Result<Scene, String> {
         }
     };
     let c = dt::tiled_copy(copy, bits, how)?;
-    dt::copy_scene(&c, a.thread)
+    dt::copy_scene(&c, a.thread, &given)
 }
 
 fn atom_scene(name: &str, thread: Option<i64>) -> Result<Scene, String> {

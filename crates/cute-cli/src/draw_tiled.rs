@@ -186,36 +186,40 @@ fn check_thread(highlight: Option<i64>, threads: i64, what: &str) -> Result<(), 
     }
 }
 
-/// The picture of a tiled MMA, thread `highlight` outlined.
+/// The picture of a tiled MMA, thread `highlight` outlined; a refusal of the picture names
+/// `given`, the flags it was made of.
 ///
 /// ```
 /// let t = cute_cli::draw_tiled::tiled_mma("SM80_16x8x16_F32F16F16F32_TN", Some("(4,1)"), None).unwrap();
-/// assert_eq!(cute_cli::draw_tiled::mma_scene(&t, Some(127)).unwrap().panels.len(), 3);
-/// let e = cute_cli::draw_tiled::mma_scene(&t, Some(128)).unwrap_err();
+/// let given = "--tiled-mma SM80_16x8x16_F32F16F16F32_TN --atom-layout (4,1)";
+/// assert_eq!(cute_cli::draw_tiled::mma_scene(&t, Some(127), given).unwrap().panels.len(), 3);
+/// let e = cute_cli::draw_tiled::mma_scene(&t, Some(128), given).unwrap_err();
 /// assert!(e.contains("--thread 128: the tiled MMA of SM80_16x8x16_F32F16F16F32_TN over (32,4,1,1):(1,32,0,0) has 128 threads, 0 to 127"), "{e}");
 /// ```
-pub fn mma_scene(t: &TiledMma, highlight: Option<i64>) -> Result<Scene, String> {
+pub fn mma_scene(t: &TiledMma, highlight: Option<i64>, given: &str) -> Result<Scene, String> {
     let what = format!(
         "the tiled MMA of {} over {}",
         t.atom().name,
         t.thr_layout_vmnk()
     );
     check_thread(highlight, t.size(), &what)?;
-    pictures::tiled_mma(t, highlight).map_err(err)
+    pictures::tiled_mma(t, highlight).map_err(|e| err(format!("{given}: {e}")))
 }
 
-/// The picture of a tiled copy, thread `highlight` outlined.
+/// The picture of a tiled copy, thread `highlight` outlined; a refusal of the picture names
+/// `given`, the flags it was made of.
 ///
 /// ```
 /// use cute_cli::draw_tiled::{copy_scene, tiled_copy, CopyTiling};
 /// let c = tiled_copy("SM80_CP_ASYNC_CACHEGLOBAL_16B", 16, CopyTiling::ThrVal("(16,8):(8,1)", "(1,8)")).unwrap();
-/// let s = copy_scene(&c, Some(9)).unwrap();
+/// let given = "--tiled-copy SM80_CP_ASYNC_CACHEGLOBAL_16B --thr (16,8):(8,1) --val (1,8)";
+/// let s = copy_scene(&c, Some(9), given).unwrap();
 /// // element (1, 9): thread 9 (row 1, the second group of 8 columns), value 1, on both sides
 /// assert_eq!(s.panels[1].cell(1, 9).label, vec!["T9".to_string(), "V1".to_string()]);
-/// assert!(copy_scene(&c, Some(128)).unwrap_err().contains("has 128 threads, 0 to 127"));
+/// assert!(copy_scene(&c, Some(128), given).unwrap_err().contains("has 128 threads, 0 to 127"));
 /// ```
-pub fn copy_scene(t: &TiledCopy, highlight: Option<i64>) -> Result<Scene, String> {
+pub fn copy_scene(t: &TiledCopy, highlight: Option<i64>, given: &str) -> Result<Scene, String> {
     let what = format!("the tiled copy of {} over {}", t.atom().name, t.layout_tv());
     check_thread(highlight, t.size(), &what)?;
-    pictures::tiled_copy(t, highlight).map_err(err)
+    pictures::tiled_copy(t, highlight).map_err(|e| err(format!("{given}: {e}")))
 }

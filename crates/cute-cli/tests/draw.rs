@@ -773,6 +773,47 @@ fn the_access_picture_shows_each_instructions_threads_and_wavefronts() {
     }
 }
 
+/// Runs a failing `cute draw`/`show` and checks its whole stderr.
+fn refused(args: &[&str], want: &str) {
+    let err = binary::fails(args, 1, &[]);
+    assert_eq!(err, format!("{want}\n"), "{args:?}");
+}
+
+/// Regression: an access pattern of many instructions drew one whole-tile panel each, checking
+/// one panel against the cell limit, and aborted allocating 6.7 GB; all its panels are counted up
+/// front now, and nothing is drawn or written past the limit.
+#[test]
+fn every_panel_of_an_access_picture_counts_against_the_limit() {
+    refused(
+        &[
+            "draw", "(64,64):(64,1)", "--access", "(32,8192):(1,0)", "--elem-bytes", "4",
+            "--vector", "1",
+        ],
+        "error: draw: --access: (64,64):(64,1) with (32,8192):(1,0), one panel per instruction: 8192 panels of 64 x 64 cells = 33554432 cells, more than the limit of 262144 cells a picture draws; `cute banks` counts the wavefronts without a picture",
+    );
+    let p = tmp("many.png");
+    refused(
+        &[
+            "draw", "(512,512):(512,1)", "--access", "(32,8):(1,32)", "--elem-bytes", "4",
+            "--vector", "1", "-o", p.to_str().unwrap(),
+        ],
+        "error: draw: --access: (512,512):(512,1) with (32,8):(1,32), one panel per instruction: 8 panels of 512 x 512 cells = 2097152 cells, more than the limit of 262144 cells a picture draws; `cute banks` counts the wavefronts without a picture",
+    );
+    assert!(!p.exists());
+    // within the limit: 64 instructions of a 64 x 64 tile
+    let svg = ok(&[
+        "draw",
+        "(64,64):(64,1)",
+        "--access",
+        "(32,64):(1,32)",
+        "--elem-bytes",
+        "4",
+        "--vector",
+        "1",
+    ]);
+    assert_eq!(svg.matches("<rect class=\"cell\"").count(), 262144);
+}
+
 /// Regression: the size check of a divide is on the picture (16 cells), not on the divide with
 /// its padding (2^34 coordinates of `<4294967296,2>`).
 #[test]

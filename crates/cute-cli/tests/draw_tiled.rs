@@ -299,3 +299,46 @@ fn a_tiled_mma_of_one_atom_draws_as_the_atom() {
     // the five MMA atoms of `cute draw --atom list`
     assert_eq!(compared, 5);
 }
+
+/// Regression: the cell limit applies to the panels drawn (a wgmma tiled 8 x 1 is 512 x 256 +
+/// 512 x 16 + 16 x 256 cells, within it), not to the (thread, value) pairs of a layout (B's: every
+/// one of the 1024 threads holds every cell); a picture past the limit is refused naming the
+/// flags given and every panel.
+#[test]
+fn the_cell_limit_applies_to_the_panels_drawn() {
+    let dir = std::env::temp_dir().join(format!("cute-draw-tiled-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join("wgmma_8x1.svg");
+    let args = [
+        "draw",
+        "--tiled-mma",
+        "SM90_64x256x16_F32F16F16_SS",
+        "--atom-layout",
+        "(8,1)",
+        "-o",
+        p.to_str().unwrap(),
+    ];
+    let said = ok(&args);
+    assert!(said.contains("(svg, 143360 cells, "), "{said}");
+    let svg = std::fs::read_to_string(&p).unwrap();
+    assert_eq!(svg.matches("<rect class=\"cell\"").count(), 143360);
+    // B(0, 0) is held by all 1024 threads, each as its value 0: thread 0 is shown
+    let b00 = svg
+        .lines()
+        .find(|l| l.contains("data-panel=\"0\" data-row=\"0\" data-col=\"0\""))
+        .unwrap();
+    assert!(b00.contains("data-threads=\"0 1 2 "), "{}", &b00[..200]);
+    std::fs::remove_file(&p).unwrap();
+    let (code, out, err) = cute(&[
+        "draw",
+        "--tiled-mma",
+        "SM90_64x256x16_F32F16F16_SS",
+        "--atom-layout",
+        "(8,2)",
+    ]);
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert_eq!(
+        err,
+        "error: draw: --tiled-mma SM90_64x256x16_F32F16F16_SS --atom-layout (8,2): TiledMMA of SM90_64x256x16_F32F16F16_SS over threads (128,8,2,1):(1,128,1024,0): B, A and C: panels of 16 x 512 + 512 x 16 + 512 x 512 cells = 278528 cells, more than the limit of 262144 cells a picture draws\n"
+    );
+}

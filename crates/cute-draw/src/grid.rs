@@ -20,6 +20,24 @@ pub enum DrawError {
         /// Its number of cells.
         cells: i64,
     },
+    /// The panels of a picture would have more cells in all than [`MAX_CELLS`] (a picture of
+    /// several panels: an MMA, a copy, the instructions of an access pattern).
+    TooManyCells {
+        /// What the picture is of.
+        picture: String,
+        /// The rows and columns of each panel.
+        panels: Vec<(i64, i64)>,
+    },
+    /// The thread-value layouts of a picture map more `(thread, value)` pairs than
+    /// [`MAX_OWNERS`] (each pair is visited, and listed in its cell's `data-owners`).
+    TooManyOwners {
+        /// The thread-value layout whose pairs passed the limit.
+        layout: String,
+        /// Its pairs.
+        pairs: i64,
+        /// The pairs of the picture's other layouts, visited before it.
+        before: i64,
+    },
     /// A thread-value layout maps `(thread, value)` index `index` to a coordinate outside the tile.
     OutsideTile {
         /// The thread-value layout.
@@ -59,6 +77,43 @@ impl core::fmt::Display for DrawError {
                 f,
                 "draw {layout}: {cells} cells exceed the limit of {MAX_CELLS}"
             ),
+            DrawError::TooManyCells { picture, panels } => {
+                let total = panels
+                    .iter()
+                    .fold(0i64, |t, &(r, c)| t.saturating_add(r.saturating_mul(c)));
+                let same = panels.windows(2).all(|w| w[0] == w[1]);
+                match (panels.as_slice(), same) {
+                    ([(r, c)], _) => write!(f, "{picture} of {r} x {c}")?,
+                    ([(r, c), ..], true) => write!(
+                        f,
+                        "{picture}: {} panels of {r} x {c} cells",
+                        panels.len()
+                    )?,
+                    _ => {
+                        let each: Vec<String> =
+                            panels.iter().map(|(r, c)| format!("{r} x {c}")).collect();
+                        write!(f, "{picture}: panels of {} cells", each.join(" + "))?
+                    }
+                }
+                write!(
+                    f,
+                    " = {total} cells, more than the limit of {MAX_CELLS} cells a picture draws"
+                )
+            }
+            DrawError::TooManyOwners {
+                layout,
+                pairs,
+                before,
+            } => {
+                write!(f, "{layout}: {pairs} (thread, value) pairs")?;
+                if *before > 0 {
+                    write!(f, " after {before} of the picture's other layouts")?;
+                }
+                write!(
+                    f,
+                    ", more than the limit of {MAX_OWNERS} pairs a picture visits"
+                )
+            }
             DrawError::OutsideTile {
                 layout,
                 index,
@@ -97,6 +152,12 @@ impl From<cute::Error> for DrawError {
 
 /// The most cells a picture may have (a 512 × 512 tile; an SVG of that many cells is about 60 MB).
 pub const MAX_CELLS: i64 = 1 << 18;
+
+/// The most `(thread, value)` pairs the thread-value layouts of one picture may map, all its
+/// panels together (32 per cell of a picture at [`MAX_CELLS`]): a TV layout in which many threads
+/// hold each cell (a wgmma operand read from shared memory is held by every thread of the atom)
+/// lists them all in its cells' `data-owners`.
+pub const MAX_OWNERS: i64 = 32 * MAX_CELLS;
 
 /// A layout's values on its (rows × columns) grid.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -14,6 +14,7 @@ mod tiled;
 mod tiles;
 
 pub use banks::{bank_colour, bank_of, banks, swizzle_conflicts, ConflictPicture};
+pub(crate) use thread_value::check_panels;
 pub use thread_value::{
     align_titles, copy, mma, tv_cell_owners, tv_layout, tv_owners, tv_shape, Owner,
 };

@@ -88,8 +88,19 @@ pub fn shows_labels(scene: &Scene) -> bool {
 /// ```
 pub fn render(scene: &Scene) -> Result<Vec<u8>, DrawError> {
     pixel_size(scene)?;
-    render_svg(&scene.svg_with(shows_labels(scene)), scale(scene))
+    let labels = shows_labels(scene);
+    let nodes = scene.svg_nodes(labels);
+    if nodes > MAX_SVG_NODES {
+        return Err(DrawError::Render(format!(
+            "a PNG of this picture parses {nodes} SVG elements, more than the {MAX_SVG_NODES} the renderer reads: draw it as SVG, or draw fewer cells"
+        )));
+    }
+    render_svg(&scene.svg_doc(labels, false), scale(scene))
 }
+
+/// The most elements of an SVG document that the renderer (usvg) reads: it refuses more, so a
+/// scene of more ([`Scene::svg_nodes`]) is refused before it is written.
+pub const MAX_SVG_NODES: i64 = 1_000_000;
 
 /// Rasterises an SVG document (as [`Scene::svg`] writes it) at `scale` pixels per unit.
 pub fn render_svg(svg: &str, scale: f64) -> Result<Vec<u8>, DrawError> {

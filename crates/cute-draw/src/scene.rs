@@ -269,6 +269,44 @@ impl Scene {
     /// The SVG document, with or without the cells' labels (titles and headers are always drawn):
     /// [`crate::png::render`] leaves them out where they would be too small to read.
     pub fn svg_with(&self, labels: bool) -> String {
+        self.svg_doc(labels, true)
+    }
+
+    /// The elements of [`Scene::svg_with`]`(labels)` (each `<text>` counted twice, for the text
+    /// it holds): what a renderer parses, known before the document is written.
+    ///
+    /// ```
+    /// use cute_draw::scene::{Cell, Panel, Scene};
+    /// let s = Scene::single(Panel::new("t", 1, 2, |_, c| Cell::text((255, 255, 255), c.to_string())));
+    /// // svg, title, background; the title line, 2 column and 1 row labels; 2 cells with a label
+    /// assert_eq!(s.svg_nodes(true), 3 + 2 * 4 + 2 * (1 + 2));
+    /// assert_eq!(s.svg_nodes(false), 3 + 2 * 4 + 2);
+    /// ```
+    pub fn svg_nodes(&self, labels: bool) -> i64 {
+        let mut n = 3i64;
+        for p in &self.panels {
+            let texts = p.title_lines().len() + p.col_labels.len() + p.row_labels.len();
+            n = n.saturating_add(2 * texts as i64);
+            for cell in &p.cells {
+                let marks = match cell.mark {
+                    Mark::Plain => 0,
+                    Mark::Outline => 1,
+                    Mark::Conflict => 2,
+                };
+                let label = if labels {
+                    2 * cell.label.len() as i64
+                } else {
+                    0
+                };
+                n = n.saturating_add(1 + marks + label);
+            }
+        }
+        n
+    }
+
+    /// The SVG document; the cells' `data-*` attributes only when `data` (a PNG has no use for
+    /// them, and they are most of the text of a picture of many owners).
+    pub(crate) fn svg_doc(&self, labels: bool, data: bool) -> String {
         use std::fmt::Write as _;
         let (w, h) = (self.width(), self.height());
         let mut s = String::with_capacity(200 + 200 * self.cells() as usize);
@@ -317,17 +355,17 @@ impl Scene {
                 for c in 0..p.cols {
                     let cell = p.cell(r, c);
                     let (x, y) = (origin.0 + cw * c, origin.1 + CELL * r);
-                    let mut data = match cell.mark {
+                    let mut attrs = match cell.mark {
                         Mark::Plain => String::new(),
                         Mark::Outline => " data-mark=\"outline\"".to_string(),
                         Mark::Conflict => " data-mark=\"conflict\"".to_string(),
                     };
-                    for (key, v) in &cell.attrs {
-                        let _ = write!(data, " data-{key}=\"{}\"", escape(v));
+                    for (key, v) in cell.attrs.iter().filter(|_| data) {
+                        let _ = write!(attrs, " data-{key}=\"{}\"", escape(v));
                     }
                     let _ = writeln!(
                         s,
-                        "<rect class=\"cell\" data-panel=\"{k}\" data-row=\"{r}\" data-col=\"{c}\"{data} x=\"{x}\" y=\"{y}\" width=\"{cw}\" height=\"{CELL}\" fill=\"{}\" stroke=\"#000000\" stroke-width=\"1\"/>",
+                        "<rect class=\"cell\" data-panel=\"{k}\" data-row=\"{r}\" data-col=\"{c}\"{attrs} x=\"{x}\" y=\"{y}\" width=\"{cw}\" height=\"{CELL}\" fill=\"{}\" stroke=\"#000000\" stroke-width=\"1\"/>",
                         hex(cell.fill)
                     );
                     if cell.mark == Mark::Conflict {

@@ -174,6 +174,81 @@ fn a_rank_1_tv_layout_is_threads() {
     }
 }
 
+/// Regression: the cell limit bounds every panel of a picture together, before any is made: one
+/// panel per instruction of an access pattern, and the panels of an MMA; the (thread, value)
+/// pairs of a picture are bounded too.
+#[test]
+fn the_cell_limit_counts_every_panel() {
+    use cute_draw::pictures::{mma, swizzle_conflicts};
+    let smem: cute::ComposedLayout = "Sw<0,0,0> o 0 o (8,8):(8,1)".parse().unwrap();
+    // 4096 instructions of the 64-cell tile: 262144 cells, the limit
+    let p = swizzle_conflicts(&smem, &l("(32,4096):(1,0)"), 4, 1).unwrap();
+    assert_eq!((p.scene.panels.len(), p.scene.cells()), (4096, 262144));
+    let e = swizzle_conflicts(&smem, &l("(32,4097):(1,0)"), 4, 1).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "(8,8):(8,1) with (32,4097):(1,0), one panel per instruction: 4097 panels of 8 x 8 cells = 262208 cells, more than the limit of 262144 cells a picture draws"
+    );
+    // an MMA of panels 16 x 512, 512 x 16 and 512 x 512
+    let e = mma(
+        "m",
+        &l("(1,8192):(0,1)"),
+        &l("(1,8192):(0,1)"),
+        &l("(1,262144):(0,1)"),
+        (512, 512, 16),
+        None,
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "m: B, A and C: panels of 16 x 512 + 512 x 16 + 512 x 512 cells = 278528 cells, more than the limit of 262144 cells a picture draws"
+    );
+    let e = svg::tv_layout_svg(&l("(4,2):(2,1)"), 1, 262145, None).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "--tv 1 262145: the tile of 1 x 262145 = 262145 cells, more than the limit of 262144 cells a picture draws"
+    );
+    // pairs: 8388608 in all at most, the picture's layouts together
+    let e = svg::tv_layout_svg(&l("(1,8388609):(0,0)"), 1, 1, None).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "(1,8388609):(0,0): 8388609 (thread, value) pairs, more than the limit of 8388608 pairs a picture visits"
+    );
+    let e = mma(
+        "m",
+        &l("(1,4194304):(0,0)"),
+        &l("(1,4194305):(0,0)"),
+        &l("(1,1):(0,0)"),
+        (1, 1, 1),
+        None,
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "(1,4194305):(0,0): 4194305 (thread, value) pairs after 4194304 of the picture's other layouts, more than the limit of 8388608 pairs a picture visits"
+    );
+}
+
+/// Regression: a PNG whose SVG would pass the renderer's element limit is refused up front
+/// with the count, rather than failing in the renderer ("nodes limit reached").
+#[test]
+fn a_png_of_too_many_svg_elements_is_refused() {
+    use cute_draw::scene::{Cell, Mark, Panel, Scene};
+    let s = Scene::single(Panel::new("t", 640, 640, |_, _| Cell {
+        fill: (255, 255, 255),
+        label: vec!["x".to_string()],
+        mark: Mark::Conflict,
+        attrs: Vec::new(),
+    }));
+    assert!(!cute_draw::png::shows_labels(&s));
+    assert_eq!(s.svg_nodes(false), 3 + 2 * (1 + 640 + 640) + 3 * 409600);
+    let e = cute_draw::png::render(&s).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "draw: render: a PNG of this picture parses 1231365 SVG elements, more than the 1000000 the renderer reads: draw it as SVG, or draw fewer cells"
+    );
+}
+
 /// Regression: a divide by a tiler far larger than the layout colours the layout's cells without
 /// walking the padding: `<4294967296,2>` on (4,4) is one row tile and two column tiles of 8 cells.
 #[test]

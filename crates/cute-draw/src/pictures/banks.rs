@@ -1,7 +1,7 @@
 //! Shared-memory banks: the colour of each bank, a layout coloured by bank, and the accesses of a
 //! warp's instructions to a (swizzled) tile with the ones that wait for a bank conflict marked.
 
-use super::{grid_scene, noted, title_of};
+use super::{check_panels, grid_scene, noted, title_of};
 use crate::grid::{DrawError, Grid};
 use crate::scene::{Cell, Mark, Panel, Rgb, Scene, GAP};
 use cute::{ComposedLayout, Layout};
@@ -144,6 +144,11 @@ pub fn swizzle_conflicts(
     check_elem_bytes(elem_bytes)?;
     let g = Grid::composed_latex(smem)?;
     let addrs = cute::banks::access_addresses(smem, tv, elem_bytes, vector)?;
+    // one panel per instruction, every one of the whole tile: refused before any is made
+    check_panels(
+        &format!("{} with {tv}, one panel per instruction", title_of(smem)),
+        &vec![(g.rows, g.cols); addrs.len()],
+    )?;
     let access = cute::banks::Access::new(elem_bytes, vector)?;
     let (width, tpp) = (access.width(), access.threads_per_phase());
     let cells = (g.rows * g.cols) as usize;

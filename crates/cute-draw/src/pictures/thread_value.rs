@@ -2,7 +2,7 @@
 //! tile, an MMA atom (A, B and C around each other) and a copy atom (source beside destination).
 
 use super::thread_colour;
-use crate::grid::{DrawError, MAX_CELLS};
+use crate::grid::{DrawError, MAX_CELLS, MAX_OWNERS};
 use crate::scene::{Cell, Mark, Panel, Scene, GAP};
 use cute::Layout;
 
@@ -53,9 +53,19 @@ pub fn tv_shape(tv: &Layout) -> Result<(i64, i64), DrawError> {
 /// assert_eq!(o[1], vec![(0, 1), (1, 0)]);
 /// ```
 pub fn tv_cell_owners(tv: &Layout, cells: i64) -> Result<Vec<Vec<(i64, i64)>>, DrawError> {
+    owners_counted(tv, cells, &mut 0)
+}
+
+/// [`tv_cell_owners`], `visited` the pairs the picture's other layouts mapped before (all of them
+/// together are bounded by [`MAX_OWNERS`]), counted up by `tv`'s.
+fn owners_counted(
+    tv: &Layout,
+    cells: i64,
+    visited: &mut i64,
+) -> Result<Vec<Vec<(i64, i64)>>, DrawError> {
     if cells > MAX_CELLS {
         return Err(DrawError::TooLarge {
-            layout: tv.to_string(),
+            layout: format!("the tile of {tv}"),
             cells,
         });
     }
@@ -64,14 +74,15 @@ pub fn tv_cell_owners(tv: &Layout, cells: i64) -> Result<Vec<Vec<(i64, i64)>>, D
     }
     let (threads, values) = tv_shape(tv)?;
     let size = tv.size();
-    // every (thread, value) is visited once: bounded like the cells (a tile's TV layout may
-    // repeat each cell a few times, not without bound)
-    if size > 8 * MAX_CELLS {
-        return Err(DrawError::TooLarge {
+    // every (thread, value) is visited once and listed in its cell
+    if size > MAX_OWNERS - *visited {
+        return Err(DrawError::TooManyOwners {
             layout: tv.to_string(),
-            cells: size,
+            pairs: size,
+            before: *visited,
         });
     }
+    *visited += size;
     let mut owners: Vec<Vec<(i64, i64)>> = vec![Vec::new(); cells.max(0) as usize];
     for t in 0..threads {
         for v in 0..values {
@@ -91,6 +102,8 @@ pub fn tv_cell_owners(tv: &Layout, cells: i64) -> Result<Vec<Vec<(i64, i64)>>, D
     Ok(owners)
 }
 
+/// The cells of a `rows × cols` tile named `what` (`--tv`, `A`, …): refused unless both are
+/// positive and their product an `i64` (the cell limit is checked by [`check_panels`]).
 fn tile_dims(what: &str, rows: i64, cols: i64) -> Result<i64, DrawError> {
     match rows.checked_mul(cols) {
         Some(n) if rows >= 1 && cols >= 1 => Ok(n),
@@ -98,6 +111,20 @@ fn tile_dims(what: &str, rows: i64, cols: i64) -> Result<i64, DrawError> {
             "{what} {rows} x {cols}: the tile's rows and columns must be positive and their product an i64"
         ))),
     }
+}
+
+/// Refuses panels of more than [`MAX_CELLS`] cells in all, before any is drawn.
+pub(crate) fn check_panels(picture: &str, panels: &[(i64, i64)]) -> Result<(), DrawError> {
+    let total = panels
+        .iter()
+        .fold(0i64, |t, &(r, c)| t.saturating_add(r.saturating_mul(c)));
+    if total > MAX_CELLS {
+        return Err(DrawError::TooManyCells {
+            picture: picture.to_string(),
+            panels: panels.to_vec(),
+        });
+    }
+    Ok(())
 }
 
 /// The cell of a TV picture owned by `owners` (every `(thread, value)` that maps to it): filled
@@ -178,6 +205,7 @@ pub fn tv_layout(
     highlight: Option<i64>,
 ) -> Result<Scene, DrawError> {
     let n = tile_dims("--tv", rows, cols)?;
+    check_panels(&format!("--tv {rows} {cols}: the tile"), &[(rows, cols)])?;
     let owners = tv_cell_owners(tv, n)?;
     let title = format!("{tv} over {rows}x{cols}");
     Ok(Scene::single(Panel::new(title, rows, cols, |r, c| {
@@ -212,10 +240,12 @@ pub fn mma(
     let mk = tile_dims("A", m, k)?;
     let nk = tile_dims("B", n, k)?;
     let mn = tile_dims("C", m, n)?;
+    check_panels(&format!("{name}: B, A and C"), &[(k, n), (m, k), (m, n)])?;
+    let mut visited = 0;
     let (oa, ob, oc) = (
-        tv_cell_owners(a, mk)?,
-        tv_cell_owners(b, nk)?,
-        tv_cell_owners(c, mn)?,
+        owners_counted(a, mk, &mut visited)?,
+        owners_counted(b, nk, &mut visited)?,
+        owners_counted(c, mn, &mut visited)?,
     );
     let pb = Panel::new(format!("B {b}"), k, n, |r, col| {
         owner_cell(&ob[(col + n * r) as usize], highlight)
@@ -255,7 +285,15 @@ pub fn copy(
     highlight: Option<i64>,
 ) -> Result<Scene, DrawError> {
     let cells = tile_dims("the copy tile", rows, cols)?;
-    let (os, od) = (tv_cell_owners(src, cells)?, tv_cell_owners(dst, cells)?);
+    check_panels(
+        &format!("{name}: source and destination"),
+        &[(rows, cols), (rows, cols)],
+    )?;
+    let mut visited = 0;
+    let (os, od) = (
+        owners_counted(src, cells, &mut visited)?,
+        owners_counted(dst, cells, &mut visited)?,
+    );
     let ps = Panel::new(format!("source {src}"), rows, cols, |r, c| {
         owner_cell(&os[(r + rows * c) as usize], highlight)
     });
