@@ -320,7 +320,8 @@ enum Cmd {
     /// an MMA atom (A, B, C as CuTe's print_latex) or a copy atom (source, destination),
     /// --tiled-mma a TiledMMA (the atom over --atom-layout, with --permutation) and --tiled-copy a
     /// TiledCopy (over --thr and --val, or over --operand of --tiled-mma) as print_latex draws them.
-    /// A picture has at most 262144 cells, all its panels together.
+    /// Each picture takes its own flags (and --format, -o): any other is refused. A picture has at
+    /// most 262144 cells, all its panels together.
     #[command(after_help = "Examples:
   cute draw '(4,8):(1,4)' -o layout.png
   cute draw '((4,8),(2,2)):((32,1),(16,8))' --tv 16 8 --thread 5 -o c.svg

@@ -81,10 +81,19 @@ pub fn is_composed(text: &str) -> bool {
     text.trim_start().starts_with("Sw<")
 }
 
-/// Reads argument 1 of `cmd` as a swizzled layout `Sw<B,M,S> o OFF o L`.
+/// Reads argument 1 of `cmd` as a swizzled layout `Sw<B,M,S> o OFF o L`; `L` must have integer
+/// strides (the swizzle acts on its offsets).
 fn parse_composed(cmd: &str, text: &str) -> Result<ComposedLayout, String> {
-    text.parse::<ComposedLayout>()
-        .map_err(|e| crate::diag::bad_argument(cmd, 1, text, &e))
+    let c = text
+        .parse::<ComposedLayout>()
+        .map_err(|e| crate::diag::bad_argument(cmd, 1, text, &e))?;
+    if !c.layout.is_integral() {
+        return Err(format!(
+            "error: {cmd}: {c}: a swizzle acts on offsets: its layout {} must have integer strides",
+            c.layout
+        ));
+    }
+    Ok(c)
 }
 
 /// `cute eval` of a swizzled layout `Sw<B,M,S> o OFF o L`: its value at `coord` (an index or a
@@ -185,8 +194,9 @@ pub enum TileOp {
 /// Everything `cute draw` was asked.
 #[derive(Clone, Debug, Default, clap::Args)]
 pub struct DrawArgs {
-    /// A layout, or a swizzled layout `Sw<B,M,S> o OFF o L` (not with --atom). Layouts with F2
-    /// strides are drawn by their values (offsets), with coordinate strides by their coordinates.
+    /// A layout, or a swizzled layout `Sw<B,M,S> o OFF o L` (drawn alone, with --banks or with
+    /// --access; --tv, --slice and --op take a plain layout). Layouts with F2 strides are drawn by
+    /// their values (offsets), with coordinate strides by their coordinates.
     #[arg(allow_negative_numbers = true)]
     pub layout: Option<String>,
     /// Draw a thread-value layout over a tile of ROWS x COLS: mode 0 the threads, the other modes
@@ -265,6 +275,11 @@ fn fail(e: cute_draw::DrawError) -> String {
     err(e)
 }
 
+/// A refusal of the picture of `flag`, which names it (`--op divide: …`).
+fn fail_in(flag: &str) -> impl Fn(cute_draw::DrawError) -> String + '_ {
+    move |e| err(format!("{flag}: {e}"))
+}
+
 /// The smem argument: a layout, or a swizzled layout `Sw<B,M,S> o OFF o L`.
 fn parse_smem(text: &str) -> Result<ComposedLayout, String> {
     if is_composed(text) {
@@ -276,8 +291,68 @@ fn parse_smem(text: &str) -> Result<ComposedLayout, String> {
     }
 }
 
+/// LAYOUT for a picture that takes a plain layout (`--tv`, `--slice`, `--op`): a swizzled layout
+/// is refused, naming the flag.
+fn plain_layout(flag: &str, text: &str) -> Result<Layout, String> {
+    if is_composed(text) {
+        return Err(err(format!(
+            "{flag} takes a layout, not the swizzled layout {}: a swizzled layout is drawn alone, with --banks or with --access",
+            crate::ops::quote(text)
+        )));
+    }
+    parse("draw", 1, text)
+}
+
+/// The value of `flag` read as a layout; an error names the flag (with the pointer lines).
+fn flag_layout(flag: &str, text: &str) -> Result<Layout, String> {
+    text.parse().map_err(|e: cute::Error| {
+        let line = err(format!("{flag} {}: {e}", crate::ops::quote(text)));
+        crate::diag::with_pointer(line, text, &e)
+    })
+}
+
 fn plain(c: &ComposedLayout) -> Option<Layout> {
     (c.swizzle.is_identity() && c.offset == 0).then_some(c.layout)
+}
+
+/// Every flag of `cute draw` (LAYOUT too) with whether it was given, in the order of the help.
+fn given(a: &DrawArgs) -> [(&'static str, bool); 20] {
+    [
+        ("LAYOUT", a.layout.is_some()),
+        ("--tv", a.tv.is_some()),
+        ("--thread", a.thread.is_some()),
+        ("--format", a.format.is_some()),
+        ("-o", a.output.is_some()),
+        ("--banks", a.banks),
+        ("--elem-bytes", a.elem_bytes.is_some()),
+        ("--access", a.access.is_some()),
+        ("--vector", a.vector.is_some()),
+        ("--slice", a.slice.is_some()),
+        ("--op", a.op.is_some()),
+        ("--with", a.with.is_some()),
+        ("--atom", a.atom.is_some()),
+        ("--tiled-mma", a.tiled_mma.is_some()),
+        ("--atom-layout", a.atom_layout.is_some()),
+        ("--permutation", a.permutation.is_some()),
+        ("--tiled-copy", a.tiled_copy.is_some()),
+        ("--thr", a.thr.is_some()),
+        ("--val", a.val.is_some()),
+        ("--operand", a.operand.is_some()),
+    ]
+}
+
+/// Refuses every flag given that the picture of `picture` does not take (`allowed`, the picture's
+/// own flag included), rather than ignore it.
+fn only(a: &DrawArgs, picture: &str, allowed: &[&str]) -> Result<(), String> {
+    match given(a)
+        .iter()
+        .find(|(flag, on)| *on && !allowed.contains(flag))
+    {
+        Some((flag, _)) => Err(err(format!(
+            "{flag} does not belong to {picture}: give one picture's flags"
+        ))),
+        None => Ok(()),
+    }
 }
 
 /// The scene `cute draw` was asked for.
@@ -297,6 +372,7 @@ pub fn scene(a: &DrawArgs) -> Result<Scene, String> {
             Err(err(format!("{flag} needs {what}")))
         }
     };
+    const OUT: [&str; 2] = ["--format", "-o"];
     if a.tiled_mma.is_some() || a.tiled_copy.is_some() {
         return tiled_scene(a);
     }
@@ -325,6 +401,7 @@ pub fn scene(a: &DrawArgs) -> Result<Scene, String> {
                 ("--op", a.op.is_some()),
             ],
         )?;
+        only(a, "--atom", &["--atom", "--thread", OUT[0], OUT[1]])?;
         return atom_scene(name, a.thread);
     }
     let Some(text) = a.layout.as_deref() else {
@@ -357,13 +434,14 @@ pub fn scene(a: &DrawArgs) -> Result<Scene, String> {
                 ("--op", a.op.is_some()),
             ],
         )?;
-        let l = parse("draw", 1, text)?;
+        only(a, "--tv", &["LAYOUT", "--tv", "--thread", OUT[0], OUT[1]])?;
         let &[rows, cols] = tv.as_slice() else {
             return Err(err(format!(
                 "--tv takes two numbers, ROWS and COLS, not {}",
                 tv.len()
             )));
         };
+        let l = plain_layout("--tv", text)?;
         check_thread(a.thread, &l, "the TV layout")?;
         return pictures::tv_layout(&l, rows, cols, a.thread).map_err(fail);
     }
@@ -372,8 +450,25 @@ pub fn scene(a: &DrawArgs) -> Result<Scene, String> {
             "--access",
             &[("--slice", a.slice.is_some()), ("--op", a.op.is_some())],
         )?;
+        if a.banks {
+            return Err(err(
+                "--access colours its cells by bank already: give --access or --banks, not both",
+            ));
+        }
+        only(
+            a,
+            "--access",
+            &[
+                "LAYOUT",
+                "--access",
+                "--elem-bytes",
+                "--vector",
+                OUT[0],
+                OUT[1],
+            ],
+        )?;
         let smem = parse_smem(text)?;
-        let tv = parse("draw", 2, acc)?;
+        let tv = flag_layout("--access", acc)?;
         needs("--access", a.elem_bytes.is_some(), "--elem-bytes B")?;
         needs("--access", a.vector.is_some(), "--vector V")?;
         let (b, v) = (a.elem_bytes.unwrap_or(0), a.vector.unwrap_or(0));
@@ -391,13 +486,19 @@ pub fn scene(a: &DrawArgs) -> Result<Scene, String> {
             "--banks",
             &[("--slice", a.slice.is_some()), ("--op", a.op.is_some())],
         )?;
+        only(
+            a,
+            "--banks",
+            &["LAYOUT", "--banks", "--elem-bytes", OUT[0], OUT[1]],
+        )?;
         let smem = parse_smem(text)?;
         needs("--banks", a.elem_bytes.is_some(), "--elem-bytes B")?;
         return pictures::banks(&smem, a.elem_bytes.unwrap_or(0)).map_err(fail);
     }
     if let Some(c) = &a.slice {
         conflicting("--slice", &[("--op", a.op.is_some())])?;
-        let l = parse("draw", 1, text)?;
+        only(a, "--slice", &["LAYOUT", "--slice", OUT[0], OUT[1]])?;
+        let l = plain_layout("--slice", text)?;
         let pc: PartialCoord = c.parse().map_err(|e| {
             let line = err(format!("--slice {}: {e}", crate::ops::quote(c)));
             crate::diag::with_pointer(line, c, &e)
@@ -405,12 +506,14 @@ pub fn scene(a: &DrawArgs) -> Result<Scene, String> {
         return pictures::slice(&l, &pc).map_err(fail);
     }
     if let Some(op) = a.op {
-        let l = parse("draw", 1, text)?;
+        only(a, "--op", &["LAYOUT", "--op", "--with", OUT[0], OUT[1]])?;
+        let l = plain_layout("--op", text)?;
         let Some(w) = &a.with else {
             return Err(err("--op needs its second operand: --with B"));
         };
         return tile_scene(op, &l, w);
     }
+    only(a, "a layout's picture", &["LAYOUT", OUT[0], OUT[1]])?;
     let smem = parse_smem(text)?;
     match plain(&smem) {
         Some(l) => pictures::layout(&l).map_err(fail),
@@ -431,24 +534,20 @@ fn split2(l: &Layout) -> Result<(i64, i64), cute::Error> {
 /// Products and divides, each tile coloured (the paper's Figures 10–12).
 pub fn tile_scene(op: TileOp, a: &Layout, with: &str) -> Result<Scene, String> {
     let algebra = |e: cute::Error| format!("error: draw: {e}");
+    let flag = format!("--op {}", op_name(op));
     match op {
         TileOp::Divide => {
             let t: Tiler = with.parse().map_err(|e| {
                 let line = err(format!("--with {}: {e}", crate::ops::quote(with)));
                 crate::diag::with_pointer(line, with, &e)
             })?;
-            pictures::divide(a, &t).map_err(fail)
+            pictures::divide(a, &t).map_err(fail_in(&flag))
         }
         _ => {
-            let b = parse("draw", 2, with)?;
+            let b = flag_layout("--with", with)?;
             if op != TileOp::LogicalProduct && (a.rank() != 2 || b.rank() != 2) {
                 return Err(err(format!(
-                    "--op {}: the tiles are coloured for rank-2 A and B, not ranks {} and {}",
-                    if op == TileOp::BlockedProduct {
-                        "blocked_product"
-                    } else {
-                        "raked_product"
-                    },
+                    "{flag}: the tiles are coloured for rank-2 A and B, not ranks {} and {}",
                     a.rank(),
                     b.rank()
                 )));
@@ -464,8 +563,19 @@ pub fn tile_scene(op: TileOp, a: &Layout, with: &str) -> Result<Scene, String> {
             let am = split2(a).map_err(algebra)?;
             let bm = split2(&b).map_err(algebra)?;
             let title = format!("{title}({a}, {b}) = {r}");
-            pictures::tiles(&title, &r, |i, j| product_tile(op, am, bm, i, j)).map_err(fail)
+            pictures::tiles(&title, &r, |i, j| product_tile(op, am, bm, i, j))
+                .map_err(fail_in(&flag))
         }
+    }
+}
+
+/// The name of `op` as `--op` takes it.
+fn op_name(op: TileOp) -> &'static str {
+    match op {
+        TileOp::LogicalProduct => "logical_product",
+        TileOp::BlockedProduct => "blocked_product",
+        TileOp::RakedProduct => "raked_product",
+        TileOp::Divide => "divide",
     }
 }
 
@@ -656,7 +766,12 @@ fn atom_scene(name: &str, thread: Option<i64>) -> Result<Scene, String> {
 /// `cute draw …`: the picture as text on stdout (SVG or TikZ), or written to `-o FILE` (SVG, PNG
 /// or TikZ by the extension, or `--format`), then a line saying what was written.
 pub fn draw(a: &DrawArgs) -> Result<String, String> {
-    if a.atom.as_deref() == Some("list") && a.tiled_mma.is_none() && a.tiled_copy.is_none() {
+    if a.atom.as_deref() == Some("list") {
+        if let Some((flag, _)) = given(a).iter().find(|(f, on)| *on && *f != "--atom") {
+            return Err(err(format!(
+                "--atom list prints the names of the atoms: it takes no other flag, not {flag}"
+            )));
+        }
         return Ok(format!(
             "{}\n(SM90_64xNx16: N a multiple of 8 up to 256, e.g. SM90_64x128x16_F32F16F16_SS)",
             atoms::NAMES.join("\n")

@@ -855,3 +855,129 @@ fn banks_of_negative_offsets_are_below_the_base() {
         .collect();
     assert_eq!(got, want);
 }
+
+/// Regression: `--tv`, `--slice` and `--op` take a plain layout, and say so for a swizzled one
+/// (they gave a parse error at byte 0).
+#[test]
+fn a_swizzled_layout_is_refused_by_the_flags_that_take_a_plain_one() {
+    let sw = "Sw<1,0,1> o 0 o (4,4):(4,1)";
+    for (flag, more) in [
+        ("--tv", &["4", "4"][..]),
+        ("--slice", &["(_,1)"]),
+        ("--op", &["divide", "--with", "2"]),
+    ] {
+        let mut args = vec!["draw", sw, flag];
+        args.extend_from_slice(more);
+        let want = format!(
+            "error: draw: {flag} takes a layout, not the swizzled layout `{sw}`: a swizzled layout is drawn alone, with --banks or with --access"
+        );
+        refused(&args, &want);
+    }
+    assert!(ok(&["draw", "--help"]).contains("--tv, --slice and --op take a plain layout"));
+}
+
+/// Regression: the errors name the operation once, the flag whose value is wrong, and what was
+/// given.
+#[test]
+fn errors_name_the_right_operation_flag_and_operand() {
+    let l = "(4,4):(1,4)";
+    refused(
+        &["draw", l, "--banks", "--elem-bytes", "0"],
+        "error: draw: --elem-bytes 0: an element is 1, 2, 4, 8 or 16 bytes",
+    );
+    refused(
+        &["draw", l, "--tv", "0", "4"],
+        "error: draw: --tv 0 4: the tile's rows and columns must be positive and their product an i64",
+    );
+    refused(
+        &["draw", "4:1", "--tv", "1", "262145"],
+        "error: draw: --tv 1 262145: the tile of 1 x 262145 = 262145 cells, more than the limit of 262144 cells a picture draws",
+    );
+    refused(
+        &["show", "(1024,1024):(1,1024)"],
+        "error: show: (1024,1024):(1,1024): 1048576 cells exceed the limit of 262144",
+    );
+    refused(
+        &["show", "Sw<3,3,3> o 0 o (8,8):(F1,F8)"],
+        "error: show: Sw<3,3,3> o 0 o (8,8):(F1,F8): a swizzle acts on offsets: its layout (8,8):(F1,F8) must have integer strides",
+    );
+    // a layout given without a swizzle is named as given
+    refused(
+        &[
+            "draw", "(16,32):(32,1)", "--access", "((8,4),(4,1)):((32,1),(8,256))", "--elem-bytes",
+            "2", "--vector", "4",
+        ],
+        "error: draw: bank_conflicts (16,32):(32,1), ((8,4),(4,1)):((32,1),(8,256)): thread 0, instruction 0: the V values of one access are not consecutive elements of shared memory: a later value is at element offset (256)",
+    );
+    // flag values are named by their flag, with the pointer under the text
+    for (flag, text) in [("--with", "(2,2"), ("--access", "(32,2):(2,1")] {
+        let args = if flag == "--with" {
+            vec!["draw", l, "--op", "blocked_product", flag, text]
+        } else {
+            vec!["draw", l, flag, text, "--elem-bytes", "4", "--vector", "1"]
+        };
+        let err = binary::fails(&args, 1, &[]);
+        let first = err.lines().next().unwrap();
+        assert!(
+            first.starts_with(&format!("error: draw: {flag} `{text}`: parse: ")),
+            "{err}"
+        );
+    }
+    refused(
+        &["draw", "(4,3):(1@0,1@1)", "--op", "divide", "--with", "2"],
+        "error: draw: --op divide: (4,3):(1@0,1@1): this picture needs offsets, and only layouts with integer strides have them",
+    );
+    // a slice of a layout with coordinate strides is drawn, labelled by its coordinates
+    let svg = ok(&["draw", "(4,3):(1@0,1@1)", "--slice", "(_,1)"]);
+    assert!(svg.contains("<title>(4,3):(1@0,1@1) sliced at (_,1): 1@1 + (4):(1@0)</title>"));
+    for c in svg_cells(&svg) {
+        assert_eq!(c.label, [format!("({},{})", c.row, c.col)]);
+        assert_eq!(c.data.contains_key("mark"), c.col == 1, "{c:?}");
+    }
+}
+
+/// Regression: flags a picture does not take are refused, not ignored.
+#[test]
+fn flags_a_picture_does_not_take_are_refused() {
+    let p = tmp("list.png");
+    let _ = std::fs::remove_file(&p);
+    refused(
+        &["draw", "--atom", "list", "-o", p.to_str().unwrap()],
+        "error: draw: --atom list prints the names of the atoms: it takes no other flag, not -o",
+    );
+    assert!(!p.exists());
+    refused(
+        &["draw", "8:1", "--atom", "list"],
+        "error: draw: --atom list prints the names of the atoms: it takes no other flag, not LAYOUT",
+    );
+    refused(
+        &["draw", "--atom", "list", "--tv", "2", "4"],
+        "error: draw: --atom list prints the names of the atoms: it takes no other flag, not --tv",
+    );
+    refused(
+        &[
+            "draw", "(8,8):(8,1)", "--access", "(32,2):(2,1)", "--banks", "--elem-bytes", "4",
+            "--vector", "1",
+        ],
+        "error: draw: --access colours its cells by bank already: give --access or --banks, not both",
+    );
+    let ldsm = "SM75_U32x4_LDSM_N";
+    for (flag, v) in [("--elem-bytes", "2"), ("--vector", "4"), ("--with", "2:1")] {
+        refused(
+            &["draw", "--atom", ldsm, flag, v],
+            &format!("error: draw: {flag} does not belong to --atom: give one picture's flags"),
+        );
+    }
+    refused(
+        &[
+            "draw",
+            "(8,8):(8,1)",
+            "--banks",
+            "--elem-bytes",
+            "4",
+            "--vector",
+            "2",
+        ],
+        "error: draw: --vector does not belong to --banks: give one picture's flags",
+    );
+}

@@ -8,6 +8,9 @@ use cute::Layout;
 pub const MAX_PNG_SIDE: u64 = 16_384;
 
 /// Why a picture cannot be drawn.
+///
+/// The messages name the operands and the violated condition, never the operation: the caller
+/// names that (`cute draw`, `cute show`, a Python function), so that it is not said twice.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum DrawError {
@@ -75,7 +78,7 @@ impl core::fmt::Display for DrawError {
             DrawError::Layout(e) => write!(f, "{e}"),
             DrawError::TooLarge { layout, cells } => write!(
                 f,
-                "draw {layout}: {cells} cells exceed the limit of {MAX_CELLS}"
+                "{layout}: {cells} cells exceed the limit of {MAX_CELLS}"
             ),
             DrawError::TooManyCells { picture, panels } => {
                 let total = panels
@@ -121,10 +124,13 @@ impl core::fmt::Display for DrawError {
                 cells,
             } => write!(
                 f,
-                "draw {layout}: (thread, value) index {index} maps to coordinate {coordinate}, outside the tile of {cells} cells"
+                "{layout}: (thread, value) index {index} maps to coordinate {coordinate}, outside the tile of {cells} cells"
             ),
             DrawError::NotIntegral(l) => {
-                write!(f, "draw {l}: only layouts with integer strides have offsets to draw")
+                write!(
+                    f,
+                    "{l}: this picture needs offsets, and only layouts with integer strides have them"
+                )
             }
             DrawError::ImageTooLarge {
                 width,
@@ -136,8 +142,8 @@ impl core::fmt::Display for DrawError {
                 "a PNG of this picture ({width} x {height} units) would be {px_width} x {px_height} pixels, more than the limit of {} pixels a side: draw it as SVG, or draw a smaller layout",
                 MAX_PNG_SIDE
             ),
-            DrawError::Argument(m) => write!(f, "draw: {m}"),
-            DrawError::Render(m) => write!(f, "draw: render: {m}"),
+            DrawError::Argument(m) => write!(f, "{m}"),
+            DrawError::Render(m) => write!(f, "render: {m}"),
         }
     }
 }

@@ -86,11 +86,15 @@ pub fn tile_colour(i: i64) -> Rgb {
     MAP[i.rem_euclid(12) as usize]
 }
 
+/// The layout of a swizzled layout without a swizzle or an offset (`Sw<0,0,0> o 0 o L` is `L`).
+fn plain(c: &ComposedLayout) -> Option<Layout> {
+    (c.swizzle.is_identity() && c.offset == 0).then_some(c.layout)
+}
+
 fn title_of(c: &ComposedLayout) -> String {
-    if c.swizzle.is_identity() && c.offset == 0 {
-        c.layout.to_string()
-    } else {
-        c.to_string()
+    match plain(c) {
+        Some(l) => l.to_string(),
+        None => c.to_string(),
     }
 }
 
@@ -284,43 +288,67 @@ pub fn slice_cells(l: &Layout, c: &PartialCoord) -> Result<Vec<i64>, DrawError> 
 }
 
 /// A layout with the cells of a slice outlined: `l` as in [`layout`], the cells that `c` selects
-/// ([`slice_cells`]) outlined; the title names the slice's layout and offset.
+/// ([`slice_cells`]) outlined; the title names the slice's layout and offset. A layout with F2 or
+/// coordinate strides is labelled by its values as [`layout`] labels it, and the offset is a value
+/// too (a coordinate for coordinate strides).
 ///
 /// ```
 /// let l: cute::Layout = "(4,3):(3,1)".parse().unwrap();
 /// let s = cute_draw::pictures::slice(&l, &"(2,_)".parse().unwrap()).unwrap();
 /// assert_eq!(s.panels[0].cells.iter().filter(|c| c.mark == cute_draw::scene::Mark::Outline).count(), 3);
+/// let id: cute::Layout = "(4,3):(1@0,1@1)".parse().unwrap();
+/// let s = cute_draw::pictures::slice(&id, &"(_,1)".parse().unwrap()).unwrap();
+/// assert_eq!(s.panels[0].cell(2, 1).label, vec!["(2,1)".to_string()]);
+/// assert!(s.panels[0].title.ends_with("sliced at (_,1): 1@1 + (4):(1@0)"), "{}", s.panels[0].title);
 /// ```
 pub fn slice(l: &Layout, c: &PartialCoord) -> Result<Scene, DrawError> {
-    let g = Grid::latex(l)?;
-    // the slice of `l` itself first, so that a refusal names `l` (not its index layout)
-    let (s, off) = cute::slice_and_offset(l, c)?;
+    // the labels and fills of the cells in index order (`r + rows·c`), and the slice of `l`
+    // itself first, so that a refusal names `l` (not its index layout)
+    let (rows, cols, labels, fills, title) = if l.is_integral() {
+        let g = Grid::latex(l)?;
+        let (s, off) = cute::slice_and_offset(l, c)?;
+        let mut labels = vec![String::new(); g.values.len()];
+        let mut fills = vec![(0, 0, 0); g.values.len()];
+        for r in 0..g.rows {
+            for k in 0..g.cols {
+                let v = g.at(r, k);
+                labels[(r + g.rows * k) as usize] = v.to_string();
+                fills[(r + g.rows * k) as usize] = grey(v);
+            }
+        }
+        (
+            g.rows,
+            g.cols,
+            labels,
+            fills,
+            format!("{l} sliced at {c}: {off} + {s}"),
+        )
+    } else {
+        let v = value_labels(l, true)?;
+        let (s, off) = cute::slice_and_value(l, c)?;
+        let title = format!("{l} sliced at {c}: {off} + {s}");
+        (v.rows, v.cols, v.labels, v.fills, title)
+    };
     let cells = slice_cells(l, c)?;
-    let mut on = vec![false; (g.rows * g.cols) as usize];
+    let mut on = vec![false; (rows * cols) as usize];
     for &i in &cells {
         on[i as usize] = true;
     }
-    let title = noted(format!("{l} sliced at {c}: {off} + {s}"), l);
-    Ok(Scene::single(Panel::new(
-        title,
-        g.rows,
-        g.cols,
-        |r, col| {
-            let v = g.at(r, col);
-            Cell {
-                fill: if on[(r + g.rows * col) as usize] {
-                    (255, 210, 160)
-                } else {
-                    grey(v)
-                },
-                label: vec![v.to_string()],
-                mark: if on[(r + g.rows * col) as usize] {
-                    Mark::Outline
-                } else {
-                    Mark::Plain
-                },
-                attrs: Vec::new(),
-            }
-        },
-    )))
+    let longest = labels.iter().map(|s| s.chars().count() as i64).max();
+    let panel = Panel::new(noted(title, l), rows, cols, |r, col| {
+        let i = (r + rows * col) as usize;
+        Cell {
+            fill: if on[i] { (255, 210, 160) } else { fills[i] },
+            label: vec![labels[i].clone()],
+            mark: if on[i] { Mark::Outline } else { Mark::Plain },
+            attrs: Vec::new(),
+        }
+    });
+    // labels wider than a cell (coordinates) widen the cells, as `layout` does
+    let w = if l.is_integral() {
+        panel.cell_w
+    } else {
+        panel.cell_w.max(8 * longest.unwrap_or(1) + 8)
+    };
+    Ok(Scene::single(panel.with_cell_width(w)))
 }

@@ -75,10 +75,11 @@ fn grid_refusals() {
         Grid::new(&l("(4,4):(1@0,1@1)")),
         Err(DrawError::NotIntegral(_))
     ));
+    // the message names the operands and the condition; the caller names the operation
     let e = Grid::new(&l("(1024,1024):(1,1024)")).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "draw (1024,1024):(1,1024): 1048576 cells exceed the limit of 262144"
+        "(1024,1024):(1,1024): 1048576 cells exceed the limit of 262144"
     );
     let e = svg::tv_layout_svg(&l("(4,2):(2,1)"), 2, 2, None).unwrap_err();
     assert!(e.to_string().contains("outside the tile of 4 cells"), "{e}");
@@ -245,7 +246,7 @@ fn a_png_of_too_many_svg_elements_is_refused() {
     let e = cute_draw::png::render(&s).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "draw: render: a PNG of this picture parses 1231365 SVG elements, more than the 1000000 the renderer reads: draw it as SVG, or draw fewer cells"
+        "render: a PNG of this picture parses 1231365 SVG elements, more than the 1000000 the renderer reads: draw it as SVG, or draw fewer cells"
     );
 }
 

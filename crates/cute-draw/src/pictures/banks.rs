@@ -1,7 +1,7 @@
 //! Shared-memory banks: the colour of each bank, a layout coloured by bank, and the accesses of a
 //! warp's instructions to a (swizzled) tile with the ones that wait for a bank conflict marked.
 
-use super::{check_panels, grid_scene, noted, title_of};
+use super::{check_panels, grid_scene, noted, plain, title_of};
 use crate::grid::{DrawError, Grid};
 use crate::scene::{Cell, Mark, Panel, Rgb, Scene, GAP};
 use cute::{ComposedLayout, Layout};
@@ -143,7 +143,11 @@ pub fn swizzle_conflicts(
 ) -> Result<ConflictPicture, DrawError> {
     check_elem_bytes(elem_bytes)?;
     let g = Grid::composed_latex(smem)?;
-    let addrs = cute::banks::access_addresses(smem, tv, elem_bytes, vector)?;
+    // a layout given without a swizzle is analysed (and named in an error) as itself
+    let addrs = match plain(smem) {
+        Some(l) => cute::banks::access_addresses(&l, tv, elem_bytes, vector)?,
+        None => cute::banks::access_addresses(smem, tv, elem_bytes, vector)?,
+    };
     // one panel per instruction, every one of the whole tile: refused before any is made
     check_panels(
         &format!("{} with {tv}, one panel per instruction", title_of(smem)),

@@ -102,13 +102,14 @@ fn owners_counted(
     Ok(owners)
 }
 
-/// The cells of a `rows × cols` tile named `what` (`--tv`, `A`, …): refused unless both are
-/// positive and their product an `i64` (the cell limit is checked by [`check_panels`]).
+/// The cells of a `rows × cols` tile, which `what` names (`--tv 0 4`, `A 16 x 0`): refused
+/// unless both are positive and their product an `i64` (the cell limit is checked by
+/// [`check_panels`]).
 fn tile_dims(what: &str, rows: i64, cols: i64) -> Result<i64, DrawError> {
     match rows.checked_mul(cols) {
         Some(n) if rows >= 1 && cols >= 1 => Ok(n),
         _ => Err(DrawError::Argument(format!(
-            "{what} {rows} x {cols}: the tile's rows and columns must be positive and their product an i64"
+            "{what}: the tile's rows and columns must be positive and their product an i64"
         ))),
     }
 }
@@ -204,7 +205,7 @@ pub fn tv_layout(
     cols: i64,
     highlight: Option<i64>,
 ) -> Result<Scene, DrawError> {
-    let n = tile_dims("--tv", rows, cols)?;
+    let n = tile_dims(&format!("--tv {rows} {cols}"), rows, cols)?;
     check_panels(&format!("--tv {rows} {cols}: the tile"), &[(rows, cols)])?;
     let owners = tv_cell_owners(tv, n)?;
     let title = format!("{tv} over {rows}x{cols}");
@@ -237,9 +238,9 @@ pub fn mma(
     (m, n, k): (i64, i64, i64),
     highlight: Option<i64>,
 ) -> Result<Scene, DrawError> {
-    let mk = tile_dims("A", m, k)?;
-    let nk = tile_dims("B", n, k)?;
-    let mn = tile_dims("C", m, n)?;
+    let mk = tile_dims(&format!("A {m} x {k}"), m, k)?;
+    let nk = tile_dims(&format!("B {k} x {n}"), n, k)?;
+    let mn = tile_dims(&format!("C {m} x {n}"), m, n)?;
     check_panels(&format!("{name}: B, A and C"), &[(k, n), (m, k), (m, n)])?;
     let mut visited = 0;
     let (oa, ob, oc) = (
@@ -284,7 +285,7 @@ pub fn copy(
     cols: i64,
     highlight: Option<i64>,
 ) -> Result<Scene, DrawError> {
-    let cells = tile_dims("the copy tile", rows, cols)?;
+    let cells = tile_dims(&format!("the copy tile {rows} x {cols}"), rows, cols)?;
     check_panels(
         &format!("{name}: source and destination"),
         &[(rows, cols), (rows, cols)],
