@@ -198,3 +198,78 @@ fn without_a_gpu_the_status_is_3_and_says_why() {
         other => panic!("exit {other:?}: {}", String::from_utf8_lossy(&o.stderr)),
     }
 }
+
+#[test]
+fn early_exits_refuse_the_flags_of_a_run() {
+    // --plan, --emit-ptx and --torch-cases run nothing: a run's flags beside them are refused
+    for args in [
+        &["gpu", "--plan", "--json", "plan.json"][..],
+        &["gpu", "--plan", "--only", "copy"],
+        &["gpu", "--emit-ptx", "/nonexistent/ptx", "--seed", "3"],
+        &["gpu", "--torch-cases", "--no-bandwidth"],
+        &["gpu", "--plan", "--torch-cases"],
+    ] {
+        let o = cute(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(o.stderr).unwrap();
+        assert!(err.contains("cannot be used with"), "{args:?}: {err}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn emit_ptx_without_nvrtc_is_status_3() {
+    let dir = std::env::temp_dir().join(format!("cute-emit-ptx-{}", std::process::id()));
+    let o = cute(&["gpu", "--emit-ptx", dir.to_str().unwrap()]);
+    let err = String::from_utf8(o.stderr).unwrap();
+    match o.status.code() {
+        // a machine with NVRTC wrote the kernels
+        Some(0) => assert!(String::from_utf8(o.stdout).unwrap().contains(".cubin")),
+        Some(3) => assert!(
+            err.contains("--emit-ptx needs NVRTC (not a GPU): the NVRTC library"),
+            "{err}"
+        ),
+        other => panic!("exit {other:?}: {err}"),
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn contract_errors_name_the_term_and_plans_their_sms() {
+    // 36 letters: more modes than a layout of this build holds, said of the term (not of an
+    // internal argument)
+    let letters = "abcdefghijlopqrstuvwxyzABCDEFGHIJKLM";
+    let spec = format!("{letters},k->k");
+    let sizes: Vec<String> = letters
+        .chars()
+        .chain(['k'])
+        .map(|c| format!("{c}=1"))
+        .collect();
+    let o = cute(&[
+        "gpu",
+        "contract",
+        &spec,
+        "--sizes",
+        &sizes.join(","),
+        "--plan",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert!(
+        err.starts_with("error: gpu: contract abcdefghij") && err.contains("the tensor abcdefghij"),
+        "{err}"
+    );
+    assert!(
+        err.contains("at most 32") && !err.contains("argument 1"),
+        "{err}"
+    );
+    let r = stdout_of(&[
+        "gpu",
+        "contract",
+        "mk,kn->mn",
+        "--sizes",
+        "m=512,n=512,k=512",
+        "--plan",
+    ]);
+    assert!(r.contains("(planned for 132 SMs, an H100 or H200"), "{r}");
+}

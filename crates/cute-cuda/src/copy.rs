@@ -141,6 +141,31 @@ pub fn offset_range(l: &Layout) -> Result<(i64, i64), GpuError> {
     Ok((lo, hi))
 }
 
+/// The bytes that offsets `r` (from [`offset_range`]) of `l`, elements of `dtype`, span; an
+/// error of `op` naming `the {what} {l}` when they are more than an `i64` counts (no buffer of a
+/// 64-bit address space holds them).
+pub(crate) fn byte_span(
+    op: &'static str,
+    what: &str,
+    l: &Layout,
+    r: (i64, i64),
+    dtype: DType,
+) -> Result<i64, GpuError> {
+    r.1.checked_sub(r.0)
+        .and_then(|d| d.checked_add(1))
+        .and_then(|d| d.checked_mul(dtype.bytes()))
+        .ok_or_else(|| {
+            GpuError::unsupported(
+                op,
+                format!(
+                    "the {what} {l} reaches offsets {}..={} of {dtype}: more bytes than an \
+                     address space holds",
+                    r.0, r.1
+                ),
+            )
+        })
+}
+
 /// Plans the GPU COPY of `src` into `dst` for elements of `dtype`, both buffers 16-byte aligned
 /// at their smallest offsets.
 ///
@@ -170,20 +195,7 @@ pub fn plan_copy_aligned(
     let src_range = offset_range(src)?;
     let dst_range = offset_range(dst)?;
     for (what, l, r) in [("source", src, src_range), ("destination", dst, dst_range)] {
-        let bytes =
-            r.1.checked_sub(r.0)
-                .and_then(|d| d.checked_add(1))
-                .and_then(|d| d.checked_mul(dtype.bytes()));
-        if bytes.is_none() {
-            return Err(GpuError::unsupported(
-                "copy plan",
-                format!(
-                    "the {what} {l} reaches offsets {}..={} of {dtype}: more bytes than an \
-                     address space holds",
-                    r.0, r.1
-                ),
-            ));
-        }
+        byte_span("copy plan", what, l, r, dtype)?;
     }
     let n = src.size();
     let name = "cute_copy".to_string();

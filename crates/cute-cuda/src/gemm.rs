@@ -362,6 +362,12 @@ pub fn plan_gemm_aligned(
         crate::copy::offset_range(b)?,
         crate::copy::offset_range(c)?,
     ];
+    for ((what, l, t), r) in [("A", a, ab), ("B", b, ab), ("C", c, c_type)]
+        .into_iter()
+        .zip(ranges)
+    {
+        crate::copy::byte_span("gemm plan", what, l, r, t)?;
+    }
     let [(a_m, a_k, a_l), (b_n, b_k, b_l), (c_m, c_n, c_l)] = gm.layouts;
     let (bm, bn, _) = TILE;
     let pa = operand_plan(

@@ -318,6 +318,12 @@ fn dlpack_desc(capsule: &Bound<'_, PyCapsule>) -> PyResult<DlpackDesc> {
             t.device.device_type
         )));
     }
+    if t.device.device_id < 0 {
+        return Err(PyValueError::new_err(format!(
+            "cute_algebra.cuda: the tensor names CUDA device {}, not a device number (0 or more)",
+            t.device.device_id
+        )));
+    }
     if t.dtype.lanes != 1 || !(0..=64).contains(&t.ndim) {
         return Err(PyValueError::new_err(format!(
             "cute_algebra.cuda: a DLPack tensor of {} lanes and {} dimensions",
@@ -361,7 +367,7 @@ fn dlpack_desc(capsule: &Bound<'_, PyCapsule>) -> PyResult<DlpackDesc> {
         shape,
         strides,
         name.to_string(),
-        t.device.device_id.max(0) as usize,
+        t.device.device_id as usize,
     ))
 }
 

@@ -296,3 +296,82 @@ def test_fast_path_refuses_what_it_cannot_describe(fast):
                  (a, a, None, 1.0, 1.0, None, None),
                  (a, a, a, 1.0, 0.0, None, 7)]:
         assert cuda._gemm_fast("matmul", None, *args) == (None, None)
+
+
+class _CaiOnly:
+    """Only a shape and __cuda_array_interface__: no ``dtype`` (Numba's arrays have one, a
+    hand-made wrapper need not)."""
+
+    def __init__(self, shape, typestr="<f4", ptr=0x7F0000000000):
+        self.shape = shape
+        self.__cuda_array_interface__ = {
+            "shape": shape, "typestr": typestr, "data": (ptr, False), "version": 3}
+
+
+def _dlpack_capsule(shape, device_id=0, keep=[]):  # noqa: B006 - keeps the structures alive
+    """A DLPack capsule of a CUDA f32 tensor at 0x7F0000000000 (never dereferenced here)."""
+    import ctypes
+
+    class Device(ctypes.Structure):
+        _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+
+    class DType(ctypes.Structure):
+        _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+    class Tensor(ctypes.Structure):
+        _fields_ = [("data", ctypes.c_void_p), ("device", Device), ("ndim", ctypes.c_int32),
+                    ("dtype", DType), ("shape", ctypes.POINTER(ctypes.c_int64)),
+                    ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
+
+    class Managed(ctypes.Structure):
+        _fields_ = [("dl_tensor", Tensor), ("manager_ctx", ctypes.c_void_p),
+                    ("deleter", ctypes.c_void_p)]
+
+    sh = (ctypes.c_int64 * max(1, len(shape)))(*shape)
+    m = Managed()
+    m.dl_tensor.data = 0x7F0000000000
+    m.dl_tensor.device = Device(2, device_id)
+    m.dl_tensor.ndim = len(shape)
+    m.dl_tensor.dtype = DType(2, 32, 1)
+    m.dl_tensor.shape = ctypes.cast(sh, ctypes.POINTER(ctypes.c_int64))
+    keep.extend([sh, m])
+    new = ctypes.pythonapi.PyCapsule_New
+    new.restype = ctypes.py_object
+    new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+    return new(ctypes.addressof(m), b"dltensor", None)
+
+
+class _Dl:
+    def __init__(self, shape, device_id=0):
+        self.shape, self.device_id = shape, device_id
+
+    def __dlpack__(self, **_):
+        return _dlpack_capsule(self.shape, self.device_id)
+
+
+def test_descriptions_are_checked_before_the_gpu():
+    # an object with no dtype is read by its interface's type, and a mismatch named by it
+    with pytest.raises(ValueError, match="source of f32 and destination of f16"):
+        cuda.copy_(_CaiOnly((4,), "<f2"), _CaiOnly((4,)))
+    with pytest.raises(ValueError, match="out of f16 for a tensor of f32"):
+        cuda.permute(_CaiOnly((2, 3)), (1, 0), out=_CaiOnly((3, 2), "<f2"))
+    # a DLPack device number below 0 is refused, not read as device 0
+    with pytest.raises(ValueError, match="names CUDA device -3"):
+        cuda.copy_(_Dl((4,), device_id=-3), _Dl((4,)))
+    with pytest.raises(ValueError, match=r"shape \(-4, 4\): an extent is negative"):
+        cuda.copy_(_Dl((-4, 4)), _Dl((-4, 4)))
+    with pytest.raises(ValueError, match="outside a 64-bit address space"):
+        cuda.copy_(_Dl((2**62, 2**62)), _Dl((2**62, 2**62)))
+    with pytest.raises(ValueError, match="not a CUDA device number"):
+        x = FakeCAI((4,))
+        x.device = type("Dev", (), {"id": -1})()
+        cuda.copy_(x, FakeCAI((4,), ptr=0x7F0000100000))
+
+
+@pytest.mark.skipif(cuda.available(), reason="a GPU is present")
+def test_same_types_of_different_frameworks_agree():
+    # a DeviceArray-like dtype "f32" and an interface's "<f4" are both f32: the request passes
+    # every check on the Python side and reaches the driver's
+    x = _CaiOnly((4,))
+    with pytest.raises(cuda.CudaError, match="no CUDA device"):
+        cuda.copy_(x, FakeCAI((4,), ptr=0x7F0000100000))

@@ -11,7 +11,9 @@
 //!   one user's request: plan, compile, verify against a reference, time (`--json`).
 //!
 //! Exit status: 0 when every check passed; 1 when one failed or a request was refused; 2 for a bad
-//! invocation; 3 when there is no usable GPU (the message says why).
+//! invocation (an unknown flag or element type, flags that do not go together, a `--sizes` that is
+//! not `LETTER=EXTENT,...` of the spec's letters); 3 when there is no usable GPU, or for
+//! `--emit-ptx` no NVRTC (the message says why).
 
 mod atoms;
 mod copy;
@@ -35,6 +37,33 @@ pub use gemm::{run_gemm, GemmPath};
 /// Exit status of `cute gpu` when no GPU can be used.
 pub const NO_GPU: u8 = 3;
 
+/// The flags of a run of the checks, which `--plan`, `--emit-ptx` and `--torch-cases` (no run)
+/// refuse rather than ignore.
+const RUN_FLAGS: [&str; 6] = [
+    "json",
+    "no_bandwidth",
+    "per_rank",
+    "seed",
+    "only",
+    "progress",
+];
+
+/// The SMs a plan made with no GPU is made for (an H100 or H200 SXM): the persistent GEMM's grid
+/// and tile order depend on the count, so `--emit-ptx` and `cute gpu contract --plan` say so.
+pub const PLAN_SMS: u32 = 132;
+
+/// What `--plan` refuses beside it: a run's flags and the other ways to exit early.
+const PLAN_CONFLICTS: [&str; 8] = [
+    "json",
+    "no_bandwidth",
+    "per_rank",
+    "seed",
+    "only",
+    "progress",
+    "emit_ptx",
+    "torch_cases",
+];
+
 /// The arguments of `cute gpu`.
 #[derive(clap::Args, Debug)]
 #[command(args_conflicts_with_subcommands = true)]
@@ -43,15 +72,18 @@ pub struct GpuArgs {
     #[command(subcommand)]
     pub cmd: Option<GpuCmd>,
     /// Print the derived plans (atoms, COPY tiles, TV layouts, swizzles, vectors) and exit; needs
-    /// no GPU.
-    #[arg(long)]
+    /// no GPU. Takes no other flag.
+    #[arg(long, conflicts_with_all = PLAN_CONFLICTS)]
     pub plan: bool,
     /// Write the CUDA source, PTX and CUBIN of the GEMM benchmark kernels (Hopper and portable) into
-    /// this folder and exit (for `ptxas` and `cuobjdump -sass`); needs NVRTC, no GPU.
-    #[arg(long, value_name = "DIR")]
+    /// this folder and exit (for `ptxas` and `cuobjdump -sass`); needs NVRTC, no GPU. The kernels
+    /// are planned for 132 SMs (an H100 or H200 SXM: the persistent grid and the tile order
+    /// depend on the count). Takes no other flag.
+    #[arg(long, value_name = "DIR", conflicts_with_all = RUN_FLAGS, conflicts_with = "torch_cases")]
     pub emit_ptx: Option<PathBuf>,
     /// Print the permutation and GEMM benchmark cases as JSON (for scripts/gpu_torch.py) and exit.
-    #[arg(long)]
+    /// Takes no other flag.
+    #[arg(long, conflicts_with_all = RUN_FLAGS)]
     pub torch_cases: bool,
     /// Also write the results as JSON to this file.
     #[arg(long, value_name = "FILE")]
@@ -172,12 +204,16 @@ pub fn run(args: &GpuArgs) -> Outcome {
     }
     let done = |r: Result<String, GpuError>| match r {
         Ok(s) => Outcome::text(s),
+        Err(e @ GpuError::NoDriver(_)) => Outcome::error(e, NO_GPU),
         Err(e) => Outcome::error(e, 1),
     };
     if args.plan {
         return done(plan_report());
     }
     if let Some(dir) = &args.emit_ptx {
+        if let Err(GpuError::NoDriver(m)) = cute_cuda::compile::nvrtc_version() {
+            return Outcome::error(format!("--emit-ptx needs NVRTC (not a GPU): {m}"), NO_GPU);
+        }
         return done(emit_ptx(dir).map(|files| {
             files
                 .iter()
@@ -496,7 +532,7 @@ pub fn emit_ptx(dir: &std::path::Path) -> Result<Vec<PathBuf>, GpuError> {
     let mut out = Vec::new();
     for (i, c) in gemm_bench_cases()?.iter().enumerate() {
         for path in GemmPath::ALL {
-            let p = gemm::gemm_launch(c, path, 132)?;
+            let p = gemm::gemm_launch(c, path, PLAN_SMS)?;
             let ptx = cute_cuda::compile::ptx(&p.source, &p.name, cute_cuda::compile::ARCH)?;
             let stem = format!("{}_{i}", path.name().replace(['.', '-'], "_"));
             let cubin = cute_cuda::compile::cubin(&p.source, &p.name, cute_cuda::compile::ARCH)?;

@@ -108,22 +108,39 @@ fn sizes(text: &str) -> Result<HashMap<char, i64>, String> {
 
 /// The column-major tensor of `term`'s letters (the first letter fastest); a term with no
 /// letters is a scalar, the one-element layout `1:0`.
-fn column_major(term: &str, ext: &HashMap<char, i64>) -> Result<String, String> {
+fn column_major(term: &str, ext: &HashMap<char, i64>) -> Result<Layout, String> {
     if term.is_empty() {
-        return Ok("1:0".to_string());
+        return Ok(Layout::leaf(1, 0).expect("1:0 is a layout"));
     }
     let (mut shape, mut stride, mut st) = (Vec::new(), Vec::new(), 1i64);
     for ch in term.chars() {
         let n = *ext
             .get(&ch)
             .ok_or_else(|| format!("no extent for letter {ch} (add {ch}=N to --sizes)"))?;
-        shape.push(n.to_string());
-        stride.push(st.to_string());
+        shape.push(n);
+        stride.push(st);
         st = st
             .checked_mul(n)
             .ok_or_else(|| format!("the tensor {term} has more than 2^63 elements"))?;
     }
-    Ok(format!("({}):({})", shape.join(","), stride.join(",")))
+    Layout::flat(&shape, &stride).map_err(|e| format!("the tensor {}: {e}", clip(term)))
+}
+
+/// Operand `what` of the GEMM form `(x, y, l)`, compact with the batch outermost: the second
+/// mode contiguous (`(y,1,x·y)`, A and B K-major) or the first (`(1,x,x·y)`, C), or the refusal
+/// of `contract` when a stride overflows `i64`.
+fn gemm_form(spec: &str, what: &str, [x, y, l]: [i64; 3], first: bool) -> Result<Layout, Outcome> {
+    let refuse = |e: String| {
+        Outcome::error(
+            format!("contract {}: {what} in GEMM form: {e}", clip(spec)),
+            1,
+        )
+    };
+    let batch = x
+        .checked_mul(y)
+        .ok_or_else(|| refuse(format!("{x}·{y} elements overflow i64")))?;
+    let stride = if first { [1, x, batch] } else { [y, 1, batch] };
+    Layout::flat(&[x, y, l], &stride).map_err(|e| refuse(e.to_string()))
 }
 
 /// The contraction through the library as a program calls it again and again: planned once
@@ -301,9 +318,8 @@ fn one(cmd: &GpuCmd) -> Result<Outcome, Outcome> {
                 }
             }
             let lay = |term: &str| -> Result<Layout, Outcome> {
-                let text = column_major(term, &ext)
-                    .map_err(|e| Outcome::error(format!("contract {}: {e}", clip(&spec)), 1))?;
-                layout("gpu contract", 1, &text)
+                column_major(term, &ext)
+                    .map_err(|e| Outcome::error(format!("contract {}: {e}", clip(&spec)), 1))
             };
             let (a, b, c) = (lay(ta)?, lay(tb)?, lay(out)?);
             // a size for no letter of the spec is a typo, not a default
@@ -336,10 +352,15 @@ fn one(cmd: &GpuCmd) -> Result<Outcome, Outcome> {
                 ab,
                 c_type: ct,
             };
-            let tma_plan = plan_gemm_tma(&case.a, &case.b, &case.c, ab, ct, [8, 8], 132);
+            let tma_plan =
+                plan_gemm_tma(&case.a, &case.b, &case.c, ab, ct, [8, 8], super::PLAN_SMS);
             let hopper_plan = plan_gemm_wgmma(&case.a, &case.b, &case.c, ab, ct);
             let describe = match (&tma_plan, &hopper_plan) {
-                (Ok(p), _) => p.describe(),
+                (Ok(p), _) => format!(
+                    "{}\n  (planned for {} SMs, an H100 or H200; a run plans for its GPU's)",
+                    p.describe(),
+                    super::PLAN_SMS
+                ),
                 (_, Ok(p)) => p.describe(),
                 (_, Err(e)) => format!(
                     "(no Hopper plan: {e})\n{}",
@@ -390,21 +411,9 @@ fn one(cmd: &GpuCmd) -> Result<Outcome, Outcome> {
             );
             let flat = GemmCase {
                 name: format!("GEMM form M{m} N{n} K{k} L{l} {ab}->{ct}"),
-                a: layout(
-                    "gpu contract",
-                    1,
-                    &format!("({m},{k},{l}):({k},1,{})", m * k),
-                )?,
-                b: layout(
-                    "gpu contract",
-                    2,
-                    &format!("({n},{k},{l}):({k},1,{})", n * k),
-                )?,
-                c: layout(
-                    "gpu contract",
-                    3,
-                    &format!("({m},{n},{l}):(1,{m},{})", m * n),
-                )?,
+                a: gemm_form(&spec, "A", [m, k, l], false)?,
+                b: gemm_form(&spec, "B", [n, k, l], false)?,
+                c: gemm_form(&spec, "C", [m, n, l], true)?,
                 ab,
                 c_type: ct,
             };
@@ -447,7 +456,10 @@ mod tests {
     #[test]
     fn column_major_terms() {
         let m = sizes("s=4,t=3,u=2").unwrap();
-        assert_eq!(column_major("stu", &m).unwrap(), "(4,3,2):(1,4,12)");
+        assert_eq!(
+            column_major("stu", &m).unwrap().to_string(),
+            "(4,3,2):(1,4,12)"
+        );
         assert!(column_major("sx", &m).unwrap_err().contains("letter x"));
     }
 }

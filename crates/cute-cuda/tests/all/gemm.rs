@@ -4,6 +4,8 @@
 use cute::Layout;
 use cute_cuda::atom::{DType, Major};
 use cute_cuda::gemm::{plan_gemm, GpuGemmPlan};
+use cute_cuda::tma_gemm::plan_gemm_tma;
+use cute_cuda::wgmma::plan_gemm_wgmma;
 
 fn l(s: &str) -> Layout {
     s.parse().unwrap()
@@ -111,6 +113,20 @@ fn refusals() {
     // types
     assert!(plan_gemm(&a, &b, &l("(64,64):(1,64)"), DType::F32, DType::F32).is_err());
     assert!(plan_gemm(&a, &b, &l("(64,64):(1,64)"), DType::Bf16, DType::F16).is_err());
+    // offsets that fit an i64 but whose bytes do not: refused by every planner, naming the operand
+    let far = l("(64,64):(1,144115188075855872)");
+    let c = l("(64,64):(1,64)");
+    for e in [
+        plan_gemm(&far, &b, &c, DType::Bf16, DType::F32).unwrap_err(),
+        plan_gemm_wgmma(&far, &b, &c, DType::Bf16, DType::F32).unwrap_err(),
+        plan_gemm_tma(&far, &b, &c, DType::Bf16, DType::F32, [8, 8], 132).unwrap_err(),
+    ] {
+        assert_eq!(
+            e.to_string(),
+            "gemm plan: the A (64,64):(1,144115188075855872) reaches offsets \
+             0..=9079256848778919999 of bf16: more bytes than an address space holds",
+        );
+    }
 }
 
 /// Every check and benchmark case either plans on the cp.async wgmma kernel or is refused as

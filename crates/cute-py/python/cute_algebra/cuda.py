@@ -180,6 +180,12 @@ def _generic_desc(x, what):
         raise TypeError(
             f"cute_algebra.cuda: {what} is a {type(x).__name__}, not a CUDA tensor "
             "(a torch tensor, or an object with __cuda_array_interface__ or __dlpack__)")
+    if any(s < 0 for s in shape):
+        raise ValueError(f"cute_algebra.cuda: {what} has shape {tuple(shape)}: an extent is negative")
+    if not isinstance(dev, int) or dev < 0:
+        raise ValueError(f"cute_algebra.cuda: {what} names device {dev!r}, not a CUDA device number (0 or more)")
+    if not 0 <= ptr < 2**64:
+        raise ValueError(f"cute_algebra.cuda: {what} has the address {ptr:#x}, not a 64-bit device address")
     lo = hi = 0
     for s, d in zip(shape, strides):
         if s == 0:
@@ -190,7 +196,28 @@ def _generic_desc(x, what):
             lo += r
         else:
             hi += r
-    return (ptr, tuple(shape), tuple(strides), name, dev, ptr + lo * e, (hi - lo + 1) * e)
+    base, nbytes = ptr + lo * e, (hi - lo + 1) * e
+    if not (0 <= base and base + nbytes <= 2**64 and nbytes < 2**63):
+        raise ValueError(
+            f"cute_algebra.cuda: {what} of shape {tuple(shape)} and strides {tuple(strides)} at "
+            f"{ptr:#x} reaches elements {lo} to {hi}: {nbytes} bytes from {base:#x}, outside a 64-bit address space")
+    return (ptr, tuple(shape), tuple(strides), name, dev, base, nbytes)
+
+
+def _type_of(x, desc):
+    """`x`'s element type as its framework names it (its ``dtype``), else as the description does."""
+    t = getattr(x, "dtype", None)
+    return desc[3] if t is None else t
+
+
+def _same_type(x, y, dx, dy):
+    """Whether `x` and `y` hold the same element type: by their frameworks' ``dtype`` when both
+    come from one framework (PyTorch tells ``bool`` from ``uint8``), else by the descriptions'
+    names (a PyTorch tensor and a CuPy array of f32 agree)."""
+    tx, ty = getattr(x, "dtype", None), getattr(y, "dtype", None)
+    if tx is not None and type(tx) is type(ty) and not isinstance(tx, str):
+        return tx == ty
+    return dx[3] == dy[3]
 
 
 def _device_of(x):
@@ -307,12 +334,14 @@ def copy_(dst, src, *, stream=None):
             plan.copy(ps, pd, _raw_stream(dst.get_device()))
             return dst
     ds, ss = _shape(dst), _shape(src)
-    if src.dtype != dst.dtype:
-        raise ValueError(f"copy_: source of {src.dtype} and destination of {dst.dtype}: copy_ moves elements, it does not convert types")
-    if _numel(ds) == 0:
-        return dst
     sd = _desc(src, "the source")
     dd = _desc(dst, "the destination")
+    if not _same_type(src, dst, sd, dd):
+        raise ValueError(
+            f"copy_: source of {_type_of(src, sd)} and destination of {_type_of(dst, dd)}: "
+            "copy_ moves elements, it does not convert types")
+    if _numel(ds) == 0:
+        return dst
     if ss != ds:
         sd = _broadcast(sd, ss, ds)
     _remember(key, _n.cuda_copy(sd, dd, _stream(dst, stream)))
@@ -390,14 +419,15 @@ def permute(x, dims, out=None, *, stream=None):
         out = _empty_like(x, out_shape)
     elif _shape(out) != out_shape:
         raise ValueError(f"permute: out has shape {_shape(out)}, the permuted shape is {out_shape}")
-    if type(out) is not DeviceArray and out.dtype != x.dtype:
-        raise ValueError(f"permute: out of {out.dtype} for a tensor of {x.dtype}: permute does not convert types")
+    xd = (ptr, out_shape, tuple(strides[d] for d in norm), name, dev, base, nbytes)
+    od = _desc(out, "out")
+    if not _same_type(x, out, xd, od):
+        raise ValueError(
+            f"permute: out of {_type_of(out, od)} for a tensor of {_type_of(x, xd)}: "
+            "permute does not convert types")
     if _numel(out_shape) == 0:
         return _result(x, out)
-    if type(out) is DeviceArray and out.dtype != name:
-        raise ValueError(f"permute: out of {out.dtype} for a tensor of {name}: permute does not convert types")
-    src = (ptr, out_shape, tuple(strides[d] for d in norm), name, dev, base, nbytes)
-    plan = _n.cuda_copy(src, _desc(out, "out"), _stream(x, stream))
+    plan = _n.cuda_copy(xd, od, _stream(x, stream))
     if key is not None:  # a torch tensor (the fast path's key); a DeviceArray has no .device
         _remember(key, (plan, out_shape, out.device))
     return _result(x, out)
