@@ -1,8 +1,8 @@
 //! The GPU atoms that `cute draw --atom NAME` draws, as layout data only.
 //!
-//! The same layouts as `cute_cuda::atom` (CUTLASS's `MMA_Traits` and `Copy_Traits`), kept here as
-//! text so that neither the command nor the drawing crate depends on the CUDA crate (and its
-//! driver bindings); a test of this crate checks every entry against `cute_cuda::atom`.
+//! The MMA atoms are the core's catalogue ([`cute::atom`], CUTLASS's `MMA_Traits`); the copy atoms
+//! carry, beside their `Copy_Traits` layouts (a test checks them against `cute::atom`), the tile
+//! of 16-bit elements that their pictures draw.
 
 use cute::Layout;
 
@@ -70,16 +70,6 @@ fn lay(s: &str) -> Option<Layout> {
     s.parse().ok()
 }
 
-fn mma(name: &str, mnk: (i64, i64, i64), a: &str, b: &str, c: &str) -> Option<Atom> {
-    Some(Atom::Mma(Mma {
-        name: name.to_string(),
-        mnk,
-        a: lay(a)?,
-        b: lay(b)?,
-        c: lay(c)?,
-    }))
-}
-
 /// ldmatrix/stmatrix move `num` 8×8 matrices of 16-bit elements: the data is `8·num` rows of 8
 /// elements (element `8·row + col`), drawn as a `8·num × 8` tile.
 fn ld_st(name: &str, num: i64, src: &str, dst: &str) -> Option<Atom> {
@@ -94,14 +84,40 @@ fn ld_st(name: &str, num: i64, src: &str, dst: &str) -> Option<Atom> {
     }))
 }
 
-/// The names `--atom` accepts, in the order `cute draw --atom list` prints them; `SM90_64xNx16_*`
+/// The names `--atom` accepts, in the order `cute draw --atom list` prints them; `SM90_64xNx*`
 /// stands for every N that wgmma accepts (multiples of 8 up to 256).
-pub const NAMES: [&str; 18] = [
+pub const NAMES: [&str; 44] = [
     "SM80_16x8x16_F32F16F16F32_TN",
     "SM80_16x8x16_F32BF16BF16F32_TN",
+    "SM80_16x8x16_F16F16F16F16_TN",
+    "SM80_16x8x8_F32F16F16F32_TN",
+    "SM80_16x8x8_F32BF16BF16F32_TN",
+    "SM80_16x8x8_F16F16F16F16_TN",
     "SM80_16x8x8_F32TF32TF32F32_TN",
     "SM90_64xNx16_F32F16F16_SS",
+    "SM90_64xNx16_F32F16F16_RS",
+    "SM90_64xNx16_F16F16F16_SS",
+    "SM90_64xNx16_F16F16F16_RS",
     "SM90_64xNx16_F32BF16BF16_SS",
+    "SM90_64xNx16_F32BF16BF16_RS",
+    "SM90_64xNx8_F32TF32TF32_SS_TN",
+    "SM90_64xNx8_F32TF32TF32_RS_TN",
+    "SM90_64xNx32_F32E4M3E4M3_SS_TN",
+    "SM90_64xNx32_F32E4M3E4M3_RS_TN",
+    "SM90_64xNx32_F32E4M3E5M2_SS_TN",
+    "SM90_64xNx32_F32E4M3E5M2_RS_TN",
+    "SM90_64xNx32_F32E5M2E4M3_SS_TN",
+    "SM90_64xNx32_F32E5M2E4M3_RS_TN",
+    "SM90_64xNx32_F32E5M2E5M2_SS_TN",
+    "SM90_64xNx32_F32E5M2E5M2_RS_TN",
+    "SM90_64xNx32_F16E4M3E4M3_SS_TN",
+    "SM90_64xNx32_F16E4M3E4M3_RS_TN",
+    "SM90_64xNx32_F16E4M3E5M2_SS_TN",
+    "SM90_64xNx32_F16E4M3E5M2_RS_TN",
+    "SM90_64xNx32_F16E5M2E4M3_SS_TN",
+    "SM90_64xNx32_F16E5M2E4M3_RS_TN",
+    "SM90_64xNx32_F16E5M2E5M2_SS_TN",
+    "SM90_64xNx32_F16E5M2E5M2_RS_TN",
     "SM75_U32x1_LDSM_N",
     "SM75_U32x2_LDSM_N",
     "SM75_U32x4_LDSM_N",
@@ -151,20 +167,6 @@ pub fn atom(name: &str) -> Option<Atom> {
         }
     };
     match name {
-        "SM80_16x8x16_F32F16F16F32_TN" | "SM80_16x8x16_F32BF16BF16F32_TN" => mma(
-            name,
-            (16, 8, 16),
-            "((4,8),(2,2,2)):((32,1),(16,8,128))",
-            "((4,8),(2,2)):((16,1),(8,64))",
-            "((4,8),(2,2)):((32,1),(16,8))",
-        ),
-        "SM80_16x8x8_F32TF32TF32F32_TN" => mma(
-            name,
-            (16, 8, 8),
-            "((4,8),(2,2)):((16,1),(8,64))",
-            "((4,8),2):((8,1),32)",
-            "((4,8),(2,2)):((32,1),(16,8))",
-        ),
         "SM75_U32x1_LDSM_N" => x(1, false, true),
         "SM75_U32x2_LDSM_N" => x(2, false, true),
         "SM75_U32x4_LDSM_N" => x(4, false, true),
@@ -185,26 +187,16 @@ pub fn atom(name: &str) -> Option<Atom> {
             cols: 8,
             tile: lay("8:1")?,
         })),
+        // the MMA atoms: the core's catalogue (`cute::atom`), by CUTLASS's name
         _ => {
-            let rest = name.strip_prefix("SM90_64x")?;
-            let (n, ty) = rest.split_once("x16_")?;
-            if !matches!(ty, "F32F16F16_SS" | "F32BF16BF16_SS") {
-                return None;
-            }
-            let n: i64 = n.parse().ok()?;
-            if !(8..=256).contains(&n)
-                || n % 8 != 0
-                || n.to_string() != rest[..rest.len() - ty.len() - 4]
-            {
-                return None;
-            }
-            mma(
-                name,
-                (64, n, 16),
-                "(128,(64,16)):(0,(1,64))",
-                &format!("(128,({n},16)):(0,(1,{n}))"),
-                &format!("((4,8,4),(2,2,{})):((128,1,16),(64,8,512))", n / 8),
-            )
+            let m = cute::atom::mma_atom_named(name)?;
+            Some(Atom::Mma(Mma {
+                name: name.to_string(),
+                mnk: m.shape_mnk,
+                a: m.a,
+                b: m.b,
+                c: m.c,
+            }))
         }
     }
 }

@@ -14,11 +14,31 @@
 //! assert_eq!(atom.c_coord(5, 0).unwrap(), (1, 2));
 //! ```
 
-pub use cute::atom::{wgmma_n_valid, CopyAtom, DType, GmmaSwizzle, Major, MmaAtom};
+pub use cute::atom::{wgmma_n_valid, CopyAtom, CpAsyncCache, DType, GmmaSwizzle, Major, MmaAtom};
 
 use cute::{ComposedLayout, Layout, Swizzle};
 
 use crate::error::GpuError as Error;
+
+/// [`cute::atom::mma_sm80`]: `mma.sync.aligned.m16n8k{K}` by `K`, operand and accumulator type.
+///
+/// ```
+/// use cute_cuda::atom::{mma_sm80, DType};
+/// assert_eq!(mma_sm80(8, DType::F16, DType::F16).unwrap().name, "SM80_16x8x8_F16F16F16F16_TN");
+/// ```
+pub fn mma_sm80(k: i64, ab: DType, c: DType) -> Result<MmaAtom, Error> {
+    Ok(cute::atom::mma_sm80(k, ab, c)?)
+}
+
+/// [`cute::atom::cp_async`]: `cp.async.{ca,cg}` of 4, 8 or 16 bytes, with or without zero fill.
+///
+/// ```
+/// use cute_cuda::atom::{cp_async, CpAsyncCache};
+/// assert_eq!(cp_async(CpAsyncCache::Always, 4, false).unwrap().src.to_string(), "(1,32):(0,1)");
+/// ```
+pub fn cp_async(cache: CpAsyncCache, bytes: i64, zfill: bool) -> Result<CopyAtom, Error> {
+    Ok(cute::atom::cp_async(cache, bytes, zfill)?)
+}
 
 /// [`cute::atom::mma_sm80_16x8x16`]: `mma.sync.aligned.m16n8k16` with f16 or bf16 operands.
 ///

@@ -63,18 +63,24 @@ fn bits_of(t: DType, x: i32) -> u32 {
         DType::F32 | DType::Tf32 => f.to_bits(),
         DType::F64 | DType::I8 | DType::U8 | DType::I16 | DType::I32 | DType::I64 => x as u32,
         DType::Bf16 => f.to_bits() >> 16,
-        DType::F16 => {
-            // small integers: exact in binary16
-            if x == 0 {
-                return 0;
-            }
-            let sign = if x < 0 { 0x8000u32 } else { 0 };
-            let a = x.unsigned_abs();
-            let e = 31 - a.leading_zeros(); // floor(log2 a)
-            let mant = (a << (10 - e)) & 0x3FF;
-            sign | ((e + 15) << 10) | mant
-        }
+        // small integers: exact in binary16 and in the 8-bit floats
+        DType::F16 => small_float(x, 5, 10),
+        DType::E4m3 => small_float(x, 4, 3),
+        DType::E5m2 => small_float(x, 5, 2),
     }
+}
+
+/// The bits of the small integer `x` as a float of `exp` exponent and `man` mantissa bits (bias
+/// `2^(exp-1) - 1`); exact when `|x| < 2^(man+1)`.
+fn small_float(x: i32, exp: u32, man: u32) -> u32 {
+    if x == 0 {
+        return 0;
+    }
+    let sign = if x < 0 { 1u32 << (exp + man) } else { 0 };
+    let a = x.unsigned_abs();
+    let e = 31 - a.leading_zeros(); // floor(log2 a)
+    let mant = ((a << man) >> e) & ((1 << man) - 1);
+    sign | ((e + (1 << (exp - 1)) - 1) << man) | mant
 }
 
 /// `C(m, n) = Σ_k A(m, k)·B(n, k)` of small integers, exact in f32, as the bits each element of
@@ -139,7 +145,20 @@ pub fn mma_check(atom: &MmaAtom, seed: u64, perturb: bool) -> Result<AtomCheck, 
     let t = atom.ab_type;
     let mut input: Vec<u32> = a.iter().map(|&x| bits_of(t, x)).collect();
     input.extend(b.iter().map(|&x| bits_of(t, x)));
-    let expected = exact_product(&a, &b, (m, n, k));
+    // an f16 accumulator: two values a register, the sums (small integers) exact in f16
+    let half = atom.c_type == DType::F16;
+    let expected: Vec<Option<u32>> = exact_product(&a, &b, (m, n, k))
+        .into_iter()
+        .map(|e| {
+            e.map(|bits| {
+                if half {
+                    bits_of(DType::F16, f32::from_bits(bits) as i32)
+                } else {
+                    bits
+                }
+            })
+        })
+        .collect();
     let wide = t.bits() == 32;
     let regs = |v: i64| if wide { v } else { v / 2 };
     let mut c = Code::new();
@@ -149,8 +168,13 @@ pub fn mma_check(atom: &MmaAtom, seed: u64, perturb: bool) -> Result<AtomCheck, 
     c.line(table("C_IDX", &c_idx));
     c.line("extern \"C\" __global__ void atom_check(const unsigned int* in, unsigned int* out) {");
     c.line("  const int t = threadIdx.x;");
+    let (dregs, dty, dcon) = if half {
+        (vc / 2, "unsigned int", "r")
+    } else {
+        (vc, "float", "f")
+    };
     c.line(format!(
-        "  unsigned int a[{}], b[{}]; float d[{vc}];",
+        "  unsigned int a[{}], b[{}]; {dty} d[{dregs}];",
         regs(va),
         regs(vb)
     ));
@@ -167,7 +191,7 @@ pub fn mma_check(atom: &MmaAtom, seed: u64, perturb: bool) -> Result<AtomCheck, 
             ));
         }
     }
-    c.line(format!("  for (int v = 0; v < {vc}; ++v) d[v] = 0.0f;"));
+    c.line(format!("  for (int v = 0; v < {dregs}; ++v) d[v] = 0;"));
     // the asm operand list: d (vc floats), a, b, c = d
     let mut ops = Vec::new();
     let mut idx = 0;
@@ -176,24 +200,30 @@ pub fn mma_check(atom: &MmaAtom, seed: u64, perturb: bool) -> Result<AtomCheck, 
         idx += cnt;
         format!("{{{}}}", g.join(","))
     };
-    let dg = group(vc);
+    let dg = group(dregs);
     let ag = group(regs(va));
     let bg = group(regs(vb));
-    let cg = group(vc);
+    let cg = group(dregs);
     ops.push(format!("{} {dg}, {ag}, {bg}, {cg};", atom.ptx));
-    let outs: Vec<String> = (0..vc).map(|v| format!("\"=f\"(d[{v}])")).collect();
+    let outs: Vec<String> = (0..dregs).map(|v| format!("\"={dcon}\"(d[{v}])")).collect();
     let mut ins: Vec<String> = (0..regs(va)).map(|v| format!("\"r\"(a[{v}])")).collect();
     ins.extend((0..regs(vb)).map(|v| format!("\"r\"(b[{v}])")));
-    ins.extend((0..vc).map(|v| format!("\"f\"(d[{v}])")));
+    ins.extend((0..dregs).map(|v| format!("\"{dcon}\"(d[{v}])")));
     c.line(format!(
         "  asm volatile(\"{}\" : {} : {});",
         ops[0],
         outs.join(", "),
         ins.join(", ")
     ));
-    c.line(format!(
-        "  for (int v = 0; v < {vc}; ++v) out[C_IDX[t * {vc} + v]] = __float_as_uint(d[v]);"
-    ));
+    if half {
+        c.line(format!(
+            "  for (int v = 0; v < {dregs}; ++v) {{ out[C_IDX[t * {vc} + 2 * v]] = d[v] & 0xFFFFu; out[C_IDX[t * {vc} + 2 * v + 1]] = d[v] >> 16; }}"
+        ));
+    } else {
+        c.line(format!(
+            "  for (int v = 0; v < {vc}; ++v) out[C_IDX[t * {vc} + v]] = __float_as_uint(d[v]);"
+        ));
+    }
     c.line("}");
     Ok(AtomCheck {
         name: check_name(atom.name, perturb, "A"),
@@ -332,45 +362,98 @@ pub fn stmatrix_check(atom: &CopyAtom, num: i64, perturb: bool) -> Result<AtomCh
     })
 }
 
-/// The hardware check of `cp.async` 16 B: 32 threads each move 16 bytes to a permuted slot; the
-/// bytes must arrive in the order the atom's layouts give (bit `b` to bit `b`).
+/// The hardware check of a `cp.async` atom (4, 8 or 16 bytes, `.ca` or `.cg`, with or without
+/// zero fill): 32 threads each move their bytes to a permuted slot; the bytes must arrive in the
+/// order the atom's layouts give (bit `b` to bit `b`). A zero-fill atom is run with its predicate
+/// false on the odd threads, whose slots must then hold zeros (the slots start poisoned).
+/// `perturb` exchanges thread 0's first two words (the first two bytes for a 4-byte copy),
+/// which the check must catch.
 pub fn cp_async_check(atom: &CopyAtom, seed: u64, perturb: bool) -> Result<AtomCheck, GpuError> {
+    let bits = atom.bits_per_thread().0;
+    if atom.threads() != 1 || !matches!(bits, 32 | 64 | 128) {
+        return Err(GpuError::unsupported(
+            "cp.async check",
+            format!("{}: a one-thread copy of 4, 8 or 16 bytes", atom.name),
+        ));
+    }
+    let bytes = bits / 8;
+    let words = bytes / 4;
+    let zfill = atom.name.contains("ZFILL");
     let mut rng = crate::cases::Rng::new(seed);
-    let input: Vec<u32> = (0..128).map(|_| rng.next_u32()).collect();
-    // expected: word w of thread t's 16 bytes is the word the layouts map it from
-    let mut expected = vec![None; 128];
+    let input: Vec<u32> = (0..32 * words).map(|_| rng.next_u32()).collect();
+    // expected: word w of thread t's bytes is the word the layouts map it from; a 4-byte copy is
+    // checked by its bytes' order through the word's value
+    let mut expected = vec![None; (32 * words) as usize];
     for t in 0..32i64 {
-        for w in 0..4i64 {
-            let mut b = atom.dst_bit(0, 32 * w)?;
-            if perturb && t == 0 && w < 2 {
-                b = atom.dst_bit(0, 32 * (1 - w))?;
-            }
-            let from = atom.src_bit(0, b)? / 32;
-            expected[(t * 4 + w) as usize] = Some(input[(t * 4 + from) as usize]);
+        for w in 0..words {
+            let value = if zfill && t % 2 == 1 {
+                0
+            } else if words == 1 {
+                let word = input[t as usize];
+                let mut out = 0u32;
+                for byte in 0..4i64 {
+                    let mut b = atom.dst_bit(0, 8 * byte)?;
+                    if perturb && t == 0 && byte < 2 {
+                        b = atom.dst_bit(0, 8 * (1 - byte))?;
+                    }
+                    let from = atom.src_bit(0, b)? / 8;
+                    out |= ((word >> (8 * from)) & 0xFF) << (8 * byte);
+                }
+                out
+            } else {
+                let mut b = atom.dst_bit(0, 32 * w)?;
+                if perturb && t == 0 && w < 2 {
+                    b = atom.dst_bit(0, 32 * (1 - w))?;
+                }
+                let from = atom.src_bit(0, b)? / 32;
+                input[(t * words + from) as usize]
+            };
+            expected[(t * words + w) as usize] = Some(value);
         }
     }
     let mut c = Code::new();
     c.line(format!("// hardware check of {} ({})", atom.name, atom.ptx));
     c.line("extern \"C\" __global__ void atom_check(const unsigned int* in, unsigned int* out) {");
-    c.line("  __shared__ __align__(16) unsigned int sm[128];");
-    c.line("  const int t = threadIdx.x;");
-    c.line("  const int slot = (t * 5 + 3) % 32;");
-    c.line("  unsigned int d = (unsigned int)__cvta_generic_to_shared(sm + slot * 4);");
     c.line(format!(
-        "  asm volatile(\"{} [%0], [%1], 16;\" :: \"r\"(d), \"l\"(in + t * 4) : \"memory\");",
-        atom.ptx
+        "  __shared__ __align__(16) unsigned int sm[{}];",
+        32 * words
     ));
+    c.line("  const int t = threadIdx.x;");
+    c.line(format!(
+        "  for (int i = t; i < {}; i += 32) sm[i] = 0xDEADBEEFu;",
+        32 * words
+    ));
+    c.line("  __syncwarp();");
+    c.line("  const int slot = (t * 5 + 3) % 32;");
+    c.line(format!(
+        "  unsigned int d = (unsigned int)__cvta_generic_to_shared(sm + slot * {words});"
+    ));
+    if zfill {
+        // the source size: all the bytes, or none (the destination zero-filled)
+        c.line(format!("  int src_size = (t % 2 == 0) ? {bytes} : 0;"));
+        c.line(format!(
+            "  asm volatile(\"{} [%0], [%1], {bytes}, %2;\" :: \"r\"(d), \"l\"(in + t * {words}), \"r\"(src_size) : \"memory\");",
+            atom.ptx
+        ));
+    } else {
+        c.line(format!(
+            "  asm volatile(\"{} [%0], [%1], {bytes};\" :: \"r\"(d), \"l\"(in + t * {words}) : \"memory\");",
+            atom.ptx
+        ));
+    }
     c.line("  asm volatile(\"cp.async.commit_group;\" ::: \"memory\");");
     c.line("  asm volatile(\"cp.async.wait_group 0;\" ::: \"memory\");");
     c.line("  __syncwarp();");
-    c.line("  for (int w = 0; w < 4; ++w) out[t * 4 + w] = sm[slot * 4 + w];");
+    c.line(format!(
+        "  for (int w = 0; w < {words}; ++w) out[t * {words} + w] = sm[slot * {words} + w];"
+    ));
     c.line("}");
     Ok(AtomCheck {
         name: check_name(atom.name, perturb, ""),
         source: c.finish(),
         threads: 32,
         input,
-        output_len: 128,
+        output_len: (32 * words) as usize,
         expected,
     })
 }
@@ -433,9 +516,11 @@ pub fn wgmma_k_major_tile(
 /// The hardware check of a `wgmma m64nNk16` atom with A and B in shared memory in the canonical
 /// K-major layout of `sw` ([`wgmma_k_major_tile`]; its first 8 rows are
 /// [`crate::atom::gmma_smem_atom`]): one instruction reads them through descriptors, and each of
-/// the 128 threads stores its accumulators at the coordinates of the atom's C layout. With exact
-/// small-integer operands the result must equal the product; `perturb` exchanges values 0 and 1
-/// of thread 0 in the C layout's table.
+/// the 128 threads stores its accumulators at the coordinates of the atom's C layout (an f16
+/// accumulator two to a register). With exact small-integer operands the result must equal the
+/// product; `perturb` exchanges values 0 and 1 of thread 0 in the C layout's table. An `RS` atom
+/// (A in registers) loads each thread's A values at the coordinates of its A layout instead, and
+/// `perturb` exchanges two of thread 0's A values that differ.
 pub fn wgmma_check(
     atom: &MmaAtom,
     sw: crate::atom::GmmaSwizzle,
@@ -443,6 +528,19 @@ pub fn wgmma_check(
     perturb: bool,
 ) -> Result<AtomCheck, GpuError> {
     let (m, n, k) = atom.shape_mnk;
+    let t = atom.ab_type;
+    if atom.threads() != 128 || k != 16 || t.bits() != 16 || atom.b_type != t {
+        return Err(GpuError::unsupported(
+            "wgmma check",
+            format!(
+                "{}: the check runs the 16-bit wgmma atoms (K = 16)",
+                atom.name
+            ),
+        ));
+    }
+    // A from registers: the atom's A layout says which element each thread holds as each value
+    let rs = atom.a.mode(0)?.leaf_count() > 1 || atom.a.mode(0)?.leaf_at(0).1 != 0;
+    let half = atom.c_type == DType::F16;
     let vals = m * n / 128;
     let mut c_idx = Vec::new();
     for t in 0..128 {
@@ -451,24 +549,62 @@ pub fn wgmma_check(
             c_idx.push(mm + m * nn);
         }
     }
-    if perturb {
-        c_idx.swap(0, 1);
+    let va = atom.a.size() / 128;
+    let mut a_idx = Vec::new();
+    if rs {
+        for t in 0..128 {
+            for v in 0..va {
+                let (mm, kk) = atom.a_coord(t, v)?;
+                a_idx.push(mm + m * kk);
+            }
+        }
     }
     let mut rng = crate::cases::Rng::new(seed);
     let a: Vec<i32> = (0..m * k).map(|_| rng.small_nonzero()).collect();
     let b: Vec<i32> = (0..n * k).map(|_| rng.small_nonzero()).collect();
-    let t = atom.ab_type;
+    if perturb {
+        if rs {
+            // thread 0's value 0 exchanged with the first of its values that holds another
+            // number: what the instruction multiplies changes
+            let v0 = a[a_idx[0] as usize];
+            if let Some(j) = (1..a_idx.len()).find(|&j| a[a_idx[j] as usize] != v0) {
+                a_idx.swap(0, j);
+            }
+        } else {
+            c_idx.swap(0, 1);
+        }
+    }
     let mut input: Vec<u32> = a.iter().map(|&x| bits_of(t, x)).collect();
     input.extend(b.iter().map(|&x| bits_of(t, x)));
-    let expected = exact_product(&a, &b, (m, n, k));
+    let expected: Vec<Option<u32>> = exact_product(&a, &b, (m, n, k))
+        .into_iter()
+        .map(|e| {
+            e.map(|bits| {
+                if half {
+                    bits_of(DType::F16, f32::from_bits(bits) as i32)
+                } else {
+                    bits
+                }
+            })
+        })
+        .collect();
     let (la, swa, na, lbo, sbo) = wgmma_k_major_tile(m, sw)?;
     let (lb, swb, nb, _, _) = wgmma_k_major_tile(n, sw)?;
     let mut c = Code::new();
     c.line(format!(
-        "// hardware check of {} m64n{n}k16 ({}), K-major {sw:?}: A {swa} o {la}, B {swb} o {lb}",
-        atom.name, atom.ptx
+        "// hardware check of {} m64n{n}k16 ({}), K-major {sw:?}: A {}, B {swb} o {lb}",
+        atom.name,
+        atom.ptx,
+        if rs {
+            format!("in registers {}", atom.a)
+        } else {
+            format!("{swa} o {la}")
+        }
     ));
     c.line(table("C_IDX", &c_idx));
+    if rs {
+        c.line(table("A_IDX", &a_idx));
+    }
     c.line("extern \"C\" __global__ void atom_check(const unsigned int* in, unsigned int* out) {");
     c.line(format!(
         "  __shared__ __align__(1024) unsigned short sa[{na}], sb[{nb}];"
@@ -478,6 +614,9 @@ pub fn wgmma_check(
     c.line(format!("  for (int i = t; i < {nb}; i += 128) sb[i] = 0;"));
     c.line("  __syncthreads();");
     for (name, rows, base, l, swz) in [("sa", m, 0, &la, &swa), ("sb", n, m * k, &lb, &swb)] {
+        if rs && name == "sa" {
+            continue;
+        }
         c.line(format!("  for (int i = t; i < {}; i += 128) {{", rows * k));
         c.line(format!(
             "    const int o = {};",
@@ -488,6 +627,14 @@ pub fn wgmma_check(
             crate::codegen::swizzle_expr(swz, "o")
         ));
         c.line("  }");
+    }
+    if rs {
+        // two 16-bit values a register, value 2j in the low half
+        c.line(format!("  unsigned int ra[{}];", va / 2));
+        c.line(format!(
+            "  for (int j = 0; j < {}; ++j) ra[j] = in[A_IDX[t * {va} + 2 * j]] | (in[A_IDX[t * {va} + 2 * j + 1]] << 16);",
+            va / 2
+        ));
     }
     c.line("  asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");");
     c.line("  __syncthreads();");
@@ -504,31 +651,58 @@ pub fn wgmma_check(
         desc("sa"),
         desc("sb")
     ));
-    c.line(format!("  float d[{vals}];"));
-    c.line(format!("  for (int v = 0; v < {vals}; ++v) d[v] = 0.0f;"));
-    let regs: Vec<String> = (0..vals).map(|i| format!("%{i}")).collect();
-    let outs: Vec<String> = (0..vals).map(|i| format!("\"+f\"(d[{i}])")).collect();
+    let (dregs, dty, dcon) = if half {
+        (vals / 2, "unsigned int", "+r")
+    } else {
+        (vals, "float", "+f")
+    };
+    c.line(format!("  {dty} d[{dregs}];"));
+    c.line(format!("  for (int v = 0; v < {dregs}; ++v) d[v] = 0;"));
+    let regs: Vec<String> = (0..dregs).map(|i| format!("%{i}")).collect();
+    let outs: Vec<String> = (0..dregs).map(|i| format!("\"{dcon}\"(d[{i}])")).collect();
+    let cty = atom.c_type.ptx();
     c.line("  asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");");
-    c.line(format!(
-        "  asm volatile(\"{{\\n.reg .pred p;\\nsetp.ne.b32 p, 1, 0;\\nwgmma.mma_async.sync.aligned.m64n{n}k16.f32.{}.{} {{{}}}, %{}, %{}, p, 1, 1, 0, 0;\\n}}\" : {} : \"l\"(da), \"l\"(db));",
-        t.ptx(),
-        t.ptx(),
-        regs.join(","),
-        vals,
-        vals + 1,
-        outs.join(", ")
-    ));
+    if rs {
+        let aregs: Vec<String> = (0..va / 2).map(|i| format!("%{}", dregs + i)).collect();
+        let ains: Vec<String> = (0..va / 2).map(|i| format!("\"r\"(ra[{i}])")).collect();
+        c.line(format!(
+            "  asm volatile(\"{{\\n.reg .pred p;\\nsetp.ne.b32 p, 1, 0;\\nwgmma.mma_async.sync.aligned.m64n{n}k16.{cty}.{}.{} {{{}}}, {{{}}}, %{}, p, 1, 1, 0;\\n}}\" : {} : {}, \"l\"(db));",
+            t.ptx(),
+            t.ptx(),
+            regs.join(","),
+            aregs.join(","),
+            dregs + va / 2,
+            outs.join(", "),
+            ains.join(", ")
+        ));
+    } else {
+        c.line(format!(
+            "  asm volatile(\"{{\\n.reg .pred p;\\nsetp.ne.b32 p, 1, 0;\\nwgmma.mma_async.sync.aligned.m64n{n}k16.{cty}.{}.{} {{{}}}, %{}, %{}, p, 1, 1, 0, 0;\\n}}\" : {} : \"l\"(da), \"l\"(db));",
+            t.ptx(),
+            t.ptx(),
+            regs.join(","),
+            dregs,
+            dregs + 1,
+            outs.join(", ")
+        ));
+    }
     c.line("  asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\");");
     c.line("  asm volatile(\"wgmma.wait_group.sync.aligned 0;\" ::: \"memory\");");
-    c.line(format!(
-        "  for (int v = 0; v < {vals}; ++v) out[C_IDX[t * {vals} + v]] = __float_as_uint(d[v]);"
-    ));
+    if half {
+        c.line(format!(
+            "  for (int v = 0; v < {dregs}; ++v) {{ out[C_IDX[t * {vals} + 2 * v]] = d[v] & 0xFFFFu; out[C_IDX[t * {vals} + 2 * v + 1]] = d[v] >> 16; }}"
+        ));
+    } else {
+        c.line(format!(
+            "  for (int v = 0; v < {vals}; ++v) out[C_IDX[t * {vals} + v]] = __float_as_uint(d[v]);"
+        ));
+    }
     c.line("}");
     Ok(AtomCheck {
         name: check_name(
             &format!("{} N={n} smem K-major {sw:?}", atom.name),
             perturb,
-            "C",
+            if rs { "A" } else { "C" },
         ),
         source: c.finish(),
         threads: 128,

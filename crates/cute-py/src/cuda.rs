@@ -340,6 +340,9 @@ fn dlpack_desc(capsule: &Bound<'_, PyCapsule>) -> PyResult<DlpackDesc> {
         (0, 32) => "i32",
         (0, 64) => "i64",
         (1, 8) | (6, 8) => "u8",
+        // DLPack 1.1's kDLFloat8_e4m3fn and kDLFloat8_e5m2
+        (10, 8) => "e4m3",
+        (12, 8) => "e5m2",
         (code, bits) => {
             return Err(PyValueError::new_err(format!(
                 "cute_algebra.cuda: DLPack element type code {code} of {bits} bits is not moved \

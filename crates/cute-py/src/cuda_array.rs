@@ -81,6 +81,9 @@ fn dl_dtype(t: DType) -> DLDataType {
         DType::I32 => (0, 32),
         DType::I64 => (0, 64),
         DType::U8 => (1, 8),
+        // DLPack 1.1's kDLFloat8_e4m3fn and kDLFloat8_e5m2
+        DType::E4m3 => (10, 8),
+        DType::E5m2 => (12, 8),
     };
     DLDataType {
         code,
@@ -100,6 +103,8 @@ fn typestr(t: DType) -> &'static str {
         DType::I32 => "<i4",
         DType::I64 => "<i8",
         DType::U8 => "|u1",
+        // NumPy has no 8-bit float: a raw byte, as bf16 is two
+        DType::E4m3 | DType::E5m2 => "|V1",
     }
 }
 

@@ -23,6 +23,18 @@ pub fn run_atoms(gpu: &Gpu) -> Vec<Row> {
             atom::mma_sm80_16x8x8_tf32().and_then(|a| verify::mma_check(&a, 8, perturb)),
             perturb,
         ));
+        // m16n8k8 of f16 and bf16, and the f16 accumulators
+        for (k, ab, c) in [
+            (8, DType::F16, DType::F32),
+            (8, DType::Bf16, DType::F32),
+            (8, DType::F16, DType::F16),
+            (16, DType::F16, DType::F16),
+        ] {
+            checks.push((
+                atom::mma_sm80(k, ab, c).and_then(|a| verify::mma_check(&a, 11, perturb)),
+                perturb,
+            ));
+        }
         for (t, sw) in [
             (DType::F16, atom::GmmaSwizzle::B128),
             (DType::Bf16, atom::GmmaSwizzle::B128),
@@ -32,6 +44,20 @@ pub fn run_atoms(gpu: &Gpu) -> Vec<Row> {
         ] {
             checks.push((
                 atom::wgmma_64xnx16(64, t).and_then(|a| verify::wgmma_check(&a, sw, 10, perturb)),
+                perturb,
+            ));
+        }
+        // A from registers, and the f16 accumulators
+        for (ab, c, src) in [
+            (DType::F16, DType::F32, cute::atom::GmmaA::RS),
+            (DType::Bf16, DType::F32, cute::atom::GmmaA::RS),
+            (DType::F16, DType::F16, cute::atom::GmmaA::SS),
+            (DType::F16, DType::F16, cute::atom::GmmaA::RS),
+        ] {
+            checks.push((
+                cute::atom::wgmma(64, ab, ab, c, src)
+                    .map_err(GpuError::from)
+                    .and_then(|a| verify::wgmma_check(&a, atom::GmmaSwizzle::B128, 13, perturb)),
                 perturb,
             ));
         }
@@ -53,6 +79,21 @@ pub fn run_atoms(gpu: &Gpu) -> Vec<Row> {
             atom::cp_async_16b().and_then(|a| verify::cp_async_check(&a, 9, perturb)),
             perturb,
         ));
+        // cp.async.ca of 4, 8 and 16 bytes, and the zero-fill variants (half the threads' sources
+        // of size 0)
+        for (cache, bytes, zfill) in [
+            (atom::CpAsyncCache::Always, 4, false),
+            (atom::CpAsyncCache::Always, 8, false),
+            (atom::CpAsyncCache::Always, 16, false),
+            (atom::CpAsyncCache::Always, 16, true),
+            (atom::CpAsyncCache::Global, 16, true),
+        ] {
+            checks.push((
+                atom::cp_async(cache, bytes, zfill)
+                    .and_then(|a| verify::cp_async_check(&a, 12, perturb)),
+                perturb,
+            ));
+        }
     }
     for (check, perturbed) in checks {
         let row = match check {

@@ -29,7 +29,8 @@ pub(super) fn helper_source(dtype: DType) -> String {
         DType::Bf16 => "((h >> 16) & 0x807Fu) | 0x3F00u",
         DType::F16 => "((h >> 16) & 0x83FFu) | 0x3800u",
         DType::F64 => "(((unsigned long long)(h & 0x800FFFFFu) | 0x3FE00000ull) << 32) | hash32(i)",
-        DType::I8 | DType::U8 => "h & 0x7Fu",
+        // the 8-bit floats: top bit clear, so never the all-ones poison (a NaN in e4m3)
+        DType::I8 | DType::U8 | DType::E4m3 | DType::E5m2 => "h & 0x7Fu",
         DType::I16 => "h & 0x7FFFu",
         DType::I32 => "h & 0x7FFFFFFFu",
         DType::I64 => "((unsigned long long)(h >> 1) << 32) | hash32(i)",

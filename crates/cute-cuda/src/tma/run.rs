@@ -43,7 +43,7 @@ fn data_type(t: DType) -> CUtensorMapDataType {
         DType::I32 => CU_TENSOR_MAP_DATA_TYPE_INT32,
         DType::I64 => CU_TENSOR_MAP_DATA_TYPE_INT64,
         // TMA moves bits: the signed 8- and 16-bit types as their unsigned width
-        DType::I8 | DType::U8 => CU_TENSOR_MAP_DATA_TYPE_UINT8,
+        DType::I8 | DType::U8 | DType::E4m3 | DType::E5m2 => CU_TENSOR_MAP_DATA_TYPE_UINT8,
         DType::I16 => CU_TENSOR_MAP_DATA_TYPE_UINT16,
     }
 }

@@ -37,6 +37,58 @@ fn m16n8k16_against_ptx_fragments() {
 }
 
 #[test]
+fn m16n8k8_f16_against_ptx_fragments() {
+    // PTX ISA, "Matrix fragments for mma.m16n8k8" (.f16/.bf16): a0..a3 at (groupID + 8·(i ≥ 2),
+    // 2·threadID_in_group + i % 2), b0, b1 at k = 2·threadID_in_group + i, n = groupID; C as for
+    // m16n8k16, for an f32 and an f16 accumulator alike
+    for (ab, c) in [
+        (DType::F16, DType::F32),
+        (DType::Bf16, DType::F32),
+        (DType::F16, DType::F16),
+    ] {
+        let a = mma_sm80(8, ab, c).unwrap();
+        assert_eq!((a.shape_mnk, a.values()), ((16, 8, 8), (4, 2, 4)));
+        for t in 0..32 {
+            let (g, q) = lane(t);
+            for i in 0..4 {
+                let row = g + if i >= 2 { 8 } else { 0 };
+                assert_eq!(
+                    a.a_coord(t, i).unwrap(),
+                    (row, 2 * q + (i & 1)),
+                    "A t{t} a{i}"
+                );
+                let crow = g + if i >= 2 { 8 } else { 0 };
+                assert_eq!(
+                    a.c_coord(t, i).unwrap(),
+                    (crow, 2 * q + (i & 1)),
+                    "C t{t} c{i}"
+                );
+            }
+            for i in 0..2 {
+                assert_eq!(a.b_coord(t, i).unwrap(), (g, 2 * q + i), "B t{t} b{i}");
+            }
+        }
+    }
+    // the f16 accumulator of m16n8k16 holds C where the f32 one does
+    let (h, f) = (
+        mma_sm80(16, DType::F16, DType::F16).unwrap(),
+        mma_sm80_16x8x16(DType::F16).unwrap(),
+    );
+    assert_eq!((h.a, h.b, h.c), (f.a, f.b, f.c));
+}
+
+#[test]
+fn wgmma_register_a_is_the_accumulator_fragment() {
+    // PTX ISA, "Register fragments and shared memory matrix layouts" of wgmma: A of 16-bit types
+    // in registers is laid out as the m64nNk16 accumulator of N = 16 (CUTLASS writes
+    // `ALayout_64x16 = CLayout_64x16`)
+    for ab in [DType::F16, DType::Bf16] {
+        let rs = cute::atom::wgmma(64, ab, ab, DType::F32, cute::atom::GmmaA::RS).unwrap();
+        assert_eq!(rs.a, wgmma_64xnx16(16, ab).unwrap().c);
+    }
+}
+
+#[test]
 fn m16n8k8_tf32_against_ptx_fragments() {
     let a = mma_sm80_16x8x8_tf32().unwrap();
     assert_eq!(a.values(), (4, 2, 4));
@@ -288,4 +340,82 @@ fn wgmma_check_tiles_are_the_atoms() {
             }
         }
     }
+}
+
+#[test]
+fn hardware_checks_of_the_new_atoms_expect_what_the_layouts_say() {
+    use cute_cuda::verify;
+    // an f16 accumulator: the expected words are binary16 bits of the exact sums
+    let h = verify::mma_check(&mma_sm80(8, DType::F16, DType::F16).unwrap(), 3, false).unwrap();
+    assert!(h.expected.iter().all(|e| e.is_some_and(|b| b <= 0xFFFF)));
+    assert!(h.source.contains("\"=r\"(d[0])") && h.source.contains(".f16.f16.f16.f16"));
+    // the same product in f32: the values agree
+    let f = verify::mma_check(&mma_sm80(8, DType::F16, DType::F32).unwrap(), 3, false).unwrap();
+    for (a, b) in h.expected.iter().zip(&f.expected) {
+        let v = f32::from_bits(b.unwrap());
+        let half = a.unwrap();
+        let sign = if half & 0x8000 != 0 { -1.0 } else { 1.0 };
+        let (e, m) = ((half >> 10) & 0x1F, half & 0x3FF);
+        let x = if e == 0 {
+            sign * m as f32 * 2f32.powi(-24)
+        } else {
+            sign * (1.0 + m as f32 / 1024.0) * 2f32.powi(e as i32 - 15)
+        };
+        assert_eq!(x, v);
+    }
+    // zero fill: the odd threads' words are expected to be zeros, the even ones' the input's
+    let z = cp_async(CpAsyncCache::Always, 8, true).unwrap();
+    let c = verify::cp_async_check(&z, 5, false).unwrap();
+    assert!(c.source.contains("src_size") && c.source.contains("cp.async.ca.shared.global"));
+    for t in 0..32usize {
+        for w in 0..2 {
+            let e = c.expected[2 * t + w].unwrap();
+            if t % 2 == 1 {
+                assert_eq!(e, 0);
+            } else {
+                assert_eq!(e, c.input[2 * t + w]);
+            }
+        }
+    }
+    // a 4-byte copy: the control exchanges two bytes of thread 0 only
+    let four = cp_async(CpAsyncCache::Always, 4, false).unwrap();
+    let (plain, control) = (
+        verify::cp_async_check(&four, 5, false).unwrap(),
+        verify::cp_async_check(&four, 5, true).unwrap(),
+    );
+    let w = plain.input[0];
+    let swapped = (w & 0xFFFF_0000) | ((w & 0xFF) << 8) | ((w >> 8) & 0xFF);
+    assert_eq!(
+        (plain.expected[0], control.expected[0]),
+        (Some(w), Some(swapped))
+    );
+    assert_eq!(plain.expected[1..], control.expected[1..]);
+    // wgmma with A in registers: each thread loads its A values by the atom's A layout; the
+    // control exchanges two of thread 0's values, not the C table
+    let rs = cute::atom::wgmma(
+        64,
+        DType::Bf16,
+        DType::Bf16,
+        DType::F32,
+        cute::atom::GmmaA::RS,
+    )
+    .unwrap();
+    let (p, q) = (
+        verify::wgmma_check(&rs, GmmaSwizzle::B128, 2, false).unwrap(),
+        verify::wgmma_check(&rs, GmmaSwizzle::B128, 2, true).unwrap(),
+    );
+    assert!(p.source.contains("A_IDX") && p.source.contains("ra[3]"));
+    assert_eq!(p.expected, q.expected);
+    assert_ne!(p.source, q.source);
+    // tf32 and fp8 wgmma are not run by this check: refused with the reason
+    let tf = cute::atom::wgmma(
+        64,
+        DType::Tf32,
+        DType::Tf32,
+        DType::F32,
+        cute::atom::GmmaA::SS,
+    )
+    .unwrap();
+    let e = verify::wgmma_check(&tf, GmmaSwizzle::B128, 2, false).unwrap_err();
+    assert!(e.to_string().contains("16-bit wgmma atoms"), "{e}");
 }

@@ -79,6 +79,30 @@ fn atom_checks_compile() {
         verify::mma_check(&atom::mma_sm80_16x8x16(DType::F16).unwrap(), 1, false).unwrap(),
         verify::mma_check(&atom::mma_sm80_16x8x8_tf32().unwrap(), 1, false).unwrap(),
         verify::cp_async_check(&atom::cp_async_16b().unwrap(), 1, false).unwrap(),
+        verify::mma_check(
+            &atom::mma_sm80(8, DType::F16, DType::F32).unwrap(),
+            1,
+            false,
+        )
+        .unwrap(),
+        verify::mma_check(
+            &atom::mma_sm80(8, DType::Bf16, DType::F32).unwrap(),
+            1,
+            true,
+        )
+        .unwrap(),
+        verify::mma_check(
+            &atom::mma_sm80(8, DType::F16, DType::F16).unwrap(),
+            1,
+            false,
+        )
+        .unwrap(),
+        verify::mma_check(
+            &atom::mma_sm80(16, DType::F16, DType::F16).unwrap(),
+            1,
+            false,
+        )
+        .unwrap(),
         verify::wgmma_check(
             &atom::wgmma_64xnx16(64, DType::Bf16).unwrap(),
             atom::GmmaSwizzle::B128,
@@ -94,6 +118,23 @@ fn atom_checks_compile() {
         )
         .unwrap(),
     ];
+    for (ab, c, src) in [
+        (DType::F16, DType::F32, cute::atom::GmmaA::RS),
+        (DType::F16, DType::F16, cute::atom::GmmaA::SS),
+        (DType::Bf16, DType::F32, cute::atom::GmmaA::RS),
+    ] {
+        let a = cute::atom::wgmma(64, ab, ab, c, src).unwrap();
+        checks.push(verify::wgmma_check(&a, atom::GmmaSwizzle::B128, 1, true).unwrap());
+    }
+    for (cache, bytes, zfill) in [
+        (atom::CpAsyncCache::Always, 4, false),
+        (atom::CpAsyncCache::Always, 8, false),
+        (atom::CpAsyncCache::Always, 16, true),
+        (atom::CpAsyncCache::Global, 16, true),
+    ] {
+        let a = atom::cp_async(cache, bytes, zfill).unwrap();
+        checks.push(verify::cp_async_check(&a, 1, true).unwrap());
+    }
     for num in [1, 2, 4] {
         for trans in [false, true] {
             checks.push(

@@ -145,7 +145,8 @@ _TYPESTR = {
 
 
 def _itemsize(name):
-    return {"f32": 4, "f16": 2, "bf16": 2, "f64": 8, "i8": 1, "u8": 1, "i16": 2, "i32": 4, "i64": 8}[name]
+    return {"f32": 4, "f16": 2, "bf16": 2, "f64": 8, "i8": 1, "u8": 1, "i16": 2, "i32": 4, "i64": 8,
+            "e4m3": 1, "e5m2": 1}[name]
 
 
 def _generic_desc(x, what):

@@ -209,9 +209,90 @@ pub fn stmatrix(num: i64, trans: bool) -> Result<CopyAtom, Error> {
     })
 }
 
-/// `cp.async.cg.shared.global [dst], [src], 16`: CUTLASS
-/// `SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>` (`cute/atom/copy_traits_sm80.hpp`): one thread moves 128
-/// bits, `(1,128):(0,1)` on both sides.
+/// How `cp.async` caches what it moves: in L1 and L2 (`.ca`, CUTLASS's `CACHEALWAYS`: 4, 8 or
+/// 16 bytes) or in L2 only (`.cg`, `CACHEGLOBAL`: 16 bytes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CpAsyncCache {
+    /// `cp.async.ca`: cached at every level.
+    Always,
+    /// `cp.async.cg`: cached in L2 only.
+    Global,
+}
+
+/// `cp.async.{ca,cg}.shared.global [dst], [src], BYTES[, src_size]` (SM80): CUTLASS
+/// `SM80_CP_ASYNC_CACHEALWAYS<T>`, `SM80_CP_ASYNC_CACHEGLOBAL<T>` and their `_ZFILL` variants
+/// (`cute/atom/copy_traits_sm80.hpp`), `T` the unsigned type of `bytes`: one thread moves
+/// `8·bytes` bits, `(1,bits):(0,1)` on both sides and as the reference. The zero-fill variant
+/// takes a predicate: where it is false the source size is 0 and the destination is written with
+/// zeros (the layouts are the same).
+///
+/// # Errors
+///
+/// `Unsupported` for `bytes` other than 4, 8 and 16 (`.ca`) or 16 (`.cg`).
+///
+/// ```
+/// use cute::atom::{cp_async, CpAsyncCache};
+/// let a = cp_async(CpAsyncCache::Always, 8, true).unwrap();
+/// assert_eq!((a.name, a.ptx), ("SM80_CP_ASYNC_CACHEALWAYS_ZFILL<uint64_t>", "cp.async.ca.shared.global"));
+/// assert_eq!(a.src.to_string(), "(1,64):(0,1)");
+/// assert!(cp_async(CpAsyncCache::Global, 8, false).is_err()); // .cg moves 16 bytes only
+/// ```
+pub fn cp_async(cache: CpAsyncCache, bytes: i64, zfill: bool) -> Result<CopyAtom, Error> {
+    use CpAsyncCache::{Always, Global};
+    let (name, ptx) = match (cache, bytes, zfill) {
+        (Always, 4, false) => (
+            "SM80_CP_ASYNC_CACHEALWAYS<uint32_t>",
+            "cp.async.ca.shared.global",
+        ),
+        (Always, 8, false) => (
+            "SM80_CP_ASYNC_CACHEALWAYS<uint64_t>",
+            "cp.async.ca.shared.global",
+        ),
+        (Always, 16, false) => (
+            "SM80_CP_ASYNC_CACHEALWAYS<uint128_t>",
+            "cp.async.ca.shared.global",
+        ),
+        (Always, 4, true) => (
+            "SM80_CP_ASYNC_CACHEALWAYS_ZFILL<uint32_t>",
+            "cp.async.ca.shared.global",
+        ),
+        (Always, 8, true) => (
+            "SM80_CP_ASYNC_CACHEALWAYS_ZFILL<uint64_t>",
+            "cp.async.ca.shared.global",
+        ),
+        (Always, 16, true) => (
+            "SM80_CP_ASYNC_CACHEALWAYS_ZFILL<uint128_t>",
+            "cp.async.ca.shared.global",
+        ),
+        (Global, 16, false) => (
+            "SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>",
+            "cp.async.cg.shared.global",
+        ),
+        (Global, 16, true) => (
+            "SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<uint128_t>",
+            "cp.async.cg.shared.global",
+        ),
+        _ => {
+            return Err(unsupported(
+                "cp_async",
+                "cp.async.ca moves 4, 8 or 16 bytes and cp.async.cg 16",
+            ))
+        }
+    };
+    let one = Layout::flat(&[1, 8 * bytes], &[0, 1])?;
+    Ok(CopyAtom {
+        name,
+        ptx,
+        thr_id: lay("1:1")?,
+        src: one,
+        dst: one,
+        reference: one,
+    })
+}
+
+/// `cp.async.cg.shared.global [dst], [src], 16`: [`cp_async`] of 16 bytes cached in L2, CUTLASS
+/// `SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>`: one thread moves 128 bits, `(1,128):(0,1)` on both
+/// sides.
 ///
 /// ```
 /// use cute::atom::cp_async_16b;
@@ -222,10 +303,51 @@ pub fn stmatrix(num: i64, trans: bool) -> Result<CopyAtom, Error> {
 ///
 /// None in practice: the layouts are constants.
 pub fn cp_async_16b() -> Result<CopyAtom, Error> {
-    let one = lay("(1,128):(0,1)")?;
+    cp_async(CpAsyncCache::Global, 16, false)
+}
+
+/// The Tensor Memory Accelerator's bulk tensor copies (SM90), CUTLASS `SM90_TMA_LOAD` and
+/// `SM90_TMA_STORE` (`cute/atom/copy_traits_sm90_tma.hpp`): one thread issues the instruction,
+/// which moves a whole box of `bits` bits between global and shared memory, `(1,bits):(0,1)` on
+/// both sides and as the reference (`NumBitsPerTMA`: the box's bits). The box, its strides and
+/// its swizzle are the descriptor's (the crate `cute-cuda` derives them from the layouts);
+/// the copy takes coordinates, not addresses, which is what a coordinate tensor (`e_i` strides)
+/// gives.
+///
+/// # Errors
+///
+/// `Unsupported` for `bits` that are not a positive multiple of 128 (a box is whole 16-byte
+/// units).
+///
+/// ```
+/// use cute::atom::tma;
+/// // a 64 x 64 box of bf16
+/// let load = tma(false, 64 * 64 * 16).unwrap();
+/// assert_eq!((load.name, load.src.to_string().as_str()), ("SM90_TMA_LOAD", "(1,65536):(0,1)"));
+/// assert_eq!(tma(true, 128).unwrap().ptx, "cp.async.bulk.tensor.global.shared::cta.bulk_group");
+/// ```
+pub fn tma(store: bool, bits: i64) -> Result<CopyAtom, Error> {
+    if bits <= 0 || bits % 128 != 0 {
+        return Err(unsupported(
+            "tma",
+            "a TMA box moves a positive multiple of 128 bits (whole 16-byte units)",
+        ));
+    }
+    let (name, ptx) = if store {
+        (
+            "SM90_TMA_STORE",
+            "cp.async.bulk.tensor.global.shared::cta.bulk_group",
+        )
+    } else {
+        (
+            "SM90_TMA_LOAD",
+            "cp.async.bulk.tensor.shared::cluster.global.mbarrier::complete_tx::bytes",
+        )
+    };
+    let one = Layout::flat(&[1, bits], &[0, 1])?;
     Ok(CopyAtom {
-        name: "SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>",
-        ptx: "cp.async.cg.shared.global",
+        name,
+        ptx,
         thr_id: lay("1:1")?,
         src: one,
         dst: one,

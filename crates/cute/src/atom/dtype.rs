@@ -24,11 +24,16 @@ pub enum DType {
     I32,
     /// Signed 64-bit integer.
     I64,
+    /// 8-bit float, 4 exponent and 3 mantissa bits (`float8_e4m3fn`): the operands of the fp8
+    /// `wgmma` and `tcgen05.mma` atoms; a COPY moves it as bytes.
+    E4m3,
+    /// 8-bit float, 5 exponent and 2 mantissa bits (`float8_e5m2`).
+    E5m2,
 }
 
 impl DType {
     /// Every element type, in the order of their names in [`DType::NAMES`].
-    pub const ALL: [DType; 10] = [
+    pub const ALL: [DType; 12] = [
         DType::F32,
         DType::F16,
         DType::Bf16,
@@ -39,6 +44,8 @@ impl DType {
         DType::I16,
         DType::I32,
         DType::I64,
+        DType::E4m3,
+        DType::E5m2,
     ];
 
     /// Bits per element as stored.
@@ -52,7 +59,7 @@ impl DType {
             DType::F32 | DType::Tf32 | DType::I32 => 32,
             DType::F16 | DType::Bf16 | DType::I16 => 16,
             DType::F64 | DType::I64 => 64,
-            DType::I8 | DType::U8 => 8,
+            DType::I8 | DType::U8 | DType::E4m3 | DType::E5m2 => 8,
         }
     }
 
@@ -85,6 +92,8 @@ impl DType {
             DType::I16 => "s16",
             DType::I32 => "s32",
             DType::I64 => "s64",
+            DType::E4m3 => "e4m3",
+            DType::E5m2 => "e5m2",
         }
     }
 
@@ -125,12 +134,14 @@ impl DType {
             "s16" | "i16" | "int16" => DType::I16,
             "s32" | "i32" | "int32" | "int" => DType::I32,
             "s64" | "i64" | "int64" | "long" => DType::I64,
+            "e4m3" | "float8_e4m3fn" => DType::E4m3,
+            "e5m2" | "float8_e5m2" => DType::E5m2,
             _ => return None,
         })
     }
 
     /// The names [`DType::parse`] knows, for error messages.
-    pub const NAMES: &'static str = "f32, f16, bf16, tf32, f64, i8, u8, i16, i32, i64";
+    pub const NAMES: &'static str = "f32, f16, bf16, tf32, f64, i8, u8, i16, i32, i64, e4m3, e5m2";
 }
 
 impl core::fmt::Display for DType {

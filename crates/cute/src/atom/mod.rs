@@ -16,6 +16,14 @@
 //! * **Shared-memory atoms** ([`gmma_smem_atom`], [`smem`]): the canonical layouts that `wgmma` and
 //!   TMA read and write, as `Sw<B,M,S> ∘ layout` in elements.
 //!
+//! The catalogue: `mma.sync` m16n8k16 and m16n8k8 of f16, bf16 and tf32 with f32 or f16
+//! accumulators ([`mma_sm80`]); every `wgmma` CUTLASS has, A from shared memory or registers,
+//! f16/bf16/tf32/e4m3/e5m2 into f32 or f16 ([`wgmma`]); `ldmatrix`, `stmatrix`, `cp.async` of
+//! 4 to 16 bytes with and without zero fill ([`cp_async`]), plain loads and stores, and the TMA's
+//! bulk tensor copies ([`tma`]). The Blackwell atoms, `tcgen05.mma` ([`umma`]) and the TMEM
+//! copies ([`tmem_copy`]), are layouts checked against CUTLASS's traits on the CPU only: there is
+//! no Blackwell GPU here ([`sm100`]).
+//!
 //! ```
 //! use cute::atom::{mma_sm80_16x8x16, DType};
 //! let atom = mma_sm80_16x8x16(DType::Bf16).unwrap();
@@ -28,14 +36,19 @@ pub mod copy;
 pub mod dtype;
 pub mod mma;
 pub mod named;
+pub mod sm100;
 pub mod smem;
 
-pub use copy::{cp_async_16b, ldmatrix, stmatrix, universal_copy, CopyAtom};
+pub use copy::{
+    cp_async, cp_async_16b, ldmatrix, stmatrix, tma, universal_copy, CopyAtom, CpAsyncCache,
+};
 pub use dtype::DType;
 pub use mma::{
-    mma_sm80_16x8x16, mma_sm80_16x8x8_tf32, wgmma_64xnx16, wgmma_n_valid, Major, MmaAtom,
+    mma_sm80, mma_sm80_16x8x16, mma_sm80_16x8x8_tf32, wgmma, wgmma_64xnx16, wgmma_n_valid, GmmaA,
+    Major, MmaAtom,
 };
 pub use named::{copy_atom_named, mma_atom_named, COPY_ATOM_NAMES, MMA_ATOM_NAMES};
+pub use sm100::{tmem_copy, umma, TmemShape, UmmaA};
 pub use smem::{gmma_smem_atom, gmma_smem_atom_bits, GmmaSwizzle};
 
 use crate::error::{Error, ErrorKind, Op};

@@ -3,6 +3,7 @@
 
 mod admissibility;
 mod api;
+mod atoms;
 mod banks;
 mod basics;
 mod compile_fail;
