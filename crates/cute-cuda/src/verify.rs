@@ -98,6 +98,20 @@ fn exact_product(a: &[i32], b: &[i32], (m, n, k): (i64, i64, i64)) -> Vec<Option
     c
 }
 
+/// The f32 bits of `exact` (small integers) as an accumulator of `c` holds them: f32 as they are,
+/// f16 as binary16 bits (exact: the sums are small integers).
+fn in_accumulator(exact: Vec<Option<u32>>, c: DType) -> Vec<Option<u32>> {
+    exact
+        .into_iter()
+        .map(|e| {
+            e.map(|bits| match c {
+                DType::F16 => bits_of(DType::F16, f32::from_bits(bits) as i32),
+                _ => bits,
+            })
+        })
+        .collect()
+}
+
 /// The hardware check of an `mma.sync` atom, with operands drawn from `seed`. `perturb`
 /// exchanges value 0 of thread 0 in the A layout's table with the first entry that holds a
 /// different number (the check must then fail).
@@ -147,18 +161,7 @@ pub fn mma_check(atom: &MmaAtom, seed: u64, perturb: bool) -> Result<AtomCheck, 
     input.extend(b.iter().map(|&x| bits_of(t, x)));
     // an f16 accumulator: two values a register, the sums (small integers) exact in f16
     let half = atom.c_type == DType::F16;
-    let expected: Vec<Option<u32>> = exact_product(&a, &b, (m, n, k))
-        .into_iter()
-        .map(|e| {
-            e.map(|bits| {
-                if half {
-                    bits_of(DType::F16, f32::from_bits(bits) as i32)
-                } else {
-                    bits
-                }
-            })
-        })
-        .collect();
+    let expected = in_accumulator(exact_product(&a, &b, (m, n, k)), atom.c_type);
     let wide = t.bits() == 32;
     let regs = |v: i64| if wide { v } else { v / 2 };
     let mut c = Code::new();
@@ -576,18 +579,7 @@ pub fn wgmma_check(
     }
     let mut input: Vec<u32> = a.iter().map(|&x| bits_of(t, x)).collect();
     input.extend(b.iter().map(|&x| bits_of(t, x)));
-    let expected: Vec<Option<u32>> = exact_product(&a, &b, (m, n, k))
-        .into_iter()
-        .map(|e| {
-            e.map(|bits| {
-                if half {
-                    bits_of(DType::F16, f32::from_bits(bits) as i32)
-                } else {
-                    bits
-                }
-            })
-        })
-        .collect();
+    let expected = in_accumulator(exact_product(&a, &b, (m, n, k)), atom.c_type);
     let (la, swa, na, lbo, sbo) = wgmma_k_major_tile(m, sw)?;
     let (lb, swb, nb, _, _) = wgmma_k_major_tile(n, sw)?;
     let mut c = Code::new();

@@ -52,18 +52,6 @@ const RUN_FLAGS: [&str; 6] = [
 /// and tile order depend on the count, so `--emit-ptx` and `cute gpu contract --plan` say so.
 pub const PLAN_SMS: u32 = 132;
 
-/// What `--plan` refuses beside it: a run's flags and the other ways to exit early.
-const PLAN_CONFLICTS: [&str; 8] = [
-    "json",
-    "no_bandwidth",
-    "per_rank",
-    "seed",
-    "only",
-    "progress",
-    "emit_ptx",
-    "torch_cases",
-];
-
 /// The arguments of `cute gpu`.
 #[derive(clap::Args, Debug)]
 #[command(args_conflicts_with_subcommands = true)]
@@ -73,7 +61,7 @@ pub struct GpuArgs {
     pub cmd: Option<GpuCmd>,
     /// Print the derived plans (atoms, COPY tiles, TV layouts, swizzles, vectors) and exit; needs
     /// no GPU. Takes no other flag.
-    #[arg(long, conflicts_with_all = PLAN_CONFLICTS)]
+    #[arg(long, conflicts_with_all = RUN_FLAGS, conflicts_with_all = ["emit_ptx", "torch_cases"])]
     pub plan: bool,
     /// Write the CUDA source, PTX and CUBIN of the GEMM benchmark kernels (Hopper and portable) into
     /// this folder and exit (for `ptxas` and `cuobjdump -sass`); needs NVRTC, no GPU. The kernels
