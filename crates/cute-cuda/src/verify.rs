@@ -531,16 +531,29 @@ pub fn wgmma_check(
     perturb: bool,
 ) -> Result<AtomCheck, GpuError> {
     let (m, n, k) = atom.shape_mnk;
-    let t = atom.ab_type;
-    if atom.threads() != 128 || k != 16 || t.bits() != 16 || atom.b_type != t {
+    let (ta, tb) = (atom.ab_type, atom.b_type);
+    let bits = ta.bits();
+    if atom.threads() != 128 || k * bits != 256 || tb.bits() != bits {
         return Err(GpuError::unsupported(
             "wgmma check",
-            format!(
-                "{}: the check runs the 16-bit wgmma atoms (K = 16)",
-                atom.name
-            ),
+            format!("{}: the check runs wgmma atoms of 32 bytes of K", atom.name),
         ));
     }
+    // the tiles in shared memory are those of a 16-bit K = 16 tile (rows of 32 bytes): a tf32
+    // element is two of its 16-bit units, two fp8 elements share one; unit `i` is row `i % rows`,
+    // unit column `i / rows`
+    let unit = |base: i64, rows: i64| -> String {
+        let (r, ku) = (format!("(i % {rows})"), format!("(i / {rows})"));
+        match bits {
+            16 => format!("(unsigned short)in[{base} + i]"),
+            32 => format!(
+                "(unsigned short)(in[{base} + {r} + {rows} * ({ku} / 2)] >> (16 * ({ku} % 2)))"
+            ),
+            _ => format!(
+                "(unsigned short)((in[{base} + {r} + {rows} * (2 * {ku})] & 0xFFu) | ((in[{base} + {r} + {rows} * (2 * {ku} + 1)] & 0xFFu) << 8))"
+            ),
+        }
+    };
     // A from registers: the atom's A layout says which element each thread holds as each value
     let rs = atom.a.mode(0)?.leaf_count() > 1 || atom.a.mode(0)?.leaf_at(0).1 != 0;
     let half = atom.c_type == DType::F16;
@@ -577,14 +590,14 @@ pub fn wgmma_check(
             c_idx.swap(0, 1);
         }
     }
-    let mut input: Vec<u32> = a.iter().map(|&x| bits_of(t, x)).collect();
-    input.extend(b.iter().map(|&x| bits_of(t, x)));
+    let mut input: Vec<u32> = a.iter().map(|&x| bits_of(ta, x)).collect();
+    input.extend(b.iter().map(|&x| bits_of(tb, x)));
     let expected = in_accumulator(exact_product(&a, &b, (m, n, k)), atom.c_type);
     let (la, swa, na, lbo, sbo) = wgmma_k_major_tile(m, sw)?;
     let (lb, swb, nb, _, _) = wgmma_k_major_tile(n, sw)?;
     let mut c = Code::new();
     c.line(format!(
-        "// hardware check of {} m64n{n}k16 ({}), K-major {sw:?}: A {}, B {swb} o {lb}",
+        "// hardware check of {} m64n{n}k{k} ({}), K-major {sw:?}: A {}, B {swb} o {lb} (16-bit units)",
         atom.name,
         atom.ptx,
         if rs {
@@ -609,24 +622,31 @@ pub fn wgmma_check(
         if rs && name == "sa" {
             continue;
         }
-        c.line(format!("  for (int i = t; i < {}; i += 128) {{", rows * k));
+        c.line(format!("  for (int i = t; i < {}; i += 128) {{", rows * 16));
         c.line(format!(
             "    const int o = {};",
             crate::codegen::layout_eval_expr(l, "i")
         ));
         c.line(format!(
-            "    {name}[{}] = (unsigned short)in[{base} + i];",
-            crate::codegen::swizzle_expr(swz, "o")
+            "    {name}[{}] = {};",
+            crate::codegen::swizzle_expr(swz, "o"),
+            unit(base, rows)
         ));
         c.line("  }");
     }
+    // 32 / bits values a register, the first in the lowest bits
+    let per = 32 / bits;
+    let nra = va / per;
     if rs {
-        // two 16-bit values a register, value 2j in the low half
-        c.line(format!("  unsigned int ra[{}];", va / 2));
+        c.line(format!("  unsigned int ra[{nra}];"));
+        c.line(format!("  for (int j = 0; j < {nra}; ++j) {{"));
+        c.line("    unsigned int r = 0;");
         c.line(format!(
-            "  for (int j = 0; j < {}; ++j) ra[j] = in[A_IDX[t * {va} + 2 * j]] | (in[A_IDX[t * {va} + 2 * j + 1]] << 16);",
-            va / 2
+            "    for (int q = 0; q < {per}; ++q) r |= (in[A_IDX[t * {va} + {per} * j + q]] & {:#x}u) << ({bits} * q);",
+            (1u64 << bits) - 1
         ));
+        c.line("    ra[j] = r;");
+        c.line("  }");
     }
     c.line("  asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");");
     c.line("  __syncthreads();");
@@ -654,24 +674,32 @@ pub fn wgmma_check(
     let outs: Vec<String> = (0..dregs).map(|i| format!("\"{dcon}\"(d[{i}])")).collect();
     let cty = atom.c_type.ptx();
     c.line("  asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");");
+    // the immediates after the predicate: scale-a, scale-b, and for 16-bit types the transposes
+    // (of A and B; of B only with A in registers)
+    let imm = match (bits, rs) {
+        (16, false) => "1, 1, 0, 0",
+        (16, true) => "1, 1, 0",
+        _ => "1, 1",
+    };
+    let op = format!(
+        "wgmma.mma_async.sync.aligned.m64n{n}k{k}.{cty}.{}.{}",
+        ta.ptx(),
+        tb.ptx()
+    );
     if rs {
-        let aregs: Vec<String> = (0..va / 2).map(|i| format!("%{}", dregs + i)).collect();
-        let ains: Vec<String> = (0..va / 2).map(|i| format!("\"r\"(ra[{i}])")).collect();
+        let aregs: Vec<String> = (0..nra).map(|i| format!("%{}", dregs + i)).collect();
+        let ains: Vec<String> = (0..nra).map(|i| format!("\"r\"(ra[{i}])")).collect();
         c.line(format!(
-            "  asm volatile(\"{{\\n.reg .pred p;\\nsetp.ne.b32 p, 1, 0;\\nwgmma.mma_async.sync.aligned.m64n{n}k16.{cty}.{}.{} {{{}}}, {{{}}}, %{}, p, 1, 1, 0;\\n}}\" : {} : {}, \"l\"(db));",
-            t.ptx(),
-            t.ptx(),
+            "  asm volatile(\"{{\\n.reg .pred p;\\nsetp.ne.b32 p, 1, 0;\\n{op} {{{}}}, {{{}}}, %{}, p, {imm};\\n}}\" : {} : {}, \"l\"(db));",
             regs.join(","),
             aregs.join(","),
-            dregs + va / 2,
+            dregs + nra,
             outs.join(", "),
             ains.join(", ")
         ));
     } else {
         c.line(format!(
-            "  asm volatile(\"{{\\n.reg .pred p;\\nsetp.ne.b32 p, 1, 0;\\nwgmma.mma_async.sync.aligned.m64n{n}k16.{cty}.{}.{} {{{}}}, %{}, %{}, p, 1, 1, 0, 0;\\n}}\" : {} : \"l\"(da), \"l\"(db));",
-            t.ptx(),
-            t.ptx(),
+            "  asm volatile(\"{{\\n.reg .pred p;\\nsetp.ne.b32 p, 1, 0;\\n{op} {{{}}}, %{}, %{}, p, {imm};\\n}}\" : {} : \"l\"(da), \"l\"(db));",
             regs.join(","),
             dregs,
             dregs + 1,

@@ -47,15 +47,22 @@ pub fn run_atoms(gpu: &Gpu) -> Vec<Row> {
                 perturb,
             ));
         }
-        // A from registers, and the f16 accumulators
-        for (ab, c, src) in [
-            (DType::F16, DType::F32, cute::atom::GmmaA::RS),
-            (DType::Bf16, DType::F32, cute::atom::GmmaA::RS),
-            (DType::F16, DType::F16, cute::atom::GmmaA::SS),
-            (DType::F16, DType::F16, cute::atom::GmmaA::RS),
+        // A from registers, the f16 accumulators, tf32 and the 8-bit floats
+        use cute::atom::GmmaA::{RS, SS};
+        for (ab, b, c, src) in [
+            (DType::F16, DType::F16, DType::F32, RS),
+            (DType::Bf16, DType::Bf16, DType::F32, RS),
+            (DType::F16, DType::F16, DType::F16, SS),
+            (DType::F16, DType::F16, DType::F16, RS),
+            (DType::Tf32, DType::Tf32, DType::F32, SS),
+            (DType::Tf32, DType::Tf32, DType::F32, RS),
+            (DType::E4m3, DType::E4m3, DType::F32, SS),
+            (DType::E4m3, DType::E5m2, DType::F32, RS),
+            (DType::E5m2, DType::E4m3, DType::F16, SS),
+            (DType::E5m2, DType::E5m2, DType::F16, RS),
         ] {
             checks.push((
-                cute::atom::wgmma(64, ab, ab, c, src)
+                cute::atom::wgmma(64, ab, b, c, src)
                     .map_err(GpuError::from)
                     .and_then(|a| verify::wgmma_check(&a, atom::GmmaSwizzle::B128, 13, perturb)),
                 perturb,

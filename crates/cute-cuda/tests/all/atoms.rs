@@ -407,15 +407,30 @@ fn hardware_checks_of_the_new_atoms_expect_what_the_layouts_say() {
     assert!(p.source.contains("A_IDX") && p.source.contains("ra[3]"));
     assert_eq!(p.expected, q.expected);
     assert_ne!(p.source, q.source);
-    // tf32 and fp8 wgmma are not run by this check: refused with the reason
-    let tf = cute::atom::wgmma(
-        64,
-        DType::Tf32,
-        DType::Tf32,
-        DType::F32,
-        cute::atom::GmmaA::SS,
+    // tf32 and fp8: the tiles of 32 bytes of K in 16-bit units, the instruction of K = 8 or 32
+    // without the transpose immediates
+    for (ab, b, c, k) in [
+        (DType::Tf32, DType::Tf32, DType::F32, 8),
+        (DType::E4m3, DType::E5m2, DType::F16, 32),
+    ] {
+        for src in [cute::atom::GmmaA::SS, cute::atom::GmmaA::RS] {
+            let atom = cute::atom::wgmma(64, ab, b, c, src).unwrap();
+            let chk = verify::wgmma_check(&atom, GmmaSwizzle::B128, 2, false).unwrap();
+            let op = format!("m64n64k{k}.{c}.{ab}.{b}");
+            assert!(chk.source.contains(&op), "{op}");
+            assert!(chk.source.contains(", p, 1, 1;"), "{}", atom.name);
+        }
+    }
+    // an mma.sync atom is no wgmma: refused with the reason
+    let e = verify::wgmma_check(
+        &mma_sm80_16x8x16(DType::F16).unwrap(),
+        GmmaSwizzle::B128,
+        2,
+        false,
     )
-    .unwrap();
-    let e = verify::wgmma_check(&tf, GmmaSwizzle::B128, 2, false).unwrap_err();
-    assert!(e.to_string().contains("16-bit wgmma atoms"), "{e}");
+    .unwrap_err();
+    assert!(
+        e.to_string().contains("wgmma atoms of 32 bytes of K"),
+        "{e}"
+    );
 }

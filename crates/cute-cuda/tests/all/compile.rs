@@ -118,12 +118,16 @@ fn atom_checks_compile() {
         )
         .unwrap(),
     ];
-    for (ab, c, src) in [
-        (DType::F16, DType::F32, cute::atom::GmmaA::RS),
-        (DType::F16, DType::F16, cute::atom::GmmaA::SS),
-        (DType::Bf16, DType::F32, cute::atom::GmmaA::RS),
+    for (ab, b, c, src) in [
+        (DType::F16, DType::F16, DType::F32, cute::atom::GmmaA::RS),
+        (DType::F16, DType::F16, DType::F16, cute::atom::GmmaA::SS),
+        (DType::Bf16, DType::Bf16, DType::F32, cute::atom::GmmaA::RS),
+        (DType::Tf32, DType::Tf32, DType::F32, cute::atom::GmmaA::SS),
+        (DType::Tf32, DType::Tf32, DType::F32, cute::atom::GmmaA::RS),
+        (DType::E4m3, DType::E5m2, DType::F32, cute::atom::GmmaA::SS),
+        (DType::E5m2, DType::E5m2, DType::F16, cute::atom::GmmaA::RS),
     ] {
-        let a = cute::atom::wgmma(64, ab, ab, c, src).unwrap();
+        let a = cute::atom::wgmma(64, ab, b, c, src).unwrap();
         checks.push(verify::wgmma_check(&a, atom::GmmaSwizzle::B128, 1, true).unwrap());
     }
     for (cache, bytes, zfill) in [
