@@ -118,18 +118,30 @@ fn atom_checks_compile() {
         )
         .unwrap(),
     ];
-    for (ab, b, c, src) in [
-        (DType::F16, DType::F16, DType::F32, cute::atom::GmmaA::RS),
-        (DType::F16, DType::F16, DType::F16, cute::atom::GmmaA::SS),
-        (DType::Bf16, DType::Bf16, DType::F32, cute::atom::GmmaA::RS),
-        (DType::Tf32, DType::Tf32, DType::F32, cute::atom::GmmaA::SS),
-        (DType::Tf32, DType::Tf32, DType::F32, cute::atom::GmmaA::RS),
-        (DType::E4m3, DType::E5m2, DType::F32, cute::atom::GmmaA::SS),
-        (DType::E5m2, DType::E5m2, DType::F16, cute::atom::GmmaA::RS),
-    ] {
-        let a = cute::atom::wgmma(64, ab, b, c, src).unwrap();
-        checks.push(verify::wgmma_check(&a, atom::GmmaSwizzle::B128, 1, true).unwrap());
+    // every wgmma CUTLASS has (each of the 24, A from shared memory or registers)
+    let types = [
+        DType::F16,
+        DType::Bf16,
+        DType::Tf32,
+        DType::E4m3,
+        DType::E5m2,
+    ];
+    let mut wgmmas = 0;
+    for c in [DType::F32, DType::F16] {
+        for ab in types {
+            for b in types {
+                for src in [cute::atom::GmmaA::SS, cute::atom::GmmaA::RS] {
+                    if let Ok(a) = cute::atom::wgmma(64, ab, b, c, src) {
+                        checks.push(
+                            verify::wgmma_check(&a, atom::GmmaSwizzle::B128, 1, true).unwrap(),
+                        );
+                        wgmmas += 1;
+                    }
+                }
+            }
+        }
     }
+    assert_eq!(wgmmas, 24);
     for (cache, bytes, zfill) in [
         (atom::CpAsyncCache::Always, 4, false),
         (atom::CpAsyncCache::Always, 8, false),
@@ -152,6 +164,10 @@ fn atom_checks_compile() {
     }
     for c in checks {
         compiles(&c.source, "atom_check");
+        // the CUBIN too: the assembler reads the inline PTX of the instructions under test
+        if let Err(e) = cute_cuda::compile::cubin(&c.source, "atom_check", ARCH) {
+            panic!("{}: {e}", c.name);
+        }
     }
 }
 
