@@ -118,7 +118,7 @@ fn atom_checks_compile() {
         )
         .unwrap(),
     ];
-    // every wgmma CUTLASS has (each of the 24, A from shared memory or registers)
+    // every wgmma of the catalogue (the 24 dense floating-point ones, A from shared memory or registers)
     let types = [
         DType::F16,
         DType::Bf16,

@@ -257,7 +257,8 @@ pub enum GmmaA {
     RS,
 }
 
-/// Every `wgmma` atom CUTLASS has, `(c, a, b, where A is read, name)` with `N` written `N`.
+/// The dense floating-point `wgmma` atoms of CUTLASS, `(c, a, b, where A is read, name)` with `N`
+/// written `N` (its integer and sparse `wgmma` atoms are not in the catalogue).
 pub(crate) const WGMMA_ATOMS: [(DType, DType, DType, GmmaA, &str); 24] = {
     use DType::{Bf16, E4m3, E5m2, Tf32, F16, F32};
     use GmmaA::{RS, SS};
@@ -333,9 +334,9 @@ fn wgmma_ptx(c: DType, a: DType, b: DType) -> Option<&'static str> {
 /// * C `CLayout_64xN = ((4,8,4),(2,2,N/8)):((128,1,16),(64,8,512))` (an f16 accumulator packs two
 ///   values in a register; the layout is of values).
 ///
-/// The types CUTLASS has: f16 × f16 into f32 or f16; bf16 × bf16 and tf32 × tf32 into f32; e4m3 or
-/// e5m2 × e4m3 or e5m2 into f32 or f16 (the tf32 and fp8 atoms read K-major tiles only,
-/// CUTLASS's `_TN`).
+/// The floating-point types CUTLASS has (its integer and sparse `wgmma` atoms are not here):
+/// f16 × f16 into f32 or f16; bf16 × bf16 and tf32 × tf32 into f32; e4m3 or e5m2 × e4m3 or e5m2
+/// into f32 or f16 (the tf32 and fp8 atoms read K-major tiles only, CUTLASS's `_TN`).
 ///
 /// # Errors
 ///

@@ -17,12 +17,12 @@
 //!   TMA read and write, as `Sw<B,M,S> ∘ layout` in elements.
 //!
 //! The catalogue: `mma.sync` m16n8k16 and m16n8k8 of f16, bf16 and tf32 with f32 or f16
-//! accumulators ([`mma_sm80`]); every `wgmma` CUTLASS has, A from shared memory or registers,
-//! f16/bf16/tf32/e4m3/e5m2 into f32 or f16 ([`wgmma`]); `ldmatrix`, `stmatrix`, `cp.async` of
-//! 4 to 16 bytes with and without zero fill ([`cp_async`]), plain loads and stores, and the TMA's
-//! bulk tensor copies ([`tma`]). The Blackwell atoms, `tcgen05.mma` ([`umma`]) and the TMEM
-//! copies ([`tmem_copy`]), are layouts checked against CUTLASS's traits on the CPU only: there is
-//! no Blackwell GPU here ([`sm100`]).
+//! accumulators ([`mma_sm80`]); CUTLASS's dense floating-point `wgmma`, A from shared memory or
+//! registers, f16/bf16/tf32/e4m3/e5m2 into f32 or f16 ([`wgmma`]); `ldmatrix`, `stmatrix`,
+//! `cp.async` of 4 to 16 bytes with and without zero fill ([`cp_async`]), plain loads and stores,
+//! and the TMA's bulk tensor copies ([`tma`]). The Blackwell atoms, `tcgen05.mma` ([`umma`]) and
+//! the TMEM copies ([`tmem_copy`]), are layouts checked against CUTLASS's traits on the CPU only:
+//! there is no Blackwell GPU here ([`sm100`]).
 //!
 //! ```
 //! use cute::atom::{mma_sm80_16x8x16, DType};
